@@ -1,0 +1,51 @@
+# Thin wrappers over Meson. The two commands every user needs:
+#   make demo    install what is missing, build, run the bundled demos
+#   make check   build and run every test (plain, then ASan+UBSan, then short fuzz runs)
+MESON ?= meson
+BUILD ?= build
+SAN   ?= build-san
+FUZZ  ?= build-fuzz
+FUZZ_SECONDS ?= 10
+
+.PHONY: all build deps check check-plain check-san fuzz-short demo bench clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/build.ninja:
+	$(MESON) setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	$(MESON) compile -C $(BUILD)
+
+check:
+	@scripts/deps.sh --check
+	@$(MAKE) --no-print-directory check-plain check-san fuzz-short; rc=$$?; \
+	  scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(SAN)/meson-logs/testlog.json; \
+	  exit $$rc
+
+check-plain: build
+	$(MESON) test -C $(BUILD) --print-errorlogs --num-processes 2
+
+$(SAN)/build.ninja:
+	$(MESON) setup $(SAN) -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Doptimization=1
+
+check-san: deps $(SAN)/build.ninja
+	$(MESON) compile -C $(SAN)
+	$(MESON) test -C $(SAN) --print-errorlogs --num-processes 2 --timeout-multiplier 4
+
+# Short fuzz runs of every target (long runs: docs/fuzzing.md). Skipped with a
+# message when clang's libFuzzer is not installed.
+fuzz-short:
+	@scripts/fuzz.sh $(FUZZ) $(FUZZ_SECONDS)
+
+demo: build
+	@scripts/demo.sh $(BUILD)
+
+bench: build
+	@scripts/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(SAN) $(FUZZ) demo-out

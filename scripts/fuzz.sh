@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh BUILD_DIR SECONDS [TARGET...]
+# Builds the libFuzzer targets with clang and runs each for SECONDS, seeded
+# from tests/fuzz/seeds/<target>/ and the shared corpus. Any crash fails.
+set -u
+dir=${1:-build-fuzz}; secs=${2:-10}; shift 2 || true
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v clang >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){return 0;}' \
+     | clang -x c -fsanitize=fuzzer -o /tmp/ls-fuzz-probe - 2>/dev/null; then
+  echo "fuzz: SKIP: clang with libFuzzer not available (apt-get install clang libclang-rt-14-dev)"
+  exit 0
+fi
+if [ ! -f "$dir/build.ninja" ]; then
+  CC=clang meson setup "$dir" "$root" -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined \
+     -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null || exit 1
+fi
+meson compile -C "$dir" >/dev/null || { meson compile -C "$dir"; exit 1; }
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$dir"/tests/fuzz/fuzz_*; do [ -x "$f" ] && targets+=("$(basename "$f" | sed 's/^fuzz_//')"); done
+fi
+fail=0
+for t in "${targets[@]}"; do
+  exe="$dir/tests/fuzz/fuzz_$t"
+  work="$dir/fuzz-corpus/$t"; mkdir -p "$work"
+  seeds=()
+  [ -d "$root/tests/fuzz/seeds/$t" ] && seeds+=("$root/tests/fuzz/seeds/$t")
+  if ASAN_OPTIONS=detect_leaks=1 "$exe" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+       -artifact_prefix="$dir/" "$work" "${seeds[@]}" >"$dir/fuzz_$t.log" 2>&1; then
+    echo "fuzz: $t: ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s)"
+  else
+    echo "fuzz: $t: FAILED (log: $dir/fuzz_$t.log)"; tail -30 "$dir/fuzz_$t.log"; fail=1
+  fi
+done
+exit $fail

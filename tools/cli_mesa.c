@@ -1,0 +1,8 @@
+#include "cli.h"
+
+int cli_mesa(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return cli_usage_error("'%s' is not implemented yet", argv[0]);
+}

@@ -1,0 +1,31 @@
+/* `lockstep r500 ...`: dispatch only. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: lockstep r500 run|asm|dis ...  (lockstep r500 <command> --help)\n");
+}
+
+int cli_r500(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(c, "run"))
+        return cli_r500_run(argc - 1, argv + 1);
+    if (!strcmp(c, "asm"))
+        return cli_r500_asm(argc - 1, argv + 1);
+    if (!strcmp(c, "dis"))
+        return cli_r500_dis(argc - 1, argv + 1);
+    usage(stderr);
+    return cli_usage_error("unknown r500 command '%s'", c);
+}
