@@ -1,0 +1,246 @@
+/* lockstep-mesa-gl: the small GL 2.1 program of the Mesa harness
+ * (mesa-capture.md §4). EGL surfaceless, one fragment shader (+ optional
+ * vertex shader), uniforms, one full-window quad after a clear to (0,0,0,0).
+ * Under the shim it makes r300 compile and submit the program; with
+ * LIBGL_ALWAYS_SOFTWARE=1 and --float it is the llvmpipe reference and
+ * writes the RGBA32F pixels, bottom row first, to -o.
+ *
+ * usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform name=v[,v...]]...
+ *                              [--size WxH] [--float] [-o out.bin] */
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_UNIFORMS 64
+
+static const char default_vs[] =
+    "#version 110\n"
+    "attribute vec2 pos;\n"
+    "varying vec2 uv;\n"
+    "void main() { gl_Position = vec4(pos, 0.0, 1.0); uv = pos * 0.5 + 0.5; }\n";
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "lockstep-mesa-gl: %s: cannot open\n", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (s && fread(s, 1, (size_t)(n > 0 ? n : 0), f) != (size_t)(n > 0 ? n : 0)) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n > 0 ? n : 0] = 0;
+    fclose(f);
+    return s;
+}
+
+static GLuint compile(GLenum type, const char *src, const char *what)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        fprintf(stderr, "lockstep-mesa-gl: %s: compile error:\n%s\n", what, log);
+        return 0;
+    }
+    return s;
+}
+
+static int set_uniform(GLuint prog, const char *spec)
+{
+    char name[256];
+    const char *eq = strchr(spec, '=');
+    if (!eq || (size_t)(eq - spec) >= sizeof name) {
+        fprintf(stderr, "lockstep-mesa-gl: --uniform %s: expected name=v[,v...]\n", spec);
+        return 1;
+    }
+    memcpy(name, spec, (size_t)(eq - spec));
+    name[eq - spec] = 0;
+    double v[16];
+    int n = 0;
+    const char *p = eq + 1;
+    while (*p && n < 16) {
+        char *end;
+        v[n++] = strtod(p, &end);
+        if (end == p || (*end && *end != ',')) {
+            fprintf(stderr, "lockstep-mesa-gl: --uniform %s: bad number\n", spec);
+            return 1;
+        }
+        p = *end ? end + 1 : end;
+    }
+    GLint loc = glGetUniformLocation(prog, name);
+    if (loc < 0) {
+        fprintf(stderr, "lockstep-mesa-gl: uniform %s is not active (ignored)\n", name);
+        return 0;
+    }
+    GLint count = 0;
+    glGetProgramiv(prog, GL_ACTIVE_UNIFORMS, &count);
+    for (GLint i = 0; i < count; i++) {
+        char un[256];
+        GLint size;
+        GLenum type;
+        glGetActiveUniform(prog, (GLuint)i, sizeof un, NULL, &size, &type, un);
+        if (strcmp(un, name) != 0)
+            continue;
+        GLfloat f[16];
+        GLint k[16];
+        for (int j = 0; j < n; j++) {
+            f[j] = (GLfloat)v[j];
+            k[j] = (GLint)v[j];
+        }
+        switch (type) {
+        case GL_FLOAT: glUniform1fv(loc, 1, f); break;
+        case GL_FLOAT_VEC2: glUniform2fv(loc, 1, f); break;
+        case GL_FLOAT_VEC3: glUniform3fv(loc, 1, f); break;
+        case GL_FLOAT_VEC4: glUniform4fv(loc, 1, f); break;
+        case GL_INT: case GL_BOOL: glUniform1iv(loc, 1, k); break;
+        case GL_INT_VEC2: case GL_BOOL_VEC2: glUniform2iv(loc, 1, k); break;
+        case GL_INT_VEC3: case GL_BOOL_VEC3: glUniform3iv(loc, 1, k); break;
+        case GL_INT_VEC4: case GL_BOOL_VEC4: glUniform4iv(loc, 1, k); break;
+        case GL_FLOAT_MAT2: glUniformMatrix2fv(loc, 1, GL_FALSE, f); break;
+        case GL_FLOAT_MAT3: glUniformMatrix3fv(loc, 1, GL_FALSE, f); break;
+        case GL_FLOAT_MAT4: glUniformMatrix4fv(loc, 1, GL_FALSE, f); break;
+        default:
+            fprintf(stderr, "lockstep-mesa-gl: uniform %s: unsupported type 0x%x\n", name, type);
+            return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *frag = NULL, *vert = NULL, *out = NULL;
+    const char *uniforms[MAX_UNIFORMS];
+    int nuni = 0, w = 16, h = 16, use_float = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--vert") && i + 1 < argc)
+            vert = argv[++i];
+        else if (!strcmp(argv[i], "--uniform") && i + 1 < argc && nuni < MAX_UNIFORMS)
+            uniforms[nuni++] = argv[++i];
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 8192 || h > 8192) {
+                fprintf(stderr, "lockstep-mesa-gl: --size: expected WxH\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--float"))
+            use_float = 1;
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] != '-' && !frag)
+            frag = argv[i];
+        else {
+            fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform n=v,...]... "
+                            "[--size WxH] [--float] [-o out.bin]\n");
+            return 2;
+        }
+    }
+    if (!frag) {
+        fprintf(stderr, "lockstep-mesa-gl: no fragment shader given\n");
+        return 2;
+    }
+    char *fs_src = slurp(frag), *vs_src = vert ? slurp(vert) : NULL;
+    if (!fs_src || (vert && !vs_src))
+        return 1;
+
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    EGLDisplay dpy = get_display
+        ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
+        : EGL_NO_DISPLAY;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
+        fprintf(stderr, "lockstep-mesa-gl: no EGL surfaceless display (0x%x)\n", eglGetError());
+        return 1;
+    }
+    static const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 2, EGL_CONTEXT_MINOR_VERSION, 1,
+                                      EGL_NONE};
+    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        fprintf(stderr, "lockstep-mesa-gl: cannot make a GL 2.1 context (0x%x)\n", eglGetError());
+        return 1;
+    }
+    fprintf(stderr, "lockstep-mesa-gl: %s | GL_VERSION = %s\n",
+            (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+
+    GLuint tex, fbo;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, use_float ? GL_RGBA32F_ARB : GL_RGBA8, w, h, 0, GL_RGBA,
+                 use_float ? GL_FLOAT : GL_UNSIGNED_BYTE, NULL);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        fprintf(stderr, "lockstep-mesa-gl: framebuffer incomplete\n");
+        return 1;
+    }
+    GLuint vs = compile(GL_VERTEX_SHADER, vs_src ? vs_src : default_vs, vert ? vert : "vertex");
+    GLuint fs = compile(GL_FRAGMENT_SHADER, fs_src, frag);
+    if (!vs || !fs)
+        return 1;
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glBindAttribLocation(prog, 0, "pos");
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096];
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        fprintf(stderr, "lockstep-mesa-gl: link error:\n%s\n", log);
+        return 1;
+    }
+    glUseProgram(prog);
+    for (int i = 0; i < nuni; i++)
+        if (set_uniform(prog, uniforms[i]))
+            return 1;
+    glViewport(0, 0, w, h);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    static const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glFinish();
+    int rc = 0;
+    if (out) {
+        size_t n = (size_t)w * (size_t)h * 4;
+        float *px = malloc(n * sizeof *px);
+        if (!px)
+            return 1;
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_FLOAT, px);
+        FILE *f = fopen(out, "wb");
+        if (!f || fwrite(px, sizeof *px, n, f) != n) {
+            fprintf(stderr, "lockstep-mesa-gl: %s: cannot write\n", out);
+            rc = 1;
+        }
+        if (f)
+            fclose(f);
+        free(px);
+    }
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, ctx);
+    eglTerminate(dpy);
+    free(fs_src);
+    free(vs_src);
+    return rc;
+}

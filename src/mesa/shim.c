@@ -1,0 +1,566 @@
+/* lockstep r300 shim: an LD_PRELOAD library that makes Debian's r300_dri.so
+ * start on a fake Radeon R5xx (no hardware) and captures every command stream
+ * it submits. What the loader and the radeon winsys ask of the kernel, and in
+ * which order, is spec/mesa-capture.md §1; this file answers exactly that.
+ *
+ * Environment:
+ *   LOCKSTEP_SHIM_CHIP  rv515 (0x7140) | r520 (0x7100) | rv530 (0x71C2, default) |
+ *                       r580 (0x7240) | a hex PCI id
+ *   LOCKSTEP_SHIM_OUT   directory for cs_NNNN.ib/.relocs/.flags (default ".")
+ *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
+ *
+ * This is a tool-side library (it runs inside a foreign process), so it may
+ * print its trace; it never exits the process. */
+#define _GNU_SOURCE
+/* Define open/open64, stat/stat64… as separate symbols, not asm aliases. */
+#undef _FILE_OFFSET_BITS
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <libdrm/drm.h>
+#include <libdrm/radeon_drm.h>
+
+#define NODE "/dev/dri/renderD128"
+#define SYSDEV "/sys/dev/char/226:128/device"
+#define MAX_FDS 4096
+#define MAX_BOS 4096
+
+typedef struct bo {
+    int memfd;      /* -1 when free */
+    uint64_t size;
+} bo;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool fake_fd[MAX_FDS];
+static bo bos[MAX_BOS];
+static unsigned pci_id = 0x71C2;
+static char tmp_root[PATH_MAX];   /* holds dev_dri/ and sysfs/ mirrors */
+static bool trace;
+static unsigned cs_count;
+
+/* Real libc entry points. */
+static int (*real_open)(const char *, int, ...);
+static FILE *(*real_fopen)(const char *, const char *);
+static int (*real_stat)(const char *, struct stat *);
+static int (*real_fstat)(int, struct stat *);
+static DIR *(*real_opendir)(const char *);
+static ssize_t (*real_readlink)(const char *, char *, size_t);
+static char *(*real_realpath)(const char *, char *);
+static int (*real_access)(const char *, int);
+static int (*real_ioctl)(int, unsigned long, ...);
+static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
+static int (*real_fcntl)(int, int, ...);
+static int (*real_dup)(int);
+static int (*real_close)(int);
+
+static void say(const char *fmt, ...)
+{
+    if (!trace)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("[lockstep-shim] ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void write_text(const char *rel, const char *text)
+{
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/%s", tmp_root, rel);
+    int fd = real_open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+        ssize_t r = write(fd, text, strlen(text));
+        (void)r;
+        real_close(fd);
+    }
+}
+
+static void init(void)
+{
+    real_open = dlsym(RTLD_NEXT, "open");
+    real_fopen = dlsym(RTLD_NEXT, "fopen");
+    real_stat = dlsym(RTLD_NEXT, "stat");
+    real_fstat = dlsym(RTLD_NEXT, "fstat");
+    real_opendir = dlsym(RTLD_NEXT, "opendir");
+    real_readlink = dlsym(RTLD_NEXT, "readlink");
+    real_realpath = dlsym(RTLD_NEXT, "realpath");
+    real_access = dlsym(RTLD_NEXT, "access");
+    real_ioctl = dlsym(RTLD_NEXT, "ioctl");
+    real_mmap = dlsym(RTLD_NEXT, "mmap");
+    real_fcntl = dlsym(RTLD_NEXT, "fcntl");
+    real_dup = dlsym(RTLD_NEXT, "dup");
+    real_close = dlsym(RTLD_NEXT, "close");
+    trace = getenv("LOCKSTEP_SHIM_TRACE") != NULL;
+    const char *chip = getenv("LOCKSTEP_SHIM_CHIP");
+    if (chip && *chip) {
+        if (!strcasecmp(chip, "rv515"))
+            pci_id = 0x7140;
+        else if (!strcasecmp(chip, "r520"))
+            pci_id = 0x7100;
+        else if (!strcasecmp(chip, "rv530"))
+            pci_id = 0x71C2;
+        else if (!strcasecmp(chip, "r580"))
+            pci_id = 0x7240;
+        else
+            pci_id = (unsigned)strtoul(chip, NULL, 16);
+    }
+    for (unsigned i = 0; i < MAX_BOS; i++)
+        bos[i].memfd = -1;
+    /* A private mirror of the sysfs files libdrm reads (mesa-capture.md §1.1). */
+    const char *t = getenv("TMPDIR");
+    snprintf(tmp_root, sizeof tmp_root, "%s/lockstep-shim-XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(tmp_root)) {
+        tmp_root[0] = 0;
+        return;
+    }
+    char p[PATH_MAX + 64], buf[128];
+    snprintf(p, sizeof p, "%s/dev_dri", tmp_root);
+    mkdir(p, 0755);
+    write_text("dev_dri/renderD128", "");
+    snprintf(p, sizeof p, "%s/sysfs", tmp_root);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/sysfs/drm", tmp_root);
+    mkdir(p, 0755);
+    write_text("sysfs/uevent", "DRIVER=radeon\nPCI_SLOT_NAME=0000:01:00.0\n");
+    write_text("sysfs/vendor", "0x1002\n");
+    snprintf(buf, sizeof buf, "0x%04x\n", pci_id);
+    write_text("sysfs/device", buf);
+    write_text("sysfs/subsystem_vendor", "0x1002\n");
+    write_text("sysfs/subsystem_device", "0x0000\n");
+    write_text("sysfs/revision", "0x00\n");
+    say("init: faking " NODE " as PCI 1002:%04x (mirror %s)", pci_id, tmp_root);
+}
+
+static void ensure(void) { pthread_once(&once, init); }
+
+/* Remove the sysfs mirror when the process ends. */
+__attribute__((destructor)) static void fini(void)
+{
+    static const char *const files[] = {"dev_dri/renderD128", "sysfs/uevent", "sysfs/vendor",
+        "sysfs/device", "sysfs/subsystem_vendor", "sysfs/subsystem_device", "sysfs/revision"};
+    static const char *const dirs[] = {"dev_dri", "sysfs/drm", "sysfs", ""};
+    if (!tmp_root[0])
+        return;
+    char p[PATH_MAX + 64];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmp_root, files[i]);
+        unlink(p);
+    }
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmp_root, dirs[i]);
+        rmdir(p);
+    }
+}
+
+/* Map a faked path to its mirror; NULL when the path is not ours. */
+static const char *redirect(const char *path, char *out, size_t n)
+{
+    if (!path || !tmp_root[0])
+        return NULL;
+    size_t l = strlen(SYSDEV);
+    if (!strncmp(path, SYSDEV, l) && (path[l] == 0 || path[l] == '/')) {
+        snprintf(out, n, "%s/sysfs%s", tmp_root, path + l);
+        return out;
+    }
+    if (!strcmp(path, "/dev/dri") || !strcmp(path, "/dev/dri/")) {
+        snprintf(out, n, "%s/dev_dri", tmp_root);
+        return out;
+    }
+    return NULL;
+}
+
+static bool is_fake(int fd)
+{
+    pthread_mutex_lock(&lock);
+    bool r = fd >= 0 && fd < MAX_FDS && fake_fd[fd];
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+
+static void mark(int fd, bool v)
+{
+    if (fd < 0 || fd >= MAX_FDS)
+        return;
+    pthread_mutex_lock(&lock);
+    fake_fd[fd] = v;
+    pthread_mutex_unlock(&lock);
+}
+
+static void fake_node_stat(struct stat *st)
+{
+    memset(st, 0, sizeof *st);
+    st->st_mode = S_IFCHR | 0666;
+    st->st_rdev = makedev(226, 128);
+}
+
+static int do_open(const char *path, int flags, mode_t mode)
+{
+    ensure();
+    if (path && !strcmp(path, NODE)) {
+        int fd = real_open("/dev/null", O_RDWR | (flags & O_CLOEXEC));
+        mark(fd, true);
+        say("open " NODE " -> fd %d", fd);
+        return fd;
+    }
+    char buf[PATH_MAX + 64];
+    const char *r = redirect(path, buf, sizeof buf);
+    return real_open(r ? r : path, flags, mode);
+}
+
+#define OPEN_MODE(flags, mode)                                                     \
+    mode_t mode = 0;                                                               \
+    if ((flags) & (O_CREAT | O_TMPFILE)) {                                         \
+        va_list ap;                                                                \
+        va_start(ap, flags);                                                       \
+        mode = (mode_t)va_arg(ap, int);                                            \
+        va_end(ap);                                                                \
+    }
+
+int open(const char *path, int flags, ...)
+{
+    OPEN_MODE(flags, mode)
+    return do_open(path, flags, mode);
+}
+int open64(const char *path, int flags, ...)
+{
+    OPEN_MODE(flags, mode)
+    return do_open(path, flags, mode);
+}
+int __open_2(const char *path, int flags) { return do_open(path, flags, 0); }
+int __open64_2(const char *path, int flags) { return do_open(path, flags, 0); }
+
+FILE *fopen(const char *path, const char *m)
+{
+    ensure();
+    char buf[PATH_MAX + 64];
+    const char *r = redirect(path, buf, sizeof buf);
+    return real_fopen(r ? r : path, m);
+}
+FILE *fopen64(const char *path, const char *m) { return fopen(path, m); }
+
+int stat(const char *path, struct stat *st)
+{
+    ensure();
+    if (!strcmp(path, NODE)) {
+        fake_node_stat(st);
+        return 0;
+    }
+    char buf[PATH_MAX + 64];
+    const char *r = redirect(path, buf, sizeof buf);
+    return real_stat(r ? r : path, st);
+}
+int stat64(const char *path, struct stat64 *st) { return stat(path, (struct stat *)st); }
+
+int fstat(int fd, struct stat *st)
+{
+    ensure();
+    if (is_fake(fd)) {
+        fake_node_stat(st);
+        return 0;
+    }
+    return real_fstat(fd, st);
+}
+int fstat64(int fd, struct stat64 *st) { return fstat(fd, (struct stat *)st); }
+
+DIR *opendir(const char *path)
+{
+    ensure();
+    char buf[PATH_MAX + 64];
+    const char *r = redirect(path, buf, sizeof buf);
+    return real_opendir(r ? r : path);
+}
+
+ssize_t readlink(const char *path, char *out, size_t n)
+{
+    ensure();
+    if (!strcmp(path, SYSDEV "/subsystem")) {
+        /* libdrm wants the link to end in "/pci" (mesa-capture.md §1.1) */
+        const char *t = "../../../bus/pci";
+        size_t l = strlen(t) < n ? strlen(t) : n;
+        memcpy(out, t, l);
+        return (ssize_t)l;
+    }
+    return real_readlink(path, out, n);
+}
+
+char *realpath(const char *path, char *out)
+{
+    ensure();
+    if (path && !strncmp(path, SYSDEV, strlen(SYSDEV))) {
+        if (!out)
+            return strdup(path);
+        snprintf(out, PATH_MAX, "%s", path);
+        return out;
+    }
+    return real_realpath(path, out);
+}
+
+int access(const char *path, int m)
+{
+    ensure();
+    if (!strcmp(path, NODE))
+        return 0;
+    char buf[PATH_MAX + 64];
+    const char *r = redirect(path, buf, sizeof buf);
+    return real_access(r ? r : path, m);
+}
+
+int dup(int fd)
+{
+    ensure();
+    int n = real_dup(fd);
+    if (n >= 0 && is_fake(fd)) {
+        mark(n, true);
+        say("dup fd %d -> %d", fd, n);
+    }
+    return n;
+}
+
+static int do_fcntl(int fd, int cmd, long arg)
+{
+    ensure();
+    int n = real_fcntl(fd, cmd, arg);
+    if ((cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && n >= 0 && is_fake(fd)) {
+        mark(n, true);
+        say("fcntl dup fd %d -> %d", fd, n);
+    }
+    return n;
+}
+int fcntl(int fd, int cmd, ...)
+{
+    va_list ap;
+    va_start(ap, cmd);
+    long arg = va_arg(ap, long);
+    va_end(ap);
+    return do_fcntl(fd, cmd, arg);
+}
+int fcntl64(int fd, int cmd, ...)
+{
+    va_list ap;
+    va_start(ap, cmd);
+    long arg = va_arg(ap, long);
+    va_end(ap);
+    return do_fcntl(fd, cmd, arg);
+}
+
+int close(int fd)
+{
+    ensure();
+    if (is_fake(fd)) {
+        mark(fd, false);
+        say("close fd %d", fd);
+    }
+    return real_close(fd);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    ensure();
+    if (is_fake(fd)) {
+        /* GEM_MMAP hands out offset = handle << 32 */
+        uint64_t h = (uint64_t)off >> 32;
+        pthread_mutex_lock(&lock);
+        int memfd = h < MAX_BOS ? bos[h].memfd : -1;
+        pthread_mutex_unlock(&lock);
+        if (memfd < 0) {
+            errno = EINVAL;
+            return MAP_FAILED;
+        }
+        return real_mmap(addr, len, prot, flags, memfd, (off_t)((uint64_t)off & 0xFFFFFFFFu));
+    }
+    return real_mmap(addr, len, prot, flags, fd, off);
+}
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return mmap(addr, len, prot, flags, fd, off);
+}
+
+static void dump(const char *ext, unsigned n, const void *p, size_t bytes)
+{
+    const char *dir = getenv("LOCKSTEP_SHIM_OUT");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/cs_%04u.%s", dir && *dir ? dir : ".", n, ext);
+    int fd = real_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    ssize_t r = write(fd, p, bytes);
+    (void)r;
+    real_close(fd);
+}
+
+static int fail(int e)
+{
+    errno = e;
+    return -1;
+}
+
+static int radeon_info(struct drm_radeon_info *in)
+{
+    uint32_t *v = (uint32_t *)(uintptr_t)in->value;
+    say("RADEON_INFO request 0x%02x", in->request);
+    switch (in->request) {
+    case RADEON_INFO_DEVICE_ID: *v = pci_id; return 0;
+    case RADEON_INFO_NUM_GB_PIPES: *v = (pci_id == 0x7240 || pci_id == 0x7100) ? 8 : pci_id == 0x71C2 ? 2 : 1; return 0;
+    case RADEON_INFO_NUM_Z_PIPES: *v = 1; return 0;
+    case RADEON_INFO_ACCEL_WORKING2: *v = 1; return 0;
+    case 0x10: /* MAX_PIPES */ *v = 1; return 0;
+    case 0x15: /* RING_WORKING */ *v = 0; return 0;
+    case 0x1a: /* MAX_SCLK */ *v = 500000; return 0;
+    case 0x26: /* GPU_RESET_COUNTER */ *v = 0; return 0;
+    case RADEON_INFO_WANT_HYPERZ:
+    case RADEON_INFO_WANT_CMASK: *v = 0; return 0;
+    default: return fail(EINVAL);
+    }
+}
+
+static int radeon_cs(struct drm_radeon_cs *cs)
+{
+    pthread_mutex_lock(&lock);
+    unsigned n = cs_count++;
+    pthread_mutex_unlock(&lock);
+    const uint64_t *chunks = (const uint64_t *)(uintptr_t)cs->chunks;
+    for (unsigned i = 0; i < cs->num_chunks; i++) {
+        const struct drm_radeon_cs_chunk *c =
+            (const struct drm_radeon_cs_chunk *)(uintptr_t)chunks[i];
+        const char *ext = c->chunk_id == RADEON_CHUNK_ID_IB       ? "ib"
+                          : c->chunk_id == RADEON_CHUNK_ID_RELOCS ? "relocs"
+                          : c->chunk_id == RADEON_CHUNK_ID_FLAGS  ? "flags"
+                                                                  : NULL;
+        say("CS %u chunk %u id %u len %u dw", n, i, c->chunk_id, c->length_dw);
+        if (ext)
+            dump(ext, n, (const void *)(uintptr_t)c->chunk_data, (size_t)c->length_dw * 4);
+    }
+    return 0;
+}
+
+static int fake_ioctl(unsigned long req, void *arg)
+{
+    unsigned nr = _IOC_NR(req);
+    if (nr < DRM_COMMAND_BASE) {
+        switch (nr) {
+        case 0x00: { /* VERSION: 2.50 ("kernel 4.12", mesa-capture.md §1.4) */
+            struct drm_version *v = arg;
+            v->version_major = 2;
+            v->version_minor = 50;
+            v->version_patchlevel = 0;
+            static const char name[] = "radeon", date[] = "20080528", desc[] = "lockstep fake radeon";
+            if (v->name && v->name_len)
+                memcpy(v->name, name, v->name_len < sizeof name ? v->name_len : sizeof name);
+            if (v->date && v->date_len)
+                memcpy(v->date, date, v->date_len < sizeof date ? v->date_len : sizeof date);
+            if (v->desc && v->desc_len)
+                memcpy(v->desc, desc, v->desc_len < sizeof desc ? v->desc_len : sizeof desc);
+            v->name_len = sizeof name - 1;
+            v->date_len = sizeof date - 1;
+            v->desc_len = sizeof desc - 1;
+            return 0;
+        }
+        case 0x09: { /* GEM_CLOSE */
+            struct drm_gem_close *g = arg;
+            pthread_mutex_lock(&lock);
+            if (g->handle < MAX_BOS && bos[g->handle].memfd >= 0) {
+                real_close(bos[g->handle].memfd);
+                bos[g->handle].memfd = -1;
+            }
+            pthread_mutex_unlock(&lock);
+            return 0;
+        }
+        case 0x0c: { /* GET_CAP */
+            struct drm_get_cap *c = arg;
+            c->value = 0;
+            return 0;
+        }
+        default: say("core ioctl 0x%02x unsupported", nr); return fail(EINVAL);
+        }
+    }
+    switch (nr - DRM_COMMAND_BASE) {
+    case DRM_RADEON_INFO: return radeon_info(arg);
+    case DRM_RADEON_GEM_USERPTR: return fail(EINVAL); /* "no userptr" */
+    case DRM_RADEON_GEM_INFO: {
+        struct drm_radeon_gem_info *g = arg;
+        g->gart_size = 256u << 20;
+        g->vram_size = 256u << 20;
+        g->vram_visible = 256u << 20;
+        return 0;
+    }
+    case DRM_RADEON_GEM_CREATE: {
+        struct drm_radeon_gem_create *g = arg;
+        int memfd = memfd_create("lockstep-bo", MFD_CLOEXEC);
+        if (memfd < 0 || ftruncate(memfd, (off_t)g->size) != 0) {
+            if (memfd >= 0)
+                real_close(memfd);
+            return fail(ENOMEM);
+        }
+        pthread_mutex_lock(&lock);
+        unsigned h = 1;
+        while (h < MAX_BOS && bos[h].memfd >= 0)
+            h++;
+        if (h < MAX_BOS) {
+            bos[h].memfd = memfd;
+            bos[h].size = g->size;
+        }
+        pthread_mutex_unlock(&lock);
+        if (h >= MAX_BOS) {
+            real_close(memfd);
+            return fail(ENOMEM);
+        }
+        g->handle = h;
+        say("GEM_CREATE size %llu domain %u -> handle %u", (unsigned long long)g->size,
+            g->initial_domain, h);
+        return 0;
+    }
+    case DRM_RADEON_GEM_MMAP: {
+        struct drm_radeon_gem_mmap *g = arg;
+        g->addr_ptr = (uint64_t)g->handle << 32;
+        return 0;
+    }
+    case DRM_RADEON_GEM_WAIT_IDLE:
+    case DRM_RADEON_GEM_BUSY:
+    case DRM_RADEON_GEM_SET_TILING:
+    case DRM_RADEON_GEM_SET_DOMAIN:
+        return 0;
+    case DRM_RADEON_GEM_GET_TILING: {
+        struct drm_radeon_gem_get_tiling *g = arg;
+        g->tiling_flags = 0;
+        g->pitch = 0;
+        return 0;
+    }
+    case DRM_RADEON_CS: return radeon_cs(arg);
+    default:
+        say("radeon ioctl 0x%02x unsupported", nr - DRM_COMMAND_BASE);
+        return fail(EINVAL);
+    }
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+    va_list ap;
+    va_start(ap, req);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    ensure();
+    if (is_fake(fd)) {
+        say("ioctl fd %d nr 0x%02x", fd, (unsigned)_IOC_NR(req));
+        return fake_ioctl(req, arg);
+    }
+    return real_ioctl(fd, req, arg);
+}
