@@ -178,6 +178,35 @@ long pp5_igc_signal_find(const char *name);
 /* Value after the last step (pins: of the last returned pp5_pins). */
 uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i);
 
+
+/* ---- Serializer in isolation (`lockstep pp5 serialize`) ----
+ * Runs the real Serializer module: loads FBITS through the P-word path, writes
+ * the I word (QEEMode, TRREn, MBI, exponent field FNI + 115) and the six
+ * coefficients, posts them on shift clock s = 0 and shifts every clock. */
+enum { PP5_SER_MAX_BITS = 128 };
+typedef enum pp5_qee_mode {
+    PP5_QEE_NONE = 0, PP5_QEE_CONST = 1, PP5_QEE_LINEAR = 2, PP5_QEE_QUAD = 3
+} pp5_qee_mode;
+typedef struct pp5_serialize_req {
+    int fbits;              /* 0..30 */
+    pp5_qee_mode mode;
+    bool mbi, trren;
+    int fni;                /* exponent field = FNI + 115 (0 <= FNI + 115 <= 255) */
+    uint32_t coef[6];       /* IEEE-754 single bit patterns, A..F */
+} pp5_serialize_req;
+typedef struct pp5_serialize_result {
+    int n_bits;             /* shift cycles with CSB high (Eq. 3) */
+    /* bit j of stream k as it leaves *DatLSP2 (j = 0 first); j = n_bits is the
+     * separator bit */
+    uint8_t stream[6][PP5_SER_MAX_BITS + 1];
+    int dat_first_shift;    /* shift cycle s on which bit 0 is on *DatLSP2 */
+    int lsb_shift;          /* shift cycle s of the LSB token */
+    int trr[8];             /* shift cycles s with TRRHSP1 = 1 */
+    int ntrr;
+} pp5_serialize_result;
+ls_status pp5_serialize(const pp5_serialize_req *req, const pp5_options *opt,
+                        pp5_serialize_result *res, ls_diag *d);
+
 #ifdef __cplusplus
 }
 #endif
