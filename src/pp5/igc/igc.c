@@ -191,6 +191,7 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
         pp5_igc_warn(g, "microcode address %u does not exist (416-word store); read as 0",
                      g->seq.pc);
     g->uw = uw;
+    g->pc_exec = g->seq.pc;
     g->rd_data = uw; /* RdData<0:31>HSP1 */
     bool done = uw & PP5_UW_DONE;
 

@@ -199,6 +199,7 @@ struct pp5_igc {
     bool st1, st2;
     pp5_pins last_pins;
     uint32_t uw;                /* microword of the last clock */
+    uint16_t pc_exec;           /* its address */
     uint32_t rd_data;
     size_t nwarn;
     char warn[PP5_MAX_WARNINGS][160];

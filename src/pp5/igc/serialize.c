@@ -57,7 +57,8 @@ ls_status pp5_serialize(const pp5_serialize_req *req, const pp5_options *opt,
                 for (int k = 0; k < 6; k++)
                     res->stream[k][j] = s.cg[k].dat;
         }
-        if (csb_fall >= 0 && sc > csb_fall + opt->trr_fixed_stages + 8)
+        if (csb_fall >= 0 && sc > csb_fall + opt->trr_fixed_stages + 8 &&
+            sc > pp5_trr_top(opt) + 8)
             break;
     }
     res->n_bits = n;
