@@ -126,6 +126,9 @@ typedef struct pp5_options {
     bool go_while_busy_error;   /* Go while Busy: false = ignore + warning */
     bool warn_reserved_bits;    /* warn when I<20:21> or I<31> is set */
     double clock_hz;            /* 40 MHz, for time estimates only */
+    bool rmode_write_needs_c;   /* A-7 variant: in RMode a posting writes the store only
+                                 * if C was written since the last posting (default true,
+                                 * so TestOE read-back does not overwrite the store) */
 } pp5_options;
 
 void pp5_options_default(pp5_options *o);

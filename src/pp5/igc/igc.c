@@ -23,6 +23,7 @@ void pp5_options_default(pp5_options *o)
     o->go_while_busy_error = false;      /* */
     o->warn_reserved_bits = true;        /* */
     o->clock_hz = 40e6;                  /* */
+    o->rmode_write_needs_c = true;       /* A-7 (variant, docs/assumptions.md) */
 }
 
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...)
@@ -165,6 +166,7 @@ static ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v, ls_diag *d)
         break;
     case PP5_REG_C:
         g->dr.word = v; /* DirectReg: "WordLatch is loaded on a write to the C register" */
+        g->c_fresh = true;
         pp5_serializer_write_coef(&g->ser, PP5_COEF_C, v);
         break;
     case PP5_REG_A: pp5_serializer_write_coef(&g->ser, PP5_COEF_A, v); break;
@@ -181,6 +183,8 @@ static const char *const reg_names = "IPABCDEF";
 ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
     ls_status st = LS_OK;
+    /* the Busy the host saw when it decided to drive this clock's inputs */
+    bool busy = pp5_igc_busy(g);
     pp5_inputlatch_clock(&g->il, in, g->st1, g->st2);
     const pp5_host_in *hi = &g->il.in;
 
@@ -236,8 +240,10 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
         g->ctl.ibsy = false;
         /* A-7: in RMode the posted C word (PostILatch → WrData) is written into
          * the store at the posted start address. */
-        if (g->ctl.rmode && g->seq.uaddr_word < PP5_UCODE_WORDS)
+        if (g->ctl.rmode && g->seq.uaddr_word < PP5_UCODE_WORDS &&
+            (g->c_fresh || !g->opt.rmode_write_needs_c))
             g->seq.ucode[g->seq.uaddr_word] = g->dr.word;
+        g->c_fresh = false;
     }
     /* IP: "an RS flip-flop which is set by PostI and cleared by NewLSP1"; a NewL
      * in the clock of a PostI concerns the previously pending instruction. */
@@ -267,7 +273,6 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
     pp5_outputlatch_clock(&g->ol, &src, &p);
 
     /* ---- host side of the clock (InputLatch → modules), end of clock ---- */
-    bool busy = pp5_igc_busy(g);
     if (hi->test_pe && hi->wr_en)
         pp5_igc_warn(g, "write with TestPE asserted: D pads are outputs (seed, InputLatch)");
     if (hi->reset) {

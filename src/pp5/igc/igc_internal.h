@@ -201,6 +201,7 @@ struct pp5_igc {
     uint32_t uw;                /* microword of the last clock */
     uint16_t pc_exec;           /* its address */
     uint32_t rd_data;
+    bool c_fresh;               /* C written since the last posting (A-7 variant) */
     size_t nwarn;
     char warn[PP5_MAX_WARNINGS][160];
 };
