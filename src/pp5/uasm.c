@@ -397,6 +397,8 @@ static bool assemble_words(asm_ctx *c, tok *tk, int nt, size_t addr, uint32_t *w
                     err_at(c, i + 1 < nt ? tk[i + 1].col : t.col,
                            "extop needs a strobe number 0..5");
                     ok = false;
+                    if (i + 1 < nt && !is_keyword(tk[i + 1]))
+                        i++;
                     continue;
                 }
                 i++;
