@@ -318,6 +318,70 @@ static void test_random(void **state)
     }
 }
 
+/* `lockstep pp5 serialize --json` prints what the real Serializer emits:
+ * compare random requests with the independent model. */
+static void test_cli_json(void **state)
+{
+    (void)state;
+    const char *root = getenv("LOCKSTEP_BUILD_ROOT");
+    char exe[1024];
+    snprintf(exe, sizeof exe, "%s/tools/lockstep", root ? root : ".");
+    struct stat st;
+    if (stat(exe, &st) != 0) {
+        printf("SKIP part: %s not built\n", exe);
+        return;
+    }
+    uint64_t seed = ls_test_seed(0xc11e5e71ull);
+    static const char *const modes[] = {"const", "linear", "quad"};
+    for (int it = 0; it < 25; it++) {
+        pp5_serialize_req q = {0};
+        q.fbits = (int)(ls_test_rand(&seed) % 31);
+        q.mode = (pp5_qee_mode)(1 + ls_test_rand(&seed) % 3);
+        q.mbi = ls_test_rand(&seed) & 1;
+        q.trren = ls_test_rand(&seed) & 1;
+        q.fni = (int)(ls_test_rand(&seed) % 40);
+        char cmd[2048];
+        int n = snprintf(cmd, sizeof cmd, "'%s' pp5 serialize --json --fbits %d --mode %s%s%s --fni %d",
+                         exe, q.fbits, modes[q.mode - 1], q.mbi ? " --mbi" : "",
+                         q.trren ? " --trren" : "", q.fni);
+        for (int k = 0; k < 6; k++) {
+            uint64_t r = ls_test_rand(&seed);
+            double v = ((double)(int64_t)(r % 2000001) - 1000000.0) / (double)(1u << (r >> 40) % 12);
+            float f = (float)v;
+            memcpy(&q.coef[k], &f, 4);
+            n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %.9g", (double)f);
+        }
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        char out[4096] = {0};
+        size_t got = fread(out, 1, sizeof out - 1, p);
+        assert_int_equal(pclose(p), 0);
+        assert_true(got > 0);
+        int bits = -1;
+        assert_int_equal(sscanf(out, "{\"bits\": %d", &bits), 1);
+        assert_int_equal(bits, ref_n_bits(&q));
+        for (int k = 0; k < 6; k++) {
+            char key[8];
+            snprintf(key, sizeof key, "\"%c\": \"", "ABCDEF"[k]);
+            const char *s = strstr(out, key);
+            assert_non_null(s);
+            s += strlen(key);
+            for (int j = 0; j < bits; j++)
+                assert_int_equal(s[j] - '0', ref_stream_bit(&q, k, j));
+            assert_int_equal(s[bits], '"');
+        }
+        /* TRR tokens: A-17 placement */
+        const char *t = strstr(out, "\"trr\": [");
+        assert_non_null(t);
+        int a = -1, b = -1;
+        int nt = sscanf(t, "\"trr\": [%d, %d", &a, &b);
+        if (q.trren)
+            assert_true(nt >= 1 && (a == q.fbits + 24 || b == q.fbits + 24));
+        if (q.mbi)
+            assert_true(nt >= 1 && (a == bits + 24 || b == bits + 24));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_token_pointer),
         cmocka_unit_test(test_coefgate),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_cli_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
