@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "usage: lockstep pp5 asm FILE.pp5m [-o OUT.hex]\n"
             "       lockstep pp5 dis FILE.hex [-o OUT.pp5m]\n"
             "       lockstep pp5 run STREAM --microcode FILE [--cycles N] [--vcd OUT.vcd] [--trace]\n"
+            "                        [--wave FROM:TO]\n"
             "                        [--lenient] [--msb-token mbi|always] [--rmode-shift text|table]\n"
             "       lockstep pp5 serialize --fbits F --mode const|linear|quad [--mbi] [--trren]\n"
             "                        --fni K A B C D E F [--json]\n"
@@ -110,7 +111,15 @@ static int cmd_asm(int argc, char **argv, bool dis)
     return rc;
 }
 
+/* Signals of the ASCII timing diagram (--wave). */
+static const char *const wave_sigs[] = {"Busy", "IBsy", "CBsy", "PostI", "PostC", "IP", "NewL",
+                                        "Done", "PC", "Shift", "TRR", "CSB", "LSBInt", "CDatInt",
+                                        "LSB", "CDat", "TrSt", "MWrt", "LdE", "Addr", "AddrL"};
+enum { WAVE_N = sizeof wave_sigs / sizeof wave_sigs[0], WAVE_MAX = 200 };
+
 typedef struct run_ctx {
+    long wave_from, wave_to;
+    uint64_t wave[WAVE_N][WAVE_MAX];
     bool trace;
     ls_vcd vcd;
     bool vcd_on;
@@ -126,6 +135,10 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p)
     for (size_t i = 0; i < r->nsig; i++)
         r->vals[i + 1] = pp5_igc_signal_value(g, i);
     uint64_t n = pp5_igc_cycle(g) - 1;
+    if (r->wave_to >= 0 && (long)n >= r->wave_from && (long)n <= r->wave_to)
+        for (int k = 0; k < WAVE_N; k++)
+            r->wave[k][n - (uint64_t)r->wave_from] =
+                pp5_igc_signal_value(g, (size_t)pp5_igc_signal_find(wave_sigs[k]));
     if (r->vcd_on) {
         uint64_t t0 = (uint64_t)(n * r->period_ns);
         r->vals[0] = 1;
@@ -149,10 +162,33 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p)
     }
 }
 
+static void print_wave(const run_ctx *r, uint64_t ran)
+{
+    long to = r->wave_to < (long)ran - 1 ? r->wave_to : (long)ran - 1;
+    printf("%-8s", "cycle");
+    for (long c = r->wave_from; c <= to; c++)
+        printf("%-3ld", c % 1000);
+    printf("\n");
+    for (int k = 0; k < WAVE_N; k++) {
+        printf("%-8s", wave_sigs[k]);
+        int w = pp5_igc_signal_info((size_t)pp5_igc_signal_find(wave_sigs[k]))->width;
+        for (long c = r->wave_from; c <= to; c++) {
+            uint64_t v = r->wave[k][c - r->wave_from];
+            if (w == 1)
+                printf("%s", v ? "###" : "___");
+            else if (c == r->wave_from || v != r->wave[k][c - r->wave_from - 1])
+                printf("%-3llx", (unsigned long long)v);
+            else
+                printf("   ");
+        }
+        printf("\n");
+    }
+}
+
 static int cmd_run(int argc, char **argv)
 {
     const char *stream = NULL, *ucode = NULL, *vcd = NULL;
-    long cycles = 0;
+    long cycles = 0, wave_from = 0, wave_to = -1;
     bool trace = false;
     pp5_options opt;
     pp5_options_default(&opt);
@@ -168,6 +204,11 @@ static int cmd_run(int argc, char **argv)
                 return cli_usage_error("--cycles needs 1..100000000");
         } else if (!strcmp(a, "--trace"))
             trace = true;
+        else if (!strcmp(a, "--wave") && has) {
+            if (sscanf(argv[++i], "%ld:%ld", &wave_from, &wave_to) != 2 || wave_from < 0 ||
+                wave_to < wave_from || wave_to - wave_from >= WAVE_MAX)
+                return cli_usage_error("--wave FROM:TO (at most %d cycles)", WAVE_MAX);
+        }
         else if (!strcmp(a, "--lenient"))
             opt.busy_write = PP5_BUSY_WRITE_LAST_WINS;
         else if (!strcmp(a, "--msb-token") && has) {
@@ -228,8 +269,18 @@ static int cmd_run(int argc, char **argv)
         pp5_igc_destroy(g);
         return cli_report(&d);
     }
-    run_ctx r = {0};
+    run_ctx *rp = calloc(1, sizeof *rp);
+    if (!rp) {
+        pp5_stream_free(&s);
+        pp5_igc_destroy(g);
+        return CLI_FAIL;
+    }
+    run_ctx r_dummy;
+    (void)r_dummy;
+#define r (*rp)
     r.trace = trace;
+    r.wave_from = wave_from;
+    r.wave_to = wave_to;
     r.nsig = pp5_igc_signal_count();
     r.vals = calloc(r.nsig + 1, sizeof *r.vals);
     const char **names = calloc(r.nsig + 1, sizeof *names);
@@ -246,7 +297,7 @@ static int cmd_run(int argc, char **argv)
         }
         r.vcd_on = ls_vcd_begin(&r.vcd, &vb, "1ns", "igc", r.nsig + 1, names, widths) == 0;
     }
-    st = pp5_stream_run(&s, g, (uint64_t)cycles, on_clock, &r, &d);
+    st = pp5_stream_run(&s, g, (uint64_t)cycles, on_clock, rp, &d);
     rc = st == LS_OK ? CLI_OK : cli_report(&d);
     for (size_t i = 0; i < pp5_igc_warning_count(g); i++)
         fprintf(stderr, "lockstep: warning: %s\n", pp5_igc_warning(g, i));
@@ -259,10 +310,14 @@ static int cmd_run(int argc, char **argv)
         if (!rc)
             rc = wrc;
     }
+    if (r.wave_to >= 0)
+        print_wave(rp, pp5_igc_cycle(g));
     ls_buf_free(&vb);
     free(r.vals);
     free(names);
     free(widths);
+#undef r
+    free(rp);
     pp5_stream_free(&s);
     pp5_igc_destroy(g);
     return rc;
