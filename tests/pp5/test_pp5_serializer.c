@@ -382,6 +382,32 @@ static void test_cli_json(void **state)
     }
 }
 
+/* A-18: with msb_token = ALWAYS a non-MBI set also emits the MSB token when
+ * CSB falls (N + 24); the default qualifies MsIn by MBI. */
+static void test_msb_token_option(void **state)
+{
+    (void)state;
+    pp5_serialize_req q = {0};
+    q.fbits = 4;
+    q.mode = PP5_QEE_LINEAR;
+    q.fni = 9; /* N = 13 */
+    q.trren = true;
+    q.coef[2] = fbits_of(3.0f);
+    pp5_serialize_result r;
+    ls_diag d;
+    assert_int_equal(pp5_serialize(&q, NULL, &r, &d), LS_OK);
+    assert_int_equal(r.n_bits, 13);
+    assert_int_equal(r.ntrr, 1);
+    assert_int_equal(r.trr[0], 4 + 24);
+    pp5_options o;
+    pp5_options_default(&o);
+    o.msb_token = PP5_MSB_TOKEN_ALWAYS;
+    assert_int_equal(pp5_serialize(&q, &o, &r, &d), LS_OK);
+    assert_int_equal(r.ntrr, 2);
+    assert_int_equal(r.trr[0], 4 + 24);
+    assert_int_equal(r.trr[1], 13 + 24);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_coefgate),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_cli_json),
+        cmocka_unit_test(test_msb_token_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
