@@ -47,7 +47,7 @@ typedef enum r500_inst_type {
     V(CMP, "EQ", "LT", "GE", "NE")                                                            \
     V(SRCP_OP, "BIAS", "SUB", "ADD", "INV")                                                   \
     V(SEL, "src0", "src1", "src2", "srcp")                                                    \
-    V(SWIZ, "R", "G", "B", "A", "0", "H", "1", "U")                                           \
+    V(SWIZ, "R", "G", "B", "A", "0.0", "0.5", "1.0", "UNUSED")                                           \
     V(MOD, "NOP", "NEG", "ABS", "NAB")                                                        \
     V(OMOD, "x1", "x2", "x4", "x8", "d2", "d4", "d8", "DISABLE")                              \
     V(ALPHA_OP, "MAD", "DP", "MIN", "MAX", NULL, "CND", "CMP", "FRC", "EX2", "LN2", "RCP",    \
