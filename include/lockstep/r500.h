@@ -147,8 +147,10 @@ typedef struct r500_fault {
 
 typedef struct r500_result {
     int width, height;
-    float *target[R500_NUM_TARGETS]; /* RGBA float, bottom row first; killed = clear colour */
-    float *w;                        /* W output per pixel */
+    /* RGBA float, bottom row first; killed pixels = clear colour. Target 0
+     * always; B..D NULL when no OUT instruction names them. */
+    float *target[R500_NUM_TARGETS];
+    float *w;                        /* W output per pixel; NULL when never written */
     uint8_t *killed;                 /* 1 = pixel killed (TEXKILL) */
     uint32_t *work;                  /* instructions executed while the pixel was active */
     r500_stats stats;

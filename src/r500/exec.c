@@ -439,14 +439,15 @@ static void run_thread(worker *w, size_t t)
         }
         w->work[l] = 0;
     }
-    /* Registers: temps not preloaded start at 0; outputs start at 0. */
+    for (unsigned l = n; l < RL; l++)
+        for (unsigned k = 0; k < 4; k++)
+            w->quad[l][k] = (uint8_t)l;
+    /* Registers: temps not preloaded start at 0; outputs start at 0. All RL
+     * lanes are cleared: the ALU computes whole blocks of 8 lanes. */
     for (unsigned r = 0; r < p->temps_used; r++)
-        for (unsigned ch = 0; ch < 4; ch++)
-            memset(w->temps[r][ch], 0, n * sizeof(float));
-    for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
-        for (unsigned ch = 0; ch < 4; ch++)
-            memset(w->out[tgt][ch], 0, n * sizeof(float));
-    memset(w->outw, 0, n * sizeof(float));
+        memset(w->temps[r], 0, sizeof w->temps[r]);
+    memset(w->out, 0, sizeof w->out);
+    memset(w->outw, 0, sizeof w->outw);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4). */
     for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
         const r500_input *in = &job->inputs[r];
@@ -571,9 +572,11 @@ static void run_thread(worker *w, size_t t)
         r->killed[pix] = killed;
         r->work[pix] = w->work[l];
         for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
-            for (unsigned ch = 0; ch < 4; ch++)
-                r->target[tgt][pix * 4 + ch] = killed ? job->clear[ch] : w->out[tgt][ch][l];
-        r->w[pix] = w->outw[l];
+            if (r->target[tgt])
+                for (unsigned ch = 0; ch < 4; ch++)
+                    r->target[tgt][pix * 4 + ch] = killed ? job->clear[ch] : w->out[tgt][ch][l];
+        if (r->w)
+            r->w[pix] = w->outw[l];
     }
 }
 
@@ -631,9 +634,25 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
     size_t nthreads = (total + job->thread_size - 1) / job->thread_size;
     r->width = job->width;
     r->height = job->height;
+    /* Render target 0 always; B..D and W only when an instruction writes them. */
+    bool writes[R500_NUM_TARGETS + 1] = {true, false, false, false, false};
+    for (size_t i = 0; i < p.n; i++) {
+        const r500_xinst *x = &p.x[i];
+        if (x->type == R500_TYPE_OUT) {
+            if (x->omask & 7)
+                writes[x->target[0]] = true;
+            if (x->omask & 8)
+                writes[x->target[1]] = true;
+        }
+        if ((x->type == R500_TYPE_OUT || x->type == R500_TYPE_ALU) && x->w_omask)
+            writes[R500_NUM_TARGETS] = true;
+    }
+    bool oom = false;
     for (unsigned i = 0; i < R500_NUM_TARGETS; i++)
-        r->target[i] = calloc(npix * 4, sizeof(float));
-    r->w = calloc(npix, sizeof(float));
+        if (writes[i] && !(r->target[i] = calloc(npix * 4, sizeof(float))))
+            oom = true;
+    if (writes[R500_NUM_TARGETS] && !(r->w = calloc(npix, sizeof(float))))
+        oom = true;
     r->killed = calloc(npix, 1);
     r->work = calloc(npix, sizeof(uint32_t));
     r->stats.thread_insts = calloc(nthreads, sizeof(uint64_t));
@@ -650,8 +669,7 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
     if (nw > 256)
         nw = 256;
     worker **ws = calloc(nw, sizeof *ws);
-    bool oom = !r->target[0] || !r->target[1] || !r->target[2] || !r->target[3] || !r->w ||
-               !r->killed || !r->work || !r->stats.thread_insts || !ws;
+    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws;
     for (unsigned i = 0; !oom && i < nw; i++) {
         ws[i] = aligned_alloc(64, (sizeof(worker) + 63) & ~(size_t)63);
         if (!ws[i]) {

@@ -47,6 +47,7 @@ typedef struct r500_xinst {
     uint8_t alu_wmask, res_sel, res_op;
     uint8_t pred_sel[2], pred_inv[2];
     uint8_t write_inactive, w_omask;
+    uint8_t live;         /* bits R,G,B,A: channels whose result is used */
 } r500_xinst;
 
 /* The state of one thread's lanes that the ALU reads and writes. The lane
