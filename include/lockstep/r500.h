@@ -21,12 +21,14 @@
 
 #include "lockstep/r500_fc.h"
 #include "lockstep/r500_isa.h"
-#include "lockstep/r500_tex.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A texture object (src/r500/tex.c, include/lockstep/r500_tex.h). */
+struct r500_texture;
 
 #define R500_MAX_LANES 64
 #define R500_NUM_SAMPLERS 16
@@ -96,7 +98,7 @@ typedef struct r500_job {
     r500_regs regs;
     float consts[R500_NUM_CONSTS][4];
     r500_input inputs[R500_NUM_TEMPS];
-    r500_texture *tex[R500_NUM_SAMPLERS]; /* owned; NULL = unbound */
+    struct r500_texture *tex[R500_NUM_SAMPLERS]; /* owned; NULL = unbound */
     int width, height;        /* image size */
     unsigned thread_size;     /* lanes per thread, 1..64 */
     float clear[4];           /* colour of killed pixels */

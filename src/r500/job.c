@@ -34,7 +34,7 @@ void r500_job_free(r500_job *job)
         return;
     free(job->words);
     for (unsigned i = 0; i < R500_NUM_SAMPLERS; i++)
-        r500_texture_free(job->tex[i]);
+        r500_exec_texture_free(job->tex[i]);
     memset(job, 0, sizeof *job);
 }
 
@@ -489,11 +489,11 @@ ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *pat
 {
     if (sampler >= R500_NUM_SAMPLERS)
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0, "sampler %u outside 0..15", sampler);
-    r500_texture *t = NULL;
-    ls_status st = r500_texture_load(path, &t, d);
+    struct r500_texture *t = NULL;
+    ls_status st = r500_exec_texture_load(path, &t, d);
     if (st)
         return st;
-    r500_texture_free(job->tex[sampler]);
+    r500_exec_texture_free(job->tex[sampler]);
     job->tex[sampler] = t;
     return LS_OK;
 }

@@ -21,12 +21,12 @@ static int cmp_str(const void *a, const void *b)
 /* Returns the number of failing programs; prints one line per program. */
 static int run_program(const char *dir, const char *name)
 {
-    char path[1024];
+    char path[4096];
     snprintf(path, sizeof path, "%s/%s/program.json", dir, name);
     ls_diag d;
     ls_diag_clear(&d);
     ls_imagef ref;
-    char refpath[1024];
+    char refpath[4096];
     snprintf(refpath, sizeof refpath, "%s/%s/llvmpipe_rgba32f.bin", dir, name);
     if (ls_rawf_read(refpath, 16, 16, &ref, &d)) {
         printf("FAIL %s: cannot read reference: %s\n", name, d.msg);
@@ -129,7 +129,7 @@ static void test_mesa_r300_corpus(void **state)
     while ((e = readdir(dp)) && n < 256) {
         if (e->d_name[0] == '.')
             continue;
-        char p[1200];
+        char p[4096];
         snprintf(p, sizeof p, "%s/%s/program.json", dir, e->d_name);
         struct stat st;
         if (stat(p, &st) == 0)
