@@ -387,6 +387,30 @@ HOT void k_frc(float *restrict d, const float *a, unsigned nb)
         d[l] = a[l] - floorf(a[l]);
 }
 
+/* r500_cmp_zero over a lane array, as a lane mask (lanes < nb). */
+HOT ls_lanes cmp_lanes(const float *v, unsigned op, unsigned nb)
+{
+    uint8_t r[RL];
+    switch (op & 3) {
+    case 0:
+        FOR_LANES(l) r[l] = fabsf(v[l]) < FLT_MIN;
+        break;
+    case 1:
+        FOR_LANES(l) r[l] = v[l] <= -FLT_MIN;
+        break;
+    case 2:
+        FOR_LANES(l) r[l] = v[l] > -FLT_MIN;
+        break;
+    default:
+        FOR_LANES(l) r[l] = !(fabsf(v[l]) < FLT_MIN);
+        break;
+    }
+    ls_lanes m = 0;
+    for (unsigned l = 0; l < nb; l++)
+        m |= (ls_lanes)r[l] << l;
+    return m;
+}
+
 /* OMOD + clamp over a lane array (same as r500_alu_omod, vectorisable). */
 HOT void k_omod(float *v, unsigned omod, bool clamp, unsigned nb, const r500_exec_options *o)
 {
@@ -619,9 +643,7 @@ ALU_CLONES void r500_alu_exec(r500_alu_ctx *c, const r500_xinst *x)
     if (x->alu_wmask) {
         unsigned ch = x->res_sel ? 3 : 0;
         ls_lanes m = c->opt->pred_write == R500_PRED_WRITE_PREDICATED ? cm[ch] : base;
-        ls_lanes r = 0;
-        FOR_LANES(l)
-            r |= (ls_lanes)r500_cmp_zero(res[ch][l], x->res_op) << l;
+        ls_lanes r = cmp_lanes(res[ch], x->res_op, nb);
         *c->alu_result = (*c->alu_result & ~m) | (r & m);
     }
 
@@ -632,9 +654,7 @@ ALU_CLONES void r500_alu_exec(r500_alu_ctx *c, const r500_xinst *x)
             if (!((x->omask >> ch) & 1))
                 continue;
             ls_lanes m = c->opt->pred_write == R500_PRED_WRITE_PREDICATED ? cm[ch] : base;
-            ls_lanes r = 0;
-            FOR_LANES(l)
-                r |= (ls_lanes)r500_cmp_zero(res[ch][l], x->target[ch == 3]) << l;
+            ls_lanes r = cmp_lanes(res[ch], x->target[ch == 3], nb);
             c->pred[ch] = (c->pred[ch] & ~m) | (r & m);
         }
     } else {

@@ -439,10 +439,13 @@ static void trace_inst(worker *w, size_t t, unsigned pc)
     ls_buf_puts(b, "}");
 }
 
+/* The active mask changes only at FC instructions and kills: work and
+ * active lane-slots are added once per run of instructions with one mask. */
 static void flush_work(worker *w, ls_lanes mask, uint32_t count)
 {
     if (!count)
         return;
+    w->st.lane_slots_active += (uint64_t)ls_lanes_count(mask) * count;
     LS_LANES_FOREACH(l, mask)
         w->work[l] += count;
 }
@@ -535,8 +538,6 @@ static void run_thread(worker *w, size_t t)
             work_count = 0;
         }
         work_count++;
-        w->st.lane_slots_issued += n;
-        w->st.lane_slots_active += ls_lanes_count(act & covered);
         if (w->trace)
             trace_inst(w, t, pc);
         if (x->fault[0]) {
@@ -588,6 +589,7 @@ static void run_thread(worker *w, size_t t)
         pc = next;
     }
     flush_work(w, work_mask, work_count);
+    w->st.lane_slots_issued += issued * n;
     w->st.thread_insts[t] = issued;
     if (faulted)
         w->st.faulted_threads++;
