@@ -28,7 +28,7 @@ static void usage(FILE *f)
             "  --clear r,g,b,a          colour of killed pixels (default 0,0,0,0)\n"
             "  -o FILE.png              render target 0, 8-bit\n"
             "  --raw FILE               render target 0, float32 RGBA, bottom row first\n"
-            "  --work FILE.png          instructions executed per pixel, as a heat map\n"
+            "  --work FILE.png          instructions per pixel (while active), log-scale heat map\n"
             "  --stats FILE.json        instruction counts, FC jumps, SIMD efficiency, per thread\n"
             "  --trace FILE.json        per instruction and thread: PC, masks, FC stacks\n"
             "  --workers N              host threads (default: one per core)\n"
@@ -118,7 +118,8 @@ static int write_work_png(const char *path, const r500_result *r, uint32_t *maxw
             /* result rows are bottom first; PNG rows top first */
             size_t src = (size_t)y * r->width + x;
             size_t dst = (size_t)(r->height - 1 - y) * r->width + x;
-            heat(mx ? (double)r->work[src] / mx : 0.0, img.pixels + dst * 3);
+            /* log scale: escape-time programs span 1..1000s of instructions */
+            heat(mx ? log1p((double)r->work[src]) / log1p((double)mx) : 0.0, img.pixels + dst * 3);
         }
     ls_diag d;
     ls_diag_clear(&d);
@@ -435,7 +436,7 @@ int cli_r500_run(int argc, char **argv)
                100.0 * r500_stats_simd_efficiency(s), (unsigned long long)s->lane_slots_active,
                (unsigned long long)s->lane_slots_issued);
         if (work)
-            printf("work image: %s (white = %u instructions per pixel)\n", work, maxwork);
+            printf("work image: %s (log scale, white = %u instructions per pixel)\n", work, maxwork);
         if (s->faulted_threads)
             printf("%llu thread(s) faulted (see stderr)\n", (unsigned long long)s->faulted_threads);
     }

@@ -420,8 +420,9 @@ static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *
     (void)src;
     (void)sw;
     (void)active;
+    (void)pc;
     return ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
-                       "instruction %u: texture lookup, but this build has no texture unit", pc);
+                       "texture lookup, but this build has no texture unit");
 #endif
     return LS_OK;
 }
@@ -541,7 +542,7 @@ static void run_thread(worker *w, size_t t)
         if (w->trace)
             trace_inst(w, t, pc);
         if (x->fault[0]) {
-            ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "instruction %u: %s", pc, x->fault);
+            ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
             ls_diag_at_index(&d, pc);
             add_fault(w, t, &d);
             faulted = true;
