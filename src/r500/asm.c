@@ -412,22 +412,17 @@ static int field_by_name(r500_inst_type type, const char *name)
     return count == 1 ? found : (count > 1 ? -2 : -1);
 }
 
-static void field_form(parser *p, r500_inst_type type)
+/* Parse FIELD=VALUE assignments into `in` until `stop` returns true. A label
+ * given for FC_JUMP_ADDR is returned in *label_tok. */
+static bool field_assignments(parser *p, r500_inst *in, bool *set, const asm_tok **label_tok,
+                              bool (*stop)(parser *, const asm_tok *), const asm_tok *start)
 {
-    const asm_tok *start = cur(p);
-    adv(p); /* the .keyword */
-    r500_inst in;
-    r500_inst_init(&in, type);
-    bool set[R500_F_COUNT] = {0};
-    const asm_tok *label_tok = NULL;
-    bool ok = true;
-    while (cur(p)->kind != TK_EOF && !is_punct(cur(p), ';') && cur(p)->line == start->line &&
-           cur(p)->src == start->src) {
+    r500_inst_type type = in->type;
+    while (!stop(p, start)) {
         const asm_tok *nt = cur(p);
         if (nt->kind != TK_IDENT) {
             error(p, nt, "expected FIELD=value");
-            ok = false;
-            break;
+            return false;
         }
         char name[64];
         tok_text(nt, name, sizeof name);
@@ -436,26 +431,22 @@ static void field_form(parser *p, r500_inst_type type)
             error(p, nt, "field name '%s' is ambiguous for %s instructions: use its full "
                          "identifier",
                   name, r500_value_name(R500_V_TYPE, type));
-            ok = false;
-            break;
+            return false;
         }
         if (f < 0 || f == R500_F_TYPE) {
             error(p, nt, "unknown field '%s' for %s instructions", name,
                   r500_value_name(R500_V_TYPE, type));
-            ok = false;
-            break;
+            return false;
         }
         if (set[f]) {
             error(p, nt, "field %s written twice", r500_field((r500_field_id)f)->id);
-            ok = false;
-            break;
+            return false;
         }
         set[f] = true;
         adv(p);
         if (!is_punct(cur(p), '=')) {
             error(p, cur(p), "expected '=' after %s", name);
-            ok = false;
-            break;
+            return false;
         }
         adv(p);
         const r500_field_desc *fd = r500_field((r500_field_id)f);
@@ -464,33 +455,29 @@ static void field_form(parser *p, r500_inst_type type)
         if (f == R500_F_FC_JUMP_FUNC && vt->kind != TK_NUM) {
             cond_ctx c = {-1, -1};
             uint8_t v;
-            if (!cond_or(p, &c, &v, 0)) {
-                ok = false;
-                break;
-            }
-            in.field[f] = v;
+            if (!cond_or(p, &c, &v, 0))
+                return false;
+            in->field[f] = v;
             if (c.pred_sel >= 0) {
-                if (set[R500_F_RGB_PRED_SEL] && in.field[R500_F_RGB_PRED_SEL] != (uint32_t)c.pred_sel) {
+                if (set[R500_F_RGB_PRED_SEL] && in->field[R500_F_RGB_PRED_SEL] != (uint32_t)c.pred_sel) {
                     error(p, vt, "the condition's predicate channel disagrees with RGB_PRED_SEL");
-                    ok = false;
-                    break;
+                    return false;
                 }
-                in.field[R500_F_RGB_PRED_SEL] = (uint32_t)c.pred_sel;
+                in->field[R500_F_RGB_PRED_SEL] = (uint32_t)c.pred_sel;
                 set[R500_F_RGB_PRED_SEL] = true;
             }
             if (c.bool_addr >= 0) {
-                if (set[R500_F_FC_BOOL_ADDR] && in.field[R500_F_FC_BOOL_ADDR] != (uint32_t)c.bool_addr) {
+                if (set[R500_F_FC_BOOL_ADDR] && in->field[R500_F_FC_BOOL_ADDR] != (uint32_t)c.bool_addr) {
                     error(p, vt, "the condition's boolean disagrees with BOOL_ADDR");
-                    ok = false;
-                    break;
+                    return false;
                 }
-                in.field[R500_F_FC_BOOL_ADDR] = (uint32_t)c.bool_addr;
+                in->field[R500_F_FC_BOOL_ADDR] = (uint32_t)c.bool_addr;
                 set[R500_F_FC_BOOL_ADDR] = true;
             }
             continue;
         }
         if (f == R500_F_FC_JUMP_ADDR && vt->kind == TK_IDENT) {
-            label_tok = vt;
+            *label_tok = vt;
             adv(p);
             continue;
         }
@@ -500,21 +487,36 @@ static void field_form(parser *p, r500_inst_type type)
             uint32_t v;
             if (!r500_value_lookup(fd->values, vn, &v)) {
                 error(p, vt, "'%s' is not a value of %s", vn, fd->id);
-                ok = false;
-                break;
+                return false;
             }
-            in.field[f] = v;
+            in->field[f] = v;
             adv(p);
             continue;
         }
         uint64_t v;
-        if (!parse_uint_tok(p, maxv, &v, fd->id)) {
-            ok = false;
-            break;
-        }
-        in.field[f] = (uint32_t)v;
+        if (!parse_uint_tok(p, maxv, &v, fd->id))
+            return false;
+        in->field[f] = (uint32_t)v;
     }
-    if (!ok) {
+    return true;
+}
+
+static bool stop_at_line_end(parser *p, const asm_tok *start)
+{
+    const asm_tok *t = cur(p);
+    return t->kind == TK_EOF || is_punct(t, ';') || t->line != start->line || t->src != start->src;
+}
+
+
+static void field_form(parser *p, r500_inst_type type)
+{
+    const asm_tok *start = cur(p);
+    adv(p); /* the .keyword */
+    r500_inst in;
+    r500_inst_init(&in, type);
+    bool set[R500_F_COUNT] = {0};
+    const asm_tok *label_tok = NULL;
+    if (!field_assignments(p, &in, set, &label_tok, stop_at_line_end, start)) {
         skip_statement(p, start, true);
         return;
     }
@@ -887,11 +889,563 @@ static bool is_buhman_tag(const asm_tok *t)
 
 /* ---- buhman/r500 ALU/OUT/TEX syntax (r500.md §6.1) ---------------------- */
 
-static void buhman_statement(parser *p)
+/* Text of adjacent IDENT/NUM tokens (a swizzle such as `0g0` lexes as "0",
+ * "g0"); advances past them. */
+static bool read_word(parser *p, char *out, size_t n, const asm_tok **first)
 {
     const asm_tok *t = cur(p);
+    *first = t;
+    size_t k = 0;
+    if (t->kind != TK_IDENT && t->kind != TK_NUM)
+        return false;
+    const char *end = t->s;
+    while ((cur(p)->kind == TK_IDENT || cur(p)->kind == TK_NUM) && cur(p)->s == end &&
+           cur(p)->src == t->src) {
+        const asm_tok *c = cur(p);
+        for (unsigned i = 0; i < c->n && k + 1 < n; i++)
+            out[k++] = c->s[i];
+        end = c->s + c->n;
+        adv(p);
+    }
+    out[k] = 0;
+    return true;
+}
+
+static bool expect_punct(parser *p, char c)
+{
+    if (!is_punct(cur(p), c)) {
+        error(p, cur(p), "expected '%c'", c);
+        return false;
+    }
+    adv(p);
+    return true;
+}
+
+/* `name[N]` */
+static bool indexed(parser *p, const char *name, uint64_t max, uint64_t *n)
+{
+    const asm_tok *t = cur(p);
+    if (!ident_is(t, name)) {
+        error(p, t, "expected %s[N]", name);
+        return false;
+    }
+    adv(p);
+    if (!expect_punct(p, '['))
+        return false;
+    if (!parse_uint_tok(p, max, n, name))
+        return false;
+    return expect_punct(p, ']');
+}
+
+static int swiz_code(char c, bool tex)
+{
+    /* ALU: r g b a 0 h 1 _ (r500.md §1.4: 0 R .. 3 A, 4 0.0, 5 0.5, 6 1.0, 7 unused);
+     * TEX: r g b a only (§1.7; the CTM: no constants). */
+    const char *set = tex ? "rgba" : "rgba0h1_";
+    const char *q = strchr(set, c);
+    return c && q ? (int)(q - set) : -1;
+}
+
+typedef struct balu {
+    r500_inst in;
+    bool set[R500_F_COUNT];
+    bool addr_set[2][3]; /* [unit rgb/alpha][src] */
+    bool srcp_set[2];
+    bool unit_used[2];
+} balu;
+
+static bool set_field(parser *p, balu *b, r500_field_id f, uint32_t v, const asm_tok *at)
+{
+    if (b->set[f] && b->in.field[f] != v) {
+        error(p, at, "%s written twice with different values", r500_field(f)->id);
+        return false;
+    }
+    b->set[f] = true;
+    b->in.field[f] = v;
+    return true;
+}
+
+/* let := srcK.rgb|srcK.a = temp[N] | const[N] | float(N)  |  srcp.rgb|srcp.a = neg2|sub|add|neg */
+static bool buhman_let(parser *p, balu *b)
+{
+    const asm_tok *t = cur(p);
+    char nm[16];
+    tok_text(t, nm, sizeof nm);
+    int k = -1;
+    if (!strcasecmp(nm, "src0"))
+        k = 0;
+    else if (!strcasecmp(nm, "src1"))
+        k = 1;
+    else if (!strcasecmp(nm, "src2"))
+        k = 2;
+    else if (!strcasecmp(nm, "srcp"))
+        k = 3;
+    if (t->kind != TK_IDENT || k < 0) {
+        error(p, t, "expected src0, src1, src2 or srcp");
+        return false;
+    }
+    adv(p);
+    if (!expect_punct(p, '.'))
+        return false;
+    int unit;
+    if (ident_is(cur(p), "rgb"))
+        unit = 0;
+    else if (ident_is(cur(p), "a"))
+        unit = 1;
+    else {
+        error(p, cur(p), "expected .rgb or .a");
+        return false;
+    }
+    adv(p);
+    if (!expect_punct(p, '='))
+        return false;
+    const asm_tok *v = cur(p);
+    if (k == 3) {
+        static const char *ops[] = {"neg2", "sub", "add", "neg"};
+        int op = -1;
+        for (int i = 0; i < 4; i++)
+            if (ident_is(v, ops[i]))
+                op = i;
+        if (op < 0) {
+            error(p, v, "expected neg2, sub, add or neg");
+            return false;
+        }
+        adv(p);
+        if (b->srcp_set[unit]) {
+            error(p, t, "srcp.%s given twice", unit ? "a" : "rgb");
+            return false;
+        }
+        b->srcp_set[unit] = true;
+        return set_field(p, b, unit ? R500_F_ALPHA_SRCP_OP : R500_F_RGB_SRCP_OP, (uint32_t)op, v);
+    }
+    uint64_t n;
+    uint32_t addr, cst = 0;
+    if (ident_is(v, "temp")) {
+        if (!indexed(p, "temp", R500_NUM_TEMPS - 1, &n))
+            return false;
+        addr = (uint32_t)n;
+    } else if (ident_is(v, "const")) {
+        if (!indexed(p, "const", R500_NUM_CONSTS - 1, &n))
+            return false;
+        addr = (uint32_t)n;
+        cst = 1;
+    } else if (ident_is(v, "float")) {
+        /* float(N): the raw 7-bit inline-constant code (r500.md §4.2) */
+        adv(p);
+        if (!expect_punct(p, '(') || !parse_uint_tok(p, 127, &n, "inline float code") ||
+            !expect_punct(p, ')'))
+            return false;
+        addr = 0x80u | (uint32_t)n;
+    } else {
+        error(p, v, "expected temp[N], const[N] or float(N)");
+        return false;
+    }
+    if (b->addr_set[unit][k]) {
+        error(p, t, "src%d.%s given twice", k, unit ? "a" : "rgb");
+        return false;
+    }
+    b->addr_set[unit][k] = true;
+    r500_field_id base = unit ? R500_F_ALPHA_ADDR0 : R500_F_RGB_ADDR0;
+    /* ADDRn, ADDRn_CONST, ADDRn_REL are consecutive in the table per source */
+    r500_field_id fa = (r500_field_id)(base + 3 * k);
+    return set_field(p, b, fa, addr, v) && set_field(p, b, (r500_field_id)(fa + 1), cst, v);
+}
+
+typedef struct opinfo {
+    const char *name;
+    int rgb_op, alpha_op; /* -1 if the unit has no such op */
+    int nsrc;
+} opinfo;
+
+static const opinfo ops[] = {
+    {"MAD", 0, 0, 3},  {"DP3", 1, -1, 2}, {"DP4", 2, -1, 2}, {"D2A", 3, -1, 3},
+    {"MIN", 4, 2, 2},  {"MAX", 5, 3, 2},  {"CND", 7, 5, 3},  {"CMP", 8, 6, 3},
+    {"FRC", 9, 7, 1},  {"SOP", 10, -1, 0}, {"MDH", 11, 14, 3}, {"MDV", 12, 15, 3},
+    {"DP", -1, 1, 0},  {"EX2", -1, 8, 1}, {"LN2", -1, 9, 1}, {"RCP", -1, 10, 1},
+    {"RSQ", -1, 11, 1}, {"SIN", -1, 12, 1}, {"COS", -1, 13, 1},
+};
+
+static bool stop_at_brace(parser *p, const asm_tok *start)
+{
+    (void)start;
+    const asm_tok *t = cur(p);
+    return t->kind == TK_EOF || is_punct(t, '}') || is_punct(t, ';');
+}
+
+/* op := {temp|out[N].mask =} [omod *] OPCODE sel {sel} */
+static bool buhman_op(parser *p, balu *b)
+{
+    int dest = -1; /* 0 temp, 1 out */
+    uint64_t dn = 0;
+    char mask[16] = "";
+    const asm_tok *dt = cur(p);
+    if ((ident_is(dt, "temp") || ident_is(dt, "out")) && is_punct(peek(p, 1), '[')) {
+        dest = ident_is(dt, "out");
+        if (!indexed(p, dest ? "out" : "temp", dest ? 3 : R500_NUM_TEMPS - 1, &dn))
+            return false;
+        if (!expect_punct(p, '.'))
+            return false;
+        const asm_tok *mt;
+        if (!read_word(p, mask, sizeof mask, &mt)) {
+            error(p, cur(p), "expected a write mask");
+            return false;
+        }
+        if (!expect_punct(p, '='))
+            return false;
+    }
+    int omod = 0;
+    if (cur(p)->kind == TK_NUM && is_punct(peek(p, 1), '*')) {
+        static const double vals[] = {1.0, 2.0, 4.0, 8.0, 0.5, 0.25, 0.125};
+        static const int codes[] = {0, 1, 2, 3, 4, 5, 6};
+        omod = -1;
+        for (int i = 0; i < 7; i++)
+            if (cur(p)->fval == vals[i])
+                omod = codes[i];
+        if (omod < 0) {
+            error(p, cur(p), "output modifier must be 1.0, 2.0, 4.0, 8.0, 0.5, 0.25 or 0.125");
+            return false;
+        }
+        adv(p);
+        adv(p);
+    }
+    const asm_tok *ot = cur(p);
+    const opinfo *op = NULL;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ident_is(ot, ops[i].name))
+            op = &ops[i];
+    if (!op) {
+        error(p, ot, "unknown ALU opcode");
+        return false;
+    }
+    adv(p);
+    /* which unit: the opcode, else the write mask, else the first free unit */
+    int unit;
+    if (op->alpha_op < 0)
+        unit = 0;
+    else if (op->rgb_op < 0)
+        unit = 1;
+    else if (dest >= 0)
+        unit = !strcmp(mask, "a");
+    else
+        unit = b->unit_used[0] ? 1 : 0;
+    if (b->unit_used[unit]) {
+        error(p, ot, "the %s unit is already used by this instruction", unit ? "alpha" : "RGB");
+        return false;
+    }
+    b->unit_used[unit] = true;
+    if (dest >= 0) {
+        uint32_t bits = 0;
+        if (unit == 1) {
+            if (strcmp(mask, "a") != 0) {
+                error(p, dt, "the alpha unit's write mask is .a");
+                return false;
+            }
+            bits = 1;
+        } else {
+            static const char *masks[] = {"none", "r", "g", "rg", "b", "rb", "gb", "rgb"};
+            int m = -1;
+            for (int i = 0; i < 8; i++)
+                if (!strcmp(mask, masks[i]))
+                    m = i;
+            if (m < 0) {
+                error(p, dt, "RGB write mask must be one of none r g rg b rb gb rgb");
+                return false;
+            }
+            bits = (uint32_t)m;
+        }
+        if (dest == 0) {
+            if (!set_field(p, b, unit ? R500_F_ALPHA_WMASK : R500_F_RGB_WMASK, bits, dt) ||
+                !set_field(p, b, unit ? R500_F_ALPHA_ADDRD : R500_F_RGB_ADDRD, (uint32_t)dn, dt))
+                return false;
+        } else {
+            if (!set_field(p, b, unit ? R500_F_ALPHA_OMASK : R500_F_RGB_OMASK, bits, dt) ||
+                !set_field(p, b, unit ? R500_F_ALPHA_TARGET : R500_F_RGB_TARGET, (uint32_t)dn, dt))
+                return false;
+        }
+    }
+    if (omod && !set_field(p, b, unit ? R500_F_ALPHA_OMOD : R500_F_RGB_OMOD, (uint32_t)omod, ot))
+        return false;
+    if (!set_field(p, b, unit ? R500_F_ALPHA_OP : R500_F_RGB_OP,
+                   (uint32_t)(unit ? op->alpha_op : op->rgb_op), ot))
+        return false;
+    static const r500_field_id rgb_sel[3] = {R500_F_RGB_SEL_A, R500_F_RGB_SEL_B, R500_F_RGB_SEL_C};
+    static const r500_field_id rgb_mod[3] = {R500_F_RGB_MOD_A, R500_F_RGB_MOD_B, R500_F_RGB_MOD_C};
+    static const r500_field_id rgb_swz[3][3] = {
+        {R500_F_RED_SWIZ_A, R500_F_GREEN_SWIZ_A, R500_F_BLUE_SWIZ_A},
+        {R500_F_RED_SWIZ_B, R500_F_GREEN_SWIZ_B, R500_F_BLUE_SWIZ_B},
+        {R500_F_RED_SWIZ_C, R500_F_GREEN_SWIZ_C, R500_F_BLUE_SWIZ_C}};
+    static const r500_field_id a_sel[3] = {R500_F_ALPHA_SEL_A, R500_F_ALPHA_SEL_B, R500_F_ALPHA_SEL_C};
+    static const r500_field_id a_mod[3] = {R500_F_ALPHA_MOD_A, R500_F_ALPHA_MOD_B, R500_F_ALPHA_MOD_C};
+    static const r500_field_id a_swz[3] = {R500_F_ALPHA_SWIZ_A, R500_F_ALPHA_SWIZ_B, R500_F_ALPHA_SWIZ_C};
+    int k = 0;
+    while (cur(p)->kind == TK_IDENT || is_punct(cur(p), '-') || is_punct(cur(p), '|')) {
+        const asm_tok *st = cur(p);
+        if (st->kind == TK_IDENT && !(st->n == 4 && !strncasecmp(st->s, "src", 3)))
+            break;
+        bool neg = false, abs_ = false;
+        if (is_punct(cur(p), '-')) {
+            neg = true;
+            adv(p);
+        }
+        if (is_punct(cur(p), '|')) {
+            abs_ = true;
+            adv(p);
+        }
+        const asm_tok *srt = cur(p);
+        char sn[16];
+        tok_text(srt, sn, sizeof sn);
+        int sel = !strcasecmp(sn, "src0") ? 0 : !strcasecmp(sn, "src1") ? 1
+                  : !strcasecmp(sn, "src2") ? 2 : !strcasecmp(sn, "srcp") ? 3 : -1;
+        if (srt->kind != TK_IDENT || sel < 0) {
+            error(p, srt, "expected an operand srcN.swizzle");
+            return false;
+        }
+        adv(p);
+        if (!expect_punct(p, '.'))
+            return false;
+        char sw[16];
+        const asm_tok *swt;
+        if (!read_word(p, sw, sizeof sw, &swt)) {
+            error(p, cur(p), "expected a swizzle");
+            return false;
+        }
+        if (abs_ && !expect_punct(p, '|'))
+            return false;
+        if (k >= 3) {
+            error(p, srt, "more than three operands");
+            return false;
+        }
+        size_t want = unit ? 1 : 3;
+        if (strlen(sw) != want) {
+            error(p, swt, "the %s unit takes %zu-letter swizzles", unit ? "alpha" : "RGB", want);
+            return false;
+        }
+        uint32_t mod = abs_ ? (neg ? 3u : 2u) : (neg ? 1u : 0u);
+        if (!set_field(p, b, unit ? a_sel[k] : rgb_sel[k], (uint32_t)sel, srt) ||
+            !set_field(p, b, unit ? a_mod[k] : rgb_mod[k], mod, srt))
+            return false;
+        for (size_t c = 0; c < want; c++) {
+            int code = swiz_code(sw[c], false);
+            if (code < 0) {
+                error(p, swt, "bad swizzle letter '%c' (r g b a 0 h 1 _)", sw[c]);
+                return false;
+            }
+            if (!set_field(p, b, unit ? a_swz[k] : rgb_swz[k][c], (uint32_t)code, swt))
+                return false;
+        }
+        k++;
+    }
+    return true;
+}
+
+static void buhman_alu(parser *p, const asm_tok *start, uint32_t tags, bool out_type)
+{
+    balu b;
+    memset(&b, 0, sizeof b);
+    r500_inst_init(&b.in, out_type ? R500_TYPE_OUT : R500_TYPE_ALU);
+    b.in.field[R500_F_TEX_SEM_WAIT] = (tags >> 0) & 1;
+    b.in.field[R500_F_NOP] = (tags >> 1) & 1;
+    b.in.field[R500_F_LAST] = (tags >> 2) & 1;
+    b.in.field[R500_F_ALU_WAIT] = (tags >> 3) & 1;
+    /* lets */
+    if (!is_punct(cur(p), ':')) {
+        for (;;) {
+            if (!buhman_let(p, &b))
+                goto fail;
+            if (is_punct(cur(p), ',')) {
+                adv(p);
+                continue;
+            }
+            break;
+        }
+    }
+    if (!expect_punct(p, ':'))
+        goto fail;
+    for (;;) {
+        if (!buhman_op(p, &b))
+            goto fail;
+        if (is_punct(cur(p), ',')) {
+            adv(p);
+            continue;
+        }
+        break;
+    }
+    /* extension: { FIELD=value ... } sets any other field */
+    const asm_tok *label_tok = NULL;
+    if (is_punct(cur(p), '{')) {
+        adv(p);
+        if (!field_assignments(p, &b.in, b.set, &label_tok, stop_at_brace, start) ||
+            !expect_punct(p, '}'))
+            goto fail;
+    }
+    if (!is_punct(cur(p), ';')) {
+        error(p, cur(p), "expected ';' at the end of the instruction");
+        goto fail;
+    }
+    adv(p);
+    /* "Omitted sources encode as float(0)" (r500.md §6.1; Mesa's use_source). */
+    for (int u = 0; u < 2; u++)
+        for (int k = 0; k < 3; k++) {
+            r500_field_id fa = (r500_field_id)((u ? R500_F_ALPHA_ADDR0 : R500_F_RGB_ADDR0) + 3 * k);
+            if (!b.addr_set[u][k] && !b.set[fa])
+                b.in.field[fa] = 0x80;
+        }
+    uint32_t w[6];
+    r500_encode(&b.in, w);
+    emit(p, w);
+    return;
+fail:
+    skip_statement(p, start, false);
+}
+
+/* TEX [tags] temp[D].mask = OP tex[ID].dstswz temp[S].srcswz [{...}] ; */
+static void buhman_tex(parser *p, const asm_tok *start, uint32_t tags)
+{
+    balu b;
+    memset(&b, 0, sizeof b);
+    r500_inst_init(&b.in, R500_TYPE_TEX);
+    b.in.field[R500_F_TEX_SEM_WAIT] = (tags >> 0) & 1;
+    b.in.field[R500_F_NOP] = (tags >> 1) & 1;
+    b.in.field[R500_F_LAST] = (tags >> 2) & 1;
+    b.in.field[R500_F_ALU_WAIT] = (tags >> 3) & 1;
+    b.in.field[R500_F_TEX_SEM_ACQUIRE] = (tags >> 4) & 1;
+    uint64_t d, id, s;
+    char mask[16], dsw[16], ssw[16];
+    const asm_tok *mt, *dt, *sst, *opt;
+    if (!indexed(p, "temp", R500_NUM_TEMPS - 1, &d) || !expect_punct(p, '.'))
+        goto fail;
+    if (!read_word(p, mask, sizeof mask, &mt)) {
+        error(p, cur(p), "expected a write mask");
+        goto fail;
+    }
+    uint32_t m = 0;
+    for (const char *c = mask; *c; c++) {
+        int code = swiz_code(*c, true);
+        if (code < 0 || (m >> code) & 1) {
+            error(p, mt, "TEX write mask letters are r g b a, each once");
+            goto fail;
+        }
+        m |= 1u << code;
+    }
+    if (!expect_punct(p, '='))
+        goto fail;
+    opt = cur(p);
+    uint32_t op;
+    char on[16];
+    tok_text(opt, on, sizeof on);
+    if (opt->kind != TK_IDENT || !r500_value_lookup(R500_V_TEX_OP, on, &op)) {
+        error(p, opt, "unknown TEX op (NOP LD TEXKILL PROJ LODBIAS LOD DXDY)");
+        goto fail;
+    }
+    adv(p);
+    if (!indexed(p, "tex", 15, &id) || !expect_punct(p, '.'))
+        goto fail;
+    if (!read_word(p, dsw, sizeof dsw, &dt) || strlen(dsw) != 4) {
+        error(p, dt, "expected a 4-letter swizzle");
+        goto fail;
+    }
+    if (!indexed(p, "temp", R500_NUM_TEMPS - 1, &s) || !expect_punct(p, '.'))
+        goto fail;
+    if (!read_word(p, ssw, sizeof ssw, &sst) || strlen(ssw) != 4) {
+        error(p, sst, "expected a 4-letter swizzle");
+        goto fail;
+    }
+    b.in.field[R500_F_RGB_WMASK] = m & 7u;
+    b.in.field[R500_F_ALPHA_WMASK] = (m >> 3) & 1u;
+    b.in.field[R500_F_TEX_INST] = op;
+    b.in.field[R500_F_TEX_ID] = (uint32_t)id;
+    b.in.field[R500_F_TEX_DST_ADDR] = (uint32_t)d;
+    b.in.field[R500_F_TEX_SRC_ADDR] = (uint32_t)s;
+    static const r500_field_id dsf[4] = {R500_F_TEX_DST_R_SWIZ, R500_F_TEX_DST_G_SWIZ,
+                                         R500_F_TEX_DST_B_SWIZ, R500_F_TEX_DST_A_SWIZ};
+    static const r500_field_id ssf[4] = {R500_F_TEX_SRC_S_SWIZ, R500_F_TEX_SRC_T_SWIZ,
+                                         R500_F_TEX_SRC_R_SWIZ, R500_F_TEX_SRC_Q_SWIZ};
+    for (int k = 0; k < 4; k++) {
+        int a = swiz_code(dsw[k], true), c = swiz_code(ssw[k], true);
+        if (a < 0 || c < 0) {
+            error(p, a < 0 ? dt : sst, "TEX swizzle letters are r g b a");
+            goto fail;
+        }
+        b.in.field[dsf[k]] = (uint32_t)a;
+        b.in.field[ssf[k]] = (uint32_t)c;
+    }
+    const asm_tok *label_tok = NULL;
+    if (is_punct(cur(p), '{')) {
+        adv(p);
+        /* fields given above may be overridden here */
+        if (!field_assignments(p, &b.in, b.set, &label_tok, stop_at_brace, start) ||
+            !expect_punct(p, '}'))
+            goto fail;
+    }
+    if (!is_punct(cur(p), ';')) {
+        error(p, cur(p), "expected ';' at the end of the instruction");
+        goto fail;
+    }
+    adv(p);
+    uint32_t w[6];
+    r500_encode(&b.in, w);
+    emit(p, w);
+    return;
+fail:
+    skip_statement(p, start, false);
+}
+
+static void buhman_statement(parser *p)
+{
+    const asm_tok *start = cur(p);
+    /* tags: TEX_SEM_WAIT=1 NOP=2 LAST=4 ALU_WAIT=8 TEX_SEM_ACQUIRE=16 */
+    uint32_t tags = 0;
+    bool out = false, tex = false;
+    for (;;) {
+        const asm_tok *t = cur(p);
+        uint32_t bit = 0;
+        if (ident_is(t, "OUT")) {
+            if (out)
+                error(p, t, "tag OUT given twice");
+            out = true;
+        } else if (ident_is(t, "TEX") && !is_punct(peek(p, 1), '[')) {
+            if (tex)
+                error(p, t, "tag TEX given twice");
+            tex = true;
+        } else if (ident_is(t, "TEX_SEM_WAIT")) {
+            bit = 1;
+        } else if (ident_is(t, "NOP")) {
+            bit = 2;
+        } else if (ident_is(t, "LAST")) {
+            bit = 4;
+        } else if (ident_is(t, "ALU_WAIT")) {
+            bit = 8;
+        } else if (ident_is(t, "TEX_SEM_ACQUIRE")) {
+            bit = 16;
+        } else {
+            break;
+        }
+        if (bit & tags)
+            error(p, t, "tag given twice");
+        tags |= bit;
+        adv(p);
+    }
+    if (tex && out) {
+        error(p, start, "an instruction is either TEX or OUT, not both");
+        skip_statement(p, start, false);
+        return;
+    }
+    if ((tags & 16) && !tex) {
+        error(p, start, "TEX_SEM_ACQUIRE applies to TEX instructions only");
+        skip_statement(p, start, false);
+        return;
+    }
+    const asm_tok *t = cur(p);
+    if (tex) {
+        buhman_tex(p, start, tags);
+        return;
+    }
+    if (is_punct(t, ':') || (t->kind == TK_IDENT && t->n == 4 && !strncasecmp(t->s, "src", 3))) {
+        buhman_alu(p, start, tags, out);
+        return;
+    }
     error(p, t, "expected an instruction, a directive or a label");
-    skip_statement(p, t, false);
+    skip_statement(p, start, false);
 }
 
 /* ---- program ------------------------------------------------------------ */
