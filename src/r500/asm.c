@@ -687,10 +687,45 @@ static void apply_cond_fields(parser *p, size_t ip, const cond_ctx *c)
         w[3] |= (uint32_t)c->bool_addr;
 }
 
+/* A structured FC statement may end with TEX_SEM_WAIT (current Mesa adds it
+ * when the scheduler asks, r500.md §3.2). It is removed from the token
+ * stream view by remembering it here and applied to the emitted word. */
+static bool trailing_sem_wait(parser *p, const asm_tok *start)
+{
+    /* look ahead on the statement's line for the tag as its last token */
+    size_t i = p->pos;
+    while (i < p->lx.ntoks) {
+        const asm_tok *t = &p->lx.toks[i];
+        if (t->kind == TK_EOF || t->line != start->line || t->src != start->src || is_punct(t, ';'))
+            break;
+        i++;
+    }
+    if (i == p->pos)
+        return false;
+    const asm_tok *last = &p->lx.toks[i - 1];
+    if (!ident_is(last, "TEX_SEM_WAIT"))
+        return false;
+    /* turn the tag into a statement separator for the parsers below */
+    p->lx.toks[i - 1].kind = TK_PUNCT;
+    p->lx.toks[i - 1].c = ';';
+    return true;
+}
+
+static void structured_body(parser *p, const asm_tok *start);
+
 static void structured(parser *p)
 {
     const asm_tok *start = cur(p);
+    size_t n0 = p->out->count;
     adv(p);
+    bool sem = trailing_sem_wait(p, start);
+    structured_body(p, start);
+    if (sem && p->out->count > n0)
+        inst_words(p, p->out->count - 1)[0] |= 1u << 2; /* CMN TEX_SEM_WAIT */
+}
+
+static void structured_body(parser *p, const asm_tok *start)
+{
     size_t ip;
     cond_ctx c = {-1, -1};
     if (ident_is(start, "IF")) {
@@ -1270,11 +1305,12 @@ static void buhman_alu(parser *p, const asm_tok *start, uint32_t tags, bool out_
         }
         break;
     }
-    /* extension: { FIELD=value ... } sets any other field */
+    /* extension: { FIELD=value ... } sets any field, overriding the syntax above */
     const asm_tok *label_tok = NULL;
+    bool xset[R500_F_COUNT] = {0};
     if (is_punct(cur(p), '{')) {
         adv(p);
-        if (!field_assignments(p, &b.in, b.set, &label_tok, stop_at_brace, start) ||
+        if (!field_assignments(p, &b.in, xset, &label_tok, stop_at_brace, start) ||
             !expect_punct(p, '}'))
             goto fail;
     }
@@ -1287,7 +1323,7 @@ static void buhman_alu(parser *p, const asm_tok *start, uint32_t tags, bool out_
     for (int u = 0; u < 2; u++)
         for (int k = 0; k < 3; k++) {
             r500_field_id fa = (r500_field_id)((u ? R500_F_ALPHA_ADDR0 : R500_F_RGB_ADDR0) + 3 * k);
-            if (!b.addr_set[u][k] && !b.set[fa])
+            if (!b.addr_set[u][k] && !b.set[fa] && !xset[fa])
                 b.in.field[fa] = 0x80;
         }
     uint32_t w[6];
@@ -1370,10 +1406,11 @@ static void buhman_tex(parser *p, const asm_tok *start, uint32_t tags)
         b.in.field[ssf[k]] = (uint32_t)c;
     }
     const asm_tok *label_tok = NULL;
+    bool xset[R500_F_COUNT] = {0};
     if (is_punct(cur(p), '{')) {
         adv(p);
         /* fields given above may be overridden here */
-        if (!field_assignments(p, &b.in, b.set, &label_tok, stop_at_brace, start) ||
+        if (!field_assignments(p, &b.in, xset, &label_tok, stop_at_brace, start) ||
             !expect_punct(p, '}'))
             goto fail;
     }
