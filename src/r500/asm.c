@@ -555,7 +555,9 @@ static void directive(parser *p)
     const asm_tok *start = cur(p);    /* '.' */
     const asm_tok *kw = peek(p, 1);
     r500_asm_state *s = &p->out->state;
-    if (ident_is(kw, "alu") || ident_is(kw, "out") || ident_is(kw, "tex") || ident_is(kw, "fc")) {
+    bool fc_mode = ident_is(kw, "fc") && (ident_is(peek(p, 2), "full") || ident_is(peek(p, 2), "partial")) &&
+                   !is_punct(peek(p, 3), '=');
+    if (!fc_mode && (ident_is(kw, "alu") || ident_is(kw, "out") || ident_is(kw, "tex") || ident_is(kw, "fc"))) {
         adv(p);
         r500_inst_type t = ident_is(kw, "alu")   ? R500_TYPE_ALU
                            : ident_is(kw, "out") ? R500_TYPE_OUT
