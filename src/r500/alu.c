@@ -32,7 +32,7 @@
  * clone of r500_alu_exec on x86-64. Results are bit-identical: the same IEEE
  * single-precision operations, no contraction into FMA (ISO C mode). */
 #if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
+#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__) && !defined(__clang__) /* clang 14: clones of a static-library function do not link */
 #define ALU_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
