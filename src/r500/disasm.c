@@ -73,6 +73,7 @@ static void field_form(ls_buf *b, const r500_inst *in, size_t count)
 }
 
 static bool structured_text(ls_buf *b, const uint32_t *w, const r500_inst *in, uint32_t pred_sel);
+static bool jump_form(ls_buf *b, const uint32_t *w, const r500_inst *in);
 
 /* Structured form of an FC instruction, or false. */
 static bool structured_form(ls_buf *b, const uint32_t *w, const r500_inst *in)
@@ -82,7 +83,7 @@ static bool structured_form(ls_buf *b, const uint32_t *w, const r500_inst *in)
     if ((w[0] & ~(7u << 3 | 1u << 2)) != 0x00000402u || w[1] || w[4] || w[5])
         return false;
     size_t mark = b->len;
-    bool ok = structured_text(b, w, in, pred_sel);
+    bool ok = structured_text(b, w, in, pred_sel) || (!sem && jump_form(b, w, in));
     if (ok && sem) {
         b->len--; /* before the newline */
         ls_buf_puts(b, " TEX_SEM_WAIT\n");
@@ -145,6 +146,26 @@ static bool structured_text(ls_buf *b, const uint32_t *w, const r500_inst *in, u
         return true;
     }
     return false;
+}
+
+/* JUMP L [if cond] [any]: OP=JUMP with only JUMP_FUNC, JUMP_ANY and the
+ * condition's predicate/boolean set. */
+static bool jump_form(ls_buf *b, const uint32_t *w, const r500_inst *in)
+{
+    uint32_t pred_sel = (w[0] >> 3) & 7u;
+    if ((w[0] & ~(7u << 3)) != 0x00000402u || w[1] || w[4] || w[5] || pred_sel == 1 || pred_sel > 5)
+        return false;
+    if ((w[2] & ~0xFF20u) != 0 || (w[3] & ~0x01ff001fu) != 0)
+        return false;
+    uint8_t jf = (uint8_t)(w[2] >> 8);
+    bool any = (w[2] >> 5) & 1u;
+    ls_buf_printf(b, "    JUMP L%u", (unsigned)in->field[R500_F_FC_JUMP_ADDR]);
+    if (jf != 0xFF || pred_sel || (w[3] & 0x1f)) {
+        ls_buf_puts(b, " if ");
+        print_cond(b, jf, pred_sel, w[3] & 0x1f);
+    }
+    ls_buf_puts(b, any ? " any\n" : "\n");
+    return true;
 }
 
 /* ---- buhman/r500 syntax for ALU/OUT/TEX --------------------------------- */
@@ -433,8 +454,8 @@ static void render(const uint32_t *words, size_t count, const r500_asm_state *st
             ls_buf tmp;
             ls_buf_init(&tmp);
             bool s = level >= 2 && structured_form(&tmp, w, &in);
-            /* structured forms compute their own targets, except CALL */
-            if (!s || w[2] == 0x0000FFA0u)
+            /* structured forms compute their own targets, except CALL and JUMP */
+            if (!s || strstr(tmp.data ? tmp.data : "", "CALL") || strstr(tmp.data ? tmp.data : "", "JUMP"))
                 target[in.field[R500_F_FC_JUMP_ADDR]] = true;
             ls_buf_free(&tmp);
         }
