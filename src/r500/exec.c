@@ -97,7 +97,23 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
                            "model option watchdog: expected a positive instruction count, got '%s'",
                            value);
     } else {
-        return r500_fc_options_set(&o->fc, name, value, d);
+        r500_fc_option_info info;
+        bool fc_name = false;
+        for (unsigned i = 0; r500_fc_option_info_at(i, &info); i++)
+            fc_name |= !strcmp(info.name, name);
+        if (fc_name)
+            return r500_fc_options_set(&o->fc, name, value, d);
+        /* unknown everywhere: list every name */
+        char names[512];
+        size_t len = 0;
+        names[0] = 0;
+        for (unsigned i = 0; r500_exec_option_names[i]; i++)
+            len += (size_t)snprintf(names + len, len < sizeof names ? sizeof names - len : 0,
+                                    "%s%s", i ? ", " : "", r500_exec_option_names[i]);
+        for (unsigned i = 0; r500_fc_option_info_at(i, &info) && len < sizeof names; i++)
+            len += (size_t)snprintf(names + len, sizeof names - len, ", %s", info.name);
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown model option '%s' (options: %s)",
+                           name, names);
     }
     if (k < 0)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "model option %s: expected %s or %s, got '%s'",
