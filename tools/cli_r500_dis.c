@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lockstep/r500_asm.h"
 #include "r500/isa_format.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: lockstep r500 dis FILE [--fields]\n"
-               "  FILE: .bin (little-endian dwords) or hex-dword text (.inc, .txt)\n");
+               "  FILE: .bin (little-endian dwords), hex-dword text (.inc, .txt) or .fs.asm\n"
+               "  prints assembly that `lockstep r500 asm` turns back into the same words;\n"
+               "  --fields prints every field of every instruction by name instead\n");
 }
 
 /* Load instruction words from a .bin or hex-text file. Shared with `run`. */
@@ -39,9 +42,25 @@ int cli_r500_load_words(const char *path, uint32_t **words, size_t *count)
         free(cv); /* constants are not instructions; `run` reads them */
     }
         break;
+    case R500_FILE_ASM: {
+        r500_asm_program prog;
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        if (r500_asm_mem(path, data.data, data.len, &prog, &errs) != LS_OK) {
+            cli_r500_report_list(&errs);
+            ls_diag_list_free(&errs);
+            ls_buf_free(&data);
+            return CLI_FAIL;
+        }
+        ls_diag_list_free(&errs);
+        *words = prog.words;
+        *count = prog.count;
+        st = LS_OK;
+        break;
+    }
     default:
         st = ls_diag_set(&d, LS_ERR_UNSUPPORTED, path, 0, 0,
-                         "not a .bin or hex-dword program");
+                         "not a .bin, hex-dword or assembly program");
     }
     ls_buf_free(&data);
     return st ? cli_report(&d) : CLI_OK;
@@ -50,12 +69,13 @@ int cli_r500_load_words(const char *path, uint32_t **words, size_t *count)
 int cli_r500_dis(int argc, char **argv)
 {
     const char *path = NULL;
+    bool fields = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--fields")) {
-            /* the only format so far */
+            fields = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             usage(stderr);
             return cli_usage_error("unknown option '%s'", argv[i]);
@@ -76,10 +96,14 @@ int cli_r500_dis(int argc, char **argv)
         return rc;
     ls_buf out;
     ls_buf_init(&out);
-    for (size_t k = 0; k < count; k++) {
-        r500_inst in;
-        r500_decode(words + k * R500_INST_WORDS, &in);
-        r500_format_fields(&out, (unsigned)k, &in);
+    if (fields) {
+        for (size_t k = 0; k < count; k++) {
+            r500_inst in;
+            r500_decode(words + k * R500_INST_WORDS, &in);
+            r500_format_fields(&out, (unsigned)k, &in);
+        }
+    } else {
+        r500_disasm(words, count, NULL, &out);
     }
     free(words);
     rc = cli_write_file("-", &out);

@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "lockstep/r500_asm.h"
 #include "exec_internal.h"
 #include "isa_format.h"
 
@@ -411,6 +412,67 @@ done:
 
 /* ---- raw programs ------------------------------------------------------- */
 
+/* Assembly source: the program and the state its directives give
+ * (docs/r500-asm.md). Only the first error is returned here; the CLI's
+ * `lockstep r500 asm` lists them all. */
+static ls_status load_asm(r500_job *job, const char *name, const char *data, size_t len,
+                          ls_diag *d)
+{
+    r500_asm_program prog;
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    ls_status st = r500_asm_mem(name, data, len, &prog, &errs);
+    if (st) {
+        if (d && errs.count)
+            *d = errs.items[0];
+        if (d && errs.count > 1)
+            snprintf(d->msg + strlen(d->msg), sizeof d->msg - strlen(d->msg),
+                     " (and %zu more errors)", errs.count - 1);
+        ls_diag_list_free(&errs);
+        return st;
+    }
+    ls_diag_list_free(&errs);
+    const r500_asm_state *s = &prog.state;
+    /* .offset N: the program occupies slots N.. of the instruction memory
+     * (buhman's convention, r500.md §1.9: CODE_OFFSET = N, CODE_ADDR relative
+     * to it, CODE_RANGE absolute); the slots below are left zero. */
+    size_t off = s->offset > 0 ? (size_t)s->offset : 0;
+    if (off + prog.count > R500_MAX_INSTS) {
+        r500_asm_program_free(&prog);
+        return ls_diag_set(d, LS_ERR_RANGE, name, 0, 0,
+                           ".offset %zu + %zu instructions exceeds the %d slots", off,
+                           prog.count, R500_MAX_INSTS);
+    }
+    uint32_t *w = calloc((off + prog.count) * R500_INST_WORDS, sizeof *w);
+    if (!w) {
+        r500_asm_program_free(&prog);
+        return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
+    }
+    memcpy(w + off * R500_INST_WORDS, prog.words, prog.count * R500_INST_WORDS * sizeof *w);
+    st = r500_job_set_program(job, w, off + prog.count, true, d);
+    free(w);
+    if (!st) {
+        for (unsigned n = 0; n < R500_NUM_CONSTS; n++)
+            if (s->const_set[n])
+                memcpy(job->consts[n], s->consts[n], sizeof job->consts[n]);
+        if (s->bool_set)
+            job->regs.fc_bool_const = s->bool_const;
+        for (unsigned n = 0; n < 32; n++)
+            if ((s->int_set >> n) & 1)
+                job->regs.fc_int_const[n] = s->int_const[n];
+        if (s->fc_full >= 0)
+            job->regs.fc_ctrl = s->fc_full ? 0x80000000u : 0;
+        if (off) {
+            uint32_t end = (uint32_t)prog.count - 1;
+            job->regs.code_offset = (uint32_t)off;
+            job->regs.code_addr = end << 16;
+            job->regs.code_range = (uint32_t)off | end << 16;
+        }
+    }
+    r500_asm_program_free(&prog);
+    return st;
+}
+
 ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, size_t len,
                             ls_diag *d)
 {
@@ -433,8 +495,7 @@ ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, s
     case R500_FILE_JSON:
         return r500_job_load_json(job, name, data, len, d);
     case R500_FILE_ASM:
-        return ls_diag_set(d, LS_ERR_UNSUPPORTED, name, 0, 0,
-                           "assembly source: assemble it first with `lockstep r500 asm`");
+        return load_asm(job, name, data, len, d);
     default:
         return ls_diag_set(d, LS_ERR_PARSE, name, 0, 0,
                            "not a .bin, hex-dword or JSON program");
