@@ -12,7 +12,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: lockstep r500 run PROGRAM [options]\n"
             "  PROGRAM: .bin (little-endian dwords), hex-dword text (.inc, .txt; 'cN:' lines\n"
-            "           are constants) or a JSON job (corpus program.json as it is)\n"
+            "           are constants), assembly (.fs.asm, docs/r500-asm.md) or a JSON job\n"
+            "           (corpus program.json as it is; docs/assumptions.md, R500 jobs)\n"
             "options:\n"
             "  --size WxH               image size (default 16x16, or the job's)\n"
             "  --input tN=uv|clip|none|a,b,c,d\n"

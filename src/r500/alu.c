@@ -30,9 +30,10 @@
 /* Runtime dispatch (DESIGN.md: "vector paths with runtime dispatch only where
  * a benchmark shows the gain"): bench_r500 runs ~1.6x faster with an AVX2
  * clone of r500_alu_exec on x86-64. Results are bit-identical: the same IEEE
- * single-precision operations, no contraction into FMA (ISO C mode). */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__) && !defined(__clang__) /* clang 14: clones of a static-library function do not link */
+ * single-precision operations, no contraction into FMA (ISO C mode). GCC
+ * only: clang 14 leaves the cross-file ifunc symbol undefined. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__clang__)
+#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
 #define ALU_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 #endif

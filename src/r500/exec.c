@@ -9,6 +9,7 @@
  * all lanes at once. Threads are independent and are spread over host cores;
  * results do not depend on how many cores run them. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,23 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
                            "model option watchdog: expected a positive instruction count, got '%s'",
                            value);
     } else {
-        return r500_fc_options_set(&o->fc, name, value, d);
+        r500_fc_option_info info;
+        bool fc_name = false;
+        for (unsigned i = 0; r500_fc_option_info_at(i, &info); i++)
+            fc_name |= !strcmp(info.name, name);
+        if (fc_name)
+            return r500_fc_options_set(&o->fc, name, value, d);
+        /* unknown everywhere: list every name */
+        char names[512];
+        size_t len = 0;
+        names[0] = 0;
+        for (unsigned i = 0; r500_exec_option_names[i]; i++)
+            len += (size_t)snprintf(names + len, len < sizeof names ? sizeof names - len : 0,
+                                    "%s%s", i ? ", " : "", r500_exec_option_names[i]);
+        for (unsigned i = 0; r500_fc_option_info_at(i, &info) && len < sizeof names; i++)
+            len += (size_t)snprintf(names + len, sizeof names - len, ", %s", info.name);
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown model option '%s' (options: %s)",
+                           name, names);
     }
     if (k < 0)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "model option %s: expected %s or %s, got '%s'",
@@ -226,7 +243,8 @@ typedef struct worker {
     const r500_prog *p;
     r500_result *r;
     ls_buf *trace;
-    unsigned index, count;  /* this worker runs threads index, index+count, ... */
+    atomic_size_t *next;    /* shared: first thread not yet handed out */
+    size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
     r500_stats st;
@@ -623,8 +641,18 @@ static void *worker_main(void *arg)
     w->alu.outw = w->outw;
     w->alu.zero_times_anything = (w->job->regs.us_config >> 1) & 1u;
     w->alu.opt = &w->job->options.exec;
-    for (size_t t = w->index; t < w->nthreads; t += w->count)
-        run_thread(w, t);
+    /* Workers take chunks of consecutive threads from a shared counter: the
+     * load stays balanced (escape-time loops vary a lot) and each worker
+     * writes its own stretch of the images. Results do not depend on which
+     * worker ran a thread. */
+    for (;;) {
+        size_t t0 = atomic_fetch_add(w->next, w->chunk);
+        if (t0 >= w->nthreads)
+            break;
+        size_t t1 = t0 + w->chunk < w->nthreads ? t0 + w->chunk : w->nthreads;
+        for (size_t t = t0; t < t1; t++)
+            run_thread(w, t);
+    }
     return NULL;
 }
 
@@ -702,6 +730,14 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
     if (nw > 256)
         nw = 256;
     worker **ws = calloc(nw, sizeof *ws);
+    atomic_size_t next;
+    atomic_init(&next, 0);
+    /* about 1024 pixels per grab, and at least 8 grabs per worker */
+    size_t chunk = 1024 / job->thread_size;
+    if (chunk > nthreads / (8 * (size_t)nw))
+        chunk = nthreads / (8 * (size_t)nw);
+    if (chunk < 1)
+        chunk = 1;
     oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws;
     for (unsigned i = 0; !oom && i < nw; i++) {
         ws[i] = aligned_alloc(64, (sizeof(worker) + 63) & ~(size_t)63);
@@ -715,8 +751,8 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         w->p = &p;
         w->r = r;
         w->trace = trace;
-        w->index = i;
-        w->count = nw;
+        w->next = &next;
+        w->chunk = chunk;
         w->nthreads = nthreads;
         w->total_lanes = total;
         w->qw = qw;

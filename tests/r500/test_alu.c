@@ -157,7 +157,7 @@ static void test_random_alu(void **state)
     uint64_t s = ls_test_seed(0xa1u);
     const unsigned rgb_ops[] = {0, 1, 2, 3, 4, 5, 7, 8, 9};
     const unsigned alpha_ops[] = {0, 2, 3, 5, 6, 7};
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0; iter < 3000; iter++) {
         r500_inst in = tx_alu(R500_TYPE_OUT);
         for (unsigned k = 0; k < 3; k++) {
             for (unsigned u = 0; u < 2; u++) {
@@ -203,11 +203,32 @@ static void test_random_alu(void **state)
         TX(in, ALPHA_OMOD, (r >> 23) & 7);
         TX(in, RGB_CLAMP, (r >> 26) & 1);
         TX(in, ALPHA_CLAMP, (r >> 27) & 1);
-        TX(in, RGB_OMASK, 7);
-        TX(in, ALPHA_OMASK, 1);
-
+        /* Half of the programs compute into temps under a random write mask
+         * (TYPE ALU, so OMASK would set predicates: left 0) and an exact-move
+         * OUT copies t6.rgb / t7.a out; unwritten channels stay 0. */
+        bool via_temps = (ls_test_rand(&s) & 1) != 0;
+        unsigned wmask = 15;
         tx_prog p = {.n = 0};
-        tx_add(&p, &in);
+        if (via_temps) {
+            wmask = (unsigned)(ls_test_rand(&s) & 15);
+            in.type = R500_TYPE_ALU;
+            TX(in, TYPE, R500_TYPE_ALU);
+            TX(in, RGB_WMASK, wmask & 7), TX(in, ALPHA_WMASK, wmask >> 3);
+            TX(in, RGB_ADDRD, 6), TX(in, ALPHA_ADDRD, 7);
+            tx_add(&p, &in);
+            r500_inst mv = tx_alu(R500_TYPE_OUT);
+            TX(mv, RGB_ADDR0, 6), TX(mv, ALPHA_ADDR0, 7);
+            TX(mv, RGB_OP, 5), TX(mv, ALPHA_OP, 3), TX(mv, RGB_OMOD, 7), TX(mv, ALPHA_OMOD, 7);
+            TX_RGB_A(mv, 0, 0, 1, 2, 0);
+            TX_RGB_B(mv, 0, 0, 1, 2, 0);
+            TX(mv, ALPHA_SWIZ_A, 3), TX(mv, ALPHA_SWIZ_B, 3);
+            TX(mv, RGB_OMASK, 7), TX(mv, ALPHA_OMASK, 1);
+            tx_add(&p, &mv);
+        } else {
+            TX(in, RGB_OMASK, 7);
+            TX(in, ALPHA_OMASK, 1);
+            tx_add(&p, &in);
+        }
         r500_job job;
         tx_job(&job, &p, 4, 2, 8);
         job.regs.us_config = 0; /* IEEE multiplies: the reference does not model legacy 0*x */
@@ -232,12 +253,15 @@ static void test_random_alu(void **state)
                 px.t[0][3] = 1.0f;
                 float want[4];
                 ref_alu(&in, &px, want);
+                for (unsigned ch = 0; ch < 4; ch++)
+                    if (!((wmask >> ch) & 1))
+                        want[ch] = 0.0f;
                 for (unsigned ch = 0; ch < 4; ch++) {
                     float got = tx_px(&res, 0, x, y, ch);
                     if (!tx_same(got, want[ch]))
-                        fail_msg("iteration %d (rgb op %u alpha op %u) pixel (%d,%d) ch %u: got "
+                        fail_msg("iteration %d (rgb op %u alpha op %u, wmask %x) pixel (%d,%d) ch %u: got "
                                  "%.9g (0x%08x), want %.9g (0x%08x)",
-                                 iter, rop, aop, x, y, ch, got, tx_bits(got), want[ch],
+                                 iter, rop, aop, wmask, x, y, ch, got, tx_bits(got), want[ch],
                                  tx_bits(want[ch]));
                 }
             }
@@ -557,6 +581,14 @@ static void test_mdh_mdv(void **state)
                 assert_true(tx_px(&res, 0, x, y, 3) == 0.0f); /* w is constant 1 */
             }
         r500_result_free(&res);
+        /* quad-top=high-y flips the quad's rows: MDV becomes -dFdy */
+        if (op == 12) {
+            ls_diag d;
+            assert_int_equal(r500_options_set(&job.options, "quad-top", "high-y", &d), LS_OK);
+            tx_run(&job, &res);
+            assert_true(fabsf(tx_px(&res, 0, 3, 1, 1) + 1.0f / 4) < 1e-6f);
+            r500_result_free(&res);
+        }
         r500_job_free(&job);
     }
 }

@@ -198,6 +198,48 @@ static void test_texkill_and_clear(void **state)
     r500_job_free(&job);
 }
 
+static void test_tex_nop_and_unbound_sampler(void **state)
+{
+    (void)state;
+    /* 0: t1 = 0.5 (rgba)   1: TEX NOP into t1 (nothing is fetched or written)
+     * 2: OUT t1            -> 0.5 everywhere */
+    tx_prog p = {.n = 0};
+    r500_inst a = set_const(1, 15, 48);
+    tx_add(&p, &a);
+    r500_inst t;
+    r500_inst_init(&t, R500_TYPE_TEX);
+    TX(t, TEX_INST, 0), TX(t, TEX_SRC_ADDR, 0), TX(t, TEX_DST_ADDR, 1);
+    TX(t, RGB_WMASK, 7), TX(t, ALPHA_WMASK, 1);
+    tx_add(&p, &t);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+    TX_RGB_A(o, 0, 0, 1, 2, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (unsigned ch = 0; ch < 4; ch++)
+        assert_true(tx_px(&res, 0, 2, 3, ch) == 0.5f);
+    r500_result_free(&res);
+    /* the same instruction as LD on sampler 3, which has no texture: the
+     * thread faults at instruction 1 with a message naming the sampler */
+    TX(t, TEX_INST, 1), TX(t, TEX_ID, 3);
+    r500_encode(&t, job.words + 1 * R500_INST_WORDS);
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 1);
+    assert_int_equal(res.faults[0].diag.index, 1);
+    assert_non_null(strstr(res.faults[0].diag.msg, "texture 3"));
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
 static void test_watchdog_confined_to_thread(void **state)
 {
     (void)state;
@@ -380,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_alu_result_if_and_write_inactive),
         cmocka_unit_test(test_loop_al_relative),
         cmocka_unit_test(test_texkill_and_clear),
+        cmocka_unit_test(test_tex_nop_and_unbound_sampler),
         cmocka_unit_test(test_watchdog_confined_to_thread),
         cmocka_unit_test(test_trace_and_stats_json),
         cmocka_unit_test(test_mandelbrot_demo),
