@@ -175,7 +175,7 @@ static void test_malformed(void **st)
                     0x00058000u | (0x4254 / 4), 1, 2, 3, 4, 5, 6,
                     0x00000000u | (0x4250 / 4), 0x30003u,            /* constants, clamp, index 3 */
                     0x00038000u | (0x4254 / 4), 0x40000000u, 0xbf000000u, 0, 0x7fc00000u,
-                    0xC0003500u, 0, 0, 0, 0};
+                    0xC0033500u, 0, 0, 0, 0};
     assert_int_equal(mesa_cs_decode("c.ib", c, sizeof c / 4, &cs, &d), LS_OK);
     assert_int_equal(cs.ndraws, 1);
     assert_true(cs.draws[0].state.us_inst_set[7]);
@@ -183,7 +183,7 @@ static void test_malformed(void **st)
     assert_int_equal(cs.draws[0].state.us_const[3][0], 0x3f800000u); /* 2.0 clamped to 1 */
     assert_int_equal(cs.draws[0].state.us_const[3][1], 0xbf000000u);
     assert_int_equal(cs.draws[0].state.us_const[3][3], 0x7fc00000u); /* NaN kept */
-    assert_int_equal(cs.draws[0].ib_dword, 17);
+    assert_int_equal(cs.draws[0].ib_dword, 16);
     mesa_cs_free(&cs);
 }
 
