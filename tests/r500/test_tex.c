@@ -1,0 +1,202 @@
+/* Texture sampler: expectations computed here by hand or by a reference
+ * written separately from src/r500/tex.c. */
+#include "test_util.h"
+
+#include <math.h>
+#include <unistd.h>
+
+#include "io/image.h"
+#include "lockstep/r500.h"
+#include "lockstep/r500_asm.h"
+#include "lockstep/r500_tex.h"
+
+static r500_texture *make(int w, int h, float (*fn)(int x, int y, int c))
+{
+    float *px = malloc((size_t)w * h * 4 * sizeof *px);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < 4; c++)
+                px[(y * w + x) * 4 + c] = fn(x, y, c);
+    r500_texture *t;
+    ls_diag d;
+    assert_int_equal(r500_texture_create(w, h, px, &t, &d), LS_OK);
+    free(px);
+    return t;
+}
+
+static float ramp(int x, int y, int c)
+{
+    return (float)(x + 10 * y + 100 * c);
+}
+
+static void sample1(const r500_texture *t, float s, float tt, r500_tex_lod_mode mode, float lod,
+                    bool unscaled, float out[4])
+{
+    static float coord[4][64], res[4][64], lodv[64];
+    memset(coord, 0, sizeof coord);
+    coord[0][0] = s;
+    coord[1][0] = tt;
+    lodv[0] = lod;
+    r500_tex_request rq = {.n = 1, .mask = 1, .unscaled = unscaled, .lod_mode = mode,
+                           .coord = coord, .lod = lodv, .out = res};
+    ls_diag d;
+    assert_int_equal(r500_tex_sample(t, &rq, &d), LS_OK);
+    for (int c = 0; c < 4; c++)
+        out[c] = res[c][0];
+}
+
+static void test_nearest_and_wrap(void **st)
+{
+    (void)st;
+    r500_texture *t = make(4, 2, ramp);
+    r500_texture_set_sampler(t, R500_TEX_NEAREST, R500_TEX_REPEAT, R500_TEX_REPEAT);
+    float o[4];
+    /* s = 0.6 -> texel x = floor(2.4) = 2; t = 0.75 -> y = 1 */
+    sample1(t, 0.6f, 0.75f, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(o[0] == 12 && o[3] == 312);
+    /* repeat: s = -0.1 -> x = floor(-0.4) = -1 -> 3 ; t = 2.25 -> 4.5 -> 4 -> 0 */
+    sample1(t, -0.1f, 2.25f, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(o[0] == 3);
+    /* huge coordinates still wrap */
+    sample1(t, 1e9f + 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(o[0] >= 0 && o[0] <= 3);
+    /* clamp to edge */
+    r500_texture_set_sampler(t, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+    sample1(t, -5.0f, 7.0f, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(o[0] == 10);
+    /* NaN and infinities sample texel (0, 0) */
+    sample1(t, NAN, INFINITY, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(o[0] == 0);
+    /* UNSCALED: coordinates in texels */
+    sample1(t, 3.5f, 1.2f, R500_TEX_LOD_EXPLICIT, 0, true, o);
+    assert_true(o[0] == 13);
+    r500_texture_free(t);
+}
+
+/* Reference bilinear, written independently: weights from the distance to the
+ * four nearest texel centres (x+0.5, y+0.5), clamped addressing. */
+static float ref_bilinear(int w, int h, float s, float t, int c)
+{
+    double x = s * w - 0.5, y = t * h - 0.5;
+    double fx = x - floor(x), fy = y - floor(y);
+    int x0 = (int)floor(x), y0 = (int)floor(y);
+    double acc = 0;
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            int xi = x0 + dx < 0 ? 0 : (x0 + dx >= w ? w - 1 : x0 + dx);
+            int yi = y0 + dy < 0 ? 0 : (y0 + dy >= h ? h - 1 : y0 + dy);
+            double wgt = (dx ? fx : 1 - fx) * (dy ? fy : 1 - fy);
+            acc += wgt * ramp(xi, yi, c);
+        }
+    return (float)acc;
+}
+
+static void test_bilinear(void **st)
+{
+    (void)st;
+    r500_texture *t = make(5, 3, ramp);
+    r500_texture_set_sampler(t, R500_TEX_BILINEAR, R500_TEX_CLAMP, R500_TEX_CLAMP);
+    uint64_t s = ls_test_seed(0x7E57);
+    for (int k = 0; k < 2000; k++) {
+        float u = (float)(ls_test_rand(&s) % 10000) / 8000.0f - 0.1f;
+        float v = (float)(ls_test_rand(&s) % 10000) / 8000.0f - 0.1f;
+        float o[4];
+        sample1(t, u, v, R500_TEX_LOD_EXPLICIT, 0, false, o);
+        for (int c = 0; c < 4; c++)
+            if (fabsf(o[c] - ref_bilinear(5, 3, u, v, c)) > 1e-3f)
+                fail_msg("bilinear (%g,%g) channel %d: %g vs %g", (double)u, (double)v, c,
+                         (double)o[c], (double)ref_bilinear(5, 3, u, v, c));
+    }
+    /* 1x1 texture: constant */
+    r500_texture *one = make(1, 1, ramp);
+    float o[4];
+    sample1(one, 0.37f, 12.0f, R500_TEX_LOD_IMPLICIT, 0, false, o);
+    assert_true(o[2] == 200);
+    r500_texture_free(one);
+    r500_texture_free(t);
+}
+
+static float checker(int x, int y, int c)
+{
+    (void)c;
+    return (float)((x + y) & 1);
+}
+
+static void test_mipmaps(void **st)
+{
+    (void)st;
+    r500_texture *t = make(8, 4, checker);
+    assert_int_equal(r500_texture_levels(t), 4); /* 8x4, 4x2, 2x1, 1x1 */
+    r500_texture_set_sampler(t, R500_TEX_NEAREST, R500_TEX_REPEAT, R500_TEX_REPEAT);
+    float o[4];
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, 1.0f, false, o);
+    assert_true(o[0] == 0.5f); /* box filter of a checkerboard */
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, 0.4f, false, o);
+    assert_true(o[0] == 0.0f); /* rounds to level 0: texel (0,0) */
+    /* implicit LOD from a quad whose neighbours are 2 texels apart -> level 1 */
+    static float coord[4][64], res[4][64];
+    static const uint8_t quad[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}};
+    float du = 2.0f / 8, dv = 2.0f / 4;
+    coord[0][0] = 0.01f, coord[1][0] = 0.01f;
+    coord[0][1] = 0.01f + du, coord[1][1] = 0.01f;
+    coord[0][2] = 0.01f, coord[1][2] = 0.01f + dv;
+    coord[0][3] = 0.01f + du, coord[1][3] = 0.01f + dv;
+    r500_tex_request rq = {.n = 4, .mask = 1, .quad = quad, .lod_mode = R500_TEX_LOD_IMPLICIT,
+                           .coord = coord, .out = res};
+    ls_diag d;
+    assert_int_equal(r500_tex_sample(t, &rq, &d), LS_OK);
+    assert_true(res[0][0] == 0.5f);
+    assert_int_equal(r500_tex_sample(NULL, &rq, &d), LS_ERR_ARG);
+    r500_texture_free(t);
+}
+
+/* End to end: a PNG sampled with uv through `lockstep`'s job API comes out
+ * upright (the PNG's top row at the top of the render target). */
+static void test_png_through_program(void **st)
+{
+    (void)st;
+    char png[] = "/tmp/lockstep-tex-XXXXXX";
+    int fd = mkstemp(png);
+    assert_true(fd >= 0);
+    close(fd);
+    uint8_t px[2 * 2 * 4] = {255, 0, 0, 255, 0, 255, 0, 255,    /* top: red, green */
+                             0, 0, 255, 255, 255, 255, 255, 255}; /* bottom: blue, white */
+    ls_image8 img = {2, 2, 4, px};
+    ls_diag d;
+    assert_int_equal(ls_png_write(png, &img, &d), LS_OK);
+    const char *src = "TEX temp[1].rgba = LD tex[0].rgba temp[0].rgba ;\n"
+                      "OUT src0.a = temp[1], src0.rgb = temp[1] :\n"
+                      "  out[0].a = MAX src0.a src0.a , out[0].rgb = MAX src0.rgb src0.rgb ;\n";
+    r500_job job;
+    r500_job_init(&job);
+    assert_int_equal(r500_job_load_mem(&job, "t.fs.asm", src, strlen(src), &d), LS_OK);
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s,nearest", png);
+    assert_int_equal(r500_job_load_texture(&job, 0, spec, &d), LS_OK);
+    job.width = job.height = 2;
+    job.thread_size = 4;
+    job.workers = 1;
+    job.inputs[0].kind = R500_INPUT_UV;
+    r500_result r;
+    assert_int_equal(r500_run(&job, &r, NULL, &d), LS_OK);
+    /* bottom row first: (0,0) blue, (1,0) white, (0,1) red, (1,1) green */
+    const float expect[4][4] = {{0, 0, 1, 1}, {1, 1, 1, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}};
+    for (int p = 0; p < 4; p++)
+        for (int c = 0; c < 4; c++)
+            assert_true(r.target[0][p * 4 + c] == expect[p][c]);
+    r500_result_free(&r);
+    r500_job_free(&job);
+    remove(png);
+    /* a missing file is a one-line error naming it */
+    assert_int_not_equal(r500_texture_load("/nonexistent.png", &(r500_texture *){NULL}, &d), LS_OK);
+    assert_string_equal(d.file, "/nonexistent.png");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nearest_and_wrap), cmocka_unit_test(test_bilinear),
+        cmocka_unit_test(test_mipmaps),          cmocka_unit_test(test_png_through_program),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
