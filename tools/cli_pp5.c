@@ -132,6 +132,8 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p)
 {
     run_ctx *r = user;
     (void)p;
+    if (!r->vals)
+        return;
     for (size_t i = 0; i < r->nsig; i++)
         r->vals[i + 1] = pp5_igc_signal_value(g, i);
     uint64_t n = pp5_igc_cycle(g) - 1;
@@ -275,48 +277,44 @@ static int cmd_run(int argc, char **argv)
         pp5_igc_destroy(g);
         return CLI_FAIL;
     }
-    run_ctx r_dummy;
-    (void)r_dummy;
-#define r (*rp)
-    r.trace = trace;
-    r.wave_from = wave_from;
-    r.wave_to = wave_to;
-    r.nsig = pp5_igc_signal_count();
-    r.vals = calloc(r.nsig + 1, sizeof *r.vals);
-    const char **names = calloc(r.nsig + 1, sizeof *names);
-    int *widths = calloc(r.nsig + 1, sizeof *widths);
+    rp->trace = trace;
+    rp->wave_from = wave_from;
+    rp->wave_to = wave_to;
+    rp->nsig = pp5_igc_signal_count();
+    rp->vals = calloc(rp->nsig + 1, sizeof *rp->vals);
+    const char **names = calloc(rp->nsig + 1, sizeof *names);
+    int *widths = calloc(rp->nsig + 1, sizeof *widths);
     ls_buf vb;
     ls_buf_init(&vb);
-    r.period_ns = 1e9 / opt.clock_hz;
-    if (r.vals && names && widths && vcd) {
+    rp->period_ns = 1e9 / opt.clock_hz;
+    if (rp->vals && names && widths && vcd) {
         names[0] = "clk";
         widths[0] = 1;
-        for (size_t i = 0; i < r.nsig; i++) {
+        for (size_t i = 0; i < rp->nsig; i++) {
             names[i + 1] = pp5_igc_signal_info(i)->name;
             widths[i + 1] = pp5_igc_signal_info(i)->width;
         }
-        r.vcd_on = ls_vcd_begin(&r.vcd, &vb, "1ns", "igc", r.nsig + 1, names, widths) == 0;
+        rp->vcd_on = ls_vcd_begin(&rp->vcd, &vb, "1ns", "igc", rp->nsig + 1, names, widths) == 0;
     }
     st = pp5_stream_run(&s, g, (uint64_t)cycles, on_clock, rp, &d);
     rc = st == LS_OK ? CLI_OK : cli_report(&d);
     for (size_t i = 0; i < pp5_igc_warning_count(g); i++)
         fprintf(stderr, "lockstep: warning: %s\n", pp5_igc_warning(g, i));
     fprintf(stderr, "lockstep: pp5 run: %llu cycles (%.3f us at %.0f MHz), Busy=%d\n",
-            (unsigned long long)pp5_igc_cycle(g), (double)pp5_igc_cycle(g) * r.period_ns / 1000.0,
+            (unsigned long long)pp5_igc_cycle(g), (double)pp5_igc_cycle(g) * rp->period_ns / 1000.0,
             opt.clock_hz / 1e6, pp5_igc_busy(g));
-    if (r.vcd_on) {
-        ls_vcd_end(&r.vcd, (uint64_t)(pp5_igc_cycle(g) * r.period_ns));
+    if (rp->vcd_on) {
+        ls_vcd_end(&rp->vcd, (uint64_t)(pp5_igc_cycle(g) * rp->period_ns));
         int wrc = cli_write_file(vcd, &vb);
         if (!rc)
             rc = wrc;
     }
-    if (r.wave_to >= 0)
+    if (rp->wave_to >= 0)
         print_wave(rp, pp5_igc_cycle(g));
     ls_buf_free(&vb);
-    free(r.vals);
+    free(rp->vals);
     free(names);
     free(widths);
-#undef r
     free(rp);
     pp5_stream_free(&s);
     pp5_igc_destroy(g);

@@ -76,9 +76,21 @@ static void put_sep(ls_buf *o)
         ls_buf_putc(o, ' ');
 }
 
+/* "[~]src", with the empty source written 1, and ~1 written 0. */
+static void put_operand(ls_buf *o, char bus, bool cmp, const char *src)
+{
+    put_sep(o);
+    if (!strcmp(src, "1"))
+        ls_buf_printf(o, "%c=%s", bus, cmp ? "0" : "1");
+    else
+        ls_buf_printf(o, "%c=%s%s", bus, cmp ? "~" : "", src);
+}
+
 static void dis_body(uint32_t w, ls_buf *o, const char *target)
 {
     bool red = is_redundant(w);
+    /* with a destination, all three operands are shown (readers see the function) */
+    bool dest = fget(w, F_LDC) || fget(w, F_LDE) || fget(w, F_MWRT);
     if (red) {
         unsigned idx = fget(w, F_AGTST) * 4 + fget(w, F_AGTSS) * 2 + fget(w, F_ACMP);
         if (idx < 6)
@@ -100,10 +112,8 @@ static void dis_body(uint32_t w, ls_buf *o, const char *target)
         if (de && !s && !t) {
             ls_buf_puts(o, cm ? "a=~d" : "a=d");
         } else {
-            if (s || t || cm) {
-                put_sep(o);
-                ls_buf_printf(o, "a=%s%s", cm ? "~" : "", s && t ? "st" : s ? "s" : t ? "t" : "1");
-            }
+            if (s || t || cm || dest)
+                put_operand(o, 'a', cm, s && t ? "st" : s ? "s" : t ? "t" : "1");
             if (de) {
                 put_sep(o);
                 ls_buf_puts(o, "dir");
@@ -112,17 +122,13 @@ static void dis_body(uint32_t w, ls_buf *o, const char *target)
     }
     {
         unsigned m = fget(w, F_BGTSM), e = fget(w, F_BGTSE), cm = fget(w, F_BCMP);
-        if (m || e || cm) {
-            put_sep(o);
-            ls_buf_printf(o, "b=%s%s", cm ? "~" : "", m && e ? "me" : m ? "m" : e ? "e" : "1");
-        }
+        if (m || e || cm || dest)
+            put_operand(o, 'b', cm, m && e ? "me" : m ? "m" : e ? "e" : "1");
     }
     if (!red) {
         unsigned c = fget(w, F_CGTSC), cm = fget(w, F_CCMP);
-        if (c || cm) {
-            put_sep(o);
-            ls_buf_printf(o, "c=%s%s", cm ? "~" : "", c ? "cy" : "1");
-        }
+        if (c || cm || dest)
+            put_operand(o, 'c', cm, c ? "cy" : "1");
     }
     if (fget(w, F_LDC)) { put_sep(o); ls_buf_puts(o, "ldc"); }
     if (fget(w, F_LDE)) { put_sep(o); ls_buf_puts(o, "lde"); }
