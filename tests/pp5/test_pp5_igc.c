@@ -581,6 +581,42 @@ static void test_trr_bump(void **state)
     pp5_igc_destroy(g);
 }
 
+/* ---- AddrGen conditions: "For conditional branches, the branch is taken if the
+ * condition is 0" — ST1/ST2 (A-1 codes bnst1/bnst2, A-23 logical levels) and
+ * btc1 (condition TC1L = ¬TC1). */
+static void test_status_branches(void **state)
+{
+    (void)state;
+    const char *src = "idle: nop cond jmp idle done\n"
+                      "w1:   nop cond bnst1 w1\n"
+                      "w2:   nop cond bnst2 w2\n"
+                      "t:    nop cond cnt1 btc1 out\n"
+                      "      nop cond jmp t\n"
+                      "out:  nop cond jmp idle done\n";
+    pp5_igc *g = make_igc(src, NULL);
+    leave_rmode(g);
+    ok_write(g, PP5_REG_I, 1u | ((116u + 3u) << 23));
+    ok_go(g);
+    for (int i = 0; i < 10; i++)
+        ok_step(g, NULL);
+    assert_int_equal(sig(g, "PC"), 1); /* waiting for ST1 */
+    pp5_igc_set_status(g, true, false);
+    for (int i = 0; i < 5; i++)
+        ok_step(g, NULL);
+    assert_int_equal(sig(g, "PC"), 2); /* waiting for ST2 */
+    pp5_igc_set_status(g, true, true);
+    int visits_t = 0;
+    for (int i = 0; i < 12; i++) {
+        ok_step(g, NULL);
+        visits_t += sig(g, "PC") == 3;
+    }
+    /* LC1 = 116 + 3 counts 118, 117, 116: btc1 falls through twice and branches
+     * to "out" on the third visit, when TC1 = 1 */
+    assert_int_equal(visits_t, 3);
+    assert_int_equal(sig(g, "PC"), 0);
+    pp5_igc_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -596,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_hung_recovery),
         cmocka_unit_test(test_protocol),
         cmocka_unit_test(test_trr_bump),
+        cmocka_unit_test(test_status_branches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
