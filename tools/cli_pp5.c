@@ -134,8 +134,7 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p)
     (void)p;
     if (!r->vals)
         return;
-    for (size_t i = 0; i < r->nsig; i++)
-        r->vals[i + 1] = pp5_igc_signal_value(g, i);
+    pp5_igc_signal_values(g, r->vals + 1);
     uint64_t n = pp5_igc_cycle(g) - 1;
     if (r->wave_to >= 0 && (long)n >= r->wave_from && (long)n <= r->wave_to)
         for (int k = 0; k < WAVE_N; k++)

@@ -180,6 +180,8 @@ const pp5_signal_info *pp5_igc_signal_info(size_t i);
 long pp5_igc_signal_find(const char *name);
 /* Value after the last step (pins: of the last returned pp5_pins). */
 uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i);
+/* All values at once, in signal order (out holds pp5_igc_signal_count()). */
+void pp5_igc_signal_values(const pp5_igc *g, uint64_t *out);
 
 
 /* ---- Serializer in isolation (`lockstep pp5 serialize`) ----

@@ -107,3 +107,11 @@ uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i)
 #undef X
     return 0;
 }
+
+void pp5_igc_signal_values(const pp5_igc *g, uint64_t *out)
+{
+    size_t k = 0;
+#define X(name, width, kind, expr) out[k++] = (uint64_t)(expr);
+    PP5_SIGNALS(X)
+#undef X
+}
