@@ -643,6 +643,12 @@ static void test_signal_names(void **state)
     for (size_t i = 0; i < n; i++)
         assert_int_equal(v[i], pp5_igc_signal_value(g, i));
     free(v);
+    /* a coefficient above the range is counted as a warning */
+    size_t w0 = pp5_igc_warning_count(g);
+    ok_write(g, PP5_REG_A, 0x7f000000u); /* 2^127 */
+    assert_int_equal(pp5_igc_warning_count(g), w0 + 1);
+    ok_write(g, PP5_REG_A, 0x3f800000u); /* 1.0 */
+    assert_int_equal(pp5_igc_warning_count(g), w0 + 1);
     pp5_igc_destroy(g);
 }
 

@@ -128,6 +128,8 @@ uint32_t pp5_igc_ucode(const pp5_igc *g, size_t addr)
     return addr < PP5_UCODE_WORDS ? g->seq.ucode[addr] : 0;
 }
 
+static const char *const reg_names = "IPABCDEF";
+
 /* A register write, applied at the end of the clock (A-21). The fields are
  * "latched by whichever module owns them" (seed, InputLatch). Returns false
  * when the write is a host error the caller must report. */
@@ -164,6 +166,22 @@ static ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v, ls_diag *d)
         else if (g->opt.rmode_exit_on_p)
             g->ctl.rmode = false;
         break;
+    default:
+        break;
+    }
+    if (r >= PP5_REG_A && r != PP5_REG_C && !g->ctl.rmode) {
+        /* A-20: ExpDec maps too-large exponents to Dec64 (value 0), which the seed
+         * calls "non-sensical results"; the host should know. C is left out: it
+         * also carries DirectReg integers and microcode words. */
+        unsigned ef = (v >> 23) & 0xffu;
+        if (ef == 255 || ef + g->ser.fbits_reg > 191)
+            pp5_igc_warn(g, "coefficient %c = 0x%08x: exponent above 63 - FBITS (or Inf/NaN) "
+                            "is serialized as 0 (seed, ExpDec; A-20)", reg_names[r], v);
+    }
+    switch (r) {
+    case PP5_REG_I:
+    case PP5_REG_P:
+        break;
     case PP5_REG_C:
         g->dr.word = v; /* DirectReg: "WordLatch is loaded on a write to the C register" */
         g->c_fresh = true;
@@ -178,7 +196,6 @@ static ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v, ls_diag *d)
     return LS_OK;
 }
 
-static const char *const reg_names = "IPABCDEF";
 
 ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
