@@ -652,6 +652,33 @@ static void test_signal_names(void **state)
     pp5_igc_destroy(g);
 }
 
+/* ---- Tree Halt: "the tree halt shift control mode can be asserted to
+ * unconditionally de-assert ShiftHSP1 on alternate cycles" — the QEE runs at half
+ * speed: CSB stays high for N shift cycles, about 2N clocks. */
+static void test_half_speed(void **state)
+{
+    (void)state;
+    const char *src = "idle: nop cond jmp idle done\n"
+                      "z:    nop halt inc\n"
+                      "      nop force jmp z\n";
+    pp5_igc *g = make_igc(src, NULL);
+    leave_rmode(g);
+    ok_write(g, PP5_REG_C, 0x3f800000u);
+    ok_write(g, PP5_REG_I, 1u | (1u << 18) | ((115u + 18u) << 23)); /* const, FNI 18 → N 20 */
+    ok_go(g);
+    int csb_clocks = 0, csb_shifts = 0;
+    for (int i = 0; i < 100; i++) {
+        ok_step(g, NULL);
+        if (sig(g, "CSB")) {
+            csb_clocks++;
+            csb_shifts += (int)sig(g, "Shift");
+        }
+    }
+    assert_int_equal(csb_shifts, 20);
+    assert_true(csb_clocks >= 39 && csb_clocks <= 41);
+    pp5_igc_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -669,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_trr_bump),
         cmocka_unit_test(test_status_branches),
         cmocka_unit_test(test_signal_names),
+        cmocka_unit_test(test_half_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
