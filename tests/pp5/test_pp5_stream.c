@@ -114,11 +114,45 @@ static void test_example(void **state)
     free(ssrc);
 }
 
+static void on_clock_dout(void *user, const pp5_igc *g, const pp5_pins *p)
+{
+    (void)g;
+    uint32_t *seen = user;
+    if (p->d_out_en && p->d_out == 0x90011400u)
+        seen[0]++;
+    seen[1] |= p->ldc | p->lde | p->mwrt | p->ccmp;
+}
+
+/* examples/pp5/load.stream: RMode load of one word (A-7) and TestPE/TestOE
+ * read-back; RMode keeps the state-changing pins at 0. */
+static void test_load_example(void **state)
+{
+    (void)state;
+    size_t sl;
+    char *ssrc = slurp("examples/pp5/load.stream", &sl);
+    pp5_stream s;
+    ls_diag d;
+    assert_int_equal(pp5_stream_parse(ssrc, sl, "load.stream", &s, &d), LS_OK);
+    pp5_igc *g;
+    assert_int_equal(pp5_igc_create(&g, NULL, &d), LS_OK);
+    const uint32_t idle = 0x90011000u;
+    assert_int_equal(pp5_igc_load_ucode(g, 0, &idle, 1, &d), LS_OK);
+    uint32_t seen[2] = {0, 0};
+    assert_int_equal(pp5_stream_run(&s, g, 1000, on_clock_dout, seen, &d), LS_OK);
+    assert_int_equal(pp5_igc_ucode(g, 100), 0x90011400u);
+    assert_true(seen[0] >= 1);
+    assert_int_equal(seen[1], 0);
+    pp5_igc_destroy(g);
+    pp5_stream_free(&s);
+    free(ssrc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_example),
+        cmocka_unit_test(test_load_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,8 @@
     X("ALUDat",    1, PP5_SIG_PIN,      g->last_pins.aludat) \
     X("Config",    1, PP5_SIG_PIN,      g->last_pins.config_mode) \
     X("Pair",      1, PP5_SIG_PIN,      g->last_pins.pair) \
+    X("TestPE",    1, PP5_SIG_PIN,      g->last_pins.d_out_en) \
+    X("DOut",     32, PP5_SIG_PIN,      g->last_pins.d_out_en ? g->last_pins.d_out : 0u) \
     X("PC",        9, PP5_SIG_INTERNAL, g->pc_exec) \
     X("UWord",    32, PP5_SIG_INTERNAL, g->uw) \
     X("Done",      1, PP5_SIG_INTERNAL, (g->uw >> 31) & 1u) \
