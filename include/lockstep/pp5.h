@@ -19,7 +19,9 @@
  * a whole-cycle boundary:
  *
  *   pin                                  seed delay         sample n holds
- *   AddrL, AddrH  (PixMemAddr, HSP1)     1 clock            addr(n-1)
+ *   AddrL, AddrH  (PixMemAddr, HSP1)     1 clock            addr(n-1); AddrH = ~AddrL
+ *                                                           when uw(n-1) is a redundant
+ *                                                           code with ACmp = 1 (Pair)
  *   AGtsT AGtsS BGtsM BGtsE BCmp CGtsC   2 clocks           uw(n-2) bits
  *   ACmp                                 2 clocks           uw(n-2).ACmp, or
  *                                                           XNOR(ACmp, ALUDat) of
