@@ -28,7 +28,7 @@ void pp5_scene_free(pp5_scene *s);
 
 /* Pixel-memory layout used by the renderer. */
 enum {
-    PP5_R_FBITS = 16,       /* fractional bits of every coefficient */
+    PP5_R_FBITS = 20,       /* fractional bits of every coefficient */
     PP5_R_ZBITS = 24,
     PP5_R_ZBUF = 0, PP5_R_ZTEMP = 24, PP5_R_RED = 48, PP5_R_GREEN = 56, PP5_R_BLUE = 64,
     PP5_R_UADDR_IDLE = 0, PP5_R_UADDR_ENALL = 1, PP5_R_UADDR_EDGE = 4, PP5_R_UADDR_QLOAD = 8,
