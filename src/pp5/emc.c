@@ -43,6 +43,7 @@ struct pp5_emc {
     int rt_k;
     int plane_owner;        /* set whose plane is in t_plane, -1 */
     uint64_t *q64;
+    uint64_t *qplanes;      /* bits 0..63 of q64 as 64 planes (after a transpose) */
     u128 *q128;
     int q_owner;
     /* pin latches */
@@ -95,7 +96,8 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->py = calloc((size_t)e->npix, sizeof *e->py);
     e->q64 = calloc((size_t)e->npix, sizeof *e->q64);
     e->q128 = calloc((size_t)e->npix, sizeof *e->q128);
-    if (!e->mem || !e->config || !e->px || !e->py || !e->q64 || !e->q128) {
+    e->qplanes = calloc((size_t)e->npix, sizeof *e->qplanes);
+    if (!e->qplanes || !e->mem || !e->config || !e->px || !e->py || !e->q64 || !e->q128) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     }
@@ -130,6 +132,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->py);
     free(e->q64);
     free(e->q128);
+    free(e->qplanes);
     free(e);
 }
 
@@ -197,27 +200,60 @@ static void update_coords(pp5_emc *e)
     e->plane_owner = -1;
 }
 
+/* 64×64 bit transpose: afterwards bit i of a[j] = bit j of the old a[i]. */
+static void transpose64(uint64_t a[64])
+{
+    uint64_t m = 0x00000000FFFFFFFFull;
+    for (int j = 32; j; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k] ^= t << j;
+            a[k | j] ^= t;
+        }
+}
+
 /* Q over the received coefficient bits: exact modulo 2^m (pp5.md §2.4 item 2),
  * the value a bit-serial tree delivers in its first m bits. */
-static void evaluate(pp5_emc *e, int si)
+static void evaluate(pp5_emc *e, int si, int k)
 {
     qee_set *s = &e->set[si];
     if (e->coords_dirty) update_coords(e);
-    if (s->m <= 64) {
+    size_t nw = (size_t)e->nwords;
+    if (k < 64) {
+        /* bits below 64 depend only on the coefficients modulo 2^64 */
         uint64_t A = (uint64_t)s->coef[0], B = (uint64_t)s->coef[1], C = (uint64_t)s->coef[2];
         uint64_t D = (uint64_t)s->coef[3], E = (uint64_t)s->coef[4], F = (uint64_t)s->coef[5];
-        for (int p = 0; p < e->npix; p++) {
-            uint64_t x = e->px[p], y = e->py[p];
-            e->q64[p] = A * x + B * y + C + D * x * x + E * x * y + F * y * y;
+        if (!A && !B && !D && !E && !F) {
+            /* constant: every pixel gets C */
+            for (int b = 0; b < 64; b++) {
+                uint64_t v = (C >> b & 1) ? ~0ull : 0;
+                for (size_t w = 0; w < nw; w++) e->qplanes[(size_t)b * nw + w] = v;
+            }
+        } else {
+            if (!D && !E && !F)
+                for (int p = 0; p < e->npix; p++)
+                    e->q64[p] = A * e->px[p] + B * e->py[p] + C;
+            else
+                for (int p = 0; p < e->npix; p++) {
+                    uint64_t x = e->px[p], y = e->py[p];
+                    e->q64[p] = A * x + B * y + C + D * x * x + E * x * y + F * y * y;
+                }
+            uint64_t blk[64];
+            for (size_t w = 0; w < nw; w++) {
+                memcpy(blk, e->q64 + w * 64, sizeof blk);
+                transpose64(blk);
+                for (int b = 0; b < 64; b++) e->qplanes[(size_t)b * nw + w] = blk[b];
+            }
         }
+        s->eval_m = s->m < 64 ? s->m : 64;
     } else {
         const u128 *c = s->coef;
         for (int p = 0; p < e->npix; p++) {
             u128 x = e->px[p], y = e->py[p];
             e->q128[p] = c[0] * x + c[1] * y + c[2] + c[3] * x * x + c[4] * x * y + c[5] * y * y;
         }
+        s->eval_m = s->m;
     }
-    s->eval_m = s->m;
     e->q_owner = si;
     e->plane_owner = -1;
 }
@@ -230,19 +266,12 @@ static const uint64_t *tree_plane(pp5_emc *e)
     qee_set *s = &e->set[si];
     if (k >= 128) return e->zero;
     if (e->plane_owner == si && s->plane_k == k && e->q_owner == si) return e->t_plane;
-    if (e->q_owner != si || e->coords_dirty || k >= s->eval_m) evaluate(e, si);
+    if (e->q_owner != si || e->coords_dirty || k >= s->eval_m || (k >= 64) != (s->eval_m > 64))
+        evaluate(e, si, k);
     /* k < eval_m always holds at the A-17 latency: coefficient bit k has arrived
      * latency shifts before result bit k is due */
-    if (s->eval_m <= 64) {
-        for (int w = 0; w < e->nwords; w++) {
-            const uint64_t *q = e->q64 + (size_t)w * 64;
-            uint64_t v = 0;
-            if (k < 64)
-                for (int i = 0; i < 64; i++) v |= (q[i] >> k & 1) << i;
-            else
-                for (int i = 0; i < 64; i++) v |= (q[i] >> 63 & 1) << i; /* not reached: k < m */
-            e->t_plane[w] = v;
-        }
+    if (k < 64) {
+        return e->qplanes + (size_t)k * (size_t)e->nwords; /* k < eval_m <= 64 */
     } else {
         for (int w = 0; w < e->nwords; w++) {
             const u128 *q = e->q128 + (size_t)w * 64;
