@@ -24,3 +24,19 @@ if [ -x "$build/tools/lockstep" ] && [ -f "$r500_prog" ]; then
 else
   echo "demo: R500: skipped ($build/tools/lockstep or $r500_prog missing)"
 fi
+
+# --- PP5: a scene of overlapping Gouraud triangles and discs rendered by the IGC
+# model driving the 128x128 EMC array, clock by clock.
+pp5_scene=examples/pp5/demo.scene
+if [ -x "$build/tools/lockstep" ] && [ -f "$pp5_scene" ]; then
+  echo "demo: PP5: lockstep pp5 render $pp5_scene"
+  if "$build/tools/lockstep" pp5 render "$pp5_scene" -o "$out/pp5_scene.png" \
+       --stats "$out/pp5_scene_stats.json"; then
+    echo "demo: PP5: image:             $(pwd)/$out/pp5_scene.png"
+    echo "demo: PP5: statistics (JSON): $(pwd)/$out/pp5_scene_stats.json"
+  else
+    echo "demo: PP5: FAILED"
+  fi
+else
+  echo "demo: PP5: skipped ($build/tools/lockstep or $pp5_scene missing)"
+fi
