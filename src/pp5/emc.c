@@ -43,7 +43,9 @@ struct pp5_emc {
     int rt_k;
     int plane_owner;        /* set whose plane is in t_plane, -1 */
     uint64_t *q64;
-    uint64_t *qplanes;      /* bits 0..63 of q64 as 64 planes (after a transpose) */
+    uint64_t *qplanes;      /* bits of q64 as planes: all 64 (win_k0 = 64) or the eight
+                             * bits win_k0..win_k0+7 */
+    int win_k0;
     u128 *q128;
     int q_owner;
     /* pin latches */
@@ -200,16 +202,29 @@ static void update_coords(pp5_emc *e)
     e->plane_owner = -1;
 }
 
-/* 64×64 bit transpose: afterwards bit i of a[j] = bit j of the old a[i]. */
-static void transpose64(uint64_t a[64])
+/* Planes k0..k0+7 of q64: per group of 8 pixels, an 8×8 bit transpose. */
+static void cut_window(pp5_emc *e, int k0)
 {
-    uint64_t m = 0x00000000FFFFFFFFull;
-    for (int j = 32; j; j >>= 1, m ^= m << j)
-        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
-            uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
-            a[k] ^= t << j;
-            a[k | j] ^= t;
+    size_t nw = (size_t)e->nwords;
+    for (size_t w = 0; w < nw; w++) {
+        const uint64_t *q = e->q64 + w * 64;
+        uint64_t out[8] = {0};
+        for (int g = 0; g < 8; g++) {
+            uint64_t x = 0;
+            for (int j = 0; j < 8; j++) x |= (q[g * 8 + j] >> k0 & 0xff) << (8 * j);
+            /* byte j bit i -> byte i bit j */
+            uint64_t t;
+            t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+            x = x ^ t ^ (t << 7);
+            t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+            x = x ^ t ^ (t << 14);
+            t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+            x = x ^ t ^ (t << 28);
+            for (int b = 0; b < 8; b++) out[b] |= (x >> (8 * b) & 0xff) << (8 * g);
         }
+        for (int b = 0; b < 8; b++) e->qplanes[(size_t)(k0 + b) * nw + w] = out[b];
+    }
+    e->win_k0 = k0;
 }
 
 /* Q over the received coefficient bits: exact modulo 2^m (pp5.md §2.4 item 2),
@@ -229,6 +244,7 @@ static void evaluate(pp5_emc *e, int si, int k)
                 uint64_t v = (C >> b & 1) ? ~0ull : 0;
                 for (size_t w = 0; w < nw; w++) e->qplanes[(size_t)b * nw + w] = v;
             }
+            e->win_k0 = 64; /* all 64 planes valid */
         } else {
             if (!D && !E && !F)
                 for (int p = 0; p < e->npix; p++)
@@ -238,12 +254,7 @@ static void evaluate(pp5_emc *e, int si, int k)
                     uint64_t x = e->px[p], y = e->py[p];
                     e->q64[p] = A * x + B * y + C + D * x * x + E * x * y + F * y * y;
                 }
-            uint64_t blk[64];
-            for (size_t w = 0; w < nw; w++) {
-                memcpy(blk, e->q64 + w * 64, sizeof blk);
-                transpose64(blk);
-                for (int b = 0; b < 64; b++) e->qplanes[(size_t)b * nw + w] = blk[b];
-            }
+            e->win_k0 = -1; /* planes are cut from q64 eight bits at a time */
         }
         s->eval_m = s->m < 64 ? s->m : 64;
     } else {
@@ -271,6 +282,8 @@ static const uint64_t *tree_plane(pp5_emc *e)
     /* k < eval_m always holds at the A-17 latency: coefficient bit k has arrived
      * latency shifts before result bit k is due */
     if (k < 64) {
+        if (e->win_k0 != 64 && (e->win_k0 < 0 || k < e->win_k0 || k >= e->win_k0 + 8))
+            cut_window(e, k > 56 ? 56 : k);
         return e->qplanes + (size_t)k * (size_t)e->nwords; /* k < eval_m <= 64 */
     } else {
         for (int w = 0; w < e->nwords; w++) {
