@@ -246,10 +246,21 @@ static void evaluate(pp5_emc *e, int si, int k)
             }
             e->win_k0 = 64; /* all 64 planes valid */
         } else {
-            if (!D && !E && !F)
-                for (int p = 0; p < e->npix; p++)
-                    e->q64[p] = A * e->px[p] + B * e->py[p] + C;
-            else
+            if (!D && !E && !F) {
+                /* linear: per chip, q = a[lx] + b[ly] (adds only) */
+                uint64_t ax[2048], by[2048];
+                int tw = e->o.tile_w, th = e->o.tile_h;
+                for (int k = 0; k < e->nchips; k++) {
+                    int tx = k % e->o.chips_x, ty = k / e->o.chips_x;
+                    int p0 = pix(e, tx * tw, ty * th);
+                    for (int lx = 0; lx < tw; lx++) ax[lx] = A * e->px[p0 + lx];
+                    for (int ly = 0; ly < th; ly++) by[ly] = B * e->py[p0 + ly * e->w] + C;
+                    for (int ly = 0; ly < th; ly++) {
+                        uint64_t *q = e->q64 + p0 + ly * e->w, bb = by[ly];
+                        for (int lx = 0; lx < tw; lx++) q[lx] = ax[lx] + bb;
+                    }
+                }
+            } else
                 for (int p = 0; p < e->npix; p++) {
                     uint64_t x = e->px[p], y = e->py[p];
                     e->q64[p] = A * x + B * y + C + D * x * x + E * x * y + F * y * y;
