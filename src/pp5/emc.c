@@ -383,30 +383,44 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     bool write = p->mwrt && valid;
     /* S ← the bit read now (pre-write) */
     bool s_from_read = e->o.s_source == PP5_S_PREV_READ;
+    bool save_read = s_from_read && write; /* the new S is M before the write */
+    uint64_t *new_s = e->tmp_c;
+    bool std = e->o.sum_table == 0x96 && e->o.carry_table == 0xE8 && e->o.enable_table == 0xE8;
+    bool gate_w = e->o.mwrt_gated_by_e, gate_l = e->o.loads_gated_by_e;
+    bool ldc = p->ldc, lde = p->lde, keep_sum = !s_from_read;
+    uint64_t ss = p->agts_s ? 0 : ~0ull, ts = p->agts_t ? 0 : ~0ull; /* unselected: 1 */
+    uint64_t es = p->bgts_e ? 0 : ~0ull, ms = p->bgts_m ? 0 : ~0ull, cs = p->cgts_c ? 0 : ~0ull;
     for (int w = 0; w < nw; w++) {
         /* each bus is a wired-AND of its selected sources (1 if none) XOR its Cmp bit */
-        uint64_t A = ((p->agts_s ? s[w] : ~0ull) & (p->agts_t ? t[w] : ~0ull)) ^ acm;
-        uint64_t B = ((p->bgts_e ? e->e[w] : ~0ull) & (p->bgts_m ? m[w] : ~0ull)) ^ bcm;
-        uint64_t C = (p->cgts_c ? e->carry[w] : ~0ull) ^ ccm;
-        e->tmp_sum[w] = truth(e->o.sum_table, A, B, C);
-        e->tmp_c[w] = truth(e->o.carry_table, A, B, C);
-        e->tmp_e[w] = truth(e->o.enable_table, A, B, C);
-    }
-    if (s_from_read && write) { memcpy(e->s_plane, m, (size_t)nw * 8); }
-    for (int w = 0; w < nw; w++) {
         uint64_t en = e->e[w];
-        uint64_t lg = e->o.loads_gated_by_e ? en : ~0ull;
-        if (write) {
-            uint64_t wm = e->o.mwrt_gated_by_e ? en : ~0ull; /* */
-            m[w] = (m[w] & ~wm) | (e->tmp_sum[w] & wm);
+        uint64_t A = ((s[w] | ss) & (t[w] | ts)) ^ acm;
+        uint64_t B = ((en | es) & (m[w] | ms)) ^ bcm;
+        uint64_t C = (e->carry[w] | cs) ^ ccm;
+        uint64_t sum, cy, ev;
+        if (std) { /* A-9 defaults */
+            sum = A ^ B ^ C;
+            cy = ev = (A & B) | (C & (A | B));
+        } else {
+            sum = truth(e->o.sum_table, A, B, C);
+            cy = truth(e->o.carry_table, A, B, C);
+            ev = truth(e->o.enable_table, A, B, C);
         }
-        if (p->ldc) e->carry[w] = (e->carry[w] & ~lg) | (e->tmp_c[w] & lg);
-        if (p->lde) e->e[w] = (e->e[w] & ~lg) | (e->tmp_e[w] & lg);
+        uint64_t lg = gate_l ? en : ~0ull;
+        if (save_read) new_s[w] = m[w];
+        if (write) {
+            uint64_t wm = gate_w ? en : ~0ull; /* */
+            m[w] = (m[w] & ~wm) | (sum & wm);
+        }
+        if (ldc) e->carry[w] = (e->carry[w] & ~lg) | (cy & lg);
+        if (lde) e->e[w] = (en & ~lg) | (ev & lg);
+        if (keep_sum) e->tmp_sum[w] = sum;
     }
     if (!s_from_read) {
         memcpy(e->s_plane, e->tmp_sum, (size_t)nw * 8);
         e->s_addr = -1;
     } else if (write) {
+        e->tmp_c = e->s_plane; /* swap buffers: s_plane now holds the pre-write M */
+        e->s_plane = new_s;
         e->s_addr = -1;
     } else {
         e->s_addr = valid ? addr : -1;

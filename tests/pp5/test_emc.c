@@ -27,12 +27,14 @@ static void clock_fn(void *user, const pp5_igc *g, const pp5_pins *p)
     pp5_emc_step(((rig *)user)->e, p);
 }
 
-static void rig_open(rig *r, const pp5_emc_options *eo)
+static void rig_open_src(rig *r, const pp5_emc_options *eo, const char *src);
+static void rig_open(rig *r, const pp5_emc_options *eo) { rig_open_src(r, eo, pp5_render_ucode); }
+static void rig_open_src(rig *r, const pp5_emc_options *eo, const char *src)
 {
     pp5_ucode *u = calloc(1, sizeof *u);
     ls_diag_list errs;
     ls_diag_list_init(&errs);
-    assert_int_equal(pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib", u, &errs), LS_OK);
+    assert_int_equal(pp5_uasm(src, strlen(src), "lib", u, &errs), LS_OK);
     ls_diag d;
     assert_int_equal(pp5_igc_create(&r->g, NULL, &d), LS_OK);
     assert_int_equal(pp5_igc_load_ucode(r->g, 0, u->words, PP5_UCODE_WORDS, &d), LS_OK);
@@ -268,13 +270,44 @@ static void config_load(void **state)
     rig_close(&r);
 }
 
+/* S is the bit read by the previous word, before that word's write-back. */
+static void s_is_prewrite_read(void **state)
+{
+    (void)state;
+    static const char *src = "idle: nop cond jmp idle done\n"
+                             "w: a=1 b=0 c=0 mwrt dst+ cond inc\n"
+                             "   a=s b=0 c=0 mwrt dst cond jmp idle done\n";
+    rig r;
+    rig_open_src(&r, NULL, src);
+    for (int y = 0; y < 128; y++)
+        for (int x = 0; x < 128; x++) pp5_emc_set_field(r.e, x, y, 70, 2, 2); /* bit 70 = 0, 71 = 1 */
+    run(&r, "write P fbits=8\nwait\nwrite I uaddr=1 qee=none\ngo\nwait\n"
+            "write I uaddr=1 dst=70 qee=none\ngo\nwait\n");
+    /* E starts at 0 (power-on), so nothing may change */
+    assert_int_equal(pp5_emc_field(r.e, 5, 5, 70, 2), 2);
+    rig_close(&r);
+    static const char *src2 = "idle: nop cond jmp idle done\n"
+                              "en: a=1 b=1 c=1 lde cond jmp idle done\n"
+                              "w: a=1 b=0 c=0 mwrt dst+ cond inc\n"
+                              "   a=s b=0 c=0 mwrt dst cond jmp idle done\n";
+    rig_open_src(&r, NULL, src2);
+    for (int y = 0; y < 128; y++)
+        for (int x = 0; x < 128; x++) pp5_emc_set_field(r.e, x, y, 70, 2, 2);
+    run(&r, "write P fbits=8\nwait\nwrite I uaddr=1 qee=none\ngo\nwait\n"
+            "write I uaddr=2 dst=70 qee=none\ngo\nwait\n");
+    /* bit 70 <- 1; bit 71 <- S = bit 70 as read before the write = 0 */
+    assert_int_equal(pp5_emc_field(r.e, 5, 5, 70, 2), 1);
+    assert_int_equal(pp5_emc_field(r.e, 127, 127, 70, 2), 1);
+    rig_close(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(enable_all_and_const), cmocka_unit_test(truth_table_is_data),
         cmocka_unit_test(copy_and_add),         cmocka_unit_test(qload_qadd_gouraud),
         cmocka_unit_test(edge_and_disc),        cmocka_unit_test(ztest),
-        cmocka_unit_test(config_load),
+        cmocka_unit_test(config_load),          cmocka_unit_test(s_is_prewrite_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
