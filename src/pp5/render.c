@@ -25,10 +25,21 @@ static ls_status perr(ls_diag *d, const char *fname, int line, int col, const ch
     return ls_diag_set(d, LS_ERR_PARSE, fname, line, col, "%s", msg);
 }
 
+static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5_scene *s,
+                             ls_diag *d);
+
 ls_status pp5_scene_parse(const char *src, size_t len, const char *fname, pp5_scene *s,
                           ls_diag *d)
 {
     memset(s, 0, sizeof *s);
+    ls_status st = parse_lines(src, len, fname, s, d);
+    if (st != LS_OK) pp5_scene_free(s); /* nothing is returned on error */
+    return st;
+}
+
+static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5_scene *s,
+                             ls_diag *d)
+{
     size_t i = 0;
     int line = 0;
     while (i < len) {
@@ -54,7 +65,7 @@ ls_status pp5_scene_parse(const char *src, size_t len, const char *fname, pp5_sc
             col[nt++] = (int)(t0 - b) + 1;
         }
         if (nt == 0) continue;
-        double v[19];
+        double v[20];
         for (int k = 1; k < nt; k++) {
             char *end;
             v[k] = strtod(tok[k], &end);
