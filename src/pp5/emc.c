@@ -202,16 +202,22 @@ static void update_coords(pp5_emc *e)
     e->plane_owner = -1;
 }
 
-/* Planes k0..k0+7 of q64: per group of 8 pixels, an 8×8 bit transpose. */
-static void cut_window(pp5_emc *e, int k0)
+/* Planes k0..k0+7 of q64 (k0 a multiple of 8): byte k0/8 of every pixel, then
+ * per group of 8 pixels (one 64-bit load) an 8×8 bit transpose. */
+__attribute__((noinline)) static void cut_window(pp5_emc *e, int k0)
 {
-    size_t nw = (size_t)e->nwords;
+    size_t nw = (size_t)e->nwords, np = (size_t)e->npix;
+    uint8_t *bytes = (uint8_t *)e->q128; /* scratch: npix bytes */
+    for (size_t p = 0; p < np; p++) bytes[p] = (uint8_t)(e->q64[p] >> k0);
     for (size_t w = 0; w < nw; w++) {
-        const uint64_t *q = e->q64 + w * 64;
         uint64_t out[8] = {0};
         for (int g = 0; g < 8; g++) {
             uint64_t x = 0;
-            for (int j = 0; j < 8; j++) x |= (q[g * 8 + j] >> k0 & 0xff) << (8 * j);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(&x, bytes + w * 64 + (size_t)g * 8, 8); /* byte j = pixel 8g + j */
+#else
+            for (int j = 0; j < 8; j++) x |= (uint64_t)bytes[w * 64 + (size_t)g * 8 + (size_t)j] << (8 * j);
+#endif
             /* byte j bit i -> byte i bit j */
             uint64_t t;
             t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
@@ -294,7 +300,7 @@ static const uint64_t *tree_plane(pp5_emc *e)
      * latency shifts before result bit k is due */
     if (k < 64) {
         if (e->win_k0 != 64 && (e->win_k0 < 0 || k < e->win_k0 || k >= e->win_k0 + 8))
-            cut_window(e, k > 56 ? 56 : k);
+            cut_window(e, k & ~7);
         return e->qplanes + (size_t)k * (size_t)e->nwords; /* k < eval_m <= 64 */
     } else {
         for (int w = 0; w < e->nwords; w++) {
@@ -371,7 +377,7 @@ static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
     return r;
 }
 
-static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+__attribute__((noinline)) static void alu(pp5_emc *e, const pp5_pins *p, int addr)
 {
     int nw = e->nwords;
     bool valid = addr < PP5_EMC_MEM_BITS;
