@@ -4,6 +4,7 @@
  * program against a direct C evaluation of its escape-time loop. FC words are
  * Mesa's exact encodings (spec/r500.md §3.2). */
 #include "base/json.h"
+#include "lockstep/r500_tex.h"
 #include "test_exec_util.h"
 
 /* FC instruction with Mesa's inst0 (TYPE_FC | ALU_WAIT) and words 2, 3. */
@@ -240,6 +241,57 @@ static void test_tex_nop_and_unbound_sampler(void **state)
     r500_job_free(&job);
 }
 
+static void test_tex_ld_swizzles_and_mask(void **state)
+{
+    (void)state;
+    /* 2x2 texture, nearest, clamp; texel (i, j) = (i, j, 10 + i + 2j, 100 + i + 2j).
+     * 0: TEX LD tex[2] t1.rgb = texel.bgr with coordinates (S, T) = t0.(g, r)
+     *    (transposed), destination t[0 + aL] with aL = 0 and DST_ADDR_REL
+     * 1: OUT t1 (alpha: never written by the TEX, stays 0) */
+    const float texels[16] = {0, 0, 10, 100, 1, 0, 11, 101, 0, 1, 12, 102, 1, 1, 13, 103};
+    tx_prog p = {.n = 0};
+    r500_inst t;
+    r500_inst_init(&t, R500_TYPE_TEX);
+    TX(t, TEX_INST, 1), TX(t, TEX_ID, 2);
+    TX(t, TEX_SRC_ADDR, 0), TX(t, TEX_SRC_S_SWIZ, 1), TX(t, TEX_SRC_T_SWIZ, 0),
+        TX(t, TEX_SRC_R_SWIZ, 2), TX(t, TEX_SRC_Q_SWIZ, 3);
+    TX(t, TEX_DST_ADDR, 1), TX(t, TEX_DST_ADDR_REL, 1);
+    TX(t, TEX_DST_R_SWIZ, 2), TX(t, TEX_DST_G_SWIZ, 1), TX(t, TEX_DST_B_SWIZ, 0),
+        TX(t, TEX_DST_A_SWIZ, 3);
+    TX(t, RGB_WMASK, 7);
+    tx_add(&p, &t);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+    TX_RGB_A(o, 0, 0, 1, 2, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    ls_diag d;
+    r500_texture *tex = NULL;
+    assert_int_equal(r500_texture_create(2, 2, texels, &tex, &d), LS_OK);
+    r500_texture_set_sampler(tex, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+    job.tex[2] = tex; /* the job owns it now */
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            int i = y / 2, j = x / 2; /* S from v (g), T from u (r) */
+            const float *tx = texels + (j * 2 + i) * 4;
+            assert_true(tx_px(&res, 0, x, y, 0) == tx[2]);
+            assert_true(tx_px(&res, 0, x, y, 1) == tx[1]);
+            assert_true(tx_px(&res, 0, x, y, 2) == tx[0]);
+            assert_true(tx_px(&res, 0, x, y, 3) == 0.0f);
+        }
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
 static void test_watchdog_confined_to_thread(void **state)
 {
     (void)state;
@@ -423,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_loop_al_relative),
         cmocka_unit_test(test_texkill_and_clear),
         cmocka_unit_test(test_tex_nop_and_unbound_sampler),
+        cmocka_unit_test(test_tex_ld_swizzles_and_mask),
         cmocka_unit_test(test_watchdog_confined_to_thread),
         cmocka_unit_test(test_trace_and_stats_json),
         cmocka_unit_test(test_mandelbrot_demo),
