@@ -9,7 +9,7 @@ echo "demo: outputs go to $(pwd)/$out"
 # --- R500: a Mandelbrot escape-time loop (data-dependent loop trip counts and
 # breaks) run at 512x512 in threads of 48 pixels (RV530), with a second image
 # of the instructions each pixel executed while active.
-r500_prog=examples/r500/mandelbrot.inc
+r500_prog=examples/r500/mandelbrot.fs.asm
 if [ -x "$build/tools/lockstep" ] && [ -f "$r500_prog" ]; then
   echo "demo: R500: lockstep r500 run $r500_prog --size 512x512 --input t0=uv --thread rv530"
   if "$build/tools/lockstep" r500 run "$r500_prog" --size 512x512 --input t0=uv --thread rv530 \

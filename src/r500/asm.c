@@ -787,9 +787,6 @@ static void structured_body(parser *p, const asm_tok *start)
     if (ident_is(start, "LOOP") || ident_is(start, "REP")) {
         bool rep = ident_is(start, "REP");
         uint64_t n = 0;
-        if (is_punct(cur(p), '[') || ident_is(cur(p), "i")) {
-            /* LOOP i[N]: US_FC_INT_CONST_N */
-        }
         if (cur(p)->kind == TK_NUM && cur(p)->line == start->line) {
             if (!parse_uint_tok(p, 31, &n, "integer constant index")) {
                 skip_statement(p, start, true);

@@ -345,11 +345,21 @@ static void buhman_core(ls_buf *b, const r500_inst *in)
     }
     ls_buf_puts(b, first ? ":\n" : " :\n");
     bool alpha = !alpha_unit_idle(in);
-    if (alpha) {
+    /* An op without destination whose opcode exists in both units goes to the
+     * first free unit (r500.md §6.1), so such an alpha op is printed second. */
+    static const bool alpha_only[16] = {[1] = true, [8] = true, [9] = true, [10] = true,
+                                        [11] = true, [12] = true, [13] = true};
+    bool alpha_dest = f[R500_F_ALPHA_WMASK] || (f[R500_F_ALPHA_OMASK] && in->type == R500_TYPE_OUT);
+    bool alpha_first = alpha_dest || alpha_only[f[R500_F_ALPHA_OP] & 15];
+    if (alpha && alpha_first) {
         print_op(b, in, 1);
         ls_buf_puts(b, " ,\n");
     }
     print_op(b, in, 0);
+    if (alpha && !alpha_first) {
+        ls_buf_puts(b, " ,\n");
+        print_op(b, in, 1);
+    }
 }
 
 static bool assemble_one(const char *text, size_t len, uint32_t w[6])
