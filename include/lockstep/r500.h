@@ -117,7 +117,7 @@ ls_status r500_job_set_program(r500_job *job, const uint32_t *words, size_t nins
 
 /* Load a program file into the job: .bin, hex-dword text (its "cN:" constants
  * are loaded too), or a JSON job (the corpus program.json as it is, or a
- * lockstep job: see docs/r500-job.md). */
+ * lockstep job: docs/assumptions.md, "R500: jobs, inputs and outputs"). */
 ls_status r500_job_load(r500_job *job, const char *path, ls_diag *d);
 /* Same from memory (format from the name, then the content). */
 ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, size_t len,
