@@ -106,8 +106,10 @@ typedef struct r500_job {
     r500_options options;
 } r500_job;
 
-/* A job with defaults: no program, 16x16, thread 16, inputs none, regs as
- * Mesa writes them for a program of ninst instructions (set by the loaders). */
+/* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
+ * inputs, clear colour 0, one worker per core, default model options, and the
+ * registers Mesa writes (US_CONFIG 0x2, FULL_FC_EN, US_FC_INT_CONST_0 = 0xFF;
+ * US_CODE_* are set with the program). */
 void r500_job_init(r500_job *job);
 void r500_job_free(r500_job *job);
 /* Set the program words (copied) and, when set_range, US_CODE_ADDR/RANGE to
