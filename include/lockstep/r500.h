@@ -106,8 +106,10 @@ typedef struct r500_job {
     r500_options options;
 } r500_job;
 
-/* A job with defaults: no program, 16x16, thread 16, inputs none, regs as
- * Mesa writes them for a program of ninst instructions (set by the loaders). */
+/* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
+ * inputs, clear colour 0, one worker per core, default model options, and the
+ * registers Mesa writes (US_CONFIG 0x2, FULL_FC_EN, US_FC_INT_CONST_0 = 0xFF;
+ * US_CODE_* are set with the program). */
 void r500_job_init(r500_job *job);
 void r500_job_free(r500_job *job);
 /* Set the program words (copied) and, when set_range, US_CODE_ADDR/RANGE to
@@ -117,7 +119,7 @@ ls_status r500_job_set_program(r500_job *job, const uint32_t *words, size_t nins
 
 /* Load a program file into the job: .bin, hex-dword text (its "cN:" constants
  * are loaded too), or a JSON job (the corpus program.json as it is, or a
- * lockstep job: see docs/r500-job.md). */
+ * lockstep job: docs/assumptions.md, "R500: jobs, inputs and outputs"). */
 ls_status r500_job_load(r500_job *job, const char *path, ls_diag *d);
 /* Same from memory (format from the name, then the content). */
 ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, size_t len,

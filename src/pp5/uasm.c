@@ -225,15 +225,11 @@ typedef struct asm_ctx {
     size_t nrefs;
 } asm_ctx;
 
-static void err_at(asm_ctx *c, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void err_at(asm_ctx *c, int col, const char *fmt, ...)
+static void diag_at(asm_ctx *c, ls_status st, int col, const char *fmt, va_list ap)
 {
     ls_diag d;
     ls_diag_clear(&d);
-    va_list ap;
-    va_start(ap, fmt);
-    ls_diag_vset(&d, LS_ERR_PARSE, c->fname, c->line, col, fmt, ap);
-    va_end(ap);
+    ls_diag_vset(&d, st, c->fname, c->line, col, fmt, ap);
     size_t n = c->line_n < sizeof d.source_line - 1 ? c->line_n : sizeof d.source_line - 1;
     memcpy(d.source_line, c->line_p, n);
     d.source_line[n] = 0;
@@ -241,6 +237,25 @@ static void err_at(asm_ctx *c, int col, const char *fmt, ...)
         if ((unsigned char)d.source_line[i] < 32 && d.source_line[i] != '\t')
             d.source_line[i] = ' ';
     ls_diag_list_push(c->errs, &d);
+}
+
+static void err_at(asm_ctx *c, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void err_at(asm_ctx *c, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_at(c, LS_ERR_PARSE, col, fmt, ap);
+    va_end(ap);
+}
+
+/* A warning: pushed with status LS_OK, so it does not fail the assembly. */
+static void warn_at(asm_ctx *c, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn_at(asm_ctx *c, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_at(c, LS_OK, col, fmt, ap);
+    va_end(ap);
 }
 
 static bool teq(tok t, const char *s) { return strlen(s) == t.n && strncmp(t.p, s, t.n) == 0; }
@@ -506,6 +521,10 @@ static bool assemble_words(asm_ctx *c, tok *tk, int nt, size_t addr, uint32_t *w
         err_at(c, col0, "cnt2 with done: the counter loads on Done (A-3)");
         return false;
     }
+    /* A-3: an all-zero Tree field means Force (pp5.md §4.2), easy to get by
+     * accident; say so when the word does not name its tree mode. */
+    if (!have_tree)
+        warn_at(c, col0, "no tree mode given (force, cond or halt): Tree = 00, Force (A-3)");
     *w_out = w;
     return true;
 }

@@ -418,6 +418,16 @@ HOT void k_omod(float *v, unsigned omod, bool clamp, unsigned nb, const r500_exe
     if (omod >= 7)
         return;
     float s = omod_scale[omod];
+    if (omod == 0) {
+        /* x1 changes only NaNs and denormals: look for one before rewriting */
+        uint32_t special = 0;
+        FOR_LANES(l) {
+            uint32_t t = fbits(v[l]) & 0x7fffffffu;
+            special |= (uint32_t)(t - 1u < 0x007fffffu) | (uint32_t)(t > 0x7f800000u);
+        }
+        if (!special)
+            goto clamp;
+    }
     FOR_LANES(l) {
         uint32_t u = fbits(v[l] * s);
         uint32_t e = u & 0x7f800000u;
@@ -425,6 +435,7 @@ HOT void k_omod(float *v, unsigned omod, bool clamp, unsigned nb, const r500_exe
         u = (e == 0x7f800000u && (u & 0x7fffffu)) ? 0x7fffffffu : u;
         v[l] = bitsf(u);
     }
+clamp:
     if (clamp)
         FOR_LANES(l)
             v[l] = clamp01(v[l], o);

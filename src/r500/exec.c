@@ -306,27 +306,7 @@ static void lane_pixel(const worker *w, size_t s, int *x, int *y)
         *y = (int)(2 * qy + 1 - row);
 }
 
-#if defined(__has_include)
-#if __has_include("lockstep/r500_tex.h")
-#define R500_HAVE_TEX 1
 #include "lockstep/r500_tex.h"
-#endif
-#endif
-
-#ifndef R500_HAVE_TEX
-/* Built without the texture unit: TEXKILL and TEX NOP work, lookups fault. */
-ls_status r500_exec_texture_load(const char *path, struct r500_texture **t, ls_diag *d)
-{
-    *t = NULL;
-    return ls_diag_set(d, LS_ERR_UNSUPPORTED, path, 0, 0,
-                       "textures are not supported by this build (no texture unit)");
-}
-
-void r500_exec_texture_free(struct r500_texture *t)
-{
-    (void)t;
-}
-#endif
 
 /* TEX (spec/r500.md §1.7, §4.8): coordinates from a temp through the
  * STRQ swizzle; the fetched RGBA goes through the destination swizzle under
@@ -358,7 +338,6 @@ static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *
         w->fc.killed |= kill & m;
         return LS_OK;
     }
-#ifdef R500_HAVE_TEX
     for (unsigned k = 0; k < 4; k++)
         memcpy(w->tex_in[k], w->temps[src][sw[k]], n * sizeof(float));
     r500_tex_request rq;
@@ -434,14 +413,6 @@ static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *
             if ((m >> l) & 1)
                 dp[l] = s[l];
     }
-#else
-    (void)src;
-    (void)sw;
-    (void)active;
-    (void)pc;
-    return ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
-                       "texture lookup, but this build has no texture unit");
-#endif
     return LS_OK;
 }
 

@@ -49,8 +49,9 @@ ls_status r500_texture_create(int width, int height, const float *rgba, r500_tex
         if (l == 0) {
             memcpy(t->texels[0], rgba, (size_t)w * (size_t)h * 4 * sizeof(float));
         } else {
-            /* Box filter: each texel averages the 2x2 block of the level above
-             * (edge texels repeated when that level has an odd size). */
+            /* Box filter: each texel averages the 2x2 block (2x..2x+1,
+             * 2y..2y+1) of the level above; an odd level's last row/column
+             * does not contribute, an axis of size 1 repeats its texel. */
             const float *src = t->texels[l - 1];
             int pw = t->w[l - 1], ph = t->h[l - 1];
             for (int y = 0; y < h; y++)
@@ -170,12 +171,11 @@ ls_status r500_tex_sample(const r500_texture *t, const r500_tex_request *rq, ls_
         } else if (rq->lod_mode == R500_TEX_LOD_BIAS && rq->lod) {
             lod = rq->lod[l];
         }
-        /* nearest mip level: round(lod), clamped to the chain (no trilinear) */
+        /* nearest mip level: round(lod), clamped to the chain (no trilinear);
+         * NaN (fails the comparison) and -inf use level 0, +inf the last */
         int level = 0;
-        if (isfinite(lod) && lod > 0.5)
+        if (lod > 0.5)
             level = lod >= t->levels - 1 ? t->levels - 1 : (int)floor(lod + 0.5);
-        else if (isnan(lod))
-            level = 0;
         float px[4];
         sample_level(t, level, u[l], v[l], px);
         for (int c = 0; c < 4; c++)

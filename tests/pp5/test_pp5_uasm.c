@@ -156,6 +156,27 @@ static void test_hex(void **state)
     assert_int_equal(pp5_uhex_parse(wide, strlen(wide), "h", &u, &d), LS_ERR_RANGE);
 }
 
+/* A-3: a word that names no tree mode gets Tree = 00 (Force) and a warning,
+ * which does not fail the assembly. */
+static void test_tree_warning(void **st)
+{
+    (void)st;
+    const char *src = "idle: nop cond jmp idle done\n       nop inc\n";
+    pp5_ucode u;
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), "w.pp5m", &u, &errs), LS_OK);
+    assert_int_equal(errs.count, 1);
+    assert_int_equal(errs.errors, 0);
+    assert_int_equal(errs.items[0].line, 2);
+    assert_non_null(strstr(errs.items[0].msg, "tree mode"));
+    char line[600];
+    ls_diag_format(&errs.items[0], line, sizeof line);
+    assert_non_null(strstr(line, "w.pp5m:2:8: warning:"));
+    assert_int_equal((u.words[1] >> 15) & 3u, 0); /* Tree<1:0> = 00 */
+    ls_diag_list_free(&errs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_hex),
+        cmocka_unit_test(test_tree_warning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

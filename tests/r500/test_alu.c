@@ -143,10 +143,15 @@ static void ref_alu(const r500_inst *in, const ref_pixel *p, float res[4])
 static float rand_val(uint64_t *s)
 {
     uint64_t r = ls_test_rand(s);
-    switch (r & 7) {
-    case 0: return 0.0f;
-    case 1: return 0.5f;
-    case 2: return -1.0f;
+    switch (r & 31) {
+    case 0: case 1: return 0.0f;
+    case 2: case 3: return 0.5f;
+    case 4: case 5: return -1.0f;
+    case 6: return 1e-40f;              /* denormal */
+    case 7: return -3e-39f;             /* negative denormal */
+    case 8: return (r >> 8) & 1 ? INFINITY : -INFINITY;
+    case 9: return tx_float(0x7fc00000u | (uint32_t)((r >> 8) & 0xff)); /* NaN */
+    case 10: return -0.0f;
     default: return ((float)((r >> 8) & 0xffff) / 4096.0f) - 8.0f;
     }
 }

@@ -4,6 +4,7 @@
  * program against a direct C evaluation of its escape-time loop. FC words are
  * Mesa's exact encodings (spec/r500.md §3.2). */
 #include "base/json.h"
+#include "lockstep/r500_tex.h"
 #include "test_exec_util.h"
 
 /* FC instruction with Mesa's inst0 (TYPE_FC | ALU_WAIT) and words 2, 3. */
@@ -240,6 +241,134 @@ static void test_tex_nop_and_unbound_sampler(void **state)
     r500_job_free(&job);
 }
 
+static void test_tex_ld_swizzles_and_mask(void **state)
+{
+    (void)state;
+    /* 2x2 texture, nearest, clamp; texel (i, j) = (i, j, 10 + i + 2j, 100 + i + 2j).
+     * 0: TEX LD tex[2] t1.rgb = texel.bgr with coordinates (S, T) = t0.(g, r)
+     *    (transposed), destination t[0 + aL] with aL = 0 and DST_ADDR_REL
+     * 1: OUT t1 (alpha: never written by the TEX, stays 0) */
+    const float texels[16] = {0, 0, 10, 100, 1, 0, 11, 101, 0, 1, 12, 102, 1, 1, 13, 103};
+    tx_prog p = {.n = 0};
+    r500_inst t;
+    r500_inst_init(&t, R500_TYPE_TEX);
+    TX(t, TEX_INST, 1), TX(t, TEX_ID, 2);
+    TX(t, TEX_SRC_ADDR, 0), TX(t, TEX_SRC_S_SWIZ, 1), TX(t, TEX_SRC_T_SWIZ, 0),
+        TX(t, TEX_SRC_R_SWIZ, 2), TX(t, TEX_SRC_Q_SWIZ, 3);
+    TX(t, TEX_DST_ADDR, 1), TX(t, TEX_DST_ADDR_REL, 1);
+    TX(t, TEX_DST_R_SWIZ, 2), TX(t, TEX_DST_G_SWIZ, 1), TX(t, TEX_DST_B_SWIZ, 0),
+        TX(t, TEX_DST_A_SWIZ, 3);
+    TX(t, RGB_WMASK, 7);
+    tx_add(&p, &t);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+    TX_RGB_A(o, 0, 0, 1, 2, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    ls_diag d;
+    r500_texture *tex = NULL;
+    assert_int_equal(r500_texture_create(2, 2, texels, &tex, &d), LS_OK);
+    r500_texture_set_sampler(tex, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+    job.tex[2] = tex; /* the job owns it now */
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            int i = y / 2, j = x / 2; /* S from v (g), T from u (r) */
+            const float *tx = texels + (j * 2 + i) * 4;
+            assert_true(tx_px(&res, 0, x, y, 0) == tx[2]);
+            assert_true(tx_px(&res, 0, x, y, 1) == tx[1]);
+            assert_true(tx_px(&res, 0, x, y, 2) == tx[0]);
+            assert_true(tx_px(&res, 0, x, y, 3) == 0.0f);
+        }
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+/* TEX op dispatch: PROJ divides by Q; LOD takes the LOD from Q; LODBIAS adds Q
+ * to the implicit LOD; DXDY takes derivatives from DX_ADDR / DY_ADDR. On a 2x2
+ * texture (level 1 = the average of its texels) over a 4x4 image. */
+static void test_tex_ops(void **state)
+{
+    (void)state;
+    const float texels[16] = {0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1};
+    struct { unsigned op; float q; bool avg; } cases[] = {
+        {3, 2.0f, false}, /* PROJ: coordinates (2u, 2v) / 2 = (u, v): level 0 */
+        {5, 0.0f, false}, /* LOD 0 */
+        {5, 1.0f, true},  /* LOD 1: the average */
+        {4, 0.0f, false}, /* LODBIAS 0: implicit LOD (-1 -> level 0) */
+        {4, 3.0f, true},  /* LODBIAS +3: level 1 */
+        {6, 0.0f, true},  /* DXDY with derivatives (1,0) / (0,1) = 2 texels: level 1 */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tx_prog p = {.n = 0};
+        /* 0: t2 = (2u, 2v, 0, q) for PROJ, else (u, v, 0, q); t3 = (1,0,0,0), t4 = (0,1,0,0) */
+        r500_inst a = tx_alu(R500_TYPE_ALU);
+        TX(a, RGB_ADDR0, 0);
+        TX_RGB_A(a, 0, 0, 1, 4, 0);
+        TX_RGB_B(a, 0, 6, 6, 6, 0);
+        TX_RGB_C(a, 0, 4, 4, 4, 0);
+        TX(a, RGB_OMOD, cases[k].op == 3 ? 1 : 0);
+        TX(a, RGB_WMASK, 7), TX(a, RGB_ADDRD, 2);
+        tx_add(&p, &a);
+        r500_inst t;
+        r500_inst_init(&t, R500_TYPE_TEX);
+        TX(t, TEX_INST, cases[k].op), TX(t, TEX_ID, 0);
+        TX(t, TEX_SRC_ADDR, 2), TX(t, TEX_SRC_S_SWIZ, 0), TX(t, TEX_SRC_T_SWIZ, 1),
+            TX(t, TEX_SRC_R_SWIZ, 2), TX(t, TEX_SRC_Q_SWIZ, 3);
+        TX(t, TEX_DX_ADDR, 3), TX(t, TEX_DY_ADDR, 4);
+        TX(t, TEX_DX_S_SWIZ, 0), TX(t, TEX_DX_T_SWIZ, 1), TX(t, TEX_DY_S_SWIZ, 0),
+            TX(t, TEX_DY_T_SWIZ, 1);
+        TX(t, TEX_DST_ADDR, 1), TX(t, TEX_DST_R_SWIZ, 0), TX(t, TEX_DST_G_SWIZ, 1),
+            TX(t, TEX_DST_B_SWIZ, 2), TX(t, TEX_DST_A_SWIZ, 3);
+        TX(t, RGB_WMASK, 7), TX(t, ALPHA_WMASK, 1);
+        tx_add(&p, &t);
+        r500_inst o = tx_alu(R500_TYPE_OUT);
+        TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+        TX_RGB_A(o, 0, 0, 1, 2, 0);
+        TX_RGB_B(o, 0, 6, 6, 6, 0);
+        TX_RGB_C(o, 0, 4, 4, 4, 0);
+        TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+        TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+        tx_add(&p, &o);
+        r500_job job;
+        tx_job(&job, &p, 4, 4, 16);
+        job.inputs[0].kind = R500_INPUT_UV;
+        job.inputs[2].kind = R500_INPUT_CONST; /* .a = q survives: instruction 0 writes rgb */
+        job.inputs[2].value[3] = cases[k].q;
+        job.inputs[3].kind = R500_INPUT_CONST;
+        job.inputs[3].value[0] = 1.0f;
+        job.inputs[4].kind = R500_INPUT_CONST;
+        job.inputs[4].value[1] = 1.0f;
+        ls_diag d;
+        r500_texture *tex = NULL;
+        assert_int_equal(r500_texture_create(2, 2, texels, &tex, &d), LS_OK);
+        r500_texture_set_sampler(tex, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+        job.tex[0] = tex;
+        r500_result res;
+        tx_run(&job, &res);
+        assert_int_equal(res.nfaults, 0);
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 4; x++) {
+                float want_r = cases[k].avg ? 0.5f : (float)(x / 2);
+                float want_g = cases[k].avg ? 0.5f : (float)(y / 2);
+                if (tx_px(&res, 0, x, y, 0) != want_r || tx_px(&res, 0, x, y, 1) != want_g)
+                    fail_msg("case %zu (op %u, q %g) pixel (%d,%d): got (%g, %g), want (%g, %g)",
+                             k, cases[k].op, cases[k].q, x, y, tx_px(&res, 0, x, y, 0),
+                             tx_px(&res, 0, x, y, 1), want_r, want_g);
+            }
+        r500_result_free(&res);
+        r500_job_free(&job);
+    }
+}
+
 static void test_watchdog_confined_to_thread(void **state)
 {
     (void)state;
@@ -412,6 +541,17 @@ static void test_mandelbrot_demo(void **state)
     assert_true(res.work[hi] > res.work[lo]);
     assert_true(r500_stats_simd_efficiency(&res.stats) < 1.0);
     assert_true(r500_stats_simd_efficiency(&res.stats) > 0.0);
+    /* the same image bit for bit with other thread sizes and one worker */
+    const unsigned sizes[] = {1, 4, 16, 64};
+    for (size_t i = 0; i < 4; i++) {
+        job.thread_size = sizes[i];
+        job.workers = 1;
+        r500_result other;
+        tx_run(&job, &other);
+        assert_memory_equal(other.target[0], res.target[0],
+                            (size_t)job.width * job.height * 4 * sizeof(float));
+        r500_result_free(&other);
+    }
     r500_result_free(&res);
     r500_job_free(&job);
 }
@@ -423,6 +563,8 @@ int main(void)
         cmocka_unit_test(test_loop_al_relative),
         cmocka_unit_test(test_texkill_and_clear),
         cmocka_unit_test(test_tex_nop_and_unbound_sampler),
+        cmocka_unit_test(test_tex_ld_swizzles_and_mask),
+        cmocka_unit_test(test_tex_ops),
         cmocka_unit_test(test_watchdog_confined_to_thread),
         cmocka_unit_test(test_trace_and_stats_json),
         cmocka_unit_test(test_mandelbrot_demo),

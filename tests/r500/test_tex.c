@@ -150,6 +150,74 @@ static void test_mipmaps(void **st)
     r500_texture_free(t);
 }
 
+/* Non-power-of-two chain 5x3 -> 2x1 -> 1x1, values by hand from the ramp
+ * x + 10y + 100c; LOD edge cases; LODBIAS and DXDY through the request. */
+static void test_lod_edges(void **st)
+{
+    (void)st;
+    r500_texture *t = make(5, 3, ramp);
+    assert_int_equal(r500_texture_levels(t), 3);
+    r500_texture_set_sampler(t, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+    float o[4];
+    /* level 1 texel (0,0) = mean of (0,0),(1,0),(0,1),(1,1) = (0+1+10+11)/4 */
+    sample1(t, 0.1f, 0.5f, R500_TEX_LOD_EXPLICIT, 1.0f, false, o);
+    assert_true(o[0] == 5.5f && o[3] == 305.5f);
+    /* level 1 texel (1,0) = (2+3+12+13)/4; column 4 and row 2 do not contribute */
+    sample1(t, 0.9f, 0.5f, R500_TEX_LOD_EXPLICIT, 1.0f, false, o);
+    assert_true(o[0] == 7.5f);
+    /* level 2 (1x1) = mean of 5.5, 7.5 (height 1 repeats its row) */
+    sample1(t, 0.9f, 0.5f, R500_TEX_LOD_EXPLICIT, 2.0f, false, o);
+    assert_true(o[0] == 6.5f);
+    /* +inf LOD: the last level; LOD beyond the chain: clamped to it */
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, INFINITY, false, o);
+    assert_true(o[0] == 6.5f);
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, 40.0f, false, o);
+    assert_true(o[0] == 6.5f);
+    /* NaN, -inf and negative LOD: level 0, texel (0,0) */
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, NAN, false, o);
+    assert_true(o[0] == 0.0f);
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, -INFINITY, false, o);
+    assert_true(o[0] == 0.0f);
+    sample1(t, 0.1f, 0.1f, R500_TEX_LOD_EXPLICIT, -3.0f, false, o);
+    assert_true(o[0] == 0.0f);
+
+    static float coord[4][64], res[4][64], dx[4][64], dy[4][64], bias[64];
+    static const uint8_t quad[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}};
+    memset(coord, 0, sizeof coord);
+    memset(dx, 0, sizeof dx);
+    memset(dy, 0, sizeof dy);
+    ls_diag d;
+    /* DXDY: dS/dx = 2 texels of 5 -> log2(2) = 1 -> level 1 */
+    coord[0][0] = 0.1f, coord[1][0] = 0.5f;
+    dx[0][0] = 2.0f / 5;
+    r500_tex_request rq = {.n = 1, .mask = 1, .lod_mode = R500_TEX_LOD_DERIV, .coord = coord,
+                           .ddx = dx, .ddy = dy, .out = res};
+    assert_int_equal(r500_tex_sample(t, &rq, &d), LS_OK);
+    assert_true(res[0][0] == 5.5f);
+    /* DXDY: dT/dy = 4 texels of 3 -> log2(4) = 2 -> level 2; infinite: last level */
+    dx[0][0] = 0;
+    dy[1][0] = 4.0f / 3;
+    assert_int_equal(r500_tex_sample(t, &rq, &d), LS_OK);
+    assert_true(res[0][0] == 6.5f);
+    dy[1][0] = INFINITY;
+    assert_int_equal(r500_tex_sample(t, &rq, &d), LS_OK);
+    assert_true(res[0][0] == 6.5f);
+    /* LODBIAS: a quad 1 texel apart (LOD 0) plus bias 1 -> level 1; lanes outside
+     * the mask keep their output */
+    for (int l = 0; l < 4; l++) {
+        coord[0][l] = 0.1f + (float)(l & 1) / 5;
+        coord[1][l] = 0.5f + (float)(l >> 1) / 3;
+        bias[l] = 1.0f;
+        res[0][l] = -7.0f;
+    }
+    r500_tex_request rb = {.n = 4, .mask = 1, .quad = quad, .lod_mode = R500_TEX_LOD_BIAS,
+                           .coord = coord, .lod = bias, .out = res};
+    assert_int_equal(r500_tex_sample(t, &rb, &d), LS_OK);
+    assert_true(res[0][0] == 5.5f);
+    assert_true(res[0][1] == -7.0f && res[0][2] == -7.0f && res[0][3] == -7.0f);
+    r500_texture_free(t);
+}
+
 /* End to end: a PNG sampled with uv through `lockstep`'s job API comes out
  * upright (the PNG's top row at the top of the render target). */
 static void test_png_through_program(void **st)
@@ -196,7 +264,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nearest_and_wrap), cmocka_unit_test(test_bilinear),
-        cmocka_unit_test(test_mipmaps),          cmocka_unit_test(test_png_through_program),
+        cmocka_unit_test(test_mipmaps),          cmocka_unit_test(test_lod_edges),
+        cmocka_unit_test(test_png_through_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
