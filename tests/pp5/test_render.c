@@ -183,7 +183,10 @@ static void random_triangles(void **state)
 {
     (void)state;
     uint64_t rs = ls_test_seed(0x5eed5);
-    for (int scene = 0; scene < 2; scene++) {
+    /* scene 2: flat, distinct colours (R or G differ by >= 2 between any two
+     * triangles), so agreement within +-1 means the same triangle won the pixel:
+     * an exact coverage and depth-order check */
+    for (int scene = 0; scene < 3; scene++) {
         ls_buf b;
         ls_buf_init(&b);
         int rx = scene ? 1000 : 0, ry = scene ? 700 : 0;
@@ -201,6 +204,12 @@ static void random_triangles(void **state)
                 p.v[2][1] += 0.3 * (frand(&rs) - 0.5);
             }
             for (int i = 0; i < 3; i++) { p.v[i][0] += rx; p.v[i][1] += ry; }
+            if (scene == 2)
+                for (int i = 0; i < 3; i++) {
+                    p.v[i][3] = 2 * (ntri % 128);
+                    p.v[i][4] = 100 * (ntri / 128);
+                    p.v[i][5] = 7;
+                }
             add_prim(&b, &p);
             ntri++;
             if (kind == 2) { /* a neighbour sharing edge v0-v1 */
@@ -208,6 +217,11 @@ static void random_triangles(void **state)
                 random_vertex(&rs, q.v[2], -30, 158);
                 q.v[2][0] += rx;
                 q.v[2][1] += ry;
+                if (scene == 2)
+                    for (int i = 0; i < 3; i++) {
+                        q.v[i][3] = 2 * (ntri % 128);
+                        q.v[i][4] = 100 * (ntri / 128);
+                    }
                 /* same depth/colour along the shared edge: continuous surface */
                 add_prim(&b, &q);
                 ntri++;
