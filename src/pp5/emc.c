@@ -299,8 +299,24 @@ static const uint64_t *tree_plane(pp5_emc *e)
     /* k < eval_m always holds at the A-17 latency: coefficient bit k has arrived
      * latency shifts before result bit k is due */
     if (k < 64) {
-        if (e->win_k0 != 64 && (e->win_k0 < 0 || k < e->win_k0 || k >= e->win_k0 + 8))
+        if (e->win_k0 != 64 && (e->win_k0 < 0 || k < e->win_k0 || k >= e->win_k0 + 8)) {
+            if (s->plane_k < 0) {
+                /* first bit read from this set (EDGE reads only its sign bit): one plane */
+                size_t nw = (size_t)e->nwords;
+                for (size_t w = 0; w < nw; w++) {
+                    const uint64_t *q = e->q64 + w * 64;
+                    uint64_t v = 0;
+                    for (int i = 0; i < 64; i++) v |= (q[i] >> k & 1) << i;
+                    e->t_plane[w] = v;
+                }
+                e->plane_owner = si;
+                s->plane_k = k;
+                return e->t_plane;
+            }
             cut_window(e, k & ~7);
+        }
+        s->plane_k = k;          /* marks "read before" */
+        if (e->plane_owner == si) e->plane_owner = -1; /* t_plane is not this bit */
         return e->qplanes + (size_t)k * (size_t)e->nwords; /* k < eval_m <= 64 */
     } else {
         for (int w = 0; w < e->nwords; w++) {
