@@ -11,7 +11,9 @@ ls_status r500_texture_load(const char *spec, r500_texture **out, ls_diag *d)
 {
     *out = NULL;
     char path[1024];
-    snprintf(path, sizeof path, "%s", spec);
+    if ((size_t)snprintf(path, sizeof path, "%s", spec) >= sizeof path)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "texture file name longer than %zu bytes",
+                           sizeof path - 1);
     r500_tex_filter filter = R500_TEX_BILINEAR;
     r500_tex_wrap wrap = R500_TEX_REPEAT;
     /* sampler suffixes: FILE[@WxH][,nearest|,bilinear][,repeat|,clamp] */
@@ -35,9 +37,11 @@ ls_status r500_texture_load(const char *spec, r500_texture **out, ls_diag *d)
     ls_status st;
     char *at = strrchr(path, '@');
     if (at) {
-        int w, h;
+        int w, h, end = 0;
         char x;
-        if (sscanf(at + 1, "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w < 1 || h < 1 ||
+        /* the whole suffix must be WxH: "4x2junk" is an error, not 4x2 */
+        if (sscanf(at + 1, "%d%c%d%n", &w, &x, &h, &end) != 3 || at[1 + end] != 0 || x != 'x' ||
+            w < 1 || h < 1 ||
             w > 16384 || h > 16384)
             return ls_diag_set(d, LS_ERR_ARG, spec, 0, 0, "expected FILE@WxH for raw float32 RGBA");
         *at = 0;

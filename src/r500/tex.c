@@ -30,6 +30,8 @@ ls_status r500_texture_create(int width, int height, const float *rgba, r500_tex
                               ls_diag *d)
 {
     *out = NULL;
+    if (!rgba)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "texture without texels");
     if (width < 1 || height < 1 || width > 16384 || height > 16384)
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
                            "texture size %dx%d is outside 1x1..16384x16384", width, height);

@@ -260,12 +260,166 @@ static void test_png_through_program(void **st)
     assert_string_equal(d.file, "/nonexistent.png");
 }
 
+/* Reference bilinear with repeat addressing, written separately: texel index
+ * taken modulo the size with a non-negative remainder. */
+static float ref_bilinear_repeat(int w, int h, double u, double v, int c)
+{
+    double x = u * w - 0.5, y = v * h - 0.5;
+    int x0 = (int)floor(x), y0 = (int)floor(y);
+    double fx = x - x0, fy = y - y0;
+    double acc = 0;
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+            int xi = ((x0 + i) % w + w) % w, yi = ((y0 + j) % h + h) % h;
+            acc += (i ? fx : 1 - fx) * (j ? fy : 1 - fy) * ramp(xi, yi, c);
+        }
+    return (float)acc;
+}
+
+static void test_bilinear_repeat(void **st)
+{
+    (void)st;
+    r500_texture *t = make(3, 7, ramp); /* non-power-of-two both ways */
+    r500_texture_set_sampler(t, R500_TEX_BILINEAR, R500_TEX_REPEAT, R500_TEX_REPEAT);
+    uint64_t s = ls_test_seed(0xB11);
+    for (int k = 0; k < 2000; k++) {
+        float u = (float)(ls_test_rand(&s) % 40000) / 8000.0f - 2.5f;
+        float v = (float)(ls_test_rand(&s) % 40000) / 8000.0f - 2.5f;
+        float o[4];
+        sample1(t, u, v, R500_TEX_LOD_EXPLICIT, 0, false, o);
+        for (int c = 0; c < 4; c++) {
+            float e = ref_bilinear_repeat(3, 7, u, v, c);
+            if (fabsf(o[c] - e) > 1e-3f)
+                fail_msg("bilinear repeat (%g,%g) channel %d: %g vs %g", (double)u, (double)v, c,
+                         (double)o[c], (double)e);
+        }
+    }
+    /* by hand: s exactly between texel centres 0 and 1 of row 0 (s = 1/3, t = 1/14):
+     * (0 + 1) / 2 = 0.5; at the seam s = 0 the left neighbour wraps to column 2:
+     * (2 + 0) / 2 = 1 */
+    float o[4];
+    sample1(t, 1.0f / 3, 1.0f / 14, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(fabsf(o[0] - 0.5f) < 1e-5f);
+    sample1(t, 0.0f, 1.0f / 14, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(fabsf(o[0] - 1.0f) < 1e-5f);
+    /* huge and non-finite coordinates give a texel value, never a crash or NaN */
+    const float odd[] = {1e30f, -1e30f, 3.4e38f, -3.4e38f, INFINITY, -INFINITY, NAN};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+        for (int un = 0; un < 2; un++) {
+            sample1(t, odd[i], odd[i], R500_TEX_LOD_EXPLICIT, 0, un, o);
+            for (int c = 0; c < 4; c++)
+                assert_true(o[c] >= 100 * c && o[c] <= 100 * c + 62);
+        }
+    r500_texture_free(t);
+}
+
+/* Two quads in one thread get their own implicit LOD: quad 0 spans 1 texel per
+ * pixel (level 0), quad 1 spans 4 texels (level 2). */
+static void test_lod_per_quad(void **st)
+{
+    (void)st;
+    r500_texture *t = make(16, 16, checker);
+    r500_texture_set_sampler(t, R500_TEX_NEAREST, R500_TEX_REPEAT, R500_TEX_REPEAT);
+    static float coord[4][64], res[4][64];
+    static const uint8_t quad[8][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3},
+                                       {4, 5, 6, 7}, {4, 5, 6, 7}, {4, 5, 6, 7}, {4, 5, 6, 7}};
+    for (int l = 0; l < 8; l++) {
+        float step = l < 4 ? 1.0f / 16 : 4.0f / 16;
+        /* top-left at texel (0, 15) (centre); x grows right, y (t) falls downward */
+        coord[0][l] = 0.5f / 16 + (float)(l & 1) * step;
+        coord[1][l] = 15.5f / 16 - (float)((l >> 1) & 1) * step;
+    }
+    r500_tex_request rq = {.n = 8, .mask = 0xFF, .quad = quad, .lod_mode = R500_TEX_LOD_IMPLICIT,
+                           .coord = coord, .out = res};
+    ls_diag d;
+    assert_int_equal(r500_tex_sample(t, &rq, &d), LS_OK);
+    /* level 0 of a checkerboard: (x + y) & 1 of the texel hit */
+    assert_true(res[0][0] == 1.0f && res[0][1] == 0.0f && res[0][2] == 0.0f && res[0][3] == 1.0f);
+    /* level 2 (4x4 box) of a checkerboard: 0.5 everywhere */
+    for (int l = 4; l < 8; l++)
+        assert_true(res[0][l] == 0.5f);
+    r500_texture_free(t);
+}
+
+/* Files: raw float32 round trip (bit-exact, bottom row first), PNG values c/255
+ * with the top row at t = 1, sampler suffixes, and malformed specs. */
+static void test_texture_files(void **st)
+{
+    (void)st;
+    char raw[] = "/tmp/lockstep-texraw-XXXXXX";
+    int fd = mkstemp(raw);
+    assert_true(fd >= 0);
+    close(fd);
+    float px[3 * 2 * 4];
+    for (int i = 0; i < 24; i++)
+        px[i] = (float)i * 0.37f - 2.0f;
+    ls_imagef fimg = {3, 2, px};
+    ls_diag d;
+    assert_int_equal(ls_rawf_write(raw, &fimg, &d), LS_OK);
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s@3x2,nearest,clamp", raw);
+    r500_texture *t = NULL;
+    assert_int_equal(r500_texture_load(spec, &t, &d), LS_OK);
+    assert_int_equal(r500_texture_width(t), 3);
+    assert_int_equal(r500_texture_height(t), 2);
+    float o[4];
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 3; x++) {
+            sample1(t, ((float)x + 0.5f) / 3, ((float)y + 0.5f) / 2, R500_TEX_LOD_EXPLICIT, 0,
+                    false, o);
+            for (int c = 0; c < 4; c++)
+                assert_true(o[c] == px[(y * 3 + x) * 4 + c]);
+        }
+    /* clamp (from the suffix): far right of the bottom row is texel (2, 0) */
+    sample1(t, 9.0f, 0.1f, R500_TEX_LOD_EXPLICIT, 0, false, o);
+    assert_true(o[0] == px[8]);
+    r500_texture_free(t);
+    /* wrong size for the file, junk after WxH, bad option, missing size */
+    const char *bad[] = {"@4x2", "@3x2junk", "@3x2,fuzzy", "@0x2", "@3y2", "@x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(spec, sizeof spec, "%s%s", raw, bad[i]);
+        t = (r500_texture *)&d; /* must be reset to NULL on failure */
+        if (r500_texture_load(spec, &t, &d) == LS_OK)
+            fail_msg("texture spec '%s' accepted", bad[i]);
+        assert_null(t);
+        assert_true(d.msg[0] != 0);
+    }
+    remove(raw);
+
+    /* PNG: 8-bit values / 255, top row of the file at the top (t near 1) */
+    char png[] = "/tmp/lockstep-texpng-XXXXXX";
+    fd = mkstemp(png);
+    assert_true(fd >= 0);
+    close(fd);
+    uint8_t b[2 * 3 * 4];
+    for (int i = 0; i < 24; i++)
+        b[i] = (uint8_t)(i * 11);
+    ls_image8 img = {2, 3, 4, b};
+    assert_int_equal(ls_png_write(png, &img, &d), LS_OK);
+    snprintf(spec, sizeof spec, "%s,nearest", png);
+    assert_int_equal(r500_texture_load(spec, &t, &d), LS_OK);
+    for (int row = 0; row < 3; row++) /* row 0 = top of the file */
+        for (int x = 0; x < 2; x++) {
+            sample1(t, ((float)x + 0.5f) / 2, (2.5f - (float)row) / 3, R500_TEX_LOD_EXPLICIT, 0,
+                    false, o);
+            for (int c = 0; c < 4; c++)
+                assert_true(o[c] == (float)b[(row * 2 + x) * 4 + c] / 255.0f);
+        }
+    r500_texture_free(t);
+    remove(png);
+    /* create: bad sizes and no texels are errors */
+    assert_int_equal(r500_texture_create(0, 1, px, &t, &d), LS_ERR_RANGE);
+    assert_int_equal(r500_texture_create(1, 1, NULL, &t, &d), LS_ERR_ARG);
+    r500_texture_free(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nearest_and_wrap), cmocka_unit_test(test_bilinear),
         cmocka_unit_test(test_mipmaps),          cmocka_unit_test(test_lod_edges),
-        cmocka_unit_test(test_png_through_program),
+        cmocka_unit_test(test_png_through_program), cmocka_unit_test(test_bilinear_repeat),
+        cmocka_unit_test(test_lod_per_quad),        cmocka_unit_test(test_texture_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
