@@ -5,3 +5,38 @@ build=${1:-build}
 out=demo-out
 mkdir -p "$out"
 echo "demo: outputs go to $(pwd)/$out"
+
+# --- R500: a Mandelbrot escape-time loop (data-dependent loop trip counts and
+# breaks) run at 512x512 in threads of 48 pixels (RV530), with a second image
+# of the instructions each pixel executed while active.
+r500_prog=examples/r500/mandelbrot.fs.asm
+if [ -x "$build/tools/lockstep" ] && [ -f "$r500_prog" ]; then
+  echo "demo: R500: lockstep r500 run $r500_prog --size 512x512 --input t0=uv --thread rv530"
+  if "$build/tools/lockstep" r500 run "$r500_prog" --size 512x512 --input t0=uv --thread rv530 \
+       -o "$out/r500_mandelbrot.png" --work "$out/r500_mandelbrot_work.png" \
+       --stats "$out/r500_mandelbrot_stats.json"; then
+    echo "demo: R500: image:             $(pwd)/$out/r500_mandelbrot.png"
+    echo "demo: R500: work per pixel:    $(pwd)/$out/r500_mandelbrot_work.png"
+    echo "demo: R500: statistics (JSON): $(pwd)/$out/r500_mandelbrot_stats.json"
+  else
+    echo "demo: R500: FAILED"
+  fi
+else
+  echo "demo: R500: skipped ($build/tools/lockstep or $r500_prog missing)"
+fi
+
+# --- PP5: a scene of overlapping Gouraud triangles and discs rendered by the IGC
+# model driving the 128x128 EMC array, clock by clock.
+pp5_scene=examples/pp5/demo.scene
+if [ -x "$build/tools/lockstep" ] && [ -f "$pp5_scene" ]; then
+  echo "demo: PP5: lockstep pp5 render $pp5_scene"
+  if "$build/tools/lockstep" pp5 render "$pp5_scene" -o "$out/pp5_scene.png" \
+       --stats "$out/pp5_scene_stats.json"; then
+    echo "demo: PP5: image:             $(pwd)/$out/pp5_scene.png"
+    echo "demo: PP5: statistics (JSON): $(pwd)/$out/pp5_scene_stats.json"
+  else
+    echo "demo: PP5: FAILED"
+  fi
+else
+  echo "demo: PP5: skipped ($build/tools/lockstep or $pp5_scene missing)"
+fi

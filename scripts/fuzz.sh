@@ -17,7 +17,10 @@ fi
 meson compile -C "$dir" >/dev/null || { meson compile -C "$dir"; exit 1; }
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for f in "$dir"/tests/fuzz/fuzz_*; do [ -x "$f" ] && targets+=("$(basename "$f" | sed 's/^fuzz_//')"); done
+  for f in "$dir"/tests/fuzz/fuzz_*; do [ -f "$f" ] && [ -x "$f" ] && targets+=("$(basename "$f" | sed 's/^fuzz_//')"); done
+fi
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "fuzz: FAILED: no fuzz targets were built in $dir"; exit 1
 fi
 fail=0
 for t in "${targets[@]}"; do
@@ -27,7 +30,7 @@ for t in "${targets[@]}"; do
   [ -d "$root/tests/fuzz/seeds/$t" ] && seeds+=("$root/tests/fuzz/seeds/$t")
   if ASAN_OPTIONS=detect_leaks=1 "$exe" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
        -artifact_prefix="$dir/" "$work" "${seeds[@]}" >"$dir/fuzz_$t.log" 2>&1; then
-    echo "fuzz: $t: ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s)"
+    echo "fuzz: $t: ok ($(grep -o 'Done [0-9]* runs' "$dir/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s)"
   else
     echo "fuzz: $t: FAILED (log: $dir/fuzz_$t.log)"; tail -30 "$dir/fuzz_$t.log"; fail=1
   fi

@@ -3,6 +3,7 @@
 #define LOCKSTEP_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,6 +34,10 @@ int cli_r500(int argc, char **argv);
 int cli_r500_run(int argc, char **argv);
 int cli_r500_asm(int argc, char **argv);
 int cli_r500_dis(int argc, char **argv);
+/* Load .bin / hex-text instruction words (count = instructions); reports errors. */
+int cli_r500_load_words(const char *path, uint32_t **words, size_t *count);
+/* Print every diagnostic of a list (with source line and caret); returns CLI_FAIL. */
+int cli_r500_report_list(const ls_diag_list *errs);
 int cli_pp5(int argc, char **argv);
 int cli_pp5_render(int argc, char **argv);
 int cli_mesa(int argc, char **argv);

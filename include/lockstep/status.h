@@ -51,7 +51,8 @@ ls_status ls_diag_vset(ls_diag *d, ls_status st, const char *file, int line, int
 void ls_diag_at_offset(ls_diag *d, long offset);
 void ls_diag_at_index(ls_diag *d, long index);
 
-/* One-line rendering: "file:line:col: error: msg", "file: byte N: error: msg",
+/* One-line rendering ("warning" for a diagnostic whose status is LS_OK):
+ * "file:line:col: error: msg", "file: byte N: error: msg",
  * "file: instruction N: error: msg" or "error: msg", without newline. */
 size_t ls_diag_format(const ls_diag *d, char *buf, size_t n);
 

@@ -55,7 +55,7 @@ size_t ls_diag_format(const ls_diag *d, char *buf, size_t n)
 {
     if (!buf || n == 0)
         return 0;
-    const char *kind = d->status == LS_ERR_FAULT ? "fault" : "error";
+    const char *kind = d->status == LS_ERR_FAULT ? "fault" : d->status == LS_OK ? "warning" : "error";
     int k;
     if (d->file[0] && d->line > 0 && d->col > 0)
         k = snprintf(buf, n, "%s:%d:%d: %s: %s", d->file, d->line, d->col, kind, d->msg);

@@ -1,329 +1,325 @@
-/* PM4 command-stream decoder for the r300 driver's submissions.
- * Packet formats and register addresses: spec/r500.md §1 (GA_US_VECTOR_*,
- * US_* globals §1.9) and spec/mesa-capture.md ("How the inputs reach the
- * program"). The register addresses not in r500.md (viewport, RS, VAP, FG,
- * RB3D, ZB) are checked by tests/mesa against the corpus's program.json. */
-#include <stdbool.h>
+/* PM4 command-stream decoder: see include/lockstep/mesa_cs.h. Register
+ * addresses are those of Mesa's r300_reg.h / AMD's R5xx register reference
+ * (spec/r500.md §1.1, §1.9; spec/mesa-capture.md §4); the corpus test checks
+ * every one against corpus/mesa-r300/out/ * /program.json. */
+#include "lockstep/mesa_cs.h"
+
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
 #include "base/json.h"
-#include "lockstep/mesa.h"
 
-#define GA_US_VECTOR_INDEX 0x4250u /* r500.md §1.1 */
-#define GA_US_VECTOR_DATA 0x4254u
-#define US_FC_BOOL_CONST 0x4620u    /* r500.md §1.9 */
-#define US_FC_CTRL 0x4624u
-#define US_CODE_ADDR 0x4630u
-#define US_CODE_OFFSET 0x4638u
-#define RS_IP_0 0x4074u
-#define RS_COUNT 0x4300u
-#define RS_INST_COUNT 0x4304u
-#define RS_INST_0 0x4320u
+#define GA_US_VECTOR_INDEX 0x4250
+#define GA_US_VECTOR_DATA 0x4254
 
-#define NREGS 0x8000u   /* type-0 BASE_INDEX is 13 bits of dword index */
-#define US_SLOTS 512u   /* INDEX[8:0] */
+typedef struct reg_name {
+    uint32_t addr;
+    const char *name;
+} reg_name;
 
-/* Registers reported in "regs", in program.json order. */
-#define MESA_REGS(X)                                                                  \
-    X(SE_VPORT_XSCALE, 0x1D98) X(SE_VPORT_XOFFSET, 0x1D9C) X(SE_VPORT_YSCALE, 0x1DA0)   \
-    X(SE_VPORT_YOFFSET, 0x1DA4) X(SE_VPORT_ZSCALE, 0x1DA8) X(SE_VPORT_ZOFFSET, 0x1DAC)  \
-    X(VAP_OUTPUT_VTX_FMT_0, 0x2090) X(VAP_OUTPUT_VTX_FMT_1, 0x2094)                     \
-    X(VAP_VTE_CNTL, 0x20B0)                                                             \
-    X(RS_IP_0, 0x4074) X(RS_IP_1, 0x4078) X(RS_IP_2, 0x407C) X(RS_IP_3, 0x4080)         \
-    X(RS_IP_4, 0x4084) X(RS_IP_5, 0x4088) X(RS_IP_6, 0x408C) X(RS_IP_7, 0x4090)         \
-    X(RS_COUNT, 0x4300) X(RS_INST_COUNT, 0x4304)                                        \
-    X(RS_INST_0, 0x4320) X(RS_INST_1, 0x4324) X(RS_INST_2, 0x4328)                      \
-    X(RS_INST_3, 0x432C) X(RS_INST_4, 0x4330) X(RS_INST_5, 0x4334)                      \
-    X(RS_INST_6, 0x4338) X(RS_INST_7, 0x433C)                                           \
-    X(US_CONFIG, 0x4600) X(US_PIXSIZE, 0x4604) X(US_FC_CTRL, 0x4624)                    \
-    X(US_CODE_ADDR, 0x4630) X(US_CODE_RANGE, 0x4634) X(US_CODE_OFFSET, 0x4638)          \
-    X(US_OUT_FMT_0, 0x46A4) X(US_OUT_FMT_1, 0x46A8) X(US_OUT_FMT_2, 0x46AC)             \
-    X(US_OUT_FMT_3, 0x46B0) X(US_W_FMT, 0x46B4)                                         \
-    X(FG_ALPHA_FUNC, 0x4BD4) X(FG_DEPTH_SRC, 0x4BD8) X(FG_FOG_BLEND, 0x4BC0)            \
-    X(US_FC_INT_CONST_0, 0x4C00)                                                        \
-    X(RB3D_CCTL, 0x4E00) X(RB3D_BLENDCNTL, 0x4E04) X(RB3D_COLOR_CHANNEL_MASK, 0x4E0C)   \
-    X(RB3D_COLORPITCH0, 0x4E38) X(ZB_CNTL, 0x4F00) X(ZB_ZSTENCILCNTL, 0x4F04)
-
-static const struct { const char *name; uint32_t addr; } mesa_regs[] = {
-#define X(n, a) {#n, a},
-    MESA_REGS(X)
-#undef X
+static const reg_name reg_names[] = {
+    {0x1D98, "SE_VPORT_XSCALE"},   {0x1D9C, "SE_VPORT_XOFFSET"},
+    {0x1DA0, "SE_VPORT_YSCALE"},   {0x1DA4, "SE_VPORT_YOFFSET"},
+    {0x1DA8, "SE_VPORT_ZSCALE"},   {0x1DAC, "SE_VPORT_ZOFFSET"},
+    {0x2090, "VAP_OUTPUT_VTX_FMT_0"}, {0x2094, "VAP_OUTPUT_VTX_FMT_1"},
+    {0x20B0, "VAP_VTE_CNTL"},
+    {0x4074, "RS_IP_0"},  {0x4078, "RS_IP_1"},  {0x407C, "RS_IP_2"},  {0x4080, "RS_IP_3"},
+    {0x4084, "RS_IP_4"},  {0x4088, "RS_IP_5"},  {0x408C, "RS_IP_6"},  {0x4090, "RS_IP_7"},
+    {0x4250, "GA_US_VECTOR_INDEX"}, {0x4254, "GA_US_VECTOR_DATA"},
+    {0x4300, "RS_COUNT"}, {0x4304, "RS_INST_COUNT"},
+    {0x4320, "RS_INST_0"}, {0x4324, "RS_INST_1"}, {0x4328, "RS_INST_2"}, {0x432C, "RS_INST_3"},
+    {0x4330, "RS_INST_4"}, {0x4334, "RS_INST_5"}, {0x4338, "RS_INST_6"}, {0x433C, "RS_INST_7"},
+    {0x4600, "US_CONFIG"}, {0x4604, "US_PIXSIZE"},
+    {0x4620, "US_FC_BOOL_CONST"}, {0x4624, "US_FC_CTRL"},
+    {0x4630, "US_CODE_ADDR"}, {0x4634, "US_CODE_RANGE"}, {0x4638, "US_CODE_OFFSET"},
+    {0x46A4, "US_OUT_FMT_0"}, {0x46A8, "US_OUT_FMT_1"}, {0x46AC, "US_OUT_FMT_2"},
+    {0x46B0, "US_OUT_FMT_3"}, {0x46B4, "US_W_FMT"},
+    {0x4BC0, "FG_FOG_BLEND"}, {0x4BD4, "FG_ALPHA_FUNC"}, {0x4BD8, "FG_DEPTH_SRC"},
+    {0x4E00, "RB3D_CCTL"}, {0x4E04, "RB3D_BLENDCNTL"}, {0x4E0C, "RB3D_COLOR_CHANNEL_MASK"},
+    {0x4E38, "RB3D_COLORPITCH0"},
+    {0x4F00, "ZB_CNTL"}, {0x4F04, "ZB_ZSTENCILCNTL"},
 };
 
-typedef struct cs_state {
-    uint32_t reg[NREGS / 4];
-    bool written[NREGS / 4];
-    uint32_t inst[US_SLOTS][6];
-    uint32_t cnst[US_SLOTS][4];
-    bool cnst_written[US_SLOTS];
-    unsigned vec_slot, vec_comp;
-    bool vec_const;
-} cs_state;
-
-static void put_hex(ls_buf *b, uint32_t v) { ls_buf_printf(b, "\"0x%08x\"", v); }
-
-static float as_float(uint32_t v)
+const char *mesa_cs_reg_name(uint32_t addr)
 {
-    float f;
-    memcpy(&f, &v, sizeof f);
-    return f;
+    for (size_t i = 0; i < sizeof reg_names / sizeof reg_names[0]; i++)
+        if (reg_names[i].addr == addr)
+            return reg_names[i].name;
+    return NULL;
 }
 
-static uint32_t reg(const cs_state *s, uint32_t addr) { return s->reg[addr / 4]; }
-
-static void write_reg(cs_state *s, uint32_t addr, uint32_t v)
+/* US_FC_INT_CONST_n lives at 0x4C00 + 4n (r500.md §1.9). */
+static bool int_const_index(uint32_t addr, unsigned *n)
 {
-    s->reg[addr / 4] = v;
-    s->written[addr / 4] = true;
-    if (addr == GA_US_VECTOR_INDEX) {
-        /* r500.md §1.1: "INDEX[8:0] is the start slot. TYPE bit 16 selects 0 =
-         * instructions, 1 = constants." */
-        s->vec_slot = v & 0x1FFu;
-        s->vec_const = (v >> 16) & 1u;
-        s->vec_comp = 0;
-    } else if (addr == GA_US_VECTOR_DATA) {
-        /* "the GA then takes n×6 (instructions) or n×4 (constants) data
-         * writes and auto-increments" */
-        unsigned per = s->vec_const ? 4u : 6u;
-        unsigned slot = s->vec_slot % US_SLOTS;
-        if (s->vec_const) {
-            s->cnst[slot][s->vec_comp] = v;
-            s->cnst_written[slot] = true;
-        } else {
-            s->inst[slot][s->vec_comp] = v;
-        }
-        if (++s->vec_comp == per) {
-            s->vec_comp = 0;
-            s->vec_slot = (s->vec_slot + 1) % US_SLOTS;
-        }
+    if (addr >= 0x4C00 && addr < 0x4C80) {
+        *n = (addr - 0x4C00) / 4;
+        return true;
     }
+    return false;
 }
 
-static const char *draw_name(unsigned op)
+const char *mesa_cs_packet3_name(uint8_t op)
 {
     switch (op) {
+    case 0x10: return "NOP";
     case 0x28: return "3D_DRAW_VBUF";
     case 0x29: return "3D_DRAW_IMMD";
     case 0x2A: return "3D_DRAW_INDX";
+    case 0x2F: return "3D_LOAD_VBPNTR";
     case 0x34: return "3D_DRAW_VBUF_2";
     case 0x35: return "3D_DRAW_IMMD_2";
     case 0x36: return "3D_DRAW_INDX_2";
-    default: return NULL;
+    }
+    return NULL;
+}
+
+static bool is_draw(uint8_t op)
+{
+    return op == 0x28 || op == 0x29 || op == 0x2A || op == 0x34 || op == 0x35 || op == 0x36;
+}
+
+typedef struct vec_upload {
+    uint32_t index;     /* GA_US_VECTOR_INDEX: INDEX 8:0 */
+    bool constants;     /* TYPE bit 16 */
+    bool clamp;         /* CLAMP bit 17: constants clamped to [-1, 1] */
+    uint32_t pending[6];
+    unsigned npending;
+} vec_upload;
+
+static float clamp1(float f)
+{
+    return f < -1.0f ? -1.0f : (f > 1.0f ? 1.0f : f);
+}
+
+static void write_reg(mesa_cs_state *s, vec_upload *v, uint32_t addr, uint32_t val)
+{
+    uint32_t idx = addr / 4;
+    if (idx >= MESA_CS_NREGS)
+        return;
+    s->reg[idx] = val;
+    s->written[idx] = 1;
+    if (addr == GA_US_VECTOR_INDEX) {
+        /* r500.md §1.1: INDEX[8:0] is the start slot, TYPE bit 16, CLAMP bit 17 */
+        v->index = val & 0x1ffu;
+        v->constants = (val >> 16) & 1u;
+        v->clamp = (val >> 17) & 1u;
+        v->npending = 0;
+    } else if (addr == GA_US_VECTOR_DATA) {
+        v->pending[v->npending++] = val;
+        unsigned per = v->constants ? 4 : 6;
+        if (v->npending == per) {
+            if (v->constants) {
+                if (v->index < 256) {
+                    for (int k = 0; k < 4; k++) {
+                        uint32_t b = v->pending[k];
+                        if (v->clamp) {
+                            float f;
+                            memcpy(&f, &b, 4);
+                            if (!isnan(f))
+                                f = clamp1(f);
+                            memcpy(&b, &f, 4);
+                        }
+                        s->us_const[v->index][k] = b;
+                    }
+                    s->us_const_set[v->index] = true;
+                }
+            } else if (v->index < 512) {
+                memcpy(s->us_inst[v->index], v->pending, sizeof s->us_inst[0]);
+                s->us_inst_set[v->index] = true;
+            }
+            v->index++;
+            v->npending = 0;
+        }
     }
 }
 
-static void emit_rs(const cs_state *s, ls_buf *b)
+ls_status mesa_cs_decode(const char *name, const uint32_t *dw, size_t n, mesa_cs *out,
+                         ls_diag *d)
 {
-    uint32_t count = reg(s, RS_COUNT), icount = reg(s, RS_INST_COUNT);
-    unsigned n = (icount & 0xFu) + 1u;
-    static const char *const swz[8] = {"tex_src[0]", "tex_src[1]", "tex_src[2]", "tex_src[3]",
-                                       "0.0", "1.0", "6", "7"};
-    ls_buf_printf(b, "{\"it_count\": %u, \"ic_count\": %u, \"w_addr\": %u, \"hires\": %s, "
-                     "\"inst_count\": %u, \"ip\": [",
-                  count & 0x7Fu, (count >> 7) & 0xFu, (count >> 12) & 0x3Fu,
-                  (count >> 18) & 1u ? "true" : "false", n);
-    for (unsigned i = 0; i < n && i < 8; i++) {
-        uint32_t ip = reg(s, RS_IP_0 + 4 * i);
-        /* R500 RS_IP_n: S/T/R/Q selects of 6 bits each, 62 = 0.0, 63 = 1.0
-         * (mesa-capture.md); col_ptr 29:24, col_fmt 30:27?  see docs/mesa.md */
-        const char *names[4] = {"S", "T", "R", "Q"};
-        ls_buf_puts(b, i ? ", {" : "{");
-        for (unsigned c = 0; c < 4; c++) {
-            unsigned sel = (ip >> (6 * c)) & 0x3Fu;
-            ls_buf_printf(b, "\"%s\": ", names[c]);
-            if (sel == 62)
-                ls_buf_puts(b, "\"0.0\"");
-            else if (sel == 63)
-                ls_buf_puts(b, "\"1.0\"");
-            else if (sel < 4)
-                ls_buf_printf(b, "\"%s\"", swz[sel]);
-            else
-                ls_buf_printf(b, "\"tex_src[%u]\"", sel);
-            ls_buf_puts(b, ", ");
+    memset(out, 0, sizeof *out);
+    mesa_cs_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
+    vec_upload v;
+    memset(&v, 0, sizeof v);
+    size_t i = 0;
+    ls_status st = LS_OK;
+    while (i < n) {
+        uint32_t h = dw[i];
+        unsigned type = h >> 30;
+        if (type == 0) {
+            /* type-0: COUNT 29:16 (+1 dwords), ONE_REG_WR 15, BASE_INDEX 12:0 */
+            size_t cnt = ((h >> 16) & 0x3fffu) + 1;
+            uint32_t base = (h & 0x1fffu) * 4;
+            bool one = (h >> 15) & 1u;
+            if (i + 1 + cnt > n) {
+                st = ls_diag_set(d, LS_ERR_PARSE, name, 0, 0,
+                                 "type-0 packet at dword %zu: %zu data dwords run past the end "
+                                 "(%zu dwords)",
+                                 i, cnt, n);
+                ls_diag_at_offset(d, (long)(4 * i));
+                goto fail;
+            }
+            for (size_t k = 0; k < cnt; k++)
+                write_reg(s, &v, one ? base : base + 4 * (uint32_t)k, dw[i + 1 + k]);
+            i += 1 + cnt;
+        } else if (type == 1) {
+            /* type-1: two registers, REG0 10:0 and REG1 21:11 (dword indices) */
+            if (i + 2 >= n) {
+                st = ls_diag_set(d, LS_ERR_PARSE, name, 0, 0,
+                                 "type-1 packet at dword %zu is truncated", i);
+                ls_diag_at_offset(d, (long)(4 * i));
+                goto fail;
+            }
+            write_reg(s, &v, (h & 0x7ffu) * 4, dw[i + 1]);
+            write_reg(s, &v, ((h >> 11) & 0x7ffu) * 4, dw[i + 2]);
+            i += 3;
+        } else if (type == 2) {
+            i += 1; /* filler */
+        } else {
+            /* type-3: IT_OPCODE 15:8, COUNT 29:16 (+1 dwords) */
+            size_t cnt = ((h >> 16) & 0x3fffu) + 1;
+            uint8_t op = (uint8_t)((h >> 8) & 0xffu);
+            if (i + 1 + cnt > n) {
+                st = ls_diag_set(d, LS_ERR_PARSE, name, 0, 0,
+                                 "type-3 packet 0x%02x at dword %zu: %zu data dwords run past "
+                                 "the end (%zu dwords)",
+                                 op, i, cnt, n);
+                ls_diag_at_offset(d, (long)(4 * i));
+                goto fail;
+            }
+            if (is_draw(op)) {
+                mesa_cs_draw *nd = realloc(out->draws, (out->ndraws + 1) * sizeof *nd);
+                if (!nd) {
+                    st = ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
+                    goto fail;
+                }
+                out->draws = nd;
+                nd[out->ndraws].ib_dword = i;
+                nd[out->ndraws].opcode = op;
+                memcpy(&nd[out->ndraws].state, s, sizeof *s);
+                out->ndraws++;
+            }
+            i += 1 + cnt;
         }
-        ls_buf_printf(b, "\"col_ptr\": %u, \"col_fmt\": %u, \"offset_en\": %s}",
-                      (ip >> 24) & 0x7u, (ip >> 27) & 0xFu, (ip >> 31) & 1u ? "true" : "false");
     }
-    ls_buf_puts(b, "], \"inst\": [");
-    for (unsigned i = 0; i < n && i < 8; i++) {
-        uint32_t in = reg(s, RS_INST_0 + 4 * i);
-        ls_buf_printf(b,
-                      "%s{\"tex_id\": %u, \"tex_write\": %s, \"tex_addr_temp\": %u, "
-                      "\"col_id\": %u, \"col_write\": %u, \"col_addr_temp\": %u}",
-                      i ? ", " : "", in & 0xFu, (in >> 4) & 1u ? "true" : "false",
-                      (in >> 5) & 0x7Fu, (in >> 12) & 0xFu, (in >> 16) & 3u, (in >> 18) & 0x7Fu);
-    }
-    ls_buf_puts(b, "]}");
+    free(s);
+    return LS_OK;
+fail:
+    free(s);
+    mesa_cs_free(out);
+    return st;
 }
 
-/* Extension to program.json: which temp each RS instruction preloads. The
- * RS cannot tell a varying from the WPOS texcoord (mesa-capture.md: WPOS is
- * "the last temp"), so "source" names the RS texcoord; see docs/mesa.md. */
-static void emit_inputs(const cs_state *s, ls_buf *b)
+void mesa_cs_free(mesa_cs *cs)
 {
-    unsigned n = (reg(s, RS_INST_COUNT) & 0xFu) + 1u;
-    bool first = true;
-    ls_buf_puts(b, "[");
-    for (unsigned i = 0; i < n && i < 8; i++) {
-        uint32_t in = reg(s, RS_INST_0 + 4 * i);
-        if ((in >> 4) & 1u) {
-            ls_buf_printf(b, "%s{\"rs_inst\": %u, \"kind\": \"texcoord\", \"index\": %u, "
-                             "\"temp\": %u}",
-                          first ? "" : ", ", i, in & 0xFu, (in >> 5) & 0x7Fu);
-            first = false;
-        }
-        if ((in >> 16) & 3u) {
-            ls_buf_printf(b, "%s{\"rs_inst\": %u, \"kind\": \"color\", \"index\": %u, "
-                             "\"temp\": %u}",
-                          first ? "" : ", ", i, (in >> 12) & 0xFu, (in >> 18) & 0x7Fu);
-            first = false;
-        }
-    }
-    ls_buf_puts(b, "]");
+    free(cs->draws);
+    memset(cs, 0, sizeof *cs);
 }
 
-static void emit_job(const cs_state *s, unsigned draw, const char *packet, size_t ib_dword,
-                     ls_buf *b)
+static uint32_t R(const mesa_cs_state *s, uint32_t addr)
 {
-    uint32_t addr = reg(s, US_CODE_ADDR), off = reg(s, US_CODE_OFFSET) & 0x1FFu;
-    unsigned start = addr & 0x1FFu, end = (addr >> 16) & 0x1FFu;
-    ls_buf_printf(b, "{\n \"draw\": %u,\n \"packet\": \"%s\",\n \"ib_dword\": %zu,\n"
-                     " \"us_code_start\": %u,\n \"us_code_end\": %u,\n \"us_inst\": [",
-                  draw, packet, ib_dword, start, end);
-    for (unsigned i = start; i <= end; i++) {
-        const uint32_t *w = s->inst[(off + i) % US_SLOTS];
-        ls_buf_puts(b, i == start ? "\n  [" : ",\n  [");
-        for (unsigned k = 0; k < 6; k++) {
-            if (k)
-                ls_buf_puts(b, ", ");
-            put_hex(b, w[k]);
-        }
-        ls_buf_puts(b, "]");
+    return s->reg[addr / 4];
+}
+
+static void ptr_name(ls_buf *b, unsigned p)
+{
+    /* RS_IP: a pointer 62 means the constant 0.0, 63 means 1.0 (mesa-capture.md §4) */
+    if (p == 62)
+        ls_buf_puts(b, "\"0.0\"");
+    else if (p == 63)
+        ls_buf_puts(b, "\"1.0\"");
+    else
+        ls_buf_printf(b, "\"tex_src[%u]\"", p);
+}
+
+void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, ls_buf *b)
+{
+    const mesa_cs_state *s = &dr->state;
+    uint32_t off = R(s, 0x4638) & 0x1ffu;
+    uint32_t code_addr = R(s, 0x4630);
+    unsigned start = code_addr & 0x1ffu, end = (code_addr >> 16) & 0x1ffu;
+    const char *pname = mesa_cs_packet3_name(dr->opcode);
+    ls_buf_printf(b, "{\n \"draw\": %zu,\n \"packet\": \"%s\",\n \"ib_dword\": %zu,\n", draw_index,
+                  pname ? pname : "?", dr->ib_dword);
+    ls_buf_printf(b, " \"us_code_start\": %u,\n \"us_code_end\": %u,\n \"us_inst\": [", start, end);
+    for (unsigned k = start; k <= end && k + off < 512; k++) {
+        const uint32_t *w = s->us_inst[k + off];
+        ls_buf_printf(b, "%s\n  [\"0x%08x\", \"0x%08x\", \"0x%08x\", \"0x%08x\", \"0x%08x\", \"0x%08x\"]",
+                      k == start ? "" : ",", w[0], w[1], w[2], w[3], w[4], w[5]);
     }
     ls_buf_puts(b, "\n ],\n \"us_const\": {");
     bool first = true;
-    for (unsigned i = 0; i < US_SLOTS; i++) {
-        if (!s->cnst_written[i])
+    for (unsigned k = 0; k < 256; k++) {
+        if (!s->us_const_set[k])
             continue;
-        ls_buf_printf(b, "%s\n  \"%u\": {\"hex\": [", first ? "" : ",", i);
-        for (unsigned k = 0; k < 4; k++) {
-            if (k)
-                ls_buf_puts(b, ", ");
-            put_hex(b, s->cnst[i][k]);
-        }
+        ls_buf_printf(b, "%s\n  \"%u\": {\"hex\": [", first ? "" : ",", k);
+        for (int c = 0; c < 4; c++)
+            ls_buf_printf(b, "%s\"0x%08x\"", c ? ", " : "", s->us_const[k][c]);
         ls_buf_puts(b, "], \"f32\": [");
-        for (unsigned k = 0; k < 4; k++) {
-            if (k)
+        for (int c = 0; c < 4; c++) {
+            float f;
+            memcpy(&f, &s->us_const[k][c], 4);
+            if (c)
                 ls_buf_puts(b, ", ");
-            ls_json_write_float(b, as_float(s->cnst[i][k]));
+            ls_json_write_float(b, f);
         }
         ls_buf_puts(b, "]}");
         first = false;
     }
-    ls_buf_printf(b, "\n },\n \"fc_ctrl\": %u,\n \"fc_bool_const\": ", reg(s, US_FC_CTRL));
-    if (s->written[US_FC_BOOL_CONST / 4])
-        ls_buf_printf(b, "%u", reg(s, US_FC_BOOL_CONST));
+    ls_buf_puts(b, "\n },\n");
+    ls_buf_printf(b, " \"fc_ctrl\": %u,\n", R(s, 0x4624));
+    if (s->written[0x4620 / 4])
+        ls_buf_printf(b, " \"fc_bool_const\": %u,\n", R(s, 0x4620));
     else
-        ls_buf_puts(b, "null");
-    ls_buf_puts(b, ",\n \"rs\": ");
-    emit_rs(s, b);
-    ls_buf_puts(b, ",\n \"inputs\": ");
-    emit_inputs(s, b);
-    ls_buf_puts(b, ",\n \"regs\": {");
+        ls_buf_puts(b, " \"fc_bool_const\": null,\n");
+    /* RS: which temp receives which interpolated input (mesa-capture.md §4) */
+    uint32_t count = R(s, 0x4300), icount = R(s, 0x4304);
+    unsigned ninst = (icount & 0xfu) + 1;
+    ls_buf_printf(b, " \"rs\": {\"it_count\": %u, \"ic_count\": %u, \"w_addr\": %u, \"hires\": %s, "
+                     "\"inst_count\": %u, \"ip\": [",
+                  count & 0x7fu, (count >> 7) & 0xfu, (count >> 12) & 0x3fu,
+                  (count >> 18) & 1u ? "true" : "false", ninst);
+    for (unsigned k = 0; k < ninst && k < 8; k++) {
+        uint32_t ip = R(s, 0x4074 + 4 * k);
+        ls_buf_puts(b, k ? ", {" : "{");
+        static const char *cn[4] = {"S", "T", "R", "Q"};
+        for (int c = 0; c < 4; c++) {
+            ls_buf_printf(b, "\"%s\": ", cn[c]);
+            ptr_name(b, (ip >> (6 * c)) & 0x3fu);
+            ls_buf_puts(b, ", ");
+        }
+        ls_buf_printf(b, "\"col_ptr\": %u, \"col_fmt\": %u, \"offset_en\": %s}", (ip >> 24) & 7u,
+                      (ip >> 27) & 0xfu, (ip >> 31) ? "true" : "false");
+    }
+    ls_buf_puts(b, "], \"inst\": [");
+    for (unsigned k = 0; k < ninst && k < 8; k++) {
+        uint32_t in = R(s, 0x4320 + 4 * k);
+        ls_buf_printf(b, "%s{\"tex_id\": %u, \"tex_write\": %s, \"tex_addr_temp\": %u, "
+                         "\"col_id\": %u, \"col_write\": %u, \"col_addr_temp\": %u}",
+                      k ? ", " : "", in & 0xfu, (in >> 4) & 1u ? "true" : "false", (in >> 5) & 0x7fu,
+                      (in >> 12) & 0xfu, (in >> 16) & 1u, (in >> 17) & 0x7fu);
+    }
+    ls_buf_puts(b, "]},\n \"regs\": {");
     first = true;
-    for (size_t i = 0; i < sizeof mesa_regs / sizeof mesa_regs[0]; i++) {
-        if (!s->written[mesa_regs[i].addr / 4])
+    for (uint32_t idx = 0; idx < MESA_CS_NREGS; idx++) {
+        if (!s->written[idx])
             continue;
-        ls_buf_printf(b, "%s\n  \"%s\": ", first ? "" : ",", mesa_regs[i].name);
-        put_hex(b, reg(s, mesa_regs[i].addr));
+        uint32_t addr = idx * 4;
+        const char *nm = mesa_cs_reg_name(addr);
+        char tmp[32];
+        unsigned ic;
+        if (!nm && int_const_index(addr, &ic)) {
+            snprintf(tmp, sizeof tmp, "US_FC_INT_CONST_%u", ic);
+            nm = tmp;
+        }
+        if (!nm || addr == GA_US_VECTOR_INDEX || addr == GA_US_VECTOR_DATA)
+            continue;
+        ls_buf_printf(b, "%s\n  \"%s\": \"0x%08x\"", first ? "" : ",", nm, s->reg[idx]);
         first = false;
     }
     ls_buf_puts(b, "\n }\n}\n");
-}
-
-void ls_mesa_jobs_free(ls_mesa_jobs *j)
-{
-    if (!j)
-        return;
-    for (size_t i = 0; i < j->count; i++)
-        free(j->json[i]);
-    free(j->json);
-    j->json = NULL;
-    j->count = 0;
-}
-
-static ls_status bad(ls_diag *d, const char *file, size_t at, const char *msg)
-{
-    ls_diag_set(d, LS_ERR_PARSE, file, 0, 0, "%s (dword %zu)", msg, at);
-    ls_diag_at_offset(d, (long)(at * 4));
-    return LS_ERR_PARSE;
-}
-
-ls_status ls_mesa_cs_decode(const uint32_t *dw, size_t ndw, const char *file,
-                            ls_mesa_jobs *out, ls_diag *d)
-{
-    out->count = 0;
-    out->json = NULL;
-    cs_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ls_diag_set(d, LS_ERR_NOMEM, file, 0, 0, "out of memory");
-    ls_status st = LS_OK;
-    unsigned draws = 0;
-    size_t i = 0;
-    while (i < ndw) {
-        uint32_t h = dw[i];
-        unsigned type = h >> 30;
-        size_t n = ((h >> 16) & 0x3FFFu) + 1u; /* COUNT is payload dwords − 1 */
-        if (type == 2) { /* filler */
-            i++;
-            continue;
-        }
-        if (type == 1) {
-            st = bad(d, file, i, "type-1 packet is not used by r300 and not supported");
-            break;
-        }
-        if (n > ndw - i - 1) {
-            st = bad(d, file, i, "packet runs past the end of the command stream");
-            break;
-        }
-        if (type == 0) {
-            uint32_t base = (h & 0x1FFFu) * 4u;
-            bool one_reg = (h >> 15) & 1u;
-            for (size_t k = 0; k < n; k++) {
-                uint32_t a = one_reg ? base : base + 4u * (uint32_t)k;
-                if (a >= NREGS) {
-                    st = bad(d, file, i, "type-0 packet writes past the register space");
-                    goto done;
-                }
-                write_reg(s, a, dw[i + 1 + k]);
-            }
-        } else {
-            unsigned op = (h >> 8) & 0xFFu;
-            const char *name = draw_name(op);
-            if (name) {
-                ls_buf b;
-                ls_buf_init(&b);
-                emit_job(s, draws, name, i, &b);
-                char **grown = realloc(out->json, (out->count + 1) * sizeof *grown);
-                if (b.oom || !grown) {
-                    if (grown)
-                        out->json = grown;
-                    ls_buf_free(&b);
-                    st = ls_diag_set(d, LS_ERR_NOMEM, file, 0, 0, "out of memory");
-                    goto done;
-                }
-                out->json = grown;
-                out->json[out->count++] = b.data;
-                draws++;
-            }
-        }
-        i += 1 + n;
-    }
-done:
-    free(s);
-    if (st != LS_OK)
-        ls_mesa_jobs_free(out);
-    return st;
 }

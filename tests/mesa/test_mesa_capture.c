@@ -16,7 +16,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
-#include "lockstep/mesa.h"
+#include "lockstep/mesa_cs.h"
 
 static const char *shim, *glrun, *corpus_out;
 static char work[256];
@@ -88,13 +88,15 @@ static void test_capture_corpus(void **state)
             const unsigned char *p = (const unsigned char *)ib.data + 4 * i;
             dw[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
         }
-        ls_mesa_jobs jobs;
+        mesa_cs cs;
         ls_diag d;
-        assert_int_equal(ls_mesa_cs_decode(dw, ib.len / 4, path, &jobs, &d), LS_OK);
-        assert_true(jobs.count >= 1);
+        assert_int_equal(mesa_cs_decode(path, dw, ib.len / 4, &cs, &d), LS_OK);
+        assert_true(cs.ndraws >= 1);
+        ls_buf job;
+        ls_buf_init(&job);
+        mesa_cs_job_json(&cs.draws[cs.ndraws - 1], cs.ndraws - 1, &job);
         ls_json *got = NULL, *exp = NULL;
-        const char *last = jobs.json[jobs.count - 1];
-        assert_int_equal(ls_json_parse(last, strlen(last), "job", &got, &d), LS_OK);
+        assert_int_equal(ls_json_parse(job.data, job.len, "job", &got, &d), LS_OK);
         snprintf(want, sizeof want, "%s/program.json", dir);
         assert_true(ls_read_file(want, &pj));
         assert_int_equal(ls_json_parse(pj.data, pj.len, want, &exp, &d), LS_OK);
@@ -118,7 +120,8 @@ static void test_capture_corpus(void **state)
         assert_true(same_ib && same_words && same_ref);
         ls_json_free(got);
         ls_json_free(exp);
-        ls_mesa_jobs_free(&jobs);
+        mesa_cs_free(&cs);
+        ls_buf_free(&job);
         free(dw);
         ls_buf_free(&ib);
         ls_buf_free(&pj);

@@ -1,0 +1,65 @@
+/* Radeon R300/R500 command-stream decoder (issue: Mesa r300 harness).
+ *
+ * Walks the PM4 packets of an indirect buffer (type-0 register writes,
+ * type-1 register pairs, type-2 fillers, type-3 commands), tracks every
+ * register written, the fragment-shader instruction memory and constants
+ * uploaded through GA_US_VECTOR_INDEX/DATA, and takes a snapshot of that
+ * state at each draw packet. A snapshot is turned into a lockstep R500 job in
+ * the format of corpus/mesa-r300/out/ * /program.json (docs/mesa.md). */
+#ifndef LOCKSTEP_MESA_CS_H
+#define LOCKSTEP_MESA_CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lockstep/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ls_buf;
+
+#define MESA_CS_NREGS 0x4000 /* register file: dword index (byte address / 4) */
+
+typedef struct mesa_cs_state {
+    uint32_t reg[MESA_CS_NREGS];
+    uint8_t written[MESA_CS_NREGS];
+    uint32_t us_inst[512][6];
+    bool us_inst_set[512];
+    uint32_t us_const[256][4];
+    bool us_const_set[256];
+} mesa_cs_state;
+
+typedef struct mesa_cs_draw {
+    size_t ib_dword;         /* index of the draw packet's header */
+    uint8_t opcode;          /* type-3 opcode */
+    mesa_cs_state state;     /* registers, instructions and constants at the draw */
+} mesa_cs_draw;
+
+typedef struct mesa_cs {
+    mesa_cs_draw *draws;
+    size_t ndraws;
+} mesa_cs;
+
+/* Decode little-endian dwords. Malformed packets (a count running past the
+ * end, an unknown packet type) give LS_ERR_PARSE naming the dword offset. */
+ls_status mesa_cs_decode(const char *name, const uint32_t *dw, size_t n, mesa_cs *out,
+                         ls_diag *d);
+void mesa_cs_free(mesa_cs *cs);
+
+/* Name of a register the decoder knows (byte address), or NULL. */
+const char *mesa_cs_reg_name(uint32_t addr);
+/* Name of a type-3 opcode, or NULL. */
+const char *mesa_cs_packet3_name(uint8_t op);
+
+/* The draw as a JSON job (program.json format: us_code_start/end, us_inst,
+ * us_const, fc_ctrl, fc_bool_const, regs, rs, plus "inputs": which temp holds
+ * which interpolated input). draw_index is its 0-based number. */
+void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, struct ls_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

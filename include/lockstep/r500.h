@@ -1,0 +1,185 @@
+/* R500 fragment shader unit: whole-program execution over an image.
+ *
+ * A job is everything one draw needs: the instruction memory, the global US
+ * registers (US_CONFIG, US_FC_*, US_CODE_*), 256 constants, the inputs the RS
+ * unit preloads into temps (spec/mesa-capture.md §4), textures, the image
+ * size, the thread size and the model options. r500_run() executes the
+ * program for every pixel, thread by thread (a thread = N pixels in lockstep,
+ * N = 1..64), and returns render targets A–D and W, the killed mask,
+ * statistics and, on request, a trace.
+ *
+ * Speed (DESIGN.md): the program is pre-decoded once; each instruction runs
+ * over a whole thread with uint64_t lane masks and structure-of-arrays
+ * registers; threads of pixels are independent and run on several cores with
+ * identical results. */
+#ifndef LOCKSTEP_R500_H
+#define LOCKSTEP_R500_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lockstep/r500_fc.h"
+#include "lockstep/r500_isa.h"
+#include "lockstep/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A texture object (src/r500/tex.c, include/lockstep/r500_tex.h). */
+struct r500_texture;
+
+#define R500_MAX_LANES 64
+#define R500_NUM_SAMPLERS 16
+#define R500_NUM_TARGETS 4
+
+/* ALU / TEX / execution model options (docs/assumptions.md, section "R500:
+ * ALU, TEX and whole-program execution"). Set by name with r500_options_set. */
+typedef enum r500_rcp_zero { R500_RCP_ZERO_INF, R500_RCP_ZERO_MAX } r500_rcp_zero;
+typedef enum r500_rsq_neg { R500_RSQ_NEG_NAN, R500_RSQ_NEG_ABS } r500_rsq_neg;
+typedef enum r500_ln2_zero { R500_LN2_ZERO_NEG_INF, R500_LN2_ZERO_NEG_MAX } r500_ln2_zero;
+typedef enum r500_clamp_nan { R500_CLAMP_NAN_ZERO, R500_CLAMP_NAN_KEEP } r500_clamp_nan;
+typedef enum r500_mad_mode { R500_MAD_SEPARATE, R500_MAD_FUSED } r500_mad_mode;
+typedef enum r500_kill_mode { R500_KILL_STOP, R500_KILL_CONTINUE } r500_kill_mode;
+typedef enum r500_quad_top { R500_QUAD_TOP_LOW_Y, R500_QUAD_TOP_HIGH_Y } r500_quad_top;
+typedef enum r500_pred_write { R500_PRED_WRITE_ACTIVE, R500_PRED_WRITE_PREDICATED } r500_pred_write;
+
+typedef struct r500_exec_options {
+    r500_rcp_zero rcp_zero;       /* "rcp-zero": inf | max */
+    r500_rsq_neg rsq_negative;    /* "rsq-negative": nan | abs */
+    r500_ln2_zero ln2_zero;       /* "ln2-zero": -inf | -max */
+    r500_clamp_nan clamp_nan;     /* "clamp-nan": zero | keep */
+    r500_mad_mode mad;            /* "mad": separate | fused */
+    r500_kill_mode kill;          /* "kill": stop | continue */
+    r500_quad_top quad_top;       /* "quad-top": low-y | high-y */
+    r500_pred_write pred_write;   /* "pred-write": active | predicated */
+    uint64_t watchdog;            /* "watchdog": max instructions issued per thread */
+} r500_exec_options;
+
+typedef struct r500_options {
+    r500_exec_options exec;
+    r500_fc_options fc;
+} r500_options;
+
+void r500_options_default(r500_options *o);
+/* Set an option by name ("rcp-zero", "watchdog", or any FC option name). */
+ls_status r500_options_set(r500_options *o, const char *name, const char *value, ls_diag *d);
+/* Names of the exec options, NULL-terminated (for --help and docs). */
+extern const char *const r500_exec_option_names[];
+
+/* Global US registers a job sets (spec/r500.md §1.9). */
+typedef struct r500_regs {
+    uint32_t us_config;            /* bit 1: ZERO_TIMES_ANYTHING_EQUALS_ZERO */
+    uint32_t fc_bool_const;        /* US_FC_BOOL_CONST */
+    uint32_t fc_int_const[32];     /* US_FC_INT_CONST_0..31 */
+    uint32_t fc_ctrl;              /* US_FC_CTRL */
+    uint32_t code_addr;            /* US_CODE_ADDR: START 8:0, END 24:16 */
+    uint32_t code_range;           /* US_CODE_RANGE: ADDR 8:0, SIZE 24:16 */
+    uint32_t code_offset;          /* US_CODE_OFFSET: OFFSET 8:0 */
+} r500_regs;
+
+/* How a temp is preloaded before instruction 0 (the RS unit's job). */
+typedef enum r500_input_kind {
+    R500_INPUT_NONE = 0, /* temp starts at (0,0,0,0) */
+    R500_INPUT_UV,       /* ((x+.5)/W, (y+.5)/H, 0, 1) */
+    R500_INPUT_CLIP,     /* (2(x+.5)/W-1, 2(y+.5)/H-1, 0, 1) */
+    R500_INPUT_CONST,    /* value[] */
+} r500_input_kind;
+
+typedef struct r500_input {
+    r500_input_kind kind;
+    float value[4];
+} r500_input;
+
+typedef struct r500_job {
+    uint32_t *words;          /* instruction memory, ninst*6 dwords, slot 0 first (owned) */
+    size_t ninst;
+    r500_regs regs;
+    float consts[R500_NUM_CONSTS][4];
+    r500_input inputs[R500_NUM_TEMPS];
+    struct r500_texture *tex[R500_NUM_SAMPLERS]; /* owned; NULL = unbound */
+    int width, height;        /* image size */
+    unsigned thread_size;     /* lanes per thread, 1..64 */
+    float clear[4];           /* colour of killed pixels */
+    unsigned workers;         /* host threads; 0 = one per online core */
+    r500_options options;
+} r500_job;
+
+/* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
+ * inputs, clear colour 0, one worker per core, default model options, and the
+ * registers Mesa writes (US_CONFIG 0x2, FULL_FC_EN, US_FC_INT_CONST_0 = 0xFF;
+ * US_CODE_* are set with the program). */
+void r500_job_init(r500_job *job);
+void r500_job_free(r500_job *job);
+/* Set the program words (copied) and, when set_range, US_CODE_ADDR/RANGE to
+ * cover all of it (offset 0), as Mesa does. */
+ls_status r500_job_set_program(r500_job *job, const uint32_t *words, size_t ninst,
+                               bool set_range, ls_diag *d);
+
+/* Load a program file into the job: .bin, hex-dword text (its "cN:" constants
+ * are loaded too), or a JSON job (the corpus program.json as it is, or a
+ * lockstep job: docs/assumptions.md, "R500: jobs, inputs and outputs"). */
+ls_status r500_job_load(r500_job *job, const char *path, ls_diag *d);
+/* Same from memory (format from the name, then the content). */
+ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, size_t len,
+                            ls_diag *d);
+/* JSON job text only. */
+ls_status r500_job_load_json(r500_job *job, const char *name, const char *text, size_t len,
+                             ls_diag *d);
+
+/* Bind sampler 0..15 to a texture file: a PNG, or raw float32 RGBA given as
+ * "FILE@WxH" (bottom row first). Replaces any texture bound before. */
+ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *path, ls_diag *d);
+
+/* Statistics of one run. */
+typedef struct r500_stats {
+    uint64_t inst_alu, inst_out, inst_tex, inst_fc; /* instructions issued, by type */
+    uint64_t fc_jumps_taken, fc_jumps_not_taken;
+    uint64_t lane_slots_issued;  /* sum over issued instructions of the thread's lanes */
+    uint64_t lane_slots_active;  /* ... of its active (not killed) lanes */
+    uint64_t threads, faulted_threads;
+    uint64_t *thread_insts;      /* per thread: instructions issued (owned) */
+    size_t nthreads;
+} r500_stats;
+
+/* A fault of one thread (watchdog, FC fault, bad field): the thread stops. */
+typedef struct r500_fault {
+    size_t thread;
+    ls_diag diag;   /* index = instruction address */
+} r500_fault;
+
+typedef struct r500_result {
+    int width, height;
+    /* RGBA float, bottom row first; killed pixels = clear colour. Target 0
+     * always; B..D NULL when no OUT instruction names them. */
+    float *target[R500_NUM_TARGETS];
+    float *w;                        /* W output per pixel; NULL when never written */
+    uint8_t *killed;                 /* 1 = pixel killed (TEXKILL) */
+    uint32_t *work;                  /* instructions executed while the pixel was active */
+    r500_stats stats;
+    r500_fault *faults;
+    size_t nfaults;
+} r500_result;
+
+void r500_result_free(r500_result *r);
+
+/* Trace sink: when non-NULL, r500_run appends one JSON object per issued
+ * instruction and thread (pc, active mask, branch counters, loop stack) to
+ * trace (a JSON array's items, comma-separated; the caller wraps them). */
+typedef struct ls_buf ls_buf;
+
+/* Run the job. Returns LS_OK when the program could run (faults of single
+ * threads are results, in r->faults); an error status for a bad job (no
+ * program, bad size, code range outside the program). */
+ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
+
+/* SIMD efficiency: active lane-slots / issued lane-slots (0 if none). */
+double r500_stats_simd_efficiency(const r500_stats *s);
+/* Statistics as JSON. */
+void r500_stats_write_json(const r500_stats *s, ls_buf *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,210 @@
+/* Pixel-Planes 5 IGC: the state of each seed module and the functions that
+ * clock it. One struct per module of seed 003 §IV.3.3; igc.c wires them and
+ * advances one clock per pp5_igc_step(). Not a public header. */
+#ifndef LOCKSTEP_PP5_IGC_INTERNAL_H
+#define LOCKSTEP_PP5_IGC_INTERNAL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "lockstep/pp5.h"
+
+/* ---- microword fields (seed, Sequencer: "The microcode word is 32 bits wide") ---- */
+#define PP5_UW_DIREN   (1u << 0)
+#define PP5_UW_ACMP    (1u << 1)
+#define PP5_UW_AGTSS   (1u << 2)
+#define PP5_UW_AGTST   (1u << 3)
+#define PP5_UW_CCMP    (1u << 4)
+#define PP5_UW_CGTSC   (1u << 5)
+#define PP5_UW_BCMP    (1u << 6)
+#define PP5_UW_BGTSE   (1u << 7)
+#define PP5_UW_BGTSM   (1u << 8)
+#define PP5_UW_LDC     (1u << 9)
+#define PP5_UW_LDE     (1u << 10)
+#define PP5_UW_MWRT    (1u << 11)
+#define PP5_UW_PMA(w)  (((w) >> 12) & 7u)
+#define PP5_UW_TREE0   (1u << 15)
+#define PP5_UW_TREE1   (1u << 16)
+#define PP5_UW_CNT2    (1u << 17)
+#define PP5_UW_CNT1    (1u << 18)
+#define PP5_UW_BRADDR(w) (((w) >> 19) & 0x1ffu)
+#define PP5_UW_SEQ(w)  (((w) >> 28) & 7u)
+#define PP5_UW_DONE    (1u << 31)
+
+/* ---- (1) InputLatch ---- */
+typedef struct pp5_inputlatch {
+    pp5_host_in in;      /* inputs latched on Ph2 of the current clock */
+    bool st1, st2;       /* ST1HSP1, ST2HSP1 as seen by the Sequencer this clock */
+    uint32_t d_bus;      /* D<0:31>HSP2 (input data or RdData in test mode) */
+} pp5_inputlatch;
+void pp5_inputlatch_clock(pp5_inputlatch *il, const pp5_host_in *in, bool st1, bool st2);
+
+/* ---- (2) Controller ---- */
+typedef struct pp5_controller {
+    bool ibsy, cbsy;         /* IBsyHSP1, CBsyHSP1 (Controller meaning) */
+    bool ip;                 /* IPHSP1: instruction pending */
+    bool post_i, post_c;     /* this clock */
+    bool post_i_prev, post_c_prev;
+    bool rmode;              /* RModeHSP1 */
+    bool shift;              /* ShiftHSP1 */
+} pp5_controller;
+bool pp5_controller_shift(const pp5_controller *c, const pp5_options *o, uint32_t uw, bool trr);
+bool pp5_controller_post_c(const pp5_controller *c, bool csb, bool shift);
+bool pp5_controller_post_i(const pp5_controller *c);
+void pp5_controller_reset(pp5_controller *c);
+
+/* ---- (3) Sequencer (Memory + AddrGen) ---- */
+typedef struct pp5_sequencer {
+    uint32_t ucode[PP5_UCODE_WORDS];
+    uint16_t pc;             /* current microcode address (9 bits) */
+    uint16_t uaddr_word;     /* WordLatch: NewAddr from I<0:8> (A-4) */
+    uint16_t uaddr_post;     /* PostILatch */
+    bool new_l, branch;      /* NewLSP1, BranchHSP1 of this clock */
+} pp5_sequencer;
+uint32_t pp5_sequencer_read(const pp5_sequencer *s, uint16_t addr, bool *exists);
+uint16_t pp5_sequencer_next(pp5_sequencer *s, const pp5_options *o, uint32_t uw, bool new_l,
+                            bool tc1, bool tc2, bool st1, bool st2, bool trr);
+
+/* ---- (4) LoopCount ---- */
+typedef struct pp5_loopcount {
+    uint8_t lc1, lc2;             /* 7-bit counters */
+    uint8_t lc1_word, lc1_post;   /* I<23:29>, excess-116 */
+    uint8_t lc2_word, lc2_post;   /* P<16:22> */
+    bool tc1, tc2;
+} pp5_loopcount;
+void pp5_loopcount_clock(pp5_loopcount *lc, bool done, bool cnt1, bool cnt2);
+
+/* ---- (5) PixMemAddr ---- */
+enum { PP5_CTR_DST = 0, PP5_CTR_SRC, PP5_CTR_AUX };
+typedef struct pp5_pixmemaddr {
+    uint8_t ctr[3], word[3], post[3];
+    uint8_t addr;                 /* Addr<0:7>HSP1 of this clock */
+} pp5_pixmemaddr;
+uint8_t pp5_pixmemaddr_clock(pp5_pixmemaddr *p, unsigned pma, bool done);
+
+/* ---- (6) DirectReg ---- */
+typedef struct pp5_directreg {
+    uint32_t word, post;          /* WordLatch (C write), PostILatch */
+    uint32_t shreg;               /* 32-bit shift register */
+    bool aludat;                  /* ALUDatHSP1 this clock */
+} pp5_directreg;
+bool pp5_directreg_clock(pp5_directreg *r, bool dir_en, bool new_l);
+
+/* ---- (7) Serializer ---- */
+enum { PP5_COEF_A = 0, PP5_COEF_B, PP5_COEF_C, PP5_COEF_D, PP5_COEF_E, PP5_COEF_F };
+/* Token Shifter lengths (seed, CoefSer: "3 for the C coefficient, 13 for A and B,
+ * and 25 for D, E, and F" left of stage 63; ITok: "74 bits in length"). */
+#define PP5_TS_LEN_A 77
+#define PP5_TS_LEN_B 77
+#define PP5_TS_LEN_C 67
+#define PP5_TS_LEN_DEF 89
+#define PP5_TS_LEN_I 74
+
+typedef struct pp5_expdec_out { int index; bool dec64; } pp5_expdec_out;
+/* ExpDec: 8-bit adder of the exponent field and b, decoded (Table 1). */
+pp5_expdec_out pp5_expdec(unsigned exp_field, unsigned b);
+
+typedef struct pp5_coefser {
+    int len;                /* Token Shifter length */
+    uint32_t man_latch;     /* ManLatch (23 bits) */
+    pp5_expdec_out dec_latch; /* TokLatch */
+    uint32_t man_reg;       /* ManReg */
+    int tok;                /* token stage, -1 if none */
+    bool tok64;             /* Tok64LSP2 (posted out-of-range) */
+    bool bit;               /* BitHSP2 this clock */
+} pp5_coefser;
+typedef struct pp5_coefgate {
+    bool sign_latch;        /* WordLatch (sign) */
+    bool sign;              /* PostCLatch (sign) */
+    bool enable;            /* PostCLatch (nullify): in range AND enabled by QEEMode */
+    bool sone;              /* SOneHSP2: a 1 has been seen */
+    bool sep_stage;         /* TokStage: separator-bit injector */
+    bool out_stage;         /* ShiftStage: one more clock */
+    bool dat;               /* *DatLSP2 this clock */
+} pp5_coefgate;
+typedef struct pp5_ilatch {
+    unsigned qee_mode;      /* D<19:18> */
+    bool trren_raw, mbi_raw;
+    /* posted copies (captured at PostC) */
+    bool iwc, ab_en, def_en, trren, mbi;
+} pp5_ilatch;
+typedef struct pp5_itok {
+    pp5_expdec_out dec_latch;
+    int tok;
+} pp5_itok;
+typedef struct pp5_csblatch {
+    bool bsy[7];            /* ABsy..FBsy, IBsy (CSBLatch meaning) */
+    bool csb, csb_prev;
+    bool lsb;               /* LSBLSP2 */
+    bool first_pending;     /* the LSB of the posted set is still to come */
+    bool msin;              /* MsInLSP2 this clock */
+    bool msin_pending;      /* CSB fell; inject on the next shift clock */
+    bool set_mbi;           /* MBI of the set being serialized (A-18) */
+} pp5_csblatch;
+typedef struct pp5_trrshifter {
+    int fbits_pos;          /* TokLatch: loadable stage chosen by FBITS */
+    uint64_t stages;        /* bit k = token in stage k */
+    bool trr;               /* TRRHSP1 */
+} pp5_trrshifter;
+typedef struct pp5_serializer {
+    unsigned fbits_reg;     /* FBits<0:4>: FBITS + 1 */
+    pp5_coefser cs[6];
+    pp5_coefgate cg[6];
+    pp5_ilatch il;
+    pp5_itok it;
+    pp5_csblatch cl;
+    pp5_trrshifter trr;
+    unsigned bits_sent;     /* shift cycles with CSB high in the current set */
+} pp5_serializer;
+void pp5_serializer_init(pp5_serializer *s);
+/* Register writes (seed, Serializer: "When a coefficient is loaded …"). */
+void pp5_serializer_write_coef(pp5_serializer *s, int coef, uint32_t d);
+void pp5_serializer_write_i(pp5_serializer *s, uint32_t d);
+/* P write with D30 = 1: load FBITS; returns false for an out-of-range value. */
+bool pp5_serializer_load_fbits(pp5_serializer *s, uint32_t d);
+int pp5_serializer_fbits(const pp5_serializer *s);
+/* CSBHSP1 seen by the Controller at the start of the clock. */
+bool pp5_serializer_csb(const pp5_serializer *s);
+/* One clock: outputs for this clock, then state update on Shift/PostC. */
+void pp5_serializer_clock(pp5_serializer *s, const pp5_options *o, bool shift, bool post_c);
+/* Shift-only stages and the output stage index of the TRR shifter. */
+int pp5_trr_top(const pp5_options *o);
+/* TRRHSP1: a token at the output stage. */
+bool pp5_serializer_trr(const pp5_serializer *s, const pp5_options *o);
+
+/* ---- (8) OutputLatch ---- */
+typedef struct pp5_ol_src {     /* the undelayed sources of one clock */
+    uint32_t uw;
+    bool dir_en, aludat, rmode, shift;
+    uint8_t addr;
+    bool dat[6], lsb;
+    bool valid;
+} pp5_ol_src;
+typedef struct pp5_outputlatch {
+    pp5_ol_src hist[4];         /* [0] = this clock, [k] = k clocks ago */
+} pp5_outputlatch;
+void pp5_outputlatch_clock(pp5_outputlatch *ol, const pp5_ol_src *now, pp5_pins *pins);
+
+/* ---- the whole IGC ---- */
+#define PP5_MAX_WARNINGS 64
+struct pp5_igc {
+    pp5_options opt;
+    uint64_t cycle;
+    pp5_inputlatch il;
+    pp5_controller ctl;
+    pp5_sequencer seq;
+    pp5_loopcount lc;
+    pp5_pixmemaddr pma;
+    pp5_directreg dr;
+    pp5_serializer ser;
+    pp5_outputlatch ol;
+    bool st1, st2;
+    pp5_pins last_pins;
+    uint32_t uw;                /* microword of the last clock */
+    uint16_t pc_exec;           /* its address */
+    uint32_t rd_data;
+    bool c_fresh;               /* C written since the last posting (A-7 variant) */
+    size_t nwarn;
+    char warn[PP5_MAX_WARNINGS][160];
+};
+void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

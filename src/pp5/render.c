@@ -1,0 +1,342 @@
+/* Pixel-Planes 5 scene renderer (host side): computes coefficients as floats
+ * the way the graphics processors would, writes IGC host streams, runs the
+ * IGC and the EMC array clock by clock and reads the colour fields back.
+ * Numeric rules (FBITS, on-edge coverage, z range): docs/pp5-render.md. */
+#include "pp5/render.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/buf.h"
+#include "pp5/stream.h"
+#include "pp5/uasm.h"
+
+#define ZSCALE 16777214.0 /* z in [0,1] -> 0..2^24-2; the clear depth is 2^24-1 */
+
+void pp5_scene_free(pp5_scene *s)
+{
+    free(s->p);
+    memset(s, 0, sizeof *s);
+}
+
+static ls_status perr(ls_diag *d, const char *fname, int line, int col, const char *msg)
+{
+    return ls_diag_set(d, LS_ERR_PARSE, fname, line, col, "%s", msg);
+}
+
+static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5_scene *s,
+                             ls_diag *d);
+
+ls_status pp5_scene_parse(const char *src, size_t len, const char *fname, pp5_scene *s,
+                          ls_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    ls_status st = parse_lines(src, len, fname, s, d);
+    if (st != LS_OK) pp5_scene_free(s); /* nothing is returned on error */
+    return st;
+}
+
+static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5_scene *s,
+                             ls_diag *d)
+{
+    size_t i = 0;
+    int line = 0;
+    while (i < len) {
+        line++;
+        size_t b = i;
+        while (i < len && src[i] != '\n') i++;
+        size_t e = i;
+        if (i < len) i++;
+        /* tokenize: up to 20 tokens */
+        char tok[20][64];
+        int col[20], nt = 0;
+        size_t j = b;
+        while (j < e) {
+            while (j < e && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r')) j++;
+            if (j >= e || src[j] == '#') break;
+            size_t t0 = j;
+            while (j < e && src[j] != ' ' && src[j] != '\t' && src[j] != '\r' && src[j] != '#') j++;
+            if (nt == 20) return perr(d, fname, line, (int)(t0 - b) + 1, "too many fields");
+            if (j - t0 >= 63) return perr(d, fname, line, (int)(t0 - b) + 1, "field too long");
+            memcpy(tok[nt], src + t0, j - t0);
+            tok[nt][j - t0] = 0;
+            if (memchr(tok[nt], 0, j - t0)) return perr(d, fname, line, (int)(t0 - b) + 1, "NUL byte");
+            col[nt++] = (int)(t0 - b) + 1;
+        }
+        if (nt == 0) continue;
+        double v[20];
+        for (int k = 1; k < nt; k++) {
+            char *end;
+            v[k] = strtod(tok[k], &end);
+            if (*end || !isfinite(v[k]))
+                return perr(d, fname, line, col[k], "expected a finite number");
+        }
+        int want;
+        const char *kw = tok[0];
+        if (!strcmp(kw, "region")) want = 2;
+        else if (!strcmp(kw, "clear")) want = 3;
+        else if (!strcmp(kw, "tri")) want = 18;
+        else if (!strcmp(kw, "disc")) want = 7;
+        else return perr(d, fname, line, col[0], "unknown primitive (region, clear, tri, disc)");
+        if (nt - 1 != want) {
+            char m[96];
+            snprintf(m, sizeof m, "'%s' takes %d numbers, got %d", kw, want, nt - 1);
+            return perr(d, fname, line, col[0], m);
+        }
+#define COLOUR_OK(k) (v[k] >= 0 && v[k] <= 255)
+        if (!strcmp(kw, "region")) {
+            for (int k = 1; k <= 2; k++)
+                if (v[k] != floor(v[k]) || v[k] < 0 || v[k] > 1920)
+                    return perr(d, fname, line, col[k],
+                                "region origin must be an integer 0..1920 (x, y < 2048, A-25)");
+            s->region_x = (int)v[1];
+            s->region_y = (int)v[2];
+            continue;
+        }
+        if (!strcmp(kw, "clear")) {
+            for (int k = 1; k <= 3; k++) {
+                if (!COLOUR_OK(k)) return perr(d, fname, line, col[k], "colour must be 0..255");
+                s->clear[k - 1] = (uint8_t)lround(v[k]);
+            }
+            continue;
+        }
+        pp5_prim p;
+        memset(&p, 0, sizeof p);
+        p.line = line;
+        if (!strcmp(kw, "tri")) {
+            p.kind = PP5_PRIM_TRI;
+            for (int vi = 0; vi < 3; vi++)
+                for (int k = 0; k < 6; k++) {
+                    int t = 1 + vi * 6 + k;
+                    double x = v[t];
+                    if (k < 2 && fabs(x) > 4096)
+                        return perr(d, fname, line, col[t], "coordinate outside -4096..4096");
+                    if (k == 2 && (x < 0 || x > 1))
+                        return perr(d, fname, line, col[t], "depth must be in 0..1");
+                    if (k >= 3 && !COLOUR_OK(t)) return perr(d, fname, line, col[t], "colour must be 0..255");
+                    p.v[vi][k] = x;
+                }
+        } else {
+            p.kind = PP5_PRIM_DISC;
+            if (fabs(v[1]) > 4096 || fabs(v[2]) > 4096) return perr(d, fname, line, col[1], "centre outside -4096..4096");
+            if (!(v[3] > 0 && v[3] <= 2048)) return perr(d, fname, line, col[3], "radius must be in (0, 2048]");
+            for (int k = 4; k <= 6; k++)
+                if (!COLOUR_OK(k)) return perr(d, fname, line, col[k], "colour must be 0..255");
+            if (v[7] < 0 || v[7] > 1) return perr(d, fname, line, col[7], "depth must be in 0..1");
+            for (int k = 0; k < 6; k++) p.v[0][k] = v[1 + k];
+            p.v[1][0] = v[7];
+        }
+        if (s->n == s->cap) {
+            size_t nc = s->cap ? s->cap * 2 : 16;
+            pp5_prim *np = realloc(s->p, nc * sizeof *np);
+            if (!np) {
+                pp5_scene_free(s);
+                return ls_diag_set(d, LS_ERR_NOMEM, fname, line, 1, "out of memory");
+            }
+            s->p = np;
+            s->cap = nc;
+        }
+        s->p[s->n++] = p;
+    }
+    return LS_OK;
+}
+
+void pp5_render_opts_default(pp5_render_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    pp5_options_default(&o->igc);
+    pp5_emc_options_default(&o->emc);
+}
+
+/* A coefficient as the graphics processor sends it: an IEEE single, printed
+ * so that strtof gives back exactly that float. */
+static void coef(ls_buf *b, char name, double v)
+{
+    ls_buf_printf(b, "coef %c %.9g\n", name, (double)(float)v);
+}
+
+/* plane v = a x + b y + c through three vertices (x, y, val) */
+static void plane3(const double p[3][6], int k, double *a, double *b, double *c)
+{
+    double x1 = p[1][0] - p[0][0], y1 = p[1][1] - p[0][1];
+    double x2 = p[2][0] - p[0][0], y2 = p[2][1] - p[0][1];
+    double v1 = p[1][k] - p[0][k], v2 = p[2][k] - p[0][k];
+    double det = x1 * y2 - x2 * y1;
+    *a = (v1 * y2 - v2 * y1) / det;
+    *b = (x1 * v2 - x2 * v1) / det;
+    *c = p[0][k] - *a * p[0][0] - *b * p[0][1];
+}
+
+ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
+{
+    ls_buf *b = bufp;
+    (void)d;
+    if (p->kind == PP5_PRIM_TRI) {
+        const double(*v)[6] = p->v;
+        double area2 = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
+        if (!(fabs(area2) > 1e-9)) return LS_OK; /* degenerate: covers no pixel centre */
+        double sg = area2 > 0 ? 1 : -1;
+        ls_buf_printf(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
+        for (int k = 0; k < 3; k++) {
+            const double *p0 = v[k], *p1 = v[(k + 1) % 3];
+            double dx = p1[0] - p0[0], dy = p1[1] - p0[1], l = sqrt(dx * dx + dy * dy);
+            /* unit-gradient edge function, positive inside: distance in pixels */
+            double A = -dy / l * sg, B = dx / l * sg, C = -(A * p0[0] + B * p0[1]);
+            coef(b, 'A', A);
+            coef(b, 'B', B);
+            coef(b, 'C', C);
+            ls_buf_printf(b, "write I uaddr=%d qee=linear mbi fni=1\ngo\nwait\n", PP5_R_UADDR_EDGE);
+        }
+        double a, bb, c;
+        plane3(v, 2, &a, &bb, &c);
+        coef(b, 'A', a * ZSCALE);
+        coef(b, 'B', bb * ZSCALE);
+        coef(b, 'C', c * ZSCALE);
+        ls_buf_printf(b, "write I uaddr=%d dst=%d qee=linear trren fni=%d\ngo\nwait\n",
+                      PP5_R_UADDR_ZTEST, PP5_R_ZBUF, PP5_R_ZBITS);
+        static const int field[3] = {PP5_R_RED, PP5_R_GREEN, PP5_R_BLUE};
+        for (int k = 0; k < 3; k++) {
+            plane3(v, 3 + k, &a, &bb, &c);
+            coef(b, 'A', a);
+            coef(b, 'B', bb);
+            coef(b, 'C', c + 0.5); /* round to nearest: the QEE keeps the integer part */
+            ls_buf_printf(b, "write I uaddr=%d dst=%d qee=linear trren fni=8\ngo\nwait\n",
+                          PP5_R_UADDR_QLOAD, field[k]);
+        }
+    } else {
+        double cx = p->v[0][0], cy = p->v[0][1], r = p->v[0][2];
+        ls_buf_printf(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
+        /* pp5.md §6: Q = r^2 - (x-a)^2 - (y-b)^2 */
+        coef(b, 'A', 2 * cx);
+        coef(b, 'B', 2 * cy);
+        coef(b, 'C', r * r - cx * cx - cy * cy);
+        coef(b, 'D', -1);
+        coef(b, 'E', 0);
+        coef(b, 'F', -1);
+        ls_buf_printf(b, "write I uaddr=%d qee=quad mbi fni=1\ngo\nwait\n", PP5_R_UADDR_DISC);
+        coef(b, 'C', p->v[1][0] * ZSCALE);
+        ls_buf_printf(b, "write I uaddr=%d dst=%d qee=const trren fni=%d\ngo\nwait\n",
+                      PP5_R_UADDR_ZTEST, PP5_R_ZBUF, PP5_R_ZBITS);
+        static const int field[3] = {PP5_R_RED, PP5_R_GREEN, PP5_R_BLUE};
+        for (int k = 0; k < 3; k++) {
+            coef(b, 'C', p->v[0][3 + k] + 0.5);
+            ls_buf_printf(b, "write I uaddr=%d dst=%d qee=const trren fni=8\ngo\nwait\n",
+                          PP5_R_UADDR_QLOAD, field[k]);
+        }
+    }
+    return LS_OK;
+}
+
+typedef struct run_ctx {
+    pp5_emc *emc;
+    const pp5_render_opts *o;
+} run_ctx;
+
+static void on_clock(void *user, const pp5_igc *g, const pp5_pins *pins)
+{
+    run_ctx *r = user;
+    pp5_emc_step(r->emc, pins);
+    if (r->o->on_clock) r->o->on_clock(r->o->user, g, pins, r->emc);
+}
+
+static ls_status run_text(pp5_igc *g, run_ctx *rc, ls_buf *b, const char *what, ls_diag *d)
+{
+    pp5_stream s;
+    ls_status st = pp5_stream_parse(b->data ? b->data : "", b->len, what, &s, d);
+    if (st != LS_OK) return st;
+    st = pp5_stream_run(&s, g, 0, on_clock, rc, d);
+    pp5_stream_free(&s);
+    ls_buf_reset(b);
+    return st;
+}
+
+ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
+                     pp5_render_stats *st, ls_diag *d)
+{
+    pp5_render_opts def;
+    if (!o) {
+        pp5_render_opts_default(&def);
+        o = &def;
+    }
+    memset(st, 0, sizeof *st);
+    pp5_ucode *u = calloc(1, sizeof *u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    pp5_igc *g = NULL;
+    pp5_emc *e = NULL;
+    ls_buf b;
+    ls_buf_init(&b);
+    ls_status rs;
+    if (!u) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    rs = pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib.pp5m", u, &errs);
+    if (rs != LS_OK) {
+        if (errs.count) *d = errs.items[0];
+        goto out;
+    }
+    if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
+    if ((rs = pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, d)) != LS_OK) goto out;
+    if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
+    run_ctx rc = {e, o};
+    /* frame setup: leave RMode, FBITS, then each chip's origin */
+    ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
+    int cw = o->emc.tile_w, ch = o->emc.tile_h;
+    for (int k = 0; k < o->emc.chips_x * o->emc.chips_y; k++) {
+        unsigned x0 = (unsigned)(s->region_x + cw * (k % o->emc.chips_x));
+        unsigned y0 = (unsigned)(s->region_y + ch * (k / o->emc.chips_x));
+        ls_buf_printf(&b, "write C %u\nwrite P fbits=%d aux=%d src=%d lc2=%d\n"
+                      "write I uaddr=%d qee=none fni=22\ngo\nwait\n",
+                      (x0 & 0x7ffu) | (y0 & 0x7ffu) << 11, PP5_R_FBITS, k, PP5_R_ZTEMP,
+                      PP5_R_ZBITS, PP5_R_UADDR_CONFIG);
+    }
+    ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
+    /* clear: all enabled, zbuf = farthest, colour = background */
+    ls_buf_printf(&b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
+    ls_buf_printf(&b, "write C %u\nwrite I uaddr=%d dst=%d qee=none fni=%d\ngo\nwait\n",
+                  (1u << PP5_R_ZBITS) - 1, PP5_R_UADDR_CONST, PP5_R_ZBUF, PP5_R_ZBITS);
+    static const int field[3] = {PP5_R_RED, PP5_R_GREEN, PP5_R_BLUE};
+    for (int k = 0; k < 3; k++)
+        ls_buf_printf(&b, "write C %u\nwrite I uaddr=%d dst=%d qee=none fni=8\ngo\nwait\n",
+                      s->clear[k], PP5_R_UADDR_CONST, field[k]);
+    uint64_t c0 = pp5_igc_cycle(g);
+    if ((rs = run_text(g, &rc, &b, "setup", d)) != LS_OK) goto out;
+    st->setup_clocks = pp5_igc_cycle(g) - c0;
+    st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
+    if (!st->prim_clocks) {
+        rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    st->nprims = s->n;
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t t0 = pp5_igc_cycle(g);
+        if ((rs = pp5_render_prim_stream(&s->p[i], &b, d)) != LS_OK) goto out;
+        if ((rs = run_text(g, &rc, &b, "primitive", d)) != LS_OK) {
+            ls_diag_at_index(d, s->p[i].line);
+            goto out;
+        }
+        st->prim_clocks[i] = pp5_igc_cycle(g) - t0;
+    }
+    /* drain: the last instruction finishes and its pins reach the EMCs */
+    ls_buf_printf(&b, "run 400\n");
+    if ((rs = run_text(g, &rc, &b, "drain", d)) != LS_OK) goto out;
+    st->clocks = pp5_igc_cycle(g) - c0;
+    st->igc_warnings = pp5_igc_warning_count(g);
+    st->emc_warnings = pp5_emc_warning_count(e);
+    int w = pp5_emc_width(e), h = pp5_emc_height(e);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int k = 0; k < 3; k++)
+                rgb[((size_t)y * (size_t)w + (size_t)x) * 3 + (size_t)k] =
+                    (uint8_t)pp5_emc_field(e, x, y, field[k], 8);
+out:
+    if (rs != LS_OK && st->prim_clocks) {
+        free(st->prim_clocks);
+        st->prim_clocks = NULL;
+    }
+    ls_buf_free(&b);
+    ls_diag_list_free(&errs);
+    pp5_emc_destroy(e);
+    pp5_igc_destroy(g);
+    free(u);
+    return rs;
+}

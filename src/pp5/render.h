@@ -1,0 +1,65 @@
+/* Pixel-Planes 5 scene renderer: plays the part of the graphics processors.
+ * Scene format and numeric rules: docs/pp5-render.md. */
+#ifndef LOCKSTEP_PP5_RENDER_H
+#define LOCKSTEP_PP5_RENDER_H
+#include <stddef.h>
+#include <stdint.h>
+#include "lockstep/pp5.h"
+#include "lockstep/pp5_emc.h"
+#include "lockstep/status.h"
+
+typedef enum pp5_prim_kind { PP5_PRIM_TRI, PP5_PRIM_DISC } pp5_prim_kind;
+typedef struct pp5_prim {
+    pp5_prim_kind kind;
+    double v[3][6];     /* tri: x y z r g b per vertex; disc: v[0] = cx cy r R G B, v[1][0] = z */
+    int line;
+} pp5_prim;
+
+typedef struct pp5_scene {
+    int region_x, region_y;
+    uint8_t clear[3];
+    pp5_prim *p;
+    size_t n, cap;
+} pp5_scene;
+
+ls_status pp5_scene_parse(const char *src, size_t len, const char *fname, pp5_scene *s,
+                          ls_diag *d);
+void pp5_scene_free(pp5_scene *s);
+
+/* Pixel-memory layout used by the renderer. */
+enum {
+    PP5_R_FBITS = 20,       /* fractional bits of every coefficient */
+    PP5_R_ZBITS = 24,
+    PP5_R_ZBUF = 0, PP5_R_ZTEMP = 24, PP5_R_RED = 48, PP5_R_GREEN = 56, PP5_R_BLUE = 64,
+    PP5_R_UADDR_IDLE = 0, PP5_R_UADDR_ENALL = 1, PP5_R_UADDR_EDGE = 4, PP5_R_UADDR_QLOAD = 8,
+    PP5_R_UADDR_QADD = 12, PP5_R_UADDR_ZTEST = 16, PP5_R_UADDR_CONST = 32, PP5_R_UADDR_COPY = 36,
+    PP5_R_UADDR_ADDF = 40, PP5_R_UADDR_CONFIG = 48, PP5_R_UADDR_DISC = 52,
+};
+/* The microcode library (identical to examples/pp5/lib.pp5m). */
+extern const char pp5_render_ucode[];
+
+typedef void (*pp5_render_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins,
+                                    const pp5_emc *e);
+typedef struct pp5_render_opts {
+    pp5_options igc;
+    pp5_emc_options emc;
+    pp5_render_clock_fn on_clock;   /* may be NULL */
+    void *user;
+} pp5_render_opts;
+void pp5_render_opts_default(pp5_render_opts *o);
+
+typedef struct pp5_render_stats {
+    uint64_t clocks;            /* all IGC clocks of the frame */
+    uint64_t setup_clocks;      /* config load + clear */
+    uint64_t *prim_clocks;      /* per primitive (caller frees with free()) */
+    size_t nprims;
+    uint64_t igc_warnings, emc_warnings;
+} pp5_render_stats;
+
+/* Render the scene; rgb gets width·height·3 bytes, bottom row first. */
+ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
+                     pp5_render_stats *st, ls_diag *d);
+
+/* Host-stream text for one primitive (what the graphics processor sends). */
+ls_status pp5_render_prim_stream(const pp5_prim *p, void *buf /* ls_buf* */, ls_diag *d);
+#endif

@@ -1,0 +1,341 @@
+/* Host-action streams: parser and runner. */
+#include "pp5/stream.h"
+
+#include "pp5/igc/igc_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool grow(pp5_stream *s)
+{
+    if (s->n < s->cap)
+        return true;
+    size_t nc = s->cap ? s->cap * 2 : 32;
+    pp5_action *na = realloc(s->a, nc * sizeof *na);
+    if (!na)
+        return false;
+    s->a = na;
+    s->cap = nc;
+    return true;
+}
+
+void pp5_stream_free(pp5_stream *s)
+{
+    free(s->a);
+    s->a = NULL;
+    s->n = s->cap = 0;
+}
+
+typedef struct word { const char *p; size_t n; int col; } word;
+
+static bool weq(word w, const char *s)
+{
+    if (strlen(s) != w.n)
+        return false;
+    for (size_t i = 0; i < w.n; i++)
+        if (tolower((unsigned char)w.p[i]) != tolower((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+static bool wnum(word w, uint64_t max, uint64_t *out)
+{
+    char buf[40];
+    if (w.n == 0 || w.n >= sizeof buf || !isdigit((unsigned char)w.p[0]))
+        return false;
+    memcpy(buf, w.p, w.n);
+    buf[w.n] = 0;
+    char *end;
+    unsigned long long v = strtoull(buf, &end, 0);
+    if (*end || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int reg_index(word w)
+{
+    static const char names[] = "IPABCDEF";
+    if (w.n != 1)
+        return -1;
+    const char *p = strchr(names, toupper((unsigned char)w.p[0]));
+    return p && *p ? (int)(p - names) : -1;
+}
+
+/* I and P words by field (positions: seed + A-4/A-5). Returns false and sets
+ * *bad to the offending word on error. */
+static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, const char **why)
+{
+    uint32_t v = 0;
+    for (size_t i = 0; i < nw; i++) {
+        word f = w[i];
+        const char *eq = memchr(f.p, '=', f.n);
+        word key = f, val = {0};
+        if (eq) {
+            key.n = (size_t)(eq - f.p);
+            val = (word){eq + 1, f.n - key.n - 1, f.col + (int)key.n + 1};
+        }
+        uint64_t n = 0;
+        *bad = f;
+        bool flag = !eq;
+        if (!flag && !weq(key, "qee") && !wnum(val, 0xffffffffu, &n)) {
+            *why = "bad number";
+            *bad = val;
+            return false;
+        }
+#define FIELD(name, lsb, width)                                  \
+    if (weq(key, name)) {                                        \
+        uint64_t x = flag ? 1 : n;                               \
+        if (x >> (width)) {                                      \
+            *why = "value too wide for the field";               \
+            return false;                                        \
+        }                                                        \
+        v |= (uint32_t)x << (lsb);                               \
+        continue;                                                \
+    }
+        if (reg == PP5_REG_I) {
+            if (weq(key, "qee")) {
+                static const char *const m[] = {"none", "const", "linear", "quad"};
+                int k;
+                for (k = 0; k < 4; k++)
+                    if (weq(val, m[k]))
+                        break;
+                if (k == 4 || flag) {
+                    *why = "qee must be none, const, linear or quad";
+                    return false;
+                }
+                v |= (uint32_t)k << 18;
+                continue;
+            }
+            if (weq(key, "fni")) { /* exponent field = FNI + 115 */
+                if (flag || n + 115 > 255) {
+                    *why = "fni: FNI + 115 must fit in 8 bits";
+                    return false;
+                }
+                v |= (uint32_t)(n + 115) << 23;
+                continue;
+            }
+            if (weq(key, "lc1")) { /* plain count n → excess-116 */
+                if (flag || n > 11) {
+                    *why = "lc1: count 0..11 (excess-116 in 7 bits); use lc1x= for the raw field";
+                    return false;
+                }
+                v |= (uint32_t)(n + 116) << 23;
+                continue;
+            }
+            FIELD("uaddr", 0, 9)
+            FIELD("dst", 9, 8)
+            FIELD("trren", 17, 1)
+            FIELD("mbi", 22, 1)
+            FIELD("lc1x", 23, 7)
+        } else {
+            if (weq(key, "fbits")) {
+                if (flag || n > 30) {
+                    *why = "fbits must be 0..30";
+                    return false;
+                }
+                v |= (uint32_t)(129 + n) << 23;
+                continue;
+            }
+            FIELD("src", 0, 8)
+            FIELD("aux", 8, 8)
+            FIELD("lc2", 16, 7)
+            FIELD("rmode", 31, 1)
+        }
+#undef FIELD
+        *why = "unknown field";
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_stream *s,
+                           ls_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->fname, sizeof s->fname, "%s", fname ? fname : "<stream>");
+    size_t pos = 0;
+    int line = 0;
+    while (pos < len) {
+        size_t e = pos;
+        while (e < len && src[e] != '\n')
+            e++;
+        line++;
+        word w[32];
+        size_t nw = 0;
+        size_t i = pos;
+        while (i < e) {
+            while (i < e && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r'))
+                i++;
+            if (i >= e || src[i] == '#' || src[i] == ';')
+                break;
+            size_t st = i;
+            while (i < e && !(src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '#' ||
+                              src[i] == ';'))
+                i++;
+            if (nw == 32) {
+                ls_diag_set(d, LS_ERR_PARSE, s->fname, line, (int)(st - pos) + 1, "too many words");
+                pp5_stream_free(s);
+                return LS_ERR_PARSE;
+            }
+            w[nw++] = (word){src + st, i - st, (int)(st - pos) + 1};
+        }
+        if (memchr(src + pos, 0, e - pos)) {
+            ls_diag_set(d, LS_ERR_PARSE, s->fname, line, 1, "NUL byte in stream");
+            pp5_stream_free(s);
+            return LS_ERR_PARSE;
+        }
+        pos = e < len ? e + 1 : e;
+        if (nw == 0)
+            continue;
+        if (!grow(s)) {
+            pp5_stream_free(s);
+            return ls_diag_set(d, LS_ERR_NOMEM, s->fname, line, 1, "out of memory");
+        }
+        pp5_action a = {0};
+        a.line = line;
+        const char *why = NULL;
+        word at = w[0];
+        uint64_t n;
+        if (weq(w[0], "write") || weq(w[0], "coef")) {
+            bool coef = weq(w[0], "coef");
+            int r = nw >= 2 ? reg_index(w[1]) : -1;
+            if (r < 0) {
+                why = "expected a register name I P A B C D E F";
+                at = nw >= 2 ? w[1] : w[0];
+            } else if (nw < 3) {
+                why = "expected a value";
+            } else if (coef) {
+                /* a coefficient as a float: its IEEE single bit pattern */
+                char buf[64];
+                at = w[2];
+                if (r < PP5_REG_A || nw != 3 || w[2].n >= sizeof buf) {
+                    why = "coef takes one of A..F and one number";
+                } else {
+                    memcpy(buf, w[2].p, w[2].n);
+                    buf[w[2].n] = 0;
+                    char *end;
+                    float f = strtof(buf, &end);
+                    if (*end || end == buf) {
+                        why = "bad floating-point number";
+                    } else {
+                        uint32_t bits;
+                        memcpy(&bits, &f, 4);
+                        a.kind = PP5_ACT_WRITE;
+                        a.reg = (pp5_reg)r;
+                        a.value = bits;
+                    }
+                }
+            } else if (nw == 3 && wnum(w[2], 0xffffffffu, &n)) {
+                a.kind = PP5_ACT_WRITE;
+                a.reg = (pp5_reg)r;
+                a.value = (uint32_t)n;
+            } else if (r == PP5_REG_I || r == PP5_REG_P) {
+                word bad;
+                uint32_t v;
+                if (field_word(r, w + 2, nw - 2, &v, &bad, &why)) {
+                    a.kind = PP5_ACT_WRITE;
+                    a.reg = (pp5_reg)r;
+                    a.value = v;
+                } else {
+                    at = bad;
+                }
+            } else {
+                why = "expected one 32-bit value (decimal or 0x…)";
+                at = w[2];
+            }
+        } else if (weq(w[0], "go") || weq(w[0], "wait") || weq(w[0], "reset")) {
+            a.kind = weq(w[0], "go") ? PP5_ACT_GO : weq(w[0], "wait") ? PP5_ACT_WAIT : PP5_ACT_RESET;
+            if (nw != 1) {
+                why = "takes no argument";
+                at = w[1];
+            }
+        } else if (weq(w[0], "run")) {
+            a.kind = PP5_ACT_RUN;
+            if (nw != 2 || !wnum(w[1], 100000000u, &n)) {
+                why = "run needs a clock count 0..100000000";
+                at = nw >= 2 ? w[1] : w[0];
+            } else {
+                a.value = (uint32_t)n;
+            }
+        } else if (weq(w[0], "st1") || weq(w[0], "st2") || weq(w[0], "testpe") ||
+                   weq(w[0], "testoe")) {
+            a.kind = weq(w[0], "st1") ? PP5_ACT_ST1 : weq(w[0], "st2") ? PP5_ACT_ST2
+                   : weq(w[0], "testpe") ? PP5_ACT_TESTPE : PP5_ACT_TESTOE;
+            if (nw != 2 || !wnum(w[1], 1, &n)) {
+                why = "needs a level 0 or 1";
+                at = nw >= 2 ? w[1] : w[0];
+            } else {
+                a.value = (uint32_t)n;
+            }
+        } else {
+            why = "unknown action (write, coef, go, wait, run, reset, st1, st2, testpe, testoe)";
+        }
+        if (why) {
+            ls_status st = ls_diag_set(d, LS_ERR_PARSE, s->fname, line, at.col, "%s", why);
+            pp5_stream_free(s);
+            return st;
+        }
+        s->a[s->n++] = a;
+    }
+    return LS_OK;
+}
+
+ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, pp5_clock_fn fn,
+                         void *user, ls_diag *d)
+{
+    bool st1 = false, st2 = false, pe = false, oe = false;
+    uint64_t limit = max_cycles ? max_cycles : 100000000u;
+    uint64_t ran = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const pp5_action *a = &s->a[i];
+        pp5_host_in in = {0};
+        uint64_t clocks = 1;
+        switch (a->kind) {
+        case PP5_ACT_ST1: st1 = a->value; continue;
+        case PP5_ACT_ST2: st2 = a->value; continue;
+        case PP5_ACT_TESTPE: pe = a->value; continue;
+        case PP5_ACT_TESTOE: oe = a->value; continue;
+        case PP5_ACT_WRITE:
+            in.wr_en = true;
+            in.d = a->value;
+            for (int t = 0; t < 8; t++)
+                if (g->opt.reg_of_t[t] == a->reg)
+                    in.t = (uint8_t)t;
+            break;
+        case PP5_ACT_GO: in.go = true; break;
+        case PP5_ACT_RESET: in.reset = true; break;
+        case PP5_ACT_RUN: clocks = a->value; break;
+        case PP5_ACT_WAIT: clocks = UINT64_MAX; break;
+        }
+        pp5_igc_set_status(g, st1, st2);
+        for (uint64_t c = 0; c < clocks; c++) {
+            if (a->kind == PP5_ACT_WAIT && !pp5_igc_busy(g))
+                break;
+            if (ran >= limit)
+                return ls_diag_set(d, LS_ERR_FAULT, s->fname, a->line, 1,
+                                   "cycle limit %llu reached%s", (unsigned long long)limit,
+                                   a->kind == PP5_ACT_WAIT ? " while waiting for Busy = 0" : "");
+            in.st1 = st1;
+            in.st2 = st2;
+            in.test_pe = pe;
+            in.test_oe = oe;
+            pp5_pins p;
+            ls_status st = pp5_igc_step(g, &in, &p, d);
+            ran++;
+            if (fn)
+                fn(user, g, &p);
+            if (st != LS_OK) {
+                char msg[400];
+                snprintf(msg, sizeof msg, "%.300s", d->msg);
+                return ls_diag_set(d, st, s->fname, a->line, 1, "%s (cycle %llu)", msg,
+                                   (unsigned long long)(pp5_igc_cycle(g) - 1));
+            }
+            memset(&in, 0, sizeof in);
+        }
+    }
+    return LS_OK;
+}

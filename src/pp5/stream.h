@@ -1,0 +1,47 @@
+/* Host-action streams for the PP5 IGC: what the "inputting device" does, one
+ * action per line. Format: docs/pp5.md ("Host streams"). */
+#ifndef LOCKSTEP_PP5_STREAM_H
+#define LOCKSTEP_PP5_STREAM_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lockstep/pp5.h"
+#include "lockstep/status.h"
+
+typedef enum pp5_action_kind {
+    PP5_ACT_WRITE,  /* write REG value: one clock with WrEn */
+    PP5_ACT_GO,     /* one clock with Go */
+    PP5_ACT_WAIT,   /* idle clocks until Busy = 0 */
+    PP5_ACT_RUN,    /* n idle clocks */
+    PP5_ACT_RESET,  /* one clock with Reset */
+    PP5_ACT_ST1,    /* set the ST1 level (no clock) */
+    PP5_ACT_ST2,
+    PP5_ACT_TESTPE,
+    PP5_ACT_TESTOE,
+} pp5_action_kind;
+
+typedef struct pp5_action {
+    pp5_action_kind kind;
+    pp5_reg reg;
+    uint32_t value;     /* register value, level, or clock count */
+    int line;
+} pp5_action;
+
+typedef struct pp5_stream {
+    pp5_action *a;
+    size_t n, cap;
+    char fname[256];
+} pp5_stream;
+
+ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_stream *s,
+                           ls_diag *d);
+void pp5_stream_free(pp5_stream *s);
+
+/* Called after every clock with the pins of that clock. */
+typedef void (*pp5_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins);
+/* Run the actions; stops with LS_ERR_FAULT (diag at the action's line) on a
+ * host-protocol error, or when max_cycles clocks have run (LS_ERR_FAULT too,
+ * "cycle limit"), unless max_cycles is 0 (no limit other than 10^8). */
+ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, pp5_clock_fn fn,
+                         void *user, ls_diag *d);
+#endif

@@ -1,0 +1,824 @@
+/* R500 whole-program execution: threads of pixels in lockstep.
+ *
+ * The image is cut into 2x2 quads (spec/r500.md §5: "Pixels are shaded in 2x2
+ * quads"); quads are taken in row-major order and a thread is the next N
+ * pixels of that sequence (N = 1..64), so quad members are neighbouring lanes
+ * whenever N is a multiple of 4. Each thread runs from US_CODE_ADDR start to
+ * end with the FC unit (fc.c) deciding the PC and the lane masks, the ALU
+ * (alu.c) and TEX (here; sampling in tex.c) executing each instruction over
+ * all lanes at once. Threads are independent and are spread over host cores;
+ * results do not depend on how many cores run them. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/json.h"
+#include "exec_internal.h"
+
+/* ---- options ------------------------------------------------------------ */
+
+const char *const r500_exec_option_names[] = {
+    "rcp-zero", "rsq-negative", "ln2-zero", "clamp-nan", "mad",
+    "kill",     "quad-top",     "pred-write", "watchdog", NULL,
+};
+
+void r500_options_default(r500_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->exec.rcp_zero = R500_RCP_ZERO_INF;
+    o->exec.rsq_negative = R500_RSQ_NEG_NAN;
+    o->exec.ln2_zero = R500_LN2_ZERO_NEG_INF;
+    o->exec.clamp_nan = R500_CLAMP_NAN_ZERO;
+    o->exec.mad = R500_MAD_SEPARATE;
+    o->exec.kill = R500_KILL_STOP;
+    o->exec.quad_top = R500_QUAD_TOP_LOW_Y;
+    o->exec.pred_write = R500_PRED_WRITE_ACTIVE;
+    o->exec.watchdog = 1u << 20;
+    r500_fc_options_default(&o->fc);
+}
+
+static int pick(const char *v, const char *a, const char *b)
+{
+    if (!strcmp(v, a))
+        return 0;
+    if (!strcmp(v, b))
+        return 1;
+    return -1;
+}
+
+ls_status r500_options_set(r500_options *o, const char *name, const char *value, ls_diag *d)
+{
+    r500_exec_options *e = &o->exec;
+    int k = -2;
+    const char *a = NULL, *b = NULL;
+    if (!strcmp(name, "rcp-zero")) {
+        a = "inf", b = "max";
+        if ((k = pick(value, a, b)) >= 0)
+            e->rcp_zero = (r500_rcp_zero)k;
+    } else if (!strcmp(name, "rsq-negative")) {
+        a = "nan", b = "abs";
+        if ((k = pick(value, a, b)) >= 0)
+            e->rsq_negative = (r500_rsq_neg)k;
+    } else if (!strcmp(name, "ln2-zero")) {
+        a = "-inf", b = "-max";
+        if ((k = pick(value, a, b)) >= 0)
+            e->ln2_zero = (r500_ln2_zero)k;
+    } else if (!strcmp(name, "clamp-nan")) {
+        a = "zero", b = "keep";
+        if ((k = pick(value, a, b)) >= 0)
+            e->clamp_nan = (r500_clamp_nan)k;
+    } else if (!strcmp(name, "mad")) {
+        a = "separate", b = "fused";
+        if ((k = pick(value, a, b)) >= 0)
+            e->mad = (r500_mad_mode)k;
+    } else if (!strcmp(name, "kill")) {
+        a = "stop", b = "continue";
+        if ((k = pick(value, a, b)) >= 0)
+            e->kill = (r500_kill_mode)k;
+    } else if (!strcmp(name, "quad-top")) {
+        a = "low-y", b = "high-y";
+        if ((k = pick(value, a, b)) >= 0)
+            e->quad_top = (r500_quad_top)k;
+    } else if (!strcmp(name, "pred-write")) {
+        a = "active", b = "predicated";
+        if ((k = pick(value, a, b)) >= 0)
+            e->pred_write = (r500_pred_write)k;
+    } else if (!strcmp(name, "watchdog")) {
+        char *end;
+        unsigned long long v = strtoull(value, &end, 0);
+        if (*value && !*end && v > 0) {
+            e->watchdog = v;
+            return LS_OK;
+        }
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                           "model option watchdog: expected a positive instruction count, got '%s'",
+                           value);
+    } else {
+        r500_fc_option_info info;
+        bool fc_name = false;
+        for (unsigned i = 0; r500_fc_option_info_at(i, &info); i++)
+            fc_name |= !strcmp(info.name, name);
+        if (fc_name)
+            return r500_fc_options_set(&o->fc, name, value, d);
+        /* unknown everywhere: list every name */
+        char names[512];
+        size_t len = 0;
+        names[0] = 0;
+        for (unsigned i = 0; r500_exec_option_names[i]; i++)
+            len += (size_t)snprintf(names + len, len < sizeof names ? sizeof names - len : 0,
+                                    "%s%s", i ? ", " : "", r500_exec_option_names[i]);
+        for (unsigned i = 0; r500_fc_option_info_at(i, &info) && len < sizeof names; i++)
+            len += (size_t)snprintf(names + len, sizeof names - len, ", %s", info.name);
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown model option '%s' (options: %s)",
+                           name, names);
+    }
+    if (k < 0)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "model option %s: expected %s or %s, got '%s'",
+                           name, a, b, value);
+    return LS_OK;
+}
+
+/* ---- pre-decoded program ------------------------------------------------ */
+
+typedef struct r500_prog {
+    r500_xinst *x;       /* one per instruction slot */
+    r500_fc_inst *fc;    /* FC form of each slot (valid where type == FC) */
+    size_t n;
+    unsigned start, end; /* absolute slots */
+    unsigned temps_used; /* temps 0..temps_used-1 are cleared per thread */
+    r500_lanef (*csplat)[4];
+    r500_lanef *isplat;
+    r500_fc_state fc_state;
+} r500_prog;
+
+static void prog_free(r500_prog *p)
+{
+    free(p->x);
+    free(p->fc);
+    free(p->csplat);
+    free(p->isplat);
+}
+
+static void note_temp(unsigned *used, unsigned idx, bool rel)
+{
+    unsigned u = rel ? R500_NUM_TEMPS : idx + 1;
+    if (u > *used)
+        *used = u;
+}
+
+static ls_status prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
+{
+    memset(p, 0, sizeof *p);
+    const r500_regs *g = &job->regs;
+    unsigned offset = g->code_offset & 0x1ff;
+    unsigned start = (g->code_addr & 0x1ff) + offset;
+    unsigned end = ((g->code_addr >> 16) & 0x1ff) + offset;
+    if (!job->words || job->ninst == 0)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "job has no program");
+    if (start > end || end >= job->ninst)
+        return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
+                           "US_CODE_ADDR start %u .. end %u (+ offset %u) is outside the %zu "
+                           "loaded instructions",
+                           g->code_addr & 0x1ff, (g->code_addr >> 16) & 0x1ff, offset, job->ninst);
+    p->n = job->ninst;
+    p->start = start;
+    p->end = end;
+    p->x = calloc(p->n, sizeof *p->x);
+    p->fc = calloc(p->n, sizeof *p->fc);
+    p->csplat = malloc(sizeof(r500_lanef[4]) * R500_NUM_CONSTS);
+    p->isplat = malloc(sizeof(r500_lanef) * R500_ISPLAT_COUNT);
+    if (!p->x || !p->fc || !p->csplat || !p->isplat) {
+        prog_free(p);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (unsigned i = 0; i < R500_NUM_CONSTS; i++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            for (unsigned l = 0; l < RL; l++)
+                p->csplat[i][ch][l] = job->consts[i][ch];
+    for (unsigned i = 0; i < R500_ISPLAT_COUNT; i++) {
+        float v = i < 128 ? r500_inline_float(i) : i == R500_ISPLAT_HALF ? 0.5f
+                                                : i == R500_ISPLAT_ONE  ? 1.0f
+                                                                        : 0.0f;
+        for (unsigned l = 0; l < RL; l++)
+            p->isplat[i][l] = v;
+    }
+    unsigned used = 0;
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        if (job->inputs[t].kind != R500_INPUT_NONE)
+            note_temp(&used, t, false);
+    for (size_t i = 0; i < p->n; i++) {
+        r500_xinst *x = &p->x[i];
+        r500_decode(job->words + i * R500_INST_WORDS, &x->in);
+        x->type = (uint8_t)x->in.type;
+        const uint32_t *f = x->in.field;
+        switch (x->in.type) {
+        case R500_TYPE_ALU:
+        case R500_TYPE_OUT:
+            r500_alu_predecode(x);
+            for (unsigned u = 0; u < 2; u++) {
+                for (unsigned k = 0; k < 3; k++)
+                    if (x->src[u][k].kind == R500_XSRC_TEMP)
+                        note_temp(&used, x->src[u][k].index, x->src[u][k].rel);
+                note_temp(&used, x->addrd[u], x->addrd_rel[u]);
+            }
+            break;
+        case R500_TYPE_TEX:
+            x->wmask = (uint8_t)(f[R500_F_RGB_WMASK] | (f[R500_F_ALPHA_WMASK] << 3));
+            note_temp(&used, f[R500_F_TEX_SRC_ADDR], f[R500_F_TEX_SRC_ADDR_REL]);
+            note_temp(&used, f[R500_F_TEX_DST_ADDR], f[R500_F_TEX_DST_ADDR_REL]);
+            note_temp(&used, f[R500_F_TEX_DX_ADDR], f[R500_F_TEX_DX_ADDR_REL]);
+            note_temp(&used, f[R500_F_TEX_DY_ADDR], f[R500_F_TEX_DY_ADDR_REL]);
+            if (f[R500_F_TEX_INST] == 7)
+                snprintf(x->fault, sizeof x->fault, "reserved TEX INST 7");
+            else if (f[R500_F_TEX_INST] != 0 && f[R500_F_TEX_INST] != 2 &&
+                     !job->tex[f[R500_F_TEX_ID]])
+                snprintf(x->fault, sizeof x->fault,
+                         "samples texture %u, which is not bound (--tex %u=FILE)",
+                         f[R500_F_TEX_ID], f[R500_F_TEX_ID]);
+            break;
+        case R500_TYPE_FC:
+            r500_fc_decode(&x->in, &p->fc[i]);
+            break;
+        }
+    }
+    p->temps_used = used;
+    r500_fc_state_init(&p->fc_state);
+    p->fc_state.bool_const = g->fc_bool_const;
+    memcpy(p->fc_state.int_const, g->fc_int_const, sizeof g->fc_int_const);
+    p->fc_state.fc_ctrl = g->fc_ctrl;
+    p->fc_state.code_addr = g->code_addr;
+    p->fc_state.code_range = g->code_range;
+    p->fc_state.code_offset = g->code_offset;
+    return LS_OK;
+}
+
+/* ---- one worker: runs whole threads ------------------------------------ */
+
+typedef struct worker {
+    const r500_job *job;
+    const r500_prog *p;
+    r500_result *r;
+    ls_buf *trace;
+    atomic_size_t *next;    /* shared: first thread not yet handed out */
+    size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
+    size_t nthreads, total_lanes;
+    unsigned qw;            /* quads per row */
+    r500_stats st;
+    r500_fault *faults;
+    size_t nfaults, capfaults;
+    bool oom;
+    /* per-thread state, reused */
+    r500_lanef temps[R500_NUM_TEMPS][4];
+    r500_lanef out[R500_NUM_TARGETS][4];
+    r500_lanef outw;
+    r500_lanef tex_in[4], tex_out[4], tex_dx[4], tex_dy[4];
+    uint8_t quad[RL][4];
+    int px[RL], py[RL];
+    uint32_t work[RL];
+    r500_alu_ctx alu;
+    r500_fc_thread fc;
+} worker;
+
+static void add_fault(worker *w, size_t thread, const ls_diag *d)
+{
+    if (w->nfaults == w->capfaults) {
+        size_t cap = w->capfaults ? w->capfaults * 2 : 8;
+        r500_fault *f = realloc(w->faults, cap * sizeof *f);
+        if (!f) {
+            w->oom = true;
+            return;
+        }
+        w->faults = f;
+        w->capfaults = cap;
+    }
+    w->faults[w->nfaults].thread = thread;
+    w->faults[w->nfaults].diag = *d;
+    w->nfaults++;
+}
+
+static ls_lanes lanes_alive(const worker *w)
+{
+    return w->job->options.exec.kill == R500_KILL_STOP ? w->fc.lanes & ~w->fc.killed
+                                                       : w->fc.lanes;
+}
+
+static ls_lanes lanes_active(const worker *w)
+{
+    return w->fc.active & lanes_alive(w);
+}
+
+/* Lane of (thread-relative) sequence index: pixel coordinates of lane l. */
+static void lane_pixel(const worker *w, size_t s, int *x, int *y)
+{
+    size_t q = s / 4;
+    unsigned pos = (unsigned)(s % 4); /* 0 TL, 1 TR, 2 BL, 3 BR */
+    unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
+    unsigned row = pos >> 1;
+    *x = (int)(2 * qx + (pos & 1));
+    /* quad-top: which image row is the quad's "top" row for MDH/MDV */
+    if (w->job->options.exec.quad_top == R500_QUAD_TOP_LOW_Y)
+        *y = (int)(2 * qy + row);
+    else
+        *y = (int)(2 * qy + 1 - row);
+}
+
+#include "lockstep/r500_tex.h"
+
+/* TEX (spec/r500.md §1.7, §4.8): coordinates from a temp through the
+ * STRQ swizzle; the fetched RGBA goes through the destination swizzle under
+ * the write mask. */
+static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *d)
+{
+    const uint32_t *f = x->in.field;
+    const unsigned n = w->alu.n;
+    const int al = w->fc.aL;
+    unsigned op = f[R500_F_TEX_INST];
+    if (op == 0) /* NOP: nothing is fetched or written (it may only acquire the semaphore) */
+        return LS_OK;
+    unsigned src = f[R500_F_TEX_SRC_ADDR];
+    if (f[R500_F_TEX_SRC_ADDR_REL])
+        src = (src + (unsigned)al) & 127u;
+    const unsigned sw[4] = {f[R500_F_TEX_SRC_S_SWIZ], f[R500_F_TEX_SRC_T_SWIZ],
+                            f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
+    ls_lanes active = lanes_active(w);
+    if (op == 2) {
+        /* TEXKILL: "kill pixel if any component is < 0" (us_tex_inst.txt) */
+        ls_lanes kill = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            const float *v = w->temps[src][sw[k]];
+            for (unsigned l = 0; l < n; l++)
+                kill |= (ls_lanes)(v[l] < 0.0f) << l;
+        }
+        ls_lanes m = active & r500_pred_mask(w->fc.pred, x->in.field[R500_F_RGB_PRED_SEL],
+                                             x->in.field[R500_F_RGB_PRED_INV], 0, w->fc.lanes);
+        w->fc.killed |= kill & m;
+        return LS_OK;
+    }
+    for (unsigned k = 0; k < 4; k++)
+        memcpy(w->tex_in[k], w->temps[src][sw[k]], n * sizeof(float));
+    r500_tex_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.n = n;
+    rq.quad = w->quad;
+    rq.unscaled = f[R500_F_TEX_UNSCALED];
+    rq.coord = w->tex_in;
+    switch (op) {
+    case 3: /* PROJ: S/Q, T/Q, R/Q */
+        for (unsigned k = 0; k < 3; k++)
+            for (unsigned l = 0; l < n; l++)
+                w->tex_in[k][l] = w->tex_in[k][l] / w->tex_in[3][l];
+        rq.lod_mode = R500_TEX_LOD_IMPLICIT;
+        break;
+    case 4: /* LODBIAS: bias from Q (Mesa's TXB convention, §4.8) */
+        rq.lod_mode = R500_TEX_LOD_BIAS;
+        rq.lod = w->tex_in[3];
+        break;
+    case 5: /* LOD: explicit LOD from Q */
+        rq.lod_mode = R500_TEX_LOD_EXPLICIT;
+        rq.lod = w->tex_in[3];
+        break;
+    case 6: { /* DXDY: explicit derivatives from DX_ADDR / DY_ADDR */
+        unsigned dx = f[R500_F_TEX_DX_ADDR], dy = f[R500_F_TEX_DY_ADDR];
+        if (f[R500_F_TEX_DX_ADDR_REL])
+            dx = (dx + (unsigned)al) & 127u;
+        if (f[R500_F_TEX_DY_ADDR_REL])
+            dy = (dy + (unsigned)al) & 127u;
+        const unsigned sx[4] = {f[R500_F_TEX_DX_S_SWIZ], f[R500_F_TEX_DX_T_SWIZ],
+                                f[R500_F_TEX_DX_R_SWIZ], f[R500_F_TEX_DX_Q_SWIZ]};
+        const unsigned sy[4] = {f[R500_F_TEX_DY_S_SWIZ], f[R500_F_TEX_DY_T_SWIZ],
+                                f[R500_F_TEX_DY_R_SWIZ], f[R500_F_TEX_DY_Q_SWIZ]};
+        for (unsigned k = 0; k < 4; k++) {
+            memcpy(w->tex_dx[k], w->temps[dx][sx[k]], n * sizeof(float));
+            memcpy(w->tex_dy[k], w->temps[dy][sy[k]], n * sizeof(float));
+        }
+        rq.lod_mode = R500_TEX_LOD_DERIV;
+        rq.ddx = w->tex_dx;
+        rq.ddy = w->tex_dy;
+        break;
+    }
+    default: /* LD */
+        rq.lod_mode = R500_TEX_LOD_IMPLICIT;
+        break;
+    }
+    /* IGNORE_UNCOVERED: "don't fetch for uncovered pixels" -> they are not written */
+    ls_lanes fetch = f[R500_F_TEX_IGNORE_UNCOVERED] ? w->fc.covered & w->fc.lanes : w->fc.lanes;
+    rq.mask = fetch;
+    rq.out = w->tex_out;
+    ls_status st = r500_tex_sample(w->job->tex[f[R500_F_TEX_ID]], &rq, d);
+    if (st) {
+        ls_diag_at_index(d, pc);
+        return st;
+    }
+    unsigned dst = f[R500_F_TEX_DST_ADDR];
+    if (f[R500_F_TEX_DST_ADDR_REL])
+        dst = (dst + (unsigned)al) & 127u;
+    const unsigned ds[4] = {f[R500_F_TEX_DST_R_SWIZ], f[R500_F_TEX_DST_G_SWIZ],
+                            f[R500_F_TEX_DST_B_SWIZ], f[R500_F_TEX_DST_A_SWIZ]};
+    ls_lanes base = (x->in.field[R500_F_WRITE_INACTIVE] ? lanes_alive(w) : active) & fetch;
+    for (unsigned ch = 0; ch < 4; ch++) {
+        if (!((x->wmask >> ch) & 1))
+            continue;
+        unsigned u = ch == 3;
+        ls_lanes m = base & r500_pred_mask(w->fc.pred,
+                                           f[u ? R500_F_ALPHA_PRED_SEL : R500_F_RGB_PRED_SEL],
+                                           f[u ? R500_F_ALPHA_PRED_INV : R500_F_RGB_PRED_INV], ch,
+                                           w->fc.lanes);
+        const float *s = w->tex_out[ds[ch]];
+        float *dp = w->temps[dst][ch];
+        for (unsigned l = 0; l < n; l++)
+            if ((m >> l) & 1)
+                dp[l] = s[l];
+    }
+    return LS_OK;
+}
+
+static void trace_inst(worker *w, size_t t, unsigned pc)
+{
+    ls_buf *b = w->trace;
+    if (b->len)
+        ls_buf_puts(b, ",\n");
+    ls_buf_printf(b, "{\"thread\":%zu,\"pc\":%u,\"type\":\"%s\",\"active\":\"0x%016llx\","
+                     "\"killed\":\"0x%016llx\",",
+                  t, pc, r500_value_name(R500_V_TYPE, w->p->x[pc].type),
+                  (unsigned long long)w->fc.active, (unsigned long long)w->fc.killed);
+    r500_fc_thread_trace_json(&w->fc, b);
+    ls_buf_puts(b, "}");
+}
+
+/* The active mask changes only at FC instructions and kills: work and
+ * active lane-slots are added once per run of instructions with one mask. */
+static void flush_work(worker *w, ls_lanes mask, uint32_t count)
+{
+    if (!count)
+        return;
+    w->st.lane_slots_active += (uint64_t)ls_lanes_count(mask) * count;
+    LS_LANES_FOREACH(l, mask)
+        w->work[l] += count;
+}
+
+static void run_thread(worker *w, size_t t)
+{
+    const r500_job *job = w->job;
+    const r500_prog *p = w->p;
+    const unsigned N = job->thread_size;
+    const size_t s0 = t * N;
+    const unsigned n = (unsigned)(w->total_lanes - s0 < N ? w->total_lanes - s0 : N);
+    const int W = job->width, H = job->height;
+    ls_lanes all = ls_lanes_first(n), covered = 0;
+    for (unsigned l = 0; l < n; l++) {
+        lane_pixel(w, s0 + l, &w->px[l], &w->py[l]);
+        if (w->px[l] < W && w->py[l] < H)
+            covered |= (ls_lanes)1 << l;
+        /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
+         * (N not a multiple of 4) reads the lane itself (assumptions.md) */
+        size_t qbase = (s0 + l) & ~(size_t)3;
+        for (unsigned k = 0; k < 4; k++) {
+            size_t s = qbase + k;
+            w->quad[l][k] = (uint8_t)(s >= s0 && s < s0 + n ? s - s0 : l);
+        }
+        w->work[l] = 0;
+    }
+    for (unsigned l = n; l < RL; l++)
+        for (unsigned k = 0; k < 4; k++)
+            w->quad[l][k] = (uint8_t)l;
+    /* Registers: temps not preloaded start at 0; outputs start at 0. All RL
+     * lanes are cleared: the ALU computes whole blocks of 8 lanes. */
+    for (unsigned r = 0; r < p->temps_used; r++)
+        memset(w->temps[r], 0, sizeof w->temps[r]);
+    memset(w->out, 0, sizeof w->out);
+    memset(w->outw, 0, sizeof w->outw);
+    /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4). */
+    for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
+        const r500_input *in = &job->inputs[r];
+        if (in->kind == R500_INPUT_NONE)
+            continue;
+        for (unsigned l = 0; l < n; l++) {
+            float v[4];
+            float u = ((float)w->px[l] + 0.5f) / (float)W, vv = ((float)w->py[l] + 0.5f) / (float)H;
+            switch (in->kind) {
+            case R500_INPUT_UV:
+                v[0] = u, v[1] = vv, v[2] = 0.0f, v[3] = 1.0f;
+                break;
+            case R500_INPUT_CLIP:
+                v[0] = 2.0f * u - 1.0f, v[1] = 2.0f * vv - 1.0f, v[2] = 0.0f, v[3] = 1.0f;
+                break;
+            default:
+                memcpy(v, in->value, sizeof v);
+                break;
+            }
+            for (unsigned ch = 0; ch < 4; ch++)
+                w->temps[r][ch][l] = v[ch];
+        }
+    }
+    r500_fc_thread_init(&w->fc, n, covered);
+
+    r500_alu_ctx *c = &w->alu;
+    c->n = n;
+    c->all = all;
+    c->pred = w->fc.pred;
+    c->alu_result = &w->fc.alu_result;
+    c->quad = (const uint8_t(*)[4])w->quad;
+
+    unsigned pc = p->start;
+    uint64_t issued = 0, watchdog = job->options.exec.watchdog;
+    ls_lanes work_mask = lanes_active(w) & covered;
+    uint32_t work_count = 0;
+    ls_diag d;
+    bool faulted = false;
+    while (pc <= p->end) {
+        const r500_xinst *x = &p->x[pc];
+        if (issued >= watchdog) {
+            ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0,
+                        "watchdog: thread %zu issued %llu instructions without finishing", t,
+                        (unsigned long long)issued);
+            ls_diag_at_index(&d, pc);
+            add_fault(w, t, &d);
+            faulted = true;
+            break;
+        }
+        issued++;
+        ls_lanes act = lanes_active(w);
+        if ((act & covered) != work_mask) {
+            flush_work(w, work_mask, work_count);
+            work_mask = act & covered;
+            work_count = 0;
+        }
+        work_count++;
+        if (w->trace)
+            trace_inst(w, t, pc);
+        if (x->fault[0]) {
+            ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
+            ls_diag_at_index(&d, pc);
+            add_fault(w, t, &d);
+            faulted = true;
+            break;
+        }
+        unsigned next = pc + 1;
+        switch (x->type) {
+        case R500_TYPE_ALU:
+        case R500_TYPE_OUT:
+            if (x->type == R500_TYPE_ALU)
+                w->st.inst_alu++;
+            else
+                w->st.inst_out++;
+            c->al = w->fc.aL;
+            c->active = act;
+            c->alive = lanes_alive(w);
+            r500_alu_exec(c, x);
+            break;
+        case R500_TYPE_TEX:
+            w->st.inst_tex++;
+            if (tex_exec(w, x, pc, &d)) {
+                add_fault(w, t, &d);
+                faulted = true;
+            }
+            break;
+        default: {
+            w->st.inst_fc++;
+            bool jumped = false;
+            if (r500_fc_exec(&w->fc, &p->fc[pc], &p->fc_state, &job->options.fc, pc, &next,
+                             &jumped, &d)) {
+                if (d.index < 0)
+                    ls_diag_at_index(&d, pc);
+                add_fault(w, t, &d);
+                faulted = true;
+            } else if (jumped) {
+                w->st.fc_jumps_taken++;
+            } else {
+                w->st.fc_jumps_not_taken++;
+            }
+            break;
+        }
+        }
+        if (faulted)
+            break;
+        pc = next;
+    }
+    flush_work(w, work_mask, work_count);
+    w->st.lane_slots_issued += issued * n;
+    w->st.thread_insts[t] = issued;
+    if (faulted)
+        w->st.faulted_threads++;
+
+    /* Results: covered lanes only; killed pixels keep the clear colour. */
+    r500_result *r = w->r;
+    for (unsigned l = 0; l < n; l++) {
+        if (!((covered >> l) & 1))
+            continue;
+        size_t pix = (size_t)w->py[l] * (size_t)W + (size_t)w->px[l];
+        bool killed = (w->fc.killed >> l) & 1;
+        r->killed[pix] = killed;
+        r->work[pix] = w->work[l];
+        for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
+            if (r->target[tgt])
+                for (unsigned ch = 0; ch < 4; ch++)
+                    r->target[tgt][pix * 4 + ch] = killed ? job->clear[ch] : w->out[tgt][ch][l];
+        if (r->w)
+            r->w[pix] = w->outw[l];
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    w->alu.temps = w->temps;
+    w->alu.csplat = (const r500_lanef(*)[4])w->p->csplat;
+    w->alu.isplat = (const r500_lanef *)w->p->isplat;
+    w->alu.out = w->out;
+    w->alu.outw = w->outw;
+    w->alu.zero_times_anything = (w->job->regs.us_config >> 1) & 1u;
+    w->alu.opt = &w->job->options.exec;
+    /* Workers take chunks of consecutive threads from a shared counter: the
+     * load stays balanced (escape-time loops vary a lot) and each worker
+     * writes its own stretch of the images. Results do not depend on which
+     * worker ran a thread. */
+    for (;;) {
+        size_t t0 = atomic_fetch_add(w->next, w->chunk);
+        if (t0 >= w->nthreads)
+            break;
+        size_t t1 = t0 + w->chunk < w->nthreads ? t0 + w->chunk : w->nthreads;
+        for (size_t t = t0; t < t1; t++)
+            run_thread(w, t);
+    }
+    return NULL;
+}
+
+void r500_result_free(r500_result *r)
+{
+    if (!r)
+        return;
+    for (unsigned i = 0; i < R500_NUM_TARGETS; i++)
+        free(r->target[i]);
+    free(r->w);
+    free(r->killed);
+    free(r->work);
+    free(r->stats.thread_insts);
+    free(r->faults);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_fault(const void *a, const void *b)
+{
+    const r500_fault *x = a, *y = b;
+    return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    if (job->width < 1 || job->height < 1 || job->width > 16384 || job->height > 16384)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "image size %dx%d outside 1..16384",
+                           job->width, job->height);
+    if (job->thread_size < 1 || job->thread_size > R500_MAX_LANES)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "thread size %u outside 1..64",
+                           job->thread_size);
+    r500_prog p;
+    ls_status st = prog_build(job, &p, d);
+    if (st)
+        return st;
+    size_t npix = (size_t)job->width * (size_t)job->height;
+    unsigned qw = (unsigned)(job->width + 1) / 2, qh = (unsigned)(job->height + 1) / 2;
+    size_t total = (size_t)qw * qh * 4;
+    size_t nthreads = (total + job->thread_size - 1) / job->thread_size;
+    r->width = job->width;
+    r->height = job->height;
+    /* Render target 0 always; B..D and W only when an instruction writes them. */
+    bool writes[R500_NUM_TARGETS + 1] = {true, false, false, false, false};
+    for (size_t i = 0; i < p.n; i++) {
+        const r500_xinst *x = &p.x[i];
+        if (x->type == R500_TYPE_OUT) {
+            if (x->omask & 7)
+                writes[x->target[0]] = true;
+            if (x->omask & 8)
+                writes[x->target[1]] = true;
+        }
+        if ((x->type == R500_TYPE_OUT || x->type == R500_TYPE_ALU) && x->w_omask)
+            writes[R500_NUM_TARGETS] = true;
+    }
+    bool oom = false;
+    for (unsigned i = 0; i < R500_NUM_TARGETS; i++)
+        if (writes[i] && !(r->target[i] = calloc(npix * 4, sizeof(float))))
+            oom = true;
+    if (writes[R500_NUM_TARGETS] && !(r->w = calloc(npix, sizeof(float))))
+        oom = true;
+    r->killed = calloc(npix, 1);
+    r->work = calloc(npix, sizeof(uint32_t));
+    r->stats.thread_insts = calloc(nthreads, sizeof(uint64_t));
+    r->stats.nthreads = nthreads;
+    unsigned nw = job->workers;
+    if (nw == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        nw = c > 0 ? (unsigned)c : 1;
+    }
+    if (trace)
+        nw = 1; /* one ordered trace */
+    if (nw > nthreads)
+        nw = (unsigned)nthreads;
+    if (nw > 256)
+        nw = 256;
+    worker **ws = calloc(nw, sizeof *ws);
+    atomic_size_t next;
+    atomic_init(&next, 0);
+    /* about 1024 pixels per grab, and at least 8 grabs per worker */
+    size_t chunk = 1024 / job->thread_size;
+    if (chunk > nthreads / (8 * (size_t)nw))
+        chunk = nthreads / (8 * (size_t)nw);
+    if (chunk < 1)
+        chunk = 1;
+    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws;
+    for (unsigned i = 0; !oom && i < nw; i++) {
+        ws[i] = aligned_alloc(64, (sizeof(worker) + 63) & ~(size_t)63);
+        if (!ws[i]) {
+            oom = true;
+            break;
+        }
+        memset(ws[i], 0, sizeof(worker));
+        worker *w = ws[i];
+        w->job = job;
+        w->p = &p;
+        w->r = r;
+        w->trace = trace;
+        w->next = &next;
+        w->chunk = chunk;
+        w->nthreads = nthreads;
+        w->total_lanes = total;
+        w->qw = qw;
+        w->st.thread_insts = r->stats.thread_insts;
+    }
+    if (oom) {
+        for (unsigned i = 0; ws && i < nw; i++)
+            free(ws[i]);
+        free(ws);
+        prog_free(&p);
+        r500_result_free(r);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d run",
+                           job->width, job->height);
+    }
+    pthread_t *tids = calloc(nw, sizeof *tids);
+    bool *started = calloc(nw, sizeof *started);
+    for (unsigned i = 1; tids && started && i < nw; i++)
+        started[i] = pthread_create(&tids[i], NULL, worker_main, ws[i]) == 0;
+    worker_main(ws[0]);
+    /* A worker that could not be started runs here, on this thread. */
+    for (unsigned i = 1; i < nw; i++) {
+        if (tids && started && started[i])
+            pthread_join(tids[i], NULL);
+        else
+            worker_main(ws[i]);
+    }
+    free(tids);
+    free(started);
+
+    r500_stats *s = &r->stats;
+    s->threads = nthreads;
+    bool fault_oom = false;
+    for (unsigned i = 0; i < nw; i++) {
+        worker *w = ws[i];
+        s->inst_alu += w->st.inst_alu;
+        s->inst_out += w->st.inst_out;
+        s->inst_tex += w->st.inst_tex;
+        s->inst_fc += w->st.inst_fc;
+        s->fc_jumps_taken += w->st.fc_jumps_taken;
+        s->fc_jumps_not_taken += w->st.fc_jumps_not_taken;
+        s->lane_slots_issued += w->st.lane_slots_issued;
+        s->lane_slots_active += w->st.lane_slots_active;
+        s->faulted_threads += w->st.faulted_threads;
+        fault_oom |= w->oom;
+        if (w->nfaults) {
+            r500_fault *nf = realloc(r->faults, (r->nfaults + w->nfaults) * sizeof *nf);
+            if (nf) {
+                memcpy(nf + r->nfaults, w->faults, w->nfaults * sizeof *nf);
+                r->faults = nf;
+                r->nfaults += w->nfaults;
+            } else {
+                fault_oom = true;
+            }
+        }
+        free(w->faults);
+        free(w);
+    }
+    free(ws);
+    prog_free(&p);
+    if (r->nfaults)
+        qsort(r->faults, r->nfaults, sizeof *r->faults, cmp_fault);
+    if (fault_oom) {
+        r500_result_free(r);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory recording faults");
+    }
+    return LS_OK;
+}
+
+double r500_stats_simd_efficiency(const r500_stats *s)
+{
+    return s->lane_slots_issued ? (double)s->lane_slots_active / (double)s->lane_slots_issued
+                                : 0.0;
+}
+
+void r500_stats_write_json(const r500_stats *s, ls_buf *b)
+{
+    ls_buf_printf(b,
+                  "{\n  \"instructions\": {\"alu\": %llu, \"out\": %llu, \"tex\": %llu, "
+                  "\"fc\": %llu, \"total\": %llu},\n",
+                  (unsigned long long)s->inst_alu, (unsigned long long)s->inst_out,
+                  (unsigned long long)s->inst_tex, (unsigned long long)s->inst_fc,
+                  (unsigned long long)(s->inst_alu + s->inst_out + s->inst_tex + s->inst_fc));
+    ls_buf_printf(b, "  \"fc_jumps\": {\"taken\": %llu, \"not_taken\": %llu},\n",
+                  (unsigned long long)s->fc_jumps_taken, (unsigned long long)s->fc_jumps_not_taken);
+    ls_buf_printf(b,
+                  "  \"lane_slots\": {\"issued\": %llu, \"active\": %llu},\n"
+                  "  \"simd_efficiency\": ",
+                  (unsigned long long)s->lane_slots_issued,
+                  (unsigned long long)s->lane_slots_active);
+    ls_json_write_double(b, r500_stats_simd_efficiency(s));
+    ls_buf_printf(b, ",\n  \"threads\": %llu,\n  \"faulted_threads\": %llu,\n",
+                  (unsigned long long)s->threads, (unsigned long long)s->faulted_threads);
+    ls_buf_puts(b, "  \"thread_instructions\": [");
+    for (size_t i = 0; i < s->nthreads; i++)
+        ls_buf_printf(b, "%s%llu", i ? (i % 16 ? ", " : ",\n    ") : "",
+                      (unsigned long long)s->thread_insts[i]);
+    ls_buf_puts(b, "]\n}\n");
+}

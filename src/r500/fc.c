@@ -1,0 +1,548 @@
+/* R500 flow-control unit. Sources: seed 001 (US_FC_INST field table; seeds
+ * 000 and 002 are renderings of the same table), seed 004 (CTM p.41: special
+ * cases), spec/r500.md §2 (semantics, §2.9 reference algorithm, §2.11
+ * ambiguities) and §3.2 (Mesa's encodings, which run on real hardware and
+ * must give GLSL semantics under the default options).
+ *
+ * Pixel states (r500.md §2.1, "at least these inactive kinds"): every lane is
+ * exactly one of ACTIVE, BRANCH (inactive with a counter), BREAK (waiting for
+ * the end of its loop) or CONTINUE (waiting for its ENDLOOP/ENDREP). Killed
+ * pixels (TEXKILL, set by the executor) never take part in a decision. */
+#include "lockstep/r500_fc.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/buf.h"
+#include "base/lanes.h"
+
+void r500_fc_decode(const r500_inst *in, r500_fc_inst *out)
+{
+    const uint32_t *f = in->field;
+    memset(out, 0, sizeof *out);
+    out->op = (uint8_t)f[R500_F_FC_OP];
+    out->b_else = f[R500_F_FC_B_ELSE];
+    out->jump_any = f[R500_F_FC_JUMP_ANY];
+    out->a_op = (uint8_t)f[R500_F_FC_A_OP];
+    out->jump_func = (uint8_t)f[R500_F_FC_JUMP_FUNC];
+    out->b_pop_cnt = (uint8_t)f[R500_F_FC_B_POP_CNT];
+    out->b_op0 = (uint8_t)f[R500_F_FC_B_OP0];
+    out->b_op1 = (uint8_t)f[R500_F_FC_B_OP1];
+    out->ignore_uncovered = f[R500_F_FC_IGNORE_UNCOVERED];
+    out->bool_addr = (uint8_t)f[R500_F_FC_BOOL_ADDR];
+    out->int_addr = (uint8_t)f[R500_F_FC_INT_ADDR];
+    out->jump_addr = (uint16_t)f[R500_F_FC_JUMP_ADDR];
+    out->jump_global = f[R500_F_FC_JUMP_GLOBAL];
+    /* r500.md §1.2: "For FC it is the predicate of the whole instruction." */
+    out->pred_sel = (uint8_t)f[R500_F_RGB_PRED_SEL];
+    out->pred_inv = f[R500_F_RGB_PRED_INV];
+}
+
+void r500_fc_state_init(r500_fc_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->fc_ctrl = 0x80000000u;             /* FULL_FC_EN */
+    st->code_addr = (uint32_t)(R500_MAX_INSTS - 1) << 16;
+    st->code_range = (uint32_t)(R500_MAX_INSTS - 1) << 16;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+void r500_fc_options_default(r500_fc_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->loop_trips_extra = 0;
+    o->al_every_endloop = false;
+    o->loop_skip = R500_FC_LOOP_SKIP_FALLTHROUGH;
+    o->break_scope = R500_FC_BREAK_INHIBIT_ANY;
+    o->pred_none_value = false;
+    o->push_current = false;
+    o->branch_counter_max = 255;
+    o->partial_counter_max = 3;
+    o->loop_stack_depth = 4;
+    o->addr_stack_depth = 4;
+    o->counters_all_inactive = false;
+    o->partial_enforce = true;
+    o->alu_result_clear = false;
+}
+
+static const r500_fc_option_info option_table[] = {
+    {"loop-trips", "kr|kr+1", "kr",
+     "iterations of a LOOP/REP body for count KR (r500.md 2.11 #1: seed 001 says ENDLOOP "
+     "decrements, CTM says increments)"},
+    {"al-update", "on-jump|every-endloop", "on-jump",
+     "when ENDLOOP adds KB to aL (2.11 #2: CTM 'if jump', seed 001 'every ENDLOOP')"},
+    {"loop-skip", "fallthrough|literal", "fallthrough",
+     "an ENDLOOP/ENDREP reached by its LOOP/REP's jump (count zero): fall through without "
+     "popping, or act literally (decrement/pop the top frame) (2.11 #3)"},
+    {"break-inhibit", "any|loop", "any",
+     "which branch-inactive pixels inhibit a BREAK/CONTINUE jump: any (seed 004 literally) or "
+     "only those deactivated inside the current loop"},
+    {"pred-none", "0|1", "0", "FC predicate value when RGB_PRED_SEL = NONE (2.11 #6)"},
+    {"push-addr", "next|current", "next",
+     "address pushed by A_OP=PUSH: the next instruction (so POP returns after the call) or the "
+     "current one (2.11 #7)"},
+    {"branch-counter-max", "N", "255", "largest branch counter in full mode; more faults (2.11 #8)"},
+    {"partial-counter-max", "N", "3", "largest branch counter in partial mode (2.11 #8)"},
+    {"loop-stack-depth", "1..16", "4", "loop stack frames (2.11 #8)"},
+    {"addr-stack-depth", "1..16", "4", "address stack entries (2.11 #8)"},
+    {"incr-scope", "branch|all", "branch",
+     "which inactive pixels B_OP INCR/DECR counts: branch-inactive only, or break/continue "
+     "pixels too (2.11 #9)"},
+    {"partial-mode", "enforce|ignore", "enforce",
+     "whether loops and subroutines fault when US_FC_CTRL.FULL_FC_EN = 0"},
+    {"alu-result-after-fc", "keep|clear", "keep",
+     "the ALU result after an FC instruction (CTM: not preserved; undefined)"},
+};
+
+bool r500_fc_option_info_at(unsigned i, r500_fc_option_info *out)
+{
+    if (i >= sizeof option_table / sizeof option_table[0])
+        return false;
+    *out = option_table[i];
+    return true;
+}
+
+static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    if (!*s)
+        return false;
+    unsigned v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > 100000)
+            return false;
+        v = v * 10 + (unsigned)(*s - '0');
+    }
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int pick2(const char *v, const char *a, const char *b)
+{
+    if (!strcasecmp(v, a))
+        return 0;
+    if (!strcasecmp(v, b))
+        return 1;
+    return -1;
+}
+
+ls_status r500_fc_options_set(r500_fc_options *o, const char *name, const char *value,
+                              ls_diag *d)
+{
+    const r500_fc_option_info *info = NULL;
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
+        if (!strcmp(option_table[i].name, name))
+            info = &option_table[i];
+    if (!info)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown FC model option '%s'", name);
+    int k = -1;
+    unsigned u;
+    bool ok = true;
+    if (!strcmp(name, "loop-trips")) {
+        if ((ok = (k = pick2(value, "kr", "kr+1")) >= 0))
+            o->loop_trips_extra = (unsigned)k;
+    } else if (!strcmp(name, "al-update")) {
+        if ((ok = (k = pick2(value, "on-jump", "every-endloop")) >= 0))
+            o->al_every_endloop = k;
+    } else if (!strcmp(name, "loop-skip")) {
+        if ((ok = (k = pick2(value, "fallthrough", "literal")) >= 0))
+            o->loop_skip = (r500_fc_loop_skip)k;
+    } else if (!strcmp(name, "break-inhibit")) {
+        if ((ok = (k = pick2(value, "any", "loop")) >= 0))
+            o->break_scope = (r500_fc_break_scope)k;
+    } else if (!strcmp(name, "pred-none")) {
+        if ((ok = (k = pick2(value, "0", "1")) >= 0))
+            o->pred_none_value = k;
+    } else if (!strcmp(name, "push-addr")) {
+        if ((ok = (k = pick2(value, "next", "current")) >= 0))
+            o->push_current = k;
+    } else if (!strcmp(name, "branch-counter-max")) {
+        if ((ok = parse_uint(value, 1, 65535, &u)))
+            o->branch_counter_max = u;
+    } else if (!strcmp(name, "partial-counter-max")) {
+        if ((ok = parse_uint(value, 1, 65535, &u)))
+            o->partial_counter_max = u;
+    } else if (!strcmp(name, "loop-stack-depth")) {
+        if ((ok = parse_uint(value, 1, R500_FC_MAX_LOOP_DEPTH, &u)))
+            o->loop_stack_depth = u;
+    } else if (!strcmp(name, "addr-stack-depth")) {
+        if ((ok = parse_uint(value, 1, R500_FC_MAX_ADDR_DEPTH, &u)))
+            o->addr_stack_depth = u;
+    } else if (!strcmp(name, "incr-scope")) {
+        if ((ok = (k = pick2(value, "branch", "all")) >= 0))
+            o->counters_all_inactive = k;
+    } else if (!strcmp(name, "partial-mode")) {
+        if ((ok = (k = pick2(value, "enforce", "ignore")) >= 0))
+            o->partial_enforce = k == 0;
+    } else if (!strcmp(name, "alu-result-after-fc")) {
+        if ((ok = (k = pick2(value, "keep", "clear")) >= 0))
+            o->alu_result_clear = k;
+    }
+    if (!ok)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "model option %s: bad value '%s' (expected %s)",
+                           name, value, info->values);
+    return LS_OK;
+}
+
+/* ---- thread ------------------------------------------------------------- */
+
+void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
+{
+    memset(t, 0, sizeof *t);
+    if (n < 1)
+        n = 1;
+    if (n > R500_FC_MAX_LANES)
+        n = R500_FC_MAX_LANES;
+    t->n = n;
+    t->lanes = ls_lanes_first(n);
+    t->covered = covered & t->lanes;
+    t->active = t->lanes; /* every pixel starts active, covered or not (r500.md §5) */
+    t->skip_endloop = -1;
+}
+
+static ls_status fault(ls_diag *d, unsigned pc, const char *fmt, const char *what)
+{
+    ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0, fmt, pc, what);
+    ls_diag_at_index(d, (long)pc);
+    return LS_ERR_FAULT;
+}
+
+static const char *op_name(unsigned op)
+{
+    return r500_value_name(R500_V_FC_OP, op);
+}
+
+/* Lanes for which JUMP_FUNC says "jump": bit ((alu<<2)|(pred<<1)|bool) of the
+ * table (seed 001, JUMP_FUNC). */
+static ls_lanes jump_func_lanes(uint8_t jf, ls_lanes alu, ls_lanes pred, bool boolean,
+                                ls_lanes all)
+{
+    ls_lanes want = 0;
+    ls_lanes b = boolean ? all : 0;
+    for (unsigned idx = 0; idx < 8; idx++) {
+        if (!((jf >> idx) & 1u))
+            continue;
+        want |= ((idx & 4) ? alu : ~alu) & ((idx & 2) ? pred : ~pred) & ((idx & 1) ? b : ~b);
+    }
+    return want & all;
+}
+
+/* Branch-counter operation (seed 001 B_OP0/B_OP1; CTM p.41). want = lanes
+ * that wanted to jump; jumped = the decision. */
+static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lanes want,
+                           bool jumped, const r500_fc_options *o, unsigned max, unsigned pc,
+                           const char *opn, ls_diag *d)
+{
+    ls_lanes scope = t->branch;
+    if (o->counters_all_inactive)
+        scope |= t->brk | t->cont;
+    if (op == 2) {
+        /* INCR: "increment branch counter by 1 for inactive pixels. Deactivate
+         * pixels that decided to jump [stay: ... not to jump] and set their
+         * counter to zero." */
+        LS_LANES_FOREACH(l, scope) {
+            if ((unsigned)t->counter[l] + 1 > max)
+                return fault(d, pc, "instruction %u: %s: branch counter overflow (INCR above the "
+                                    "branch-counter-max)",
+                             opn);
+            t->counter[l]++;
+        }
+        ls_lanes disagree = t->active & ~t->killed & (jumped ? ~want : want) & t->lanes;
+        LS_LANES_FOREACH(l, disagree)
+            t->counter[l] = 0;
+        t->active &= ~disagree;
+        t->branch |= disagree;
+    } else if (op == 1) {
+        /* DECR: "decrement branch counter by B_POP_CNT for inactive pixels.
+         * Activate pixels with negative counters." */
+        ls_lanes wake = 0;
+        LS_LANES_FOREACH(l, scope) {
+            if (t->counter[l] < pop) {
+                wake |= (ls_lanes)1 << l;
+                t->counter[l] = 0;
+            } else {
+                t->counter[l] = (uint8_t)(t->counter[l] - pop);
+            }
+        }
+        t->branch &= ~wake;
+        t->brk &= ~wake;
+        t->cont &= ~wake;
+        for (unsigned k = 0; k < t->loop_depth; k++) {
+            t->loop[k].brk &= ~wake;
+            t->loop[k].cont &= ~wake;
+        }
+        t->active |= wake;
+    }
+    return LS_OK;
+}
+
+static void pop_loop(r500_fc_thread *t)
+{
+    r500_fc_loop_frame *f = &t->loop[t->loop_depth - 1];
+    /* Pixels that broke out of (or continued in) this loop resume after it. */
+    ls_lanes back = f->brk | f->cont;
+    t->active |= back;
+    t->brk &= ~back;
+    t->cont &= ~back;
+    t->loop_depth--;
+    t->aL = t->loop_depth ? t->loop[t->loop_depth - 1].al : 0;
+}
+
+ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_state *st,
+                       const r500_fc_options *o, unsigned pc, unsigned *next_pc, bool *jumped,
+                       ls_diag *d)
+{
+    const bool full = (st->fc_ctrl >> 31) & 1u;
+    const unsigned op = in->op;
+    const bool is_loop_op = op != R500_FC_JUMP;
+    const int skip = t->skip_endloop;
+    t->skip_endloop = -1;
+    *jumped = false;
+    *next_pc = pc + 1;
+
+    /* Reserved field values (seed 001 lists A_OP 0..2 and B_OP 0..2 only). */
+    if (in->a_op == 3)
+        return fault(d, pc, "instruction %u: %s with A_OP=3, a reserved value", op_name(op));
+    if (in->b_op0 == 3 || in->b_op1 == 3)
+        return fault(d, pc, "instruction %u: %s with B_OP=3, a reserved value", op_name(op));
+    /* CTM p.39: the FC predicate "must be a replicate select". */
+    if (in->pred_sel == 1 || in->pred_sel > 5)
+        return fault(d, pc, "instruction %u: %s: the FC predicate must be NONE or a replicate "
+                            "select (RRRR/GGGG/BBBB/AAAA)",
+                     op_name(op));
+    /* US_FC_CTRL: partial mode has "no loops or subroutines". */
+    if (!full && o->partial_enforce && (is_loop_op || in->a_op != 0))
+        return fault(d, pc, "instruction %u: %s needs full flow-control mode "
+                            "(US_FC_CTRL.FULL_FC_EN=0: no loops or subroutines)",
+                     op_name(op));
+    const unsigned max = full ? o->branch_counter_max : o->partial_counter_max;
+
+    const ls_lanes alive = t->lanes & ~t->killed;
+
+    /* 1. B_ELSE (seed 001): "pixels in the active state are moved to the branch
+     * inactive state with zero counter, and vice versa." */
+    ls_lanes elsed = 0;
+    if (in->b_else) {
+        ls_lanes zero = 0;
+        LS_LANES_FOREACH(l, t->branch & ~t->killed)
+            if (t->counter[l] == 0)
+                zero |= (ls_lanes)1 << l;
+        elsed = t->active & alive;
+        LS_LANES_FOREACH(l, elsed)
+            t->counter[l] = 0;
+        t->active = (t->active & ~elsed) | zero;
+        t->branch = (t->branch & ~zero) | elsed;
+    }
+
+    /* 2. ENDLOOP/ENDREP reached by its own LOOP/REP's jump (count zero). */
+    r500_fc_loop_frame *top = t->loop_depth ? &t->loop[t->loop_depth - 1] : NULL;
+    const bool is_end = op == R500_FC_ENDLOOP || op == R500_FC_ENDREP;
+    const bool is_break = op == R500_FC_BREAKLOOP || op == R500_FC_BREAKREP;
+    if (is_end && skip == (int)pc && o->loop_skip == R500_FC_LOOP_SKIP_FALLTHROUGH) {
+        /* seed 004: "When the iteration count is zero, ENDLOOP/ENDREP ignore
+         * JUMP_FUNC and don't jump." The loop was never entered: nothing to pop. */
+        ls_status s = branch_op(t, in->b_op0, in->b_pop_cnt, 0, false, o, max, pc, op_name(op), d);
+        if (s)
+            return s;
+        if (o->alu_result_clear)
+            t->alu_result = 0;
+        return LS_OK;
+    }
+    if ((is_end || is_break || op == R500_FC_CONTINUE) && !top)
+        return fault(d, pc, "instruction %u: %s with an empty loop stack (underflow)",
+                     op_name(op));
+    if (is_end) {
+        /* CONTINUE'd pixels were "ready to jump to the ENDLOOP/ENDREP"
+         * (seed 001, CONTINUE): they rejoin here, before the decision. */
+        t->active |= top->cont;
+        t->cont &= ~top->cont;
+        top->cont = 0;
+    }
+
+    /* 3. Who takes part and who wants to jump. */
+    const ls_lanes part_mask = alive & (in->ignore_uncovered ? t->covered : t->lanes);
+    const ls_lanes part = t->active & part_mask;
+    const ls_lanes part_elsed = elsed & part_mask;
+    ls_lanes pred;
+    if (in->pred_sel == 0)
+        pred = o->pred_none_value ? t->lanes : 0;
+    else
+        pred = t->pred[in->pred_sel - 2];
+    if (in->pred_inv)
+        pred = ~pred & t->lanes;
+    const bool boolean = (st->bool_const >> in->bool_addr) & 1u;
+    const ls_lanes want = jump_func_lanes(in->jump_func, t->alu_result, pred, boolean, t->lanes);
+    /* seed 004: "Any processors deactivated by B_ELSE 'want to jump' regardless
+     * of JUMP_FUNC." */
+    const ls_lanes P = part | part_elsed;
+    const ls_lanes W = (want & part) | part_elsed;
+    bool jump;
+    if (in->jump_any)
+        /* "Jump if ANY active pixels want to take the jump ... If no pixels are
+         * active, do not jump." */
+        jump = part != 0 && W != 0;
+    else
+        /* "Jump if ALL active pixels want to take the jump ... If no pixels are
+         * active, jump." */
+        jump = part == 0 || (P & ~W) == 0;
+    t->last_part = P;
+    t->last_want = W;
+
+    /* 4. Op-specific overrides (seed 004 special cases). */
+    const uint32_t ic = st->int_const[in->int_addr & 31u];
+    const unsigned kr = ic & 0xffu, kg = (ic >> 8) & 0xffu;
+    const int kb = (int8_t)(uint8_t)((ic >> 16) & 0xffu); /* KB: signed 8-bit (2.11 #11) */
+    if ((op == R500_FC_LOOP || op == R500_FC_REP) && kr == 0)
+        jump = true; /* "When the iteration count is zero, LOOP/REP ignore JUMP_FUNC and jump." */
+    if (is_end) {
+        if (top->count > 0)
+            top->count--;
+        if (top->count == 0)
+            jump = false; /* "... ENDLOOP/ENDREP ignore JUMP_FUNC and don't jump." */
+    }
+    if (is_break || op == R500_FC_CONTINUE) {
+        /* "Any processors deactivated by a branching statement (if, else) will
+         * inhibit a decision to jump by a BREAK or CONTINUE statement." */
+        ls_lanes inhibit = t->branch & alive;
+        if (o->break_scope == R500_FC_BREAK_INHIBIT_LOOP)
+            inhibit &= ~top->outside;
+        /* "Any processors deactivated by a CONTINUE statement will inhibit a
+         * decision to jump by a BREAK statement; they will not inhibit a
+         * decision to jump by another CONTINUE statement." */
+        if (is_break)
+            inhibit |= t->cont & alive;
+        if (inhibit)
+            jump = false;
+    }
+
+    /* 5. Target and address stack (seed 001 A_OP; US_FC_ADDR JUMP_GLOBAL). */
+    unsigned target = in->jump_addr + (in->jump_global ? 0u : (st->code_offset & 0x1ffu));
+    if (jump && in->a_op == 1) {
+        if (t->addr_depth == 0)
+            return fault(d, pc, "instruction %u: %s with A_OP=POP on an empty address stack "
+                                "(underflow)",
+                         op_name(op));
+        target = t->addr[--t->addr_depth];
+    }
+    if (jump) {
+        unsigned lo = st->code_range & 0x1ffu;
+        unsigned hi = lo + ((st->code_range >> 16) & 0x1ffu);
+        if (target < lo || target > hi + 1) {
+            ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
+                        "instruction %u: %s jumps to %u, outside the code range %u..%u", pc,
+                        op_name(op), target, lo, hi);
+            ls_diag_at_index(d, (long)pc);
+            return LS_ERR_FAULT;
+        }
+    }
+    if (jump && in->a_op == 2) {
+        if (t->addr_depth >= o->addr_stack_depth || t->addr_depth >= R500_FC_MAX_ADDR_DEPTH)
+            return fault(d, pc, "instruction %u: %s with A_OP=PUSH on a full address stack "
+                                "(overflow)",
+                         op_name(op));
+        t->addr[t->addr_depth++] = (uint16_t)(o->push_current ? pc : pc + 1);
+    }
+
+    /* 6. Branch counters: B_OP1 if we jump, B_OP0 if we stay. */
+    ls_status s = branch_op(t, jump ? in->b_op1 : in->b_op0, in->b_pop_cnt, want, jump, o, max,
+                            pc, op_name(op), d);
+    if (s)
+        return s;
+
+    /* 7. Loop stack. */
+    switch (op) {
+    case R500_FC_LOOP:
+    case R500_FC_REP:
+        if (jump) {
+            t->skip_endloop = (int)target;
+        } else {
+            /* "If we don't take the jump, push initial loop counter and loop
+             * register (aL) values onto the loop stack." REP: "don't push aL". */
+            if (t->loop_depth >= o->loop_stack_depth || t->loop_depth >= R500_FC_MAX_LOOP_DEPTH)
+                return fault(d, pc, "instruction %u: %s on a full loop stack (overflow)",
+                             op_name(op));
+            r500_fc_loop_frame *f = &t->loop[t->loop_depth++];
+            memset(f, 0, sizeof *f);
+            f->count = (uint16_t)(kr + o->loop_trips_extra);
+            f->is_loop = op == R500_FC_LOOP;
+            f->al = (int16_t)(f->is_loop ? (int)kg : t->aL);
+            f->step = (int8_t)kb;
+            f->outside = t->branch;
+            t->aL = f->al;
+        }
+        break;
+    case R500_FC_ENDLOOP:
+    case R500_FC_ENDREP:
+        /* ENDLOOP: "increment the loop register (aL)"; ENDREP: "don't
+         * update/pop the loop register aL". */
+        if (op == R500_FC_ENDLOOP && top->is_loop && (jump || o->al_every_endloop)) {
+            top->al = (int16_t)(top->al + top->step);
+            t->aL = top->al;
+        }
+        if (!jump)
+            pop_loop(t); /* CTM: "... else pop loop stack" */
+        break;
+    case R500_FC_BREAKLOOP:
+    case R500_FC_BREAKREP:
+        if (jump) {
+            pop_loop(t); /* CTM p.41: "Pop loop stack if jump" */
+        } else {
+            /* seed 001: "pops the loop stacks if a pixel stops being active":
+             * the pixels that want to break leave the loop (frame mask). */
+            ls_lanes go = t->active & alive & want;
+            top->brk |= go;
+            t->brk |= go;
+            t->active &= ~go;
+        }
+        break;
+    case R500_FC_CONTINUE:
+        if (!jump) {
+            /* "used to disable pixels that are ready to jump to the
+             * ENDLOOP/ENDREP instruction" */
+            ls_lanes go = t->active & alive & want;
+            top->cont |= go;
+            t->cont |= go;
+            t->active &= ~go;
+        }
+        break;
+    default:
+        break;
+    }
+
+    if (o->alu_result_clear)
+        t->alu_result = 0;
+    *jumped = jump;
+    if (jump)
+        *next_pc = target;
+    return LS_OK;
+}
+
+void r500_fc_thread_trace_json(const r500_fc_thread *t, struct ls_buf *b)
+{
+    ls_buf_printf(b, "\"fc\":{\"branch\":\"0x%016llx\",\"break\":\"0x%016llx\",\"continue\":"
+                     "\"0x%016llx\",\"aL\":%d,\"counters\":[",
+                  (unsigned long long)t->branch, (unsigned long long)t->brk,
+                  (unsigned long long)t->cont, t->aL);
+    for (unsigned l = 0; l < t->n; l++) {
+        if (l)
+            ls_buf_putc(b, ',');
+        if ((t->branch >> l) & 1)
+            ls_buf_printf(b, "%u", t->counter[l]);
+        else
+            ls_buf_puts(b, "null");
+    }
+    ls_buf_puts(b, "],\"loop_stack\":[");
+    for (unsigned k = 0; k < t->loop_depth; k++)
+        ls_buf_printf(b, "%s{\"count\":%u,\"aL\":%d,\"kind\":\"%s\",\"break\":\"0x%016llx\","
+                         "\"continue\":\"0x%016llx\"}",
+                      k ? "," : "", t->loop[k].count, t->loop[k].al,
+                      t->loop[k].is_loop ? "LOOP" : "REP", (unsigned long long)t->loop[k].brk,
+                      (unsigned long long)t->loop[k].cont);
+    ls_buf_puts(b, "],\"addr_stack\":[");
+    for (unsigned k = 0; k < t->addr_depth; k++)
+        ls_buf_printf(b, "%s%u", k ? "," : "", t->addr[k]);
+    ls_buf_puts(b, "]}");
+}

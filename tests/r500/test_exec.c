@@ -1,0 +1,573 @@
+/* Whole-program execution: ALU result + FC, WRITE_INACTIVE, aL-relative
+ * addressing, TEXKILL and the clear colour, faults (watchdog) confined to
+ * their thread, statistics, the trace, and the bundled Mandelbrot demo
+ * program against a direct C evaluation of its escape-time loop. FC words are
+ * Mesa's exact encodings (spec/r500.md §3.2). */
+#include "base/json.h"
+#include "lockstep/r500_tex.h"
+#include "test_exec_util.h"
+
+/* FC instruction with Mesa's inst0 (TYPE_FC | ALU_WAIT) and words 2, 3. */
+static void fc(tx_prog *p, uint32_t inst2, uint32_t jump, uint32_t int_addr)
+{
+    uint32_t *w = p->words + p->n * R500_INST_WORDS;
+    memset(w, 0, R500_INST_WORDS * sizeof *w);
+    w[0] = 0x00000402;
+    w[2] = inst2;
+    w[3] = (jump << 16) | (int_addr << 8);
+    p->n++;
+}
+#define FC_IF 0x12000F00u      /* IF without ELSE */
+#define FC_ENDIF 0x01010020u
+#define FC_LOOP 0x10000001u
+#define FC_ENDLOOP 0x1000FF22u
+#define FC_BRK1 0x1401FF05u    /* BRK, pop count 1 */
+
+/* ALU instruction writing the ALU result = (src.r <op> 0), src = t[temp].r + c */
+static r500_inst alu_result_from(unsigned temp, unsigned code_c, unsigned neg_c, unsigned op)
+{
+    r500_inst a = tx_alu(R500_TYPE_ALU);
+    TX(a, RGB_ADDR0, temp), TX(a, RGB_ADDR1, 0x80 | code_c);
+    TX_RGB_A(a, 0, 0, 0, 0, 0);
+    TX_RGB_B(a, 0, 6, 6, 6, 0);
+    TX_RGB_C(a, 1, 0, 0, 0, neg_c);
+    TX(a, ALU_WMASK, 1), TX(a, ALU_RESULT_SEL, 0), TX(a, ALU_RESULT_OP, op);
+    return a;
+}
+
+/* t[dst].chmask = inline constant code (MAD 0 0 c) */
+static r500_inst set_const(unsigned dst, unsigned mask, unsigned code)
+{
+    r500_inst a = tx_alu(R500_TYPE_ALU);
+    TX(a, RGB_ADDR0, 0x80 | code), TX(a, ALPHA_ADDR0, 0x80 | code);
+    TX_RGB_A(a, 0, 4, 4, 4, 0);
+    TX_RGB_B(a, 0, 4, 4, 4, 0);
+    TX_RGB_C(a, 0, 0, 0, 0, 0);
+    TX(a, ALPHA_SWIZ_A, 4), TX(a, ALPHA_SWIZ_B, 4), TX(a, ALPHA_SWIZ_C, 3);
+    TX(a, RGB_WMASK, mask & 7), TX(a, ALPHA_WMASK, (mask >> 3) & 1);
+    TX(a, RGB_ADDRD, dst), TX(a, ALPHA_ADDRD, dst);
+    return a;
+}
+
+static void test_alu_result_if_and_write_inactive(void **state)
+{
+    (void)state;
+    /* 0: ALU result = uv.x - 0.5 >= 0
+     * 1: IF            2: t1.r = 1 with WRITE_INACTIVE   3: t2.r = 1
+     * 4: ENDIF         5: OUT (t1.r, t2.r, 0, 1) */
+    tx_prog p = {.n = 0};
+    r500_inst a = alu_result_from(0, 48, 1, 2); /* t0.r - 0.5 >= 0 */
+    tx_add(&p, &a);
+    fc(&p, FC_IF, 5, 0);
+    r500_inst w1 = set_const(1, 1, 56); /* 1.0 */
+    TX(w1, WRITE_INACTIVE, 1);
+    tx_add(&p, &w1);
+    r500_inst w2 = set_const(2, 1, 56);
+    tx_add(&p, &w2);
+    fc(&p, FC_ENDIF, 5, 0);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, RGB_ADDR1, 2);
+    TX_RGB_A(o, 0, 0, 4, 4, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 1, 4, 0, 4, 0); /* (t1.r*1 + 0, 0*1 + t2.r, 0) */
+    TX(o, GREEN_SWIZ_A, 4);
+    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 8, 2, 16); /* one thread holding both halves: the IF does not jump */
+    job.inputs[0].kind = R500_INPUT_UV;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 8; x++) {
+            bool taken = (x + 0.5f) / 8 - 0.5f >= 0;
+            assert_true(tx_px(&res, 0, x, y, 0) == 1.0f);           /* WRITE_INACTIVE */
+            assert_true(tx_px(&res, 0, x, y, 1) == (taken ? 1.0f : 0.0f));
+        }
+    /* SIMD efficiency by hand: 16 lanes; instructions 0, 1 and 5 all active;
+     * 2, 3 and the ENDIF (issued before it reactivates the others) with 8:
+     * (3*16 + 3*8) / (6*16) */
+    assert_int_equal(res.stats.lane_slots_issued, 6 * 16);
+    assert_int_equal(res.stats.lane_slots_active, 3 * 16 + 3 * 8);
+    assert_int_equal(res.stats.inst_alu, 3);
+    assert_int_equal(res.stats.inst_fc, 2);
+    assert_int_equal(res.stats.inst_out, 1);
+    /* work: right-half pixels issued 6 instructions while active, left 3 */
+    assert_int_equal(res.work[0], 3);
+    assert_int_equal(res.work[7], 6);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+static void test_loop_al_relative(void **state)
+{
+    (void)state;
+    /* US_FC_INT_CONST_1 = KR 3, KG 2, KB 1: the body runs 3 times with
+     * aL = 2, 3, 4 (r500.md §2.5). Body: t1.r += c[0 + aL].r (REL constant),
+     * t[0 + aL].g = 1 (REL destination). */
+    tx_prog p = {.n = 0};
+    fc(&p, FC_LOOP, 3, 1); /* 0: LOOP -> ENDLOOP at 3 */
+    r500_inst acc = tx_alu(R500_TYPE_ALU);
+    TX(acc, RGB_ADDR0, 1), TX(acc, RGB_ADDR1, 0), TX(acc, RGB_ADDR1_CONST, 1),
+        TX(acc, RGB_ADDR1_REL, 1);
+    TX_RGB_A(acc, 0, 0, 0, 0, 0);
+    TX_RGB_B(acc, 0, 6, 6, 6, 0);
+    TX_RGB_C(acc, 1, 0, 0, 0, 0);
+    TX(acc, RGB_WMASK, 1), TX(acc, RGB_ADDRD, 1);
+    tx_add(&p, &acc); /* 1 */
+    r500_inst mark = set_const(0, 2, 56);
+    TX(mark, RGB_ADDRD_REL, 1);
+    tx_add(&p, &mark); /* 2 */
+    fc(&p, FC_ENDLOOP, 1, 1); /* 3 */
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+    TX_RGB_A(o, 0, 0, 0, 0, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 1), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o); /* 4: target.r = t1.r */
+    /* 5: OUT to target B: (t4.g, t5.g, 0): aL reached 4 but never 5 */
+    r500_inst ob = tx_alu(R500_TYPE_OUT);
+    TX(ob, RGB_ADDR0, 4), TX(ob, RGB_ADDR1, 5);
+    TX_RGB_A(ob, 0, 1, 4, 4, 0);
+    TX_RGB_B(ob, 0, 6, 6, 6, 0);
+    TX_RGB_C(ob, 1, 4, 1, 4, 0);
+    TX(ob, RGB_OMASK, 7), TX(ob, RGB_TARGET, 1);
+    tx_add(&p, &ob);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.regs.fc_int_const[1] = 3u | (2u << 8) | (1u << 16);
+    for (unsigned i = 0; i < 8; i++)
+        job.consts[i][0] = (float)(1u << i); /* c[i].r = 2^i */
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    /* c2 + c3 + c4 = 4 + 8 + 16 */
+    assert_true(tx_px(&res, 0, 1, 2, 0) == 28.0f);
+    assert_true(tx_px(&res, 1, 1, 2, 0) == 1.0f); /* t4.g marked through RGB_ADDRD_REL */
+    assert_true(tx_px(&res, 1, 1, 2, 1) == 0.0f); /* t5.g not */
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+static void test_texkill_and_clear(void **state)
+{
+    (void)state;
+    /* 0: t1 = uv - 0.5 (all four channels; .b = -0.5 -> use .rgga via swizzle)
+     * 1: TEXKILL t1 (S,T,R,Q = r,g,g,g): kill if uv.x < .5 or uv.y < .5
+     * 2: OUT (0.5, 0.5, 0.5, 1) */
+    tx_prog p = {.n = 0};
+    r500_inst a = tx_alu(R500_TYPE_ALU);
+    TX(a, RGB_ADDR0, 0), TX(a, RGB_ADDR1, 0x80 | 48);
+    TX_RGB_A(a, 0, 0, 1, 2, 0);
+    TX_RGB_B(a, 0, 6, 6, 6, 0);
+    TX_RGB_C(a, 1, 0, 0, 0, 1);
+    TX(a, RGB_WMASK, 7), TX(a, RGB_ADDRD, 1);
+    tx_add(&p, &a);
+    r500_inst k;
+    r500_inst_init(&k, R500_TYPE_TEX);
+    TX(k, TEX_INST, 2), TX(k, TEX_SRC_ADDR, 1);
+    TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 1),
+        TX(k, TEX_SRC_Q_SWIZ, 1);
+    tx_add(&p, &k);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX_RGB_A(o, 0, 5, 5, 5, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    const float clear[4] = {0.25f, 0.0f, 1.0f, 0.75f};
+    memcpy(job.clear, clear, sizeof clear);
+    r500_result res;
+    tx_run(&job, &res);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            bool kill = (x + 0.5f) / 4 < 0.5f || (y + 0.5f) / 4 < 0.5f;
+            assert_int_equal(res.killed[y * 4 + x], kill);
+            for (unsigned ch = 0; ch < 4; ch++)
+                assert_true(tx_px(&res, 0, x, y, ch) ==
+                            (kill ? clear[ch] : (ch == 3 ? 1.0f : 0.5f)));
+        }
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+static void test_tex_nop_and_unbound_sampler(void **state)
+{
+    (void)state;
+    /* 0: t1 = 0.5 (rgba)   1: TEX NOP into t1 (nothing is fetched or written)
+     * 2: OUT t1            -> 0.5 everywhere */
+    tx_prog p = {.n = 0};
+    r500_inst a = set_const(1, 15, 48);
+    tx_add(&p, &a);
+    r500_inst t;
+    r500_inst_init(&t, R500_TYPE_TEX);
+    TX(t, TEX_INST, 0), TX(t, TEX_SRC_ADDR, 0), TX(t, TEX_DST_ADDR, 1);
+    TX(t, RGB_WMASK, 7), TX(t, ALPHA_WMASK, 1);
+    tx_add(&p, &t);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+    TX_RGB_A(o, 0, 0, 1, 2, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (unsigned ch = 0; ch < 4; ch++)
+        assert_true(tx_px(&res, 0, 2, 3, ch) == 0.5f);
+    r500_result_free(&res);
+    /* the same instruction as LD on sampler 3, which has no texture: the
+     * thread faults at instruction 1 with a message naming the sampler */
+    TX(t, TEX_INST, 1), TX(t, TEX_ID, 3);
+    r500_encode(&t, job.words + 1 * R500_INST_WORDS);
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 1);
+    assert_int_equal(res.faults[0].diag.index, 1);
+    assert_non_null(strstr(res.faults[0].diag.msg, "texture 3"));
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+static void test_tex_ld_swizzles_and_mask(void **state)
+{
+    (void)state;
+    /* 2x2 texture, nearest, clamp; texel (i, j) = (i, j, 10 + i + 2j, 100 + i + 2j).
+     * 0: TEX LD tex[2] t1.rgb = texel.bgr with coordinates (S, T) = t0.(g, r)
+     *    (transposed), destination t[0 + aL] with aL = 0 and DST_ADDR_REL
+     * 1: OUT t1 (alpha: never written by the TEX, stays 0) */
+    const float texels[16] = {0, 0, 10, 100, 1, 0, 11, 101, 0, 1, 12, 102, 1, 1, 13, 103};
+    tx_prog p = {.n = 0};
+    r500_inst t;
+    r500_inst_init(&t, R500_TYPE_TEX);
+    TX(t, TEX_INST, 1), TX(t, TEX_ID, 2);
+    TX(t, TEX_SRC_ADDR, 0), TX(t, TEX_SRC_S_SWIZ, 1), TX(t, TEX_SRC_T_SWIZ, 0),
+        TX(t, TEX_SRC_R_SWIZ, 2), TX(t, TEX_SRC_Q_SWIZ, 3);
+    TX(t, TEX_DST_ADDR, 1), TX(t, TEX_DST_ADDR_REL, 1);
+    TX(t, TEX_DST_R_SWIZ, 2), TX(t, TEX_DST_G_SWIZ, 1), TX(t, TEX_DST_B_SWIZ, 0),
+        TX(t, TEX_DST_A_SWIZ, 3);
+    TX(t, RGB_WMASK, 7);
+    tx_add(&p, &t);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+    TX_RGB_A(o, 0, 0, 1, 2, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    ls_diag d;
+    r500_texture *tex = NULL;
+    assert_int_equal(r500_texture_create(2, 2, texels, &tex, &d), LS_OK);
+    r500_texture_set_sampler(tex, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+    job.tex[2] = tex; /* the job owns it now */
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            int i = y / 2, j = x / 2; /* S from v (g), T from u (r) */
+            const float *tx = texels + (j * 2 + i) * 4;
+            assert_true(tx_px(&res, 0, x, y, 0) == tx[2]);
+            assert_true(tx_px(&res, 0, x, y, 1) == tx[1]);
+            assert_true(tx_px(&res, 0, x, y, 2) == tx[0]);
+            assert_true(tx_px(&res, 0, x, y, 3) == 0.0f);
+        }
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+/* TEX op dispatch: PROJ divides by Q; LOD takes the LOD from Q; LODBIAS adds Q
+ * to the implicit LOD; DXDY takes derivatives from DX_ADDR / DY_ADDR. On a 2x2
+ * texture (level 1 = the average of its texels) over a 4x4 image. */
+static void test_tex_ops(void **state)
+{
+    (void)state;
+    const float texels[16] = {0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1};
+    struct { unsigned op; float q; bool avg; } cases[] = {
+        {3, 2.0f, false}, /* PROJ: coordinates (2u, 2v) / 2 = (u, v): level 0 */
+        {5, 0.0f, false}, /* LOD 0 */
+        {5, 1.0f, true},  /* LOD 1: the average */
+        {4, 0.0f, false}, /* LODBIAS 0: implicit LOD (-1 -> level 0) */
+        {4, 3.0f, true},  /* LODBIAS +3: level 1 */
+        {6, 0.0f, true},  /* DXDY with derivatives (1,0) / (0,1) = 2 texels: level 1 */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tx_prog p = {.n = 0};
+        /* 0: t2 = (2u, 2v, 0, q) for PROJ, else (u, v, 0, q); t3 = (1,0,0,0), t4 = (0,1,0,0) */
+        r500_inst a = tx_alu(R500_TYPE_ALU);
+        TX(a, RGB_ADDR0, 0);
+        TX_RGB_A(a, 0, 0, 1, 4, 0);
+        TX_RGB_B(a, 0, 6, 6, 6, 0);
+        TX_RGB_C(a, 0, 4, 4, 4, 0);
+        TX(a, RGB_OMOD, cases[k].op == 3 ? 1 : 0);
+        TX(a, RGB_WMASK, 7), TX(a, RGB_ADDRD, 2);
+        tx_add(&p, &a);
+        r500_inst t;
+        r500_inst_init(&t, R500_TYPE_TEX);
+        TX(t, TEX_INST, cases[k].op), TX(t, TEX_ID, 0);
+        TX(t, TEX_SRC_ADDR, 2), TX(t, TEX_SRC_S_SWIZ, 0), TX(t, TEX_SRC_T_SWIZ, 1),
+            TX(t, TEX_SRC_R_SWIZ, 2), TX(t, TEX_SRC_Q_SWIZ, 3);
+        TX(t, TEX_DX_ADDR, 3), TX(t, TEX_DY_ADDR, 4);
+        TX(t, TEX_DX_S_SWIZ, 0), TX(t, TEX_DX_T_SWIZ, 1), TX(t, TEX_DY_S_SWIZ, 0),
+            TX(t, TEX_DY_T_SWIZ, 1);
+        TX(t, TEX_DST_ADDR, 1), TX(t, TEX_DST_R_SWIZ, 0), TX(t, TEX_DST_G_SWIZ, 1),
+            TX(t, TEX_DST_B_SWIZ, 2), TX(t, TEX_DST_A_SWIZ, 3);
+        TX(t, RGB_WMASK, 7), TX(t, ALPHA_WMASK, 1);
+        tx_add(&p, &t);
+        r500_inst o = tx_alu(R500_TYPE_OUT);
+        TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
+        TX_RGB_A(o, 0, 0, 1, 2, 0);
+        TX_RGB_B(o, 0, 6, 6, 6, 0);
+        TX_RGB_C(o, 0, 4, 4, 4, 0);
+        TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+        TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+        tx_add(&p, &o);
+        r500_job job;
+        tx_job(&job, &p, 4, 4, 16);
+        job.inputs[0].kind = R500_INPUT_UV;
+        job.inputs[2].kind = R500_INPUT_CONST; /* .a = q survives: instruction 0 writes rgb */
+        job.inputs[2].value[3] = cases[k].q;
+        job.inputs[3].kind = R500_INPUT_CONST;
+        job.inputs[3].value[0] = 1.0f;
+        job.inputs[4].kind = R500_INPUT_CONST;
+        job.inputs[4].value[1] = 1.0f;
+        ls_diag d;
+        r500_texture *tex = NULL;
+        assert_int_equal(r500_texture_create(2, 2, texels, &tex, &d), LS_OK);
+        r500_texture_set_sampler(tex, R500_TEX_NEAREST, R500_TEX_CLAMP, R500_TEX_CLAMP);
+        job.tex[0] = tex;
+        r500_result res;
+        tx_run(&job, &res);
+        assert_int_equal(res.nfaults, 0);
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 4; x++) {
+                float want_r = cases[k].avg ? 0.5f : (float)(x / 2);
+                float want_g = cases[k].avg ? 0.5f : (float)(y / 2);
+                if (tx_px(&res, 0, x, y, 0) != want_r || tx_px(&res, 0, x, y, 1) != want_g)
+                    fail_msg("case %zu (op %u, q %g) pixel (%d,%d): got (%g, %g), want (%g, %g)",
+                             k, cases[k].op, cases[k].q, x, y, tx_px(&res, 0, x, y, 0),
+                             tx_px(&res, 0, x, y, 1), want_r, want_g);
+            }
+        r500_result_free(&res);
+        r500_job_free(&job);
+    }
+}
+
+static void test_watchdog_confined_to_thread(void **state)
+{
+    (void)state;
+    /* 0: ALU result = uv.x - 0.25 < 0     1: IF -> 7
+     * 2: LOOP -> 5 (KR 255)  3: LOOP -> 4  4: ENDLOOP -> 4  5: ENDLOOP -> 3
+     * 6: ENDIF                7: OUT (0.5, 0.5, 0.5, 1)
+     * Pixels with uv.x < 0.25 run 255*255 inner iterations: with a watchdog
+     * of 2000 their threads fault; the others finish and are written. */
+    tx_prog p = {.n = 0};
+    r500_inst a = alu_result_from(0, 40, 1, 1); /* t0.r - 0.25 < 0; 40 = 0.25 */
+    tx_add(&p, &a);
+    fc(&p, FC_IF, 7, 0);
+    fc(&p, FC_LOOP, 5, 0);
+    fc(&p, FC_LOOP, 4, 0);
+    fc(&p, FC_ENDLOOP, 4, 0);
+    fc(&p, FC_ENDLOOP, 3, 0);
+    fc(&p, FC_ENDIF, 7, 0);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX_RGB_A(o, 0, 5, 5, 5, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 8, 8, 4); /* quads: columns 0-1 are one quad column */
+    job.inputs[0].kind = R500_INPUT_UV;
+    job.options.exec.watchdog = 2000;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 4); /* the 4 quads of columns 0-1 */
+    for (size_t i = 0; i < res.nfaults; i++) {
+        assert_int_equal(res.faults[i].diag.status, LS_ERR_FAULT);
+        assert_non_null(strstr(res.faults[i].diag.msg, "watchdog"));
+        assert_true(res.faults[i].diag.index >= 2 && res.faults[i].diag.index <= 5);
+    }
+    for (int y = 0; y < 8; y++)
+        for (int x = 2; x < 8; x++)
+            assert_true(tx_px(&res, 0, x, y, 0) == 0.5f);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+static void test_trace_and_stats_json(void **state)
+{
+    (void)state;
+    tx_prog p = {.n = 0};
+    r500_inst a = alu_result_from(0, 48, 1, 2);
+    tx_add(&p, &a);
+    fc(&p, FC_IF, 3, 0);
+    fc(&p, FC_ENDIF, 3, 0);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_OMASK, 7);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 4, 4, 8);
+    job.workers = 2;
+    job.inputs[0].kind = R500_INPUT_UV;
+    ls_buf tr;
+    ls_buf_init(&tr);
+    r500_result res;
+    ls_diag d;
+    assert_int_equal(r500_run(&job, &res, &tr, &d), LS_OK);
+    ls_buf all;
+    ls_buf_init(&all);
+    ls_buf_puts(&all, "[");
+    ls_buf_append(&all, tr.data, tr.len);
+    ls_buf_puts(&all, "]");
+    ls_json *v = NULL;
+    if (ls_json_parse(all.data, all.len, "trace", &v, &d))
+        fail_msg("trace is not JSON: %d:%d: %s", d.line, d.col, d.msg);
+    uint64_t total = res.stats.inst_alu + res.stats.inst_out + res.stats.inst_fc;
+    assert_int_equal(v->count, total);
+    assert_int_equal(total, 2 * 4); /* 2 threads x 4 instructions */
+    const ls_json *first = v->items[0];
+    assert_non_null(ls_json_get(first, "pc"));
+    assert_non_null(ls_json_get(first, "active"));
+    ls_json_free(v);
+    ls_buf sb;
+    ls_buf_init(&sb);
+    r500_stats_write_json(&res.stats, &sb);
+    assert_int_equal(ls_json_parse(sb.data, sb.len, "stats", &v, &d), LS_OK);
+    assert_non_null(ls_json_get(v, "simd_efficiency"));
+    ls_json_free(v);
+    ls_buf_free(&sb);
+    ls_buf_free(&all);
+    ls_buf_free(&tr);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+/* The demo program, evaluated directly: the same float operations in the
+ * same order as its instructions (examples/r500/mandelbrot.inc comments). */
+static void mandel_ref(float u, float v, float rgb[3], int *iters)
+{
+    const float c0[4] = {3.0f, 1.2f, -2.2f, -0.6f};
+    float cx = u * c0[0] + c0[2], hy = v * c0[1] + c0[3];
+    float x = 0, y = 0, n = 0;
+    for (int i = 0; i < 255; i++) {
+        float t4r = x * x + cx, t4a = y * y + 0.0f;
+        float nx = -t4a * 1.0f + t4r;
+        float ny = 2.0f * (x * y + hy);
+        x = nx, y = ny;
+        float t5 = x * x + -4.0f;
+        n = n * 1.0f + 1.0f;
+        if (y * y + t5 >= 0)
+            break;
+    }
+    *iters = (int)n;
+    const float f[3] = {tx_float(0x3d4ccccd), tx_float(0x3d17b426), tx_float(0x3cea0ea1)};
+    const float ph[3] = {0.0f, tx_float(0x3ea8f5c3), tx_float(0x3f2b851f)};
+    for (int ch = 0; ch < 3; ch++) {
+        float t = n * f[ch] + ph[ch];
+        t = t - floorf(t);
+        float s = (float)sin(2.0 * M_PI * (double)t);
+        float col = s * 0.5f + 0.5f;
+        rgb[ch] = n - 254.5f >= 0 ? 0.0f : col;
+    }
+}
+
+static void test_mandelbrot_demo(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/r500/mandelbrot.inc", ls_test_source_root());
+    r500_job job;
+    r500_job_init(&job);
+    ls_diag d;
+    if (r500_job_load(&job, path, &d))
+        fail_msg("%s: %s", path, d.msg);
+    job.inputs[0].kind = R500_INPUT_UV;
+    job.width = 48;
+    job.height = 32;
+    job.workers = 2;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    int maxn = 0, minn = 1000;
+    for (int y = 0; y < job.height; y++)
+        for (int x = 0; x < job.width; x++) {
+            float rgb[3];
+            int n;
+            mandel_ref((x + 0.5f) / job.width, (y + 0.5f) / job.height, rgb, &n);
+            maxn = n > maxn ? n : maxn;
+            minn = n < minn ? n : minn;
+            for (int ch = 0; ch < 3; ch++)
+                if (!(fabsf(tx_px(&res, 0, x, y, ch) - rgb[ch]) <= 1e-6f))
+                    fail_msg("pixel (%d,%d) ch %d: got %g, want %g (n=%d)", x, y, ch,
+                             tx_px(&res, 0, x, y, ch), rgb[ch], n);
+            assert_true(tx_px(&res, 0, x, y, 3) == 1.0f);
+        }
+    assert_int_equal(maxn, 255); /* some pixels never escape: the 255-iteration cap */
+    assert_true(minn <= 2);
+    /* work grows with the escape count: compare two pixels' counts */
+    float rgb[3];
+    int n_lo, n_hi;
+    size_t lo = 0, hi = 0;
+    for (int i = 0; i < job.width * job.height; i++) {
+        mandel_ref((i % job.width + 0.5f) / job.width, (i / job.width + 0.5f) / job.height, rgb,
+                   &n_hi);
+        mandel_ref((lo % job.width + 0.5f) / job.width, (lo / job.width + 0.5f) / job.height, rgb,
+                   &n_lo);
+        if (n_hi < n_lo)
+            lo = (size_t)i;
+        mandel_ref((hi % job.width + 0.5f) / job.width, (hi / job.width + 0.5f) / job.height, rgb,
+                   &n_lo);
+        if (n_hi > n_lo)
+            hi = (size_t)i;
+    }
+    assert_true(res.work[hi] > res.work[lo]);
+    assert_true(r500_stats_simd_efficiency(&res.stats) < 1.0);
+    assert_true(r500_stats_simd_efficiency(&res.stats) > 0.0);
+    /* the same image bit for bit with other thread sizes and one worker */
+    const unsigned sizes[] = {1, 4, 16, 64};
+    for (size_t i = 0; i < 4; i++) {
+        job.thread_size = sizes[i];
+        job.workers = 1;
+        r500_result other;
+        tx_run(&job, &other);
+        assert_memory_equal(other.target[0], res.target[0],
+                            (size_t)job.width * job.height * 4 * sizeof(float));
+        r500_result_free(&other);
+    }
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alu_result_if_and_write_inactive),
+        cmocka_unit_test(test_loop_al_relative),
+        cmocka_unit_test(test_texkill_and_clear),
+        cmocka_unit_test(test_tex_nop_and_unbound_sampler),
+        cmocka_unit_test(test_tex_ld_swizzles_and_mask),
+        cmocka_unit_test(test_tex_ops),
+        cmocka_unit_test(test_watchdog_confined_to_thread),
+        cmocka_unit_test(test_trace_and_stats_json),
+        cmocka_unit_test(test_mandelbrot_demo),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
