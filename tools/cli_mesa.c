@@ -1,11 +1,16 @@
 /* `lockstep mesa ...`: the Mesa r300 harness. `decode` turns a captured
  * command stream into lockstep R500 jobs (docs/mesa.md). */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "io/image.h"
 #include "lockstep/mesa_cs.h"
+#include "lockstep/r500.h"
 
 static void usage(FILE *f)
 {
@@ -105,6 +110,250 @@ static int decode(int argc, char **argv)
     return rc;
 }
 
+
+/* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
+ * else beside this binary in a build tree (../src/mesa/). */
+static bool find_helper(const char *env, const char *name, char *out, size_t n)
+{
+    const char *e = getenv(env);
+    if (e && *e) {
+        snprintf(out, n, "%s", e);
+        return access(out, R_OK) == 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l <= 0)
+        return false;
+    exe[l] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = 0;
+    int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
+    return len > 0 && (size_t)len < n && access(out, R_OK) == 0;
+}
+
+
+/* `mesa check`: draw the same shader on llvmpipe into RGBA32F and compare per
+ * pixel (max abs difference per channel <= tol). Writes OUT.diff.png: the
+ * absolute difference scaled by 1/tol, clamped. */
+static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *vert,
+                                  const char *uni, const r500_result *r, double tol,
+                                  const char *out, ls_diag *d)
+{
+    char ref[] = "/tmp/lockstep-mesa-ref-XXXXXX";
+    int fd = mkstemp(ref);
+    if (fd < 0)
+        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary file");
+    close(fd);
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s'%s%s%s%s --size %dx%d --float -o '%s'", gl, frag,
+             vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni, r->width, r->height,
+             ref);
+    int rc = system(cmd);
+    ls_imagef img = {0};
+    ls_status st = rc == 0 ? ls_rawf_read(ref, r->width, r->height, &img, d)
+                           : ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "llvmpipe run failed");
+    unlink(ref);
+    if (st != LS_OK)
+        return st;
+    size_t n = (size_t)r->width * (size_t)r->height, bad = 0;
+    double maxd = 0;
+    ls_imagef diff = {.width = r->width, .height = r->height, .rgba = calloc(n * 4, sizeof(float))};
+    if (!diff.rgba) {
+        ls_imagef_free(&img);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    long first = -1;
+    for (size_t i = 0; i < n; i++) {
+        bool pix_bad = false;
+        for (int c = 0; c < 4; c++) {
+            float a = r->target[0][4 * i + c], b = img.rgba[4 * i + c];
+            double dd = (a == b) ? 0.0 : fabs((double)a - (double)b);
+            if (dd != dd)
+                dd = INFINITY; /* NaN on one side only */
+            if (dd > maxd)
+                maxd = dd;
+            if (dd > tol)
+                pix_bad = true;
+            double v = tol > 0 ? dd / tol : (dd > 0);
+            diff.rgba[4 * i + c] = c == 3 ? 1.0f : (float)(v > 1 ? 1 : v);
+        }
+        if (pix_bad) {
+            bad++;
+            if (first < 0)
+                first = (long)i;
+        }
+    }
+    printf("%s: %zux%d pixels, %zu differ by more than %g (max |diff| %g)\n", frag,
+           (size_t)r->width, r->height, bad, tol, maxd);
+    if (first >= 0) {
+        int x = (int)(first % r->width), y = (int)(first / r->width);
+        printf("  first at (%d, %d) from the bottom: lockstep (%g, %g, %g, %g), llvmpipe (%g, %g, %g, %g)\n",
+               x, y, r->target[0][4 * first], r->target[0][4 * first + 1],
+               r->target[0][4 * first + 2], r->target[0][4 * first + 3], img.rgba[4 * first],
+               img.rgba[4 * first + 1], img.rgba[4 * first + 2], img.rgba[4 * first + 3]);
+    }
+    char dpath[PATH_MAX + 16];
+    snprintf(dpath, sizeof dpath, "%s.diff.png", out);
+    ls_image8 png = {0};
+    st = ls_imagef_to_8(&diff, &png, d);
+    if (st == LS_OK) {
+        st = ls_png_write(dpath, &png, d);
+        ls_image8_free(&png);
+    }
+    free(diff.rgba);
+    ls_imagef_free(&img);
+    if (st == LS_OK && bad)
+        st = ls_diag_set(d, LS_ERR_MISMATCH, frag, 0, 0,
+                         "%zu pixel(s) differ from llvmpipe (diff image %s)", bad, dpath);
+    return st;
+}
+
+static int run(int argc, char **argv, bool check)
+{
+    const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530";
+    int w = 16, h = 16;
+    double tol = 1e-3;
+    char uni[4096] = "";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--vert") && i + 1 < argc)
+            vert = argv[++i];
+        else if (!strcmp(argv[i], "--uniform") && i + 1 < argc) {
+            size_t l = strlen(uni);
+            if (strchr(argv[i + 1], '\''))
+                return cli_usage_error("--uniform: quote characters are not allowed");
+            snprintf(uni + l, sizeof uni - l, " --uniform '%s'", argv[++i]);
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (!cli_parse_size(argv[++i], &w, &h))
+                return cli_usage_error("--size needs WxH");
+        } else if (check && !strcmp(argv[i], "--tolerance") && i + 1 < argc) {
+            char *end;
+            tol = strtod(argv[++i], &end);
+            if (*end || !(tol >= 0))
+                return cli_usage_error("--tolerance needs a number >= 0");
+        } else if (!strcmp(argv[i], "--chip") && i + 1 < argc)
+            chip = argv[++i];
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] != '-' && !frag)
+            frag = argv[i];
+        else
+            return cli_usage_error("mesa run: unexpected argument '%s'", argv[i]);
+    }
+    if (!frag || !out)
+        return cli_usage_error("usage: lockstep mesa run SHADER.frag [--vert VS] "
+                               "[--uniform name=v[,v...]]... [--size WxH] [--chip C] -o out.png");
+    if (strchr(frag, '\'') || (vert && strchr(vert, '\'')) || strchr(chip, '\''))
+        return cli_usage_error("file names with quote characters are not supported");
+    char shim[PATH_MAX], gl[PATH_MAX];
+    if (!find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
+        !find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl))
+        return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
+                               "libgl-dev and reconfigure; docs/mesa.md)");
+    char dir[] = "/tmp/lockstep-mesa-XXXXXX";
+    if (!mkdtemp(dir))
+        return cli_usage_error("cannot create a temporary directory");
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "LOCKSTEP_SHIM_OUT='%s' LOCKSTEP_SHIM_CHIP='%s' LD_PRELOAD='%s' '%s' '%s'%s%s%s%s "
+             "--size %dx%d",
+             dir, chip, shim, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
+             vert ? "'" : "", uni, w, h);
+    int rc = system(cmd);
+    char ib[PATH_MAX + 32];
+    snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
+    ls_diag d;
+    ls_diag_clear(&d);
+    ls_buf data;
+    ls_buf_init(&data);
+    bool have = rc == 0 && ls_read_file(ib, &data);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", dir);
+    if (!have) {
+        ls_buf_free(&data);
+        ls_diag_set(&d, LS_ERR_IO, frag, 0, 0, "r300 did not compile or submit the shader");
+        return cli_report(&d);
+    }
+    size_t ndw = data.len / 4;
+    uint32_t *dw = malloc(ndw * 4 + 4);
+    if (!dw) {
+        ls_buf_free(&data);
+        return cli_usage_error("out of memory");
+    }
+    for (size_t i = 0; i < ndw; i++) {
+        const unsigned char *p = (const unsigned char *)data.data + 4 * i;
+        dw[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+    ls_buf_free(&data);
+    mesa_cs cs;
+    ls_status st = mesa_cs_decode(ib, dw, ndw, &cs, &d);
+    free(dw);
+    if (st != LS_OK)
+        return cli_report(&d);
+    if (cs.ndraws == 0) {
+        mesa_cs_free(&cs);
+        ls_diag_set(&d, LS_ERR_PARSE, ib, 0, 0, "the command stream has no draw");
+        return cli_report(&d);
+    }
+    /* assumption mesa-job-last-draw: our quad is the last draw */
+    const mesa_cs_draw *dr = &cs.draws[cs.ndraws - 1];
+    ls_buf job;
+    ls_buf_init(&job);
+    mesa_cs_job_json(dr, cs.ndraws - 1, &job);
+    r500_job rj;
+    r500_job_init(&rj);
+    st = r500_job_load_json(&rj, "decoded", job.data, job.len, &d);
+    ls_buf_free(&job);
+    if (st == LS_OK) {
+        rj.width = w;
+        rj.height = h;
+        /* Inputs from the RS set-up (mesa-capture.md): each RS instruction with
+         * TEX_CN_WRITE (bit 4) preloads temp TEX_ADDR (bits 11:5) with a texcoord;
+         * when the shader reads gl_FragCoord, the last one is r300's WPOS
+         * texcoord (clip-space position), the others are varyings (uv). */
+        ls_buf src;
+        ls_buf_init(&src);
+        bool wpos = ls_read_file(frag, &src) && strstr(src.data, "gl_FragCoord");
+        ls_buf_free(&src);
+        unsigned n = (dr->state.reg[0x4304 / 4] & 0xFu) + 1u;
+        int last = -1;
+        for (unsigned i = 0; i < n && i < 16; i++) {
+            uint32_t in = dr->state.reg[(0x4320 + 4 * i) / 4];
+            if ((in >> 4) & 1u) {
+                unsigned t = (in >> 5) & 0x7Fu;
+                if (t < R500_NUM_TEMPS) {
+                    rj.inputs[t].kind = R500_INPUT_UV;
+                    last = (int)t;
+                }
+            }
+        }
+        if (wpos && last >= 0)
+            rj.inputs[last].kind = R500_INPUT_CLIP;
+        r500_result r;
+        st = r500_run(&rj, &r, NULL, &d);
+        if (st == LS_OK) {
+            ls_imagef img = {.width = r.width, .height = r.height, .rgba = r.target[0]};
+            ls_image8 png = {0};
+            /* PNG rows go top first; the result is bottom row first */
+            st = ls_imagef_to_8(&img, &png, &d);
+            if (st == LS_OK) {
+                st = ls_png_write(out, &png, &d);
+                ls_image8_free(&png);
+            }
+            if (r.nfaults)
+                fprintf(stderr, "%zu thread(s) faulted\n", r.nfaults);
+            if (st == LS_OK && check)
+                st = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, &d);
+            r500_result_free(&r);
+        }
+    }
+    r500_job_free(&rj);
+    mesa_cs_free(&cs);
+    return st == LS_OK ? CLI_OK : cli_report(&d);
+}
+
 int cli_mesa(int argc, char **argv)
 {
     if (argc < 2) {
@@ -117,7 +366,11 @@ int cli_mesa(int argc, char **argv)
     }
     if (!strcmp(argv[1], "decode"))
         return decode(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "run") || !strcmp(argv[1], "check") || !strcmp(argv[1], "piglit") ||
+    if (!strcmp(argv[1], "run"))
+        return run(argc - 1, argv + 1, false);
+    if (!strcmp(argv[1], "check"))
+        return run(argc - 1, argv + 1, true);
+    if (!strcmp(argv[1], "check") || !strcmp(argv[1], "piglit") ||
         !strcmp(argv[1], "bench"))
         return cli_usage_error("'mesa %s' is not implemented yet: it needs the fake-device "
                                "shim (docs/mesa.md, issue 6); `mesa decode` works on captured "
