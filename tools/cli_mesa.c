@@ -2,6 +2,7 @@
  * command stream into lockstep R500 jobs (docs/mesa.md). */
 #include <errno.h>
 #include <limits.h>
+#include <time.h>
 #include <math.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -18,7 +19,12 @@ static void usage(FILE *f)
                "  decodes a captured radeon command stream (little-endian dwords): every\n"
                "  draw becomes an R500 job in the corpus's program.json format, which\n"
                "  `lockstep r500 run JOB.json` runs. Default: the last draw.\n"
-               "  (run, check, piglit and bench need the fake-device shim: see docs/mesa.md)\n");
+               "       lockstep mesa run SHADER.frag [--vert VS] [--uniform name=v[,v...]]...\n"
+               "                         [--size WxH] [--chip rv515|r520|rv530|r580] -o out.png\n"
+               "       lockstep mesa check (same) [--tolerance T] -o out.png\n"
+               "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--uniform ...]\n"
+               "  run/check/bench compile with Mesa's r300 under the fake-device shim\n"
+               "  (docs/mesa.md); check compares with llvmpipe, bench times both.\n");
 }
 
 static int decode(int argc, char **argv)
@@ -210,8 +216,9 @@ static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *
     return st;
 }
 
-static int run(int argc, char **argv, bool check)
+static int run(int argc, char **argv, bool check, bool bench)
 {
+    long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530";
     int w = 16, h = 16;
     double tol = 1e-3;
@@ -232,6 +239,9 @@ static int run(int argc, char **argv, bool check)
             tol = strtod(argv[++i], &end);
             if (*end || !(tol >= 0))
                 return cli_usage_error("--tolerance needs a number >= 0");
+        } else if (bench && !strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 256, &threads))
+                return cli_usage_error("--threads needs 1..256");
         } else if (!strcmp(argv[i], "--chip") && i + 1 < argc)
             chip = argv[++i];
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
@@ -241,7 +251,7 @@ static int run(int argc, char **argv, bool check)
         else
             return cli_usage_error("mesa run: unexpected argument '%s'", argv[i]);
     }
-    if (!frag || !out)
+    if (!frag || (!out && !bench))
         return cli_usage_error("usage: lockstep mesa run SHADER.frag [--vert VS] "
                                "[--uniform name=v[,v...]]... [--size WxH] [--chip C] -o out.png");
     if (strchr(frag, '\'') || (vert && strchr(vert, '\'')) || strchr(chip, '\''))
@@ -332,8 +342,37 @@ static int run(int argc, char **argv, bool check)
         if (wpos && last >= 0)
             rj.inputs[last].kind = R500_INPUT_CLIP;
         r500_result r;
+        rj.workers = (unsigned)threads;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         st = r500_run(&rj, &r, NULL, &d);
-        if (st == LS_OK) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (st == LS_OK && bench) {
+            double ls_sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+            char cmd2[16384];
+            snprintf(cmd2, sizeof cmd2,
+                     "LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s --size %dx%d "
+                     "--float --repeat 5 2>/dev/null",
+                     threads, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
+                     vert ? "'" : "", uni, w, h);
+            FILE *pf = popen(cmd2, "r");
+            double lp_sec = -1;
+            if (pf) {
+                if (fscanf(pf, "draw_seconds %lf", &lp_sec) != 1)
+                    lp_sec = -1;
+                pclose(pf);
+            }
+            printf("%s %dx%d, %ld thread(s)\n", frag, w, h, threads);
+            printf("  lockstep: %.6f s (%.2f Mpixel/s)\n", ls_sec, (double)w * h / ls_sec / 1e6);
+            if (lp_sec > 0) {
+                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of 5 draws, LP_NUM_THREADS=%ld)\n",
+                       lp_sec, (double)w * h / lp_sec / 1e6, threads);
+                printf("  ratio lockstep/llvmpipe: %.1fx slower\n", ls_sec / lp_sec);
+            } else {
+                printf("  llvmpipe: could not be timed\n");
+            }
+        }
+        if (st == LS_OK && !bench) {
             ls_imagef img = {.width = r.width, .height = r.height, .rgba = r.target[0]};
             ls_image8 png = {0};
             /* PNG rows go top first; the result is bottom row first */
@@ -367,15 +406,13 @@ int cli_mesa(int argc, char **argv)
     if (!strcmp(argv[1], "decode"))
         return decode(argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
-        return run(argc - 1, argv + 1, false);
+        return run(argc - 1, argv + 1, false, false);
     if (!strcmp(argv[1], "check"))
-        return run(argc - 1, argv + 1, true);
-    if (!strcmp(argv[1], "check") || !strcmp(argv[1], "piglit") ||
-        !strcmp(argv[1], "bench"))
-        return cli_usage_error("'mesa %s' is not implemented yet: it needs the fake-device "
-                               "shim (docs/mesa.md, issue 6); `mesa decode` works on captured "
-                               "streams",
-                               argv[1]);
+        return run(argc - 1, argv + 1, true, false);
+    if (!strcmp(argv[1], "bench"))
+        return run(argc - 1, argv + 1, false, true);
+    if (!strcmp(argv[1], "piglit"))
+        return cli_usage_error("'mesa piglit' is not implemented yet (docs/mesa.md)");
     usage(stderr);
     return cli_usage_error("unknown mesa command '%s'", argv[1]);
 }

@@ -6,13 +6,15 @@
  * writes the RGBA32F pixels, bottom row first, to -o.
  *
  * usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform name=v[,v...]]...
- *                              [--size WxH] [--float] [-o out.bin] */
+ *                              [--size WxH] [--float] [--repeat N] [-o out.bin]
+ * --repeat N prints "draw_seconds S": the mean time of N more draws (bench). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
 {
     const char *frag = NULL, *vert = NULL, *out = NULL;
     const char *uniforms[MAX_UNIFORMS];
-    int nuni = 0, w = 16, h = 16, use_float = 0;
+    int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             vert = argv[++i];
@@ -137,6 +139,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 8192 || h > 8192) {
                 fprintf(stderr, "lockstep-mesa-gl: --size: expected WxH\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            repeat = atoi(argv[++i]);
+            if (repeat < 1 || repeat > 100000) {
+                fprintf(stderr, "lockstep-mesa-gl: --repeat: expected 1..100000\n");
                 return 2;
             }
         } else if (!strcmp(argv[i], "--float"))
@@ -221,6 +229,17 @@ int main(int argc, char **argv)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glFinish();
+    if (repeat) {
+        /* bench: mean wall time of one full-window draw, after a warm-up draw */
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (int i = 0; i < repeat; i++)
+            glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        glFinish();
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        printf("draw_seconds %.9f\n", sec / repeat);
+    }
     int rc = 0;
     if (out) {
         size_t n = (size_t)w * (size_t)h * 4;
