@@ -5,6 +5,7 @@
  * quoted sentence, not taken from the implementation. */
 #include "test_util.h"
 
+#include "base/buf.h"
 #include "lockstep/r500_fc.h"
 
 #define L(i) ((ls_lanes)1 << (i))
@@ -40,6 +41,16 @@ static void run(fx *f, uint32_t cmn, uint32_t inst, uint32_t addr, unsigned pc)
     r500_decode(w, &in);
     r500_fc_inst fi;
     r500_fc_decode(&in, &fi);
+    r500_fc_inst by_value = r500_fc_inst_from(&in);
+    /* field by field: padding bytes of a by-value copy are unspecified */
+    assert_true(by_value.op == fi.op && by_value.b_else == fi.b_else &&
+                by_value.jump_any == fi.jump_any && by_value.a_op == fi.a_op &&
+                by_value.jump_func == fi.jump_func && by_value.b_pop_cnt == fi.b_pop_cnt &&
+                by_value.b_op0 == fi.b_op0 && by_value.b_op1 == fi.b_op1 &&
+                by_value.ignore_uncovered == fi.ignore_uncovered &&
+                by_value.bool_addr == fi.bool_addr && by_value.int_addr == fi.int_addr &&
+                by_value.jump_addr == fi.jump_addr && by_value.jump_global == fi.jump_global &&
+                by_value.pred_sel == fi.pred_sel && by_value.pred_inv == fi.pred_inv);
     f->rc = r500_fc_exec(&f->t, &fi, &f->st, &f->o, pc, &f->next, &f->jumped, &f->d);
 }
 
@@ -653,6 +664,26 @@ static void options(void **s)
         n++;
     }
     assert_true(n >= 10);
+
+    /* Every catalogue entry: its documented default, set by name, gives the
+     * defaults struct back, and docs/assumptions.md documents it. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/assumptions.md", ls_test_source_root());
+    ls_buf doc;
+    ls_buf_init(&doc);
+    assert_true(ls_read_file(path, &doc));
+    r500_fc_options dflt, x;
+    r500_fc_options_default(&dflt);
+    r500_fc_options_default(&x);
+    for (unsigned i = 0; r500_fc_option_info_at(i, &info); i++) {
+        assert_int_equal(r500_fc_option_set(&x, info.name, info.dflt, &d), LS_OK);
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "`%s`", info.name);
+        if (!strstr(doc.data, quoted))
+            fail_msg("option %s is not documented in docs/assumptions.md", info.name);
+    }
+    assert_memory_equal(&x, &dflt, sizeof x);
+    ls_buf_free(&doc);
 }
 
 int main(void)
