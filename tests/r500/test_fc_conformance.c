@@ -338,7 +338,8 @@ static void a_op(void **s)
     fx f;
     setup(&f, 4);
     /* A_OP=2: "US_FC_A_OP_PUSH: If we jump, push the current address onto the
-     * address stack" (default push-addr=next: pc+1 so a POP returns after it) */
+     * address stack"; seed 004: "FC_A_OP_PUSH = Push address stack if jump"
+     * (default push-addr=next: pc+1 so a POP returns after it) */
     run(&f, 0, OP(JUMP) | JF(0xFF) | A_OP(2), JADDR(20), 5);
     assert_true(f.jumped);
     assert_int_equal(f.next, 20);
@@ -406,7 +407,10 @@ static void b_ops(void **s)
     assert_int_equal(f.t.counter[3], 2);
     /* B_OP0=DECR: "If we don't jump, decrement branch counter by B_POP_CNT for
      * inactive pixels. Activate pixels with negative counters." B_POP_CNT: "The
-     * amount to decrement the branch counter by". Counters 0,1,3 minus 2. */
+     * amount to decrement the branch counter by". Counters 0,1,3 minus 2.
+     * seed 004 (B_OP0, "if stay"): "FC_B_OP_DECR = Decrement branch counter for
+     * inactive processors by amount in B_POP_CNT. Activate processors which go
+     * negative." */
     setup(&f, 4);
     deact(&f, 1, 0);
     deact(&f, 2, 1);
@@ -417,7 +421,10 @@ static void b_ops(void **s)
     assert_int_equal(f.t.counter[3], 1);
     /* B_OP0=INCR: "If we don't jump, increment branch counter by 1 for inactive
      * pixels. Deactivate pixels that decided to jump and set their counter to
-     * zero." Lanes 0,1 want to jump (ALU), 2,3 don't: no jump (ALL). */
+     * zero." Lanes 0,1 want to jump (ALU), 2,3 don't: no jump (ALL).
+     * seed 004: "FC_B_OP_INCR = Increment branch counter for inactive processors
+     * by 1. Deactivate processors which disagree with the jump decision (by
+     * deciding to jump) and set their branch counter to 0." */
     setup(&f, 5);
     deact(&f, 4, 2);
     f.t.alu_result = L(0) | L(1);
@@ -434,7 +441,8 @@ static void b_ops(void **s)
     assert_true(f.jumped);
     assert_int_equal(f.t.counter[3], 2);
     /* B_OP1=DECR: "If we do jump, decrement branch counter by B_POP_CNT for
-     * inactive pixels. Activate pixels with negative counters." */
+     * inactive pixels. Activate pixels with negative counters." seed 004
+     * (B_OP1, "if jump"): same DECR sentence as for B_OP0. */
     setup(&f, 4);
     deact(&f, 2, 0);
     deact(&f, 3, 1);
@@ -444,7 +452,9 @@ static void b_ops(void **s)
     assert_int_equal(f.t.counter[3], 0);
     /* B_OP1=INCR: "If we do jump, increment branch counter by 1 for inactive
      * pixels. Deactivate pixels that decided not to jump and set their counter
-     * to zero." JUMP_ANY=1: lane 0 wants, lane 1 doesn't -> jump; lane 1 goes. */
+     * to zero." JUMP_ANY=1: lane 0 wants, lane 1 doesn't -> jump; lane 1 goes.
+     * seed 004: "Deactivate processors which disagree with the jump decision
+     * (by deciding not to jump) and set their branch counter to 0." */
     setup(&f, 3);
     deact(&f, 2, 4);
     f.t.alu_result = L(0);
