@@ -59,6 +59,13 @@ typedef struct r500_fc_inst {
 } r500_fc_inst;
 
 void r500_fc_decode(const r500_inst *in, r500_fc_inst *out);
+/* The same, by value (the name the executor contract uses). */
+static inline r500_fc_inst r500_fc_inst_from(const r500_inst *in)
+{
+    r500_fc_inst out;
+    r500_fc_decode(in, &out);
+    return out;
+}
 
 /* The static FC registers, as raw register values (r500.md §1.9). */
 typedef struct r500_fc_state {
@@ -111,6 +118,12 @@ typedef struct r500_fc_option_info {
     const char *name, *values, *dflt, *help;
 } r500_fc_option_info;
 bool r500_fc_option_info_at(unsigned i, r500_fc_option_info *out);
+/* Alias of r500_fc_options_set (the name the executor contract uses). */
+static inline ls_status r500_fc_option_set(r500_fc_options *o, const char *name,
+                                           const char *value, ls_diag *d)
+{
+    return r500_fc_options_set(o, name, value, d);
+}
 
 /* One frame of the loop stack (CTM p.39: iteration count, aL, processor mask). */
 typedef struct r500_fc_loop_frame {

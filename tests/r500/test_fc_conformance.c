@@ -5,6 +5,7 @@
  * quoted sentence, not taken from the implementation. */
 #include "test_util.h"
 
+#include "base/buf.h"
 #include "lockstep/r500_fc.h"
 
 #define L(i) ((ls_lanes)1 << (i))
@@ -40,6 +41,16 @@ static void run(fx *f, uint32_t cmn, uint32_t inst, uint32_t addr, unsigned pc)
     r500_decode(w, &in);
     r500_fc_inst fi;
     r500_fc_decode(&in, &fi);
+    r500_fc_inst by_value = r500_fc_inst_from(&in);
+    /* field by field: padding bytes of a by-value copy are unspecified */
+    assert_true(by_value.op == fi.op && by_value.b_else == fi.b_else &&
+                by_value.jump_any == fi.jump_any && by_value.a_op == fi.a_op &&
+                by_value.jump_func == fi.jump_func && by_value.b_pop_cnt == fi.b_pop_cnt &&
+                by_value.b_op0 == fi.b_op0 && by_value.b_op1 == fi.b_op1 &&
+                by_value.ignore_uncovered == fi.ignore_uncovered &&
+                by_value.bool_addr == fi.bool_addr && by_value.int_addr == fi.int_addr &&
+                by_value.jump_addr == fi.jump_addr && by_value.jump_global == fi.jump_global &&
+                by_value.pred_sel == fi.pred_sel && by_value.pred_inv == fi.pred_inv);
     f->rc = r500_fc_exec(&f->t, &fi, &f->st, &f->o, pc, &f->next, &f->jumped, &f->d);
 }
 
@@ -327,7 +338,8 @@ static void a_op(void **s)
     fx f;
     setup(&f, 4);
     /* A_OP=2: "US_FC_A_OP_PUSH: If we jump, push the current address onto the
-     * address stack" (default push-addr=next: pc+1 so a POP returns after it) */
+     * address stack"; seed 004: "FC_A_OP_PUSH = Push address stack if jump"
+     * (default push-addr=next: pc+1 so a POP returns after it) */
     run(&f, 0, OP(JUMP) | JF(0xFF) | A_OP(2), JADDR(20), 5);
     assert_true(f.jumped);
     assert_int_equal(f.next, 20);
@@ -395,7 +407,10 @@ static void b_ops(void **s)
     assert_int_equal(f.t.counter[3], 2);
     /* B_OP0=DECR: "If we don't jump, decrement branch counter by B_POP_CNT for
      * inactive pixels. Activate pixels with negative counters." B_POP_CNT: "The
-     * amount to decrement the branch counter by". Counters 0,1,3 minus 2. */
+     * amount to decrement the branch counter by". Counters 0,1,3 minus 2.
+     * seed 004 (B_OP0, "if stay"): "FC_B_OP_DECR = Decrement branch counter for
+     * inactive processors by amount in B_POP_CNT. Activate processors which go
+     * negative." */
     setup(&f, 4);
     deact(&f, 1, 0);
     deact(&f, 2, 1);
@@ -406,7 +421,10 @@ static void b_ops(void **s)
     assert_int_equal(f.t.counter[3], 1);
     /* B_OP0=INCR: "If we don't jump, increment branch counter by 1 for inactive
      * pixels. Deactivate pixels that decided to jump and set their counter to
-     * zero." Lanes 0,1 want to jump (ALU), 2,3 don't: no jump (ALL). */
+     * zero." Lanes 0,1 want to jump (ALU), 2,3 don't: no jump (ALL).
+     * seed 004: "FC_B_OP_INCR = Increment branch counter for inactive processors
+     * by 1. Deactivate processors which disagree with the jump decision (by
+     * deciding to jump) and set their branch counter to 0." */
     setup(&f, 5);
     deact(&f, 4, 2);
     f.t.alu_result = L(0) | L(1);
@@ -423,7 +441,8 @@ static void b_ops(void **s)
     assert_true(f.jumped);
     assert_int_equal(f.t.counter[3], 2);
     /* B_OP1=DECR: "If we do jump, decrement branch counter by B_POP_CNT for
-     * inactive pixels. Activate pixels with negative counters." */
+     * inactive pixels. Activate pixels with negative counters." seed 004
+     * (B_OP1, "if jump"): same DECR sentence as for B_OP0. */
     setup(&f, 4);
     deact(&f, 2, 0);
     deact(&f, 3, 1);
@@ -433,7 +452,9 @@ static void b_ops(void **s)
     assert_int_equal(f.t.counter[3], 0);
     /* B_OP1=INCR: "If we do jump, increment branch counter by 1 for inactive
      * pixels. Deactivate pixels that decided not to jump and set their counter
-     * to zero." JUMP_ANY=1: lane 0 wants, lane 1 doesn't -> jump; lane 1 goes. */
+     * to zero." JUMP_ANY=1: lane 0 wants, lane 1 doesn't -> jump; lane 1 goes.
+     * seed 004: "Deactivate processors which disagree with the jump decision
+     * (by deciding not to jump) and set their branch counter to 0." */
     setup(&f, 3);
     deact(&f, 2, 4);
     f.t.alu_result = L(0);
@@ -653,6 +674,26 @@ static void options(void **s)
         n++;
     }
     assert_true(n >= 10);
+
+    /* Every catalogue entry: its documented default, set by name, gives the
+     * defaults struct back, and docs/assumptions.md documents it. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/assumptions.md", ls_test_source_root());
+    ls_buf doc;
+    ls_buf_init(&doc);
+    assert_true(ls_read_file(path, &doc));
+    r500_fc_options dflt, x;
+    r500_fc_options_default(&dflt);
+    r500_fc_options_default(&x);
+    for (unsigned i = 0; r500_fc_option_info_at(i, &info); i++) {
+        assert_int_equal(r500_fc_option_set(&x, info.name, info.dflt, &d), LS_OK);
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "`%s`", info.name);
+        if (!strstr(doc.data, quoted))
+            fail_msg("option %s is not documented in docs/assumptions.md", info.name);
+    }
+    assert_memory_equal(&x, &dflt, sizeof x);
+    ls_buf_free(&doc);
 }
 
 int main(void)
