@@ -54,7 +54,7 @@ static void test_doc_examples(void **st)
     }
     printf("%d examples assemble, %d checked word for word\n", blocks, checked);
     assert_true(blocks >= 6);
-    assert_true(checked >= 4);
+    assert_true(checked >= 6);
     ls_buf_free(&doc);
 }
 
