@@ -41,5 +41,9 @@ int cli_r500_report_list(const ls_diag_list *errs);
 int cli_pp5(int argc, char **argv);
 int cli_pp5_render(int argc, char **argv);
 int cli_mesa(int argc, char **argv);
+int cli_mesa_piglit(int argc, char **argv);
+/* Where the shim / GL program are: $env, else beside the lockstep binary in a
+ * build tree (../src/mesa/NAME). */
+bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n);
 
 #endif

@@ -23,6 +23,7 @@ static void usage(FILE *f)
                "                         [--size WxH] [--chip rv515|r520|rv530|r580] -o out.png\n"
                "       lockstep mesa check (same) [--tolerance T] -o out.png\n"
                "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--uniform ...]\n"
+               "       lockstep mesa piglit [FILTER]... [--llvmpipe] [--keep DIR] [--json F] [--list]\n"
                "  run/check/bench compile with Mesa's r300 under the fake-device shim\n"
                "  (docs/mesa.md); check compares with llvmpipe, bench times both.\n");
 }
@@ -119,7 +120,7 @@ static int decode(int argc, char **argv)
 
 /* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
  * else beside this binary in a build tree (../src/mesa/). */
-static bool find_helper(const char *env, const char *name, char *out, size_t n)
+bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n)
 {
     const char *e = getenv(env);
     if (e && *e) {
@@ -257,8 +258,8 @@ static int run(int argc, char **argv, bool check, bool bench)
     if (strchr(frag, '\'') || (vert && strchr(vert, '\'')) || strchr(chip, '\''))
         return cli_usage_error("file names with quote characters are not supported");
     char shim[PATH_MAX], gl[PATH_MAX];
-    if (!find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
-        !find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl))
+    if (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
+        !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl))
         return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
                                "libgl-dev and reconfigure; docs/mesa.md)");
     char dir[] = "/tmp/lockstep-mesa-XXXXXX";
@@ -319,28 +320,13 @@ static int run(int argc, char **argv, bool check, bool bench)
     if (st == LS_OK) {
         rj.width = w;
         rj.height = h;
-        /* Inputs from the RS set-up (mesa-capture.md): each RS instruction with
-         * TEX_CN_WRITE (bit 4) preloads temp TEX_ADDR (bits 11:5) with a texcoord;
-         * when the shader reads gl_FragCoord, the last one is r300's WPOS
-         * texcoord (clip-space position), the others are varyings (uv). */
+        /* Inputs from the RS set-up (mesa-capture.md §4); gl_FragCoord is
+         * detected in the GLSL text. */
         ls_buf src;
         ls_buf_init(&src);
         bool wpos = ls_read_file(frag, &src) && strstr(src.data, "gl_FragCoord");
         ls_buf_free(&src);
-        unsigned n = (dr->state.reg[0x4304 / 4] & 0xFu) + 1u;
-        int last = -1;
-        for (unsigned i = 0; i < n && i < 16; i++) {
-            uint32_t in = dr->state.reg[(0x4320 + 4 * i) / 4];
-            if ((in >> 4) & 1u) {
-                unsigned t = (in >> 5) & 0x7Fu;
-                if (t < R500_NUM_TEMPS) {
-                    rj.inputs[t].kind = R500_INPUT_UV;
-                    last = (int)t;
-                }
-            }
-        }
-        if (wpos && last >= 0)
-            rj.inputs[last].kind = R500_INPUT_CLIP;
+        mesa_cs_set_inputs(dr, wpos, &rj);
         r500_result r;
         rj.workers = (unsigned)threads;
         struct timespec t0, t1;
@@ -412,7 +398,7 @@ int cli_mesa(int argc, char **argv)
     if (!strcmp(argv[1], "bench"))
         return run(argc - 1, argv + 1, false, true);
     if (!strcmp(argv[1], "piglit"))
-        return cli_usage_error("'mesa piglit' is not implemented yet (docs/mesa.md)");
+        return cli_mesa_piglit(argc - 1, argv + 1);
     usage(stderr);
     return cli_usage_error("unknown mesa command '%s'", argv[1]);
 }

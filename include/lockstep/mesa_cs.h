@@ -59,6 +59,15 @@ const char *mesa_cs_packet3_name(uint8_t op);
  * which interpolated input). draw_index is its 0-based number. */
 void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, struct ls_buf *out);
 
+struct r500_job;
+/* The inputs of the draw's fragment program from its RS set-up
+ * (mesa-capture.md §4): every RS_INST_n with TEX_CN_WRITE preloads temp
+ * TEX_ADDR with a texcoord, fed as R500_INPUT_UV (the default vertex shader's
+ * uv); when fragcoord is set (the shader reads gl_FragCoord), the last one is
+ * r300's WPOS texcoord and gets the clip-space position (R500_INPUT_CLIP).
+ * Returns the WPOS temp, or -1. */
+int mesa_cs_set_inputs(const mesa_cs_draw *dr, bool fragcoord, struct r500_job *job);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "lockstep/r500.h"
 
 #define GA_US_VECTOR_INDEX 0x4250
 #define GA_US_VECTOR_DATA 0x4254
@@ -322,4 +323,27 @@ void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, ls_buf *b)
         first = false;
     }
     ls_buf_puts(b, "\n }\n}\n");
+}
+
+int mesa_cs_set_inputs(const mesa_cs_draw *dr, bool fragcoord, r500_job *job)
+{
+    /* RS_COUNT / RS_INST_COUNT at 0x4304: instructions - 1 in bits 3:0;
+     * RS_INST_n at 0x4320 + 4n: TEX_CN_WRITE bit 4, TEX_ADDR bits 11:5. */
+    unsigned n = (dr->state.reg[0x4304 / 4] & 0xFu) + 1u;
+    int last = -1;
+    for (unsigned i = 0; i < n && i < 16; i++) {
+        uint32_t in = dr->state.reg[(0x4320 + 4 * i) / 4];
+        if ((in >> 4) & 1u) {
+            unsigned t = (in >> 5) & 0x7Fu;
+            if (t < R500_NUM_TEMPS) {
+                job->inputs[t].kind = R500_INPUT_UV;
+                last = (int)t;
+            }
+        }
+    }
+    if (fragcoord && last >= 0) {
+        job->inputs[last].kind = R500_INPUT_CLIP;
+        return last;
+    }
+    return -1;
 }

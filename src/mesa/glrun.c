@@ -7,7 +7,9 @@
  *
  * usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform name=v[,v...]]...
  *                              [--size WxH] [--float] [--repeat N] [-o out.bin]
- * --repeat N prints "draw_seconds S": the mean time of N more draws (bench). */
+ * --repeat N prints "draw_seconds S": the mean time of N more draws (bench).
+ *        lockstep-mesa-gl --shader-test FILE [-o out.bin]
+ * runs a piglit shader_test's GL commands instead (glrun_piglit.c). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -17,6 +19,8 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "glrun.h"
 
 #define MAX_UNIFORMS 64
 
@@ -126,9 +130,56 @@ static int set_uniform(GLuint prog, const char *spec)
     return 0;
 }
 
+/* EGL surfaceless display and a current GL 2.1 context. */
+int glrun_make_context(EGLDisplay *dpy_out, EGLContext *ctx_out)
+{
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    EGLDisplay dpy = get_display
+        ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
+        : EGL_NO_DISPLAY;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
+        fprintf(stderr, "lockstep-mesa-gl: no EGL surfaceless display (0x%x)\n", eglGetError());
+        return 1;
+    }
+    static const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 2, EGL_CONTEXT_MINOR_VERSION, 1,
+                                      EGL_NONE};
+    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        fprintf(stderr, "lockstep-mesa-gl: cannot make a GL 2.1 context (0x%x)\n", eglGetError());
+        return 1;
+    }
+    fprintf(stderr, "lockstep-mesa-gl: %s | GL_VERSION = %s\n",
+            (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+
+    *dpy_out = dpy;
+    *ctx_out = ctx;
+    return 0;
+}
+
+/* A w×h framebuffer object (RGBA8, or RGBA32F) bound for drawing. */
+int glrun_make_fbo(int w, int h, int use_float)
+{
+    GLuint tex, fbo;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, use_float ? GL_RGBA32F_ARB : GL_RGBA8, w, h, 0, GL_RGBA,
+                 use_float ? GL_FLOAT : GL_UNSIGNED_BYTE, NULL);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        fprintf(stderr, "lockstep-mesa-gl: framebuffer incomplete\n");
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *frag = NULL, *vert = NULL, *out = NULL;
+    const char *frag = NULL, *vert = NULL, *out = NULL, *shader_test = NULL;
     const char *uniforms[MAX_UNIFORMS];
     int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
     for (int i = 1; i < argc; i++) {
@@ -149,16 +200,21 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "--float"))
             use_float = 1;
+        else if (!strcmp(argv[i], "--shader-test") && i + 1 < argc)
+            shader_test = argv[++i];
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] != '-' && !frag)
             frag = argv[i];
         else {
             fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform n=v,...]... "
-                            "[--size WxH] [--float] [-o out.bin]\n");
+                            "[--size WxH] [--float] [-o out.bin]\n"
+                            "       lockstep-mesa-gl --shader-test FILE [-o out.bin]\n");
             return 2;
         }
     }
+    if (shader_test)
+        return glrun_shader_test(shader_test, out);
     if (!frag) {
         fprintf(stderr, "lockstep-mesa-gl: no fragment shader given\n");
         return 2;
@@ -167,39 +223,12 @@ int main(int argc, char **argv)
     if (!fs_src || (vert && !vs_src))
         return 1;
 
-    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    EGLDisplay dpy = get_display
-        ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
-        : EGL_NO_DISPLAY;
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
-        fprintf(stderr, "lockstep-mesa-gl: no EGL surfaceless display (0x%x)\n", eglGetError());
+    EGLDisplay dpy;
+    EGLContext ctx;
+    if (glrun_make_context(&dpy, &ctx))
         return 1;
-    }
-    static const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 2, EGL_CONTEXT_MINOR_VERSION, 1,
-                                      EGL_NONE};
-    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-        fprintf(stderr, "lockstep-mesa-gl: cannot make a GL 2.1 context (0x%x)\n", eglGetError());
+    if (glrun_make_fbo(w, h, use_float))
         return 1;
-    }
-    fprintf(stderr, "lockstep-mesa-gl: %s | GL_VERSION = %s\n",
-            (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
-
-    GLuint tex, fbo;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexImage2D(GL_TEXTURE_2D, 0, use_float ? GL_RGBA32F_ARB : GL_RGBA8, w, h, 0, GL_RGBA,
-                 use_float ? GL_FLOAT : GL_UNSIGNED_BYTE, NULL);
-    glGenFramebuffers(1, &fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        fprintf(stderr, "lockstep-mesa-gl: framebuffer incomplete\n");
-        return 1;
-    }
     GLuint vs = compile(GL_VERTEX_SHADER, vs_src ? vs_src : default_vs, vert ? vert : "vertex");
     GLuint fs = compile(GL_FRAGMENT_SHADER, fs_src, frag);
     if (!vs || !fs)

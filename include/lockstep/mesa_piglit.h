@@ -1,0 +1,104 @@
+/* piglit `.shader_test` files for the Mesa r300 harness (`lockstep mesa piglit`).
+ *
+ * A shader_test has sections: [require] (GLSL/GL versions, extensions,
+ * SIZE), [vertex shader], [vertex shader passthrough], [fragment shader] and
+ * [test] (a command list: clear, uniform, draw rect, probes, tolerance). The
+ * parser keeps the commands the harness can run, in order; anything else
+ * makes the test a *skip* with the reason and line (not an error). A
+ * malformed line of a supported command is an error with file:line:col.
+ *
+ * The semantics are those of piglit's shader_runner (window 250×250 unless
+ * SIZE, RGBA8, default tolerance 0.01 per channel; `draw rect ortho` takes
+ * window pixels); docs/mesa.md lists what is supported and why. */
+#ifndef LOCKSTEP_MESA_PIGLIT_H
+#define LOCKSTEP_MESA_PIGLIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lockstep/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum piglit_cmd_kind {
+    PIGLIT_CLEAR_COLOR, /* v[0..3] */
+    PIGLIT_CLEAR,       /* glClear of the bits selected so far (colour once a clear color was given) */
+    PIGLIT_UNIFORM,     /* type, name, v[0..nv-1] (ints as exact floats) */
+    PIGLIT_DRAW_RECT,   /* v[0..3] = x y w h; ortho: window pixels, else NDC */
+    PIGLIT_PROBE,       /* probe: rect v[0..3] (window pixels, inclusive-exclusive),
+                         * expected e[0..ncomp-1] */
+    PIGLIT_TOLERANCE,   /* v[0..3] */
+} piglit_cmd_kind;
+
+typedef struct piglit_cmd {
+    piglit_cmd_kind kind;
+    int line;                  /* 1-based line in the file */
+    bool ortho;                /* DRAW_RECT: pixel coordinates */
+    bool relative;             /* PROBE: coordinates were fractions of the window */
+    int ncomp;                 /* PROBE: 3 (rgb) or 4 (rgba) */
+    int nv;                    /* UNIFORM: values given */
+    char type[16];             /* UNIFORM: float, vec2, ivec3, mat2x3, ... */
+    char name[128];            /* UNIFORM */
+    float v[16];
+    float e[4];                /* PROBE: expected colour */
+} piglit_cmd;
+
+typedef struct piglit_test {
+    int width, height;         /* window, 250×250 unless [require] SIZE */
+    int glsl_version;          /* from "GLSL >= 1.10": 110 */
+    char *vs;                  /* [vertex shader] text (NULL: none) */
+    char *fs;                  /* [fragment shader] text (NULL: none) */
+    bool vs_passthrough;       /* [vertex shader passthrough] */
+    int vs_line, fs_line;      /* first line of each shader's text */
+    char **requires;           /* other [require] lines (extensions, limits), verbatim */
+    size_t nrequires;
+    piglit_cmd *cmds;
+    size_t ncmds;
+    /* Why the harness cannot run this test ("" if it can), and where. */
+    char skip[256];
+    int skip_line;
+} piglit_test;
+
+/* Parse text (len bytes, need not be NUL-terminated) named file. On LS_OK the
+ * test is filled (free with piglit_test_free) and t->skip says whether it can
+ * run; on an error d says where and nothing needs freeing. */
+ls_status piglit_test_parse(const char *text, size_t len, const char *file, piglit_test *t,
+                            ls_diag *d);
+void piglit_test_free(piglit_test *t);
+
+/* The input model of the harness (docs/mesa.md "piglit"): lockstep feeds a
+ * fragment program gl_FragCoord (r300's WPOS texcoord) and constants only, and
+ * draws axis-aligned rectangles whose position the vertex shader passes
+ * through unchanged. Sets t->skip (and returns false) when the shaders need
+ * more: varyings or colour/texcoord/face/fog inputs read by the fragment
+ * shader, samplers, a vertex shader that computes gl_Position. */
+bool piglit_test_check_inputs(piglit_test *t);
+
+/* The window pixels a DRAW_RECT covers, [x0, x1) × [y0, y1) clamped to the
+ * window: those whose centre lies inside the rectangle, left/bottom edges
+ * included, right/top excluded (after the same float NDC → window arithmetic
+ * as the GL side). */
+void piglit_rect_pixels(const piglit_test *t, const piglit_cmd *c, int *x0, int *y0, int *x1,
+                        int *y1);
+
+/* What an RGBA8 colour buffer stores and reads back for a shader output:
+ * clamp to [0, 1], round to the nearest of 256 levels (NaN stores 0);
+ * docs/assumptions.md "piglit-rgba8". */
+float piglit_unorm8(float v);
+
+/* Evaluate a PROBE on fb (width×height RGBA floats, bottom row first) with
+ * the per-channel tolerance tol: true when every pixel of the probe is within
+ * it. On failure msg says where and what (shader_runner's first failing
+ * pixel). */
+bool piglit_probe(const piglit_test *t, const piglit_cmd *c, const float tol[4], const float *fb,
+                  char *msg, size_t msg_size);
+
+/* Does the fragment shader text (comments removed) mention the identifier? */
+bool piglit_fs_uses(const piglit_test *t, const char *ident);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,15 @@
+/* lockstep-mesa-gl internals shared by its two modes (one shader on a quad;
+ * a piglit shader_test). */
+#ifndef LOCKSTEP_MESA_GLRUN_H
+#define LOCKSTEP_MESA_GLRUN_H
+#include <EGL/egl.h>
+
+/* EGL surfaceless display and a current GL 2.1 context; 0 on success. */
+int glrun_make_context(EGLDisplay *dpy, EGLContext *ctx);
+/* A w×h framebuffer object (RGBA8, or RGBA32F when use_float) bound for
+ * drawing; 0 on success. */
+int glrun_make_fbo(int w, int h, int use_float);
+/* Run a piglit shader_test's GL commands (docs/mesa.md "piglit"): exit status
+ * 0 done, 77 a requirement r300/llvmpipe lacks (reason on stdout), 1 failure. */
+int glrun_shader_test(const char *path, const char *out);
+#endif

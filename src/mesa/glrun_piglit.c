@@ -1,0 +1,273 @@
+/* lockstep-mesa-gl --shader-test FILE [-o out.bin]: issue a piglit
+ * shader_test's GL commands the way piglit's shader_runner does, in a GL 2.1
+ * context on an RGBA8 framebuffer object of the test's window size. Under the
+ * shim this makes r300 compile the shaders and submit one draw per clear and
+ * per `draw rect`, which `lockstep mesa piglit` decodes and runs; with
+ * LIBGL_ALWAYS_SOFTWARE=1 it is the llvmpipe reference and -o writes the final
+ * framebuffer as RGBA float32, bottom row first. Probes are evaluated by the
+ * caller on lockstep's framebuffer, not here.
+ *
+ * The test file is parsed by the same code as lockstep's side
+ * (src/mesa/piglit.c), so both see the same command list. */
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "glrun.h"
+#include "lockstep/mesa_piglit.h"
+
+static const char passthrough_vs[] =
+    "attribute vec4 piglit_vertex;\n"
+    "void main() { gl_Position = piglit_vertex; }\n";
+
+/* shader_runner adds "#version N" when the text has none. */
+static GLuint compile_text(GLenum type, const char *src, int version, const char *what)
+{
+    char head[32] = "";
+    if (!strstr(src, "#version"))
+        snprintf(head, sizeof head, "#version %d\n", version);
+    const char *srcs[2] = {head, src};
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 2, srcs, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        for (char *p = log; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+        printf("fail: %s shader does not compile: %s\n", what, log);
+        return 0;
+    }
+    return s;
+}
+
+static bool has_extension(const char *name)
+{
+    const char *ext = (const char *)glGetString(GL_EXTENSIONS);
+    size_t n = strlen(name);
+    for (const char *p = ext ? strstr(ext, name) : NULL; p; p = strstr(p + 1, name))
+        if ((p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return true;
+    return false;
+}
+
+/* [require] lines other than versions and SIZE: 0 met, 77 not (printed). */
+static int check_requirement(const char *r)
+{
+    char name[128];
+    char cmp[3];
+    int want;
+    if (sscanf(r, "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS %2[<>=!] %d", cmp, &want) == 3 ||
+        sscanf(r, "GL_MAX_VERTEX_UNIFORM_COMPONENTS %2[<>=!] %d", cmp, &want) == 3) {
+        GLint have = 0;
+        glGetIntegerv(r[7] == 'F' ? GL_MAX_FRAGMENT_UNIFORM_COMPONENTS
+                                  : GL_MAX_VERTEX_UNIFORM_COMPONENTS,
+                      &have);
+        bool ok = !strcmp(cmp, ">=") ? have >= want : !strcmp(cmp, ">") ? have > want
+                : !strcmp(cmp, "<=") ? have <= want : !strcmp(cmp, "<") ? have < want
+                : !strcmp(cmp, "==") ? have == want : have != want;
+        if (!ok) {
+            printf("skip: requires %s; the driver has %d\n", r, have);
+            return 77;
+        }
+        return 0;
+    }
+    bool negate = r[0] == '!';
+    if (sscanf(r + negate, "%127s", name) != 1)
+        return 0;
+    if (has_extension(name) == negate) {
+        printf("skip: requires %s%s\n", negate ? "no " : "", name);
+        return 77;
+    }
+    return 0;
+}
+
+/* shader_runner's uniform types and the GL call each one uses. */
+static int set_uniform(GLuint prog, const piglit_cmd *c)
+{
+    GLint loc = glGetUniformLocation(prog, c->name);
+    if (loc < 0) {
+        printf("fail: line %d: cannot get the location of uniform %s\n", c->line, c->name);
+        return 1;
+    }
+    GLint iv[16];
+    for (int i = 0; i < c->nv; i++)
+        iv[i] = (GLint)c->v[i];
+    const char *t = c->type;
+    if (!strcmp(t, "float")) glUniform1fv(loc, 1, c->v);
+    else if (!strcmp(t, "vec2")) glUniform2fv(loc, 1, c->v);
+    else if (!strcmp(t, "vec3")) glUniform3fv(loc, 1, c->v);
+    else if (!strcmp(t, "vec4")) glUniform4fv(loc, 1, c->v);
+    else if (!strcmp(t, "int") || !strcmp(t, "bool")) glUniform1iv(loc, 1, iv);
+    else if (!strcmp(t, "ivec2") || !strcmp(t, "bvec2")) glUniform2iv(loc, 1, iv);
+    else if (!strcmp(t, "ivec3") || !strcmp(t, "bvec3")) glUniform3iv(loc, 1, iv);
+    else if (!strcmp(t, "ivec4") || !strcmp(t, "bvec4")) glUniform4iv(loc, 1, iv);
+    else if (!strcmp(t, "mat2") || !strcmp(t, "mat2x2")) glUniformMatrix2fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat3") || !strcmp(t, "mat3x3")) glUniformMatrix3fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat4") || !strcmp(t, "mat4x4")) glUniformMatrix4fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat2x3")) glUniformMatrix2x3fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat2x4")) glUniformMatrix2x4fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat3x2")) glUniformMatrix3x2fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat3x4")) glUniformMatrix3x4fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat4x2")) glUniformMatrix4x2fv(loc, 1, GL_FALSE, c->v);
+    else if (!strcmp(t, "mat4x3")) glUniformMatrix4x3fv(loc, 1, GL_FALSE, c->v);
+    GLenum err = glGetError();
+    if (err != GL_NO_ERROR) {
+        printf("fail: line %d: setting uniform %s raised GL error 0x%x\n", c->line, c->name, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* piglit_draw_rect: a 4-vertex triangle strip at z = 0, w = 1, through the
+ * program's piglit_vertex attribute if it has one, else gl_Vertex. */
+static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
+{
+    float x = c->v[0], y = c->v[1], w = c->v[2], h = c->v[3];
+    if (c->ortho) {
+        x = -1.0f + 2.0f * (x / (float)t->width);
+        y = -1.0f + 2.0f * (y / (float)t->height);
+        w = 2.0f * (w / (float)t->width);
+        h = 2.0f * (h / (float)t->height);
+    }
+    const GLfloat verts[16] = {x, y, 0, 1, x + w, y, 0, 1, x, y + h, 0, 1, x + w, y + h, 0, 1};
+    GLint loc = glGetAttribLocation(prog, "piglit_vertex");
+    if (loc >= 0) {
+        glVertexAttribPointer((GLuint)loc, 4, GL_FLOAT, GL_FALSE, 0, verts);
+        glEnableVertexAttribArray((GLuint)loc);
+    } else {
+        glVertexPointer(4, GL_FLOAT, 0, verts);
+        glEnableClientState(GL_VERTEX_ARRAY);
+    }
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (loc >= 0)
+        glDisableVertexAttribArray((GLuint)loc);
+    else
+        glDisableClientState(GL_VERTEX_ARRAY);
+}
+
+static int run(const piglit_test *t, const char *out)
+{
+    for (size_t i = 0; i < t->nrequires; i++) {
+        int rc = check_requirement(t->requires[i]);
+        if (rc)
+            return rc;
+    }
+    if (glrun_make_fbo(t->width, t->height, 0))
+        return 1;
+    glViewport(0, 0, t->width, t->height);
+    GLuint prog = glCreateProgram();
+    if (t->vs || t->vs_passthrough) {
+        GLuint vs = compile_text(GL_VERTEX_SHADER, t->vs ? t->vs : passthrough_vs,
+                                 t->glsl_version, "vertex");
+        if (!vs)
+            return 1;
+        glAttachShader(prog, vs);
+    }
+    GLuint fs = compile_text(GL_FRAGMENT_SHADER, t->fs, t->glsl_version, "fragment");
+    if (!fs)
+        return 1;
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        for (char *p = log; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+        printf("fail: link error: %s\n", log);
+        return 1;
+    }
+    glUseProgram(prog);
+    GLbitfield clear_bits = 0;
+    for (size_t i = 0; i < t->ncmds; i++) {
+        const piglit_cmd *c = &t->cmds[i];
+        switch (c->kind) {
+        case PIGLIT_CLEAR_COLOR:
+            glClearColor(c->v[0], c->v[1], c->v[2], c->v[3]);
+            clear_bits |= GL_COLOR_BUFFER_BIT;
+            break;
+        case PIGLIT_CLEAR:
+            glClear(clear_bits);
+            break;
+        case PIGLIT_UNIFORM:
+            if (set_uniform(prog, c))
+                return 1;
+            break;
+        case PIGLIT_DRAW_RECT:
+            draw_rect(prog, t, c);
+            break;
+        case PIGLIT_PROBE:
+        case PIGLIT_TOLERANCE:
+            break;
+        }
+    }
+    glFinish();
+    if (out) {
+        size_t n = (size_t)t->width * (size_t)t->height * 4;
+        float *px = malloc(n * sizeof *px);
+        if (!px)
+            return 1;
+        glReadPixels(0, 0, t->width, t->height, GL_RGBA, GL_FLOAT, px);
+        FILE *f = fopen(out, "wb");
+        int rc = 0;
+        if (!f || fwrite(px, sizeof *px, n, f) != n) {
+            fprintf(stderr, "lockstep-mesa-gl: %s: cannot write\n", out);
+            rc = 1;
+        }
+        if (f)
+            fclose(f);
+        free(px);
+        return rc;
+    }
+    return 0;
+}
+
+int glrun_shader_test(const char *path, const char *out)
+{
+    ls_buf text;
+    ls_buf_init(&text);
+    if (!ls_read_file(path, &text)) {
+        printf("fail: %s: cannot read\n", path);
+        ls_buf_free(&text);
+        return 1;
+    }
+    piglit_test t;
+    ls_diag d;
+    ls_diag_clear(&d);
+    ls_status st = piglit_test_parse(text.data, text.len, path, &t, &d);
+    ls_buf_free(&text);
+    if (st != LS_OK) {
+        char msg[1024];
+        ls_diag_format(&d, msg, sizeof msg);
+        printf("fail: %s\n", msg);
+        return 1;
+    }
+    int rc;
+    EGLDisplay dpy;
+    EGLContext ctx;
+    if (t.skip[0]) {
+        printf("skip: %s\n", t.skip);
+        rc = 77;
+    } else if (glrun_make_context(&dpy, &ctx)) {
+        rc = 1;
+    } else {
+        rc = run(&t, out);
+        eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(dpy, ctx);
+        eglTerminate(dpy);
+    }
+    piglit_test_free(&t);
+    fflush(stdout);
+    return rc;
+}

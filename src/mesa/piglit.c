@@ -1,0 +1,578 @@
+/* piglit .shader_test parser and input-model check (include/lockstep/mesa_piglit.h).
+ * Command semantics follow piglit's shader_runner: window 250×250 (SIZE
+ * overrides), `draw rect ortho X Y W H` in window pixels, probes on window
+ * pixels from the bottom-left, tolerance 0.01 per channel. */
+#include "lockstep/mesa_piglit.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PIGLIT_DEFAULT_SIZE = 250, PIGLIT_MAX_SIZE = 4096, PIGLIT_MAX_LINE = 4096 };
+
+typedef enum section {
+    SEC_NONE,
+    SEC_REQUIRE,
+    SEC_VS,
+    SEC_VS_PASSTHROUGH,
+    SEC_FS,
+    SEC_TEST,
+    SEC_OTHER,
+} section;
+
+static void set_skip(piglit_test *t, int line, const char *fmt, const char *arg)
+{
+    if (t->skip[0])
+        return; /* the first reason is the one reported */
+    snprintf(t->skip, sizeof t->skip, fmt, arg);
+    t->skip_line = line;
+}
+
+/* Components of a uniform type, 0 if the harness does not support it (GL 2.1:
+ * float/int/bool vectors and the GLSL 1.20 matrices). */
+static int uniform_components(const char *type)
+{
+    static const struct { const char *name; int n; } types[] = {
+        {"float", 1}, {"vec2", 2}, {"vec3", 3}, {"vec4", 4},
+        {"int", 1},   {"ivec2", 2}, {"ivec3", 3}, {"ivec4", 4},
+        {"bool", 1},  {"bvec2", 2}, {"bvec3", 3}, {"bvec4", 4},
+        {"mat2", 4},  {"mat3", 9},  {"mat4", 16},
+        {"mat2x2", 4}, {"mat2x3", 6}, {"mat2x4", 8},
+        {"mat3x2", 6}, {"mat3x3", 9}, {"mat3x4", 12},
+        {"mat4x2", 8}, {"mat4x3", 12}, {"mat4x4", 16},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(types[i].name, type))
+            return types[i].n;
+    return 0;
+}
+
+/* Read up to max numbers from s, skipping whitespace, '(' ')' and ','.
+ * Returns the count, or -1 with *bad_col (0-based in s) at a character that is
+ * neither. */
+static int read_numbers(const char *s, float *v, int max, int *bad_col)
+{
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        while (*p && (isspace((unsigned char)*p) || *p == '(' || *p == ')' || *p == ','))
+            p++;
+        if (!*p)
+            return n;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || n >= max) {
+            *bad_col = (int)(p - s);
+            return -1;
+        }
+        v[n++] = (float)x;
+        p = end;
+    }
+}
+
+static bool starts_word(const char *s, const char *w, const char **rest)
+{
+    size_t n = strlen(w);
+    if (strncmp(s, w, n) || (s[n] && !isspace((unsigned char)s[n])))
+        return false;
+    *rest = s + n;
+    return true;
+}
+
+/* Append one command; false on allocation failure. */
+static bool push(piglit_test *t, const piglit_cmd *c, size_t *cap)
+{
+    if (t->ncmds == *cap) {
+        size_t nc = *cap ? 2 * *cap : 32;
+        piglit_cmd *p = realloc(t->cmds, nc * sizeof *p);
+        if (!p)
+            return false;
+        t->cmds = p;
+        *cap = nc;
+    }
+    t->cmds[t->ncmds++] = *c;
+    return true;
+}
+
+static ls_status number_error(ls_diag *d, const char *file, int line, int col, const char *ltext,
+                              const char *what)
+{
+    ls_status st = ls_diag_set(d, LS_ERR_PARSE, file, line, col, "%s", what);
+    if (d)
+        snprintf(d->source_line, sizeof d->source_line, "%s", ltext);
+    return st;
+}
+
+/* One [test] line (trimmed, non-empty, not a comment). */
+static ls_status test_line(piglit_test *t, const char *s, const char *file, int line, int col0,
+                           size_t *cap, ls_diag *d)
+{
+    piglit_cmd c;
+    memset(&c, 0, sizeof c);
+    c.line = line;
+    const char *rest;
+    int bad = 0, n;
+    const char *why = NULL;
+    int want = -1;
+#define NUMBERS(arr, max)                                                                      \
+    do {                                                                                       \
+        n = read_numbers(rest, arr, max, &bad);                                                \
+        if (n < 0)                                                                             \
+            return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,          \
+                                "expected a number here");                                   \
+    } while (0)
+    if (starts_word(s, "clear", &rest) && starts_word(rest + strspn(rest, " \t"), "color", &rest)) {
+        c.kind = PIGLIT_CLEAR_COLOR;
+        NUMBERS(c.v, 4);
+        want = 4;
+        why = "clear color needs 4 numbers";
+    } else if (!strcmp(s, "clear")) {
+        c.kind = PIGLIT_CLEAR;
+        want = n = 0;
+    } else if (starts_word(s, "uniform", &rest)) {
+        char type[32], name[160];
+        int used = 0;
+        if (sscanf(rest, " %31s %159s%n", type, name, &used) != 2)
+            return number_error(d, file, line, col0 + 8, s, "uniform needs a type, a name and values");
+        int comps = uniform_components(type);
+        if (!comps) {
+            set_skip(t, line, "uniform type '%s' is not supported (GL 2.1 harness)", type);
+            return LS_OK;
+        }
+        if (strlen(name) >= sizeof c.name) {
+            set_skip(t, line, "uniform name too long: %.60s", name);
+            return LS_OK;
+        }
+        c.kind = PIGLIT_UNIFORM;
+        memcpy(c.type, type, strlen(type) + 1); /* a known type name: < 16 bytes */
+        snprintf(c.name, sizeof c.name, "%s", name);
+        rest += used;
+        NUMBERS(c.v, 16);
+        c.nv = n;
+        want = comps;
+        why = "wrong number of values for the uniform's type";
+    } else if (starts_word(s, "draw", &rest) && starts_word(rest + strspn(rest, " \t"), "rect", &rest)) {
+        rest += strspn(rest, " \t");
+        if (starts_word(rest, "ortho", &rest)) {
+            c.ortho = true;
+        } else if (isalpha((unsigned char)*rest)) {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+        c.kind = PIGLIT_DRAW_RECT;
+        NUMBERS(c.v, 4);
+        want = 4;
+        why = "draw rect needs x y w h";
+    } else if (starts_word(s, "probe", &rest) || starts_word(s, "relative", &rest)) {
+        bool relative = s[0] == 'r';
+        if (relative && !starts_word(rest + strspn(rest, " \t"), "probe", &rest)) {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+        rest += strspn(rest, " \t");
+        bool all = false, rect = false;
+        if (starts_word(rest, "all", &rest))
+            all = true;
+        else if (starts_word(rest, "rect", &rest))
+            rect = true;
+        rest += strspn(rest, " \t");
+        if (starts_word(rest, "rgba", &rest))
+            c.ncomp = 4;
+        else if (starts_word(rest, "rgb", &rest))
+            c.ncomp = 3;
+        else {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+        if (all && relative) {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+        float v[8];
+        NUMBERS(v, 8);
+        int npos = all ? 0 : rect ? 4 : 2;
+        if (n != npos + c.ncomp)
+            return number_error(d, file, line, col0 + 1, s, "wrong number of values for the probe");
+        c.kind = PIGLIT_PROBE;
+        c.relative = relative;
+        for (int k = 0; k < c.ncomp; k++)
+            c.e[k] = v[npos + k];
+        /* shader_runner: a pixel probe truncates its coordinates; a relative
+         * one scales by the window and clamps to the last pixel. */
+        float W = (float)t->width, H = (float)t->height;
+        if (all) {
+            c.v[0] = 0, c.v[1] = 0, c.v[2] = W, c.v[3] = H;
+        } else if (rect) {
+            for (int k = 0; k < 4; k++)
+                c.v[k] = relative ? (float)(int)(v[k] * ((k & 1) ? H : W)) : (float)(int)v[k];
+        } else {
+            int x = relative ? (int)(v[0] * W) : (int)v[0];
+            int y = relative ? (int)(v[1] * H) : (int)v[1];
+            if (relative && x >= t->width)
+                x = t->width - 1;
+            if (relative && y >= t->height)
+                y = t->height - 1;
+            c.v[0] = (float)x, c.v[1] = (float)y, c.v[2] = 1, c.v[3] = 1;
+        }
+        want = n;
+    } else if (starts_word(s, "tolerance", &rest)) {
+        c.kind = PIGLIT_TOLERANCE;
+        NUMBERS(c.v, 4);
+        if (n == 1)
+            c.v[1] = c.v[2] = c.v[3] = c.v[0], n = 4;
+        want = 4;
+        why = "tolerance needs 1 or 4 numbers";
+    } else {
+        set_skip(t, line, "test command '%.40s' is not supported", s);
+        return LS_OK;
+    }
+#undef NUMBERS
+    if (n != want)
+        return number_error(d, file, line, col0 + 1, s, why);
+    if (!push(t, &c, cap))
+        return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+    return LS_OK;
+}
+
+static ls_status require_line(piglit_test *t, const char *s, const char *file, int line,
+                              int col0, size_t *rcap, ls_diag *d)
+{
+    unsigned maj, min;
+    int w, h;
+    char cmp[3];
+    if (sscanf(s, "GLSL %2[<>=!] %u.%u", cmp, &maj, &min) == 3) {
+        if (strcmp(cmp, ">="))
+            return number_error(d, file, line, col0 + 5, s, "a GLSL requirement must use >=");
+        t->glsl_version = (int)(maj * 100 + min);
+        if (t->glsl_version > 120)
+            set_skip(t, line, "%s: r300 exposes GLSL 1.20", s);
+        return LS_OK;
+    }
+    if (!strncmp(s, "GLSL", 4) || !strncmp(s, "GL ES", 5)) {
+        set_skip(t, line, "requirement '%.60s' is not supported", s);
+        return LS_OK;
+    }
+    if (sscanf(s, "GL %2[<>=!] %u.%u", cmp, &maj, &min) == 3) {
+        if (strcmp(cmp, ">=") || maj * 10 + min > 21)
+            set_skip(t, line, "%s: the harness runs a GL 2.1 context", s);
+        return LS_OK;
+    }
+    if (sscanf(s, "SIZE %d %d", &w, &h) == 2) {
+        if (w < 1 || h < 1 || w > PIGLIT_MAX_SIZE || h > PIGLIT_MAX_SIZE)
+            return number_error(d, file, line, col0 + 6, s, "SIZE must be 1..4096");
+        t->width = w, t->height = h;
+        return LS_OK;
+    }
+    if (!strncmp(s, "rlimit", 6))
+        return LS_OK; /* a resource limit for the test process: irrelevant here */
+    if (!strncmp(s, "GL_", 3) || !strncmp(s, "!GL_", 4)) {
+        /* extensions and limits: the GL program checks them against r300 */
+        if (t->nrequires == *rcap) {
+            size_t nc = *rcap ? 2 * *rcap : 4;
+            char **p = realloc(t->requires, nc * sizeof *p);
+            if (!p)
+                return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+            t->requires = p;
+            *rcap = nc;
+        }
+        char *dup = strdup(s);
+        if (!dup)
+            return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+        t->requires[t->nrequires++] = dup;
+        return LS_OK;
+    }
+    set_skip(t, line, "requirement '%.60s' is not understood", s);
+    return LS_OK;
+}
+
+static section section_of(const char *name)
+{
+    if (!strcmp(name, "require"))
+        return SEC_REQUIRE;
+    if (!strcmp(name, "vertex shader"))
+        return SEC_VS;
+    if (!strcmp(name, "vertex shader passthrough"))
+        return SEC_VS_PASSTHROUGH;
+    if (!strcmp(name, "fragment shader"))
+        return SEC_FS;
+    if (!strcmp(name, "test"))
+        return SEC_TEST;
+    return SEC_OTHER;
+}
+
+ls_status piglit_test_parse(const char *text, size_t len, const char *file, piglit_test *t,
+                            ls_diag *d)
+{
+    memset(t, 0, sizeof *t);
+    t->width = t->height = PIGLIT_DEFAULT_SIZE;
+    size_t cap = 0, rcap = 0;
+    section sec = SEC_NONE;
+    size_t body_start = 0; /* byte offset of the current shader section's text */
+    char **body = NULL;
+    ls_status st = LS_OK;
+    int line = 0;
+    /* SIZE may follow probe lines only in theory; shader_runner reads [require]
+     * first, so the window is known before [test] (sections are in order). */
+    size_t i = 0;
+    while (i <= len && st == LS_OK) {
+        size_t j = i;
+        while (j < len && text[j] != '\n')
+            j++;
+        line++;
+        if (memchr(text + i, 0, j - i)) {
+            st = ls_diag_set(d, LS_ERR_PARSE, file, line, 0, "NUL byte in a text file");
+            break;
+        }
+        char buf[PIGLIT_MAX_LINE];
+        size_t ll = j - i;
+        if (ll >= sizeof buf) {
+            st = ls_diag_set(d, LS_ERR_PARSE, file, line, 1, "line longer than %d bytes",
+                             PIGLIT_MAX_LINE - 1);
+            break;
+        }
+        memcpy(buf, text + i, ll);
+        buf[ll] = 0;
+        /* trim */
+        char *s = buf;
+        while (*s && isspace((unsigned char)*s))
+            s++;
+        char *e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+            *--e = 0;
+        int col0 = (int)(s - buf);
+        if (s[0] == '[' && e > s && e[-1] == ']') {
+            if (body) {
+                *body = strndup(text + body_start, i - body_start);
+                if (!*body)
+                    st = ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+                body = NULL;
+            }
+            e[-1] = 0;
+            sec = section_of(s + 1);
+            if (sec == SEC_OTHER)
+                set_skip(t, line, "section [%.60s] is not supported", s + 1);
+            if ((sec == SEC_VS || sec == SEC_VS_PASSTHROUGH) && (t->vs || t->vs_passthrough))
+                set_skip(t, line, "%s", "more than one vertex shader");
+            if (sec == SEC_FS && t->fs)
+                set_skip(t, line, "%s", "more than one fragment shader");
+            if (sec == SEC_VS && !t->vs) {
+                body = &t->vs;
+                t->vs_line = line + 1;
+            } else if (sec == SEC_FS && !t->fs) {
+                body = &t->fs;
+                t->fs_line = line + 1;
+            } else if (sec == SEC_VS_PASSTHROUGH) {
+                t->vs_passthrough = true;
+            }
+            body_start = j < len ? j + 1 : len;
+        } else if (sec == SEC_REQUIRE && *s && *s != '#') {
+            st = require_line(t, s, file, line, col0, &rcap, d);
+        } else if (sec == SEC_TEST && *s && *s != '#') {
+            st = test_line(t, s, file, line, col0, &cap, d);
+        } else if (sec == SEC_NONE && *s && *s != '#') {
+            st = number_error(d, file, line, col0 + 1, s, "text before the first [section]");
+        }
+        i = j + 1;
+    }
+    if (st == LS_OK && body) {
+        *body = strndup(text + body_start, len - body_start);
+        if (!*body)
+            st = ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+    }
+    if (st == LS_OK && !t->fs)
+        set_skip(t, 0, "%s", "no [fragment shader] section");
+    if (st == LS_OK && !t->glsl_version)
+        set_skip(t, 0, "%s", "no GLSL version requirement");
+    if (st != LS_OK)
+        piglit_test_free(t);
+    return st;
+}
+
+void piglit_test_free(piglit_test *t)
+{
+    free(t->vs);
+    free(t->fs);
+    for (size_t i = 0; i < t->nrequires; i++)
+        free(t->requires[i]);
+    free(t->requires);
+    free(t->cmds);
+    memset(t, 0, sizeof *t);
+}
+
+/* Copy of src without comments (// to end of line, block comments). */
+static char *strip_comments(const char *src)
+{
+    size_t n = strlen(src);
+    char *o = malloc(n + 1), *q = o;
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        if (src[i] == '/' && src[i + 1] == '/') {
+            while (i < n && src[i] != '\n')
+                i++;
+        } else if (src[i] == '/' && src[i + 1] == '*') {
+            i += 2;
+            while (i < n && !(src[i] == '*' && src[i + 1] == '/'))
+                i++;
+            i = i < n ? i + 2 : n;
+            *q++ = ' ';
+        } else {
+            *q++ = src[i++];
+        }
+    }
+    *q = 0;
+    return o;
+}
+
+static bool uses_ident(const char *code, const char *ident)
+{
+    size_t n = strlen(ident);
+    for (const char *p = strstr(code, ident); p; p = strstr(p + 1, ident)) {
+        bool left = p == code || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+bool piglit_fs_uses(const piglit_test *t, const char *ident)
+{
+    if (!t->fs)
+        return false;
+    char *c = strip_comments(t->fs);
+    bool r = c && uses_ident(c, ident);
+    free(c);
+    return r;
+}
+
+/* Is this vertex shader's only effect on the position a pass-through of the
+ * rectangle's vertex (gl_Vertex with the identity matrices of a GL context
+ * nobody changed)? */
+static bool vs_passes_position(const char *vs)
+{
+    char *c = strip_comments(vs);
+    if (!c)
+        return false;
+    int assignments = 0;
+    bool ok = true;
+    for (const char *p = strstr(c, "gl_Position"); p; p = strstr(p + 1, "gl_Position")) {
+        const char *q = p + strlen("gl_Position");
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != '=' || q[1] == '=')
+            continue;
+        assignments++;
+        q++;
+        char rhs[128];
+        size_t k = 0;
+        for (; *q && *q != ';' && k + 1 < sizeof rhs; q++)
+            if (!isspace((unsigned char)*q))
+                rhs[k++] = *q;
+        rhs[k] = 0;
+        if (strcmp(rhs, "gl_Vertex") && strcmp(rhs, "ftransform()") &&
+            strcmp(rhs, "gl_ModelViewProjectionMatrix*gl_Vertex"))
+            ok = false;
+    }
+    free(c);
+    return ok && assignments == 1;
+}
+
+bool piglit_test_check_inputs(piglit_test *t)
+{
+    if (t->skip[0])
+        return false;
+    /* Inputs lockstep cannot feed: r300 would route them through RS from the
+     * vertex program, which lockstep does not run. */
+    static const char *const fs_inputs[] = {
+        "varying", "gl_Color", "gl_SecondaryColor", "gl_TexCoord", "gl_FrontFacing",
+        "gl_FogFragCoord", "gl_PointCoord",
+    };
+    for (size_t i = 0; i < sizeof fs_inputs / sizeof fs_inputs[0]; i++)
+        if (piglit_fs_uses(t, fs_inputs[i])) {
+            set_skip(t, t->fs_line,
+                     "the fragment shader reads %s: lockstep feeds only gl_FragCoord and "
+                     "uniforms (no vertex-program model)",
+                     fs_inputs[i]);
+            return false;
+        }
+    static const char *const samplers[] = {"sampler1D", "sampler2D", "sampler3D", "samplerCube",
+                                           "sampler1DShadow", "sampler2DShadow", "sampler2DRect"};
+    for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++)
+        if (piglit_fs_uses(t, samplers[i])) {
+            set_skip(t, t->fs_line, "the fragment shader samples a texture (%s): not supported by the harness",
+                     samplers[i]);
+            return false;
+        }
+    if (t->vs && !vs_passes_position(t->vs)) {
+        set_skip(t, t->vs_line, "%s",
+                 "the vertex shader computes gl_Position: lockstep draws the rectangle as given");
+        return false;
+    }
+    return true;
+}
+
+void piglit_rect_pixels(const piglit_test *t, const piglit_cmd *c, int *x0, int *y0, int *x1,
+                        int *y1)
+{
+    float x = c->v[0], y = c->v[1], w = c->v[2], h = c->v[3];
+    if (c->ortho) { /* the GL side's float arithmetic (glrun_piglit.c draw_rect) */
+        x = -1.0f + 2.0f * (x / (float)t->width);
+        y = -1.0f + 2.0f * (y / (float)t->height);
+        w = 2.0f * (w / (float)t->width);
+        h = 2.0f * (h / (float)t->height);
+    }
+    /* viewport transform of the NDC corners */
+    double ax = ((double)x + 1.0) * 0.5 * t->width, bx = ((double)(x + w) + 1.0) * 0.5 * t->width;
+    double ay = ((double)y + 1.0) * 0.5 * t->height, by = ((double)(y + h) + 1.0) * 0.5 * t->height;
+    double lo_x = fmin(ax, bx), hi_x = fmax(ax, bx), lo_y = fmin(ay, by), hi_y = fmax(ay, by);
+    /* pixel p is covered when lo <= p + 0.5 < hi */
+    double fx0 = ceil(lo_x - 0.5), fx1 = ceil(hi_x - 0.5);
+    double fy0 = ceil(lo_y - 0.5), fy1 = ceil(hi_y - 0.5);
+    *x0 = (int)fmax(0.0, fmin(fx0, (double)t->width));
+    *x1 = (int)fmax(0.0, fmin(fx1, (double)t->width));
+    *y0 = (int)fmax(0.0, fmin(fy0, (double)t->height));
+    *y1 = (int)fmax(0.0, fmin(fy1, (double)t->height));
+}
+
+float piglit_unorm8(float v)
+{
+    if (!(v > 0.0f)) /* NaN and negatives */
+        return 0.0f;
+    if (v >= 1.0f)
+        return 1.0f;
+    return (float)(int)(v * 255.0f + 0.5f) / 255.0f;
+}
+
+bool piglit_probe(const piglit_test *t, const piglit_cmd *c, const float tol[4], const float *fb,
+                  char *msg, size_t msg_size)
+{
+    int x0 = (int)c->v[0], y0 = (int)c->v[1], w = (int)c->v[2], h = (int)c->v[3];
+    if (x0 < 0 || y0 < 0 || w < 0 || h < 0 || x0 + w > t->width || y0 + h > t->height) {
+        snprintf(msg, msg_size, "line %d: probe (%d, %d, %d, %d) reaches outside the %dx%d window",
+                 c->line, x0, y0, w, h, t->width, t->height);
+        return false;
+    }
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) {
+            const float *p = fb + 4 * ((size_t)y * (size_t)t->width + (size_t)x);
+            for (int k = 0; k < c->ncomp; k++)
+                if (!(fabsf(p[k] - c->e[k]) <= tol[k])) {
+                    if (c->ncomp == 4)
+                        snprintf(msg, msg_size,
+                                 "line %d: probe at (%d, %d): expected (%g, %g, %g, %g), observed "
+                                 "(%g, %g, %g, %g)",
+                                 c->line, x, y, c->e[0], c->e[1], c->e[2], c->e[3], p[0], p[1],
+                                 p[2], p[3]);
+                    else
+                        snprintf(msg, msg_size,
+                                 "line %d: probe at (%d, %d): expected (%g, %g, %g), observed "
+                                 "(%g, %g, %g)",
+                                 c->line, x, y, c->e[0], c->e[1], c->e[2], p[0], p[1], p[2]);
+                    return false;
+                }
+        }
+    return true;
+}

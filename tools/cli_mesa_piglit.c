@@ -1,0 +1,684 @@
+/* `lockstep mesa piglit [FILTER]...`: run Debian's piglit GLSL 1.10/1.20
+ * execution shader_tests through Mesa's r300 compiler (under the fake-device
+ * shim) and lockstep, and check each test's own probes (docs/mesa.md
+ * "piglit"). The tests come from the `piglit` .deb, fetched once with
+ * `apt-get download` into a cache and extracted with dpkg-deb | tar. */
+#define _GNU_SOURCE 1 /* nftw, qsort_r */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "io/image.h"
+#include "lockstep/mesa_cs.h"
+#include "lockstep/mesa_piglit.h"
+#include "lockstep/r500.h"
+
+extern char **environ;
+
+typedef enum { RES_PASS, RES_FAIL, RES_SKIP } result_kind;
+static const char *const result_name[] = {"PASS", "FAIL", "SKIP"};
+
+typedef struct result {
+    result_kind kind;
+    char reason[600];
+    int llvmpipe; /* -1 not run, 0 its image fails the probes, 1 passes */
+} result;
+
+typedef struct options {
+    const char *cache;
+    const char *chip;
+    bool llvmpipe;
+    const char *keep;     /* keep failing tests' captures under this directory */
+    const char *json;
+    char shim[PATH_MAX], gl[PATH_MAX];
+} options;
+
+/* ---- processes ---------------------------------------------------------- */
+
+/* Run argv with extra environment entries (first, so they win), stdout and
+ * stderr to log (appended). Returns the exit status, or -1. */
+static int spawn_wait(char *const argv[], char *const extra_env[], const char *log)
+{
+    size_t n = 0, k = 0;
+    while (environ[n])
+        n++;
+    for (; extra_env && extra_env[k]; k++)
+        ;
+    char **env = malloc((n + k + 1) * sizeof *env);
+    if (!env)
+        return -1;
+    for (size_t i = 0; i < k; i++)
+        env[i] = extra_env[i];
+    for (size_t i = 0; i < n; i++)
+        env[k + i] = environ[i];
+    env[n + k] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (log) {
+        posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    }
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    free(env);
+    if (rc != 0)
+        return -1;
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(p);
+}
+
+static void rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* First line of log starting with one of the prefixes (without newline). */
+static bool log_line(const char *log, const char *const *prefixes, char *out, size_t n)
+{
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return false;
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        for (const char *const *p = prefixes; *p && !found; p++) {
+            const char *at = strstr(line, *p);
+            if (at) {
+                line[strcspn(line, "\n")] = 0;
+                snprintf(out, n, "%s", at);
+                found = true;
+            }
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* ---- the test cache ----------------------------------------------------- */
+
+static int make_dirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* Fill the cache on first use: the piglit .deb and its GLSL 1.10/1.20
+ * execution shader_tests under CACHE/tree. */
+static int ensure_cache(const char *cache)
+{
+    char stamp[PATH_MAX + 32], tree[PATH_MAX + 32];
+    snprintf(stamp, sizeof stamp, "%s/extracted.stamp", cache);
+    snprintf(tree, sizeof tree, "%s/tree", cache);
+    if (access(stamp, R_OK) == 0)
+        return CLI_OK;
+    if (make_dirs(cache))
+        return cli_usage_error("cannot create the piglit cache %s: %s", cache, strerror(errno));
+    char deb[2 * PATH_MAX] = "";
+    DIR *dd = opendir(cache);
+    for (struct dirent *e; dd && (e = readdir(dd));)
+        if (!strncmp(e->d_name, "piglit_", 7) && strstr(e->d_name, ".deb"))
+            snprintf(deb, sizeof deb, "%s/%s", cache, e->d_name);
+    if (dd)
+        closedir(dd);
+    if (!deb[0]) {
+        fprintf(stderr, "lockstep: fetching Debian's piglit package into %s (apt-get download piglit, ~34 MB)\n",
+                cache);
+        char cmd[PATH_MAX + 128];
+        snprintf(cmd, sizeof cmd, "cd '%s' && apt-get download -q piglit >&2", cache);
+        if (strchr(cache, '\'') || system(cmd) != 0)
+            return cli_usage_error("could not download piglit; run `cd %s && apt-get download "
+                                   "piglit` (needs Debian's package archive) and retry",
+                                   cache);
+        dd = opendir(cache);
+        for (struct dirent *e; dd && (e = readdir(dd));)
+            if (!strncmp(e->d_name, "piglit_", 7) && strstr(e->d_name, ".deb"))
+                snprintf(deb, sizeof deb, "%s/%s", cache, e->d_name);
+        if (dd)
+            closedir(dd);
+        if (!deb[0])
+            return cli_usage_error("apt-get download left no piglit_*.deb in %s", cache);
+    }
+    fprintf(stderr, "lockstep: extracting the GLSL 1.10/1.20 execution tests from %s\n", deb);
+    if (make_dirs(tree))
+        return cli_usage_error("cannot create %s", tree);
+    char cmd[3 * PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd,
+             "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' --wildcards "
+             "'*/spec/glsl-1.10/execution/*.shader_test' '*/spec/glsl-1.20/execution/*.shader_test'",
+             deb, tree);
+    if (strchr(deb, '\'') || strchr(tree, '\'') || system(cmd) != 0)
+        return cli_usage_error("extracting %s failed (needs dpkg-deb and tar)", deb);
+    FILE *f = fopen(stamp, "w");
+    if (f)
+        fclose(f);
+    return CLI_OK;
+}
+
+/* ---- test list ---------------------------------------------------------- */
+
+typedef struct test_list {
+    char **path, **name;
+    size_t n, cap;
+} test_list;
+
+static bool add_test(test_list *t, const char *p)
+{
+    size_t l = strlen(p);
+    const char *spec = strstr(p, "/spec/glsl-1.");
+    if (l < 12 || strcmp(p + l - 12, ".shader_test") || !spec)
+        return true;
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 1024;
+        char **a = realloc(t->path, nc * sizeof *a);
+        if (!a)
+            return false;
+        t->path = a;
+        char **b = realloc(t->name, nc * sizeof *b);
+        if (!b)
+            return false;
+        t->name = b;
+        t->cap = nc;
+    }
+    t->path[t->n] = strdup(p);
+    t->name[t->n] = strndup(spec + 6, strlen(spec + 6) - 12);
+    if (!t->path[t->n] || !t->name[t->n])
+        return false;
+    t->n++;
+    return true;
+}
+
+/* Every .shader_test under dir (recursively). */
+static bool collect(test_list *t, const char *dir, int depth)
+{
+    DIR *dd = opendir(dir);
+    if (!dd)
+        return false;
+    bool ok = true;
+    for (struct dirent *e; ok && (e = readdir(dd));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= (int)sizeof p)
+            continue;
+        struct stat sb;
+        if (lstat(p, &sb))
+            continue;
+        if (S_ISDIR(sb.st_mode) && depth < 32)
+            ok = collect(t, p, depth + 1);
+        else if (S_ISREG(sb.st_mode))
+            ok = add_test(t, p);
+    }
+    closedir(dd);
+    return ok;
+}
+
+static int cmp_index_by_name(const void *a, const void *b, void *ctx)
+{
+    char **names = ctx;
+    return strcmp(names[*(const size_t *)a], names[*(const size_t *)b]);
+}
+
+/* ---- one test ----------------------------------------------------------- */
+
+static ls_status read_dwords(const char *path, uint32_t **dw, size_t *n, size_t *cap, ls_diag *d)
+{
+    ls_buf b;
+    ls_buf_init(&b);
+    if (!ls_read_file(path, &b)) {
+        ls_buf_free(&b);
+        return ls_diag_set(d, LS_ERR_IO, path, 0, 0, "cannot read");
+    }
+    size_t k = b.len / 4;
+    if (*n + k > *cap) {
+        size_t nc = (*n + k) * 2 + 16;
+        uint32_t *p = realloc(*dw, nc * 4);
+        if (!p) {
+            ls_buf_free(&b);
+            return ls_diag_set(d, LS_ERR_NOMEM, path, 0, 0, "out of memory");
+        }
+        *dw = p;
+        *cap = nc;
+    }
+    for (size_t i = 0; i < k; i++) {
+        const unsigned char *q = (const unsigned char *)b.data + 4 * i;
+        (*dw)[*n + i] = q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    }
+    *n += k;
+    ls_buf_free(&b);
+    return LS_OK;
+}
+
+/* Run draw dr of the capture over the window; write the covered, unkilled
+ * pixels of render target 0 into fb as RGBA8 would store them. */
+static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t index,
+                          bool fragcoord, int x0, int y0, int x1, int y1, float *fb,
+                          size_t *faults, ls_diag *d)
+{
+    ls_buf job;
+    ls_buf_init(&job);
+    mesa_cs_job_json(dr, index, &job);
+    r500_job rj;
+    r500_job_init(&rj);
+    ls_status st = r500_job_load_json(&rj, "decoded", job.data, job.len, d);
+    ls_buf_free(&job);
+    if (st != LS_OK) {
+        r500_job_free(&rj);
+        return st;
+    }
+    rj.width = t->width;
+    rj.height = t->height;
+    rj.workers = 1;
+    mesa_cs_set_inputs(dr, fragcoord, &rj);
+    r500_result r;
+    st = r500_run(&rj, &r, NULL, d);
+    r500_job_free(&rj);
+    if (st != LS_OK)
+        return st;
+    *faults += r.nfaults;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            size_t i = (size_t)y * (size_t)t->width + (size_t)x;
+            if (r.killed && r.killed[i])
+                continue;
+            for (int k = 0; k < 4; k++)
+                fb[4 * i + k] = piglit_unorm8(r.target[0][4 * i + k]);
+        }
+    r500_result_free(&r);
+    return LS_OK;
+}
+
+/* Evaluate every probe of the test on one final image (the llvmpipe check). */
+static int probes_pass_on(const piglit_test *t, const float *img)
+{
+    float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};
+    char msg[512];
+    for (size_t i = 0; i < t->ncmds; i++) {
+        const piglit_cmd *c = &t->cmds[i];
+        if (c->kind == PIGLIT_TOLERANCE)
+            memcpy(tol, c->v, sizeof tol);
+        else if (c->kind == PIGLIT_PROBE && !piglit_probe(t, c, tol, img, msg, sizeof msg))
+            return 0;
+    }
+    return 1;
+}
+
+static void run_test(const options *o, const char *path, const char *name, result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->llvmpipe = -1;
+    ls_buf text;
+    ls_buf_init(&text);
+    ls_diag d;
+    ls_diag_clear(&d);
+    if (!ls_read_file(path, &text)) {
+        res->kind = RES_FAIL;
+        snprintf(res->reason, sizeof res->reason, "harness: cannot read %s", path);
+        ls_buf_free(&text);
+        return;
+    }
+    piglit_test t;
+    ls_status st = piglit_test_parse(text.data, text.len, name, &t, &d);
+    ls_buf_free(&text);
+    if (st != LS_OK) {
+        res->kind = RES_FAIL;
+        ls_diag_format(&d, res->reason, sizeof res->reason);
+        return;
+    }
+    if (!piglit_test_check_inputs(&t)) {
+        res->kind = RES_SKIP;
+        snprintf(res->reason, sizeof res->reason, "%s", t.skip);
+        piglit_test_free(&t);
+        return;
+    }
+    char dir[] = "/tmp/lockstep-piglit-XXXXXX";
+    if (!mkdtemp(dir)) {
+        res->kind = RES_FAIL;
+        snprintf(res->reason, sizeof res->reason, "harness: cannot create a temporary directory");
+        piglit_test_free(&t);
+        return;
+    }
+    char log[PATH_MAX], env_out[PATH_MAX + 32], env_chip[64], env_pre[PATH_MAX + 16];
+    snprintf(log, sizeof log, "%s/r300.log", dir);
+    snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
+    snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", o->chip);
+    snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
+    char *env_r300[] = {env_out, env_chip, env_pre, NULL};
+    char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, NULL};
+    int rc = spawn_wait(argv_r300, env_r300, log);
+    static const char *const verdicts[] = {"skip: ", "fail: ", NULL};
+    static const char *const compiler[] = {"Compiler Error", "r300 FP:", NULL};
+    char line[600] = "";
+    bool keep = false;
+    if (rc == 77) {
+        res->kind = RES_SKIP;
+        if (log_line(log, verdicts, line, sizeof line))
+            snprintf(res->reason, sizeof res->reason, "r300: %s", line + 6);
+        else
+            snprintf(res->reason, sizeof res->reason, "r300: a requirement is not met");
+    } else if (rc != 0) {
+        res->kind = RES_FAIL;
+        if (log_line(log, verdicts, line, sizeof line))
+            snprintf(res->reason, sizeof res->reason, "GL: %s", line + 6);
+        else
+            snprintf(res->reason, sizeof res->reason, "GL program exited with status %d (log %.300s)", rc, log);
+        keep = true;
+    } else if (log_line(log, compiler, line, sizeof line)) {
+        res->kind = RES_FAIL;
+        snprintf(res->reason, sizeof res->reason, "r300 compiler: %s", line);
+        keep = true;
+    } else {
+        /* decode every submission in order, as one stream */
+        uint32_t *dw = NULL;
+        size_t ndw = 0, cap = 0;
+        for (int k = 0; st == LS_OK; k++) {
+            char ib[PATH_MAX + 32];
+            snprintf(ib, sizeof ib, "%s/cs_%04d.ib", dir, k);
+            if (access(ib, R_OK))
+                break;
+            st = read_dwords(ib, &dw, &ndw, &cap, &d);
+        }
+        mesa_cs cs = {0};
+        if (st == LS_OK)
+            st = mesa_cs_decode(name, dw ? dw : (uint32_t[1]){0}, ndw, &cs, &d);
+        free(dw);
+        size_t expect = 0;
+        bool color_bits = false;
+        for (size_t i = 0; i < t.ncmds; i++) {
+            color_bits |= t.cmds[i].kind == PIGLIT_CLEAR_COLOR;
+            expect += t.cmds[i].kind == PIGLIT_DRAW_RECT || (t.cmds[i].kind == PIGLIT_CLEAR && color_bits);
+        }
+        if (st != LS_OK) {
+            res->kind = RES_FAIL;
+            char m[560];
+            ls_diag_format(&d, m, sizeof m);
+            snprintf(res->reason, sizeof res->reason, "harness: %s", m);
+            keep = true;
+        } else if (cs.ndraws != expect) {
+            res->kind = RES_FAIL;
+            snprintf(res->reason, sizeof res->reason,
+                     "harness: r300 submitted %zu draws, the test makes %zu", cs.ndraws, expect);
+            keep = true;
+        } else {
+            size_t np = (size_t)t.width * (size_t)t.height * 4, next = 0, faults = 0;
+            float *fb = calloc(np, sizeof *fb);
+            float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};
+            bool fragcoord = piglit_fs_uses(&t, "gl_FragCoord");
+            color_bits = false;
+            res->kind = fb ? RES_PASS : RES_FAIL;
+            for (size_t i = 0; fb && i < t.ncmds && st == LS_OK; i++) {
+                const piglit_cmd *c = &t.cmds[i];
+                int x0 = 0, y0 = 0, x1 = t.width, y1 = t.height;
+                switch (c->kind) {
+                case PIGLIT_CLEAR_COLOR:
+                    color_bits = true;
+                    break;
+                case PIGLIT_CLEAR:
+                    if (color_bits) /* r300 clears through a blitter draw (mesa-capture.md §4) */
+                        st = run_draw(&t, &cs.draws[next], next, false, x0, y0, x1, y1, fb, &faults, &d), next++;
+                    break;
+                case PIGLIT_DRAW_RECT:
+                    piglit_rect_pixels(&t, c, &x0, &y0, &x1, &y1);
+                    st = run_draw(&t, &cs.draws[next], next, fragcoord, x0, y0, x1, y1, fb, &faults, &d);
+                    next++;
+                    break;
+                case PIGLIT_TOLERANCE:
+                    memcpy(tol, c->v, sizeof tol);
+                    break;
+                case PIGLIT_PROBE:
+                    if (res->kind == RES_PASS &&
+                        !piglit_probe(&t, c, tol, fb, res->reason, sizeof res->reason)) {
+                        res->kind = RES_FAIL;
+                        keep = true;
+                    }
+                    break;
+                case PIGLIT_UNIFORM:
+                    break;
+                }
+            }
+            if (st != LS_OK) {
+                res->kind = RES_FAIL;
+                char m[560];
+                ls_diag_format(&d, m, sizeof m);
+                snprintf(res->reason, sizeof res->reason, "lockstep: %s", m);
+                keep = true;
+            } else if (faults && res->kind == RES_PASS) {
+                res->kind = RES_FAIL;
+                snprintf(res->reason, sizeof res->reason, "lockstep: %zu thread(s) faulted", faults);
+                keep = true;
+            }
+            free(fb);
+        }
+        mesa_cs_free(&cs);
+    }
+    if (o->llvmpipe && rc == 0) {
+        char ref[PATH_MAX + 16], llog[PATH_MAX + 16];
+        snprintf(ref, sizeof ref, "%s/llvmpipe.bin", dir);
+        snprintf(llog, sizeof llog, "%s/llvmpipe.log", dir);
+        char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
+        char *argv_lp[] = {(char *)o->gl, "--shader-test", (char *)path, "-o", ref, NULL};
+        ls_imagef img = {0};
+        if (spawn_wait(argv_lp, env_lp, llog) == 0 &&
+            ls_rawf_read(ref, t.width, t.height, &img, &d) == LS_OK) {
+            res->llvmpipe = probes_pass_on(&t, img.rgba);
+            ls_imagef_free(&img);
+        }
+    }
+    if (keep && o->keep) {
+        char dst[PATH_MAX * 2];
+        snprintf(dst, sizeof dst, "%s/%s", o->keep, name);
+        for (char *p = dst + strlen(o->keep) + 1; *p; p++)
+            if (*p == '/')
+                *p = '@';
+        if (make_dirs(o->keep) == 0 && rename(dir, dst) == 0)
+            snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                     " [capture kept in %s]", dst);
+        else
+            rm_tree(dir);
+    } else {
+        rm_tree(dir);
+    }
+    piglit_test_free(&t);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Group skip reasons by their text up to the first ':' (the specific part follows). */
+static void reason_key(const char *r, char *k, size_t n)
+{
+    size_t l = strcspn(r, ":(");
+    if (!strncmp(r, "r300: ", 6))
+        l = 6 + strcspn(r + 6, ":(0123456789");
+    snprintf(k, n, "%.*s", (int)(l < n - 1 ? l : n - 1), r);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: lockstep mesa piglit [FILTER]... [--cache DIR] [--chip C] [--llvmpipe]\n"
+            "                            [--keep DIR] [--json FILE] [--list]\n"
+            "  runs piglit's GLSL 1.10/1.20 execution shader_tests (Debian's piglit .deb,\n"
+            "  downloaded once into the cache) through r300 and lockstep, checking each\n"
+            "  test's probes; FILTER selects tests whose name contains it.\n"
+            "  --llvmpipe   also evaluate the probes on llvmpipe's image (triage column)\n"
+            "  --keep DIR   keep the captures of failing tests\n"
+            "  Cache: --cache, else $LOCKSTEP_PIGLIT_CACHE, else ~/.cache/lockstep/piglit.\n"
+            "  Exit status 0 when no test fails.\n");
+}
+
+int cli_mesa_piglit(int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.chip = "rv530";
+    bool list = false;
+    const char **filters = calloc((size_t)argc + 1, sizeof *filters);
+    size_t nf = 0;
+    if (!filters)
+        return cli_usage_error("out of memory");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            free(filters);
+            return CLI_OK;
+        } else if (!strcmp(argv[i], "--cache") && i + 1 < argc) {
+            o.cache = argv[++i];
+        } else if (!strcmp(argv[i], "--chip") && i + 1 < argc) {
+            o.chip = argv[++i];
+        } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) {
+            o.keep = argv[++i];
+        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            o.json = argv[++i];
+        } else if (!strcmp(argv[i], "--llvmpipe")) {
+            o.llvmpipe = true;
+        } else if (!strcmp(argv[i], "--list")) {
+            list = true;
+        } else if (argv[i][0] == '-') {
+            free(filters);
+            return cli_usage_error("mesa piglit: unknown option '%s'", argv[i]);
+        } else {
+            filters[nf++] = argv[i];
+        }
+    }
+    char cache[PATH_MAX];
+    const char *env = getenv("LOCKSTEP_PIGLIT_CACHE"), *home = getenv("HOME");
+    if (o.cache)
+        snprintf(cache, sizeof cache, "%s", o.cache);
+    else if (env && *env)
+        snprintf(cache, sizeof cache, "%s", env);
+    else
+        snprintf(cache, sizeof cache, "%s/.cache/lockstep/piglit", home && *home ? home : "/tmp");
+    if (!list && (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", o.shim,
+                                        sizeof o.shim) ||
+                  !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", o.gl, sizeof o.gl))) {
+        free(filters);
+        return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
+                               "libgl-dev and reconfigure; docs/mesa.md)");
+    }
+    int rc = ensure_cache(cache);
+    if (rc != CLI_OK) {
+        free(filters);
+        return rc;
+    }
+    char tree[PATH_MAX + 8];
+    snprintf(tree, sizeof tree, "%s/tree", cache);
+    test_list tl = {0};
+    int wr = collect(&tl, tree, 0) ? 0 : -1;
+    size_t *order = malloc((tl.n + 1) * sizeof *order), nsel = 0;
+    for (size_t i = 0; order && i < tl.n; i++) {
+        bool sel = nf == 0;
+        for (size_t k = 0; k < nf && !sel; k++)
+            sel = strstr(tl.name[i], filters[k]) != NULL;
+        if (sel)
+            order[nsel++] = i;
+    }
+    if (order)
+        qsort_r(order, nsel, sizeof *order, cmp_index_by_name, tl.name);
+    if (wr != 0 || !order) {
+        rc = cli_usage_error("cannot list the tests under %s", tree);
+    } else if (nsel == 0) {
+        rc = cli_usage_error("no piglit test matches the filter (%zu tests in %s)", tl.n, tree);
+    } else if (list) {
+        for (size_t k = 0; k < nsel; k++)
+            printf("%s\n", tl.name[order[k]]);
+    } else {
+        FILE *jf = o.json ? fopen(o.json, "w") : NULL;
+        if (o.json && !jf) {
+            fprintf(stderr, "lockstep: %s: cannot write: %s\n", o.json, strerror(errno));
+        }
+        if (jf)
+            fputs("[\n", jf);
+        size_t count[3] = {0, 0, 0};
+        result *res = calloc(nsel, sizeof *res);
+        for (size_t k = 0; res && k < nsel; k++) {
+            size_t i = order[k];
+            run_test(&o, tl.path[i], tl.name[i], &res[k]);
+            count[res[k].kind]++;
+            printf("%s  %s%s%s%s\n", result_name[res[k].kind], tl.name[i],
+                   res[k].reason[0] ? "  " : "", res[k].reason,
+                   res[k].llvmpipe < 0 ? "" : res[k].llvmpipe ? "  (llvmpipe: pass)" : "  (llvmpipe: fail)");
+            fflush(stdout);
+            if (jf) {
+                fprintf(jf, "%s  {\"test\": ", k ? ",\n" : "");
+                json_str(jf, tl.name[i]);
+                fprintf(jf, ", \"result\": \"%s\", \"reason\": ", result_name[res[k].kind]);
+                json_str(jf, res[k].reason);
+                fprintf(jf, ", \"llvmpipe\": %s}",
+                        res[k].llvmpipe < 0 ? "null" : res[k].llvmpipe ? "\"pass\"" : "\"fail\"");
+            }
+        }
+        if (jf) {
+            fputs("\n]\n", jf);
+            fclose(jf);
+        }
+        /* summary: counts, skip reasons grouped */
+        printf("\n%zu tests: %zu pass, %zu fail, %zu skip\n", nsel, count[RES_PASS], count[RES_FAIL],
+               count[RES_SKIP]);
+        if (res && count[RES_SKIP]) {
+            printf("skips by reason:\n");
+            bool *done = calloc(nsel, 1);
+            for (size_t k = 0; done && k < nsel; k++) {
+                if (res[k].kind != RES_SKIP || done[k])
+                    continue;
+                char key[128], key2[128];
+                reason_key(res[k].reason, key, sizeof key);
+                size_t n = 0;
+                for (size_t j = k; j < nsel; j++) {
+                    if (res[j].kind != RES_SKIP || done[j])
+                        continue;
+                    reason_key(res[j].reason, key2, sizeof key2);
+                    if (!strcmp(key, key2))
+                        done[j] = true, n++;
+                }
+                printf("  %5zu  %s (e.g. %s)\n", n, key, res[k].reason);
+            }
+            free(done);
+        }
+        rc = res && count[RES_FAIL] == 0 ? CLI_OK : CLI_FAIL;
+        free(res);
+    }
+    for (size_t i = 0; i < tl.n; i++)
+        free(tl.path[i]), free(tl.name[i]);
+    free(tl.path);
+    free(tl.name);
+    free(order);
+    free(filters);
+    return rc;
+}
