@@ -49,9 +49,10 @@ static int uniform_components(const char *type)
     return 0;
 }
 
-/* Read up to max numbers from s, skipping whitespace, '(' ')' and ','.
- * Returns the count, or -1 with *bad_col (0-based in s) at a character that is
- * neither. */
+/* Read up to max numbers from s the way shader_runner does (strtod one after
+ * the other, skipping whitespace, '(' ')' and ','): reading stops at the first
+ * text that is not a number and whatever follows is ignored ("2.0;").
+ * Returns the count; *bad_col (0-based in s) is where reading stopped. */
 static int read_numbers(const char *s, float *v, int max, int *bad_col)
 {
     int n = 0;
@@ -59,14 +60,13 @@ static int read_numbers(const char *s, float *v, int max, int *bad_col)
     for (;;) {
         while (*p && (isspace((unsigned char)*p) || *p == '(' || *p == ')' || *p == ','))
             p++;
-        if (!*p)
+        *bad_col = (int)(p - s);
+        if (!*p || n >= max)
             return n;
         char *end;
         double x = strtod(p, &end);
-        if (end == p || n >= max) {
-            *bad_col = (int)(p - s);
-            return -1;
-        }
+        if (end == p)
+            return n;
         v[n++] = (float)x;
         p = end;
     }
@@ -114,23 +114,20 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
     c.line = line;
     const char *rest;
     int bad = 0, n;
-    const char *why = NULL;
-    int want = -1;
+    /* shader_runner reads the values a command needs one by one and takes 0
+     * for a missing one; a line with none at all is an error here. */
 #define NUMBERS(arr, max)                                                                      \
     do {                                                                                       \
         n = read_numbers(rest, arr, max, &bad);                                                \
-        if (n < 0)                                                                             \
+        if (n == 0 && (max) > 0)                                                               \
             return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,          \
                                 "expected a number here");                                   \
     } while (0)
     if (starts_word(s, "clear", &rest) && starts_word(rest + strspn(rest, " \t"), "color", &rest)) {
         c.kind = PIGLIT_CLEAR_COLOR;
         NUMBERS(c.v, 4);
-        want = 4;
-        why = "clear color needs 4 numbers";
     } else if (!strcmp(s, "clear")) {
         c.kind = PIGLIT_CLEAR;
-        want = n = 0;
     } else if (starts_word(s, "uniform", &rest)) {
         char type[32], name[160];
         int used = 0;
@@ -149,10 +146,8 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         memcpy(c.type, type, strlen(type) + 1); /* a known type name: < 16 bytes */
         snprintf(c.name, sizeof c.name, "%s", name);
         rest += used;
-        NUMBERS(c.v, 16);
-        c.nv = n;
-        want = comps;
-        why = "wrong number of values for the uniform's type";
+        NUMBERS(c.v, comps);
+        c.nv = comps;
     } else if (starts_word(s, "draw", &rest) && starts_word(rest + strspn(rest, " \t"), "rect", &rest)) {
         rest += strspn(rest, " \t");
         if (starts_word(rest, "ortho", &rest)) {
@@ -163,8 +158,6 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         }
         c.kind = PIGLIT_DRAW_RECT;
         NUMBERS(c.v, 4);
-        want = 4;
-        why = "draw rect needs x y w h";
     } else if (starts_word(s, "probe", &rest) || starts_word(s, "relative", &rest)) {
         bool relative = s[0] == 'r';
         if (relative && !starts_word(rest + strspn(rest, " \t"), "probe", &rest)) {
@@ -190,11 +183,9 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
             set_skip(t, line, "test command '%.40s' is not supported", s);
             return LS_OK;
         }
-        float v[8];
-        NUMBERS(v, 8);
+        float v[8] = {0};
         int npos = all ? 0 : rect ? 4 : 2;
-        if (n != npos + c.ncomp)
-            return number_error(d, file, line, col0 + 1, s, "wrong number of values for the probe");
+        NUMBERS(v, npos + c.ncomp);
         c.kind = PIGLIT_PROBE;
         c.relative = relative;
         for (int k = 0; k < c.ncomp; k++)
@@ -216,21 +207,16 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
                 y = t->height - 1;
             c.v[0] = (float)x, c.v[1] = (float)y, c.v[2] = 1, c.v[3] = 1;
         }
-        want = n;
     } else if (starts_word(s, "tolerance", &rest)) {
         c.kind = PIGLIT_TOLERANCE;
         NUMBERS(c.v, 4);
         if (n == 1)
-            c.v[1] = c.v[2] = c.v[3] = c.v[0], n = 4;
-        want = 4;
-        why = "tolerance needs 1 or 4 numbers";
+            c.v[1] = c.v[2] = c.v[3] = c.v[0];
     } else {
         set_skip(t, line, "test command '%.40s' is not supported", s);
         return LS_OK;
     }
 #undef NUMBERS
-    if (n != want)
-        return number_error(d, file, line, col0 + 1, s, why);
     if (!push(t, &c, cap))
         return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
     return LS_OK;
@@ -371,9 +357,8 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
             st = require_line(t, s, file, line, col0, &rcap, d);
         } else if (sec == SEC_TEST && *s && *s != '#') {
             st = test_line(t, s, file, line, col0, &cap, d);
-        } else if (sec == SEC_NONE && *s && *s != '#') {
-            st = number_error(d, file, line, col0 + 1, s, "text before the first [section]");
         }
+        /* lines before the first section are ignored, as by shader_runner */
         i = j + 1;
     }
     if (st == LS_OK && body) {
@@ -462,8 +447,12 @@ static bool vs_passes_position(const char *vs)
         const char *q = p + strlen("gl_Position");
         while (isspace((unsigned char)*q))
             q++;
-        if (*q != '=' || q[1] == '=')
+        if (*q != '=' || q[1] == '=') {
+            /* gl_Position.w = …, gl_Position *= …: the position is computed */
+            if (*q == '.' || (*q && strchr("+-*/", *q) && q[1] == '=') || *q == '[')
+                ok = false;
             continue;
+        }
         assignments++;
         q++;
         char rhs[128];

@@ -1,0 +1,294 @@
+/* piglit shader_test parser and the harness's evaluation rules, against
+ * expectations written out by hand from shader_runner's documented
+ * semantics (docs/mesa.md "piglit"): command fields, malformed lines with
+ * line:col, skip reasons, the pixels a rectangle covers, RGBA8 storage, and
+ * probes with their tolerance. */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "lockstep/mesa_piglit.h"
+
+static const char sample[] =
+    "# comment before the first section\n"       /* 1 */
+    "[require]\n"                                 /* 2 */
+    "GLSL >= 1.20\n"                              /* 3 */
+    "SIZE 40 20\n"                                /* 4 */
+    "GL_ARB_fake_extension\n"                     /* 5 */
+    "\n"                                          /* 6 */
+    "[vertex shader]\n"                           /* 7 */
+    "void main() { gl_Position = gl_Vertex; }\n"  /* 8 */
+    "[fragment shader]\n"                         /* 9 */
+    "uniform vec3 c; // varying in a comment\n"   /* 10 */
+    "void main() { gl_FragColor = vec4(c, gl_FragCoord.x); }\n" /* 11 */
+    "\n"                                          /* 12 */
+    "[test]\n"                                    /* 13 */
+    "clear color 0.0 0.25 0.5 1.0\n"              /* 14 */
+    "clear\n"                                     /* 15 */
+    "uniform vec3 c 1 -2.5 3e-1\n"                /* 16 */
+    "uniform mat2x3 m 1 2 3 4 5 6\n"              /* 17 */
+    "draw rect ortho 4 2 8 6\n"                   /* 18 */
+    "draw rect -1 -1 2 2\n"                       /* 19 */
+    "probe rect rgba (1, 2, 3, 4) (0.1, 0.2, 0.3, 0.4)\n" /* 20 */
+    "probe rgb 7 9 1 0 0\n"                       /* 21 */
+    "probe all rgba 0 1 0 1\n"                    /* 22 */
+    "relative probe rgba (1.0, 0.5) (0, 0, 0, 1)\n" /* 23 */
+    "tolerance 0.05\n";                           /* 24 */
+
+static void test_parse_sample(void **state)
+{
+    (void)state;
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(sample, strlen(sample), "s.shader_test", &t, &d), LS_OK);
+    assert_string_equal(t.skip, "");
+    assert_int_equal(t.width, 40);
+    assert_int_equal(t.height, 20);
+    assert_int_equal(t.glsl_version, 120);
+    assert_int_equal(t.nrequires, 1);
+    assert_string_equal(t.requires[0], "GL_ARB_fake_extension");
+    assert_int_equal(t.vs_line, 8);
+    assert_int_equal(t.fs_line, 10);
+    assert_non_null(strstr(t.vs, "gl_Position = gl_Vertex"));
+    assert_non_null(strstr(t.fs, "gl_FragCoord"));
+    assert_null(strstr(t.fs, "[test]"));
+    assert_int_equal(t.ncmds, 11);
+    const piglit_cmd *c = t.cmds;
+    assert_int_equal(c[0].kind, PIGLIT_CLEAR_COLOR);
+    assert_true(c[0].v[1] == 0.25f && c[0].v[3] == 1.0f);
+    assert_int_equal(c[1].kind, PIGLIT_CLEAR);
+    assert_int_equal(c[2].kind, PIGLIT_UNIFORM);
+    assert_string_equal(c[2].type, "vec3");
+    assert_string_equal(c[2].name, "c");
+    assert_int_equal(c[2].nv, 3);
+    assert_true(c[2].v[1] == -2.5f && c[2].v[2] == 0.3f);
+    assert_int_equal(c[3].nv, 6);
+    assert_int_equal(c[4].kind, PIGLIT_DRAW_RECT);
+    assert_true(c[4].ortho);
+    assert_true(c[4].v[0] == 4 && c[4].v[3] == 6);
+    assert_int_equal(c[4].line, 18);
+    assert_false(c[5].ortho);
+    /* probe rect: x y w h */
+    assert_int_equal(c[6].kind, PIGLIT_PROBE);
+    assert_int_equal(c[6].ncomp, 4);
+    assert_true(c[6].v[0] == 1 && c[6].v[1] == 2 && c[6].v[2] == 3 && c[6].v[3] == 4);
+    assert_true(c[6].e[3] == 0.4f);
+    /* probe rgb x y: one pixel */
+    assert_int_equal(c[7].ncomp, 3);
+    assert_true(c[7].v[0] == 7 && c[7].v[1] == 9 && c[7].v[2] == 1 && c[7].v[3] == 1);
+    /* probe all: the window */
+    assert_true(c[8].v[0] == 0 && c[8].v[2] == 40 && c[8].v[3] == 20);
+    /* relative (1.0, 0.5) of 40×20: x = 40 clamps to 39, y = 10 */
+    assert_true(c[9].relative);
+    assert_true(c[9].v[0] == 39 && c[9].v[1] == 10);
+    /* tolerance with one value applies to all four channels */
+    assert_int_equal(c[10].kind, PIGLIT_TOLERANCE);
+    assert_true(c[10].v[0] == 0.05f && c[10].v[3] == 0.05f);
+    /* the input model accepts it: no varyings (the comment does not count),
+     * gl_FragCoord is fed, the vertex shader passes the position through */
+    assert_true(piglit_fs_uses(&t, "gl_FragCoord"));
+    assert_false(piglit_fs_uses(&t, "varying"));
+    assert_true(piglit_test_check_inputs(&t));
+    piglit_test_free(&t);
+}
+
+static void expect_error(const char *text, int line, int col)
+{
+    piglit_test t;
+    ls_diag d;
+    ls_diag_clear(&d);
+    ls_status st = piglit_test_parse(text, strlen(text), "bad.shader_test", &t, &d);
+    if (st == LS_OK)
+        fail_msg("accepted: %s", text);
+    assert_int_equal(d.line, line);
+    if (col)
+        assert_int_equal(d.col, col);
+    assert_string_equal(d.file, "bad.shader_test");
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    const char *head = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n[test]\n";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%sclear color x 2 3 4\n", head);
+    expect_error(buf, 6, 13);
+    snprintf(buf, sizeof buf, "%suniform vec2 a\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%s  draw rect\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%sprobe rgba (x, y)\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%suniform\n", head);
+    expect_error(buf, 6, 0);
+    expect_error("[require]\nSIZE 0 10\n", 2, 0);
+    expect_error("[require]\nGLSL == 1.10\n", 2, 0);
+    static const char nul[] = "[require]\nGLSL >= 1.10\n[test]\nclear\0\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(nul, sizeof nul - 1, "n", &t, &d), LS_ERR_PARSE);
+    assert_int_equal(d.line, 4);
+    char *longl = malloc(9000);
+    memset(longl, 'a', 8999);
+    memcpy(longl, "[test]\n", 7);
+    longl[8998] = '\n';
+    assert_int_equal(piglit_test_parse(longl, 8999, "l", &t, &d), LS_ERR_PARSE);
+    free(longl);
+    /* shader_runner's leniency: a missing value reads as 0, text after the
+     * values is ignored, lines before the first section are ignored */
+    snprintf(buf, sizeof buf,
+             "a comment without a hash\n%suniform vec4 v 0.1 0.9 0.9\nuniform float i 2.0;\n"
+             "probe rgb 1 1 0.5 0.5 0.5 0.0\n",
+             head);
+    assert_int_equal(piglit_test_parse(buf, strlen(buf), "t", &t, &d), LS_OK);
+    assert_int_equal(t.ncmds, 3);
+    assert_true(t.cmds[0].v[2] == 0.9f && t.cmds[0].v[3] == 0.0f && t.cmds[0].nv == 4);
+    assert_true(t.cmds[1].v[0] == 2.0f);
+    assert_true(t.cmds[2].ncomp == 3 && t.cmds[2].e[2] == 0.5f);
+    piglit_test_free(&t);
+    /* a truncated file is fine (no newline at the end) */
+    snprintf(buf, sizeof buf, "%sclear", head);
+    assert_int_equal(piglit_test_parse(buf, strlen(buf), "t", &t, &d), LS_OK);
+    assert_int_equal(t.ncmds, 1);
+    piglit_test_free(&t);
+}
+
+static void expect_skip(const char *text, const char *reason_part)
+{
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(text, strlen(text), "s", &t, &d), LS_OK);
+    piglit_test_check_inputs(&t);
+    if (!strstr(t.skip, reason_part))
+        fail_msg("skip reason '%s' lacks '%s'", t.skip, reason_part);
+    piglit_test_free(&t);
+}
+
+static void test_skips(void **state)
+{
+    (void)state;
+    const char *fs = "[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.30\n%s", fs);
+    expect_skip(buf, "GLSL 1.20");
+    snprintf(buf, sizeof buf, "[require]\nGL >= 3.0\nGLSL >= 1.10\n%s", fs);
+    expect_skip(buf, "GL 2.1");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\npiglit_vertex/float/2\n", fs);
+    expect_skip(buf, "section [vertex data]");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\northo\n", fs);
+    expect_skip(buf, "'ortho'");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\nuniform uint u 1\n", fs);
+    expect_skip(buf, "uniform type 'uint'");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ndraw rect tex 0 0 1 1 0 0 1 1\n", fs);
+    expect_skip(buf, "not supported");
+    expect_skip("[require]\nGLSL >= 1.10\n[fragment shader]\nvarying vec4 v;\n"
+                "void main(){ gl_FragColor = v; }\n",
+                "reads varying");
+    expect_skip("[require]\nGLSL >= 1.10\n[fragment shader]\n"
+                "void main(){ gl_FragColor = gl_Color; }\n",
+                "reads gl_Color");
+    expect_skip("[require]\nGLSL >= 1.10\n[fragment shader]\nuniform sampler2D s;\n"
+                "void main(){ gl_FragColor = texture2D(s, vec2(0.0)); }\n",
+                "sampler2D");
+    expect_skip("[require]\nGLSL >= 1.10\n[vertex shader]\n"
+                "void main(){ gl_Position = gl_Vertex * 0.5; }\n"
+                "[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n",
+                "computes gl_Position");
+    expect_skip("[require]\nGLSL >= 1.10\n[vertex shader]\n"
+                "void main(){ gl_Position = gl_Vertex; gl_Position.w = 2.0; }\n"
+                "[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n",
+                "computes gl_Position");
+    expect_skip("[require]\nGLSL >= 1.10\n", "no [fragment shader]");
+    /* accepted vertex shaders: the three pass-through forms */
+    const char *ok[] = {"gl_Vertex", "ftransform()", "gl_ModelViewProjectionMatrix * gl_Vertex"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(buf, sizeof buf,
+                 "[require]\nGLSL >= 1.10\n[vertex shader]\nvoid main(){ gl_Position = %s; }\n%s",
+                 ok[i], fs);
+        piglit_test t;
+        ls_diag d;
+        assert_int_equal(piglit_test_parse(buf, strlen(buf), "ok", &t, &d), LS_OK);
+        assert_true(piglit_test_check_inputs(&t));
+        piglit_test_free(&t);
+    }
+}
+
+static void rect(const char *line, int w, int h, int ex0, int ey0, int ex1, int ey1)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\nSIZE %d %d\n[test]\n%s\n", w, h, line);
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(buf, strlen(buf), "r", &t, &d), LS_OK);
+    assert_int_equal(t.ncmds, 1);
+    int x0, y0, x1, y1;
+    piglit_rect_pixels(&t, &t.cmds[0], &x0, &y0, &x1, &y1);
+    if (x0 != ex0 || y0 != ey0 || x1 != ex1 || y1 != ey1)
+        fail_msg("%s on %dx%d: [%d,%d)x[%d,%d), expected [%d,%d)x[%d,%d)", line, w, h, x0, x1, y0,
+                 y1, ex0, ex1, ey0, ey1);
+    piglit_test_free(&t);
+}
+
+static void test_rect_pixels(void **state)
+{
+    (void)state;
+    rect("draw rect ortho 4 0 4 4", 250, 250, 4, 0, 8, 4);
+    rect("draw rect -1 -1 2 2", 250, 250, 0, 0, 250, 250);
+    rect("draw rect 0 0 1 1", 250, 250, 125, 125, 250, 250);   /* upper-right quarter */
+    rect("draw rect ortho 10 20 -4 -5", 64, 64, 6, 15, 10, 20); /* negative size */
+    /* centres: pixel 2's centre is 2.5; [2.5, 4.5) holds 2 and 3, [2.6, 4.6) only 3 and 4 */
+    rect("draw rect ortho 2.5 0 2 1", 16, 16, 2, 0, 4, 1);
+    rect("draw rect ortho 2.6 0 2 1", 16, 16, 3, 0, 5, 1);
+    rect("draw rect ortho -10 -10 1000 5", 16, 16, 0, 0, 16, 0); /* clamped; height -5 after */
+    rect("draw rect ortho -10 -10 1000 15", 16, 16, 0, 0, 16, 5);
+}
+
+static void test_unorm8_and_probes(void **state)
+{
+    (void)state;
+    assert_true(piglit_unorm8(0.5f) == 128.0f / 255.0f);
+    assert_true(piglit_unorm8(0.25f) == 64.0f / 255.0f); /* 63.75 rounds up */
+    assert_true(piglit_unorm8(1.5f) == 1.0f);
+    assert_true(piglit_unorm8(-0.1f) == 0.0f);
+    assert_true(piglit_unorm8(NAN) == 0.0f);
+    assert_true(piglit_unorm8(1.0f / 255.0f) == 1.0f / 255.0f);
+
+    const char *text = "[require]\nGLSL >= 1.10\nSIZE 4 2\n[test]\n"
+                       "probe all rgba 0.5 0.5 0.5 0.5\n"
+                       "probe rgb 3 1 0.5 0.5 0.5\n"
+                       "probe rect rgba (2, 0, 3, 1) (0.5, 0.5, 0.5, 0.5)\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(text, strlen(text), "p", &t, &d), LS_OK);
+    float fb[4 * 2 * 4];
+    for (int i = 0; i < 32; i++)
+        fb[i] = 0.5f;
+    float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};
+    char msg[256];
+    assert_true(piglit_probe(&t, &t.cmds[0], tol, fb, msg, sizeof msg));
+    /* pixel (3, 1) is index 7; alpha off by 0.02 fails rgba but not rgb */
+    fb[4 * 7 + 3] = 0.52f;
+    assert_false(piglit_probe(&t, &t.cmds[0], tol, fb, msg, sizeof msg));
+    assert_non_null(strstr(msg, "(3, 1)"));
+    assert_true(piglit_probe(&t, &t.cmds[1], tol, fb, msg, sizeof msg));
+    float wide[4] = {0.01f, 0.01f, 0.01f, 0.03f};
+    assert_true(piglit_probe(&t, &t.cmds[0], wide, fb, msg, sizeof msg));
+    fb[4 * 7 + 3] = NAN; /* NaN never matches */
+    assert_false(piglit_probe(&t, &t.cmds[0], wide, fb, msg, sizeof msg));
+    /* a probe reaching outside the 4×2 window fails with a message */
+    assert_false(piglit_probe(&t, &t.cmds[2], tol, fb, msg, sizeof msg));
+    assert_non_null(strstr(msg, "outside"));
+    piglit_test_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_sample),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_skips),
+        cmocka_unit_test(test_rect_pixels),
+        cmocka_unit_test(test_unorm8_and_probes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
