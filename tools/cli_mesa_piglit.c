@@ -427,6 +427,9 @@ static void run_test(const options *o, const char *path, const char *name, resul
             float *fb = calloc(np, sizeof *fb);
             float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};
             bool fragcoord = piglit_fs_uses(&t, "gl_FragCoord");
+            bool matrices = piglit_uses_matrices(&t);
+            float ortho[4];
+            bool have_ortho = false;
             color_bits = false;
             res->kind = fb ? RES_PASS : RES_FAIL;
             for (size_t i = 0; fb && i < t.ncmds && st == LS_OK; i++) {
@@ -441,12 +444,17 @@ static void run_test(const options *o, const char *path, const char *name, resul
                         st = run_draw(&t, &cs.draws[next], next, false, x0, y0, x1, y1, fb, &faults, &d), next++;
                     break;
                 case PIGLIT_DRAW_RECT:
-                    piglit_rect_pixels(&t, c, &x0, &y0, &x1, &y1);
+                    piglit_rect_pixels_proj(&t, c, matrices && have_ortho ? ortho : NULL, &x0,
+                                            &y0, &x1, &y1);
                     st = run_draw(&t, &cs.draws[next], next, fragcoord, x0, y0, x1, y1, fb, &faults, &d);
                     next++;
                     break;
                 case PIGLIT_TOLERANCE:
                     memcpy(tol, c->v, sizeof tol);
+                    break;
+                case PIGLIT_ORTHO:
+                    memcpy(ortho, c->v, sizeof ortho);
+                    have_ortho = true;
                     break;
                 case PIGLIT_PROBE:
                     if (res->kind == RES_PASS &&

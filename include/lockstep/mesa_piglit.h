@@ -30,6 +30,8 @@ typedef enum piglit_cmd_kind {
     PIGLIT_PROBE,       /* probe: rect v[0..3] (window pixels, inclusive-exclusive),
                          * expected e[0..ncomp-1] */
     PIGLIT_TOLERANCE,   /* v[0..3] */
+    PIGLIT_ORTHO,       /* projection glOrtho(v[0], v[1], v[2], v[3], -1, 1) (L R B T);
+                         * plain `ortho` is (0, W, 0, H); modelview back to identity */
 } piglit_cmd_kind;
 
 typedef struct piglit_cmd {
@@ -41,17 +43,23 @@ typedef struct piglit_cmd {
     int nv;                    /* UNIFORM: values given */
     char type[16];             /* UNIFORM: float, vec2, ivec3, mat2x3, ... */
     char name[128];            /* UNIFORM */
-    float v[16];
+    float v[16];               /* values; "0x…" is a float's bit pattern (shader_runner) */
+    int iv[16];                /* UNIFORM of an int/bool type: the values as integers
+                                * ("0x…" is the 32-bit pattern) */
     float e[4];                /* PROBE: expected colour */
 } piglit_cmd;
+
+enum { PIGLIT_MAX_SHADERS = 8 };
 
 typedef struct piglit_test {
     int width, height;         /* window, 250×250 unless [require] SIZE */
     int glsl_version;          /* from "GLSL >= 1.10": 110 */
-    char *vs;                  /* [vertex shader] text (NULL: none) */
-    char *fs;                  /* [fragment shader] text (NULL: none) */
+    /* [vertex shader] / [fragment shader] sections, linked together as
+     * shader_runner does (several compilation units per stage) */
+    char *vs[PIGLIT_MAX_SHADERS], *fs[PIGLIT_MAX_SHADERS];
+    int nvs, nfs;
+    int vs_line[PIGLIT_MAX_SHADERS], fs_line[PIGLIT_MAX_SHADERS]; /* first line of each text */
     bool vs_passthrough;       /* [vertex shader passthrough] */
-    int vs_line, fs_line;      /* first line of each shader's text */
     char **requires;           /* other [require] lines (extensions, limits), verbatim */
     size_t nrequires;
     piglit_cmd *cmds;
@@ -82,6 +90,13 @@ bool piglit_test_check_inputs(piglit_test *t);
  * as the GL side). */
 void piglit_rect_pixels(const piglit_test *t, const piglit_cmd *c, int *x0, int *y0, int *x1,
                         int *y1);
+/* The same after the projection ortho = {L, R, B, T} of an ORTHO command
+ * (NULL: identity), which applies when piglit_uses_matrices(t). */
+void piglit_rect_pixels_proj(const piglit_test *t, const piglit_cmd *c, const float *ortho,
+                             int *x0, int *y0, int *x1, int *y1);
+/* Is the vertex position transformed by the GL matrices (no vertex shader:
+ * fixed function; or ftransform() / gl_ModelViewProjectionMatrix * gl_Vertex)? */
+bool piglit_uses_matrices(const piglit_test *t);
 
 /* What an RGBA8 colour buffer stores and reads back for a shader output:
  * clamp to [0, 1], round to the nearest of 256 levels (NaN stores 0);
@@ -95,7 +110,7 @@ float piglit_unorm8(float v);
 bool piglit_probe(const piglit_test *t, const piglit_cmd *c, const float tol[4], const float *fb,
                   char *msg, size_t msg_size);
 
-/* Does the fragment shader text (comments removed) mention the identifier? */
+/* Does a fragment shader text (comments removed) mention the identifier? */
 bool piglit_fs_uses(const piglit_test *t, const char *ident);
 
 #ifdef __cplusplus

@@ -98,9 +98,7 @@ static int set_uniform(GLuint prog, const piglit_cmd *c)
         printf("fail: line %d: cannot get the location of uniform %s\n", c->line, c->name);
         return 1;
     }
-    GLint iv[16];
-    for (int i = 0; i < c->nv; i++)
-        iv[i] = (GLint)c->v[i];
+    const GLint *iv = c->iv;
     const char *t = c->type;
     if (!strcmp(t, "float")) glUniform1fv(loc, 1, c->v);
     else if (!strcmp(t, "vec2")) glUniform2fv(loc, 1, c->v);
@@ -165,17 +163,24 @@ static int run(const piglit_test *t, const char *out)
         return 1;
     glViewport(0, 0, t->width, t->height);
     GLuint prog = glCreateProgram();
-    if (t->vs || t->vs_passthrough) {
-        GLuint vs = compile_text(GL_VERTEX_SHADER, t->vs ? t->vs : passthrough_vs,
-                                 t->glsl_version, "vertex");
+    if (t->vs_passthrough) {
+        GLuint vs = compile_text(GL_VERTEX_SHADER, passthrough_vs, t->glsl_version, "vertex");
         if (!vs)
             return 1;
         glAttachShader(prog, vs);
     }
-    GLuint fs = compile_text(GL_FRAGMENT_SHADER, t->fs, t->glsl_version, "fragment");
-    if (!fs)
-        return 1;
-    glAttachShader(prog, fs);
+    for (int k = 0; k < t->nvs; k++) {
+        GLuint vs = compile_text(GL_VERTEX_SHADER, t->vs[k], t->glsl_version, "vertex");
+        if (!vs)
+            return 1;
+        glAttachShader(prog, vs);
+    }
+    for (int k = 0; k < t->nfs; k++) {
+        GLuint fs = compile_text(GL_FRAGMENT_SHADER, t->fs[k], t->glsl_version, "fragment");
+        if (!fs)
+            return 1;
+        glAttachShader(prog, fs);
+    }
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
@@ -206,6 +211,13 @@ static int run(const piglit_test *t, const char *out)
             break;
         case PIGLIT_DRAW_RECT:
             draw_rect(prog, t, c);
+            break;
+        case PIGLIT_ORTHO: /* piglit_gen_ortho_projection */
+            glMatrixMode(GL_PROJECTION);
+            glLoadIdentity();
+            glOrtho(c->v[0], c->v[1], c->v[2], c->v[3], -1, 1);
+            glMatrixMode(GL_MODELVIEW);
+            glLoadIdentity();
             break;
         case PIGLIT_PROBE:
         case PIGLIT_TOLERANCE:

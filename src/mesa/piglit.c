@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static int uniform_components(const char *type)
  * the other, skipping whitespace, '(' ')' and ','): reading stops at the first
  * text that is not a number and whatever follows is ignored ("2.0;").
  * Returns the count; *bad_col (0-based in s) is where reading stopped. */
-static int read_numbers(const char *s, float *v, int max, int *bad_col)
+static int read_numbers(const char *s, float *v, int *iv, int max, int *bad_col)
 {
     int n = 0;
     const char *p = s;
@@ -64,10 +65,38 @@ static int read_numbers(const char *s, float *v, int max, int *bad_col)
         if (!*p || n >= max)
             return n;
         char *end;
-        double x = strtod(p, &end);
-        if (end == p)
-            return n;
-        v[n++] = (float)x;
+        const char *q = p + (*p == '-' || *p == '+');
+        if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+            /* shader_runner: hexadecimal is the value's bit pattern, a float's
+             * for float values, a 32-bit integer's for int values */
+            unsigned long long u = strtoull(q, &end, 16);
+            if (end == q + 2)
+                return n;
+            uint32_t bits = (uint32_t)u;
+            if (*p == '-')
+                bits = (uint32_t)(0u - bits);
+            float f;
+            memcpy(&f, &bits, sizeof f);
+            v[n] = f;
+            if (iv)
+                iv[n] = (int32_t)bits;
+        } else if (iv) {
+            long long x = strtoll(p, &end, 10);
+            if (end == p)
+                return n;
+            if (*end == '.' || *end == 'e' || *end == 'E') { /* "2.0" for an int: as strtol, 2 */
+                double dx = strtod(p, &end);
+                x = (long long)dx;
+            }
+            iv[n] = (int32_t)(uint32_t)(unsigned long long)x;
+            v[n] = (float)iv[n];
+        } else {
+            double x = strtod(p, &end);
+            if (end == p)
+                return n;
+            v[n] = (float)x;
+        }
+        n++;
         p = end;
     }
 }
@@ -116,9 +145,10 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
     int bad = 0, n;
     /* shader_runner reads the values a command needs one by one and takes 0
      * for a missing one; a line with none at all is an error here. */
-#define NUMBERS(arr, max)                                                                      \
+#define NUMBERS(arr, max) NUMBERS_I(arr, NULL, max)
+#define NUMBERS_I(arr, ints, max)                                                              \
     do {                                                                                       \
-        n = read_numbers(rest, arr, max, &bad);                                                \
+        n = read_numbers(rest, arr, ints, max, &bad);                                             \
         if (n == 0 && (max) > 0)                                                               \
             return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,          \
                                 "expected a number here");                                   \
@@ -146,7 +176,8 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         memcpy(c.type, type, strlen(type) + 1); /* a known type name: < 16 bytes */
         snprintf(c.name, sizeof c.name, "%s", name);
         rest += used;
-        NUMBERS(c.v, comps);
+        bool integer = type[0] == 'i' || type[0] == 'b';
+        NUMBERS_I(c.v, integer ? c.iv : NULL, comps);
         c.nv = comps;
     } else if (starts_word(s, "draw", &rest) && starts_word(rest + strspn(rest, " \t"), "rect", &rest)) {
         rest += strspn(rest, " \t");
@@ -207,6 +238,18 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
                 y = t->height - 1;
             c.v[0] = (float)x, c.v[1] = (float)y, c.v[2] = 1, c.v[3] = 1;
         }
+    } else if (starts_word(s, "ortho", &rest)) {
+        /* shader_runner: `ortho` = glOrtho(0, W, 0, H, -1, 1); `ortho L R B T` */
+        c.kind = PIGLIT_ORTHO;
+        n = read_numbers(rest, c.v, NULL, 4, &bad);
+        if (n == 0) {
+            c.v[0] = 0, c.v[1] = (float)t->width, c.v[2] = 0, c.v[3] = (float)t->height;
+        } else if (n != 4) {
+            return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,
+                                "ortho takes no values or left right bottom top");
+        }
+        if (c.v[0] == c.v[1] || c.v[2] == c.v[3])
+            return number_error(d, file, line, col0 + 1, s, "ortho: an empty range");
     } else if (starts_word(s, "tolerance", &rest)) {
         c.kind = PIGLIT_TOLERANCE;
         NUMBERS(c.v, 4);
@@ -217,6 +260,7 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         return LS_OK;
     }
 #undef NUMBERS
+#undef NUMBERS_I
     if (!push(t, &c, cap))
         return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
     return LS_OK;
@@ -251,6 +295,8 @@ static ls_status require_line(piglit_test *t, const char *s, const char *file, i
         t->width = w, t->height = h;
         return LS_OK;
     }
+    if (!strncmp(s, "/*", 2) || !strncmp(s, "//", 2) || !strncmp(s, "*", 1))
+        return LS_OK; /* C comments in [require]: shader_runner ignores lines it does not know */
     if (!strncmp(s, "rlimit", 6))
         return LS_OK; /* a resource limit for the test process: irrelevant here */
     if (!strncmp(s, "GL_", 3) || !strncmp(s, "!GL_", 4)) {
@@ -339,16 +385,17 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
             sec = section_of(s + 1);
             if (sec == SEC_OTHER)
                 set_skip(t, line, "section [%.60s] is not supported", s + 1);
-            if ((sec == SEC_VS || sec == SEC_VS_PASSTHROUGH) && (t->vs || t->vs_passthrough))
-                set_skip(t, line, "%s", "more than one vertex shader");
-            if (sec == SEC_FS && t->fs)
-                set_skip(t, line, "%s", "more than one fragment shader");
-            if (sec == SEC_VS && !t->vs) {
-                body = &t->vs;
-                t->vs_line = line + 1;
-            } else if (sec == SEC_FS && !t->fs) {
-                body = &t->fs;
-                t->fs_line = line + 1;
+            if ((sec == SEC_VS && t->vs_passthrough) || (sec == SEC_VS_PASSTHROUGH && t->nvs))
+                set_skip(t, line, "%s", "a passthrough and another vertex shader");
+            if ((sec == SEC_VS && t->nvs == PIGLIT_MAX_SHADERS) ||
+                (sec == SEC_FS && t->nfs == PIGLIT_MAX_SHADERS))
+                set_skip(t, line, "%s", "more than 8 shaders of one stage");
+            if (sec == SEC_VS && t->nvs < PIGLIT_MAX_SHADERS) {
+                t->vs_line[t->nvs] = line + 1;
+                body = &t->vs[t->nvs++];
+            } else if (sec == SEC_FS && t->nfs < PIGLIT_MAX_SHADERS) {
+                t->fs_line[t->nfs] = line + 1;
+                body = &t->fs[t->nfs++];
             } else if (sec == SEC_VS_PASSTHROUGH) {
                 t->vs_passthrough = true;
             }
@@ -366,7 +413,7 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
         if (!*body)
             st = ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
     }
-    if (st == LS_OK && !t->fs)
+    if (st == LS_OK && !t->nfs)
         set_skip(t, 0, "%s", "no [fragment shader] section");
     if (st == LS_OK && !t->glsl_version)
         set_skip(t, 0, "%s", "no GLSL version requirement");
@@ -377,8 +424,10 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
 
 void piglit_test_free(piglit_test *t)
 {
-    free(t->vs);
-    free(t->fs);
+    for (int k = 0; k < t->nvs; k++)
+        free(t->vs[k]);
+    for (int k = 0; k < t->nfs; k++)
+        free(t->fs[k]);
     for (size_t i = 0; i < t->nrequires; i++)
         free(t->requires[i]);
     free(t->requires);
@@ -425,23 +474,58 @@ static bool uses_ident(const char *code, const char *ident)
 
 bool piglit_fs_uses(const piglit_test *t, const char *ident)
 {
-    if (!t->fs)
-        return false;
-    char *c = strip_comments(t->fs);
-    bool r = c && uses_ident(c, ident);
-    free(c);
+    bool r = false;
+    for (int k = 0; k < t->nfs && !r; k++) {
+        char *c = strip_comments(t->fs[k]);
+        r = c && uses_ident(c, ident);
+        free(c);
+    }
     return r;
 }
 
 /* Is this vertex shader's only effect on the position a pass-through of the
  * rectangle's vertex (gl_Vertex with the identity matrices of a GL context
  * nobody changed)? */
-static bool vs_passes_position(const char *vs)
+static bool scan_position(const char *vs, int *assignments_io, char *rhs_out, size_t rhs_n);
+
+/* The right-hand side of the one `gl_Position = …;` of the vertex shaders,
+ * blanks removed, into rhs; false when there is not exactly one such
+ * assignment or gl_Position is written otherwise (gl_Position.w = …, *=). */
+static bool vs_position_rhs(const piglit_test *t, char *rhs_out, size_t n)
+{
+    int assignments = 0;
+    bool ok = true;
+    for (int k = 0; k < t->nvs && ok; k++)
+        ok = scan_position(t->vs[k], &assignments, rhs_out, n);
+    return ok && assignments == 1;
+}
+
+static bool vs_passes_position(const piglit_test *t)
+{
+    char rhs[128];
+    if (!vs_position_rhs(t, rhs, sizeof rhs))
+        return false;
+    return !strcmp(rhs, "gl_Vertex") || !strcmp(rhs, "ftransform()") ||
+           !strcmp(rhs, "gl_ModelViewProjectionMatrix*gl_Vertex");
+}
+
+bool piglit_uses_matrices(const piglit_test *t)
+{
+    char rhs[128];
+    if (t->vs_passthrough)
+        return false;
+    if (!t->nvs)
+        return true; /* fixed-function vertex processing */
+    return vs_position_rhs(t, rhs, sizeof rhs) &&
+           (!strcmp(rhs, "ftransform()") || !strcmp(rhs, "gl_ModelViewProjectionMatrix*gl_Vertex"));
+}
+
+static bool scan_position(const char *vs, int *assignments_io, char *rhs_out, size_t rhs_n)
 {
     char *c = strip_comments(vs);
     if (!c)
         return false;
-    int assignments = 0;
+    int assignments = *assignments_io;
     bool ok = true;
     for (const char *p = strstr(c, "gl_Position"); p; p = strstr(p + 1, "gl_Position")) {
         const char *q = p + strlen("gl_Position");
@@ -455,18 +539,15 @@ static bool vs_passes_position(const char *vs)
         }
         assignments++;
         q++;
-        char rhs[128];
         size_t k = 0;
-        for (; *q && *q != ';' && k + 1 < sizeof rhs; q++)
+        for (; *q && *q != ';' && k + 1 < rhs_n; q++)
             if (!isspace((unsigned char)*q))
-                rhs[k++] = *q;
-        rhs[k] = 0;
-        if (strcmp(rhs, "gl_Vertex") && strcmp(rhs, "ftransform()") &&
-            strcmp(rhs, "gl_ModelViewProjectionMatrix*gl_Vertex"))
-            ok = false;
+                rhs_out[k++] = *q;
+        rhs_out[k] = 0;
     }
     free(c);
-    return ok && assignments == 1;
+    *assignments_io = assignments;
+    return ok;
 }
 
 bool piglit_test_check_inputs(piglit_test *t)
@@ -481,7 +562,7 @@ bool piglit_test_check_inputs(piglit_test *t)
     };
     for (size_t i = 0; i < sizeof fs_inputs / sizeof fs_inputs[0]; i++)
         if (piglit_fs_uses(t, fs_inputs[i])) {
-            set_skip(t, t->fs_line,
+            set_skip(t, t->fs_line[0],
                      "the fragment shader reads %s: lockstep feeds only gl_FragCoord and "
                      "uniforms (no vertex-program model)",
                      fs_inputs[i]);
@@ -491,12 +572,12 @@ bool piglit_test_check_inputs(piglit_test *t)
                                            "sampler1DShadow", "sampler2DShadow", "sampler2DRect"};
     for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++)
         if (piglit_fs_uses(t, samplers[i])) {
-            set_skip(t, t->fs_line, "the fragment shader samples a texture (%s): not supported by the harness",
+            set_skip(t, t->fs_line[0], "the fragment shader samples a texture (%s): not supported by the harness",
                      samplers[i]);
             return false;
         }
-    if (t->vs && !vs_passes_position(t->vs)) {
-        set_skip(t, t->vs_line, "%s",
+    if (t->nvs && !vs_passes_position(t)) {
+        set_skip(t, t->vs_line[0], "%s",
                  "the vertex shader computes gl_Position: lockstep draws the rectangle as given");
         return false;
     }
@@ -506,6 +587,12 @@ bool piglit_test_check_inputs(piglit_test *t)
 void piglit_rect_pixels(const piglit_test *t, const piglit_cmd *c, int *x0, int *y0, int *x1,
                         int *y1)
 {
+    piglit_rect_pixels_proj(t, c, NULL, x0, y0, x1, y1);
+}
+
+void piglit_rect_pixels_proj(const piglit_test *t, const piglit_cmd *c, const float *ortho,
+                             int *x0, int *y0, int *x1, int *y1)
+{
     float x = c->v[0], y = c->v[1], w = c->v[2], h = c->v[3];
     if (c->ortho) { /* the GL side's float arithmetic (glrun_piglit.c draw_rect) */
         x = -1.0f + 2.0f * (x / (float)t->width);
@@ -513,9 +600,16 @@ void piglit_rect_pixels(const piglit_test *t, const piglit_cmd *c, int *x0, int 
         w = 2.0f * (w / (float)t->width);
         h = 2.0f * (h / (float)t->height);
     }
+    /* corners in clip space: glOrtho maps [L, R] × [B, T] to [-1, 1]² */
+    double cx0 = x, cx1 = (double)(x + w), cy0 = y, cy1 = (double)(y + h);
+    if (ortho) {
+        double L = ortho[0], R = ortho[1], B = ortho[2], T = ortho[3];
+        cx0 = 2.0 * (cx0 - L) / (R - L) - 1.0, cx1 = 2.0 * (cx1 - L) / (R - L) - 1.0;
+        cy0 = 2.0 * (cy0 - B) / (T - B) - 1.0, cy1 = 2.0 * (cy1 - B) / (T - B) - 1.0;
+    }
     /* viewport transform of the NDC corners */
-    double ax = ((double)x + 1.0) * 0.5 * t->width, bx = ((double)(x + w) + 1.0) * 0.5 * t->width;
-    double ay = ((double)y + 1.0) * 0.5 * t->height, by = ((double)(y + h) + 1.0) * 0.5 * t->height;
+    double ax = (cx0 + 1.0) * 0.5 * t->width, bx = (cx1 + 1.0) * 0.5 * t->width;
+    double ay = (cy0 + 1.0) * 0.5 * t->height, by = (cy1 + 1.0) * 0.5 * t->height;
     double lo_x = fmin(ax, bx), hi_x = fmax(ax, bx), lo_y = fmin(ay, by), hi_y = fmax(ay, by);
     /* pixel p is covered when lo <= p + 0.5 < hi */
     double fx0 = ceil(lo_x - 0.5), fx1 = ceil(hi_x - 0.5);

@@ -47,11 +47,14 @@ static void test_parse_sample(void **state)
     assert_int_equal(t.glsl_version, 120);
     assert_int_equal(t.nrequires, 1);
     assert_string_equal(t.requires[0], "GL_ARB_fake_extension");
-    assert_int_equal(t.vs_line, 8);
-    assert_int_equal(t.fs_line, 10);
-    assert_non_null(strstr(t.vs, "gl_Position = gl_Vertex"));
-    assert_non_null(strstr(t.fs, "gl_FragCoord"));
-    assert_null(strstr(t.fs, "[test]"));
+    assert_int_equal(t.nvs, 1);
+    assert_int_equal(t.nfs, 1);
+    assert_int_equal(t.vs_line[0], 8);
+    assert_int_equal(t.fs_line[0], 10);
+    assert_non_null(strstr(t.vs[0], "gl_Position = gl_Vertex"));
+    assert_non_null(strstr(t.fs[0], "gl_FragCoord"));
+    assert_null(strstr(t.fs[0], "[test]"));
+    assert_false(piglit_uses_matrices(&t));
     assert_int_equal(t.ncmds, 11);
     const piglit_cmd *c = t.cmds;
     assert_int_equal(c[0].kind, PIGLIT_CLEAR_COLOR);
@@ -146,6 +149,14 @@ static void test_malformed(void **state)
     assert_true(t.cmds[1].v[0] == 2.0f);
     assert_true(t.cmds[2].ncomp == 3 && t.cmds[2].e[2] == 0.5f);
     piglit_test_free(&t);
+    /* hexadecimal values are bit patterns: a float's, or a 32-bit integer's */
+    snprintf(buf, sizeof buf, "%suniform vec4 h 0x7f000000 -5 0x3f800000 0\nuniform ivec2 k 0xffffffff 7\n",
+             head);
+    assert_int_equal(piglit_test_parse(buf, strlen(buf), "t", &t, &d), LS_OK);
+    assert_true(t.cmds[0].v[0] == 0x1p127f && t.cmds[0].v[1] == -5.0f && t.cmds[0].v[2] == 1.0f);
+    assert_int_equal(t.cmds[1].iv[0], -1);
+    assert_int_equal(t.cmds[1].iv[1], 7);
+    piglit_test_free(&t);
     /* a truncated file is fine (no newline at the end) */
     snprintf(buf, sizeof buf, "%sclear", head);
     assert_int_equal(piglit_test_parse(buf, strlen(buf), "t", &t, &d), LS_OK);
@@ -175,8 +186,8 @@ static void test_skips(void **state)
     expect_skip(buf, "GL 2.1");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\npiglit_vertex/float/2\n", fs);
     expect_skip(buf, "section [vertex data]");
-    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\northo\n", fs);
-    expect_skip(buf, "'ortho'");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture rgbw 0 (8, 8)\n", fs);
+    expect_skip(buf, "'texture rgbw 0 (8, 8)'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\nuniform uint u 1\n", fs);
     expect_skip(buf, "uniform type 'uint'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ndraw rect tex 0 0 1 1 0 0 1 1\n", fs);
@@ -243,6 +254,50 @@ static void test_rect_pixels(void **state)
     rect("draw rect ortho -10 -10 1000 15", 16, 16, 0, 0, 16, 5);
 }
 
+/* `ortho` projections: glOrtho(L, R, B, T) maps the rectangle's vertices when
+ * the vertex shader uses the matrices (or there is none) */
+static void test_ortho_and_stages(void **state)
+{
+    (void)state;
+    const char *text =
+        "[require]\nGLSL >= 1.10\nSIZE 64 32\n"
+        "[vertex shader]\nvec4 f();\nvoid main() { gl_Position = ftransform(); }\n"
+        "[vertex shader]\nvec4 f() { return vec4(1.0); }\n"
+        "[fragment shader]\nvec4 g();\nvoid main() { gl_FragColor = g(); }\n"
+        "[fragment shader]\nvec4 g() { return vec4(gl_FragCoord.x); }\n"
+        "[test]\northo\ndraw rect 4 0 4 4\northo 0 1 0 1\ndraw rect 0.5 0.5 0.25 0.5\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(text, strlen(text), "o", &t, &d), LS_OK);
+    assert_int_equal(t.nvs, 2);
+    assert_int_equal(t.nfs, 2);
+    assert_int_equal(t.fs_line[1], 13);
+    assert_true(piglit_test_check_inputs(&t));
+    assert_true(piglit_fs_uses(&t, "gl_FragCoord")); /* found in the second unit */
+    assert_true(piglit_uses_matrices(&t));
+    assert_int_equal(t.ncmds, 4);
+    assert_int_equal(t.cmds[0].kind, PIGLIT_ORTHO);
+    assert_true(t.cmds[0].v[1] == 64 && t.cmds[0].v[3] == 32);
+    int x0, y0, x1, y1;
+    piglit_rect_pixels_proj(&t, &t.cmds[1], t.cmds[0].v, &x0, &y0, &x1, &y1);
+    assert_true(x0 == 4 && x1 == 8 && y0 == 0 && y1 == 4);
+    /* (0.5, 0.5)+(0.25, 0.5) of the unit square: x in [32, 48), y in [16, 32) */
+    piglit_rect_pixels_proj(&t, &t.cmds[3], t.cmds[2].v, &x0, &y0, &x1, &y1);
+    assert_true(x0 == 32 && x1 == 48 && y0 == 16 && y1 == 32);
+    /* without the projection the same numbers are NDC */
+    piglit_rect_pixels(&t, &t.cmds[3], &x0, &y0, &x1, &y1);
+    assert_true(x0 == 48 && x1 == 56 && y0 == 24 && y1 == 32);
+    piglit_test_free(&t);
+    /* no vertex shader: fixed function uses the matrices; passthrough does not */
+    const char *ff = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n";
+    assert_int_equal(piglit_test_parse(ff, strlen(ff), "f", &t, &d), LS_OK);
+    assert_true(piglit_uses_matrices(&t));
+    piglit_test_free(&t);
+    const char *pt = "[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n"
+                     "[fragment shader]\nvoid main(){}\n[test]\northo 1 2 3\n";
+    expect_error(pt, 7, 0);
+}
+
 static void test_unorm8_and_probes(void **state)
 {
     (void)state;
@@ -288,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_skips),
         cmocka_unit_test(test_rect_pixels),
+        cmocka_unit_test(test_ortho_and_stages),
         cmocka_unit_test(test_unorm8_and_probes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
