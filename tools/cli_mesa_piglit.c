@@ -31,6 +31,7 @@ typedef struct result {
     result_kind kind;
     char reason[600];
     int llvmpipe; /* -1 not run, 0 its image fails the probes, 1 passes */
+    uint64_t fc_issued; /* R500 flow-control instructions issued over all draws */
 } result;
 
 typedef struct options {
@@ -276,7 +277,7 @@ static ls_status read_dwords(const char *path, uint32_t **dw, size_t *n, size_t 
  * pixels of render target 0 into fb as RGBA8 would store them. */
 static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t index,
                           bool fragcoord, int x0, int y0, int x1, int y1, float *fb,
-                          size_t *faults, ls_diag *d)
+                          size_t *faults, uint64_t *fc_issued, ls_diag *d)
 {
     ls_buf job;
     ls_buf_init(&job);
@@ -299,6 +300,7 @@ static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t i
     if (st != LS_OK)
         return st;
     *faults += r.nfaults;
+    *fc_issued += r.stats.inst_fc;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             size_t i = (size_t)y * (size_t)t->width + (size_t)x;
@@ -441,12 +443,12 @@ static void run_test(const options *o, const char *path, const char *name, resul
                     break;
                 case PIGLIT_CLEAR:
                     if (color_bits) /* r300 clears through a blitter draw (mesa-capture.md §4) */
-                        st = run_draw(&t, &cs.draws[next], next, false, x0, y0, x1, y1, fb, &faults, &d), next++;
+                        st = run_draw(&t, &cs.draws[next], next, false, x0, y0, x1, y1, fb, &faults, &res->fc_issued, &d), next++;
                     break;
                 case PIGLIT_DRAW_RECT:
                     piglit_rect_pixels_proj(&t, c, matrices && have_ortho ? ortho : NULL, &x0,
                                             &y0, &x1, &y1);
-                    st = run_draw(&t, &cs.draws[next], next, fragcoord, x0, y0, x1, y1, fb, &faults, &d);
+                    st = run_draw(&t, &cs.draws[next], next, fragcoord, x0, y0, x1, y1, fb, &faults, &res->fc_issued, &d);
                     next++;
                     break;
                 case PIGLIT_TOLERANCE:
@@ -639,8 +641,8 @@ int cli_mesa_piglit(int argc, char **argv)
             size_t i = order[k];
             run_test(&o, tl.path[i], tl.name[i], &res[k]);
             count[res[k].kind]++;
-            printf("%s  %s%s%s%s\n", result_name[res[k].kind], tl.name[i],
-                   res[k].reason[0] ? "  " : "", res[k].reason,
+            printf("%s  %s%s%s%s%s\n", result_name[res[k].kind], tl.name[i],
+                   res[k].reason[0] ? "  " : "", res[k].reason, res[k].fc_issued ? "  [FC]" : "",
                    res[k].llvmpipe < 0 ? "" : res[k].llvmpipe ? "  (llvmpipe: pass)" : "  (llvmpipe: fail)");
             fflush(stdout);
             if (jf) {
@@ -648,6 +650,8 @@ int cli_mesa_piglit(int argc, char **argv)
                 json_str(jf, tl.name[i]);
                 fprintf(jf, ", \"result\": \"%s\", \"reason\": ", result_name[res[k].kind]);
                 json_str(jf, res[k].reason);
+                fprintf(jf, ", \"fc_instructions_issued\": %llu",
+                        (unsigned long long)res[k].fc_issued);
                 fprintf(jf, ", \"llvmpipe\": %s}",
                         res[k].llvmpipe < 0 ? "null" : res[k].llvmpipe ? "\"pass\"" : "\"fail\"");
             }
@@ -657,8 +661,15 @@ int cli_mesa_piglit(int argc, char **argv)
             fclose(jf);
         }
         /* summary: counts, skip reasons grouped */
+        size_t fc_run = 0, fc_pass = 0;
+        for (size_t k = 0; res && k < nsel; k++) {
+            fc_run += res[k].fc_issued > 0;
+            fc_pass += res[k].fc_issued > 0 && res[k].kind == RES_PASS;
+        }
         printf("\n%zu tests: %zu pass, %zu fail, %zu skip\n", nsel, count[RES_PASS], count[RES_FAIL],
                count[RES_SKIP]);
+        printf("%zu of the tests that ran issued R500 flow-control instructions ([FC]); %zu of "
+               "them pass\n", fc_run, fc_pass);
         if (res && count[RES_SKIP]) {
             printf("skips by reason:\n");
             bool *done = calloc(nsel, 1);
