@@ -388,19 +388,19 @@ static void run_test(const options *o, const char *path, const char *name, resul
     if (rc == 77) {
         res->kind = RES_SKIP;
         if (log_line(log, verdicts, line, sizeof line))
-            snprintf(res->reason, sizeof res->reason, "r300: %s", line + 6);
+            snprintf(res->reason, sizeof res->reason, "r300: %.500s", line + 6);
         else
             snprintf(res->reason, sizeof res->reason, "r300: a requirement is not met");
     } else if (rc != 0) {
         res->kind = RES_FAIL;
         if (log_line(log, verdicts, line, sizeof line))
-            snprintf(res->reason, sizeof res->reason, "GL: %s", line + 6);
+            snprintf(res->reason, sizeof res->reason, "GL: %.500s", line + 6);
         else
             snprintf(res->reason, sizeof res->reason, "GL program exited with status %d (log %.300s)", rc, log);
         keep = true;
     } else if (log_line(log, compiler, line, sizeof line)) {
         res->kind = RES_FAIL;
-        snprintf(res->reason, sizeof res->reason, "r300 compiler: %s", line);
+        snprintf(res->reason, sizeof res->reason, "r300 compiler: %.500s", line);
         keep = true;
     } else {
         /* decode every submission in order, as one stream */

@@ -174,7 +174,7 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         }
         c.kind = PIGLIT_UNIFORM;
         memcpy(c.type, type, strlen(type) + 1); /* a known type name: < 16 bytes */
-        snprintf(c.name, sizeof c.name, "%s", name);
+        memcpy(c.name, name, strlen(name) + 1); /* checked above: fits */
         rest += used;
         bool integer = type[0] == 'i' || type[0] == 'b';
         NUMBERS_I(c.v, integer ? c.iv : NULL, comps);
