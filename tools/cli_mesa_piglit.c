@@ -9,9 +9,11 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +34,7 @@ typedef struct result {
     char reason[600];
     int llvmpipe; /* -1 not run, 0 its image fails the probes, 1 passes */
     uint64_t fc_issued; /* R500 flow-control instructions issued over all draws */
+    int done;           /* set last by the worker that ran it (-j) */
 } result;
 
 typedef struct options {
@@ -362,7 +365,14 @@ static void run_test(const options *o, const char *path, const char *name, resul
     }
     if (!piglit_test_check_inputs(&t)) {
         res->kind = RES_SKIP;
-        snprintf(res->reason, sizeof res->reason, "%s", t.skip);
+        const char *base = strrchr(name, '/');
+        base = base ? base + 1 : name;
+        bool vs_test = !strncmp(base, "vs-", 3) || !strncmp(base, "glsl-vs-", 8);
+        /* piglit's own naming: vs-* tests check a vertex-shader computation
+         * that reaches the fragment shader as a varying */
+        snprintf(res->reason, sizeof res->reason, "%s%s",
+                 vs_test && strstr(t.skip, "fragment shader reads") ? "vertex-shader test; " : "",
+                 t.skip);
         piglit_test_free(&t);
         return;
     }
@@ -553,12 +563,13 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: lockstep mesa piglit [FILTER]... [--cache DIR] [--chip C] [--llvmpipe]\n"
-            "                            [--keep DIR] [--json FILE] [--list]\n"
+            "                            [--keep DIR] [--json FILE] [--list] [-j N]\n"
             "  runs piglit's GLSL 1.10/1.20 execution shader_tests (Debian's piglit .deb,\n"
             "  downloaded once into the cache) through r300 and lockstep, checking each\n"
             "  test's probes; FILTER selects tests whose name contains it.\n"
             "  --llvmpipe   also evaluate the probes on llvmpipe's image (triage column)\n"
             "  --keep DIR   keep the captures of failing tests\n"
+            "  -j N         run N tests at a time (forked workers; output stays in order)\n"
             "  Cache: --cache, else $LOCKSTEP_PIGLIT_CACHE, else ~/.cache/lockstep/piglit.\n"
             "  Exit status 0 when no test fails.\n");
 }
@@ -569,6 +580,7 @@ int cli_mesa_piglit(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.chip = "rv530";
     bool list = false;
+    long jobs = 1;
     const char **filters = calloc((size_t)argc + 1, sizeof *filters);
     size_t nf = 0;
     if (!filters)
@@ -586,6 +598,11 @@ int cli_mesa_piglit(int argc, char **argv)
             o.keep = argv[++i];
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             o.json = argv[++i];
+        } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 64, &jobs)) {
+                free(filters);
+                return cli_usage_error("-j needs 1..64");
+            }
         } else if (!strcmp(argv[i], "--llvmpipe")) {
             o.llvmpipe = true;
         } else if (!strcmp(argv[i], "--list")) {
@@ -646,10 +663,57 @@ int cli_mesa_piglit(int argc, char **argv)
         if (jf)
             fputs("[\n", jf);
         size_t count[3] = {0, 0, 0};
-        result *res = calloc(nsel, sizeof *res);
+        /* Results live in shared memory: with -j N, N forked workers run tests
+         * k ≡ w (mod N) and the parent prints them in order as they finish. */
+        result *res = mmap(NULL, nsel * sizeof *res, PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (res == MAP_FAILED)
+            res = NULL;
+        pid_t workers[64];
+        bool exited[64] = {false};
+        int nworkers = 0;
+        for (int w = 0; res && jobs > 1 && w < jobs; w++) {
+            fflush(stdout);
+            pid_t pid = fork();
+            if (pid == 0) {
+                for (size_t k = (size_t)w; k < nsel; k += (size_t)jobs) {
+                    run_test(&o, tl.path[order[k]], tl.name[order[k]], &res[k]);
+                    __atomic_store_n(&res[k].done, 1, __ATOMIC_RELEASE);
+                }
+                _exit(0);
+            }
+            if (pid < 0)
+                break;
+            workers[nworkers++] = pid;
+        }
+        if (nworkers && nworkers < jobs) {
+            /* a fork failed: the tests of the missing workers would never run */
+            for (int w = 0; w < nworkers; w++)
+                kill(workers[w], SIGKILL), waitpid(workers[w], NULL, 0);
+            memset(res, 0, nsel * sizeof *res);
+            nworkers = 0;
+        }
         for (size_t k = 0; res && k < nsel; k++) {
             size_t i = order[k];
-            run_test(&o, tl.path[i], tl.name[i], &res[k]);
+            if (!nworkers) {
+                run_test(&o, tl.path[i], tl.name[i], &res[k]);
+            } else {
+                int owner = (int)(k % (size_t)nworkers);
+                while (!__atomic_load_n(&res[k].done, __ATOMIC_ACQUIRE)) {
+                    pid_t w = waitpid(-1, NULL, WNOHANG);
+                    for (int j = 0; w > 0 && j < nworkers; j++)
+                        if (workers[j] == w)
+                            exited[j] = true;
+                    if (exited[owner] && !__atomic_load_n(&res[k].done, __ATOMIC_ACQUIRE)) {
+                        /* its worker is gone without finishing it (a crash) */
+                        res[k].kind = RES_FAIL;
+                        snprintf(res[k].reason, sizeof res[k].reason,
+                                 "harness: the worker running this test died");
+                        break;
+                    }
+                    usleep(2000);
+                }
+            }
             count[res[k].kind]++;
             printf("%s  %s%s%s%s%s\n", result_name[res[k].kind], tl.name[i],
                    res[k].reason[0] ? "  " : "", res[k].reason, res[k].fc_issued ? "  [FC]" : "",
@@ -701,7 +765,11 @@ int cli_mesa_piglit(int argc, char **argv)
             free(done);
         }
         rc = res && count[RES_FAIL] == 0 ? CLI_OK : CLI_FAIL;
-        free(res);
+        for (int w = 0; w < nworkers; w++)
+            if (!exited[w])
+                waitpid(workers[w], NULL, 0);
+        if (res)
+            munmap(res, nsel * sizeof *res);
     }
     for (size_t i = 0; i < tl.n; i++)
         free(tl.path[i]), free(tl.name[i]);

@@ -30,7 +30,7 @@ pass_tests=(
   glsl-1.10/execution/glsl-fs-if-greater
   glsl-1.10/execution/function-calls/glsl-function-chain16-in
 )
-out=$("$lockstep" mesa piglit --cache "$cache" "${pass_tests[@]}" glsl-fs-loop-300 2>&1)
+out=$("$lockstep" mesa piglit -j 2 --cache "$cache" "${pass_tests[@]}" glsl-fs-loop-300 2>&1)
 echo "$out"
 rc=0
 for t in "${pass_tests[@]}"; do
