@@ -215,6 +215,29 @@ static bool add_test(test_list *t, const char *p)
     return true;
 }
 
+/* A shader_test named on the command line: its name is its path. */
+static bool add_file(test_list *t, const char *p)
+{
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 1024;
+        char **a = realloc(t->path, nc * sizeof *a);
+        if (!a)
+            return false;
+        t->path = a;
+        char **b = realloc(t->name, nc * sizeof *b);
+        if (!b)
+            return false;
+        t->name = b;
+        t->cap = nc;
+    }
+    t->path[t->n] = strdup(p);
+    t->name[t->n] = strdup(p);
+    if (!t->path[t->n] || !t->name[t->n])
+        return false;
+    t->n++;
+    return true;
+}
+
 /* Every .shader_test under dir (recursively). */
 static bool collect(test_list *t, const char *dir, int depth)
 {
@@ -279,8 +302,8 @@ static ls_status read_dwords(const char *path, uint32_t **dw, size_t *n, size_t 
 /* Run draw dr of the capture over the window; write the covered, unkilled
  * pixels of render target 0 into fb as RGBA8 would store them. */
 static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t index,
-                          bool fragcoord, int x0, int y0, int x1, int y1, float *fb,
-                          size_t *faults, uint64_t *fc_issued, ls_diag *d)
+                          bool fragcoord, const float *varying, int x0, int y0, int x1, int y1,
+                          float *fb, size_t *faults, uint64_t *fc_issued, ls_diag *d)
 {
     ls_buf job;
     ls_buf_init(&job);
@@ -297,6 +320,36 @@ static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t i
     rj.height = t->height;
     rj.workers = 1;
     mesa_cs_set_inputs(dr, fragcoord, &rj);
+    if (varying) {
+        /* The varying's temp from the RS set-up: gl_Color is the colour input;
+         * a varying or gl_TexCoord[0] the texcoord input before WPOS (r300:
+         * generics, fog, WPOS). None when the linker folded a constant varying. */
+        mesa_cs_rs_map m;
+        mesa_cs_rs_map_of(dr, &m);
+        int temp = -1, generics = m.ntex - (fragcoord && m.ntex > 0);
+        if (t->varying.kind == PIGLIT_VARYING_COLOR) {
+            if (m.ncol > 1 || generics > 0)
+                st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
+                                 "draw %zu: RS has %d colour and %d texcoord inputs, expected 1 colour",
+                                 index, m.ncol, generics);
+            else if (m.ncol == 1)
+                temp = m.col[0];
+        } else if (generics > 1 || m.ncol > 0) {
+            st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
+                             "draw %zu: RS has %d texcoord and %d colour inputs, expected 1 texcoord",
+                             index, generics, m.ncol);
+        } else if (generics == 1) {
+            temp = m.tex[0];
+        }
+        if (temp >= 0 && temp < R500_NUM_TEMPS) {
+            rj.inputs[temp].kind = R500_INPUT_IMAGE;
+            rj.inputs[temp].image = varying;
+        }
+        if (st != LS_OK) {
+            r500_job_free(&rj);
+            return st;
+        }
+    }
     r500_result r;
     st = r500_run(&rj, &r, NULL, d);
     r500_job_free(&rj);
@@ -376,6 +429,21 @@ static void run_test(const options *o, const char *path, const char *name, resul
         piglit_test_free(&t);
         return;
     }
+    {
+        const char *base = strrchr(name, '/');
+        base = base ? base + 1 : name;
+        if (t.varying.kind != PIGLIT_VARYING_NONE &&
+            (!strncmp(base, "vs-", 3) || !strncmp(base, "glsl-vs-", 8))) {
+            /* piglit's naming: the computation under test is the vertex
+             * shader's, which lockstep does not run (llvmpipe would) */
+            res->kind = RES_SKIP;
+            snprintf(res->reason, sizeof res->reason,
+                     "vertex-shader test: the result is computed by the vertex program and "
+                     "reaches the fragment shader as a varying");
+            piglit_test_free(&t);
+            return;
+        }
+    }
     char dir[] = "/tmp/lockstep-piglit-XXXXXX";
     if (!mkdtemp(dir)) {
         res->kind = RES_FAIL;
@@ -390,10 +458,30 @@ static void run_test(const options *o, const char *path, const char *name, resul
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
     char *env_r300[] = {env_out, env_chip, env_pre, NULL};
     char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, NULL};
-    int rc = spawn_wait(argv_r300, env_r300, log);
-    static const char *const verdicts[] = {"skip: ", "fail: ", NULL};
-    static const char *const compiler[] = {"Compiler Error", "r300 FP:", NULL};
+    int rc = 0;
     char line[600] = "";
+    static const char *const verdicts[] = {"skip: ", "fail: ", NULL};
+    if (t.varying.kind != PIGLIT_VARYING_NONE) {
+        /* llvmpipe computes the varying per draw (assumption piglit-varyings) */
+        char prefix[PATH_MAX], vlog[PATH_MAX + 16];
+        snprintf(prefix, sizeof prefix, "%s/var", dir);
+        snprintf(vlog, sizeof vlog, "%s/varying.log", dir);
+        char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
+        char *argv_v[] = {(char *)o->gl, "--shader-test", (char *)path, "--varying-pass", prefix, NULL};
+        int vrc = spawn_wait(argv_v, env_lp, vlog);
+        if (vrc != 0) {
+            res->kind = RES_FAIL;
+            if (log_line(vlog, verdicts, line, sizeof line))
+                snprintf(res->reason, sizeof res->reason, "llvmpipe varying pass: %.500s", line + 6);
+            else
+                snprintf(res->reason, sizeof res->reason, "llvmpipe varying pass exited with %d", vrc);
+            rm_tree(dir);
+            piglit_test_free(&t);
+            return;
+        }
+    }
+    rc = spawn_wait(argv_r300, env_r300, log);
+    static const char *const compiler[] = {"Compiler Error", "r300 FP:", NULL};
     bool keep = false;
     if (rc == 77) {
         res->kind = RES_SKIP;
@@ -450,6 +538,8 @@ static void run_test(const options *o, const char *path, const char *name, resul
             float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};
             bool fragcoord = piglit_fs_uses(&t, "gl_FragCoord");
             bool matrices = piglit_uses_matrices(&t);
+            int rect = 0;
+            ls_imagef vimg = {0};
             float ortho[4];
             bool have_ortho = false;
             color_bits = false;
@@ -463,13 +553,24 @@ static void run_test(const options *o, const char *path, const char *name, resul
                     break;
                 case PIGLIT_CLEAR:
                     if (color_bits) /* r300 clears through a blitter draw (mesa-capture.md §4) */
-                        st = run_draw(&t, &cs.draws[next], next, false, x0, y0, x1, y1, fb, &faults, &res->fc_issued, &d), next++;
+                        st = run_draw(&t, &cs.draws[next], next, false, NULL, x0, y0, x1, y1, fb,
+                                      &faults, &res->fc_issued, &d),
+                        next++;
                     break;
                 case PIGLIT_DRAW_RECT:
                     piglit_rect_pixels_proj(&t, c, matrices && have_ortho ? ortho : NULL, &x0,
                                             &y0, &x1, &y1);
-                    st = run_draw(&t, &cs.draws[next], next, fragcoord, x0, y0, x1, y1, fb, &faults, &res->fc_issued, &d);
+                    if (t.varying.kind != PIGLIT_VARYING_NONE) {
+                        char vp[PATH_MAX + 32];
+                        snprintf(vp, sizeof vp, "%s/var.%d.bin", dir, rect);
+                        st = ls_rawf_read(vp, t.width, t.height, &vimg, &d);
+                    }
+                    if (st == LS_OK)
+                        st = run_draw(&t, &cs.draws[next], next, fragcoord,
+                                      vimg.rgba, x0, y0, x1, y1, fb, &faults, &res->fc_issued, &d);
+                    ls_imagef_free(&vimg);
                     next++;
+                    rect++;
                     break;
                 case PIGLIT_TOLERANCE:
                     memcpy(tol, c->v, sizeof tol);
@@ -566,7 +667,8 @@ static void usage(FILE *f)
             "                            [--keep DIR] [--json FILE] [--list] [-j N]\n"
             "  runs piglit's GLSL 1.10/1.20 execution shader_tests (Debian's piglit .deb,\n"
             "  downloaded once into the cache) through r300 and lockstep, checking each\n"
-            "  test's probes; FILTER selects tests whose name contains it.\n"
+            "  test's probes; FILTER selects tests whose name contains it; a FILE.shader_test\n"
+            "  argument runs that file.\n"
             "  --llvmpipe   also evaluate the probes on llvmpipe's image (triage column)\n"
             "  --keep DIR   keep the captures of failing tests\n"
             "  -j N         run N tests at a time (forked workers; output stays in order)\n"
@@ -582,13 +684,18 @@ int cli_mesa_piglit(int argc, char **argv)
     bool list = false;
     long jobs = 1;
     const char **filters = calloc((size_t)argc + 1, sizeof *filters);
-    size_t nf = 0;
-    if (!filters)
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nf = 0, nfiles = 0;
+    if (!filters || !files) {
+        free(filters);
+        free(files);
         return cli_usage_error("out of memory");
+    }
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             free(filters);
+            free(files);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--cache") && i + 1 < argc) {
             o.cache = argv[++i];
@@ -601,6 +708,7 @@ int cli_mesa_piglit(int argc, char **argv)
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
             if (!cli_parse_int(argv[++i], 1, 64, &jobs)) {
                 free(filters);
+                free(files);
                 return cli_usage_error("-j needs 1..64");
             }
         } else if (!strcmp(argv[i], "--llvmpipe")) {
@@ -609,9 +717,14 @@ int cli_mesa_piglit(int argc, char **argv)
             list = true;
         } else if (argv[i][0] == '-') {
             free(filters);
+            free(files);
             return cli_usage_error("mesa piglit: unknown option '%s'", argv[i]);
         } else {
-            filters[nf++] = argv[i];
+            size_t l = strlen(argv[i]);
+            if (l > 12 && !strcmp(argv[i] + l - 12, ".shader_test"))
+                files[nfiles++] = argv[i]; /* a file of the user's, run as given */
+            else
+                filters[nf++] = argv[i];
         }
     }
     char cache[PATH_MAX];
@@ -626,21 +739,36 @@ int cli_mesa_piglit(int argc, char **argv)
                                         sizeof o.shim) ||
                   !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", o.gl, sizeof o.gl))) {
         free(filters);
+        free(files);
         return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
                                "libgl-dev and reconfigure; docs/mesa.md)");
     }
-    int rc = ensure_cache(cache);
-    if (rc != CLI_OK) {
-        free(filters);
-        return rc;
-    }
+    test_list tl = {0};
+    int rc = CLI_OK, wr = 0;
     char tree[PATH_MAX + 8];
     snprintf(tree, sizeof tree, "%s/tree", cache);
-    test_list tl = {0};
-    int wr = collect(&tl, tree, 0) ? 0 : -1;
+    for (size_t k = 0; k < nfiles; k++) {
+        if (access(files[k], R_OK)) {
+            free(filters);
+            free(files);
+            return cli_usage_error("%s: cannot read: %s", files[k], strerror(errno));
+        }
+        if (!add_file(&tl, files[k]))
+            wr = -1;
+    }
+    if (nfiles == 0 || nf > 0) {
+        rc = ensure_cache(cache);
+        if (rc != CLI_OK) {
+            free(filters);
+            free(files);
+            return rc;
+        }
+        if (!collect(&tl, tree, 0))
+            wr = -1;
+    }
     size_t *order = malloc((tl.n + 1) * sizeof *order), nsel = 0;
     for (size_t i = 0; order && i < tl.n; i++) {
-        bool sel = nf == 0;
+        bool sel = nf == 0 || i < nfiles;
         for (size_t k = 0; k < nf && !sel; k++)
             sel = strstr(tl.name[i], filters[k]) != NULL;
         if (sel)
@@ -777,5 +905,6 @@ int cli_mesa_piglit(int argc, char **argv)
     free(tl.name);
     free(order);
     free(filters);
+    free(files);
     return rc;
 }

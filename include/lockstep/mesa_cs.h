@@ -68,6 +68,16 @@ struct r500_job;
  * Returns the WPOS temp, or -1. */
 int mesa_cs_set_inputs(const mesa_cs_draw *dr, bool fragcoord, struct r500_job *job);
 
+/* The temps the draw's RS set-up preloads, in RS instruction order: tex[k]
+ * receives texcoord input k (r300 orders them generics, fog, WPOS), col[k]
+ * colour input k (RS_INST_n: TEX_CN_WRITE bit 4 / TEX_ADDR 11:5, COL_CN_WRITE
+ * bits 17:16 = 1 / COL_ADDR 24:18). */
+typedef struct mesa_cs_rs_map {
+    int tex[16], ntex;
+    int col[16], ncol;
+} mesa_cs_rs_map;
+void mesa_cs_rs_map_of(const mesa_cs_draw *dr, mesa_cs_rs_map *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,6 +51,22 @@ typedef struct piglit_cmd {
 
 enum { PIGLIT_MAX_SHADERS = 8 };
 
+/* The one interpolated input a fragment shader may read besides gl_FragCoord
+ * (piglit_test_check_inputs): its values come from llvmpipe running the test's
+ * vertex shader (assumption piglit-varyings). */
+typedef enum piglit_varying_kind {
+    PIGLIT_VARYING_NONE = 0,
+    PIGLIT_VARYING_USER,      /* `varying float|vec2|vec3|vec4 NAME;` */
+    PIGLIT_VARYING_COLOR,     /* gl_Color */
+    PIGLIT_VARYING_TEXCOORD0, /* gl_TexCoord[0] */
+} piglit_varying_kind;
+
+typedef struct piglit_varying {
+    piglit_varying_kind kind;
+    char type[8];             /* USER: float, vec2, vec3, vec4 */
+    char name[64];            /* USER */
+} piglit_varying;
+
 typedef struct piglit_test {
     int width, height;         /* window, 250×250 unless [require] SIZE */
     int glsl_version;          /* from "GLSL >= 1.10": 110 */
@@ -64,6 +80,7 @@ typedef struct piglit_test {
     size_t nrequires;
     piglit_cmd *cmds;
     size_t ncmds;
+    piglit_varying varying;    /* set by piglit_test_check_inputs */
     /* Why the harness cannot run this test ("" if it can), and where. */
     char skip[256];
     int skip_line;
@@ -77,11 +94,12 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
 void piglit_test_free(piglit_test *t);
 
 /* The input model of the harness (docs/mesa.md "piglit"): lockstep feeds a
- * fragment program gl_FragCoord (r300's WPOS texcoord) and constants only, and
- * draws axis-aligned rectangles whose position the vertex shader passes
- * through unchanged. Sets t->skip (and returns false) when the shaders need
- * more: varyings or colour/texcoord/face/fog inputs read by the fragment
- * shader, samplers, a vertex shader that computes gl_Position. */
+ * fragment program gl_FragCoord (r300's WPOS texcoord), constants, and at most
+ * one interpolated input (t->varying: a float..vec4 varying, gl_Color or
+ * gl_TexCoord[0]), on axis-aligned rectangles whose position the vertex
+ * shader passes through unchanged. Sets t->skip (and returns false) when the
+ * shaders need more: several varyings, arrays or matrices of them, other
+ * built-in inputs, samplers, a vertex shader that computes gl_Position. */
 bool piglit_test_check_inputs(piglit_test *t);
 
 /* The window pixels a DRAW_RECT covers, [x0, x1) × [y0, y1) clamped to the
@@ -109,6 +127,11 @@ float piglit_unorm8(float v);
  * pixel). */
 bool piglit_probe(const piglit_test *t, const piglit_cmd *c, const float tol[4], const float *fb,
                   char *msg, size_t msg_size);
+
+/* The fragment shader of llvmpipe's varying pass: the test's varying
+ * declaration and gl_FragColor = the varying as a vec4 (unused components 0).
+ * Empty when t->varying.kind is NONE. */
+void piglit_varying_fs(const piglit_test *t, char *out, size_t n);
 
 /* Does a fragment shader text (comments removed) mention the identifier? */
 bool piglit_fs_uses(const piglit_test *t, const char *ident);

@@ -85,11 +85,14 @@ typedef enum r500_input_kind {
     R500_INPUT_UV,       /* ((x+.5)/W, (y+.5)/H, 0, 1) */
     R500_INPUT_CLIP,     /* (2(x+.5)/W-1, 2(y+.5)/H-1, 0, 1) */
     R500_INPUT_CONST,    /* value[] */
+    R500_INPUT_IMAGE,    /* image[4 (y W + x) + c]: one RGBA float per pixel, bottom row
+                          * first (an interpolated varying computed outside lockstep) */
 } r500_input_kind;
 
 typedef struct r500_input {
     r500_input_kind kind;
     float value[4];
+    const float *image;  /* R500_INPUT_IMAGE: W×H×4 floats, not owned */
 } r500_input;
 
 typedef struct r500_job {

@@ -347,3 +347,16 @@ int mesa_cs_set_inputs(const mesa_cs_draw *dr, bool fragcoord, r500_job *job)
     }
     return -1;
 }
+
+void mesa_cs_rs_map_of(const mesa_cs_draw *dr, mesa_cs_rs_map *m)
+{
+    memset(m, 0, sizeof *m);
+    unsigned n = (dr->state.reg[0x4304 / 4] & 0xFu) + 1u;
+    for (unsigned i = 0; i < n && i < 16; i++) {
+        uint32_t in = dr->state.reg[(0x4320 + 4 * i) / 4];
+        if ((in >> 4) & 1u)
+            m->tex[m->ntex++] = (int)((in >> 5) & 0x7Fu);
+        if (((in >> 16) & 3u) == 1u)
+            m->col[m->ncol++] = (int)((in >> 18) & 0x7Fu);
+    }
+}

@@ -9,7 +9,8 @@
  *                              [--size WxH] [--float] [--repeat N] [-o out.bin]
  * --repeat N prints "draw_seconds S": the mean time of N more draws (bench).
  *        lockstep-mesa-gl --shader-test FILE [-o out.bin]
- * runs a piglit shader_test's GL commands instead (glrun_piglit.c). */
+ * runs a piglit shader_test's GL commands instead (glrun_piglit.c);
+ * --varying-pass PREFIX writes its varying per draw (llvmpipe). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -180,6 +181,7 @@ int glrun_make_fbo(int w, int h, int use_float)
 int main(int argc, char **argv)
 {
     const char *frag = NULL, *vert = NULL, *out = NULL, *shader_test = NULL;
+    const char *varying_prefix = NULL;
     const char *uniforms[MAX_UNIFORMS];
     int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
     for (int i = 1; i < argc; i++) {
@@ -202,6 +204,8 @@ int main(int argc, char **argv)
             use_float = 1;
         else if (!strcmp(argv[i], "--shader-test") && i + 1 < argc)
             shader_test = argv[++i];
+        else if (!strcmp(argv[i], "--varying-pass") && i + 1 < argc)
+            varying_prefix = argv[++i];
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] != '-' && !frag)
@@ -209,12 +213,13 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform n=v,...]... "
                             "[--size WxH] [--float] [-o out.bin]\n"
-                            "       lockstep-mesa-gl --shader-test FILE [-o out.bin]\n");
+                            "       lockstep-mesa-gl --shader-test FILE [-o out.bin] "
+                            "[--varying-pass PREFIX]\n");
             return 2;
         }
     }
     if (shader_test)
-        return glrun_shader_test(shader_test, out);
+        return glrun_shader_test(shader_test, out, varying_prefix);
     if (!frag) {
         fprintf(stderr, "lockstep-mesa-gl: no fragment shader given\n");
         return 2;

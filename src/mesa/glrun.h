@@ -9,7 +9,8 @@ int glrun_make_context(EGLDisplay *dpy, EGLContext *ctx);
 /* A w×h framebuffer object (RGBA8, or RGBA32F when use_float) bound for
  * drawing; 0 on success. */
 int glrun_make_fbo(int w, int h, int use_float);
-/* Run a piglit shader_test's GL commands (docs/mesa.md "piglit"): exit status
+/* Run a piglit shader_test's GL commands (docs/mesa.md "piglit"), or with
+ * varying_prefix llvmpipe's pass computing its varying per draw: exit status
  * 0 done, 77 a requirement r300/llvmpipe lacks (reason on stdout), 1 failure. */
-int glrun_shader_test(const char *path, const char *out);
+int glrun_shader_test(const char *path, const char *out, const char *varying_prefix);
 #endif

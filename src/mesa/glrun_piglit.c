@@ -90,10 +90,13 @@ static int check_requirement(const char *r)
     return 0;
 }
 
-/* shader_runner's uniform types and the GL call each one uses. */
-static int set_uniform(GLuint prog, const piglit_cmd *c)
+/* shader_runner's uniform types and the GL call each one uses. In the
+ * varying pass a uniform only the real fragment shader uses is absent: fine. */
+static int set_uniform(GLuint prog, const piglit_cmd *c, bool varying_pass)
 {
     GLint loc = glGetUniformLocation(prog, c->name);
+    if (loc < 0 && varying_pass)
+        return 0;
     if (loc < 0) {
         printf("fail: line %d: cannot get the location of uniform %s\n", c->line, c->name);
         return 1;
@@ -152,14 +155,38 @@ static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
         glDisableClientState(GL_VERTEX_ARRAY);
 }
 
-static int run(const piglit_test *t, const char *out)
+/* Write the w×h RGBA float pixels of the bound framebuffer to path. */
+static int write_pixels(const char *path, int w, int h)
+{
+    size_t n = (size_t)w * (size_t)h * 4;
+    float *px = malloc(n * sizeof *px);
+    if (!px)
+        return 1;
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_FLOAT, px);
+    FILE *f = fopen(path, "wb");
+    int rc = 0;
+    if (!f || fwrite(px, sizeof *px, n, f) != n) {
+        fprintf(stderr, "lockstep-mesa-gl: %s: cannot write\n", path);
+        rc = 1;
+    }
+    if (f)
+        fclose(f);
+    free(px);
+    return rc;
+}
+
+/* varying_prefix: llvmpipe's varying pass (assumption piglit-varyings): the
+ * test's vertex shaders with piglit_varying_fs as the fragment shader, into
+ * RGBA32F; after each `draw rect` k (cleared to 0 first) the pixels go to
+ * PREFIX.k.bin; clears are not issued. */
+static int run(const piglit_test *t, const char *out, const char *varying_prefix)
 {
     for (size_t i = 0; i < t->nrequires; i++) {
         int rc = check_requirement(t->requires[i]);
         if (rc)
             return rc;
     }
-    if (glrun_make_fbo(t->width, t->height, 0))
+    if (glrun_make_fbo(t->width, t->height, varying_prefix != NULL))
         return 1;
     glViewport(0, 0, t->width, t->height);
     GLuint prog = glCreateProgram();
@@ -175,8 +202,11 @@ static int run(const piglit_test *t, const char *out)
             return 1;
         glAttachShader(prog, vs);
     }
-    for (int k = 0; k < t->nfs; k++) {
-        GLuint fs = compile_text(GL_FRAGMENT_SHADER, t->fs[k], t->glsl_version, "fragment");
+    char vfs[512];
+    piglit_varying_fs(t, vfs, sizeof vfs);
+    for (int k = 0; k < (varying_prefix ? 1 : t->nfs); k++) {
+        GLuint fs = compile_text(GL_FRAGMENT_SHADER, varying_prefix ? vfs : t->fs[k],
+                                 t->glsl_version, "fragment");
         if (!fs)
             return 1;
         glAttachShader(prog, fs);
@@ -195,6 +225,7 @@ static int run(const piglit_test *t, const char *out)
     }
     glUseProgram(prog);
     GLbitfield clear_bits = 0;
+    int rect = 0;
     for (size_t i = 0; i < t->ncmds; i++) {
         const piglit_cmd *c = &t->cmds[i];
         switch (c->kind) {
@@ -203,14 +234,26 @@ static int run(const piglit_test *t, const char *out)
             clear_bits |= GL_COLOR_BUFFER_BIT;
             break;
         case PIGLIT_CLEAR:
-            glClear(clear_bits);
+            if (!varying_prefix)
+                glClear(clear_bits);
             break;
         case PIGLIT_UNIFORM:
-            if (set_uniform(prog, c))
+            if (set_uniform(prog, c, varying_prefix != NULL))
                 return 1;
             break;
         case PIGLIT_DRAW_RECT:
+            if (varying_prefix) {
+                glClearColor(0, 0, 0, 0);
+                glClear(GL_COLOR_BUFFER_BIT);
+            }
             draw_rect(prog, t, c);
+            if (varying_prefix) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s.%d.bin", varying_prefix, rect);
+                if (write_pixels(path, t->width, t->height))
+                    return 1;
+            }
+            rect++;
             break;
         case PIGLIT_ORTHO: /* piglit_gen_ortho_projection */
             glMatrixMode(GL_PROJECTION);
@@ -225,27 +268,10 @@ static int run(const piglit_test *t, const char *out)
         }
     }
     glFinish();
-    if (out) {
-        size_t n = (size_t)t->width * (size_t)t->height * 4;
-        float *px = malloc(n * sizeof *px);
-        if (!px)
-            return 1;
-        glReadPixels(0, 0, t->width, t->height, GL_RGBA, GL_FLOAT, px);
-        FILE *f = fopen(out, "wb");
-        int rc = 0;
-        if (!f || fwrite(px, sizeof *px, n, f) != n) {
-            fprintf(stderr, "lockstep-mesa-gl: %s: cannot write\n", out);
-            rc = 1;
-        }
-        if (f)
-            fclose(f);
-        free(px);
-        return rc;
-    }
-    return 0;
+    return out ? write_pixels(out, t->width, t->height) : 0;
 }
 
-int glrun_shader_test(const char *path, const char *out)
+int glrun_shader_test(const char *path, const char *out, const char *varying_prefix)
 {
     ls_buf text;
     ls_buf_init(&text);
@@ -271,10 +297,16 @@ int glrun_shader_test(const char *path, const char *out)
     if (t.skip[0]) {
         printf("skip: %s\n", t.skip);
         rc = 77;
+    } else if (!piglit_test_check_inputs(&t)) {
+        printf("skip: %s\n", t.skip);
+        rc = 77;
+    } else if (varying_prefix && t.varying.kind == PIGLIT_VARYING_NONE) {
+        printf("fail: the test reads no varying\n");
+        rc = 1;
     } else if (glrun_make_context(&dpy, &ctx)) {
         rc = 1;
     } else {
-        rc = run(&t, out);
+        rc = run(&t, out, varying_prefix);
         eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(dpy, ctx);
         eglTerminate(dpy);

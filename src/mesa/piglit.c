@@ -550,24 +550,130 @@ static bool scan_position(const char *vs, int *assignments_io, char *rhs_out, si
     return ok;
 }
 
+/* Collect the names declared by `[centroid] varying TYPE a, b;` in code into
+ * v (at most max, deduplicated). *bad is set for an array, a type other than
+ * float/vec2-4, or more than max names. Returns the count. */
+static int scan_varyings(const char *code, piglit_varying *v, int n, int max, bool *bad)
+{
+    for (const char *p = strstr(code, "varying"); p; p = strstr(p + 1, "varying")) {
+        if ((p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+            isalnum((unsigned char)p[7]) || p[7] == '_')
+            continue;
+        const char *q = p + 7;
+        char type[32];
+        int used = 0;
+        if (sscanf(q, " %31[A-Za-z0-9_]%n", type, &used) != 1) {
+            *bad = true;
+            continue;
+        }
+        q += used;
+        bool ok_type = !strcmp(type, "float") || !strcmp(type, "vec2") ||
+                       !strcmp(type, "vec3") || !strcmp(type, "vec4");
+        for (;;) {
+            char name[64];
+            if (sscanf(q, " %63[A-Za-z0-9_]%n", name, &used) != 1) {
+                *bad = true;
+                break;
+            }
+            q += used;
+            while (isspace((unsigned char)*q))
+                q++;
+            if (*q == '[' || !ok_type)
+                *bad = true;
+            bool dup = false;
+            for (int k = 0; k < n; k++)
+                dup |= !strcmp(v[k].name, name);
+            if (!dup) {
+                if (n == max) {
+                    *bad = true;
+                } else {
+                    v[n].kind = PIGLIT_VARYING_USER;
+                    snprintf(v[n].type, sizeof v[n].type, "%.7s", type);
+                    memcpy(v[n].name, name, strlen(name) + 1);
+                    n++;
+                }
+            }
+            while (*q && *q != ',' && *q != ';')
+                q++;
+            if (*q != ',')
+                break;
+            q++;
+        }
+    }
+    return n;
+}
+
+/* Is every use of gl_TexCoord in code the literal gl_TexCoord[0]? */
+static bool texcoord0_only(const char *code)
+{
+    for (const char *p = strstr(code, "gl_TexCoord"); p; p = strstr(p + 1, "gl_TexCoord")) {
+        const char *q = p + 11;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (q[0] != '[')
+            return false;
+        q++;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (q[0] != '0' || isalnum((unsigned char)q[1]))
+            return false;
+        q++;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != ']')
+            return false;
+    }
+    return true;
+}
+
 bool piglit_test_check_inputs(piglit_test *t)
 {
+    memset(&t->varying, 0, sizeof t->varying);
     if (t->skip[0])
         return false;
-    /* Inputs lockstep cannot feed: r300 would route them through RS from the
-     * vertex program, which lockstep does not run. */
-    static const char *const fs_inputs[] = {
-        "varying", "gl_Color", "gl_SecondaryColor", "gl_TexCoord", "gl_FrontFacing",
-        "gl_FogFragCoord", "gl_PointCoord",
-    };
-    for (size_t i = 0; i < sizeof fs_inputs / sizeof fs_inputs[0]; i++)
-        if (piglit_fs_uses(t, fs_inputs[i])) {
+    /* Inputs lockstep cannot feed: r300 routes them through RS from the
+     * vertex program; one interpolated input is computed by llvmpipe
+     * (assumption piglit-varyings), more cannot be told apart. */
+    static const char *const unsupported[] = {"gl_SecondaryColor", "gl_FrontFacing",
+                                              "gl_FogFragCoord", "gl_PointCoord"};
+    for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+        if (piglit_fs_uses(t, unsupported[i])) {
             set_skip(t, t->fs_line[0],
-                     "the fragment shader reads %s: lockstep feeds only gl_FragCoord and "
-                     "uniforms (no vertex-program model)",
-                     fs_inputs[i]);
+                     "the fragment shader reads %s: lockstep feeds only gl_FragCoord, uniforms "
+                     "and one varying",
+                     unsupported[i]);
             return false;
         }
+    piglit_varying v[4];
+    int nv = 0;
+    bool bad = false, texcoord0 = true;
+    for (int k = 0; k < t->nfs; k++) {
+        char *c = strip_comments(t->fs[k]);
+        if (!c)
+            return false;
+        nv = scan_varyings(c, v, nv, 4, &bad);
+        texcoord0 &= texcoord0_only(c);
+        free(c);
+    }
+    bool color = piglit_fs_uses(t, "gl_Color"), texcoord = piglit_fs_uses(t, "gl_TexCoord");
+    int inputs = nv + color + texcoord;
+    if (bad) {
+        set_skip(t, t->fs_line[0], "%s",
+                 "the fragment shader reads an array, matrix or struct varying: lockstep feeds "
+                 "one float..vec4 varying at most");
+        return false;
+    }
+    if (inputs > 1) {
+        set_skip(t, t->fs_line[0], "%s",
+                 "the fragment shader reads several varyings: lockstep feeds one at most (r300's "
+                 "packing of several is not reproduced)");
+        return false;
+    }
+    if (texcoord && !texcoord0) {
+        set_skip(t, t->fs_line[0], "%s",
+                 "the fragment shader reads gl_TexCoord[i] other than gl_TexCoord[0]");
+        return false;
+    }
     static const char *const samplers[] = {"sampler1D", "sampler2D", "sampler3D", "samplerCube",
                                            "sampler1DShadow", "sampler2DShadow", "sampler2DRect"};
     for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++)
@@ -581,7 +687,36 @@ bool piglit_test_check_inputs(piglit_test *t)
                  "the vertex shader computes gl_Position: lockstep draws the rectangle as given");
         return false;
     }
+    if (nv == 1)
+        t->varying = v[0];
+    else if (color)
+        t->varying.kind = PIGLIT_VARYING_COLOR;
+    else if (texcoord)
+        t->varying.kind = PIGLIT_VARYING_TEXCOORD0;
     return true;
+}
+
+void piglit_varying_fs(const piglit_test *t, char *out, size_t n)
+{
+    const piglit_varying *v = &t->varying;
+    static const char *const pad[] = {"", ", 0.0, 0.0, 0.0", ", 0.0, 0.0", ", 0.0", ""};
+    switch (v->kind) {
+    case PIGLIT_VARYING_USER: {
+        int comps = !strcmp(v->type, "float") ? 1 : v->type[3] - '0';
+        snprintf(out, n, "varying %s %s;\nvoid main() { gl_FragColor = vec4(%s%s); }\n", v->type,
+                 v->name, v->name, pad[comps]);
+        break;
+    }
+    case PIGLIT_VARYING_COLOR:
+        snprintf(out, n, "void main() { gl_FragColor = gl_Color; }\n");
+        break;
+    case PIGLIT_VARYING_TEXCOORD0:
+        snprintf(out, n, "void main() { gl_FragColor = gl_TexCoord[0]; }\n");
+        break;
+    default:
+        if (n)
+            out[0] = 0;
+    }
 }
 
 void piglit_rect_pixels(const piglit_test *t, const piglit_cmd *c, int *x0, int *y0, int *x1,

@@ -486,6 +486,10 @@ static void run_thread(worker *w, size_t t)
             case R500_INPUT_CLIP:
                 v[0] = 2.0f * u - 1.0f, v[1] = 2.0f * vv - 1.0f, v[2] = 0.0f, v[3] = 1.0f;
                 break;
+            case R500_INPUT_IMAGE:
+                memcpy(v, in->image + 4 * ((size_t)w->py[l] * (size_t)W + (size_t)w->px[l]),
+                       sizeof v);
+                break;
             default:
                 memcpy(v, in->value, sizeof v);
                 break;
@@ -656,6 +660,9 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
     if (job->thread_size < 1 || job->thread_size > R500_MAX_LANES)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "thread size %u outside 1..64",
                            job->thread_size);
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        if (job->inputs[t].kind == R500_INPUT_IMAGE && !job->inputs[t].image)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "temp %u: image input without an image", t);
     r500_prog p;
     ls_status st = prog_build(job, &p, d);
     if (st)

@@ -16,10 +16,20 @@ fi
 if [ ! -e /usr/lib/x86_64-linux-gnu/dri/r300_dri.so ] && ! ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
   echo "skip: r300_dri.so (libgl1-mesa-dri) is not installed"; exit 77
 fi
+# lockstep's own shader_tests (no download needed): a varying driving a
+# data-dependent loop, and gl_Color over half the window
+data=$(dirname "$0")/data
+own=$("$lockstep" mesa piglit "$data/varying_loop.shader_test" "$data/varying_color.shader_test" 2>&1)
+echo "$own"
+for f in varying_loop varying_color; do
+  if ! grep -qE "^PASS  $data/$f.shader_test( |$)" <<<"$own"; then echo "FAILED: $f"; exit 1; fi
+done
+grep -q "varying_loop.shader_test  \[FC\]" <<<"$own" || { echo "FAILED: varying_loop issued no FC instruction"; exit 1; }
 if ! "$lockstep" mesa piglit --cache "$cache" --list fs-abs-vec2 >/dev/null 2>"$cache.err"; then
   echo "skip: the piglit package could not be fetched:"; cat "$cache.err"; exit 77
 fi
 pass_tests=(
+  glsl-1.10/execution/builtins/glsl-fs-abs-01
   glsl-1.10/execution/built-in-functions/fs-abs-vec2
   glsl-1.10/execution/fs-sign-times-abs
   glsl-1.10/execution/loops/glsl-fs-loop-continue

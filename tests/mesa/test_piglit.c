@@ -192,12 +192,21 @@ static void test_skips(void **state)
     expect_skip(buf, "uniform type 'uint'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ndraw rect tex 0 0 1 1 0 0 1 1\n", fs);
     expect_skip(buf, "not supported");
-    expect_skip("[require]\nGLSL >= 1.10\n[fragment shader]\nvarying vec4 v;\n"
-                "void main(){ gl_FragColor = v; }\n",
-                "reads varying");
-    expect_skip("[require]\nGLSL >= 1.10\n[fragment shader]\n"
-                "void main(){ gl_FragColor = gl_Color; }\n",
-                "reads gl_Color");
+    const char *hd = "[require]\nGLSL >= 1.10\n[fragment shader]\n";
+    snprintf(buf, sizeof buf, "%svarying vec4 a; varying float b;\nvoid main(){ gl_FragColor = a + b; }\n", hd);
+    expect_skip(buf, "several varyings");
+    snprintf(buf, sizeof buf, "%svarying vec4 a, b;\nvoid main(){ gl_FragColor = a + b; }\n", hd);
+    expect_skip(buf, "several varyings");
+    snprintf(buf, sizeof buf, "%svarying vec4 a[2];\nvoid main(){ gl_FragColor = a[1]; }\n", hd);
+    expect_skip(buf, "array, matrix");
+    snprintf(buf, sizeof buf, "%svarying mat2 m;\nvoid main(){ gl_FragColor = m[0].xyxy; }\n", hd);
+    expect_skip(buf, "array, matrix");
+    snprintf(buf, sizeof buf, "%svarying vec4 a;\nvoid main(){ gl_FragColor = a * gl_Color; }\n", hd);
+    expect_skip(buf, "several varyings");
+    snprintf(buf, sizeof buf, "%svoid main(){ gl_FragColor = gl_TexCoord[1]; }\n", hd);
+    expect_skip(buf, "other than gl_TexCoord[0]");
+    snprintf(buf, sizeof buf, "%svoid main(){ gl_FragColor = vec4(gl_FrontFacing); }\n", hd);
+    expect_skip(buf, "reads gl_FrontFacing");
     expect_skip("[require]\nGLSL >= 1.10\n[fragment shader]\nuniform sampler2D s;\n"
                 "void main(){ gl_FragColor = texture2D(s, vec2(0.0)); }\n",
                 "sampler2D");
@@ -222,6 +231,44 @@ static void test_skips(void **state)
         assert_true(piglit_test_check_inputs(&t));
         piglit_test_free(&t);
     }
+}
+
+/* The one varying lockstep feeds, and llvmpipe's pass shader for it. */
+static void expect_varying(const char *fs, piglit_varying_kind kind, const char *type,
+                           const char *name, const char *pass_fs_part)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n[fragment shader]\n%s", fs);
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(buf, strlen(buf), "v", &t, &d), LS_OK);
+    if (!piglit_test_check_inputs(&t))
+        fail_msg("skipped: %s", t.skip);
+    assert_int_equal(t.varying.kind, kind);
+    assert_string_equal(t.varying.type, type);
+    assert_string_equal(t.varying.name, name);
+    char pass[512];
+    piglit_varying_fs(&t, pass, sizeof pass);
+    if (!strstr(pass, pass_fs_part))
+        fail_msg("varying pass shader '%s' lacks '%s'", pass, pass_fs_part);
+    piglit_test_free(&t);
+}
+
+static void test_varyings(void **state)
+{
+    (void)state;
+    expect_varying("varying vec4 v;\nvoid main(){ gl_FragColor = v; }\n", PIGLIT_VARYING_USER,
+                   "vec4", "v", "varying vec4 v;\nvoid main() { gl_FragColor = vec4(v); }");
+    expect_varying("centroid varying float f;\nvoid main(){ gl_FragColor = vec4(f); }\n",
+                   PIGLIT_VARYING_USER, "float", "f", "gl_FragColor = vec4(f, 0.0, 0.0, 0.0);");
+    expect_varying("varying vec2 uv ; // varying vec3 commented;\nvoid main(){ gl_FragColor = uv.xyxy; }\n",
+                   PIGLIT_VARYING_USER, "vec2", "uv", "vec4(uv, 0.0, 0.0)");
+    expect_varying("void main(){ gl_FragColor = gl_Color * 2.0; }\n", PIGLIT_VARYING_COLOR, "", "",
+                   "gl_FragColor = gl_Color;");
+    expect_varying("void main(){ gl_FragColor = gl_TexCoord [ 0 ]; }\n", PIGLIT_VARYING_TEXCOORD0,
+                   "", "", "gl_FragColor = gl_TexCoord[0];");
+    /* no varying: an empty pass shader */
+    expect_varying("void main(){ gl_FragColor = gl_FragCoord; }\n", PIGLIT_VARYING_NONE, "", "", "");
 }
 
 static void rect(const char *line, int w, int h, int ex0, int ey0, int ex1, int ey1)
@@ -342,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_parse_sample),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_skips),
+        cmocka_unit_test(test_varyings),
         cmocka_unit_test(test_rect_pixels),
         cmocka_unit_test(test_ortho_and_stages),
         cmocka_unit_test(test_unorm8_and_probes),
