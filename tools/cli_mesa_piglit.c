@@ -32,7 +32,8 @@ static const char *const result_name[] = {"PASS", "FAIL", "SKIP"};
 typedef struct result {
     result_kind kind;
     char reason[600];
-    int llvmpipe; /* -1 not run, 0 its image fails the probes, 1 passes */
+    int llvmpipe; /* -1 not run / no final probe, 0 its image fails the probes, 1 passes,
+                   * 2 the program failed or crashed on llvmpipe too */
     uint64_t fc_issued; /* R500 flow-control instructions issued over all draws */
     int done;           /* set last by the worker that ran it (-j) */
 } result;
@@ -494,11 +495,20 @@ static void run_test(const options *o, const char *path, const char *name, resul
         if (log_line(log, verdicts, line, sizeof line))
             snprintf(res->reason, sizeof res->reason, "GL: %.500s", line + 6);
         else
-            snprintf(res->reason, sizeof res->reason, "GL program exited with status %d (log %.300s)", rc, log);
+            snprintf(res->reason, sizeof res->reason, "GL program %s %d under r300 (log %.300s)",
+                     rc > 128 ? "killed by signal" : "exited with status", rc > 128 ? rc - 128 : rc,
+                     log);
         keep = true;
     } else if (log_line(log, compiler, line, sizeof line)) {
+        /* r300 prints "r300 FP: Compiler Error:", then "file::function(): why",
+         * and renders with a dummy program */
+        static const char *const detail[] = {"():", NULL};
+        char why[600] = "";
+        if (log_line(log, detail, why, sizeof why))
+            memmove(why, why + 3 + strspn(why + 3, " "), strlen(why + 3 + strspn(why + 3, " ")) + 1);
         res->kind = RES_FAIL;
-        snprintf(res->reason, sizeof res->reason, "r300 compiler: %.500s", line);
+        snprintf(res->reason, sizeof res->reason,
+                 "r300 compiler error (it renders with a dummy program): %.400s", why[0] ? why : line);
         keep = true;
     } else {
         /* decode every submission in order, as one stream */
@@ -605,17 +615,19 @@ static void run_test(const options *o, const char *path, const char *name, resul
         }
         mesa_cs_free(&cs);
     }
-    if (o->llvmpipe && rc == 0) {
+    if (o->llvmpipe && rc != 77) {
         char ref[PATH_MAX + 16], llog[PATH_MAX + 16];
         snprintf(ref, sizeof ref, "%s/llvmpipe.bin", dir);
         snprintf(llog, sizeof llog, "%s/llvmpipe.log", dir);
         char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
         char *argv_lp[] = {(char *)o->gl, "--shader-test", (char *)path, "-o", ref, NULL};
         ls_imagef img = {0};
-        if (spawn_wait(argv_lp, env_lp, llog) == 0 &&
-            ls_rawf_read(ref, t.width, t.height, &img, &d) == LS_OK) {
+        int lrc = spawn_wait(argv_lp, env_lp, llog);
+        if (lrc == 0 && ls_rawf_read(ref, t.width, t.height, &img, &d) == LS_OK) {
             res->llvmpipe = probes_pass_on(&t, img.rgba);
             ls_imagef_free(&img);
+        } else if (lrc != 77) {
+            res->llvmpipe = 2; /* the GL program failed or crashed on llvmpipe too */
         }
     }
     if (keep && o->keep) {
@@ -845,7 +857,10 @@ int cli_mesa_piglit(int argc, char **argv)
             count[res[k].kind]++;
             printf("%s  %s%s%s%s%s\n", result_name[res[k].kind], tl.name[i],
                    res[k].reason[0] ? "  " : "", res[k].reason, res[k].fc_issued ? "  [FC]" : "",
-                   res[k].llvmpipe < 0 ? "" : res[k].llvmpipe ? "  (llvmpipe: pass)" : "  (llvmpipe: fail)");
+                   res[k].llvmpipe < 0    ? ""
+                   : res[k].llvmpipe == 2 ? "  (llvmpipe: fails to run too)"
+                   : res[k].llvmpipe      ? "  (llvmpipe: pass)"
+                                          : "  (llvmpipe: fail)");
             fflush(stdout);
             if (jf) {
                 fprintf(jf, "%s  {\"test\": ", k ? ",\n" : "");
@@ -855,7 +870,10 @@ int cli_mesa_piglit(int argc, char **argv)
                 fprintf(jf, ", \"fc_instructions_issued\": %llu",
                         (unsigned long long)res[k].fc_issued);
                 fprintf(jf, ", \"llvmpipe\": %s}",
-                        res[k].llvmpipe < 0 ? "null" : res[k].llvmpipe ? "\"pass\"" : "\"fail\"");
+                        res[k].llvmpipe < 0    ? "null"
+                        : res[k].llvmpipe == 2 ? "\"does not run\""
+                        : res[k].llvmpipe      ? "\"pass\""
+                                               : "\"fail\"");
             }
         }
         if (jf) {

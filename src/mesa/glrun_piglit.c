@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "base/buf.h"
 #include "glrun.h"
@@ -306,6 +307,14 @@ int glrun_shader_test(const char *path, const char *out, const char *varying_pre
     } else if (glrun_make_context(&dpy, &ctx)) {
         rc = 1;
     } else {
+        /* shader_runner applies [require] rlimit after creating the context;
+         * every run also gets a CPU-time guard against a compiler that never ends */
+        struct rlimit cpu = {300, 300};
+        setrlimit(RLIMIT_CPU, &cpu);
+        if (t.rlimit && !varying_prefix) { /* not in the harness's own pass */
+            struct rlimit as = {(rlim_t)t.rlimit, (rlim_t)t.rlimit};
+            setrlimit(RLIMIT_DATA, &as);
+        }
         rc = run(&t, out, varying_prefix);
         eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(dpy, ctx);

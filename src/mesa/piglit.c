@@ -297,8 +297,16 @@ static ls_status require_line(piglit_test *t, const char *s, const char *file, i
     }
     if (!strncmp(s, "/*", 2) || !strncmp(s, "//", 2) || !strncmp(s, "*", 1))
         return LS_OK; /* C comments in [require]: shader_runner ignores lines it does not know */
-    if (!strncmp(s, "rlimit", 6))
-        return LS_OK; /* a resource limit for the test process: irrelevant here */
+    if (!strncmp(s, "rlimit", 6)) {
+        /* shader_runner: an address-space limit for the test process, so that a
+         * compiler blow-up fails the test instead of exhausting the machine */
+        char *end;
+        unsigned long long lim = strtoull(s + 6, &end, 0);
+        if (end == s + 6 || lim == 0)
+            return number_error(d, file, line, col0 + 7, s, "rlimit needs a byte count");
+        t->rlimit = lim;
+        return LS_OK;
+    }
     if (!strncmp(s, "GL_", 3) || !strncmp(s, "!GL_", 4)) {
         /* extensions and limits: the GL program checks them against r300 */
         if (t->nrequires == *rcap) {
@@ -603,6 +611,38 @@ static int scan_varyings(const char *code, piglit_varying *v, int n, int max, bo
     return n;
 }
 
+static int count_ident(const char *code, const char *ident)
+{
+    size_t n = strlen(ident);
+    int k = 0;
+    for (const char *p = strstr(code, ident); p; p = strstr(p + 1, ident))
+        k += (p == code || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+             !(isalnum((unsigned char)p[n]) || p[n] == '_');
+    return k;
+}
+
+/* How many `varying … name` declarations name it in code. */
+static int count_declarations(const char *code, const char *name)
+{
+    piglit_varying v[8];
+    bool bad = false;
+    int k = 0;
+    /* each declaration statement is scanned separately */
+    for (const char *p = strstr(code, "varying"); p; p = strstr(p + 1, "varying")) {
+        const char *end = strchr(p, ';');
+        if (!end)
+            break;
+        char stmt[512];
+        size_t l = (size_t)(end - p + 1) < sizeof stmt ? (size_t)(end - p + 1) : sizeof stmt - 1;
+        memcpy(stmt, p, l);
+        stmt[l] = 0;
+        int n = scan_varyings(stmt, v, 0, 8, &bad);
+        for (int j = 0; j < n; j++)
+            k += !strcmp(v[j].name, name);
+    }
+    return k;
+}
+
 /* Is every use of gl_TexCoord in code the literal gl_TexCoord[0]? */
 static bool texcoord0_only(const char *code)
 {
@@ -654,6 +694,23 @@ bool piglit_test_check_inputs(piglit_test *t)
         nv = scan_varyings(c, v, nv, 4, &bad);
         texcoord0 &= texcoord0_only(c);
         free(c);
+    }
+    /* a varying only declared, never read, is no input (GLSL allows it; the
+     * vertex shader need not write it) */
+    for (int k = 0; k < nv;) {
+        int uses = 0, decls = 0;
+        for (int u = 0; u < t->nfs; u++) {
+            char *c = strip_comments(t->fs[u]);
+            if (!c)
+                return false;
+            uses += count_ident(c, v[k].name);
+            decls += count_declarations(c, v[k].name);
+            free(c);
+        }
+        if (uses <= decls)
+            v[k] = v[--nv];
+        else
+            k++;
     }
     bool color = piglit_fs_uses(t, "gl_Color"), texcoord = piglit_fs_uses(t, "gl_TexCoord");
     int inputs = nv + color + texcoord;
