@@ -502,10 +502,13 @@ static void run_test(const options *o, const char *path, const char *name, resul
     } else if (log_line(log, compiler, line, sizeof line)) {
         /* r300 prints "r300 FP: Compiler Error:", then "file::function(): why",
          * and renders with a dummy program */
-        static const char *const detail[] = {"():", NULL};
+        static const char *const detail[] = {"Too many", "():", NULL};
         char why[600] = "";
-        if (log_line(log, detail, why, sizeof why))
-            memmove(why, why + 3 + strspn(why + 3, " "), strlen(why + 3 + strspn(why + 3, " ")) + 1);
+        if (log_line(log, detail, why, sizeof why)) {
+            char *cut = strstr(why, "Using a dummy shader");
+            if (cut)
+                *cut = 0;
+        }
         res->kind = RES_FAIL;
         snprintf(res->reason, sizeof res->reason,
                  "r300 compiler error (it renders with a dummy program): %.400s", why[0] ? why : line);

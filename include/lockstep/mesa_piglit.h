@@ -65,6 +65,7 @@ typedef struct piglit_varying {
     piglit_varying_kind kind;
     char type[8];             /* USER: float, vec2, vec3, vec4 */
     char name[64];            /* USER */
+    char qual[24];            /* USER: "invariant " / "centroid " as declared, or "" */
 } piglit_varying;
 
 typedef struct piglit_test {

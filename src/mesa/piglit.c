@@ -567,6 +567,26 @@ static int scan_varyings(const char *code, piglit_varying *v, int n, int max, bo
         if ((p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
             isalnum((unsigned char)p[7]) || p[7] == '_')
             continue;
+        /* qualifiers before `varying` (invariant, centroid): the varying pass
+         * must declare it the same way or the link fails */
+        char qual[24] = "";
+        for (const char *b = p, *kw; b > code;) {
+            const char *e = b;
+            while (e > code && isspace((unsigned char)e[-1]))
+                e--;
+            kw = e;
+            while (kw > code && isalpha((unsigned char)kw[-1]))
+                kw--;
+            size_t l = (size_t)(e - kw);
+            if ((l == 9 && !strncmp(kw, "invariant", 9)) || (l == 8 && !strncmp(kw, "centroid", 8))) {
+                char tmp[24];
+                snprintf(tmp, sizeof tmp, "%.*s %s", (int)l, kw, qual);
+                memcpy(qual, tmp, sizeof qual);
+                b = kw;
+            } else {
+                break;
+            }
+        }
         const char *q = p + 7;
         char type[32];
         int used = 0;
@@ -597,6 +617,7 @@ static int scan_varyings(const char *code, piglit_varying *v, int n, int max, bo
                 } else {
                     v[n].kind = PIGLIT_VARYING_USER;
                     snprintf(v[n].type, sizeof v[n].type, "%.7s", type);
+                    memcpy(v[n].qual, qual, sizeof v[n].qual);
                     memcpy(v[n].name, name, strlen(name) + 1);
                     n++;
                 }
@@ -760,8 +781,8 @@ void piglit_varying_fs(const piglit_test *t, char *out, size_t n)
     switch (v->kind) {
     case PIGLIT_VARYING_USER: {
         int comps = !strcmp(v->type, "float") ? 1 : v->type[3] - '0';
-        snprintf(out, n, "varying %s %s;\nvoid main() { gl_FragColor = vec4(%s%s); }\n", v->type,
-                 v->name, v->name, pad[comps]);
+        snprintf(out, n, "%svarying %s %s;\nvoid main() { gl_FragColor = vec4(%s%s); }\n", v->qual,
+                 v->type, v->name, v->name, pad[comps]);
         break;
     }
     case PIGLIT_VARYING_COLOR:

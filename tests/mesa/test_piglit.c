@@ -261,6 +261,11 @@ static void test_varyings(void **state)
                    "vec4", "v", "varying vec4 v;\nvoid main() { gl_FragColor = vec4(v); }");
     expect_varying("centroid varying float f;\nvoid main(){ gl_FragColor = vec4(f); }\n",
                    PIGLIT_VARYING_USER, "float", "f", "gl_FragColor = vec4(f, 0.0, 0.0, 0.0);");
+    expect_varying("invariant varying float var;\nvoid main(){ gl_FragColor = vec4(var); }\n",
+                   PIGLIT_VARYING_USER, "float", "var", "invariant varying float var;");
+    /* declared but never read: no input */
+    expect_varying("varying vec4 color;\nvoid main(){ gl_FragColor = vec4(1.0); }\n",
+                   PIGLIT_VARYING_NONE, "", "", "");
     expect_varying("varying vec2 uv ; // varying vec3 commented;\nvoid main(){ gl_FragColor = uv.xyxy; }\n",
                    PIGLIT_VARYING_USER, "vec2", "uv", "vec4(uv, 0.0, 0.0)");
     expect_varying("void main(){ gl_FragColor = gl_Color * 2.0; }\n", PIGLIT_VARYING_COLOR, "", "",
