@@ -764,9 +764,14 @@ int cli_mesa_piglit(int argc, char **argv)
     snprintf(tree, sizeof tree, "%s/tree", cache);
     for (size_t k = 0; k < nfiles; k++) {
         if (access(files[k], R_OK)) {
+            rc = cli_usage_error("%s: cannot read: %s", files[k], strerror(errno));
+            for (size_t i = 0; i < tl.n; i++)
+                free(tl.path[i]), free(tl.name[i]);
+            free(tl.path);
+            free(tl.name);
             free(filters);
             free(files);
-            return cli_usage_error("%s: cannot read: %s", files[k], strerror(errno));
+            return rc;
         }
         if (!add_file(&tl, files[k]))
             wr = -1;
@@ -774,6 +779,10 @@ int cli_mesa_piglit(int argc, char **argv)
     if (nfiles == 0 || nf > 0) {
         rc = ensure_cache(cache);
         if (rc != CLI_OK) {
+            for (size_t i = 0; i < tl.n; i++)
+                free(tl.path[i]), free(tl.name[i]);
+            free(tl.path);
+            free(tl.name);
             free(filters);
             free(files);
             return rc;

@@ -569,7 +569,7 @@ static int scan_varyings(const char *code, piglit_varying *v, int n, int max, bo
             continue;
         /* qualifiers before `varying` (invariant, centroid): the varying pass
          * must declare it the same way or the link fails */
-        char qual[24] = "";
+        bool invariant = false, centroid = false;
         for (const char *b = p, *kw; b > code;) {
             const char *e = b;
             while (e > code && isspace((unsigned char)e[-1]))
@@ -578,15 +578,16 @@ static int scan_varyings(const char *code, piglit_varying *v, int n, int max, bo
             while (kw > code && isalpha((unsigned char)kw[-1]))
                 kw--;
             size_t l = (size_t)(e - kw);
-            if ((l == 9 && !strncmp(kw, "invariant", 9)) || (l == 8 && !strncmp(kw, "centroid", 8))) {
-                char tmp[24];
-                snprintf(tmp, sizeof tmp, "%.*s %s", (int)l, kw, qual);
-                memcpy(qual, tmp, sizeof qual);
-                b = kw;
-            } else {
+            if (l == 9 && !strncmp(kw, "invariant", 9))
+                invariant = true;
+            else if (l == 8 && !strncmp(kw, "centroid", 8))
+                centroid = true;
+            else
                 break;
-            }
+            b = kw;
         }
+        char qual[24];
+        snprintf(qual, sizeof qual, "%s%s", invariant ? "invariant " : "", centroid ? "centroid " : "");
         const char *q = p + 7;
         char type[32];
         int used = 0;
