@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <time.h>
 #include <math.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,66 @@ static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *
     return st;
 }
 
+/* `mesa run --vert`: llvmpipe's varying pass (lockstep-mesa-gl --varying-pass)
+ * gives the one varying per pixel; it becomes an image input of the temp the
+ * RS set-up names (the colour input for gl_Color, else the texcoord before
+ * WPOS). No varying read: nothing to do. */
+static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const char *vert,
+                                       const char *uni, int w, int h, const mesa_cs_draw *dr,
+                                       bool wpos, r500_job *rj, ls_imagef *img, ls_diag *d)
+{
+    char dir[] = "/tmp/lockstep-mesa-var-XXXXXX";
+    if (!mkdtemp(dir))
+        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory");
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s' --vert '%s'%s --size %dx%d --varying-pass '%s/var' "
+             ">'%s/log' 2>&1",
+             gl, frag, vert, uni, w, h, dir, dir);
+    int rc = system(cmd);
+    int code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    char path[PATH_MAX + 32], why[512] = "";
+    snprintf(path, sizeof path, "%s/log", dir);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(why, sizeof why, f))
+        if (!strncmp(why, "skip: ", 6) || !strncmp(why, "fail: ", 6))
+            break;
+    if (f)
+        fclose(f);
+    why[strcspn(why, "\n")] = 0;
+    ls_status st = LS_OK;
+    if (code == 77 && strstr(why, "reads no varying")) {
+        st = LS_OK;
+    } else if (code != 0) {
+        st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0, "varyings: %s",
+                         why[0] ? why + 6 : "llvmpipe's varying pass failed");
+    } else {
+        snprintf(path, sizeof path, "%s/var.0.bin", dir);
+        st = ls_rawf_read(path, w, h, img, d);
+        if (st == LS_OK) {
+            mesa_cs_rs_map m;
+            mesa_cs_rs_map_of(dr, &m);
+            int generics = m.ntex - (wpos && m.ntex > 0), temp = -1;
+            if (m.ncol + generics > 1)
+                st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
+                                 "RS has %d colour and %d texcoord inputs; lockstep feeds one varying",
+                                 m.ncol, generics);
+            else if (m.ncol == 1)
+                temp = m.col[0];
+            else if (generics == 1)
+                temp = m.tex[0];
+            if (temp >= 0 && temp < R500_NUM_TEMPS) {
+                rj->inputs[temp].kind = R500_INPUT_IMAGE;
+                rj->inputs[temp].image = img->rgba;
+            }
+        }
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", dir);
+    return st;
+}
+
 static int run(int argc, char **argv, bool check, bool bench)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -317,6 +378,7 @@ static int run(int argc, char **argv, bool check, bool bench)
     r500_job_init(&rj);
     st = r500_job_load_json(&rj, "decoded", job.data, job.len, &d);
     ls_buf_free(&job);
+    ls_imagef vimg = {0};
     if (st == LS_OK) {
         rj.width = w;
         rj.height = h;
@@ -327,6 +389,11 @@ static int run(int argc, char **argv, bool check, bool bench)
         bool wpos = ls_read_file(frag, &src) && strstr(src.data, "gl_FragCoord");
         ls_buf_free(&src);
         mesa_cs_set_inputs(dr, wpos, &rj);
+        /* With --vert, the one varying the fragment shader reads is what that
+         * vertex shader writes, interpolated: llvmpipe computes it (assumption
+         * piglit-varyings; the default vertex shader's uv is fed exactly). */
+        if (st == LS_OK && vert)
+            st = varying_from_llvmpipe(gl, frag, vert, uni, w, h, dr, wpos, &rj, &vimg, &d);
         r500_result r;
         rj.workers = (unsigned)threads;
         struct timespec t0, t1;
@@ -374,6 +441,7 @@ static int run(int argc, char **argv, bool check, bool bench)
             r500_result_free(&r);
         }
     }
+    ls_imagef_free(&vimg);
     r500_job_free(&rj);
     mesa_cs_free(&cs);
     return st == LS_OK ? CLI_OK : cli_report(&d);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "glrun.h"
+#include "lockstep/mesa_piglit.h"
 
 #define MAX_UNIFORMS 64
 
@@ -227,6 +228,35 @@ int main(int argc, char **argv)
     char *fs_src = slurp(frag), *vs_src = vert ? slurp(vert) : NULL;
     if (!fs_src || (vert && !vs_src))
         return 1;
+    char pass_out[4096], pass_fs[640];
+    if (varying_prefix) {
+        /* llvmpipe's varying pass for `lockstep mesa run --vert`: the vertex
+         * shader with a fragment shader writing the one varying (mesa_piglit.h) */
+        piglit_test pt;
+        memset(&pt, 0, sizeof pt);
+        pt.fs[0] = fs_src;
+        pt.nfs = 1;
+        pt.fs_line[0] = 1;
+        if (!piglit_test_check_inputs(&pt)) {
+            printf("skip: %s\n", pt.skip);
+            return 77;
+        }
+        if (pt.varying.kind == PIGLIT_VARYING_NONE) {
+            printf("skip: the fragment shader reads no varying\n");
+            return 77;
+        }
+        const char *ver = strstr(fs_src, "#version");
+        int vlen = ver ? (int)strcspn(ver, "\n") : 0;
+        int n = snprintf(pass_fs, sizeof pass_fs, "%.*s%s", vlen, ver ? ver : "", ver ? "\n" : "");
+        piglit_varying_fs(&pt, pass_fs + n, sizeof pass_fs - (size_t)n);
+        free(fs_src);
+        fs_src = strdup(pass_fs);
+        if (!fs_src)
+            return 1;
+        snprintf(pass_out, sizeof pass_out, "%s.0.bin", varying_prefix);
+        out = pass_out;
+        use_float = 1;
+    }
 
     EGLDisplay dpy;
     EGLContext ctx;
