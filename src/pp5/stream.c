@@ -324,7 +324,9 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
             in.test_pe = pe;
             in.test_oe = oe;
             pp5_pins p;
-            ls_status st = pp5_igc_step(g, &in, &p, d);
+            /* the fast step: same pins and state; signals read by fn through g
+             * are rebuilt on demand (pp5_igc_signal_*) */
+            ls_status st = pp5_igc_step_fast(g, &in, &p, d);
             ran++;
             if (fn)
                 fn(user, g, &p);
