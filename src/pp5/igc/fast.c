@@ -98,6 +98,8 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
         pp5_outputlatch_clock(&ol, &src, &pins);
         if (pins.addr_h != pins.addr_l)
             u->pair |= (uint8_t)(1u << r);
+        u->crflags[r] = PP5_CR_VALID | (u->dir_en ? PP5_CR_DIREN : 0) | (r ? PP5_CR_RMODE : 0) |
+                        (((u->pair >> r) & 1u) ? PP5_CR_PAIR : 0);
     }
 }
 
@@ -106,6 +108,7 @@ void pp5_igc_fast_init(pp5_igc *g)
     g->trr_top = pp5_trr_top(&g->opt);
     g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
     g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
+    g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
         pp5_uop_decode(&g->uop[a], exists ? g->seq.ucode[a] : 0, exists, &g->opt);
@@ -180,41 +183,44 @@ static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
     return b;
 }
 
-/* The pins of the last clock: OutputLatch (outputlatch.c) from the records of 1,
- * 2 and 3 clocks ago, plus ALUDat, Busy and the D pads of the clock itself. */
-static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t cycle, bool aludat)
+/* The pins of a clock (the latest record is olr[olr_pos]): OutputLatch
+ * (outputlatch.c) from the records of 1, 2 and 3 clocks ago, ALUDat of the
+ * clock, Busy at its end and the D pads. */
+static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t cycle)
 {
     unsigned pos = g->olr_pos;
+    const pp5_olrec *r0 = &g->olr[pos];
     const pp5_olrec *r1 = &g->olr[(pos - 1u) & 3u];
     const pp5_olrec *r2 = &g->olr[(pos - 2u) & 3u];
     const pp5_olrec *r3 = &g->olr[(pos - 3u) & 3u];
+    uint32_t f0 = r0->flags, f2 = r2->flags;
     p->cycle = cycle;
     /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
-    uint8_t acmp = r2->alu[0] ^
-                   (uint8_t)((r2->flags & (PP5_OLR_DIREN | PP5_OLR_ALUDAT)) == PP5_OLR_DIREN);
+    uint8_t acmp = r2->alu[0] ^ (uint8_t)((f2 & (PP5_CR_DIREN | PP5_CR_ALUDAT)) == PP5_CR_DIREN);
     memcpy((unsigned char *)p + offsetof(pp5_pins, acmp), r2->alu, 16); /* addr_l follows */
     p->acmp = acmp;
     p->addr_l = r1->addr;
-    p->addr_h = (r1->flags & PP5_OLR_PAIR) ? (uint8_t)~r1->addr : r1->addr;
+    p->addr_h = (r1->flags & PP5_CR_PAIR) ? (uint8_t)~r1->addr : r1->addr;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* dat[6], lsb, trst in one store: bit k of dat6 → byte k (the products land
      * on distinct bits, so nothing carries) */
     uint64_t bytes = ((r2->dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
-                     (uint64_t)((r2->flags & PP5_OLR_LSB) != 0) << 48 |
-                     (uint64_t)((r3->flags & PP5_OLR_SHIFT) != 0) << 56;
+                     (uint64_t)((f2 & PP5_CR_LSB) != 0) << 48 |
+                     (uint64_t)((r3->flags & PP5_CR_SHIFT) != 0) << 56;
     memcpy((unsigned char *)p + offsetof(pp5_pins, dat), &bytes, 8);
 #else
     for (int k = 0; k < 6; k++)
         p->dat[k] = (r2->dat6 >> k) & 1u;
-    p->lsb = (r2->flags & PP5_OLR_LSB) != 0;
-    p->trst = (r3->flags & PP5_OLR_SHIFT) != 0;
+    p->lsb = (f2 & PP5_CR_LSB) != 0;
+    p->trst = (r3->flags & PP5_CR_SHIFT) != 0;
 #endif
-    p->aludat = aludat;
-    /* end of the clock: after the host side */
+    p->aludat = (f0 & PP5_CR_ALUDAT) != 0;
     p->busy = g->ctl.ibsy | g->ctl.cbsy;
-    p->d_out_en = g->il.in.test_pe;
-    p->d_out = g->il.in.test_oe ? g->rd_data : g->il.in.d;
+    p->d_out_en = (f0 & PP5_CR_TESTPE) != 0;
+    p->d_out = (f0 & PP5_CR_TESTOE) ? r0->uw : r0->d;
 }
+
+static uint32_t flag_if(bool b, uint32_t f) { return b ? f : 0; }
 
 /* Module structs → compact form (s = 0 at the current state). */
 void pp5_igc_fast_pack(pp5_igc *g)
@@ -222,7 +228,6 @@ void pp5_igc_fast_pack(pp5_igc *g)
     pp5_ser_fast *f = &g->fs;
     const pp5_serializer *s = &g->ser;
     memset(f, 0, sizeof *f);
-    f->bit_sc = -1;
     for (int k = 0; k < 6; k++) {
         f->tok0[k] = (int16_t)s->cs[k].tok;
         f->sone0 |= (uint8_t)(s->cg[k].sone << k);
@@ -230,8 +235,8 @@ void pp5_igc_fast_pack(pp5_igc *g)
         f->sep6 |= (uint8_t)(s->cg[k].sep_stage << k);
         f->out6 |= (uint8_t)(s->cg[k].out_stage << k);
         f->bit6 |= (uint8_t)(s->cs[k].bit << k);
-        f->dat6 |= (uint8_t)(s->cg[k].dat << k);
     }
+    f->bit6_at = g->cycle;
     f->tok0[6] = (int16_t)s->it.tok;
     f->bsy0 |= (uint8_t)(s->cl.bsy[6] << 6);
     f->bits_sent0 = s->bits_sent;
@@ -251,11 +256,26 @@ void pp5_igc_fast_pack(pp5_igc *g)
         r->addr = h->addr;
         for (int j = 0; j < 6; j++)
             r->dat6 |= (uint8_t)(h->dat[j] << j);
-        r->flags = (uint8_t)(PP5_OLR_VALID | (h->dir_en ? PP5_OLR_DIREN : 0) |
-                             (h->aludat ? PP5_OLR_ALUDAT : 0) | (h->rmode ? PP5_OLR_RMODE : 0) |
-                             (h->shift ? PP5_OLR_SHIFT : 0) | (h->lsb ? PP5_OLR_LSB : 0) |
-                             (((u.pair >> h->rmode) & 1u) ? PP5_OLR_PAIR : 0));
+        r->flags = PP5_CR_VALID | flag_if(h->dir_en, PP5_CR_DIREN) |
+                   flag_if(h->aludat, PP5_CR_ALUDAT) | flag_if(h->rmode, PP5_CR_RMODE) |
+                   flag_if(h->shift, PP5_CR_SHIFT) | flag_if(h->lsb, PP5_CR_LSB) |
+                   flag_if((u.pair >> h->rmode) & 1u, PP5_CR_PAIR);
     }
+    /* the last clock's signals and inputs → the latest record */
+    pp5_olrec *r0 = &g->olr[0];
+    const pp5_host_in *in = &g->il.in;
+    r0->uw = g->uw;
+    r0->pc = g->pc_exec;
+    r0->d = in->d;
+    r0->t = in->t;
+    r0->flags |= flag_if(s->trr.trr, PP5_CR_TRR) | flag_if(g->seq.new_l, PP5_CR_NEWL) |
+                 flag_if(g->seq.branch, PP5_CR_BRANCH) | flag_if(g->ctl.post_c, PP5_CR_POSTC) |
+                 flag_if(g->ctl.post_i, PP5_CR_POSTI) | flag_if(s->cl.csb, PP5_CR_CSB) |
+                 flag_if(s->cl.msin, PP5_CR_MSIN) | flag_if(g->lc.tc1, PP5_CR_TC1) |
+                 flag_if(g->lc.tc2, PP5_CR_TC2) | flag_if(in->wr_en, PP5_CR_WREN) |
+                 flag_if(in->go, PP5_CR_GO) | flag_if(in->st1, PP5_CR_ST1) |
+                 flag_if(in->st2, PP5_CR_ST2) | flag_if(in->reset, PP5_CR_RESET) |
+                 flag_if(in->test_oe, PP5_CR_TESTOE) | flag_if(in->test_pe, PP5_CR_TESTPE);
 }
 
 /* Compact form → module structs (every field the module clock would hold). */
@@ -263,18 +283,23 @@ void pp5_igc_fast_unpack(pp5_igc *g)
 {
     const pp5_ser_fast *f = &g->fs;
     pp5_serializer *s = &g->ser;
+    const pp5_olrec *r0 = &g->olr[g->olr_pos];
+    const uint32_t f0 = r0->flags;
+    const bool reset = f0 & PP5_CR_RESET; /* the Controller was reset at the clock's end */
     uint32_t sc = f->sc;
+    /* s at the start of the last clock */
+    uint32_t sc_last = !(f0 & PP5_CR_SHIFT) ? sc : sc == UINT32_MAX ? sc : sc - 1;
+    unsigned bits = f->bit6_at == g->cycle ? f->bit6 : raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
     for (int k = 0; k < 6; k++) {
         int t0 = f->tok0[k], len = s->cs[k].len;
         s->cs[k].tok = t0 < 0 || t0 > len ? t0
                      : (int)((uint64_t)t0 + sc > (uint64_t)len + 1 ? (uint64_t)len + 1
                                                                    : (uint64_t)t0 + sc);
-        s->cs[k].bit = f->bit_sc < 0 ? (f->bit6 >> k) & 1u
-                                     : (raw_bits_at(f, f->bit_sc) >> k) & 1u;
+        s->cs[k].bit = (bits >> k) & 1u;
         s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
         s->cg[k].sep_stage = (f->sep6 >> k) & 1u;
         s->cg[k].out_stage = (f->out6 >> k) & 1u;
-        s->cg[k].dat = (f->dat6 >> k) & 1u;
+        s->cg[k].dat = (r0->dat6 >> k) & 1u;
         s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
     }
     int t0 = f->tok0[6];
@@ -282,36 +307,68 @@ void pp5_igc_fast_unpack(pp5_igc *g)
               : (int)((uint64_t)t0 + sc > SER_LEN_I + 1 ? SER_LEN_I + 1 : (uint64_t)t0 + sc);
     s->cl.bsy[6] = ((f->bsy0 >> 6) & 1u) && sc < f->clear_at[6];
     s->bits_sent = f->bits_sent0 + (sc < f->csb_until ? sc : f->csb_until);
+    s->cl.csb = f0 & PP5_CR_CSB;
+    s->cl.lsb = f0 & PP5_CR_LSB;
+    s->cl.msin = f0 & PP5_CR_MSIN;
+    s->trr.trr = f0 & PP5_CR_TRR;
+    /* the other signals of the last clock */
+    g->uw = r0->uw;
+    g->rd_data = r0->uw;
+    g->pc_exec = r0->pc;
+    g->lc.tc1 = f0 & PP5_CR_TC1;
+    g->lc.tc2 = f0 & PP5_CR_TC2;
+    g->pma.addr = r0->addr;
+    g->dr.aludat = f0 & PP5_CR_ALUDAT;
+    g->seq.branch = f0 & PP5_CR_BRANCH;
+    g->seq.new_l = !reset && (f0 & PP5_CR_NEWL);
+    g->ctl.shift = !reset && (f0 & PP5_CR_SHIFT);
+    g->ctl.post_c = g->ctl.post_c_prev = !reset && (f0 & PP5_CR_POSTC);
+    g->ctl.post_i = g->ctl.post_i_prev = !reset && (f0 & PP5_CR_POSTI);
+    pp5_inputlatch *il = &g->il;
+    il->in.wr_en = f0 & PP5_CR_WREN;
+    il->in.t = r0->t;
+    il->in.d = r0->d;
+    il->in.go = f0 & PP5_CR_GO;
+    il->in.st1 = f0 & PP5_CR_ST1;
+    il->in.st2 = f0 & PP5_CR_ST2;
+    il->in.reset = reset;
+    il->in.test_oe = f0 & PP5_CR_TESTOE;
+    il->in.test_pe = f0 & PP5_CR_TESTPE;
+    il->st1 = il->in.st1;
+    il->st2 = il->in.st2;
+    il->d_bus = r0->d;
+    /* OutputLatch history */
     for (unsigned k = 0; k < 4; k++) {
         const pp5_olrec *r = &g->olr[(g->olr_pos - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
-        if (!(r->flags & PP5_OLR_VALID))
+        if (!(r->flags & PP5_CR_VALID))
             continue;
         h->valid = true;
         h->uw = r->uw;
-        h->dir_en = r->flags & PP5_OLR_DIREN;
-        h->aludat = r->flags & PP5_OLR_ALUDAT;
-        h->rmode = r->flags & PP5_OLR_RMODE;
-        h->shift = r->flags & PP5_OLR_SHIFT;
-        h->lsb = r->flags & PP5_OLR_LSB;
+        h->dir_en = r->flags & PP5_CR_DIREN;
+        h->aludat = r->flags & PP5_CR_ALUDAT;
+        h->rmode = r->flags & PP5_CR_RMODE;
+        h->shift = r->flags & PP5_CR_SHIFT;
+        h->lsb = r->flags & PP5_CR_LSB;
         h->addr = r->addr;
         for (int j = 0; j < 6; j++)
             h->dat[j] = (r->dat6 >> j) & 1u;
     }
     /* between clocks: the cycle counter has already advanced */
-    fast_pins(g, &g->last_pins, g->cycle - 1, g->dr.aludat);
+    if (g->cycle)
+        fast_pins(g, &g->last_pins, g->cycle - 1);
 }
 
 /* PostC after this clock's shift: the module's posting (serializer.c) with the
- * per-shift fields started afresh at s = 0. */
-static void ser_fast_post(pp5_igc *g)
+ * per-shift fields started afresh at s = 0. sc_last: s at the clock's start. */
+static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
 {
     pp5_ser_fast *f = &g->fs;
     pp5_serializer *s = &g->ser;
     /* this clock's *Bit came from the set being replaced */
-    f->bit6 = (uint8_t)raw_bits_at(f, f->bit_sc);
-    f->bit_sc = -1;
+    f->bit6 = (uint8_t)raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
+    f->bit6_at = g->cycle + 1;
     pp5_serializer_post_latches(s);
     f->sone0 = 0;
     f->bsy0 = 0;
@@ -332,156 +389,153 @@ static void ser_fast_post(pp5_igc *g)
 
 ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
-    if (g->fast_stale) {
+    if (__builtin_expect(g->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
         g->fast_stale = false;
     }
     g->mod_stale = true;
-    bool busy = g->ctl.ibsy | g->ctl.cbsy;
+    pp5_controller *ctl = &g->ctl;
+    const bool busy = ctl->ibsy | ctl->cbsy;
+    const bool rmode = ctl->rmode;
+    const uint32_t prev = g->olr[g->olr_pos].flags;
 
-    /* InputLatch (inputlatch.c) */
-    pp5_inputlatch *il = &g->il;
-    /* field by field: a whole-struct copy of the caller's freshly written
-     * inputs stalls on store-to-load forwarding */
+    /* InputLatch (inputlatch.c), into the clock's record flags */
+    uint32_t inflags;
+    uint32_t dbus = 0;
+    uint8_t t = 0;
     if (in) {
-        il->in.wr_en = in->wr_en;
-        il->in.t = in->t & 7u;
-        il->in.d = in->d;
-        il->in.go = in->go;
-        il->in.st1 = in->st1;
-        il->in.st2 = in->st2;
-        il->in.reset = in->reset;
-        il->in.test_oe = in->test_oe;
-        il->in.test_pe = in->test_pe;
+        inflags = (uint32_t)in->wr_en << PP5_CRB_WREN | (uint32_t)in->go << PP5_CRB_GO |
+                  (uint32_t)in->st1 << PP5_CRB_ST1 | (uint32_t)in->st2 << PP5_CRB_ST2 |
+                  (uint32_t)in->reset << PP5_CRB_RESET |
+                  (uint32_t)in->test_oe << PP5_CRB_TESTOE |
+                  (uint32_t)in->test_pe << PP5_CRB_TESTPE;
+        dbus = in->d;
+        t = in->t & 7u;
     } else {
-        memset(&il->in, 0, sizeof il->in);
-        il->in.st1 = g->st1;
-        il->in.st2 = g->st2;
+        inflags = (uint32_t)g->st1 << PP5_CRB_ST1 | (uint32_t)g->st2 << PP5_CRB_ST2;
     }
-    il->st1 = il->in.st1;
-    il->st2 = il->in.st2;
-    il->d_bus = il->in.d;
-    const pp5_host_in *hi = &il->in;
 
     /* Sequencer: Memory read, pre-decoded */
-    unsigned pc = g->seq.pc;
+    const unsigned pc = g->seq.pc;
     const pp5_uop *u = &g->uop[pc & 511u];
-    if (__builtin_expect(!u->exists, 0))
-        pp5_igc_warn(g, "microcode address %u does not exist (416-word store); read as 0", pc);
-    g->uw = u->uw;
-    g->pc_exec = (uint16_t)pc;
-    g->rd_data = u->uw;
-    bool done = u->done;
+    const bool done = u->done;
 
     /* LoopCount (loopcount.c) */
     pp5_loopcount *lc = &g->lc;
-    uint8_t n1 = done ? lc->lc1_post : (uint8_t)((lc->lc1 - u->cnt1) & 0x7fu);
-    uint8_t n2 = done ? lc->lc2_post : (uint8_t)((lc->lc2 - u->cnt2) & 0x7fu);
-    bool tc1 = n1 == 116, tc2 = n2 == 0;
-    lc->tc1 = tc1;
-    lc->tc2 = tc2;
-    lc->lc1 = n1;
-    lc->lc2 = n2;
+    const unsigned n1 = done ? lc->lc1_post : (lc->lc1 - u->cnt1) & 0x7fu;
+    const unsigned n2 = done ? lc->lc2_post : (lc->lc2 - u->cnt2) & 0x7fu;
+    const bool tc1 = n1 == 116, tc2 = n2 == 0;
+    lc->lc1 = (uint8_t)n1;
+    lc->lc2 = (uint8_t)n2;
 
-    /* TRR, Shift, NewL, next address */
+    /* TRR, Shift (controller.c), NewL, AddrGen (sequencer.c) */
     pp5_serializer *s = &g->ser;
-    pp5_ser_fast *f = &g->fs;
-    bool trr = (s->trr.stages >> g->trr_top) & 1u;
-    s->trr.trr = trr;
-    bool rmode = g->ctl.rmode;
-    bool shift = (u->shift >> (rmode * 2u + trr)) & 1u;
-    g->ctl.shift = shift;
-    bool new_l = rmode | (done & g->ctl.ip);
-    unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 |
-                    (unsigned)il->st1 << 3 | (unsigned)il->st2 << 4;
-    bool branch = !new_l & !((u->pulldown >> cond) & 1u);
-    g->seq.new_l = new_l;
-    g->seq.branch = branch;
-    unsigned first = new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
-    uint16_t pc_next = (uint16_t)(branch ? u->braddr : first);
+    const uint64_t stages = s->trr.stages;
+    const bool trr = (stages >> g->trr_top) & 1u;
+    const bool shift = (u->shift >> (rmode * 2u + trr)) & 1u;
+    const bool ip = ctl->ip;
+    const bool new_l = rmode | (done & ip);
+    const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 |
+                          ((inflags / PP5_CR_ST1) & 3u) << 3;
+    const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
+    const unsigned first = new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
+    g->seq.pc = (uint16_t)(branch ? u->braddr : first);
 
-    /* PixMemAddr (pixmemaddr.c) */
+    /* PixMemAddr (pixmemaddr.c); Done is data: selects, not a branch */
     pp5_pixmemaddr *pm = &g->pma;
-    uint8_t addr = pm->ctr[u->pma_ctr];
-    pm->ctr[u->pma_ctr] = (uint8_t)(addr + u->pma_step);
-    uint8_t load = (uint8_t)-(int)done; /* branch-free: Done is data */
-    for (int i = 0; i < 3; i++)
-        pm->ctr[i] = (uint8_t)((pm->post[i] & load) | (pm->ctr[i] & ~load));
-    pm->addr = addr;
+    const unsigned c = u->pma_ctr;
+    const uint8_t addr = pm->ctr[c];
+    pm->ctr[c] = (uint8_t)(addr + u->pma_step);
+    uint8_t p0 = pm->post[0], p1 = pm->post[1], p2 = pm->post[2];
+    uint8_t c0 = pm->ctr[0], c1 = pm->ctr[1], c2 = pm->ctr[2];
+    pm->ctr[0] = done ? p0 : c0;
+    pm->ctr[1] = done ? p1 : c1;
+    pm->ctr[2] = done ? p2 : c2;
 
     /* DirectReg (directreg.c) */
     pp5_directreg *dr = &g->dr;
-    bool aludat = dr->shreg & 1u;
-    dr->aludat = aludat;
-    uint32_t sh = dr->shreg;
-    sh = u->dir_en ? (sh >> 1) | (sh & 0x80000000u) : sh;
+    const uint32_t shreg = dr->shreg;
+    const bool aludat = shreg & 1u;
+    const uint32_t sh = u->dir_en ? (shreg >> 1) | (shreg & 0x80000000u) : shreg;
     dr->shreg = new_l ? dr->post : sh;
 
     /* Controller posting (controller.c); "In RMode, CSBHSP1 is disabled" */
-    uint32_t sc = f->sc;
-    bool csb = sc < f->csb_until;
-    pp5_controller *ctl = &g->ctl;
-    bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !ctl->post_c_prev;
-    bool post_i = ctl->ibsy & !ctl->ip & !ctl->post_i_prev;
-    ctl->post_c = post_c;
-    ctl->post_i = post_i;
+    pp5_ser_fast *f = &g->fs;
+    const uint32_t sc = f->sc, csb_until = f->csb_until;
+    const bool csb = sc < csb_until;
+    const bool post_c_prev = (prev & (PP5_CR_POSTC | PP5_CR_RESET)) == PP5_CR_POSTC;
+    const bool post_i_prev = (prev & (PP5_CR_POSTI | PP5_CR_RESET)) == PP5_CR_POSTI;
+    const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
+    const bool post_i = ctl->ibsy & !ip & !post_i_prev;
+    ctl->ip = post_i | (ip & !new_l);
 
     /* Serializer clock (serializer.c, as a function of s) */
-    s->cl.csb = csb;
-    bool lsb = s->cl.first_pending & csb;
-    s->cl.lsb = lsb;
-    bool msin = s->cl.msin_pending & shift;
-    s->cl.msin = msin;
-    uint8_t dat6 = f->out6;
-    f->dat6 = dat6;
-    f->bit_sc = (int32_t)(sc < 0x7fffffffu ? sc : 0x7fffffffu);
-    /* OutputLatch: record this clock's sources now, before a PostI in RMode
-     * can rewrite the store word u was decoded from */
-    unsigned pos = (g->olr_pos + 1u) & 3u;
+    const bool first_pending = s->cl.first_pending, msin_pending = s->cl.msin_pending;
+    const bool lsb = first_pending & csb;
+    const bool msin = msin_pending & shift;
+    const uint8_t out6 = f->out6, sep6 = f->sep6;
+    const unsigned b6 = gather_bytes(f->blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u));
+    f->out6 = shift ? sep6 : out6;
+    f->sep6 = shift ? (uint8_t)(b6 & (0u - (unsigned)csb)) : sep6;
+    f->sc = sc + (shift & (sc != UINT32_MAX));
+    s->cl.first_pending = first_pending & !(shift & csb);
+    const uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
+    s->trr.stages = shift ? shifted : stages;
+    /* MsIn pending: consumed by a shift, set again on the CSB fall */
+    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | g->msin_always);
+    s->cl.msin_pending = shift ? fall : msin_pending;
+
+    /* the clock's record: OutputLatch sources and signals (the pin bytes are
+     * copied, so a PostI that rewrites the store below cannot change them) */
+    const unsigned pos = (g->olr_pos + 1u) & 3u;
     g->olr_pos = pos;
     pp5_olrec *r0 = &g->olr[pos];
     memcpy(r0->alu, u->alu[rmode], 16);
     r0->uw = u->uw;
+    r0->d = dbus;
+    r0->pc = (uint16_t)pc;
     r0->addr = addr;
-    r0->dat6 = dat6;
-    r0->flags = (uint8_t)(PP5_OLR_VALID | (u->dir_en ? PP5_OLR_DIREN : 0) |
-                          (aludat ? PP5_OLR_ALUDAT : 0) | (rmode ? PP5_OLR_RMODE : 0) |
-                          (shift ? PP5_OLR_SHIFT : 0) | (lsb ? PP5_OLR_LSB : 0) |
-                          (((u->pair >> rmode) & 1u) ? PP5_OLR_PAIR : 0));
-    /* a shift clock, without branches (Shift and CSB are data) */
-    unsigned b6 = gather_bytes(f->blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u));
-    uint8_t sep6 = f->sep6;
-    f->out6 = shift ? sep6 : dat6;
-    f->sep6 = shift ? (uint8_t)(b6 & (0u - (unsigned)csb)) : sep6;
-    f->sc = sc + (shift & (sc != UINT32_MAX));
-    s->cl.first_pending &= !(shift & csb);
-    uint64_t stages = s->trr.stages;
-    uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
-    s->trr.stages = shift ? shifted : stages;
-    /* MsIn pending: consumed by this shift, set again on the CSB fall */
-    bool fall = csb & ((uint64_t)sc + 1 >= f->csb_until) &
-                (s->cl.set_mbi | (g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS));
-    s->cl.msin_pending = shift ? fall : s->cl.msin_pending;
-    if (post_c) {
-        ser_fast_post(g);
+    r0->dat6 = out6;
+    r0->t = t;
+    const uint32_t flags =
+        inflags | u->crflags[rmode] | (uint32_t)aludat << PP5_CRB_ALUDAT |
+        (uint32_t)shift << PP5_CRB_SHIFT | (uint32_t)lsb << PP5_CRB_LSB |
+        (uint32_t)trr << PP5_CRB_TRR | (uint32_t)new_l << PP5_CRB_NEWL |
+        (uint32_t)branch << PP5_CRB_BRANCH | (uint32_t)post_c << PP5_CRB_POSTC |
+        (uint32_t)post_i << PP5_CRB_POSTI | (uint32_t)csb << PP5_CRB_CSB |
+        (uint32_t)msin << PP5_CRB_MSIN | (uint32_t)tc1 << PP5_CRB_TC1 |
+        (uint32_t)tc2 << PP5_CRB_TC2;
+    r0->flags = flags;
+
+    /* rare: a missing word, postings, the host side */
+    const uint64_t cycle = g->cycle;
+    if (__builtin_expect(!u->exists, 0))
+        pp5_igc_warn(g, "microcode address %u does not exist (416-word store); read as 0", pc);
+    if (__builtin_expect(post_c, 0)) {
+        ser_fast_post(g, sc);
         ctl->cbsy = false;
     }
-    if (post_i)
+    if (__builtin_expect(post_i, 0))
         pp5_igc_post_i(g);
-    ctl->ip = post_i | (ctl->ip & !new_l);
-    ctl->post_i_prev = post_i;
-    ctl->post_c_prev = post_c;
-    g->seq.pc = pc_next;
-
-    /* host side, end of clock */
     ls_status st = LS_OK;
-    if (hi->wr_en | hi->go | hi->reset | hi->test_pe)
-        st = pp5_igc_host_side(g, hi, busy, d);
+    if (__builtin_expect(flags & (PP5_CR_WREN | PP5_CR_GO | PP5_CR_RESET | PP5_CR_TESTPE), 0)) {
+        pp5_host_in hi = {0};
+        hi.wr_en = flags & PP5_CR_WREN;
+        hi.t = t;
+        hi.d = dbus;
+        hi.go = flags & PP5_CR_GO;
+        hi.st1 = flags & PP5_CR_ST1;
+        hi.st2 = flags & PP5_CR_ST2;
+        hi.reset = flags & PP5_CR_RESET;
+        hi.test_oe = flags & PP5_CR_TESTOE;
+        hi.test_pe = flags & PP5_CR_TESTPE;
+        st = pp5_igc_host_side(g, &hi, busy, d);
+        if (st != LS_OK && d)
+            ls_diag_at_index(d, (long)cycle);
+    }
     /* the pins go straight to the caller; last_pins is rebuilt by the unpack */
     if (pins)
-        fast_pins(g, pins, g->cycle, aludat);
-    if (st != LS_OK && d)
-        ls_diag_at_index(d, (long)g->cycle);
-    g->cycle++;
+        fast_pins(g, pins, cycle);
+    g->cycle = cycle + 1;
     return st;
 }

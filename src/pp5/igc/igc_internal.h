@@ -204,19 +204,43 @@ typedef struct pp5_uop {
     uint8_t pma_ctr;        /* PP5_CTR_* issued by the PMA code */
     uint8_t pma_step;       /* +1, 0 or 0xff (-1), mod 256 */
     uint8_t pair;           /* bit r: AddrH = ~AddrL for this word in RMode r */
+    uint32_t crflags[2];    /* record flags fixed by the word, for RMode r (VALID, DIREN,
+                             * RMODE, PAIR) */
     uint8_t exists;         /* address < 416 */
 } pp5_uop;
 void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
 
-/* One clock of OutputLatch history (the sources of pp5_ol_src, packed). */
+/* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src,
+ * packed, with the word's pin bytes as decoded for its RMode), and the signals
+ * of the clock that nothing but an observer reads (rebuilt by the unpack). */
 enum {
-    PP5_OLR_VALID = 1, PP5_OLR_DIREN = 2, PP5_OLR_ALUDAT = 4, PP5_OLR_RMODE = 8,
-    PP5_OLR_SHIFT = 16, PP5_OLR_LSB = 32, PP5_OLR_PAIR = 64,
+    PP5_CRB_VALID, PP5_CRB_DIREN, PP5_CRB_ALUDAT, PP5_CRB_RMODE, PP5_CRB_SHIFT,
+    PP5_CRB_LSB, PP5_CRB_PAIR,
+    /* the clock's signals */
+    PP5_CRB_TRR, PP5_CRB_NEWL, PP5_CRB_BRANCH, PP5_CRB_POSTC, PP5_CRB_POSTI, PP5_CRB_CSB,
+    PP5_CRB_MSIN, PP5_CRB_TC1, PP5_CRB_TC2,
+    /* the clock's host inputs (InputLatch); Reset also cleared the Controller */
+    PP5_CRB_WREN, PP5_CRB_GO, PP5_CRB_ST1, PP5_CRB_ST2, PP5_CRB_RESET, PP5_CRB_TESTOE,
+    PP5_CRB_TESTPE,
+};
+#define PP5_CR(name) (1u << PP5_CRB_##name)
+enum {
+    PP5_CR_VALID = PP5_CR(VALID), PP5_CR_DIREN = PP5_CR(DIREN), PP5_CR_ALUDAT = PP5_CR(ALUDAT),
+    PP5_CR_RMODE = PP5_CR(RMODE), PP5_CR_SHIFT = PP5_CR(SHIFT), PP5_CR_LSB = PP5_CR(LSB),
+    PP5_CR_PAIR = PP5_CR(PAIR), PP5_CR_TRR = PP5_CR(TRR), PP5_CR_NEWL = PP5_CR(NEWL),
+    PP5_CR_BRANCH = PP5_CR(BRANCH), PP5_CR_POSTC = PP5_CR(POSTC), PP5_CR_POSTI = PP5_CR(POSTI),
+    PP5_CR_CSB = PP5_CR(CSB), PP5_CR_MSIN = PP5_CR(MSIN), PP5_CR_TC1 = PP5_CR(TC1),
+    PP5_CR_TC2 = PP5_CR(TC2), PP5_CR_WREN = PP5_CR(WREN), PP5_CR_GO = PP5_CR(GO),
+    PP5_CR_ST1 = PP5_CR(ST1), PP5_CR_ST2 = PP5_CR(ST2), PP5_CR_RESET = PP5_CR(RESET),
+    PP5_CR_TESTOE = PP5_CR(TESTOE), PP5_CR_TESTPE = PP5_CR(TESTPE),
 };
 typedef struct pp5_olrec {
     uint8_t alu[16];        /* the word's pins template (pp5_uop.alu[rmode]) */
     uint32_t uw;
-    uint8_t addr, dat6, flags;
+    uint32_t flags;         /* PP5_CR_* */
+    uint32_t d;             /* D<0:31> */
+    uint16_t pc;            /* the word's address */
+    uint8_t addr, dat6, t;  /* PixMemAddr address, *DatLSP2 (bit k), T<0:2> */
 } pp5_olrec;
 
 /* The Serializer's per-shift state, as a function of s = shift clocks since the
@@ -230,11 +254,12 @@ typedef struct pp5_ser_fast {
     uint32_t csb_until;
     uint32_t bits_sent0;
     uint32_t clear_at[7];   /* s at which busy latch k clears */
-    int32_t bit_sc;         /* s at the start of the last clock, or -1: use bit6 */
     int16_t tok0[7];        /* token stages at the base (CoefSer ×6, ITok) */
     uint8_t sone0, bsy0;    /* SOne and busy latches at the base (bit k) */
     uint8_t sep6, out6;     /* CoefGate TokStage / ShiftStage (bit k) */
-    uint8_t bit6, dat6;     /* *Bit (when bit_sc < 0) and *DatLSP2 of the last clock */
+    uint8_t bit6;           /* *Bit of the clock before cycle bit6_at (a posting or a
+                             * pack: not a function of s) */
+    uint64_t bit6_at;
     uint64_t x[6];          /* raw CoefSer bits: bit s = the bit with the token at tok0 + s */
     uint64_t blk[16];       /* gated CoefGate input bits by s (see above); 8…15: the tail */
 } pp5_ser_fast;
@@ -268,6 +293,7 @@ struct pp5_igc {
     pp5_olrec olr[4];
     pp5_ser_fast fs;
     int trr_top;                /* pp5_trr_top(&opt) */
+    bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
     pp5_uop uop[512];           /* per store address (416…511: no word line) */
 };
