@@ -65,9 +65,9 @@ typedef enum pp5_reg {
 } pp5_reg;
 
 /* The IGC output pins as the EMCs see them in one clock (see the convention
- * above). Every field is 0 or 1 unless stated. The fields from acmp to redundant
- * all come from the microword of clock n-2 and are kept together (the fast
- * step copies them as one block); the struct has no padding. */
+ * above). Every field is 0 or 1 unless stated. The fields from acmp to lsb all
+ * come from clock n-2 and are kept together, addr_l/addr_h (clock n-1) follow
+ * (the fast step copies them as blocks); the struct has no padding. */
 typedef struct pp5_pins {
     uint64_t cycle;             /* n */
     uint8_t acmp, agts_s, agts_t, bcmp, bgts_e, bgts_m, ccmp, cgts_c;
@@ -78,9 +78,9 @@ typedef struct pp5_pins {
     uint8_t config_mode;        /* AGtsT = AGtsS = 1 on a redundant code */
     uint8_t pair;               /* Pair: AddrH = ~AddrL (redundant code, ACmp=1) */
     uint8_t redundant;          /* the word was a redundant ALU code */
-    uint8_t addr_l, addr_h;     /* AddrL<0:7>, AddrH<0:7> (8-bit values) */
     uint8_t dat[6];             /* ADat, BDat, CDat, DDat, EDat, FDat */
     uint8_t lsb;                /* LSB pipeline token */
+    uint8_t addr_l, addr_h;     /* AddrL<0:7>, AddrH<0:7> (8-bit values) */
     uint8_t trst;               /* TrSt: QEE shift enable */
     uint8_t aludat;             /* ALUDat */
     uint8_t busy;               /* Busy = IBsy | CBsy */

@@ -27,11 +27,12 @@
 #include <stddef.h>
 #include <string.h>
 
-_Static_assert(offsetof(pp5_pins, redundant) - offsetof(pp5_pins, acmp) == 14 &&
-                   offsetof(pp5_pins, addr_l) - offsetof(pp5_pins, acmp) == 15,
-               "pp5_pins: acmp..redundant must be one 15-byte block followed by addr_l");
-_Static_assert(offsetof(pp5_pins, trst) - offsetof(pp5_pins, dat) == 7,
-               "pp5_pins: dat[6], lsb, trst must be 8 consecutive bytes");
+#define PIN_OFF(f) (offsetof(pp5_pins, f) - offsetof(pp5_pins, acmp))
+_Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) == 21 &&
+                   PIN_OFF(addr_l) == 22 && PIN_OFF(addr_h) == 23 && PIN_OFF(trst) == 24 &&
+                   PIN_OFF(aludat) == 25 && PIN_OFF(busy) == 26 && PIN_OFF(d_out_en) == 27 &&
+                   PIN_OFF(d_out) == 28 && sizeof(pp5_pins) == 40,
+               "pp5_pins: the fast step copies acmp…addr_h as blocks (pp5_olrec.pinb)");
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
 
@@ -193,31 +194,39 @@ static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t cycle)
     const pp5_olrec *r1 = &g->olr[(pos - 1u) & 3u];
     const pp5_olrec *r2 = &g->olr[(pos - 2u) & 3u];
     const pp5_olrec *r3 = &g->olr[(pos - 3u) & 3u];
-    uint32_t f0 = r0->flags, f2 = r2->flags;
+    uint32_t f0 = r0->flags;
+    unsigned char *b = (unsigned char *)p + offsetof(pp5_pins, acmp);
     p->cycle = cycle;
-    /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
-    uint8_t acmp = r2->alu[0] ^ (uint8_t)((f2 & (PP5_CR_DIREN | PP5_CR_ALUDAT)) == PP5_CR_DIREN);
-    memcpy((unsigned char *)p + offsetof(pp5_pins, acmp), r2->alu, 16); /* addr_l follows */
-    p->acmp = acmp;
-    p->addr_l = r1->addr;
-    p->addr_h = (r1->flags & PP5_CR_PAIR) ? (uint8_t)~r1->addr : r1->addr;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* dat[6], lsb, trst in one store: bit k of dat6 → byte k (the products land
-     * on distinct bits, so nothing carries) */
-    uint64_t bytes = ((r2->dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
-                     (uint64_t)((f2 & PP5_CR_LSB) != 0) << 48 |
-                     (uint64_t)((r3->flags & PP5_CR_SHIFT) != 0) << 56;
-    memcpy((unsigned char *)p + offsetof(pp5_pins, dat), &bytes, 8);
-#else
-    for (int k = 0; k < 6; k++)
-        p->dat[k] = (r2->dat6 >> k) & 1u;
-    p->lsb = (f2 & PP5_CR_LSB) != 0;
-    p->trst = (r3->flags & PP5_CR_SHIFT) != 0;
-#endif
+    memcpy(b, r2->pinb, 24);          /* ALU controls, dat, lsb: clock n-2 */
+    memcpy(b + 22, r1->pinb + 22, 2); /* AddrL, AddrH: clock n-1 */
+    p->trst = (r3->flags & PP5_CR_SHIFT) != 0; /* TrSt: Shift of clock n-3 */
     p->aludat = (f0 & PP5_CR_ALUDAT) != 0;
     p->busy = g->ctl.ibsy | g->ctl.cbsy;
     p->d_out_en = (f0 & PP5_CR_TESTPE) != 0;
     p->d_out = (f0 & PP5_CR_TESTOE) ? r0->uw : r0->d;
+}
+
+/* A record's pin bytes (pp5_olrec.pinb) from the clock's sources. */
+static inline void rec_pinb(pp5_olrec *r, const uint8_t *alu16, bool dir_en, bool aludat,
+                            unsigned dat6, bool lsb, uint8_t addr, bool pair)
+{
+    /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
+    uint8_t acmp = alu16[0] ^ (uint8_t)(dir_en & !aludat);
+    memcpy(r->pinb, alu16, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* dat[6], lsb, AddrL in one store: bit k of dat6 → byte k (the products
+     * land on distinct bits, so nothing carries) */
+    uint64_t w = ((dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
+                 (uint64_t)lsb << 48 | (uint64_t)addr << 56;
+    memcpy(r->pinb + 15, &w, 8);
+#else
+    for (int k = 0; k < 6; k++)
+        r->pinb[15 + k] = (dat6 >> k) & 1u;
+    r->pinb[21] = lsb;
+    r->pinb[22] = addr;
+#endif
+    r->pinb[0] = acmp;
+    r->pinb[23] = pair ? (uint8_t)~addr : addr;
 }
 
 static uint32_t flag_if(bool b, uint32_t f) { return b ? f : 0; }
@@ -251,11 +260,12 @@ void pp5_igc_fast_pack(pp5_igc *g)
             continue;
         pp5_uop u;
         pp5_uop_decode(&u, h->uw, true, &g->opt);
-        memcpy(r->alu, u.alu[h->rmode], 16);
-        r->uw = h->uw;
-        r->addr = h->addr;
+        unsigned dat6 = 0;
         for (int j = 0; j < 6; j++)
-            r->dat6 |= (uint8_t)(h->dat[j] << j);
+            dat6 |= (unsigned)h->dat[j] << j;
+        rec_pinb(r, u.alu[h->rmode], h->dir_en, h->aludat, dat6, h->lsb, h->addr,
+                 (u.pair >> h->rmode) & 1u);
+        r->uw = h->uw;
         r->flags = PP5_CR_VALID | flag_if(h->dir_en, PP5_CR_DIREN) |
                    flag_if(h->aludat, PP5_CR_ALUDAT) | flag_if(h->rmode, PP5_CR_RMODE) |
                    flag_if(h->shift, PP5_CR_SHIFT) | flag_if(h->lsb, PP5_CR_LSB) |
@@ -299,7 +309,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
         s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
         s->cg[k].sep_stage = (f->sep6 >> k) & 1u;
         s->cg[k].out_stage = (f->out6 >> k) & 1u;
-        s->cg[k].dat = (r0->dat6 >> k) & 1u;
+        s->cg[k].dat = r0->pinb[15 + k];
         s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
     }
     int t0 = f->tok0[6];
@@ -317,7 +327,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     g->pc_exec = r0->pc;
     g->lc.tc1 = f0 & PP5_CR_TC1;
     g->lc.tc2 = f0 & PP5_CR_TC2;
-    g->pma.addr = r0->addr;
+    g->pma.addr = r0->pinb[22];
     g->dr.aludat = f0 & PP5_CR_ALUDAT;
     g->seq.branch = f0 & PP5_CR_BRANCH;
     g->seq.new_l = !reset && (f0 & PP5_CR_NEWL);
@@ -351,9 +361,9 @@ void pp5_igc_fast_unpack(pp5_igc *g)
         h->rmode = r->flags & PP5_CR_RMODE;
         h->shift = r->flags & PP5_CR_SHIFT;
         h->lsb = r->flags & PP5_CR_LSB;
-        h->addr = r->addr;
+        h->addr = r->pinb[22];
         for (int j = 0; j < 6; j++)
-            h->dat[j] = (r->dat6 >> j) & 1u;
+            h->dat[j] = r->pinb[15 + j];
     }
     /* between clocks: the cycle counter has already advanced */
     if (g->cycle)
@@ -490,12 +500,10 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
     const unsigned pos = (g->olr_pos + 1u) & 3u;
     g->olr_pos = pos;
     pp5_olrec *r0 = &g->olr[pos];
-    memcpy(r0->alu, u->alu[rmode], 16);
+    rec_pinb(r0, u->alu[rmode], u->dir_en, aludat, out6, lsb, addr, (u->pair >> rmode) & 1u);
     r0->uw = u->uw;
     r0->d = dbus;
     r0->pc = (uint16_t)pc;
-    r0->addr = addr;
-    r0->dat6 = out6;
     r0->t = t;
     const uint32_t flags =
         inflags | u->crflags[rmode] | (uint32_t)aludat << PP5_CRB_ALUDAT |

@@ -195,7 +195,8 @@ void pp5_outputlatch_clock(pp5_outputlatch *ol, const pp5_ol_src *now, pp5_pins 
 /* A microword decoded once per store address (DESIGN.md: pre-decode), redone
  * whenever the store is written (pp5_igc_store_write, pp5_igc_load_ucode). */
 typedef struct pp5_uop {
-    uint8_t alu[2][16];     /* pins bytes acmp…redundant as driven, for RMode 0 / 1 */
+    uint8_t alu[2][16];     /* pins bytes acmp…redundant as driven (ACmp before the
+                             * DirEn XNOR), for RMode 0 / 1; byte 15 is 0 */
     uint32_t uw;
     uint32_t pulldown;      /* AddrGen pull-down, bit (tc1 | tc2<<1 | trr<<2 | st1<<3 | st2<<4) */
     uint16_t braddr;
@@ -235,12 +236,15 @@ enum {
     PP5_CR_TESTOE = PP5_CR(TESTOE), PP5_CR_TESTPE = PP5_CR(TESTPE),
 };
 typedef struct pp5_olrec {
-    uint8_t alu[16];        /* the word's pins template (pp5_uop.alu[rmode]) */
+    /* pins bytes acmp…lsb as this clock's sources make them two clocks later
+     * (ACmp already XNORed with ALUDat under DirEn), then AddrL, AddrH of this
+     * clock's address (the pins of the next clock) */
+    uint8_t pinb[24];
     uint32_t uw;
     uint32_t flags;         /* PP5_CR_* */
     uint32_t d;             /* D<0:31> */
     uint16_t pc;            /* the word's address */
-    uint8_t addr, dat6, t;  /* PixMemAddr address, *DatLSP2 (bit k), T<0:2> */
+    uint8_t t;              /* T<0:2> */
 } pp5_olrec;
 
 /* The Serializer's per-shift state, as a function of s = shift clocks since the
