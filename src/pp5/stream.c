@@ -312,21 +312,35 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
         case PP5_ACT_WAIT: clocks = UINT64_MAX; break;
         }
         pp5_igc_set_status(g, st1, st2);
+        in.st1 = st1;
+        in.st2 = st2;
+        in.test_pe = pe;
+        in.test_oe = oe;
+        /* the action's inputs in the first clock, idle ones (levels only) after:
+         * packed once, as the fast clock takes them */
+        uint32_t first = pp5_igc_inflags(&in, false, false);
+        pp5_host_in idle = {0};
+        idle.st1 = st1;
+        idle.st2 = st2;
+        idle.test_pe = pe;
+        idle.test_oe = oe;
+        uint32_t rest = pp5_igc_inflags(&idle, false, false);
         for (uint64_t c = 0; c < clocks; c++) {
-            if (a->kind == PP5_ACT_WAIT && !pp5_igc_busy(g))
+            if (a->kind == PP5_ACT_WAIT && !(g->ctl.ibsy | g->ctl.cbsy))
                 break;
             if (ran >= limit)
                 return ls_diag_set(d, LS_ERR_FAULT, s->fname, a->line, 1,
                                    "cycle limit %llu reached%s", (unsigned long long)limit,
                                    a->kind == PP5_ACT_WAIT ? " while waiting for Busy = 0" : "");
-            in.st1 = st1;
-            in.st2 = st2;
-            in.test_pe = pe;
-            in.test_oe = oe;
             pp5_pins p;
-            /* the fast step: same pins and state; signals read by fn through g
-             * are rebuilt on demand (pp5_igc_signal_*) */
-            ls_status st = pp5_igc_step_fast(g, &in, &p, d);
+            /* The fast clock (same pins and state as pp5_igc_step()), unless fn
+             * read the named signals after the last clock: then the full step,
+             * which keeps them current, rather than rebuilding them each clock. */
+            bool full = g->signals_read;
+            g->signals_read = false;
+            ls_status st = full ? pp5_igc_step(g, c == 0 ? &in : &idle, &p, d)
+                         : c == 0 ? pp5_igc_clock_fast(g, first, in.d, in.t & 7u, &p, d)
+                                  : pp5_igc_clock_fast(g, rest, 0, 0, &p, d);
             ran++;
             if (fn)
                 fn(user, g, &p);
@@ -336,7 +350,6 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
                 return ls_diag_set(d, st, s->fname, a->line, 1, "%s (cycle %llu)", msg,
                                    (unsigned long long)(pp5_igc_cycle(g) - 1));
             }
-            memset(&in, 0, sizeof in);
         }
     }
     return LS_OK;

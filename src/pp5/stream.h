@@ -38,9 +38,9 @@ ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_s
 void pp5_stream_free(pp5_stream *s);
 
 /* Called after every clock with the pins of that clock. The clocks are
- * pp5_igc_step_fast(); what fn reads through g (pp5_igc_signal_*(), busy,
- * warnings) is the same as after pp5_igc_step(), the named signals being
- * rebuilt only when read. */
+ * pp5_igc_step_fast(), or pp5_igc_step() while fn reads the named signals
+ * (pp5_igc_signal_*()) — the two give the same pins and state, so what fn sees
+ * through g is the same either way. */
 typedef void (*pp5_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins);
 /* Run the actions; stops with LS_ERR_FAULT (diag at the action's line) on a
  * host-protocol error, or when max_cycles clocks have run (LS_ERR_FAULT too,

@@ -413,19 +413,32 @@ static void test_random_differential(void **state)
                 cov.branch > 30000 && cov.warnings > 10000);
 }
 
-/* The same renderer streams through pp5_stream_run (fast steps) and through a
- * loop of full steps: every clock's pins equal, and the final state. */
-typedef struct pin_log { pp5_pins *p; size_t n, cap; } pin_log;
+/* The same renderer streams through pp5_stream_run (fast steps, full steps
+ * while the observer reads signals) and through a loop of full steps: every
+ * clock's pins and observed signals equal, and the final state. */
+typedef struct pin_log {
+    pp5_pins *p;
+    uint64_t *sig;      /* signal values at the clocks where the observer looks */
+    size_t n, cap;
+} pin_log;
+
+/* An observer that reads every named signal in runs of clocks (the runner then
+ * switches to full steps) and only the pins in others (fast steps). */
+static bool looks_at(size_t clock) { return (clock / 37) % 3 == 1; }
 
 static void log_pins(void *user, const pp5_igc *g, const pp5_pins *p)
 {
-    (void)g;
     pin_log *l = user;
+    size_t ns = pp5_igc_signal_count();
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 4096;
         l->p = realloc(l->p, l->cap * sizeof *l->p);
+        l->sig = realloc(l->sig, l->cap * ns * sizeof *l->sig);
         assert_non_null(l->p);
+        assert_non_null(l->sig);
     }
+    if (looks_at(l->n))
+        pp5_igc_signal_values(g, &l->sig[l->n * ns]);
     l->p[l->n++] = *p;
 }
 
@@ -511,17 +524,27 @@ static void test_stream_runner(void **state)
     full_run(&st, gr, &lr);
     assert_true(lr.n > 1000);
     assert_int_equal(lf.n, lr.n);
-    for (size_t i = 0; i < lr.n; i++)
+    size_t ns = pp5_igc_signal_count();
+    for (size_t i = 0; i < lr.n; i++) {
         if (!pins_equal(&lr.p[i], &lf.p[i])) {
             print_error("clock %zu: %s\n", i, why);
             fail();
         }
+        if (looks_at(i))
+            for (size_t k = 0; k < ns; k++)
+                if (lr.sig[i * ns + k] != lf.sig[i * ns + k]) {
+                    print_error("clock %zu: signal %s\n", i, pp5_igc_signal_info(k)->name);
+                    fail();
+                }
+    }
     if (!state_equal(gr, gf)) {
         print_error("final state: %s\n", why);
         fail();
     }
     free(lf.p);
     free(lr.p);
+    free(lf.sig);
+    free(lr.sig);
     pp5_stream_free(&st);
     ls_buf_free(&b);
     pp5_igc_destroy(gf);

@@ -161,12 +161,26 @@ static void ser_fast_build(pp5_igc *g)
         if (((f->bsy0 >> k) & 1u) && f->clear_at[k] > until)
             until = f->clear_at[k];
     f->csb_until = until;
-    for (int j = 0; j < 8; j++) {
-        uint64_t v = 0;
-        for (int k = 0; k < 6; k++)
-            v |= ((y[k] >> (8 * j)) & 0xffu) << (8 * k);
-        f->blk[j] = v;
+    /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
+     * three rounds of block swaps */
+    uint64_t r[8] = {y[0], y[1], y[2], y[3], y[4], y[5], 0, 0};
+    for (int i = 0; i < 4; i++) {
+        uint64_t a = r[i], b = r[i + 4];
+        r[i] = (a & 0x00000000ffffffffull) | (b << 32);
+        r[i + 4] = (a >> 32) | (b & 0xffffffff00000000ull);
     }
+    for (int i = 0; i < 8; i += (i & 1) ? 3 : 1) { /* pairs (0,2) (1,3) (4,6) (5,7) */
+        uint64_t a = r[i], b = r[i + 2];
+        r[i] = (a & 0x0000ffff0000ffffull) | ((b & 0x0000ffff0000ffffull) << 16);
+        r[i + 2] = ((a >> 16) & 0x0000ffff0000ffffull) | (b & 0xffff0000ffff0000ull);
+    }
+    for (int i = 0; i < 8; i += 2) {
+        uint64_t a = r[i], b = r[i + 1];
+        r[i] = (a & 0x00ff00ff00ff00ffull) | ((b & 0x00ff00ff00ff00ffull) << 8);
+        r[i + 1] = ((a >> 8) & 0x00ff00ff00ff00ffull) | (b & 0xff00ff00ff00ff00ull);
+    }
+    for (int j = 0; j < 8; j++)
+        f->blk[j] = r[j];
     uint64_t tv = 0;
     for (int k = 0; k < 6; k++)
         if ((tail >> k) & 1u)
@@ -399,6 +413,15 @@ static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
 
 ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
+    /* InputLatch (inputlatch.c), into the clock's record flags */
+    if (!in)
+        return pp5_igc_clock_fast(g, pp5_igc_inflags(NULL, g->st1, g->st2), 0, 0, pins, d);
+    return pp5_igc_clock_fast(g, pp5_igc_inflags(in, false, false), in->d, in->t & 7u, pins, d);
+}
+
+ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_t t,
+                             pp5_pins *pins, ls_diag *d)
+{
     if (__builtin_expect(g->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
         g->fast_stale = false;
@@ -408,22 +431,6 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
     const uint32_t prev = g->olr[g->olr_pos].flags;
-
-    /* InputLatch (inputlatch.c), into the clock's record flags */
-    uint32_t inflags;
-    uint32_t dbus = 0;
-    uint8_t t = 0;
-    if (in) {
-        inflags = (uint32_t)in->wr_en << PP5_CRB_WREN | (uint32_t)in->go << PP5_CRB_GO |
-                  (uint32_t)in->st1 << PP5_CRB_ST1 | (uint32_t)in->st2 << PP5_CRB_ST2 |
-                  (uint32_t)in->reset << PP5_CRB_RESET |
-                  (uint32_t)in->test_oe << PP5_CRB_TESTOE |
-                  (uint32_t)in->test_pe << PP5_CRB_TESTPE;
-        dbus = in->d;
-        t = in->t & 7u;
-    } else {
-        inflags = (uint32_t)g->st1 << PP5_CRB_ST1 | (uint32_t)g->st2 << PP5_CRB_ST2;
-    }
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;

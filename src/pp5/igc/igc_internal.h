@@ -291,8 +291,11 @@ struct pp5_igc {
     char warn[PP5_MAX_WARNINGS][160];
     /* fast path */
     bool fast_stale;            /* fs/olr do not reflect the module structs: pack first */
-    bool mod_stale;             /* the module structs' Serializer hot fields and ol.hist
-                                 * do not reflect fs/olr: pp5_igc_sync() first */
+    bool mod_stale;             /* the module structs' Serializer hot fields, ol.hist and
+                                 * the last clock's signals do not reflect fs/olr:
+                                 * pp5_igc_sync() first */
+    bool signals_read;          /* pp5_igc_signal_*() called since the stream runner last
+                                 * cleared it: an observer wants every clock's signals */
     unsigned olr_pos;           /* olr[olr_pos & 3] = this clock (hist[0]) */
     pp5_olrec olr[4];
     pp5_ser_fast fs;
@@ -311,6 +314,19 @@ ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_dia
 void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants, decode all */
 void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
 void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
+/* The fast clock with the inputs as record flags (PP5_CR_WREN … TESTPE), D and T:
+ * pp5_igc_step_fast() and the stream runner, which packs an action's inputs once. */
+ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t d_in, uint8_t t,
+                             pp5_pins *pins, ls_diag *d);
+static inline uint32_t pp5_igc_inflags(const pp5_host_in *in, bool st1, bool st2)
+{
+    if (!in)
+        return (uint32_t)st1 << PP5_CRB_ST1 | (uint32_t)st2 << PP5_CRB_ST2;
+    return (uint32_t)in->wr_en << PP5_CRB_WREN | (uint32_t)in->go << PP5_CRB_GO |
+           (uint32_t)in->st1 << PP5_CRB_ST1 | (uint32_t)in->st2 << PP5_CRB_ST2 |
+           (uint32_t)in->reset << PP5_CRB_RESET | (uint32_t)in->test_oe << PP5_CRB_TESTOE |
+           (uint32_t)in->test_pe << PP5_CRB_TESTPE;
+}
 /* Make the module structs current (a logically-const cache fill). */
 static inline void pp5_igc_sync(const pp5_igc *cg)
 {
@@ -319,6 +335,13 @@ static inline void pp5_igc_sync(const pp5_igc *cg)
         pp5_igc_fast_unpack(g);
         g->mod_stale = false;
     }
+}
+/* pp5_igc_sync() for a signal read, noted for the stream runner. */
+static inline void pp5_igc_sync_signals(const pp5_igc *cg)
+{
+    pp5_igc *g = (pp5_igc *)cg; /* as above */
+    pp5_igc_sync(g);
+    g->signals_read = true;
 }
 
 #endif
