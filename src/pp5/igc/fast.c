@@ -32,7 +32,7 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
                    PIN_OFF(addr_l) == 22 && PIN_OFF(addr_h) == 23 && PIN_OFF(trst) == 24 &&
                    PIN_OFF(aludat) == 25 && PIN_OFF(busy) == 26 && PIN_OFF(d_out_en) == 27 &&
                    PIN_OFF(d_out) == 28 && sizeof(pp5_pins) == 40,
-               "pp5_pins: the fast step copies acmp…addr_h as blocks (pp5_olrec.pinb)");
+               "pp5_pins: the fast step copies acmp…addr_h as blocks (pins_ring)");
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
 
@@ -198,49 +198,48 @@ static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
     return b;
 }
 
-/* The pins of a clock (the latest record is olr[olr_pos]): OutputLatch
- * (outputlatch.c) from the records of 1, 2 and 3 clocks ago, ALUDat of the
- * clock, Busy at its end and the D pads. */
-static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t cycle)
+/* What clock c contributes to the pins of the next three clocks (OutputLatch,
+ * outputlatch.c): its ALU controls, coefficient bits and LSB two clocks later,
+ * its address one clock later, its Shift as TrSt three clocks later. */
+static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool dir_en,
+                            bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
+                            bool shift)
 {
-    unsigned pos = g->olr_pos;
-    const pp5_olrec *r0 = &g->olr[pos];
-    const pp5_olrec *r1 = &g->olr[(pos - 1u) & 3u];
-    const pp5_olrec *r2 = &g->olr[(pos - 2u) & 3u];
-    const pp5_olrec *r3 = &g->olr[(pos - 3u) & 3u];
+    unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
+    /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
+    uint8_t acmp = alu16[0] ^ (uint8_t)(dir_en & !aludat);
+    memcpy(b2, alu16, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* dat[6] and lsb in one store (AddrL too, written again by clock c+1): bit
+     * k of dat6 → byte k (the products land on distinct bits: no carries) */
+    uint64_t w = ((dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
+                 (uint64_t)lsb << 48;
+    memcpy(b2 + 15, &w, 8);
+#else
+    for (int k = 0; k < 6; k++)
+        b2[15 + k] = (dat6 >> k) & 1u;
+    b2[21] = lsb;
+#endif
+    b2[0] = acmp;
+    pp5_pins *p1 = &g->pins_ring[(c + 1) & 3];
+    p1->addr_l = addr;
+    p1->addr_h = pair ? (uint8_t)~addr : addr;
+    g->pins_ring[(c + 3) & 3].trst = shift;
+}
+
+/* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
+ * of the clock, Busy at its end and the D pads — written after the copy, so
+ * the copy never reads this clock's stores. */
+static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
+{
+    const pp5_olrec *r0 = &g->olr[c & 3];
     uint32_t f0 = r0->flags;
-    unsigned char *b = (unsigned char *)p + offsetof(pp5_pins, acmp);
-    p->cycle = cycle;
-    memcpy(b, r2->pinb, 24);          /* ALU controls, dat, lsb: clock n-2 */
-    memcpy(b + 22, r1->pinb + 22, 2); /* AddrL, AddrH: clock n-1 */
-    p->trst = (r3->flags & PP5_CR_SHIFT) != 0; /* TrSt: Shift of clock n-3 */
+    *p = g->pins_ring[c & 3];
+    p->cycle = c;
     p->aludat = (f0 & PP5_CR_ALUDAT) != 0;
     p->busy = g->ctl.ibsy | g->ctl.cbsy;
     p->d_out_en = (f0 & PP5_CR_TESTPE) != 0;
     p->d_out = (f0 & PP5_CR_TESTOE) ? r0->uw : r0->d;
-}
-
-/* A record's pin bytes (pp5_olrec.pinb) from the clock's sources. */
-static inline void rec_pinb(pp5_olrec *r, const uint8_t *alu16, bool dir_en, bool aludat,
-                            unsigned dat6, bool lsb, uint8_t addr, bool pair)
-{
-    /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
-    uint8_t acmp = alu16[0] ^ (uint8_t)(dir_en & !aludat);
-    memcpy(r->pinb, alu16, 16);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* dat[6], lsb, AddrL in one store: bit k of dat6 → byte k (the products
-     * land on distinct bits, so nothing carries) */
-    uint64_t w = ((dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
-                 (uint64_t)lsb << 48 | (uint64_t)addr << 56;
-    memcpy(r->pinb + 15, &w, 8);
-#else
-    for (int k = 0; k < 6; k++)
-        r->pinb[15 + k] = (dat6 >> k) & 1u;
-    r->pinb[21] = lsb;
-    r->pinb[22] = addr;
-#endif
-    r->pinb[0] = acmp;
-    r->pinb[23] = pair ? (uint8_t)~addr : addr;
 }
 
 static uint32_t flag_if(bool b, uint32_t f) { return b ? f : 0; }
@@ -264,11 +263,14 @@ void pp5_igc_fast_pack(pp5_igc *g)
     f->bsy0 |= (uint8_t)(s->cl.bsy[6] << 6);
     f->bits_sent0 = s->bits_sent;
     ser_fast_build(g);
-    /* OutputLatch history → ring (hist[k] = olr[(pos - k) & 3]) */
-    g->olr_pos = 0;
-    for (unsigned k = 0; k < 4; k++) {
+    /* OutputLatch history → records (hist[k] = clock n-1-k) and the pins ring,
+     * oldest first (the clocks n-4 … n-1 have their pins of n … n+2 to put) */
+    const uint64_t n = g->cycle;
+    memset(g->pins_ring, 0, sizeof g->pins_ring);
+    for (unsigned k = 4; k-- > 0;) {
         const pp5_ol_src *h = &g->ol.hist[k];
-        pp5_olrec *r = &g->olr[(0u - k) & 3u];
+        const uint64_t c = n - 1 - k;
+        pp5_olrec *r = &g->olr[c & 3];
         memset(r, 0, sizeof *r);
         if (!h->valid)
             continue;
@@ -277,16 +279,20 @@ void pp5_igc_fast_pack(pp5_igc *g)
         unsigned dat6 = 0;
         for (int j = 0; j < 6; j++)
             dat6 |= (unsigned)h->dat[j] << j;
-        rec_pinb(r, u.alu[h->rmode], h->dir_en, h->aludat, dat6, h->lsb, h->addr,
-                 (u.pair >> h->rmode) & 1u);
+        bool pair = (u.pair >> h->rmode) & 1u;
+        if (k < 3)
+            ring_put(g, c, u.alu[h->rmode], h->dir_en, h->aludat, dat6, h->lsb, h->addr, pair,
+                     h->shift);
         r->uw = h->uw;
+        r->addr = h->addr;
+        r->dat6 = (uint8_t)dat6;
         r->flags = PP5_CR_VALID | flag_if(h->dir_en, PP5_CR_DIREN) |
                    flag_if(h->aludat, PP5_CR_ALUDAT) | flag_if(h->rmode, PP5_CR_RMODE) |
                    flag_if(h->shift, PP5_CR_SHIFT) | flag_if(h->lsb, PP5_CR_LSB) |
-                   flag_if((u.pair >> h->rmode) & 1u, PP5_CR_PAIR);
+                   flag_if(pair, PP5_CR_PAIR);
     }
     /* the last clock's signals and inputs → the latest record */
-    pp5_olrec *r0 = &g->olr[0];
+    pp5_olrec *r0 = &g->olr[(n - 1) & 3];
     const pp5_host_in *in = &g->il.in;
     r0->uw = g->uw;
     r0->pc = g->pc_exec;
@@ -307,7 +313,8 @@ void pp5_igc_fast_unpack(pp5_igc *g)
 {
     const pp5_ser_fast *f = &g->fs;
     pp5_serializer *s = &g->ser;
-    const pp5_olrec *r0 = &g->olr[g->olr_pos];
+    const uint64_t last = g->cycle - 1; /* between clocks: the counter has advanced */
+    const pp5_olrec *r0 = &g->olr[last & 3];
     const uint32_t f0 = r0->flags;
     const bool reset = f0 & PP5_CR_RESET; /* the Controller was reset at the clock's end */
     uint32_t sc = f->sc;
@@ -323,7 +330,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
         s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
         s->cg[k].sep_stage = (f->sep6 >> k) & 1u;
         s->cg[k].out_stage = (f->out6 >> k) & 1u;
-        s->cg[k].dat = r0->pinb[15 + k];
+        s->cg[k].dat = (r0->dat6 >> k) & 1u;
         s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
     }
     int t0 = f->tok0[6];
@@ -341,7 +348,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     g->pc_exec = r0->pc;
     g->lc.tc1 = f0 & PP5_CR_TC1;
     g->lc.tc2 = f0 & PP5_CR_TC2;
-    g->pma.addr = r0->pinb[22];
+    g->pma.addr = r0->addr;
     g->dr.aludat = f0 & PP5_CR_ALUDAT;
     g->seq.branch = f0 & PP5_CR_BRANCH;
     g->seq.new_l = !reset && (f0 & PP5_CR_NEWL);
@@ -363,7 +370,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     il->d_bus = r0->d;
     /* OutputLatch history */
     for (unsigned k = 0; k < 4; k++) {
-        const pp5_olrec *r = &g->olr[(g->olr_pos - k) & 3u];
+        const pp5_olrec *r = &g->olr[(last - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
         if (!(r->flags & PP5_CR_VALID))
@@ -375,13 +382,11 @@ void pp5_igc_fast_unpack(pp5_igc *g)
         h->rmode = r->flags & PP5_CR_RMODE;
         h->shift = r->flags & PP5_CR_SHIFT;
         h->lsb = r->flags & PP5_CR_LSB;
-        h->addr = r->pinb[22];
+        h->addr = r->addr;
         for (int j = 0; j < 6; j++)
-            h->dat[j] = r->pinb[15 + j];
+            h->dat[j] = (r->dat6 >> j) & 1u;
     }
-    /* between clocks: the cycle counter has already advanced */
-    if (g->cycle)
-        fast_pins(g, &g->last_pins, g->cycle - 1);
+    fast_pins(g, &g->last_pins, last);
 }
 
 /* PostC after this clock's shift: the module's posting (serializer.c) with the
@@ -430,7 +435,8 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
     pp5_controller *ctl = &g->ctl;
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
-    const uint32_t prev = g->olr[g->olr_pos].flags;
+    const uint64_t cycle = g->cycle;
+    const uint32_t prev = g->olr[(cycle - 1) & 3].flags;
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;
@@ -504,11 +510,12 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
 
     /* the clock's record: OutputLatch sources and signals (the pin bytes are
      * copied, so a PostI that rewrites the store below cannot change them) */
-    const unsigned pos = (g->olr_pos + 1u) & 3u;
-    g->olr_pos = pos;
-    pp5_olrec *r0 = &g->olr[pos];
-    rec_pinb(r0, u->alu[rmode], u->dir_en, aludat, out6, lsb, addr, (u->pair >> rmode) & 1u);
+    pp5_olrec *r0 = &g->olr[cycle & 3];
+    ring_put(g, cycle, u->alu[rmode], u->dir_en, aludat, out6, lsb, addr,
+             (u->pair >> rmode) & 1u, shift);
     r0->uw = u->uw;
+    r0->addr = addr;
+    r0->dat6 = out6;
     r0->d = dbus;
     r0->pc = (uint16_t)pc;
     r0->t = t;
@@ -523,7 +530,6 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
     r0->flags = flags;
 
     /* rare: a missing word, postings, the host side */
-    const uint64_t cycle = g->cycle;
     if (__builtin_expect(!u->exists, 0))
         pp5_igc_warn(g, "microcode address %u does not exist (416-word store); read as 0", pc);
     if (__builtin_expect(post_c, 0)) {

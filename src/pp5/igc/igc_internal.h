@@ -236,15 +236,13 @@ enum {
     PP5_CR_TESTOE = PP5_CR(TESTOE), PP5_CR_TESTPE = PP5_CR(TESTPE),
 };
 typedef struct pp5_olrec {
-    /* pins bytes acmp…lsb as this clock's sources make them two clocks later
-     * (ACmp already XNORed with ALUDat under DirEn), then AddrL, AddrH of this
-     * clock's address (the pins of the next clock) */
-    uint8_t pinb[24];
     uint32_t uw;
     uint32_t flags;         /* PP5_CR_* */
     uint32_t d;             /* D<0:31> */
     uint16_t pc;            /* the word's address */
     uint8_t t;              /* T<0:2> */
+    uint8_t addr;           /* PixMemAddr address */
+    uint8_t dat6;           /* *DatLSP2, bit k */
 } pp5_olrec;
 
 /* The Serializer's per-shift state, as a function of s = shift clocks since the
@@ -296,8 +294,10 @@ struct pp5_igc {
                                  * pp5_igc_sync() first */
     bool signals_read;          /* pp5_igc_signal_*() called since the stream runner last
                                  * cleared it: an observer wants every clock's signals */
-    unsigned olr_pos;           /* olr[olr_pos & 3] = this clock (hist[0]) */
-    pp5_olrec olr[4];
+    pp5_olrec olr[4];           /* olr[c & 3]: clock c (the last: hist[0]) */
+    /* pins_ring[c & 3]: the pins of clock c, built ahead by the clocks they
+     * come from: acmp…lsb by c-2, AddrL/AddrH by c-1, TrSt by c-3 */
+    pp5_pins pins_ring[4];
     pp5_ser_fast fs;
     int trr_top;                /* pp5_trr_top(&opt) */
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
