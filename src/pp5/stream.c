@@ -316,15 +316,12 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
         in.st2 = st2;
         in.test_pe = pe;
         in.test_oe = oe;
-        /* the action's inputs in the first clock, idle ones (levels only) after:
-         * packed once, as the fast clock takes them */
-        uint32_t first = pp5_igc_inflags(&in, false, false);
+        /* the action's inputs in the first clock, idle ones (levels only) after */
         pp5_host_in idle = {0};
         idle.st1 = st1;
         idle.st2 = st2;
         idle.test_pe = pe;
         idle.test_oe = oe;
-        uint32_t rest = pp5_igc_inflags(&idle, false, false);
         for (uint64_t c = 0; c < clocks; c++) {
             if (a->kind == PP5_ACT_WAIT && !(g->ctl.ibsy | g->ctl.cbsy))
                 break;
@@ -338,9 +335,8 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
              * which keeps them current, rather than rebuilding them each clock. */
             bool full = g->signals_read;
             g->signals_read = false;
-            ls_status st = full ? pp5_igc_step(g, c == 0 ? &in : &idle, &p, d)
-                         : c == 0 ? pp5_igc_clock_fast(g, first, in.d, in.t & 7u, &p, d)
-                                  : pp5_igc_clock_fast(g, rest, 0, 0, &p, d);
+            const pp5_host_in *now = c == 0 ? &in : &idle;
+            ls_status st = full ? pp5_igc_step(g, now, &p, d) : pp5_igc_clock_fast(g, now, &p, d);
             ran++;
             if (fn)
                 fn(user, g, &p);

@@ -99,8 +99,6 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
         pp5_outputlatch_clock(&ol, &src, &pins);
         if (pins.addr_h != pins.addr_l)
             u->pair |= (uint8_t)(1u << r);
-        u->crflags[r] = PP5_CR_VALID | (u->dir_en ? PP5_CR_DIREN : 0) | (r ? PP5_CR_RMODE : 0) |
-                        (((u->pair >> r) & 1u) ? PP5_CR_PAIR : 0);
     }
 }
 
@@ -233,16 +231,14 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
     const pp5_olrec *r0 = &g->olr[c & 3];
-    uint32_t f0 = r0->flags;
     *p = g->pins_ring[c & 3];
     p->cycle = c;
-    p->aludat = (f0 & PP5_CR_ALUDAT) != 0;
+    p->aludat = r0->aludat;
     p->busy = g->ctl.ibsy | g->ctl.cbsy;
-    p->d_out_en = (f0 & PP5_CR_TESTPE) != 0;
-    p->d_out = (f0 & PP5_CR_TESTOE) ? r0->uw : r0->d;
+    p->d_out_en = r0->in.test_pe;
+    p->d_out = r0->in.test_oe ? r0->uw : r0->in.d;
 }
 
-static uint32_t flag_if(bool b, uint32_t f) { return b ? f : 0; }
 
 /* Module structs → compact form (s = 0 at the current state). */
 void pp5_igc_fast_pack(pp5_igc *g)
@@ -286,26 +282,28 @@ void pp5_igc_fast_pack(pp5_igc *g)
         r->uw = h->uw;
         r->addr = h->addr;
         r->dat6 = (uint8_t)dat6;
-        r->flags = PP5_CR_VALID | flag_if(h->dir_en, PP5_CR_DIREN) |
-                   flag_if(h->aludat, PP5_CR_ALUDAT) | flag_if(h->rmode, PP5_CR_RMODE) |
-                   flag_if(h->shift, PP5_CR_SHIFT) | flag_if(h->lsb, PP5_CR_LSB) |
-                   flag_if(pair, PP5_CR_PAIR);
+        r->valid = true;
+        r->dir_en = h->dir_en;
+        r->aludat = h->aludat;
+        r->rmode = h->rmode;
+        r->shift = h->shift;
+        r->lsb = h->lsb;
+        r->pair = pair;
     }
     /* the last clock's signals and inputs → the latest record */
     pp5_olrec *r0 = &g->olr[(n - 1) & 3];
-    const pp5_host_in *in = &g->il.in;
+    r0->in = g->il.in;
     r0->uw = g->uw;
     r0->pc = g->pc_exec;
-    r0->d = in->d;
-    r0->t = in->t;
-    r0->flags |= flag_if(s->trr.trr, PP5_CR_TRR) | flag_if(g->seq.new_l, PP5_CR_NEWL) |
-                 flag_if(g->seq.branch, PP5_CR_BRANCH) | flag_if(g->ctl.post_c, PP5_CR_POSTC) |
-                 flag_if(g->ctl.post_i, PP5_CR_POSTI) | flag_if(s->cl.csb, PP5_CR_CSB) |
-                 flag_if(s->cl.msin, PP5_CR_MSIN) | flag_if(g->lc.tc1, PP5_CR_TC1) |
-                 flag_if(g->lc.tc2, PP5_CR_TC2) | flag_if(in->wr_en, PP5_CR_WREN) |
-                 flag_if(in->go, PP5_CR_GO) | flag_if(in->st1, PP5_CR_ST1) |
-                 flag_if(in->st2, PP5_CR_ST2) | flag_if(in->reset, PP5_CR_RESET) |
-                 flag_if(in->test_oe, PP5_CR_TESTOE) | flag_if(in->test_pe, PP5_CR_TESTPE);
+    r0->trr = s->trr.trr;
+    r0->new_l = g->seq.new_l;
+    r0->branch = g->seq.branch;
+    r0->post_c = g->ctl.post_c;
+    r0->post_i = g->ctl.post_i;
+    r0->csb = s->cl.csb;
+    r0->msin = s->cl.msin;
+    r0->tc1 = g->lc.tc1;
+    r0->tc2 = g->lc.tc2;
 }
 
 /* Compact form → module structs (every field the module clock would hold). */
@@ -315,11 +313,10 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     pp5_serializer *s = &g->ser;
     const uint64_t last = g->cycle - 1; /* between clocks: the counter has advanced */
     const pp5_olrec *r0 = &g->olr[last & 3];
-    const uint32_t f0 = r0->flags;
-    const bool reset = f0 & PP5_CR_RESET; /* the Controller was reset at the clock's end */
+    const bool reset = r0->in.reset; /* the Controller was reset at the clock's end */
     uint32_t sc = f->sc;
     /* s at the start of the last clock */
-    uint32_t sc_last = !(f0 & PP5_CR_SHIFT) ? sc : sc == UINT32_MAX ? sc : sc - 1;
+    uint32_t sc_last = !r0->shift ? sc : sc == UINT32_MAX ? sc : sc - 1;
     unsigned bits = f->bit6_at == g->cycle ? f->bit6 : raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
     for (int k = 0; k < 6; k++) {
         int t0 = f->tok0[k], len = s->cs[k].len;
@@ -338,50 +335,42 @@ void pp5_igc_fast_unpack(pp5_igc *g)
               : (int)((uint64_t)t0 + sc > SER_LEN_I + 1 ? SER_LEN_I + 1 : (uint64_t)t0 + sc);
     s->cl.bsy[6] = ((f->bsy0 >> 6) & 1u) && sc < f->clear_at[6];
     s->bits_sent = f->bits_sent0 + (sc < f->csb_until ? sc : f->csb_until);
-    s->cl.csb = f0 & PP5_CR_CSB;
-    s->cl.lsb = f0 & PP5_CR_LSB;
-    s->cl.msin = f0 & PP5_CR_MSIN;
-    s->trr.trr = f0 & PP5_CR_TRR;
+    s->cl.csb = r0->csb;
+    s->cl.lsb = r0->lsb;
+    s->cl.msin = r0->msin;
+    s->trr.trr = r0->trr;
     /* the other signals of the last clock */
     g->uw = r0->uw;
     g->rd_data = r0->uw;
     g->pc_exec = r0->pc;
-    g->lc.tc1 = f0 & PP5_CR_TC1;
-    g->lc.tc2 = f0 & PP5_CR_TC2;
+    g->lc.tc1 = r0->tc1;
+    g->lc.tc2 = r0->tc2;
     g->pma.addr = r0->addr;
-    g->dr.aludat = f0 & PP5_CR_ALUDAT;
-    g->seq.branch = f0 & PP5_CR_BRANCH;
-    g->seq.new_l = !reset && (f0 & PP5_CR_NEWL);
-    g->ctl.shift = !reset && (f0 & PP5_CR_SHIFT);
-    g->ctl.post_c = g->ctl.post_c_prev = !reset && (f0 & PP5_CR_POSTC);
-    g->ctl.post_i = g->ctl.post_i_prev = !reset && (f0 & PP5_CR_POSTI);
+    g->dr.aludat = r0->aludat;
+    g->seq.branch = r0->branch;
+    g->seq.new_l = !reset && r0->new_l;
+    g->ctl.shift = !reset && r0->shift;
+    g->ctl.post_c = g->ctl.post_c_prev = !reset && r0->post_c;
+    g->ctl.post_i = g->ctl.post_i_prev = !reset && r0->post_i;
     pp5_inputlatch *il = &g->il;
-    il->in.wr_en = f0 & PP5_CR_WREN;
-    il->in.t = r0->t;
-    il->in.d = r0->d;
-    il->in.go = f0 & PP5_CR_GO;
-    il->in.st1 = f0 & PP5_CR_ST1;
-    il->in.st2 = f0 & PP5_CR_ST2;
-    il->in.reset = reset;
-    il->in.test_oe = f0 & PP5_CR_TESTOE;
-    il->in.test_pe = f0 & PP5_CR_TESTPE;
-    il->st1 = il->in.st1;
-    il->st2 = il->in.st2;
-    il->d_bus = r0->d;
+    il->in = r0->in;
+    il->st1 = r0->in.st1;
+    il->st2 = r0->in.st2;
+    il->d_bus = r0->in.d;
     /* OutputLatch history */
     for (unsigned k = 0; k < 4; k++) {
         const pp5_olrec *r = &g->olr[(last - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
-        if (!(r->flags & PP5_CR_VALID))
+        if (!r->valid)
             continue;
         h->valid = true;
         h->uw = r->uw;
-        h->dir_en = r->flags & PP5_CR_DIREN;
-        h->aludat = r->flags & PP5_CR_ALUDAT;
-        h->rmode = r->flags & PP5_CR_RMODE;
-        h->shift = r->flags & PP5_CR_SHIFT;
-        h->lsb = r->flags & PP5_CR_LSB;
+        h->dir_en = r->dir_en;
+        h->aludat = r->aludat;
+        h->rmode = r->rmode;
+        h->shift = r->shift;
+        h->lsb = r->lsb;
         h->addr = r->addr;
         for (int j = 0; j < 6; j++)
             h->dat[j] = (r->dat6 >> j) & 1u;
@@ -418,14 +407,15 @@ static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
 
 ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
-    /* InputLatch (inputlatch.c), into the clock's record flags */
-    if (!in)
-        return pp5_igc_clock_fast(g, pp5_igc_inflags(NULL, g->st1, g->st2), 0, 0, pins, d);
-    return pp5_igc_clock_fast(g, pp5_igc_inflags(in, false, false), in->d, in->t & 7u, pins, d);
+    if (in)
+        return pp5_igc_clock_fast(g, in, pins, d);
+    pp5_host_in idle = {0}; /* InputLatch: no inputs, the status levels */
+    idle.st1 = g->st1;
+    idle.st2 = g->st2;
+    return pp5_igc_clock_fast(g, &idle, pins, d);
 }
 
-ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_t t,
-                             pp5_pins *pins, ls_diag *d)
+ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
     if (__builtin_expect(g->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
@@ -436,7 +426,12 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
     const uint64_t cycle = g->cycle;
-    const uint32_t prev = g->olr[(cycle - 1) & 3].flags;
+    const pp5_olrec *rp = &g->olr[(cycle - 1) & 3];
+    /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
+    pp5_olrec *r0 = &g->olr[cycle & 3];
+    r0->in = *in;
+    r0->in.t &= 7u;
+    const bool st1 = in->st1, st2 = in->st2;
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;
@@ -459,7 +454,7 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
     const bool ip = ctl->ip;
     const bool new_l = rmode | (done & ip);
     const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 |
-                          ((inflags / PP5_CR_ST1) & 3u) << 3;
+                          (unsigned)st1 << 3 | (unsigned)st2 << 4;
     const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
     const unsigned first = new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
     g->seq.pc = (uint16_t)(branch ? u->braddr : first);
@@ -486,8 +481,10 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
     pp5_ser_fast *f = &g->fs;
     const uint32_t sc = f->sc, csb_until = f->csb_until;
     const bool csb = sc < csb_until;
-    const bool post_c_prev = (prev & (PP5_CR_POSTC | PP5_CR_RESET)) == PP5_CR_POSTC;
-    const bool post_i_prev = (prev & (PP5_CR_POSTI | PP5_CR_RESET)) == PP5_CR_POSTI;
+    /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
+    const bool prev_reset = rp->in.reset;
+    const bool post_c_prev = rp->post_c & !prev_reset;
+    const bool post_i_prev = rp->post_i & !prev_reset;
     const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
     const bool post_i = ctl->ibsy & !ip & !post_i_prev;
     ctl->ip = post_i | (ip & !new_l);
@@ -510,24 +507,28 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
 
     /* the clock's record: OutputLatch sources and signals (the pin bytes are
      * copied, so a PostI that rewrites the store below cannot change them) */
-    pp5_olrec *r0 = &g->olr[cycle & 3];
     ring_put(g, cycle, u->alu[rmode], u->dir_en, aludat, out6, lsb, addr,
              (u->pair >> rmode) & 1u, shift);
     r0->uw = u->uw;
+    r0->pc = (uint16_t)pc;
     r0->addr = addr;
     r0->dat6 = out6;
-    r0->d = dbus;
-    r0->pc = (uint16_t)pc;
-    r0->t = t;
-    const uint32_t flags =
-        inflags | u->crflags[rmode] | (uint32_t)aludat << PP5_CRB_ALUDAT |
-        (uint32_t)shift << PP5_CRB_SHIFT | (uint32_t)lsb << PP5_CRB_LSB |
-        (uint32_t)trr << PP5_CRB_TRR | (uint32_t)new_l << PP5_CRB_NEWL |
-        (uint32_t)branch << PP5_CRB_BRANCH | (uint32_t)post_c << PP5_CRB_POSTC |
-        (uint32_t)post_i << PP5_CRB_POSTI | (uint32_t)csb << PP5_CRB_CSB |
-        (uint32_t)msin << PP5_CRB_MSIN | (uint32_t)tc1 << PP5_CRB_TC1 |
-        (uint32_t)tc2 << PP5_CRB_TC2;
-    r0->flags = flags;
+    r0->valid = true;
+    r0->dir_en = u->dir_en;
+    r0->aludat = aludat;
+    r0->rmode = rmode;
+    r0->shift = shift;
+    r0->lsb = lsb;
+    r0->pair = (u->pair >> rmode) & 1u;
+    r0->trr = trr;
+    r0->new_l = new_l;
+    r0->branch = branch;
+    r0->post_c = post_c;
+    r0->post_i = post_i;
+    r0->csb = csb;
+    r0->msin = msin;
+    r0->tc1 = tc1;
+    r0->tc2 = tc2;
 
     /* rare: a missing word, postings, the host side */
     if (__builtin_expect(!u->exists, 0))
@@ -539,18 +540,8 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t dbus, uint8_
     if (__builtin_expect(post_i, 0))
         pp5_igc_post_i(g);
     ls_status st = LS_OK;
-    if (__builtin_expect(flags & (PP5_CR_WREN | PP5_CR_GO | PP5_CR_RESET | PP5_CR_TESTPE), 0)) {
-        pp5_host_in hi = {0};
-        hi.wr_en = flags & PP5_CR_WREN;
-        hi.t = t;
-        hi.d = dbus;
-        hi.go = flags & PP5_CR_GO;
-        hi.st1 = flags & PP5_CR_ST1;
-        hi.st2 = flags & PP5_CR_ST2;
-        hi.reset = flags & PP5_CR_RESET;
-        hi.test_oe = flags & PP5_CR_TESTOE;
-        hi.test_pe = flags & PP5_CR_TESTPE;
-        st = pp5_igc_host_side(g, &hi, busy, d);
+    if (__builtin_expect(in->wr_en | in->go | in->reset | in->test_pe, 0)) {
+        st = pp5_igc_host_side(g, &r0->in, busy, d);
         if (st != LS_OK && d)
             ls_diag_at_index(d, (long)cycle);
     }

@@ -205,44 +205,23 @@ typedef struct pp5_uop {
     uint8_t pma_ctr;        /* PP5_CTR_* issued by the PMA code */
     uint8_t pma_step;       /* +1, 0 or 0xff (-1), mod 256 */
     uint8_t pair;           /* bit r: AddrH = ~AddrL for this word in RMode r */
-    uint32_t crflags[2];    /* record flags fixed by the word, for RMode r (VALID, DIREN,
-                             * RMODE, PAIR) */
     uint8_t exists;         /* address < 416 */
 } pp5_uop;
 void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
 
-/* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src,
- * packed, with the word's pin bytes as decoded for its RMode), and the signals
- * of the clock that nothing but an observer reads (rebuilt by the unpack). */
-enum {
-    PP5_CRB_VALID, PP5_CRB_DIREN, PP5_CRB_ALUDAT, PP5_CRB_RMODE, PP5_CRB_SHIFT,
-    PP5_CRB_LSB, PP5_CRB_PAIR,
-    /* the clock's signals */
-    PP5_CRB_TRR, PP5_CRB_NEWL, PP5_CRB_BRANCH, PP5_CRB_POSTC, PP5_CRB_POSTI, PP5_CRB_CSB,
-    PP5_CRB_MSIN, PP5_CRB_TC1, PP5_CRB_TC2,
-    /* the clock's host inputs (InputLatch); Reset also cleared the Controller */
-    PP5_CRB_WREN, PP5_CRB_GO, PP5_CRB_ST1, PP5_CRB_ST2, PP5_CRB_RESET, PP5_CRB_TESTOE,
-    PP5_CRB_TESTPE,
-};
-#define PP5_CR(name) (1u << PP5_CRB_##name)
-enum {
-    PP5_CR_VALID = PP5_CR(VALID), PP5_CR_DIREN = PP5_CR(DIREN), PP5_CR_ALUDAT = PP5_CR(ALUDAT),
-    PP5_CR_RMODE = PP5_CR(RMODE), PP5_CR_SHIFT = PP5_CR(SHIFT), PP5_CR_LSB = PP5_CR(LSB),
-    PP5_CR_PAIR = PP5_CR(PAIR), PP5_CR_TRR = PP5_CR(TRR), PP5_CR_NEWL = PP5_CR(NEWL),
-    PP5_CR_BRANCH = PP5_CR(BRANCH), PP5_CR_POSTC = PP5_CR(POSTC), PP5_CR_POSTI = PP5_CR(POSTI),
-    PP5_CR_CSB = PP5_CR(CSB), PP5_CR_MSIN = PP5_CR(MSIN), PP5_CR_TC1 = PP5_CR(TC1),
-    PP5_CR_TC2 = PP5_CR(TC2), PP5_CR_WREN = PP5_CR(WREN), PP5_CR_GO = PP5_CR(GO),
-    PP5_CR_ST1 = PP5_CR(ST1), PP5_CR_ST2 = PP5_CR(ST2), PP5_CR_RESET = PP5_CR(RESET),
-    PP5_CR_TESTOE = PP5_CR(TESTOE), PP5_CR_TESTPE = PP5_CR(TESTPE),
-};
+/* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src)
+ * and the signals of the clock that nothing but an observer reads (rebuilt by
+ * the unpack). Bytes, not bit flags: each is one store of a value already in
+ * a register. */
 typedef struct pp5_olrec {
+    pp5_host_in in;         /* the clock's host inputs (InputLatch; Reset also
+                             * cleared the Controller at the clock's end) */
     uint32_t uw;
-    uint32_t flags;         /* PP5_CR_* */
-    uint32_t d;             /* D<0:31> */
     uint16_t pc;            /* the word's address */
-    uint8_t t;              /* T<0:2> */
     uint8_t addr;           /* PixMemAddr address */
     uint8_t dat6;           /* *DatLSP2, bit k */
+    bool valid, dir_en, aludat, rmode, shift, lsb, pair;
+    bool trr, new_l, branch, post_c, post_i, csb, msin, tc1, tc2;
 } pp5_olrec;
 
 /* The Serializer's per-shift state, as a function of s = shift clocks since the
@@ -314,19 +293,8 @@ ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_dia
 void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants, decode all */
 void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
 void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
-/* The fast clock with the inputs as record flags (PP5_CR_WREN … TESTPE), D and T:
- * pp5_igc_step_fast() and the stream runner, which packs an action's inputs once. */
-ls_status pp5_igc_clock_fast(pp5_igc *g, uint32_t inflags, uint32_t d_in, uint8_t t,
-                             pp5_pins *pins, ls_diag *d);
-static inline uint32_t pp5_igc_inflags(const pp5_host_in *in, bool st1, bool st2)
-{
-    if (!in)
-        return (uint32_t)st1 << PP5_CRB_ST1 | (uint32_t)st2 << PP5_CRB_ST2;
-    return (uint32_t)in->wr_en << PP5_CRB_WREN | (uint32_t)in->go << PP5_CRB_GO |
-           (uint32_t)in->st1 << PP5_CRB_ST1 | (uint32_t)in->st2 << PP5_CRB_ST2 |
-           (uint32_t)in->reset << PP5_CRB_RESET | (uint32_t)in->test_oe << PP5_CRB_TESTOE |
-           (uint32_t)in->test_pe << PP5_CRB_TESTPE;
-}
+/* The fast clock; in is not NULL (pp5_igc_step_fast() supplies the idle inputs). */
+ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d);
 /* Make the module structs current (a logically-const cache fill). */
 static inline void pp5_igc_sync(const pp5_igc *cg)
 {
