@@ -422,21 +422,29 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
         g->fast_stale = false;
     }
     g->mod_stale = true;
+    /* Each value goes into the clock's record as soon as it is known: short
+     * lives, fewer registers to spill. */
     pp5_controller *ctl = &g->ctl;
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
     const uint64_t cycle = g->cycle;
     const pp5_olrec *rp = &g->olr[(cycle - 1) & 3];
+    /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
+    const bool post_c_prev = rp->post_c & !rp->in.reset;
+    const bool post_i_prev = rp->post_i & !rp->in.reset;
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
     pp5_olrec *r0 = &g->olr[cycle & 3];
     r0->in = *in;
     r0->in.t &= 7u;
-    const bool st1 = in->st1, st2 = in->st2;
+    r0->valid = true;
+    r0->rmode = rmode;
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;
     const pp5_uop *u = &g->uop[pc & 511u];
     const bool done = u->done;
+    r0->uw = u->uw;
+    r0->pc = (uint16_t)pc;
 
     /* LoopCount (loopcount.c) */
     pp5_loopcount *lc = &g->lc;
@@ -445,6 +453,8 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     const bool tc1 = n1 == 116, tc2 = n2 == 0;
     lc->lc1 = (uint8_t)n1;
     lc->lc2 = (uint8_t)n2;
+    r0->tc1 = tc1;
+    r0->tc2 = tc2;
 
     /* TRR, Shift (controller.c), NewL, AddrGen (sequencer.c) */
     pp5_serializer *s = &g->ser;
@@ -454,10 +464,14 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     const bool ip = ctl->ip;
     const bool new_l = rmode | (done & ip);
     const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 |
-                          (unsigned)st1 << 3 | (unsigned)st2 << 4;
+                          (unsigned)in->st1 << 3 | (unsigned)in->st2 << 4;
     const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
     const unsigned first = new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
     g->seq.pc = (uint16_t)(branch ? u->braddr : first);
+    r0->trr = trr;
+    r0->shift = shift;
+    r0->new_l = new_l;
+    r0->branch = branch;
 
     /* PixMemAddr (pixmemaddr.c); Done is data: selects, not a branch */
     pp5_pixmemaddr *pm = &g->pma;
@@ -469,25 +483,28 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     pm->ctr[0] = done ? p0 : c0;
     pm->ctr[1] = done ? p1 : c1;
     pm->ctr[2] = done ? p2 : c2;
+    r0->addr = addr;
 
     /* DirectReg (directreg.c) */
     pp5_directreg *dr = &g->dr;
     const uint32_t shreg = dr->shreg;
     const bool aludat = shreg & 1u;
-    const uint32_t sh = u->dir_en ? (shreg >> 1) | (shreg & 0x80000000u) : shreg;
+    const bool dir_en = u->dir_en;
+    const uint32_t sh = dir_en ? (shreg >> 1) | (shreg & 0x80000000u) : shreg;
     dr->shreg = new_l ? dr->post : sh;
+    r0->aludat = aludat;
+    r0->dir_en = dir_en;
 
     /* Controller posting (controller.c); "In RMode, CSBHSP1 is disabled" */
     pp5_ser_fast *f = &g->fs;
     const uint32_t sc = f->sc, csb_until = f->csb_until;
     const bool csb = sc < csb_until;
-    /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
-    const bool prev_reset = rp->in.reset;
-    const bool post_c_prev = rp->post_c & !prev_reset;
-    const bool post_i_prev = rp->post_i & !prev_reset;
     const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
     const bool post_i = ctl->ibsy & !ip & !post_i_prev;
     ctl->ip = post_i | (ip & !new_l);
+    r0->csb = csb;
+    r0->post_c = post_c;
+    r0->post_i = post_i;
 
     /* Serializer clock (serializer.c, as a function of s) */
     const bool first_pending = s->cl.first_pending, msin_pending = s->cl.msin_pending;
@@ -504,31 +521,15 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     /* MsIn pending: consumed by a shift, set again on the CSB fall */
     const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | g->msin_always);
     s->cl.msin_pending = shift ? fall : msin_pending;
-
-    /* the clock's record: OutputLatch sources and signals (the pin bytes are
-     * copied, so a PostI that rewrites the store below cannot change them) */
-    ring_put(g, cycle, u->alu[rmode], u->dir_en, aludat, out6, lsb, addr,
-             (u->pair >> rmode) & 1u, shift);
-    r0->uw = u->uw;
-    r0->pc = (uint16_t)pc;
-    r0->addr = addr;
-    r0->dat6 = out6;
-    r0->valid = true;
-    r0->dir_en = u->dir_en;
-    r0->aludat = aludat;
-    r0->rmode = rmode;
-    r0->shift = shift;
     r0->lsb = lsb;
-    r0->pair = (u->pair >> rmode) & 1u;
-    r0->trr = trr;
-    r0->new_l = new_l;
-    r0->branch = branch;
-    r0->post_c = post_c;
-    r0->post_i = post_i;
-    r0->csb = csb;
     r0->msin = msin;
-    r0->tc1 = tc1;
-    r0->tc2 = tc2;
+    r0->dat6 = out6;
+
+    /* OutputLatch: the pins this clock makes (the pin bytes are copied, so a
+     * PostI that rewrites the store below cannot change them) */
+    const bool pair = (u->pair >> rmode) & 1u;
+    r0->pair = pair;
+    ring_put(g, cycle, u->alu[rmode], dir_en, aludat, out6, lsb, addr, pair, shift);
 
     /* rare: a missing word, postings, the host side */
     if (__builtin_expect(!u->exists, 0))
