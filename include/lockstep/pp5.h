@@ -190,7 +190,10 @@ size_t pp5_igc_signal_count(void);
 const pp5_signal_info *pp5_igc_signal_info(size_t i);
 /* Index of a signal by name (case-sensitive), or -1. */
 long pp5_igc_signal_find(const char *name);
-/* Value after the last step (pins: of the last returned pp5_pins). */
+/* Value after the last step (pins: of the last returned pp5_pins). After fast
+ * steps the first read rebuilds the signals inside g (a cache fill: g is not
+ * changed in any way a step could see, but two threads must not read one IGC's
+ * signals at once). */
 uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i);
 /* All values at once, in signal order (out holds pp5_igc_signal_count()). */
 void pp5_igc_signal_values(const pp5_igc *g, uint64_t *out);
