@@ -206,6 +206,7 @@ typedef struct pp5_uop {
     uint8_t pma_step;       /* +1, 0 or 0xff (-1), mod 256 */
     uint8_t pair;           /* bit r: AddrH = ~AddrL for this word in RMode r */
     uint8_t exists;         /* address < 416 */
+    uint8_t pad[12];        /* 64 bytes: indexing is a shift */
 } pp5_uop;
 void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
 
