@@ -62,8 +62,10 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     /* Sequencer AddrGen: the pull-down for each combination of the conditions
      * (NewL is applied by the caller: it always pulls down). */
     for (unsigned cond = 0; cond < 32; cond++) {
-        pp5_sequencer s;
-        memset(&s, 0, sizeof s);
+        pp5_sequencer s; /* AddrGen reads pc and the posted address only (not the
+                          * 416-word store: no need to clear it) */
+        s.pc = 0;
+        s.uaddr_post = 0;
         pp5_sequencer_next(&s, o, uw, false, cond & 1, (cond >> 1) & 1, (cond >> 3) & 1,
                            (cond >> 4) & 1, (cond >> 2) & 1);
         if (!s.branch)
@@ -108,9 +110,14 @@ void pp5_igc_fast_init(pp5_igc *g)
     g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
     g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
     g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
+    /* most of a store is the same word (0): decode each distinct word once */
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
-        pp5_uop_decode(&g->uop[a], exists ? g->seq.ucode[a] : 0, exists, &g->opt);
+        uint32_t w = exists ? g->seq.ucode[a] : 0;
+        if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
+            g->uop[a] = g->uop[a - 1];
+        else
+            pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
     }
     g->fast_stale = true;
     g->mod_stale = false;

@@ -128,6 +128,8 @@ ls_status pp5_igc_load_ucode(pp5_igc *g, size_t addr, const uint32_t *w, size_t 
 /* Every write of the store goes through here, so the pre-decoded word follows. */
 void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w)
 {
+    if (g->seq.ucode[addr] == w)
+        return; /* uop[addr] already decodes w */
     g->seq.ucode[addr] = w;
     pp5_uop_decode(&g->uop[addr], w, true, &g->opt);
 }
