@@ -28,6 +28,30 @@ void pp5_stream_free(pp5_stream *s)
     s->n = s->cap = 0;
 }
 
+void pp5_stream_init(pp5_stream *s, const char *fname)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->fname, sizeof s->fname, "%s", fname ? fname : "<stream>");
+}
+
+ls_status pp5_stream_append(pp5_stream *s, pp5_action_kind kind, pp5_reg reg, uint32_t value,
+                            ls_diag *d)
+{
+    /* the same limits as the text form */
+    bool bad = (unsigned)kind > PP5_ACT_TESTOE || (unsigned)reg > PP5_REG_F ||
+               (kind == PP5_ACT_RUN && value > 100000000u) ||
+               (kind >= PP5_ACT_ST1 && value > 1);
+    if (bad)
+        return ls_diag_set(d, LS_ERR_ARG, s->fname, 0, 0,
+                           "stream action %u (register %u, value %u) out of range",
+                           (unsigned)kind, (unsigned)reg, value);
+    if (!grow(s))
+        return ls_diag_set(d, LS_ERR_NOMEM, s->fname, 0, 0, "out of memory");
+    pp5_action a = {kind, reg, value, 0};
+    s->a[s->n++] = a;
+    return LS_OK;
+}
+
 typedef struct word { const char *p; size_t n; int col; } word;
 
 static bool weq(word w, const char *s)

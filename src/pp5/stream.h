@@ -36,6 +36,12 @@ typedef struct pp5_stream {
 ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_stream *s,
                            ls_diag *d);
 void pp5_stream_free(pp5_stream *s);
+/* Building a stream without text (a program playing the graphics processor):
+ * init, append actions (line 0; the checks of the parser: RUN ≤ 10^8 clocks,
+ * levels 0/1), run, and set n = 0 to reuse the array. */
+void pp5_stream_init(pp5_stream *s, const char *fname);
+ls_status pp5_stream_append(pp5_stream *s, pp5_action_kind kind, pp5_reg reg, uint32_t value,
+                            ls_diag *d);
 
 /* Called after every clock with the pins of that clock. The clocks are
  * pp5_igc_step_fast(), or pp5_igc_step() while fn reads the named signals

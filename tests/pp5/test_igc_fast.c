@@ -552,6 +552,42 @@ static void test_stream_runner(void **state)
     free(u);
 }
 
+/* A stream built with pp5_stream_append() is the stream its text parses to. */
+static void test_stream_append(void **state)
+{
+    (void)state;
+    const char *text = "write P fbits=3 src=1\ncoef A -2.5\nwrite I uaddr=2 qee=const\ngo\nwait\n"
+                       "st1 1\nrun 12\ntestoe 1\ntestpe 0\nst2 1\nreset\n";
+    pp5_stream t, a;
+    ls_diag d;
+    assert_int_equal(pp5_stream_parse(text, strlen(text), "t", &t, &d), LS_OK);
+    pp5_stream_init(&a, "built");
+    static const struct { pp5_action_kind k; pp5_reg r; uint32_t v; } acts[] = {
+        {PP5_ACT_WRITE, PP5_REG_P, (132u << 23) | 1u}, /* 129 + FBITS with D30, SRC = 1 */
+        {PP5_ACT_WRITE, PP5_REG_A, 0xc0200000u},       /* -2.5f */
+        {PP5_ACT_WRITE, PP5_REG_I, 2u | (1u << 18)},
+        {PP5_ACT_GO, 0, 0}, {PP5_ACT_WAIT, 0, 0}, {PP5_ACT_ST1, 0, 1}, {PP5_ACT_RUN, 0, 12},
+        {PP5_ACT_TESTOE, 0, 1}, {PP5_ACT_TESTPE, 0, 0}, {PP5_ACT_ST2, 0, 1},
+        {PP5_ACT_RESET, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+        assert_int_equal(pp5_stream_append(&a, acts[i].k, acts[i].r, acts[i].v, &d), LS_OK);
+    assert_int_equal(a.n, t.n);
+    for (size_t i = 0; i < t.n; i++) {
+        assert_int_equal(a.a[i].kind, t.a[i].kind);
+        if (t.a[i].kind == PP5_ACT_WRITE)
+            assert_int_equal(a.a[i].reg, t.a[i].reg);
+        assert_int_equal(a.a[i].value, t.a[i].value);
+    }
+    /* the parser's limits */
+    assert_int_equal(pp5_stream_append(&a, PP5_ACT_RUN, 0, 100000001u, &d), LS_ERR_ARG);
+    assert_int_equal(pp5_stream_append(&a, PP5_ACT_ST1, 0, 2, &d), LS_ERR_ARG);
+    assert_int_equal(pp5_stream_append(&a, (pp5_action_kind)99, 0, 0, &d), LS_ERR_ARG);
+    assert_int_equal(a.n, t.n);
+    pp5_stream_free(&a);
+    pp5_stream_free(&t);
+}
+
 /* The two bit tricks of fast.c, against loops. */
 static void test_bit_tricks(void **state)
 {
@@ -577,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_bit_tricks),
         cmocka_unit_test(test_random_differential),
         cmocka_unit_test(test_stream_runner),
+        cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
