@@ -9,8 +9,8 @@
  * every clock (pins, every state field, warnings) on random microcode and host
  * streams.
  *
- * What is different is the representation of the two parts that cost most per
- * clock (see pp5_ser_fast / pp5_olrec in igc_internal.h):
+ * What is different is the representation of the parts that cost most per
+ * clock (see pp5_ser_fast, pp5_olrec and pins_ring in igc_internal.h):
  *  - Serializer. Between two postings the tokens only move, one stage per shift,
  *    so every per-shift field is a function of s = shift clocks since the
  *    posting: token stage tok0 + s (saturating at the end of its shifter), busy
@@ -18,8 +18,11 @@
  *    first s bits. The CoefGate input of all six coefficients (serial negation
  *    and nullify included) is computed for every s at the posting, as 64-bit
  *    words, and read one 6-bit column per shift.
- *  - OutputLatch. Four packed records in a ring instead of a shifted array, each
- *    holding the word's pin bytes as pre-decoded for its RMode.
+ *  - OutputLatch. Each clock writes what it contributes to the pins of the next
+ *    three clocks into a ring of four pp5_pins (its pin bytes as pre-decoded for
+ *    its RMode); the pins of a clock are then one copy.
+ *  - The clock's own signals (NewL, PostC, TRR, …) and inputs go into a record
+ *    of four clocks instead of the module structs.
  * The module structs' copies of these fields go stale during fast clocks and are
  * rebuilt by pp5_igc_fast_unpack() when something reads them. */
 #include "pp5/igc/igc_internal.h"
