@@ -65,23 +65,25 @@ typedef enum pp5_reg {
 } pp5_reg;
 
 /* The IGC output pins as the EMCs see them in one clock (see the convention
- * above). Every field is 0 or 1 unless stated. */
+ * above). Every field is 0 or 1 unless stated. The fields from acmp to lsb all
+ * come from clock n-2 and are kept together, addr_l/addr_h (clock n-1) follow
+ * (the fast step copies them as blocks); the struct has no padding. */
 typedef struct pp5_pins {
     uint64_t cycle;             /* n */
     uint8_t acmp, agts_s, agts_t, bcmp, bgts_e, bgts_m, ccmp, cgts_c;
     uint8_t ldc, lde, mwrt;
-    uint8_t addr_l, addr_h;     /* AddrL<0:7>, AddrH<0:7> (8-bit values) */
-    uint8_t dat[6];             /* ADat, BDat, CDat, DDat, EDat, FDat */
-    uint8_t lsb;                /* LSB pipeline token */
-    uint8_t trst;               /* TrSt: QEE shift enable */
     uint8_t extop;              /* ExtOp<0:5> as bits 0..5 (one-hot or 0) */
-    uint8_t aludat;             /* ALUDat */
-    uint8_t busy;               /* Busy = IBsy | CBsy */
     /* Decoded from the redundant ALU code of the same word as the ALU
      * controls (seed, OutputLatch table): */
     uint8_t config_mode;        /* AGtsT = AGtsS = 1 on a redundant code */
     uint8_t pair;               /* Pair: AddrH = ~AddrL (redundant code, ACmp=1) */
     uint8_t redundant;          /* the word was a redundant ALU code */
+    uint8_t dat[6];             /* ADat, BDat, CDat, DDat, EDat, FDat */
+    uint8_t lsb;                /* LSB pipeline token */
+    uint8_t addr_l, addr_h;     /* AddrL<0:7>, AddrH<0:7> (8-bit values) */
+    uint8_t trst;               /* TrSt: QEE shift enable */
+    uint8_t aludat;             /* ALUDat */
+    uint8_t busy;               /* Busy = IBsy | CBsy */
     /* Test mode: with TestPE the D pads drive out. */
     uint8_t d_out_en;           /* TestPE */
     uint32_t d_out;             /* RdData when TestOE, else the latched D */
@@ -149,6 +151,14 @@ void pp5_igc_reset(pp5_igc *g);
  * has still been simulated and *pins filled. */
 ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d);
 
+/* The same clock as pp5_igc_step() — identical pins, state, warnings and
+ * status — without keeping the named signals' bookkeeping current every clock:
+ * the Serializer's per-shift state and the OutputLatch history are kept in a
+ * compact form and written back into the module state only when it is looked
+ * at (pp5_igc_signal_*(), pp5_igc_step()). Both may be mixed freely on one
+ * IGC. tests/pp5/test_igc_fast.c checks the equivalence clock by clock. */
+ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d);
+
 /* Convenience host actions, each one clock (the inputs of the other fields
  * idle); pins may be NULL. */
 ls_status pp5_igc_write(pp5_igc *g, pp5_reg reg, uint32_t value, pp5_pins *pins, ls_diag *d);
@@ -180,7 +190,10 @@ size_t pp5_igc_signal_count(void);
 const pp5_signal_info *pp5_igc_signal_info(size_t i);
 /* Index of a signal by name (case-sensitive), or -1. */
 long pp5_igc_signal_find(const char *name);
-/* Value after the last step (pins: of the last returned pp5_pins). */
+/* Value after the last step (pins: of the last returned pp5_pins). After fast
+ * steps the first read rebuilds the signals inside g (a cache fill: g is not
+ * changed in any way a step could see, but two threads must not read one IGC's
+ * signals at once). */
 uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i);
 /* All values at once, in signal order (out holds pp5_igc_signal_count()). */
 void pp5_igc_signal_values(const pp5_igc *g, uint64_t *out);

@@ -28,6 +28,30 @@ void pp5_stream_free(pp5_stream *s)
     s->n = s->cap = 0;
 }
 
+void pp5_stream_init(pp5_stream *s, const char *fname)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->fname, sizeof s->fname, "%s", fname ? fname : "<stream>");
+}
+
+ls_status pp5_stream_append(pp5_stream *s, pp5_action_kind kind, pp5_reg reg, uint32_t value,
+                            ls_diag *d)
+{
+    /* the same limits as the text form */
+    bool bad = (unsigned)kind > PP5_ACT_TESTOE || (unsigned)reg > PP5_REG_F ||
+               (kind == PP5_ACT_RUN && value > 100000000u) ||
+               (kind >= PP5_ACT_ST1 && value > 1);
+    if (bad)
+        return ls_diag_set(d, LS_ERR_ARG, s->fname, 0, 0,
+                           "stream action %u (register %u, value %u) out of range",
+                           (unsigned)kind, (unsigned)reg, value);
+    if (!grow(s))
+        return ls_diag_set(d, LS_ERR_NOMEM, s->fname, 0, 0, "out of memory");
+    pp5_action a = {kind, reg, value, 0};
+    s->a[s->n++] = a;
+    return LS_OK;
+}
+
 typedef struct word { const char *p; size_t n; int col; } word;
 
 static bool weq(word w, const char *s)
@@ -312,19 +336,31 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
         case PP5_ACT_WAIT: clocks = UINT64_MAX; break;
         }
         pp5_igc_set_status(g, st1, st2);
+        in.st1 = st1;
+        in.st2 = st2;
+        in.test_pe = pe;
+        in.test_oe = oe;
+        /* the action's inputs in the first clock, idle ones (levels only) after */
+        pp5_host_in idle = {0};
+        idle.st1 = st1;
+        idle.st2 = st2;
+        idle.test_pe = pe;
+        idle.test_oe = oe;
         for (uint64_t c = 0; c < clocks; c++) {
-            if (a->kind == PP5_ACT_WAIT && !pp5_igc_busy(g))
+            if (a->kind == PP5_ACT_WAIT && !(g->ctl.ibsy | g->ctl.cbsy))
                 break;
             if (ran >= limit)
                 return ls_diag_set(d, LS_ERR_FAULT, s->fname, a->line, 1,
                                    "cycle limit %llu reached%s", (unsigned long long)limit,
                                    a->kind == PP5_ACT_WAIT ? " while waiting for Busy = 0" : "");
-            in.st1 = st1;
-            in.st2 = st2;
-            in.test_pe = pe;
-            in.test_oe = oe;
             pp5_pins p;
-            ls_status st = pp5_igc_step(g, &in, &p, d);
+            /* The fast clock (same pins and state as pp5_igc_step()), unless fn
+             * read the named signals after the last clock: then the full step,
+             * which keeps them current, rather than rebuilding them each clock. */
+            bool full = g->signals_read;
+            g->signals_read = false;
+            const pp5_host_in *now = c == 0 ? &in : &idle;
+            ls_status st = full ? pp5_igc_step(g, now, &p, d) : pp5_igc_clock_fast(g, now, &p, d);
             ran++;
             if (fn)
                 fn(user, g, &p);
@@ -334,7 +370,6 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
                 return ls_diag_set(d, st, s->fname, a->line, 1, "%s (cycle %llu)", msg,
                                    (unsigned long long)(pp5_igc_cycle(g) - 1));
             }
-            memset(&in, 0, sizeof in);
         }
     }
     return LS_OK;

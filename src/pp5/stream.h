@@ -36,8 +36,17 @@ typedef struct pp5_stream {
 ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_stream *s,
                            ls_diag *d);
 void pp5_stream_free(pp5_stream *s);
+/* Building a stream without text (a program playing the graphics processor):
+ * init, append actions (line 0; the checks of the parser: RUN ≤ 10^8 clocks,
+ * levels 0/1), run, and set n = 0 to reuse the array. */
+void pp5_stream_init(pp5_stream *s, const char *fname);
+ls_status pp5_stream_append(pp5_stream *s, pp5_action_kind kind, pp5_reg reg, uint32_t value,
+                            ls_diag *d);
 
-/* Called after every clock with the pins of that clock. */
+/* Called after every clock with the pins of that clock. The clocks are
+ * pp5_igc_step_fast(), or pp5_igc_step() while fn reads the named signals
+ * (pp5_igc_signal_*()) — the two give the same pins and state, so what fn sees
+ * through g is the same either way. */
 typedef void (*pp5_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins);
 /* Run the actions; stops with LS_ERR_FAULT (diag at the action's line) on a
  * host-protocol error, or when max_cycles clocks have run (LS_ERR_FAULT too,

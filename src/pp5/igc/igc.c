@@ -80,6 +80,7 @@ void pp5_igc_reset(pp5_igc *g)
     memcpy(g->seq.ucode, saved, sizeof saved);
     pp5_controller_reset(&g->ctl);
     pp5_serializer_init(&g->ser);
+    pp5_igc_fast_init(g);
 }
 
 ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
@@ -119,8 +120,18 @@ ls_status pp5_igc_load_ucode(pp5_igc *g, size_t addr, const uint32_t *w, size_t 
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
                            "microcode words %zu..%zu outside the 416-word store", addr,
                            addr + n - 1);
-    memcpy(&g->seq.ucode[addr], w, n * sizeof *w);
+    for (size_t i = 0; i < n; i++)
+        pp5_igc_store_write(g, (unsigned)(addr + i), w[i]);
     return LS_OK;
+}
+
+/* Every write of the store goes through here, so the pre-decoded word follows. */
+void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w)
+{
+    if (g->seq.ucode[addr] == w)
+        return; /* uop[addr] already decodes w */
+    g->seq.ucode[addr] = w;
+    pp5_uop_decode(&g->uop[addr], w, true, &g->opt);
 }
 
 uint32_t pp5_igc_ucode(const pp5_igc *g, size_t addr)
@@ -197,9 +208,85 @@ static ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v, ls_diag *d)
 }
 
 
+/* PostI: the instruction moves from input latching to pending. */
+void pp5_igc_post_i(pp5_igc *g)
+{
+    /* "the starting microcode address, the starting pixel-memory addresses,
+     * and the initial counts for the loop counters are passed to another set
+     * of latches" (and DirectReg's PostILatch). */
+    g->seq.uaddr_post = g->seq.uaddr_word;
+    for (int i = 0; i < 3; i++)
+        g->pma.post[i] = g->pma.word[i];
+    g->lc.lc1_post = g->lc.lc1_word;
+    g->lc.lc2_post = g->lc.lc2_word;
+    g->dr.post = g->dr.word;
+    g->ctl.ibsy = false;
+    /* A-7: in RMode the posted C word (PostILatch → WrData) is written into
+     * the store at the posted start address. */
+    if (g->ctl.rmode && g->seq.uaddr_word < PP5_UCODE_WORDS &&
+        (g->c_fresh || !g->opt.rmode_write_needs_c))
+        pp5_igc_store_write(g, g->seq.uaddr_word, g->dr.word);
+    g->c_fresh = false;
+}
+
+/* The host side of a clock (InputLatch → modules), at the end of the clock
+ * (A-21). busy: the Busy the host saw when it drove this clock's inputs. */
+ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
+{
+    ls_status st = LS_OK;
+    if (hi->test_pe && hi->wr_en)
+        pp5_igc_warn(g, "write with TestPE asserted: D pads are outputs (seed, InputLatch)");
+    if (hi->reset) {
+        /* "the reset signal, ResetHSP1, also forces the IGC into RMode" and the
+         * Controller to its quiescent state. */
+        pp5_controller_reset(&g->ctl);
+        g->seq.new_l = false;
+    } else {
+        if (hi->wr_en) {
+            pp5_reg r = (pp5_reg)g->opt.reg_of_t[hi->t & 7u];
+            bool rmode_entry = r == PP5_REG_P && (hi->d >> 31);
+            if (busy && !rmode_entry) {
+                /* seed, Controller: Busy "signals the inputting device that no more
+                 * data may be written into the IGC at this time" (A-26). */
+                if (g->opt.busy_write == PP5_BUSY_WRITE_ERROR && st == LS_OK)
+                    st = ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
+                                     "write to %c while Busy (host protocol, A-26)",
+                                     reg_names[r]);
+                else
+                    pp5_igc_warn(g, "write to %c while Busy; last write wins (A-26)",
+                                 reg_names[r]);
+            } else if (busy) {
+                pp5_igc_warn(g, "P write entering RMode while Busy (hung-IGC recovery)");
+            }
+            ls_status ws = host_write(g, r, hi->d, st == LS_OK ? d : NULL);
+            if (ws != LS_OK && st == LS_OK)
+                st = ws;
+        }
+        if (hi->go) {
+            if (busy) {
+                if (g->opt.go_while_busy_error && st == LS_OK)
+                    st = ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
+                                     "Go while Busy (host protocol, A-26)");
+                else
+                    pp5_igc_warn(g, "Go while Busy ignored (A-26)");
+            } else {
+                /* "the inputting device asserts GoLLPR; this causes IBsyHSP1 and
+                 * CBsyHSP1 to be asserted" */
+                g->ctl.ibsy = true;
+                g->ctl.cbsy = true;
+            }
+        }
+    }
+    return st;
+}
+
+/* The full step: every module struct and named signal, clock by clock. The
+ * fast step (fast.c) must give the same pins, state and warnings. */
 ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
     ls_status st = LS_OK;
+    pp5_igc_sync(g);
+    g->fast_stale = true;
     /* the Busy the host saw when it decided to drive this clock's inputs */
     bool busy = pp5_igc_busy(g);
     pp5_inputlatch_clock(&g->il, in, g->st1, g->st2);
@@ -244,24 +331,8 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
     pp5_serializer_clock(&g->ser, &g->opt, g->ctl.shift, post_c);
     if (post_c)
         g->ctl.cbsy = false;
-    if (post_i) {
-        /* "the starting microcode address, the starting pixel-memory addresses,
-         * and the initial counts for the loop counters are passed to another set
-         * of latches" (and DirectReg's PostILatch). */
-        g->seq.uaddr_post = g->seq.uaddr_word;
-        for (int i = 0; i < 3; i++)
-            g->pma.post[i] = g->pma.word[i];
-        g->lc.lc1_post = g->lc.lc1_word;
-        g->lc.lc2_post = g->lc.lc2_word;
-        g->dr.post = g->dr.word;
-        g->ctl.ibsy = false;
-        /* A-7: in RMode the posted C word (PostILatch → WrData) is written into
-         * the store at the posted start address. */
-        if (g->ctl.rmode && g->seq.uaddr_word < PP5_UCODE_WORDS &&
-            (g->c_fresh || !g->opt.rmode_write_needs_c))
-            g->seq.ucode[g->seq.uaddr_word] = g->dr.word;
-        g->c_fresh = false;
-    }
+    if (post_i)
+        pp5_igc_post_i(g);
     /* IP: "an RS flip-flop which is set by PostI and cleared by NewLSP1"; a NewL
      * in the clock of a PostI concerns the previously pending instruction. */
     if (post_i)
@@ -290,49 +361,7 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
     pp5_outputlatch_clock(&g->ol, &src, &p);
 
     /* ---- host side of the clock (InputLatch → modules), end of clock ---- */
-    if (hi->test_pe && hi->wr_en)
-        pp5_igc_warn(g, "write with TestPE asserted: D pads are outputs (seed, InputLatch)");
-    if (hi->reset) {
-        /* "the reset signal, ResetHSP1, also forces the IGC into RMode" and the
-         * Controller to its quiescent state. */
-        pp5_controller_reset(&g->ctl);
-        g->seq.new_l = false;
-    } else {
-        if (hi->wr_en) {
-            pp5_reg r = (pp5_reg)g->opt.reg_of_t[hi->t & 7u];
-            bool rmode_entry = r == PP5_REG_P && (hi->d >> 31);
-            if (busy && !rmode_entry) {
-                /* seed, Controller: Busy "signals the inputting device that no more
-                 * data may be written into the IGC at this time" (A-26). */
-                if (g->opt.busy_write == PP5_BUSY_WRITE_ERROR && st == LS_OK)
-                    st = ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
-                                     "write to %c while Busy (host protocol, A-26)",
-                                     reg_names[r]);
-                else
-                    pp5_igc_warn(g, "write to %c while Busy; last write wins (A-26)",
-                                 reg_names[r]);
-            } else if (busy) {
-                pp5_igc_warn(g, "P write entering RMode while Busy (hung-IGC recovery)");
-            }
-            ls_status ws = host_write(g, r, hi->d, st == LS_OK ? d : NULL);
-            if (ws != LS_OK && st == LS_OK)
-                st = ws;
-        }
-        if (hi->go) {
-            if (busy) {
-                if (g->opt.go_while_busy_error && st == LS_OK)
-                    st = ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
-                                     "Go while Busy (host protocol, A-26)");
-                else
-                    pp5_igc_warn(g, "Go while Busy ignored (A-26)");
-            } else {
-                /* "the inputting device asserts GoLLPR; this causes IBsyHSP1 and
-                 * CBsyHSP1 to be asserted" */
-                g->ctl.ibsy = true;
-                g->ctl.cbsy = true;
-            }
-        }
-    }
+    st = pp5_igc_host_side(g, hi, busy, d);
     p.busy = pp5_igc_busy(g);
     /* Test mode: "TestOE … causing Sequencer to assert the current microcode
      * word, RdData<0:31>HSP1, onto D<0:31>HSP2"; TestPE drives it off-chip. */

@@ -163,6 +163,9 @@ bool pp5_serializer_load_fbits(pp5_serializer *s, uint32_t d);
 int pp5_serializer_fbits(const pp5_serializer *s);
 /* CSBHSP1 seen by the Controller at the start of the clock. */
 bool pp5_serializer_csb(const pp5_serializer *s);
+/* PostC, latch side: ILatch outputs, ManReg, Tok64, sign, nullify, LSB token
+ * pending, the set's MBI and the TRR token (shared with the fast path). */
+void pp5_serializer_post_latches(pp5_serializer *s);
 /* One clock: outputs for this clock, then state update on Shift/PostC. */
 void pp5_serializer_clock(pp5_serializer *s, const pp5_options *o, bool shift, bool post_c);
 /* Shift-only stages and the output stage index of the TRR shifter. */
@@ -182,6 +185,66 @@ typedef struct pp5_outputlatch {
     pp5_ol_src hist[4];         /* [0] = this clock, [k] = k clocks ago */
 } pp5_outputlatch;
 void pp5_outputlatch_clock(pp5_outputlatch *ol, const pp5_ol_src *now, pp5_pins *pins);
+
+/* ---- fast path (fast.c): same clocks, compact hot state ----
+ * The module structs above are the model of record. pp5_igc_step_fast() keeps
+ * everything in them up to date except the Serializer's per-shift fields and the
+ * OutputLatch history, which it keeps in the compact form below and writes back
+ * (pp5_igc_sync()) only when someone looks: the full step, a signal read. */
+
+/* A microword decoded once per store address (DESIGN.md: pre-decode), redone
+ * whenever the store is written (pp5_igc_store_write, pp5_igc_load_ucode). */
+typedef struct pp5_uop {
+    uint8_t alu[2][16];     /* pins bytes acmp…redundant as driven (ACmp before the
+                             * DirEn XNOR), for RMode 0 / 1; byte 15 is 0 */
+    uint32_t uw;
+    uint32_t pulldown;      /* AddrGen pull-down, bit (tc1 | tc2<<1 | trr<<2 | st1<<3 | st2<<4) */
+    uint16_t braddr;
+    uint8_t shift;          /* Shift, bit (rmode << 1 | trr) */
+    uint8_t done, cnt1, cnt2, dir_en;
+    uint8_t pma_ctr;        /* PP5_CTR_* issued by the PMA code */
+    uint8_t pma_step;       /* +1, 0 or 0xff (-1), mod 256 */
+    uint8_t pair;           /* bit r: AddrH = ~AddrL for this word in RMode r */
+    uint8_t exists;         /* address < 416 */
+    uint8_t pad[12];        /* 64 bytes: indexing is a shift */
+} pp5_uop;
+void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
+
+/* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src)
+ * and the signals of the clock that nothing but an observer reads (rebuilt by
+ * the unpack). Bytes, not bit flags: each is one store of a value already in
+ * a register. */
+typedef struct pp5_olrec {
+    pp5_host_in in;         /* the clock's host inputs (InputLatch; Reset also
+                             * cleared the Controller at the clock's end) */
+    uint32_t uw;
+    uint16_t pc;            /* the word's address */
+    uint8_t addr;           /* PixMemAddr address */
+    uint8_t dat6;           /* *DatLSP2, bit k */
+    bool valid, dir_en, aludat, rmode, shift, lsb, pair;
+    bool trr, new_l, branch, post_c, post_i, csb, msin, tc1, tc2;
+} pp5_olrec;
+
+/* The Serializer's per-shift state, as a function of s = shift clocks since the
+ * last posting (or since the compact form was taken from the module structs):
+ * each token is at tok0 + s (saturating), each busy latch clears at a known s,
+ * CSB is s < csb_until, and the CoefGate input bits of all six coefficients are
+ * precomputed for every s (blk: byte k of blk[s >> 3] holds coefficient k's bits
+ * for s = 8j … 8j + 7, bit s & 7). */
+typedef struct pp5_ser_fast {
+    uint32_t sc;            /* shift clocks since the base (saturating) */
+    uint32_t csb_until;
+    uint32_t bits_sent0;
+    uint32_t clear_at[7];   /* s at which busy latch k clears */
+    int16_t tok0[7];        /* token stages at the base (CoefSer ×6, ITok) */
+    uint8_t sone0, bsy0;    /* SOne and busy latches at the base (bit k) */
+    uint8_t sep6, out6;     /* CoefGate TokStage / ShiftStage (bit k) */
+    uint8_t bit6;           /* *Bit of the clock before cycle bit6_at (a posting or a
+                             * pack: not a function of s) */
+    uint64_t bit6_at;
+    uint64_t x[6];          /* raw CoefSer bits: bit s = the bit with the token at tok0 + s */
+    uint64_t blk[16];       /* gated CoefGate input bits by s (see above); 8…15: the tail */
+} pp5_ser_fast;
 
 /* ---- the whole IGC ---- */
 #define PP5_MAX_WARNINGS 64
@@ -204,7 +267,50 @@ struct pp5_igc {
     bool c_fresh;               /* C written since the last posting (A-7 variant) */
     size_t nwarn;
     char warn[PP5_MAX_WARNINGS][160];
+    /* fast path */
+    bool fast_stale;            /* fs/olr do not reflect the module structs: pack first */
+    bool mod_stale;             /* the module structs' Serializer hot fields, ol.hist and
+                                 * the last clock's signals do not reflect fs/olr:
+                                 * pp5_igc_sync() first */
+    bool signals_read;          /* pp5_igc_signal_*() called since the stream runner last
+                                 * cleared it: an observer wants every clock's signals */
+    pp5_olrec olr[4];           /* olr[c & 3]: clock c (the last: hist[0]) */
+    /* pins_ring[c & 3]: the pins of clock c, built ahead by the clocks they
+     * come from: acmp…lsb by c-2, AddrL/AddrH by c-1, TrSt by c-3 */
+    pp5_pins pins_ring[4];
+    pp5_ser_fast fs;
+    int trr_top;                /* pp5_trr_top(&opt) */
+    bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
+    uint64_t trr_mask, trr_msin_bit;
+    pp5_uop uop[512];           /* per store address (416…511: no word line) */
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Shared by the full and the fast step (igc.c). */
+void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w);
+void pp5_igc_post_i(pp5_igc *g);
+ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d);
+/* fast.c */
+void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants, decode all */
+void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
+void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
+/* The fast clock; in is not NULL (pp5_igc_step_fast() supplies the idle inputs). */
+ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d);
+/* Make the module structs current (a logically-const cache fill). */
+static inline void pp5_igc_sync(const pp5_igc *cg)
+{
+    if (cg->mod_stale) {
+        pp5_igc *g = (pp5_igc *)cg; /* every pp5_igc is heap-allocated, never const */
+        pp5_igc_fast_unpack(g);
+        g->mod_stale = false;
+    }
+}
+/* pp5_igc_sync() for a signal read, noted for the stream runner. */
+static inline void pp5_igc_sync_signals(const pp5_igc *cg)
+{
+    pp5_igc *g = (pp5_igc *)cg; /* as above */
+    pp5_igc_sync(g);
+    g->signals_read = true;
+}
 
 #endif

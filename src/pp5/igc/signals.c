@@ -101,6 +101,7 @@ long pp5_igc_signal_find(const char *name)
 
 uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i)
 {
+    pp5_igc_sync_signals(g); /* after fast steps: rebuild the module fields read below */
     size_t k = 0;
 #define X(name, width, kind, expr) \
     if (k++ == i)                  \
@@ -112,6 +113,7 @@ uint64_t pp5_igc_signal_value(const pp5_igc *g, size_t i)
 
 void pp5_igc_signal_values(const pp5_igc *g, uint64_t *out)
 {
+    pp5_igc_sync_signals(g);
     size_t k = 0;
 #define X(name, width, kind, expr) out[k++] = (uint64_t)(expr);
     PP5_SIGNALS(X)

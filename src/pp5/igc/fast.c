@@ -1,0 +1,564 @@
+/* The IGC's fast step: the clock of igc.c (pp5_igc_step) computed with less
+ * work per clock, giving the same pins, state, warnings and status.
+ *
+ * Not a second model: every decision is either taken from the module functions
+ * themselves (microwords are decoded once per store address by running
+ * Controller, Sequencer, PixMemAddr and OutputLatch code on scratch state) or is
+ * the module's update rewritten as a function of the shift count. The full step
+ * stays the model of record; tests/pp5/test_igc_fast.c compares the two after
+ * every clock (pins, every state field, warnings) on random microcode and host
+ * streams.
+ *
+ * What is different is the representation of the parts that cost most per
+ * clock (see pp5_ser_fast, pp5_olrec and pins_ring in igc_internal.h):
+ *  - Serializer. Between two postings the tokens only move, one stage per shift,
+ *    so every per-shift field is a function of s = shift clocks since the
+ *    posting: token stage tok0 + s (saturating at the end of its shifter), busy
+ *    latch k clear from a known s, CSB = (s < csb_until), SOne = a 1 among the
+ *    first s bits. The CoefGate input of all six coefficients (serial negation
+ *    and nullify included) is computed for every s at the posting, as 64-bit
+ *    words, and read one 6-bit column per shift.
+ *  - OutputLatch. Each clock writes what it contributes to the pins of the next
+ *    three clocks into a ring of four pp5_pins (its pin bytes as pre-decoded for
+ *    its RMode); the pins of a clock are then one copy.
+ *  - The clock's own signals (NewL, PostC, TRR, …) and inputs go into a record
+ *    of four clocks instead of the module structs.
+ * The module structs' copies of these fields go stale during fast clocks and are
+ * rebuilt by pp5_igc_fast_unpack() when something reads them. */
+#include "pp5/igc/igc_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define PIN_OFF(f) (offsetof(pp5_pins, f) - offsetof(pp5_pins, acmp))
+_Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) == 21 &&
+                   PIN_OFF(addr_l) == 22 && PIN_OFF(addr_h) == 23 && PIN_OFF(trst) == 24 &&
+                   PIN_OFF(aludat) == 25 && PIN_OFF(busy) == 26 && PIN_OFF(d_out_en) == 27 &&
+                   PIN_OFF(d_out) == 28 && sizeof(pp5_pins) == 40,
+               "pp5_pins: the fast step copies acmp…addr_h as blocks (pins_ring)");
+
+enum { SER_LEN_I = PP5_TS_LEN_I };
+
+/* ---------------- pre-decode ---------------- */
+
+/* Everything a clock needs from a microword, obtained by running the module code
+ * on scratch state for every input combination that matters. */
+void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
+{
+    memset(u, 0, sizeof *u);
+    u->uw = uw;
+    u->exists = exists;
+    u->done = (uw & PP5_UW_DONE) != 0;
+    u->cnt1 = (uw & PP5_UW_CNT1) != 0;
+    u->cnt2 = (uw & PP5_UW_CNT2) != 0;
+    u->dir_en = (uw & PP5_UW_DIREN) != 0;
+    u->braddr = (uint16_t)PP5_UW_BRADDR(uw);
+    /* Controller: Shift for RMode × TRR */
+    for (unsigned r = 0; r < 2; r++)
+        for (unsigned t = 0; t < 2; t++) {
+            pp5_controller c;
+            pp5_controller_reset(&c);
+            c.rmode = r;
+            if (pp5_controller_shift(&c, o, uw, t))
+                u->shift |= (uint8_t)(1u << (r * 2 + t));
+        }
+    /* Sequencer AddrGen: the pull-down for each combination of the conditions
+     * (NewL is applied by the caller: it always pulls down). */
+    for (unsigned cond = 0; cond < 32; cond++) {
+        pp5_sequencer s; /* AddrGen reads pc and the posted address only (not the
+                          * 416-word store: no need to clear it) */
+        s.pc = 0;
+        s.uaddr_post = 0;
+        pp5_sequencer_next(&s, o, uw, false, cond & 1, (cond >> 1) & 1, (cond >> 3) & 1,
+                           (cond >> 4) & 1, (cond >> 2) & 1);
+        if (!s.branch)
+            u->pulldown |= 1u << cond;
+    }
+    /* PixMemAddr: which counter and which step */
+    pp5_pixmemaddr p;
+    memset(&p, 0, sizeof p);
+    p.ctr[PP5_CTR_DST] = 10;
+    p.ctr[PP5_CTR_SRC] = 20;
+    p.ctr[PP5_CTR_AUX] = 30;
+    uint8_t a = pp5_pixmemaddr_clock(&p, PP5_UW_PMA(uw), false);
+    u->pma_ctr = a == 10 ? PP5_CTR_DST : a == 20 ? PP5_CTR_SRC : PP5_CTR_AUX;
+    u->pma_step = (uint8_t)(p.ctr[u->pma_ctr] - a);
+    /* OutputLatch: the pin bytes this word drives two clocks later (ACmp before
+     * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1. */
+    for (unsigned r = 0; r < 2; r++) {
+        pp5_outputlatch ol;
+        memset(&ol, 0, sizeof ol);
+        pp5_ol_src src;
+        memset(&src, 0, sizeof src);
+        src.valid = true;
+        src.uw = uw;
+        src.rmode = r;
+        pp5_pins pins;
+        ol.hist[1] = src; /* becomes hist[2]: the ALU controls */
+        pp5_outputlatch_clock(&ol, &src, &pins);
+        memcpy(u->alu[r], (const unsigned char *)&pins + offsetof(pp5_pins, acmp), 15);
+        /* now the same word one clock ago (hist[1]) with address 0 */
+        memset(&ol, 0, sizeof ol);
+        ol.hist[0] = src;
+        memset(&src, 0, sizeof src);
+        pp5_outputlatch_clock(&ol, &src, &pins);
+        if (pins.addr_h != pins.addr_l)
+            u->pair |= (uint8_t)(1u << r);
+    }
+}
+
+void pp5_igc_fast_init(pp5_igc *g)
+{
+    g->trr_top = pp5_trr_top(&g->opt);
+    g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
+    g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
+    g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
+    /* most of a store is the same word (0): decode each distinct word once */
+    for (unsigned a = 0; a < 512; a++) {
+        bool exists = a < PP5_UCODE_WORDS;
+        uint32_t w = exists ? g->seq.ucode[a] : 0;
+        if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
+            g->uop[a] = g->uop[a - 1];
+        else
+            pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
+    }
+    g->fast_stale = true;
+    g->mod_stale = false;
+}
+
+/* ---------------- Serializer, compact form ---------------- */
+
+/* Bit 0 of each byte k (k = 0..7) → bit k: the products land on distinct bits,
+ * so nothing carries into the top byte. */
+static inline unsigned gather_bytes(uint64_t v)
+{
+    return (unsigned)(((v & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+}
+
+static inline uint64_t low_mask(uint32_t s) { return s >= 64 ? ~0ull : (1ull << s) - 1; }
+
+/* From tok0, sone0, bsy0 and the posted latches (ManReg, sign, nullify): the raw
+ * bit streams, the gated CoefGate input per s, the busy-clear points and CSB. */
+static void ser_fast_build(pp5_igc *g)
+{
+    pp5_ser_fast *f = &g->fs;
+    const pp5_serializer *s = &g->ser;
+    uint64_t y[6];
+    unsigned tail = 0;
+    for (int k = 0; k < 6; k++) {
+        int t = f->tok0[k];
+        /* CoefSer bit-line: bits 40..62 = ManReg, 63 = the leading 1, 0 elsewhere
+         * (and 0 at and beyond the shifter's end, which is past 63). */
+        uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
+        uint64_t x = t >= 0 && t < 64 ? w >> t : 0;
+        f->x[k] = x;
+        bool so = (f->sone0 >> k) & 1u;
+        /* CoefGate: b(s) = enable ∧ (x_s ⊕ (sign ∧ SOne before s)); SOne before s
+         * is the bits strictly above x's lowest 1, or all of them if set already. */
+        uint64_t inv = s->cg[k].sign ? (so ? ~0ull : ~(x ^ (x - 1))) : 0;
+        y[k] = s->cg[k].enable ? x ^ inv : 0;
+        if (s->cg[k].enable && s->cg[k].sign && (so || x != 0))
+            tail |= 1u << k;
+        int len = s->cs[k].len;
+        f->clear_at[k] = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
+    }
+    int t = f->tok0[6];
+    f->clear_at[6] = t < 0 ? UINT32_MAX : (uint32_t)(SER_LEN_I + 1 - t > 1 ? SER_LEN_I + 1 - t : 1);
+    uint32_t until = 0;
+    for (int k = 0; k < 7; k++)
+        if (((f->bsy0 >> k) & 1u) && f->clear_at[k] > until)
+            until = f->clear_at[k];
+    f->csb_until = until;
+    /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
+     * three rounds of block swaps */
+    uint64_t r[8] = {y[0], y[1], y[2], y[3], y[4], y[5], 0, 0};
+    for (int i = 0; i < 4; i++) {
+        uint64_t a = r[i], b = r[i + 4];
+        r[i] = (a & 0x00000000ffffffffull) | (b << 32);
+        r[i + 4] = (a >> 32) | (b & 0xffffffff00000000ull);
+    }
+    for (int i = 0; i < 8; i += (i & 1) ? 3 : 1) { /* pairs (0,2) (1,3) (4,6) (5,7) */
+        uint64_t a = r[i], b = r[i + 2];
+        r[i] = (a & 0x0000ffff0000ffffull) | ((b & 0x0000ffff0000ffffull) << 16);
+        r[i + 2] = ((a >> 16) & 0x0000ffff0000ffffull) | (b & 0xffff0000ffff0000ull);
+    }
+    for (int i = 0; i < 8; i += 2) {
+        uint64_t a = r[i], b = r[i + 1];
+        r[i] = (a & 0x00ff00ff00ff00ffull) | ((b & 0x00ff00ff00ff00ffull) << 8);
+        r[i + 1] = ((a >> 8) & 0x00ff00ff00ff00ffull) | (b & 0xff00ff00ff00ff00ull);
+    }
+    for (int j = 0; j < 8; j++)
+        f->blk[j] = r[j];
+    uint64_t tv = 0;
+    for (int k = 0; k < 6; k++)
+        if ((tail >> k) & 1u)
+            tv |= 0xffull << (8 * k);
+    for (int j = 8; j < 16; j++)
+        f->blk[j] = tv;
+}
+
+static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
+{
+    unsigned b = 0;
+    if (sc >= 0 && sc < 64)
+        for (int k = 0; k < 6; k++)
+            b |= (unsigned)((f->x[k] >> sc) & 1u) << k;
+    return b;
+}
+
+/* What clock c contributes to the pins of the next three clocks (OutputLatch,
+ * outputlatch.c): its ALU controls, coefficient bits and LSB two clocks later,
+ * its address one clock later, its Shift as TrSt three clocks later. */
+static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool dir_en,
+                            bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
+                            bool shift)
+{
+    unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
+    /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
+    uint8_t acmp = alu16[0] ^ (uint8_t)(dir_en & !aludat);
+    memcpy(b2, alu16, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* dat[6] and lsb in one store (AddrL too, written again by clock c+1): bit
+     * k of dat6 → byte k (the products land on distinct bits: no carries) */
+    uint64_t w = ((dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
+                 (uint64_t)lsb << 48;
+    memcpy(b2 + 15, &w, 8);
+#else
+    for (int k = 0; k < 6; k++)
+        b2[15 + k] = (dat6 >> k) & 1u;
+    b2[21] = lsb;
+#endif
+    b2[0] = acmp;
+    pp5_pins *p1 = &g->pins_ring[(c + 1) & 3];
+    p1->addr_l = addr;
+    p1->addr_h = pair ? (uint8_t)~addr : addr;
+    g->pins_ring[(c + 3) & 3].trst = shift;
+}
+
+/* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
+ * of the clock, Busy at its end and the D pads — written after the copy, so
+ * the copy never reads this clock's stores. */
+static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
+{
+    const pp5_olrec *r0 = &g->olr[c & 3];
+    *p = g->pins_ring[c & 3];
+    p->cycle = c;
+    p->aludat = r0->aludat;
+    p->busy = g->ctl.ibsy | g->ctl.cbsy;
+    p->d_out_en = r0->in.test_pe;
+    p->d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+}
+
+
+/* Module structs → compact form (s = 0 at the current state). */
+void pp5_igc_fast_pack(pp5_igc *g)
+{
+    pp5_ser_fast *f = &g->fs;
+    const pp5_serializer *s = &g->ser;
+    memset(f, 0, sizeof *f);
+    for (int k = 0; k < 6; k++) {
+        f->tok0[k] = (int16_t)s->cs[k].tok;
+        f->sone0 |= (uint8_t)(s->cg[k].sone << k);
+        f->bsy0 |= (uint8_t)(s->cl.bsy[k] << k);
+        f->sep6 |= (uint8_t)(s->cg[k].sep_stage << k);
+        f->out6 |= (uint8_t)(s->cg[k].out_stage << k);
+        f->bit6 |= (uint8_t)(s->cs[k].bit << k);
+    }
+    f->bit6_at = g->cycle;
+    f->tok0[6] = (int16_t)s->it.tok;
+    f->bsy0 |= (uint8_t)(s->cl.bsy[6] << 6);
+    f->bits_sent0 = s->bits_sent;
+    ser_fast_build(g);
+    /* OutputLatch history → records (hist[k] = clock n-1-k) and the pins ring,
+     * oldest first (the clocks n-4 … n-1 have their pins of n … n+2 to put) */
+    const uint64_t n = g->cycle;
+    memset(g->pins_ring, 0, sizeof g->pins_ring);
+    for (unsigned k = 4; k-- > 0;) {
+        const pp5_ol_src *h = &g->ol.hist[k];
+        const uint64_t c = n - 1 - k;
+        pp5_olrec *r = &g->olr[c & 3];
+        memset(r, 0, sizeof *r);
+        if (!h->valid)
+            continue;
+        pp5_uop u;
+        pp5_uop_decode(&u, h->uw, true, &g->opt);
+        unsigned dat6 = 0;
+        for (int j = 0; j < 6; j++)
+            dat6 |= (unsigned)h->dat[j] << j;
+        bool pair = (u.pair >> h->rmode) & 1u;
+        if (k < 3)
+            ring_put(g, c, u.alu[h->rmode], h->dir_en, h->aludat, dat6, h->lsb, h->addr, pair,
+                     h->shift);
+        r->uw = h->uw;
+        r->addr = h->addr;
+        r->dat6 = (uint8_t)dat6;
+        r->valid = true;
+        r->dir_en = h->dir_en;
+        r->aludat = h->aludat;
+        r->rmode = h->rmode;
+        r->shift = h->shift;
+        r->lsb = h->lsb;
+        r->pair = pair;
+    }
+    /* the last clock's signals and inputs → the latest record */
+    pp5_olrec *r0 = &g->olr[(n - 1) & 3];
+    r0->in = g->il.in;
+    r0->uw = g->uw;
+    r0->pc = g->pc_exec;
+    r0->trr = s->trr.trr;
+    r0->new_l = g->seq.new_l;
+    r0->branch = g->seq.branch;
+    r0->post_c = g->ctl.post_c;
+    r0->post_i = g->ctl.post_i;
+    r0->csb = s->cl.csb;
+    r0->msin = s->cl.msin;
+    r0->tc1 = g->lc.tc1;
+    r0->tc2 = g->lc.tc2;
+}
+
+/* Compact form → module structs (every field the module clock would hold). */
+void pp5_igc_fast_unpack(pp5_igc *g)
+{
+    const pp5_ser_fast *f = &g->fs;
+    pp5_serializer *s = &g->ser;
+    const uint64_t last = g->cycle - 1; /* between clocks: the counter has advanced */
+    const pp5_olrec *r0 = &g->olr[last & 3];
+    const bool reset = r0->in.reset; /* the Controller was reset at the clock's end */
+    uint32_t sc = f->sc;
+    /* s at the start of the last clock */
+    uint32_t sc_last = !r0->shift ? sc : sc == UINT32_MAX ? sc : sc - 1;
+    unsigned bits = f->bit6_at == g->cycle ? f->bit6 : raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
+    for (int k = 0; k < 6; k++) {
+        int t0 = f->tok0[k], len = s->cs[k].len;
+        s->cs[k].tok = t0 < 0 || t0 > len ? t0
+                     : (int)((uint64_t)t0 + sc > (uint64_t)len + 1 ? (uint64_t)len + 1
+                                                                   : (uint64_t)t0 + sc);
+        s->cs[k].bit = (bits >> k) & 1u;
+        s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
+        s->cg[k].sep_stage = (f->sep6 >> k) & 1u;
+        s->cg[k].out_stage = (f->out6 >> k) & 1u;
+        s->cg[k].dat = (r0->dat6 >> k) & 1u;
+        s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
+    }
+    int t0 = f->tok0[6];
+    s->it.tok = t0 < 0 || t0 > SER_LEN_I ? t0
+              : (int)((uint64_t)t0 + sc > SER_LEN_I + 1 ? SER_LEN_I + 1 : (uint64_t)t0 + sc);
+    s->cl.bsy[6] = ((f->bsy0 >> 6) & 1u) && sc < f->clear_at[6];
+    s->bits_sent = f->bits_sent0 + (sc < f->csb_until ? sc : f->csb_until);
+    s->cl.csb = r0->csb;
+    s->cl.lsb = r0->lsb;
+    s->cl.msin = r0->msin;
+    s->trr.trr = r0->trr;
+    /* the other signals of the last clock */
+    g->uw = r0->uw;
+    g->rd_data = r0->uw;
+    g->pc_exec = r0->pc;
+    g->lc.tc1 = r0->tc1;
+    g->lc.tc2 = r0->tc2;
+    g->pma.addr = r0->addr;
+    g->dr.aludat = r0->aludat;
+    g->seq.branch = r0->branch;
+    g->seq.new_l = !reset && r0->new_l;
+    g->ctl.shift = !reset && r0->shift;
+    g->ctl.post_c = g->ctl.post_c_prev = !reset && r0->post_c;
+    g->ctl.post_i = g->ctl.post_i_prev = !reset && r0->post_i;
+    pp5_inputlatch *il = &g->il;
+    il->in = r0->in;
+    il->st1 = r0->in.st1;
+    il->st2 = r0->in.st2;
+    il->d_bus = r0->in.d;
+    /* OutputLatch history */
+    for (unsigned k = 0; k < 4; k++) {
+        const pp5_olrec *r = &g->olr[(last - k) & 3u];
+        pp5_ol_src *h = &g->ol.hist[k];
+        memset(h, 0, sizeof *h);
+        if (!r->valid)
+            continue;
+        h->valid = true;
+        h->uw = r->uw;
+        h->dir_en = r->dir_en;
+        h->aludat = r->aludat;
+        h->rmode = r->rmode;
+        h->shift = r->shift;
+        h->lsb = r->lsb;
+        h->addr = r->addr;
+        for (int j = 0; j < 6; j++)
+            h->dat[j] = (r->dat6 >> j) & 1u;
+    }
+    fast_pins(g, &g->last_pins, last);
+}
+
+/* PostC after this clock's shift: the module's posting (serializer.c) with the
+ * per-shift fields started afresh at s = 0. sc_last: s at the clock's start. */
+static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
+{
+    pp5_ser_fast *f = &g->fs;
+    pp5_serializer *s = &g->ser;
+    /* this clock's *Bit came from the set being replaced */
+    f->bit6 = (uint8_t)raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
+    f->bit6_at = g->cycle + 1;
+    pp5_serializer_post_latches(s);
+    f->sone0 = 0;
+    f->bsy0 = 0;
+    for (int k = 0; k < 6; k++) {
+        f->tok0[k] = (int16_t)(s->cs[k].tok64 ? -1 : s->cs[k].dec_latch.index);
+        if (s->il.mbi && s->cg[k].enable)
+            f->bsy0 |= (uint8_t)(1u << k);
+    }
+    f->tok0[6] = (int16_t)s->it.dec_latch.index;
+    if (s->il.iwc)
+        f->bsy0 |= 1u << 6;
+    f->bits_sent0 = 0;
+    f->sc = 0;
+    ser_fast_build(g);
+}
+
+/* ---------------- the clock ---------------- */
+
+ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
+{
+    if (in)
+        return pp5_igc_clock_fast(g, in, pins, d);
+    pp5_host_in idle = {0}; /* InputLatch: no inputs, the status levels */
+    idle.st1 = g->st1;
+    idle.st2 = g->st2;
+    return pp5_igc_clock_fast(g, &idle, pins, d);
+}
+
+ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
+{
+    if (__builtin_expect(g->fast_stale, 0)) {
+        pp5_igc_fast_pack(g);
+        g->fast_stale = false;
+    }
+    g->mod_stale = true;
+    /* Each value goes into the clock's record as soon as it is known: short
+     * lives, fewer registers to spill. */
+    pp5_controller *ctl = &g->ctl;
+    const bool busy = ctl->ibsy | ctl->cbsy;
+    const bool rmode = ctl->rmode;
+    const uint64_t cycle = g->cycle;
+    const pp5_olrec *rp = &g->olr[(cycle - 1) & 3];
+    /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
+    const bool post_c_prev = rp->post_c & !rp->in.reset;
+    const bool post_i_prev = rp->post_i & !rp->in.reset;
+    /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
+    pp5_olrec *r0 = &g->olr[cycle & 3];
+    r0->in = *in;
+    r0->in.t &= 7u;
+    r0->valid = true;
+    r0->rmode = rmode;
+
+    /* Sequencer: Memory read, pre-decoded */
+    const unsigned pc = g->seq.pc;
+    const pp5_uop *u = &g->uop[pc & 511u];
+    const bool done = u->done;
+    r0->uw = u->uw;
+    r0->pc = (uint16_t)pc;
+
+    /* LoopCount (loopcount.c) */
+    pp5_loopcount *lc = &g->lc;
+    const unsigned n1 = done ? lc->lc1_post : (lc->lc1 - u->cnt1) & 0x7fu;
+    const unsigned n2 = done ? lc->lc2_post : (lc->lc2 - u->cnt2) & 0x7fu;
+    const bool tc1 = n1 == 116, tc2 = n2 == 0;
+    lc->lc1 = (uint8_t)n1;
+    lc->lc2 = (uint8_t)n2;
+    r0->tc1 = tc1;
+    r0->tc2 = tc2;
+
+    /* TRR, Shift (controller.c), NewL, AddrGen (sequencer.c) */
+    pp5_serializer *s = &g->ser;
+    const uint64_t stages = s->trr.stages;
+    const bool trr = (stages >> g->trr_top) & 1u;
+    const bool shift = (u->shift >> (rmode * 2u + trr)) & 1u;
+    const bool ip = ctl->ip;
+    const bool new_l = rmode | (done & ip);
+    const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 |
+                          (unsigned)in->st1 << 3 | (unsigned)in->st2 << 4;
+    const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
+    const unsigned first = new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
+    g->seq.pc = (uint16_t)(branch ? u->braddr : first);
+    r0->trr = trr;
+    r0->shift = shift;
+    r0->new_l = new_l;
+    r0->branch = branch;
+
+    /* PixMemAddr (pixmemaddr.c); Done is data: selects, not a branch */
+    pp5_pixmemaddr *pm = &g->pma;
+    const unsigned c = u->pma_ctr;
+    const uint8_t addr = pm->ctr[c];
+    pm->ctr[c] = (uint8_t)(addr + u->pma_step);
+    uint8_t p0 = pm->post[0], p1 = pm->post[1], p2 = pm->post[2];
+    uint8_t c0 = pm->ctr[0], c1 = pm->ctr[1], c2 = pm->ctr[2];
+    pm->ctr[0] = done ? p0 : c0;
+    pm->ctr[1] = done ? p1 : c1;
+    pm->ctr[2] = done ? p2 : c2;
+    r0->addr = addr;
+
+    /* DirectReg (directreg.c) */
+    pp5_directreg *dr = &g->dr;
+    const uint32_t shreg = dr->shreg;
+    const bool aludat = shreg & 1u;
+    const bool dir_en = u->dir_en;
+    const uint32_t sh = dir_en ? (shreg >> 1) | (shreg & 0x80000000u) : shreg;
+    dr->shreg = new_l ? dr->post : sh;
+    r0->aludat = aludat;
+    r0->dir_en = dir_en;
+
+    /* Controller posting (controller.c); "In RMode, CSBHSP1 is disabled" */
+    pp5_ser_fast *f = &g->fs;
+    const uint32_t sc = f->sc, csb_until = f->csb_until;
+    const bool csb = sc < csb_until;
+    const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
+    const bool post_i = ctl->ibsy & !ip & !post_i_prev;
+    ctl->ip = post_i | (ip & !new_l);
+    r0->csb = csb;
+    r0->post_c = post_c;
+    r0->post_i = post_i;
+
+    /* Serializer clock (serializer.c, as a function of s) */
+    const bool first_pending = s->cl.first_pending, msin_pending = s->cl.msin_pending;
+    const bool lsb = first_pending & csb;
+    const bool msin = msin_pending & shift;
+    const uint8_t out6 = f->out6, sep6 = f->sep6;
+    const unsigned b6 = gather_bytes(f->blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u));
+    f->out6 = shift ? sep6 : out6;
+    f->sep6 = shift ? (uint8_t)(b6 & (0u - (unsigned)csb)) : sep6;
+    f->sc = sc + (shift & (sc != UINT32_MAX));
+    s->cl.first_pending = first_pending & !(shift & csb);
+    const uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
+    s->trr.stages = shift ? shifted : stages;
+    /* MsIn pending: consumed by a shift, set again on the CSB fall */
+    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | g->msin_always);
+    s->cl.msin_pending = shift ? fall : msin_pending;
+    r0->lsb = lsb;
+    r0->msin = msin;
+    r0->dat6 = out6;
+
+    /* OutputLatch: the pins this clock makes (the pin bytes are copied, so a
+     * PostI that rewrites the store below cannot change them) */
+    const bool pair = (u->pair >> rmode) & 1u;
+    r0->pair = pair;
+    ring_put(g, cycle, u->alu[rmode], dir_en, aludat, out6, lsb, addr, pair, shift);
+
+    /* rare: a missing word, postings, the host side */
+    if (__builtin_expect(!u->exists, 0))
+        pp5_igc_warn(g, "microcode address %u does not exist (416-word store); read as 0", pc);
+    if (__builtin_expect(post_c, 0)) {
+        ser_fast_post(g, sc);
+        ctl->cbsy = false;
+    }
+    if (__builtin_expect(post_i, 0))
+        pp5_igc_post_i(g);
+    ls_status st = LS_OK;
+    if (__builtin_expect(in->wr_en | in->go | in->reset | in->test_pe, 0)) {
+        st = pp5_igc_host_side(g, &r0->in, busy, d);
+        if (st != LS_OK && d)
+            ls_diag_at_index(d, (long)cycle);
+    }
+    /* the pins go straight to the caller; last_pins is rebuilt by the unpack */
+    if (pins)
+        fast_pins(g, pins, cycle);
+    g->cycle = cycle + 1;
+    return st;
+}

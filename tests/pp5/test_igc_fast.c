@@ -1,0 +1,619 @@
+/* Differential test of the IGC fast step (src/pp5/igc/fast.c) against the full
+ * step (igc.c, the model of record): two IGCs with the same options, microcode
+ * and host inputs, one clocked by pp5_igc_step(), the other by
+ * pp5_igc_step_fast(); after every clock the pins, the status and diagnostic,
+ * the warnings and every field of every module's state must be equal.
+ *
+ * Inputs are random: model options (every A-… switch), microcode (raw random
+ * words, random words with loop-shaped branches, or the renderer's assembled
+ * library), and host streams (coefficient sets, I/P/C words, Go, waits on Busy
+ * and violations of it, RMode entry and microcode loading, Reset, ST1/ST2,
+ * TestOE/TestPE). The fast IGC is also switched to full steps, has its signals
+ * read, its store rewritten and is reset at random moments, so the conversions
+ * between the two state forms are exercised. The seed is printed; replay a
+ * failure with LOCKSTEP_SEED. */
+#include "test_util.h"
+
+#include "base/buf.h"
+#include "lockstep/pp5.h"
+#include "pp5/igc/igc_internal.h"
+#include "pp5/render.h"
+#include "pp5/stream.h"
+#include "pp5/uasm.h"
+
+static uint64_t rnd(uint64_t *s) { return ls_test_rand(s); }
+static unsigned rn(uint64_t *s, unsigned n) { return (unsigned)(rnd(s) % n); }
+static bool chance(uint64_t *s, unsigned one_in) { return rn(s, one_in) == 0; }
+
+/* ---------------- state comparison ---------------- */
+
+static char why[512];
+
+#define EQ(f)                                                                              \
+    do {                                                                                   \
+        if ((a)->f != (b)->f) {                                                            \
+            snprintf(why, sizeof why, "%s: full %lld, fast %lld", #f, (long long)(a)->f,   \
+                     (long long)(b)->f);                                                   \
+            return false;                                                                  \
+        }                                                                                  \
+    } while (0)
+
+static bool pins_equal(const pp5_pins *a, const pp5_pins *b)
+{
+    EQ(cycle); EQ(acmp); EQ(agts_s); EQ(agts_t); EQ(bcmp); EQ(bgts_e); EQ(bgts_m);
+    EQ(ccmp); EQ(cgts_c); EQ(ldc); EQ(lde); EQ(mwrt); EQ(extop); EQ(config_mode);
+    EQ(pair); EQ(redundant); EQ(addr_l); EQ(addr_h);
+    for (int k = 0; k < 6; k++)
+        EQ(dat[k]);
+    EQ(lsb); EQ(trst); EQ(aludat); EQ(busy); EQ(d_out_en); EQ(d_out);
+    return true;
+}
+
+/* Every field of the module state (igc_internal.h), b synchronised first. */
+static bool state_equal(const pp5_igc *a, const pp5_igc *b)
+{
+    pp5_igc_sync(b);
+    EQ(cycle); EQ(st1); EQ(st2); EQ(uw); EQ(pc_exec); EQ(rd_data); EQ(c_fresh); EQ(nwarn);
+    /* InputLatch */
+    EQ(il.in.wr_en); EQ(il.in.t); EQ(il.in.d); EQ(il.in.go); EQ(il.in.st1); EQ(il.in.st2);
+    EQ(il.in.reset); EQ(il.in.test_oe); EQ(il.in.test_pe); EQ(il.st1); EQ(il.st2);
+    EQ(il.d_bus);
+    /* Controller */
+    EQ(ctl.ibsy); EQ(ctl.cbsy); EQ(ctl.ip); EQ(ctl.post_i); EQ(ctl.post_c);
+    EQ(ctl.post_i_prev); EQ(ctl.post_c_prev); EQ(ctl.rmode); EQ(ctl.shift);
+    /* Sequencer */
+    for (int i = 0; i < PP5_UCODE_WORDS; i++)
+        EQ(seq.ucode[i]);
+    EQ(seq.pc); EQ(seq.uaddr_word); EQ(seq.uaddr_post); EQ(seq.new_l); EQ(seq.branch);
+    /* LoopCount */
+    EQ(lc.lc1); EQ(lc.lc2); EQ(lc.lc1_word); EQ(lc.lc1_post); EQ(lc.lc2_word);
+    EQ(lc.lc2_post); EQ(lc.tc1); EQ(lc.tc2);
+    /* PixMemAddr */
+    for (int i = 0; i < 3; i++) {
+        EQ(pma.ctr[i]); EQ(pma.word[i]); EQ(pma.post[i]);
+    }
+    EQ(pma.addr);
+    /* DirectReg */
+    EQ(dr.word); EQ(dr.post); EQ(dr.shreg); EQ(dr.aludat);
+    /* Serializer */
+    EQ(ser.fbits_reg); EQ(ser.bits_sent);
+    for (int k = 0; k < 6; k++) {
+        EQ(ser.cs[k].len); EQ(ser.cs[k].man_latch); EQ(ser.cs[k].dec_latch.index);
+        EQ(ser.cs[k].dec_latch.dec64); EQ(ser.cs[k].man_reg); EQ(ser.cs[k].tok);
+        EQ(ser.cs[k].tok64); EQ(ser.cs[k].bit);
+        EQ(ser.cg[k].sign_latch); EQ(ser.cg[k].sign); EQ(ser.cg[k].enable);
+        EQ(ser.cg[k].sone); EQ(ser.cg[k].sep_stage); EQ(ser.cg[k].out_stage);
+        EQ(ser.cg[k].dat);
+    }
+    EQ(ser.il.qee_mode); EQ(ser.il.trren_raw); EQ(ser.il.mbi_raw); EQ(ser.il.iwc);
+    EQ(ser.il.ab_en); EQ(ser.il.def_en); EQ(ser.il.trren); EQ(ser.il.mbi);
+    EQ(ser.it.dec_latch.index); EQ(ser.it.dec_latch.dec64); EQ(ser.it.tok);
+    for (int k = 0; k < 7; k++)
+        EQ(ser.cl.bsy[k]);
+    EQ(ser.cl.csb); EQ(ser.cl.csb_prev); EQ(ser.cl.lsb); EQ(ser.cl.first_pending);
+    EQ(ser.cl.msin); EQ(ser.cl.msin_pending); EQ(ser.cl.set_mbi);
+    EQ(ser.trr.fbits_pos); EQ(ser.trr.stages); EQ(ser.trr.trr);
+    /* OutputLatch */
+    for (int h = 0; h < 4; h++) {
+        EQ(ol.hist[h].valid); EQ(ol.hist[h].uw); EQ(ol.hist[h].dir_en);
+        EQ(ol.hist[h].aludat); EQ(ol.hist[h].rmode); EQ(ol.hist[h].shift);
+        EQ(ol.hist[h].addr); EQ(ol.hist[h].lsb);
+        for (int k = 0; k < 6; k++)
+            EQ(ol.hist[h].dat[k]);
+    }
+    if (!pins_equal(&a->last_pins, &b->last_pins)) {
+        char w[sizeof why];
+        snprintf(w, sizeof w, "last_pins.%.400s", why);
+        memcpy(why, w, sizeof why);
+        return false;
+    }
+    /* warnings, text included */
+    for (size_t i = 0; pp5_igc_warning(a, i); i++) {
+        const char *wb = pp5_igc_warning(b, i);
+        if (!wb || strcmp(pp5_igc_warning(a, i), wb) != 0) {
+            snprintf(why, sizeof why, "warning %zu: full \"%s\", fast \"%s\"", i,
+                     pp5_igc_warning(a, i), wb ? wb : "(none)");
+            return false;
+        }
+    }
+    /* and the named signals, read through the public table */
+    size_t n = pp5_igc_signal_count();
+    for (size_t i = 0; i < n; i++)
+        if (pp5_igc_signal_value(a, i) != pp5_igc_signal_value(b, i)) {
+            snprintf(why, sizeof why, "signal %s", pp5_igc_signal_info(i)->name);
+            return false;
+        }
+    return true;
+}
+#undef EQ
+
+/* ---------------- random inputs ---------------- */
+
+static void random_options(uint64_t *s, pp5_options *o)
+{
+    pp5_options_default(o);
+    if (chance(s, 2))
+        return; /* half the runs: the documented defaults */
+    if (chance(s, 3))
+        for (int i = 7; i > 0; i--) { /* a permutation */
+            int j = (int)rn(s, (unsigned)i + 1);
+            pp5_seq_op t = o->seq_table[i];
+            o->seq_table[i] = o->seq_table[j];
+            o->seq_table[j] = t;
+        }
+    if (chance(s, 3))
+        for (int i = 7; i > 0; i--) { /* */
+            int j = (int)rn(s, (unsigned)i + 1);
+            uint8_t t = o->reg_of_t[i];
+            o->reg_of_t[i] = o->reg_of_t[j];
+            o->reg_of_t[j] = t;
+        }
+    o->rmode_exit_on_p = !chance(s, 4);
+    o->rmode_shift = !chance(s, 3);
+    o->msb_token = chance(s, 3) ? PP5_MSB_TOKEN_ALWAYS : PP5_MSB_TOKEN_MBI_ONLY;
+    o->trr_fixed_stages = 23 + (int)rn(s, 11);
+    o->busy_write = chance(s, 2) ? PP5_BUSY_WRITE_LAST_WINS : PP5_BUSY_WRITE_ERROR;
+    o->go_while_busy_error = chance(s, 2);
+    o->warn_reserved_bits = !chance(s, 3);
+    o->rmode_write_needs_c = !chance(s, 3);
+}
+
+/* A microword with loop-shaped branches and frequent Done. */
+static uint32_t structured_word(uint64_t *s, unsigned addr)
+{
+    uint32_t w = (uint32_t)rnd(s) & 0x7fffu; /* ALU, Ld, MWrt, PMA, DirEn */
+    w |= (uint32_t)rn(s, 4) << 15;           /* tree mode */
+    if (chance(s, 3))
+        w |= PP5_UW_CNT1;
+    if (chance(s, 3))
+        w |= PP5_UW_CNT2;
+    unsigned br = chance(s, 2) ? (addr + 512u - rn(s, 4)) & 0x1ffu
+                : chance(s, 8) ? 416u + rn(s, 96) /* no word line */
+                               : rn(s, 416);
+    w |= br << 19;
+    w |= (uint32_t)rn(s, 8) << 28;
+    if (chance(s, 4))
+        w |= PP5_UW_DONE;
+    return w;
+}
+
+static void random_ucode(uint64_t *s, uint32_t *words, int kind)
+{
+    if (kind == 2) { /* the renderer's library, random words after it */
+        pp5_ucode *u = calloc(1, sizeof *u);
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        assert_int_equal(pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib", u, &errs),
+                         LS_OK);
+        ls_diag_list_free(&errs);
+        for (unsigned a = 0; a < PP5_UCODE_WORDS; a++)
+            words[a] = a < u->count ? u->words[a] : structured_word(s, a);
+        free(u);
+        return;
+    }
+    for (unsigned a = 0; a < PP5_UCODE_WORDS; a++)
+        words[a] = kind == 0 ? (uint32_t)rnd(s) : structured_word(s, a);
+}
+
+static uint32_t random_coef(uint64_t *s)
+{
+    switch (rn(s, 8)) {
+    case 0: return (uint32_t)rnd(s);                        /* any bits */
+    case 1: return (uint32_t)rn(s, 2) << 31;                /* ±0 */
+    case 2: return (uint32_t)rnd(s) | 0x7f800000u;          /* exponent 255 */
+    default: /* exponents around the representable range for FBITS 0…30 */
+        return ((uint32_t)rn(s, 2) << 31) | ((uint32_t)(96 + rn(s, 70)) << 23) |
+               ((uint32_t)rnd(s) & 0x7fffffu);
+    }
+}
+
+typedef struct host {
+    uint64_t rng;
+    pp5_host_in q[16];  /* the next actions of the current instruction */
+    int nq, iq;
+    bool st1, st2, oe, pe;
+    unsigned entry[8];  /* microcode start addresses to use */
+} host;
+
+static uint8_t t_of(const pp5_options *o, pp5_reg r)
+{
+    for (int t = 0; t < 8; t++)
+        if (o->reg_of_t[t] == r)
+            return (uint8_t)t;
+    return 0;
+}
+
+static void push_write(host *h, const pp5_options *o, pp5_reg r, uint32_t v)
+{
+    pp5_host_in in = {0};
+    in.wr_en = true;
+    in.t = t_of(o, r);
+    in.d = v;
+    h->q[h->nq++] = in;
+}
+
+/* One instruction as a host would send it: coefficients, P, C, I, Go. */
+static void plan_instruction(host *h, const pp5_options *o)
+{
+    uint64_t *s = &h->rng;
+    h->nq = h->iq = 0;
+    for (int r = PP5_REG_A; r <= PP5_REG_F; r++)
+        if (r != PP5_REG_C && !chance(s, 3))
+            push_write(h, o, (pp5_reg)r, random_coef(s));
+    if (chance(s, 3)) {
+        uint32_t p = (uint32_t)rnd(s) & 0x7fffffu;
+        if (chance(s, 4)) /* FBITS load, mostly legal */
+            p |= (1u << 30) | ((chance(s, 10) ? rn(s, 256) : 129u + rn(s, 31)) & 0x7fu) << 23;
+        if (chance(s, 8))
+            p |= 1u << 31; /* RMode */
+        push_write(h, o, PP5_REG_P, p);
+    }
+    if (!chance(s, 3))
+        push_write(h, o, PP5_REG_C, chance(s, 2) ? random_coef(s) : (uint32_t)rnd(s));
+    uint32_t i = (chance(s, 4) ? rn(s, 512) : h->entry[rn(s, 8)]) |
+                 ((uint32_t)rn(s, 256) << 9) | ((uint32_t)rn(s, 2) << 17) |
+                 ((uint32_t)rn(s, 4) << 18) | ((uint32_t)rn(s, 2) << 22) |
+                 ((uint32_t)(chance(s, 3) ? rn(s, 256) : 100u + rn(s, 40)) << 23);
+    if (chance(s, 6))
+        i |= (uint32_t)rn(s, 4) << 20 | (uint32_t)rn(s, 2) << 31; /* reserved bits */
+    push_write(h, o, PP5_REG_I, i);
+    pp5_host_in go = {0};
+    go.go = true;
+    h->q[h->nq++] = go;
+}
+
+/* The inputs of the next clock; NULL sometimes (the step's idle path). */
+static const pp5_host_in *next_input(host *h, const pp5_options *o, bool busy,
+                                     pp5_host_in *in)
+{
+    uint64_t *s = &h->rng;
+    memset(in, 0, sizeof *in);
+    if (chance(s, 60)) h->st1 = !h->st1;
+    if (chance(s, 60)) h->st2 = !h->st2;
+    if (chance(s, 150)) h->oe = !h->oe;
+    if (chance(s, 150)) h->pe = !h->pe;
+    if (h->iq == h->nq && chance(s, 6))
+        plan_instruction(h, o);
+    if (chance(s, 2500)) {
+        in->reset = true;
+    } else if (chance(s, 400)) { /* anything at all, Busy or not */
+        in->wr_en = chance(s, 2);
+        in->go = chance(s, 2);
+        in->t = (uint8_t)rn(s, 8);
+        in->d = (uint32_t)rnd(s);
+    } else if (h->iq < h->nq && (!busy || chance(s, 300))) {
+        *in = h->q[h->iq++];
+    } else if (!h->oe && !h->pe && chance(s, 3)) {
+        return NULL;
+    }
+    in->st1 = h->st1;
+    in->st2 = h->st2;
+    in->test_oe = h->oe;
+    in->test_pe = h->pe;
+    return in;
+}
+
+/* ---------------- the differential run ---------------- */
+
+/* How much of the model the random runs reached (clocks with each event), so a
+ * generator that stops reaching something fails the test instead of passing it. */
+static struct {
+    long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings;
+} cov;
+
+static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
+{
+    print_error("seed 0x%llx run %d cycle %llu: %s: %s\n", (unsigned long long)seed, run,
+                (unsigned long long)cycle, what, why);
+    fail();
+}
+
+static void one_run(uint64_t seed, int run, int clocks)
+{
+    uint64_t s = seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(run + 1));
+    pp5_options o;
+    random_options(&s, &o);
+    pp5_igc *a, *b;
+    ls_diag d;
+    assert_int_equal(pp5_igc_create(&a, &o, &d), LS_OK);
+    assert_int_equal(pp5_igc_create(&b, &o, &d), LS_OK);
+    uint32_t words[PP5_UCODE_WORDS];
+    int kind = (int)rn(&s, 3);
+    random_ucode(&s, words, kind);
+    assert_int_equal(pp5_igc_load_ucode(a, 0, words, PP5_UCODE_WORDS, &d), LS_OK);
+    assert_int_equal(pp5_igc_load_ucode(b, 0, words, PP5_UCODE_WORDS, &d), LS_OK);
+    host h;
+    memset(&h, 0, sizeof h);
+    h.rng = rnd(&s);
+    static const unsigned lib_entries[8] = {
+        PP5_R_UADDR_ENALL, PP5_R_UADDR_EDGE, PP5_R_UADDR_QLOAD, PP5_R_UADDR_QADD,
+        PP5_R_UADDR_ZTEST, PP5_R_UADDR_CONST, PP5_R_UADDR_DISC, PP5_R_UADDR_ADDF};
+    for (int i = 0; i < 8; i++)
+        h.entry[i] = kind == 2 ? lib_entries[i] : rn(&s, 416);
+    /* leave RMode with a legal FBITS, as every host does first */
+    pp5_host_in first = {0};
+    first.wr_en = true;
+    first.t = t_of(&o, PP5_REG_P);
+    first.d = (1u << 30) | ((129u + rn(&s, 31)) << 23);
+    bool use_null_status = chance(&s, 2);
+
+    for (int c = 0; c < clocks; c++) {
+        pp5_host_in in_buf;
+        const pp5_host_in *in = c == 0 ? &first : next_input(&h, &o, pp5_igc_busy(a), &in_buf);
+        if (!in && use_null_status) {
+            pp5_igc_set_status(a, h.st1, h.st2);
+            pp5_igc_set_status(b, h.st1, h.st2);
+        }
+        /* rare events applied to both */
+        if (chance(&s, 700)) {
+            unsigned addr = rn(&s, PP5_UCODE_WORDS);
+            uint32_t w = kind == 0 ? (uint32_t)rnd(&s) : structured_word(&s, addr);
+            assert_int_equal(pp5_igc_load_ucode(a, addr, &w, 1, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(b, addr, &w, 1, &d), LS_OK);
+        }
+        if (chance(&s, 4000)) {
+            pp5_igc_reset(a);
+            pp5_igc_reset(b);
+        }
+        pp5_pins pa, pb;
+        ls_diag da, db;
+        ls_diag_clear(&da);
+        ls_diag_clear(&db);
+        ls_status sa = pp5_igc_step(a, in, &pa, &da);
+        /* the fast IGC: mostly fast steps, sometimes a full one */
+        ls_status sb = chance(&s, 97) ? pp5_igc_step(b, in, &pb, &db)
+                                      : pp5_igc_step_fast(b, in, &pb, &db);
+        uint64_t cyc = pp5_igc_cycle(a) - 1;
+        cov.csb += a->ser.cl.csb;
+        cov.post_c += a->ctl.post_c;
+        cov.msin += a->ser.cl.msin;
+        cov.trr += a->ser.trr.trr;
+        cov.rmode += a->ctl.rmode;
+        cov.errors += sa != LS_OK;
+        cov.dat += pa.dat[0] | pa.dat[3];
+        cov.mbi += a->ser.cl.bsy[0];
+        cov.branch += a->seq.branch;
+        if (sa != sb || strcmp(da.msg, db.msg) != 0 || da.index != db.index) {
+            snprintf(why, sizeof why, "status %d \"%.200s\" vs %d \"%.200s\"", sa, da.msg, sb,
+                     db.msg);
+            fail_at(seed, run, cyc, "status");
+        }
+        if (!pins_equal(&pa, &pb))
+            fail_at(seed, run, cyc, "pins");
+        if (pp5_igc_busy(a) != pp5_igc_busy(b) || pp5_igc_cycle(a) != pp5_igc_cycle(b) ||
+            pp5_igc_warning_count(a) != pp5_igc_warning_count(b)) {
+            snprintf(why, sizeof why, "busy/cycle/warning count");
+            fail_at(seed, run, cyc, "state");
+        }
+        /* the whole state: often, not always (runs of fast steps without a sync) */
+        if (chance(&s, 3) && !state_equal(a, b))
+            fail_at(seed, run, cyc, "state");
+    }
+    if (!state_equal(a, b))
+        fail_at(seed, run, pp5_igc_cycle(a), "final state");
+    cov.warnings += (long)pp5_igc_warning_count(a);
+    for (int i = 0; i < 512; i++) /* the pre-decoded store follows the store */
+        assert_memory_equal(&a->uop[i], &b->uop[i], sizeof a->uop[i]);
+    pp5_igc_destroy(a);
+    pp5_igc_destroy(b);
+}
+
+static void test_random_differential(void **state)
+{
+    (void)state;
+    uint64_t seed = ls_test_seed(0x1f5a57c0de5eedull);
+    for (int run = 0; run < 120; run++)
+        one_run(seed, run, 3000);
+    printf("clocks with CSB %ld, PostC %ld, MsIn %ld, TRR %ld, RMode %ld, host errors %ld, "
+           "ADat|DDat %ld, MBI busy %ld, Branch %ld; warnings %ld\n", cov.csb, cov.post_c,
+           cov.msin, cov.trr, cov.rmode, cov.errors, cov.dat, cov.mbi, cov.branch, cov.warnings);
+    /* 360 000 clocks per seed; seeds 1…15 reach at least 3x these */
+    assert_true(cov.csb > 50000 && cov.post_c > 2000 && cov.msin > 300 && cov.trr > 10000 &&
+                cov.rmode > 10000 && cov.errors > 200 && cov.dat > 5000 && cov.mbi > 5000 &&
+                cov.branch > 30000 && cov.warnings > 10000);
+}
+
+/* The same renderer streams through pp5_stream_run (fast steps, full steps
+ * while the observer reads signals) and through a loop of full steps: every
+ * clock's pins and observed signals equal, and the final state. */
+typedef struct pin_log {
+    pp5_pins *p;
+    uint64_t *sig;      /* signal values at the clocks where the observer looks */
+    size_t n, cap;
+} pin_log;
+
+/* An observer that reads every named signal in runs of clocks (the runner then
+ * switches to full steps) and only the pins in others (fast steps). */
+static bool looks_at(size_t clock) { return (clock / 37) % 3 == 1; }
+
+static void log_pins(void *user, const pp5_igc *g, const pp5_pins *p)
+{
+    pin_log *l = user;
+    size_t ns = pp5_igc_signal_count();
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 4096;
+        l->p = realloc(l->p, l->cap * sizeof *l->p);
+        l->sig = realloc(l->sig, l->cap * ns * sizeof *l->sig);
+        assert_non_null(l->p);
+        assert_non_null(l->sig);
+    }
+    if (looks_at(l->n))
+        pp5_igc_signal_values(g, &l->sig[l->n * ns]);
+    l->p[l->n++] = *p;
+}
+
+static void full_run(const pp5_stream *s, pp5_igc *g, pin_log *l)
+{
+    bool st1 = false, st2 = false, pe = false, oe = false;
+    for (size_t i = 0; i < s->n; i++) {
+        const pp5_action *a = &s->a[i];
+        pp5_host_in in = {0};
+        uint64_t clocks = 1;
+        switch (a->kind) {
+        case PP5_ACT_ST1: st1 = a->value; continue;
+        case PP5_ACT_ST2: st2 = a->value; continue;
+        case PP5_ACT_TESTPE: pe = a->value; continue;
+        case PP5_ACT_TESTOE: oe = a->value; continue;
+        case PP5_ACT_WRITE:
+            in.wr_en = true;
+            in.d = a->value;
+            in.t = t_of(&g->opt, a->reg);
+            break;
+        case PP5_ACT_GO: in.go = true; break;
+        case PP5_ACT_RESET: in.reset = true; break;
+        case PP5_ACT_RUN: clocks = a->value; break;
+        case PP5_ACT_WAIT: clocks = UINT64_MAX; break;
+        }
+        pp5_igc_set_status(g, st1, st2);
+        for (uint64_t c = 0; c < clocks; c++) {
+            if (a->kind == PP5_ACT_WAIT && !pp5_igc_busy(g))
+                break;
+            in.st1 = st1;
+            in.st2 = st2;
+            in.test_pe = pe;
+            in.test_oe = oe;
+            pp5_pins p;
+            ls_diag d;
+            assert_int_equal(pp5_igc_step(g, &in, &p, &d), LS_OK);
+            log_pins(l, g, &p);
+            memset(&in, 0, sizeof in);
+        }
+    }
+}
+
+static void test_stream_runner(void **state)
+{
+    (void)state;
+    uint64_t s = ls_test_seed(0x57e4a11ull);
+    pp5_ucode *u = calloc(1, sizeof *u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib", u, &errs),
+                     LS_OK);
+    ls_diag_list_free(&errs);
+    ls_buf b;
+    ls_buf_init(&b);
+    ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP,
+                  PP5_R_ZBITS);
+    ls_diag d;
+    for (int i = 0; i < 12; i++) {
+        pp5_prim p;
+        memset(&p, 0, sizeof p);
+        p.kind = i % 4 == 3 ? PP5_PRIM_DISC : PP5_PRIM_TRI;
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 6; k++)
+                p.v[v][k] = k < 2 ? (double)rn(&s, 1480) / 10.0 - 10.0
+                          : k == 2 ? (double)rn(&s, 1000) / 1000.0
+                                   : (double)rn(&s, 256);
+        if (p.kind == PP5_PRIM_DISC) {
+            p.v[0][2] = 3 + rn(&s, 30);
+            p.v[1][0] = (double)rn(&s, 1000) / 1000.0;
+        }
+        assert_int_equal(pp5_render_prim_stream(&p, &b, &d), LS_OK);
+    }
+    ls_buf_puts(&b, "st1 1\nrun 7\nst2 1\ntestoe 1\nrun 3\ntestpe 1\nrun 2\nreset\nrun 40\n");
+    pp5_stream st;
+    assert_int_equal(pp5_stream_parse(b.data, b.len, "gen", &st, &d), LS_OK);
+    pp5_igc *gf, *gr;
+    assert_int_equal(pp5_igc_create(&gf, NULL, &d), LS_OK);
+    assert_int_equal(pp5_igc_create(&gr, NULL, &d), LS_OK);
+    assert_int_equal(pp5_igc_load_ucode(gf, 0, u->words, PP5_UCODE_WORDS, &d), LS_OK);
+    assert_int_equal(pp5_igc_load_ucode(gr, 0, u->words, PP5_UCODE_WORDS, &d), LS_OK);
+    pin_log lf = {0}, lr = {0};
+    assert_int_equal(pp5_stream_run(&st, gf, 0, log_pins, &lf, &d), LS_OK);
+    full_run(&st, gr, &lr);
+    assert_true(lr.n > 1000);
+    assert_int_equal(lf.n, lr.n);
+    size_t ns = pp5_igc_signal_count();
+    for (size_t i = 0; i < lr.n; i++) {
+        if (!pins_equal(&lr.p[i], &lf.p[i])) {
+            print_error("clock %zu: %s\n", i, why);
+            fail();
+        }
+        if (looks_at(i))
+            for (size_t k = 0; k < ns; k++)
+                if (lr.sig[i * ns + k] != lf.sig[i * ns + k]) {
+                    print_error("clock %zu: signal %s\n", i, pp5_igc_signal_info(k)->name);
+                    fail();
+                }
+    }
+    if (!state_equal(gr, gf)) {
+        print_error("final state: %s\n", why);
+        fail();
+    }
+    free(lf.p);
+    free(lr.p);
+    free(lf.sig);
+    free(lr.sig);
+    pp5_stream_free(&st);
+    ls_buf_free(&b);
+    pp5_igc_destroy(gf);
+    pp5_igc_destroy(gr);
+    free(u);
+}
+
+/* A stream built with pp5_stream_append() is the stream its text parses to. */
+static void test_stream_append(void **state)
+{
+    (void)state;
+    const char *text = "write P fbits=3 src=1\ncoef A -2.5\nwrite I uaddr=2 qee=const\ngo\nwait\n"
+                       "st1 1\nrun 12\ntestoe 1\ntestpe 0\nst2 1\nreset\n";
+    pp5_stream t, a;
+    ls_diag d;
+    assert_int_equal(pp5_stream_parse(text, strlen(text), "t", &t, &d), LS_OK);
+    pp5_stream_init(&a, "built");
+    static const struct { pp5_action_kind k; pp5_reg r; uint32_t v; } acts[] = {
+        {PP5_ACT_WRITE, PP5_REG_P, (132u << 23) | 1u}, /* 129 + FBITS with D30, SRC = 1 */
+        {PP5_ACT_WRITE, PP5_REG_A, 0xc0200000u},       /* -2.5f */
+        {PP5_ACT_WRITE, PP5_REG_I, 2u | (1u << 18)},
+        {PP5_ACT_GO, 0, 0}, {PP5_ACT_WAIT, 0, 0}, {PP5_ACT_ST1, 0, 1}, {PP5_ACT_RUN, 0, 12},
+        {PP5_ACT_TESTOE, 0, 1}, {PP5_ACT_TESTPE, 0, 0}, {PP5_ACT_ST2, 0, 1},
+        {PP5_ACT_RESET, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+        assert_int_equal(pp5_stream_append(&a, acts[i].k, acts[i].r, acts[i].v, &d), LS_OK);
+    assert_int_equal(a.n, t.n);
+    for (size_t i = 0; i < t.n; i++) {
+        assert_int_equal(a.a[i].kind, t.a[i].kind);
+        if (t.a[i].kind == PP5_ACT_WRITE)
+            assert_int_equal(a.a[i].reg, t.a[i].reg);
+        assert_int_equal(a.a[i].value, t.a[i].value);
+    }
+    /* the parser's limits */
+    assert_int_equal(pp5_stream_append(&a, PP5_ACT_RUN, 0, 100000001u, &d), LS_ERR_ARG);
+    assert_int_equal(pp5_stream_append(&a, PP5_ACT_ST1, 0, 2, &d), LS_ERR_ARG);
+    assert_int_equal(pp5_stream_append(&a, (pp5_action_kind)99, 0, 0, &d), LS_ERR_ARG);
+    assert_int_equal(a.n, t.n);
+    pp5_stream_free(&a);
+    pp5_stream_free(&t);
+}
+
+/* The two bit tricks of fast.c, against loops. */
+static void test_bit_tricks(void **state)
+{
+    (void)state;
+    for (unsigned v = 0; v < 64; v++) { /* dat6 → bytes */
+        uint64_t bytes = (v * 0x0000000810204081ull) & 0x0000010101010101ull;
+        for (int k = 0; k < 8; k++)
+            assert_int_equal((bytes >> (8 * k)) & 0xffu, k < 6 ? (v >> k) & 1u : 0u);
+    }
+    uint64_t s = 7;
+    for (int i = 0; i < 10000; i++) { /* bytes' bit 0 → bits */
+        uint64_t x = rnd(&s);
+        unsigned want = 0;
+        for (int k = 0; k < 8; k++)
+            want |= (unsigned)((x >> (8 * k)) & 1u) << k;
+        assert_int_equal(((x & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56, want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bit_tricks),
+        cmocka_unit_test(test_random_differential),
+        cmocka_unit_test(test_stream_runner),
+        cmocka_unit_test(test_stream_append),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
