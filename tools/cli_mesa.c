@@ -258,7 +258,11 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
             mesa_cs_rs_map m;
             mesa_cs_rs_map_of(dr, &m);
             int generics = m.ntex - (wpos && m.ntex > 0), temp = -1;
-            if (m.ncol + generics > 1)
+            if (wpos && m.ntex == 1 && m.ncol == 0)
+                st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
+                                 "one texcoord input for gl_FragCoord and a varying: which one "
+                                 "r300 dropped cannot be told");
+            else if (m.ncol + generics > 1)
                 st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
                                  "RS has %d colour and %d texcoord inputs; lockstep feeds one varying",
                                  m.ncol, generics);

@@ -49,10 +49,15 @@ typedef struct options {
 
 /* ---- processes ---------------------------------------------------------- */
 
-/* Run argv with extra environment entries (first, so they win), stdout and
- * stderr to log (appended). Returns the exit status, or -1. */
+/* Run argv with extra environment entries, stdout and stderr to log
+ * (appended). Returns the exit status, 128 + signal, or -1. */
 static int spawn_wait(char *const argv[], char *const extra_env[], const char *log)
 {
+    /* The inherited environment minus what would change which driver runs or
+     * how (ld.so honours the last LD_PRELOAD; a parent's LIBGL_ALWAYS_SOFTWARE
+     * would silently bypass the shim), then ours. */
+    static const char *const drop[] = {"LD_PRELOAD=", "LIBGL_ALWAYS_SOFTWARE=", "GALLIUM_DRIVER=",
+                                       "MESA_LOADER_DRIVER_OVERRIDE=", "LOCKSTEP_SHIM_", NULL};
     size_t n = 0, k = 0;
     while (environ[n])
         n++;
@@ -61,11 +66,17 @@ static int spawn_wait(char *const argv[], char *const extra_env[], const char *l
     char **env = malloc((n + k + 1) * sizeof *env);
     if (!env)
         return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool keep = true;
+        for (const char *const *dp = drop; *dp && keep; dp++)
+            keep = strncmp(environ[i], *dp, strlen(*dp)) != 0;
+        if (keep)
+            env[m++] = environ[i];
+    }
     for (size_t i = 0; i < k; i++)
-        env[i] = extra_env[i];
-    for (size_t i = 0; i < n; i++)
-        env[k + i] = environ[i];
-    env[n + k] = NULL;
+        env[m++] = extra_env[i];
+    env[m] = NULL;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     if (log) {
@@ -335,6 +346,14 @@ static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t i
                                  index, m.ncol, generics);
             else if (m.ncol == 1)
                 temp = m.col[0];
+        } else if (fragcoord && m.ntex == 1 && m.ncol == 0) {
+            /* one texcoord input: WPOS with the varying folded to a constant,
+             * or the varying with gl_FragCoord only in dead code — the RS
+             * set-up cannot tell them apart */
+            st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
+                             "draw %zu: one texcoord input for gl_FragCoord and a varying: which "
+                             "one r300 dropped cannot be told",
+                             index);
         } else if (generics > 1 || m.ncol > 0) {
             st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
                              "draw %zu: RS has %d texcoord and %d colour inputs, expected 1 texcoord",
@@ -424,9 +443,12 @@ static void run_test(const options *o, const char *path, const char *name, resul
         bool vs_test = !strncmp(base, "vs-", 3) || !strncmp(base, "glsl-vs-", 8);
         /* piglit's own naming: vs-* tests check a vertex-shader computation
          * that reaches the fragment shader as a varying */
-        snprintf(res->reason, sizeof res->reason, "%s%s",
+        char at[32] = "";
+        if (t.skip_line > 0)
+            snprintf(at, sizeof at, " (line %d)", t.skip_line);
+        snprintf(res->reason, sizeof res->reason, "%s%s%s",
                  vs_test && strstr(t.skip, "fragment shader reads") ? "vertex-shader test; " : "",
-                 t.skip);
+                 t.skip, at);
         piglit_test_free(&t);
         return;
     }
@@ -482,7 +504,8 @@ static void run_test(const options *o, const char *path, const char *name, resul
         }
     }
     rc = spawn_wait(argv_r300, env_r300, log);
-    static const char *const compiler[] = {"Compiler Error", "r300 FP:", NULL};
+    static const char *const compiler[] = {"Compiler Error", "Compiler error", "r300 FP:",
+                                           "r300 VP:", NULL};
     bool keep = false;
     if (rc == 77) {
         res->kind = RES_SKIP;
@@ -510,8 +533,13 @@ static void run_test(const options *o, const char *path, const char *name, resul
                 *cut = 0;
         }
         res->kind = RES_FAIL;
-        snprintf(res->reason, sizeof res->reason,
-                 "r300 compiler error (it renders with a dummy program): %.400s", why[0] ? why : line);
+        if (strstr(line, "VP"))
+            snprintf(res->reason, sizeof res->reason,
+                     "r300 vertex-program compiler error (its draws are skipped): %.400s", line);
+        else
+            snprintf(res->reason, sizeof res->reason,
+                     "r300 compiler error (it renders with a dummy program): %.400s",
+                     why[0] ? why : line);
         keep = true;
     } else {
         /* decode every submission in order, as one stream */
@@ -603,7 +631,12 @@ static void run_test(const options *o, const char *path, const char *name, resul
                     break;
                 }
             }
-            if (st != LS_OK) {
+            if (st == LS_ERR_UNSUPPORTED) {
+                res->kind = RES_SKIP; /* the input model cannot place the inputs */
+                char m[560];
+                ls_diag_format(&d, m, sizeof m);
+                snprintf(res->reason, sizeof res->reason, "inputs: %s", m);
+            } else if (st != LS_OK) {
                 res->kind = RES_FAIL;
                 char m[560];
                 ls_diag_format(&d, m, sizeof m);
@@ -639,11 +672,15 @@ static void run_test(const options *o, const char *path, const char *name, resul
         for (char *p = dst + strlen(o->keep) + 1; *p; p++)
             if (*p == '/')
                 *p = '@';
-        if (make_dirs(o->keep) == 0 && rename(dir, dst) == 0)
+        rm_tree(dst); /* an earlier run's capture of the same test */
+        if (make_dirs(o->keep) == 0 && rename(dir, dst) == 0) {
             snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                      " [capture kept in %s]", dst);
-        else
+        } else {
+            snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                     " [capture not kept: %s]", strerror(errno));
             rm_tree(dir);
+        }
     } else {
         rm_tree(dir);
     }
@@ -809,9 +846,9 @@ int cli_mesa_piglit(int argc, char **argv)
             printf("%s\n", tl.name[order[k]]);
     } else {
         FILE *jf = o.json ? fopen(o.json, "w") : NULL;
-        if (o.json && !jf) {
+        bool json_failed = o.json && !jf;
+        if (json_failed)
             fprintf(stderr, "lockstep: %s: cannot write: %s\n", o.json, strerror(errno));
-        }
         if (jf)
             fputs("[\n", jf);
         size_t count[3] = {0, 0, 0};
@@ -822,7 +859,7 @@ int cli_mesa_piglit(int argc, char **argv)
         if (res == MAP_FAILED)
             res = NULL;
         pid_t workers[64];
-        bool exited[64] = {false};
+        bool exited[64] = {false}, crash_reported[64] = {false};
         int nworkers = 0;
         for (int w = 0; res && jobs > 1 && w < jobs; w++) {
             fflush(stdout);
@@ -857,10 +894,18 @@ int cli_mesa_piglit(int argc, char **argv)
                         if (workers[j] == w)
                             exited[j] = true;
                     if (exited[owner] && !__atomic_load_n(&res[k].done, __ATOMIC_ACQUIRE)) {
-                        /* its worker is gone without finishing it (a crash) */
-                        res[k].kind = RES_FAIL;
-                        snprintf(res[k].reason, sizeof res[k].reason,
-                                 "harness: the worker running this test died");
+                        /* its worker is gone without finishing it: the first such
+                         * test is the one it crashed on; the parent runs the rest */
+                        if (!crash_reported[owner]) {
+                            crash_reported[owner] = true;
+                            memset(&res[k], 0, sizeof res[k]);
+                            res[k].kind = RES_FAIL;
+                            res[k].llvmpipe = -1;
+                            snprintf(res[k].reason, sizeof res[k].reason,
+                                     "harness: the worker crashed while running this test");
+                        } else {
+                            run_test(&o, tl.path[i], tl.name[i], &res[k]);
+                        }
                         break;
                     }
                     usleep(2000);
@@ -922,7 +967,7 @@ int cli_mesa_piglit(int argc, char **argv)
             }
             free(done);
         }
-        rc = res && count[RES_FAIL] == 0 ? CLI_OK : CLI_FAIL;
+        rc = res && count[RES_FAIL] == 0 && !json_failed ? CLI_OK : CLI_FAIL;
         for (int w = 0; w < nworkers; w++)
             if (!exited[w])
                 waitpid(workers[w], NULL, 0);

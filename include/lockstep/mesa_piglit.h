@@ -71,7 +71,8 @@ typedef struct piglit_varying {
 typedef struct piglit_test {
     int width, height;         /* window, 250×250 unless [require] SIZE */
     int glsl_version;          /* from "GLSL >= 1.10": 110 */
-    unsigned long long rlimit; /* [require] rlimit: address-space bytes for the GL process (0: none) */
+    unsigned long long rlimit; /* [require] rlimit: bytes; the GL program limits its data
+                                * segment to it (shader_runner: address space) — 0: none */
     /* [vertex shader] / [fragment shader] sections, linked together as
      * shader_runner does (several compilation units per stage) */
     char *vs[PIGLIT_MAX_SHADERS], *fs[PIGLIT_MAX_SHADERS];

@@ -299,10 +299,12 @@ void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, ls_buf *b)
     ls_buf_puts(b, "], \"inst\": [");
     for (unsigned k = 0; k < ninst && k < 8; k++) {
         uint32_t in = R(s, 0x4320 + 4 * k);
+        /* R500 RS_INST: TEX_ID 3:0, TEX_CN_WRITE 4, TEX_ADDR 11:5, COL_ID 15:12,
+         * COL_CN 17:16 (0 none, 1 write, 2 fbuffer, 3 backface), COL_ADDR 24:18 */
         ls_buf_printf(b, "%s{\"tex_id\": %u, \"tex_write\": %s, \"tex_addr_temp\": %u, "
                          "\"col_id\": %u, \"col_write\": %u, \"col_addr_temp\": %u}",
                       k ? ", " : "", in & 0xfu, (in >> 4) & 1u ? "true" : "false", (in >> 5) & 0x7fu,
-                      (in >> 12) & 0xfu, (in >> 16) & 1u, (in >> 17) & 0x7fu);
+                      (in >> 12) & 0xfu, (in >> 16) & 3u, (in >> 18) & 0x7fu);
     }
     ls_buf_puts(b, "]},\n \"regs\": {");
     first = true;

@@ -5,6 +5,7 @@
 #include "lockstep/mesa_piglit.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,7 +87,7 @@ static int read_numbers(const char *s, float *v, int *iv, int max, int *bad_col)
                 return n;
             if (*end == '.' || *end == 'e' || *end == 'E') { /* "2.0" for an int: as strtol, 2 */
                 double dx = strtod(p, &end);
-                x = (long long)dx;
+                x = dx != dx ? 0 : dx >= 9e18 ? LLONG_MAX : dx <= -9e18 ? LLONG_MIN : (long long)dx;
             }
             iv[n] = (int32_t)(uint32_t)(unsigned long long)x;
             v[n] = (float)iv[n];
@@ -99,6 +100,27 @@ static int read_numbers(const char *s, float *v, int *iv, int max, int *bad_col)
         n++;
         p = end;
     }
+}
+
+/* Coordinates, sizes and projections must be finite and of sane size before
+ * they become pixel numbers (|v| <= 1e6). */
+static bool sane(const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!(fabsf(v[i]) <= 1e6f))
+            return false;
+    return true;
+}
+
+/* shader_runner truncates probe coordinates to int; sane() bounded them and a
+ * relative one is at most 1e6 · 4096, so clamp before converting */
+static float trunc_coord(double x)
+{
+    if (x > 1e7)
+        x = 1e7;
+    if (x < -1e7)
+        x = -1e7;
+    return (float)(long)x;
 }
 
 static bool starts_word(const char *s, const char *w, const char **rest)
@@ -189,6 +211,8 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         }
         c.kind = PIGLIT_DRAW_RECT;
         NUMBERS(c.v, 4);
+        if (!sane(c.v, 4))
+            return number_error(d, file, line, col0 + 1, s, "draw rect: a value is not finite or beyond 1e6");
     } else if (starts_word(s, "probe", &rest) || starts_word(s, "relative", &rest)) {
         bool relative = s[0] == 'r';
         if (relative && !starts_word(rest + strspn(rest, " \t"), "probe", &rest)) {
@@ -217,6 +241,8 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         float v[8] = {0};
         int npos = all ? 0 : rect ? 4 : 2;
         NUMBERS(v, npos + c.ncomp);
+        if (!sane(v, npos))
+            return number_error(d, file, line, col0 + 1, s, "probe: a coordinate is not finite or beyond 1e6");
         c.kind = PIGLIT_PROBE;
         c.relative = relative;
         for (int k = 0; k < c.ncomp; k++)
@@ -228,10 +254,10 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
             c.v[0] = 0, c.v[1] = 0, c.v[2] = W, c.v[3] = H;
         } else if (rect) {
             for (int k = 0; k < 4; k++)
-                c.v[k] = relative ? (float)(int)(v[k] * ((k & 1) ? H : W)) : (float)(int)v[k];
+                c.v[k] = trunc_coord(relative ? (double)v[k] * ((k & 1) ? H : W) : v[k]);
         } else {
-            int x = relative ? (int)(v[0] * W) : (int)v[0];
-            int y = relative ? (int)(v[1] * H) : (int)v[1];
+            int x = (int)trunc_coord(relative ? (double)v[0] * W : v[0]);
+            int y = (int)trunc_coord(relative ? (double)v[1] * H : v[1]);
             if (relative && x >= t->width)
                 x = t->width - 1;
             if (relative && y >= t->height)
@@ -248,8 +274,8 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
             return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,
                                 "ortho takes no values or left right bottom top");
         }
-        if (c.v[0] == c.v[1] || c.v[2] == c.v[3])
-            return number_error(d, file, line, col0 + 1, s, "ortho: an empty range");
+        if (c.v[0] == c.v[1] || c.v[2] == c.v[3] || !sane(c.v, 4))
+            return number_error(d, file, line, col0 + 1, s, "ortho: an empty, infinite or huge range");
     } else if (starts_word(s, "tolerance", &rest)) {
         c.kind = PIGLIT_TOLERANCE;
         NUMBERS(c.v, 4);
@@ -846,14 +872,16 @@ float piglit_unorm8(float v)
 bool piglit_probe(const piglit_test *t, const piglit_cmd *c, const float tol[4], const float *fb,
                   char *msg, size_t msg_size)
 {
-    int x0 = (int)c->v[0], y0 = (int)c->v[1], w = (int)c->v[2], h = (int)c->v[3];
+    /* the parser bounds the values (|v| <= 1e6), so these fit; compare in 64 bits */
+    long long x0 = (long long)c->v[0], y0 = (long long)c->v[1], w = (long long)c->v[2],
+              h = (long long)c->v[3];
     if (x0 < 0 || y0 < 0 || w < 0 || h < 0 || x0 + w > t->width || y0 + h > t->height) {
-        snprintf(msg, msg_size, "line %d: probe (%d, %d, %d, %d) reaches outside the %dx%d window",
+        snprintf(msg, msg_size, "line %d: probe (%lld, %lld, %lld, %lld) reaches outside the %dx%d window",
                  c->line, x0, y0, w, h, t->width, t->height);
         return false;
     }
-    for (int y = y0; y < y0 + h; y++)
-        for (int x = x0; x < x0 + w; x++) {
+    for (int y = (int)y0; y < (int)(y0 + h); y++)
+        for (int x = (int)x0; x < (int)(x0 + w); x++) {
             const float *p = fb + 4 * ((size_t)y * (size_t)t->width + (size_t)x);
             for (int k = 0; k < c->ncomp; k++)
                 if (!(fabsf(p[k] - c->e[k]) <= tol[k])) {

@@ -124,6 +124,23 @@ static void test_malformed(void **state)
     expect_error(buf, 6, 0);
     snprintf(buf, sizeof buf, "%suniform\n", head);
     expect_error(buf, 6, 0);
+    /* hostile sizes: not finite or beyond 1e6 is an error, never a pixel number */
+    snprintf(buf, sizeof buf, "%sprobe rect rgba (2000000000, 0, 2000000000, 1) (0, 1, 0, 1)\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%sdraw rect 0 0 inf 1\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%sprobe rgba nan 0 0 0 0 0\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%sortho 0 1e30 0 1\n", head);
+    expect_error(buf, 6, 0);
+    snprintf(buf, sizeof buf, "%suniform int i 1e300\n", head); /* saturates like strtol */
+    {
+        piglit_test tt;
+        ls_diag dd;
+        assert_int_equal(piglit_test_parse(buf, strlen(buf), "t", &tt, &dd), LS_OK);
+        assert_int_equal(tt.cmds[0].iv[0], -1); /* LLONG_MAX's low 32 bits */
+        piglit_test_free(&tt);
+    }
     expect_error("[require]\nSIZE 0 10\n", 2, 0);
     expect_error("[require]\nGLSL == 1.10\n", 2, 0);
     static const char nul[] = "[require]\nGLSL >= 1.10\n[test]\nclear\0\n";
