@@ -63,15 +63,29 @@ static bool has_extension(const char *name)
 /* [require] lines other than versions and SIZE: 0 met, 77 not (printed). */
 static int check_requirement(const char *r)
 {
+    /* limits shader_runner knows, as "GL_MAX_… <cmp> N" */
+    static const struct { const char *name; GLenum e; } limits[] = {
+        {"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS", GL_MAX_FRAGMENT_UNIFORM_COMPONENTS},
+        {"GL_MAX_VERTEX_UNIFORM_COMPONENTS", GL_MAX_VERTEX_UNIFORM_COMPONENTS},
+        {"GL_MAX_VARYING_COMPONENTS", GL_MAX_VARYING_FLOATS}, /* the same enum value */
+        {"GL_MAX_VARYING_FLOATS", GL_MAX_VARYING_FLOATS},
+        {"GL_MAX_VERTEX_ATTRIBS", GL_MAX_VERTEX_ATTRIBS},
+        {"GL_MAX_TEXTURE_IMAGE_UNITS", GL_MAX_TEXTURE_IMAGE_UNITS},
+        {"GL_MAX_DRAW_BUFFERS", GL_MAX_DRAW_BUFFERS},
+    };
     char name[128];
     char cmp[3];
     int want;
-    if (sscanf(r, "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS %2[<>=!] %d", cmp, &want) == 3 ||
-        sscanf(r, "GL_MAX_VERTEX_UNIFORM_COMPONENTS %2[<>=!] %d", cmp, &want) == 3) {
+    if (sscanf(r, "%127[A-Z_] %2[<>=!] %d", name, cmp, &want) == 3 && !strncmp(name, "GL_MAX_", 7)) {
+        size_t i = 0;
+        while (i < sizeof limits / sizeof limits[0] && strcmp(limits[i].name, name))
+            i++;
+        if (i == sizeof limits / sizeof limits[0]) {
+            printf("skip: requirement '%s' is not known to the harness\n", r);
+            return 77;
+        }
         GLint have = 0;
-        glGetIntegerv(r[7] == 'F' ? GL_MAX_FRAGMENT_UNIFORM_COMPONENTS
-                                  : GL_MAX_VERTEX_UNIFORM_COMPONENTS,
-                      &have);
+        glGetIntegerv(limits[i].e, &have);
         bool ok = !strcmp(cmp, ">=") ? have >= want : !strcmp(cmp, ">") ? have > want
                 : !strcmp(cmp, "<=") ? have <= want : !strcmp(cmp, "<") ? have < want
                 : !strcmp(cmp, "==") ? have == want : have != want;
