@@ -22,6 +22,8 @@ extern "C" {
 enum {
     PP5_EMC_MEM_BITS = 208,     /* PP5-89: 208 bits of pixel memory per pixel */
     PP5_EMC_ADDRS = 256,        /* Addr<0:7> */
+    PP5_EMC_PLANE_E = 256,      /* pp5_emc_plane: the Enable register */
+    PP5_EMC_PLANE_CARRY = 257,  /* pp5_emc_plane: the Carry register */
 };
 
 /* S source. */
@@ -76,6 +78,10 @@ uint64_t pp5_emc_extop_count(const pp5_emc *e, int i);
 uint64_t pp5_emc_warning_count(const pp5_emc *e);
 /* Coefficient sets received (LSB tokens seen). */
 uint64_t pp5_emc_sets(const pp5_emc *e);
+/* One whole plane in row-major pixel order: bit p % 64 of out[p / 64] is pixel
+ * p = y·width + x; which = 0..207 (memory), PP5_EMC_PLANE_E or
+ * PP5_EMC_PLANE_CARRY (anything else reads 0). out holds width·height/64 words. */
+void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out);
 
 #ifdef __cplusplus
 }

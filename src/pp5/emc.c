@@ -486,3 +486,12 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
     memcpy(e->lat_dat, p->dat, 6);
     e->lat_lsb = p->lsb;
 }
+
+void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
+{
+    const uint64_t *src = which == PP5_EMC_PLANE_E ? e->e
+                        : which == PP5_EMC_PLANE_CARRY ? e->carry
+                        : (which >= 0 && which < PP5_EMC_MEM_BITS) ? e->mem + (size_t)which * (size_t)e->nwords
+                        : e->zero;
+    memcpy(out, src, (size_t)e->nwords * 8);
+}
