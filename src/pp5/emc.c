@@ -7,47 +7,71 @@
  * word, so the EMC latches the address one clock (its memory-read stage, A-12).
  * TrSt of pins[n] is Shift(n−3) and the coefficient bits / LSB token of
  * pins[n−1] are serializer clock n−3: the EMC latches the data one clock and
- * shifts with the unlatched TrSt ("a latch missing on the EMC's TrSt input"). */
+ * shifts with the unlatched TrSt ("a latch missing on the EMC's TrSt input").
+ *
+ * Layout and speed (docs/pp5-render.md, "Speed"): planes are stored per chip,
+ * wpc = ⌈tile pixels / 64⌉ words for each chip (pixel i = ly·tile_w + lx of the
+ * chip), so one ALU microcycle is a few word operations per chip, and a chip
+ * whose Enable register is all 0 is skipped whenever the microword cannot
+ * change its state there (writes gated by E; Enable loads that provably give
+ * 0). The QEE result T is produced per chip and only for chips that read it:
+ * a chip whose Q range lies inside one aligned 2^k block gets a constant
+ * plane; otherwise a bit-serial adder of the chip's x part P(lx) and y part
+ * R(ly) advances bit by bit, exactly as the tree would (the xy term, when
+ * present in the low bits, falls back to per-pixel evaluation). */
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>
 
 typedef unsigned __int128 u128;
+typedef __int128 i128;
 
 enum { QEE_SETS = 8, SET_TOKEN_TO_BIT0 = 2 /* seed: LSB "precedes the coefficient LSBs by 2" */ };
+enum { PL_E = PP5_EMC_MEM_BITS, PL_CARRY, PL_ZERO, NPLANES };
 
 typedef struct qee_set {
     uint64_t token_shift;   /* shift index on which the LSB token was consumed */
+    uint64_t uid;           /* sets started before this one */
     u128 coef[6];           /* bits received so far, unsigned (two's complement mod 2^m) */
     int m;                  /* bits received */
     bool open;              /* still collecting */
-    /* evaluation cache */
-    int eval_m;             /* bits of the coefficients used for q (0: none) */
-    int plane_k;            /* bit of q held in plane (-1: none) */
 } qee_set;
+
+/* Per-chip QEE state: the bit-serial adder of P(lx) + R(ly) and the last T plane. */
+typedef struct tengine {
+    uint64_t uid;           /* set the adder belongs to (UINT64_MAX: none) */
+    uint32_t cfg;           /* the chip's configuration when it started */
+    int next_k;             /* carry plane = carry into bit next_k */
+    int m_used;             /* P/R values are exact below this many coefficient bits */
+    uint64_t last_uid;      /* T cache: bit last_k of set last_uid at config last_cfg */
+    uint32_t last_cfg;
+    int last_k, last_m;
+} tengine;
 
 struct pp5_emc {
     pp5_emc_options o;
-    int w, h, nchips, npix, nwords;
-    uint64_t *mem;          /* PP5_EMC_MEM_BITS planes */
-    uint64_t *e, *carry, *s_plane, *t_plane, *zero, *tmp_sum, *tmp_c, *tmp_e;
-    int s_addr;             /* S = plane s_addr, or s_plane when -1 */
+    int w, h, tw, th, nchips, tpix, wpc, npix;
+    size_t pw;              /* words per plane = nchips·wpc */
+    uint64_t lastmask;      /* valid pixels of a chip's last word */
+    uint64_t *mem;          /* NPLANES planes: memory, E, Carry, a zero plane */
+    uint64_t *s_snap;       /* S per chip when s_gen[c] == gen, else plane s_addr */
+    uint64_t *s_gen, gen;
+    int s_addr;             /* -1: S = 0 */
+    uint64_t eany[4];       /* chip c has some pixel with E = 1 */
     uint32_t *config;       /* per chip */
-    uint16_t *px, *py;      /* absolute coordinates per pixel */
-    bool coords_dirty;
     /* QEE */
     qee_set set[QEE_SETS];
     int nset_total;         /* sets started (ring index = n % QEE_SETS) */
     uint64_t shifts;
     int rt_set;             /* R_T source set (ring index), -1 = no set: T = 0 */
     int rt_k;
-    int plane_owner;        /* set whose plane is in t_plane, -1 */
-    uint64_t *q64;
-    uint64_t *qplanes;      /* bits of q64 as planes: all 64 (win_k0 = 64) or the eight
-                             * bits win_k0..win_k0+7 */
-    int win_k0;
-    u128 *q128;
-    int q_owner;
+    tengine *te;
+    uint64_t *t_carry, *t_last; /* nchips·wpc each */
+    u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th */
+    /* bit-serial fast path: whole rows in a word (tile_w divides 64), tile_h ≤ 64 */
+    bool fast_uv;
+    int rpw;                /* rows per word */
+    uint64_t rep, dep_mul, dep_mask, row_ones, rows_mask;
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
@@ -70,7 +94,21 @@ void pp5_emc_options_default(pp5_emc_options *o)
     o->config_origin_full = true;
 }
 
-static uint64_t *plane(pp5_emc *e, int a) { return e->mem + (size_t)a * (size_t)e->nwords; }
+static inline uint64_t *plane(const pp5_emc *e, int a, int c)
+{
+    return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
+}
+static inline bool chip_lit(const pp5_emc *e, int c) { return e->eany[c >> 6] >> (c & 63) & 1; }
+
+static void update_lit(pp5_emc *e, int c)
+{
+    const uint64_t *en = plane(e, PL_E, c);
+    uint64_t any = 0;
+    for (int w = 0; w + 1 < e->wpc; w++) any |= en[w];
+    any |= en[e->wpc - 1] & e->lastmask;
+    if (any) e->eany[c >> 6] |= 1ull << (c & 63);
+    else e->eany[c >> 6] &= ~(1ull << (c & 63));
+}
 
 ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
 {
@@ -86,41 +124,48 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     pp5_emc *e = calloc(1, sizeof *e);
     if (!e) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     e->o = o;
+    e->tw = o.tile_w;
+    e->th = o.tile_h;
     e->w = o.tile_w * o.chips_x;
     e->h = o.tile_h * o.chips_y;
     e->nchips = o.chips_x * o.chips_y;
     e->npix = e->w * e->h;
-    e->nwords = e->npix / 64;
-    size_t nw = (size_t)e->nwords;
-    e->mem = calloc(nw * (PP5_EMC_MEM_BITS + 8), sizeof(uint64_t));
-    e->config = calloc((size_t)e->nchips, sizeof *e->config);
-    e->px = calloc((size_t)e->npix, sizeof *e->px);
-    e->py = calloc((size_t)e->npix, sizeof *e->py);
-    e->q64 = calloc((size_t)e->npix, sizeof *e->q64);
-    e->q128 = calloc((size_t)e->npix, sizeof *e->q128);
-    e->qplanes = calloc((size_t)e->npix, sizeof *e->qplanes);
-    if (!e->qplanes || !e->mem || !e->config || !e->px || !e->py || !e->q64 || !e->q128) {
+    e->tpix = e->tw * e->th;
+    e->wpc = (e->tpix + 63) / 64;
+    e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
+    e->pw = (size_t)e->nchips * (size_t)e->wpc;
+    size_t nc = (size_t)e->nchips;
+    e->mem = calloc(e->pw * NPLANES, sizeof(uint64_t));
+    e->s_snap = calloc(e->pw, sizeof(uint64_t));
+    e->s_gen = calloc(nc, sizeof(uint64_t));
+    e->config = calloc(nc, sizeof *e->config);
+    e->te = calloc(nc, sizeof *e->te);
+    e->t_carry = calloc(e->pw, sizeof(uint64_t));
+    e->t_last = calloc(e->pw, sizeof(uint64_t));
+    e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->pr) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     }
-    uint64_t *extra = e->mem + nw * PP5_EMC_MEM_BITS;
-    e->e = extra;
-    e->carry = extra + nw;
-    e->s_plane = extra + 2 * nw;
-    e->t_plane = extra + 3 * nw;
-    e->zero = extra + 4 * nw;
-    e->tmp_sum = extra + 5 * nw;
-    e->tmp_c = extra + 6 * nw;
-    e->tmp_e = extra + 7 * nw;
+    e->gen = 1;
     e->s_addr = -1;
     for (int k = 0; k < e->nchips; k++) {
         uint32_t x0 = (uint32_t)(o.tile_w * (k % o.chips_x)), y0 = (uint32_t)(o.tile_h * (k / o.chips_x));
         e->config[k] = (x0 & 0x7ff) | (y0 & 0x7ff) << 11;
+        e->te[k].uid = e->te[k].last_uid = UINT64_MAX;
     }
-    e->coords_dirty = true;
     e->rt_set = -1;
-    e->plane_owner = -1;
-    e->q_owner = -1;
+    if (64 % e->tw == 0 && e->th <= 64) {
+        e->fast_uv = true;
+        e->rpw = 64 / e->tw;
+        e->row_ones = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
+        e->rows_mask = e->rpw == 64 ? ~0ull : (1ull << e->rpw) - 1;
+        for (int r = 0; r < e->rpw; r++) {
+            e->rep |= 1ull << (r * e->tw);
+            e->dep_mul |= 1ull << (r * (e->tw - 1));
+        }
+        e->dep_mask = e->rep;
+    }
     *out = e;
     return LS_OK;
 }
@@ -129,12 +174,13 @@ void pp5_emc_destroy(pp5_emc *e)
 {
     if (!e) return;
     free(e->mem);
+    free(e->s_snap);
+    free(e->s_gen);
     free(e->config);
-    free(e->px);
-    free(e->py);
-    free(e->q64);
-    free(e->q128);
-    free(e->qplanes);
+    free(e->te);
+    free(e->t_carry);
+    free(e->t_last);
+    free(e->pr);
     free(e);
 }
 
@@ -149,16 +195,22 @@ void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
     if (k < 0 || k >= e->nchips) return;
     e->config[k] = v & 0x3fffff;
-    e->coords_dirty = true;
 }
 
-static int pix(const pp5_emc *e, int x, int y) { return y * e->w + x; }
-static int getbit(const uint64_t *pl, int p) { return (int)(pl[p >> 6] >> (p & 63) & 1); }
+/* chip and bit index of local pixel (x, y) */
+static int locate(const pp5_emc *e, int x, int y, int *bit)
+{
+    int tx = x / e->tw, ty = y / e->th;
+    *bit = (y % e->th) * e->tw + x % e->tw;
+    return ty * e->o.chips_x + tx;
+}
+static int getbit(const uint64_t *pl, int i) { return (int)(pl[i >> 6] >> (i & 63) & 1); }
 
 int pp5_emc_mem_bit(const pp5_emc *e, int x, int y, int a)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h || a < 0 || a >= PP5_EMC_MEM_BITS) return 0;
-    return getbit(e->mem + (size_t)a * (size_t)e->nwords, pix(e, x, y));
+    int i, c = locate(e, x, y, &i);
+    return getbit(plane(e, a, c), i);
 }
 uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
 {
@@ -169,166 +221,253 @@ uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
 void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
-    int p = pix(e, x, y);
-    for (int i = 0; i < len && i < 64; i++) {
-        if (a + i < 0 || a + i >= PP5_EMC_MEM_BITS) continue;
-        uint64_t *pl = plane(e, a + i);
-        uint64_t m = 1ull << (p & 63);
-        pl[p >> 6] = (v >> i & 1) ? pl[p >> 6] | m : pl[p >> 6] & ~m;
+    int i, c = locate(e, x, y, &i);
+    if (e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
+        /* keep S = the value read, not the new one */
+        memcpy(e->s_snap + (size_t)c * (size_t)e->wpc, plane(e, e->s_addr, c), (size_t)e->wpc * 8);
+        e->s_gen[c] = e->gen;
     }
-    if (e->s_addr >= a && e->s_addr < a + len) { /* keep S = the value read, not the new one */
-        memcpy(e->s_plane, plane(e, e->s_addr), (size_t)e->nwords * 8);
-        e->s_addr = -1;
+    for (int b = 0; b < len && b < 64; b++) {
+        if (a + b < 0 || a + b >= PP5_EMC_MEM_BITS) continue;
+        uint64_t *pl = plane(e, a + b, c), m = 1ull << (i & 63);
+        pl[i >> 6] = (v >> b & 1) ? pl[i >> 6] | m : pl[i >> 6] & ~m;
     }
 }
-int pp5_emc_enable(const pp5_emc *e, int x, int y) { return getbit(e->e, pix(e, x, y)); }
-int pp5_emc_carry(const pp5_emc *e, int x, int y) { return getbit(e->carry, pix(e, x, y)); }
+int pp5_emc_enable(const pp5_emc *e, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    int i, c = locate(e, x, y, &i);
+    return getbit(plane(e, PL_E, c), i);
+}
+int pp5_emc_carry(const pp5_emc *e, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    int i, c = locate(e, x, y, &i);
+    return getbit(plane(e, PL_CARRY, c), i);
+}
+
+/* len ≤ 64 bits from src at bit spos to dst at bit dpos */
+static void copy_bits(uint64_t *dst, size_t dpos, const uint64_t *src, size_t spos, int len)
+{
+    while (len > 0) {
+        int n = len < 64 ? len : 64;
+        size_t sw = spos >> 6;
+        int sb = (int)(spos & 63);
+        uint64_t v = src[sw] >> sb;
+        if (sb && sb + n > 64) v |= src[sw + 1] << (64 - sb);
+        if (n < 64) v &= (1ull << n) - 1;
+        size_t dw = dpos >> 6;
+        int db = (int)(dpos & 63);
+        int n1 = 64 - db < n ? 64 - db : n;
+        uint64_t m1 = (n1 == 64 ? ~0ull : ((1ull << n1) - 1)) << db;
+        dst[dw] = (dst[dw] & ~m1) | ((v << db) & m1);
+        if (n1 < n) {
+            uint64_t m2 = (1ull << (n - n1)) - 1;
+            dst[dw + 1] = (dst[dw + 1] & ~m2) | ((v >> n1) & m2);
+        }
+        len -= n;
+        spos += (size_t)n;
+        dpos += (size_t)n;
+    }
+}
+
+void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
+{
+    int a = which == PP5_EMC_PLANE_E ? PL_E : which == PP5_EMC_PLANE_CARRY ? PL_CARRY
+          : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
+    if (64 % e->tw == 0) {
+        /* whole chip rows sit in one word on both sides */
+        memset(out, 0, (size_t)e->npix / 8);
+        uint64_t rm = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
+        for (int c = 0; c < e->nchips; c++) {
+            const uint64_t *src = plane(e, a, c);
+            size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+            for (int ly = 0; ly < e->th; ly++) {
+                size_t sp = (size_t)ly * (size_t)e->tw, dp = (y0 + (size_t)ly) * (size_t)e->w + x0;
+                out[dp >> 6] |= (src[sp >> 6] >> (sp & 63) & rm) << (dp & 63);
+            }
+        }
+        return;
+    }
+    for (int c = 0; c < e->nchips; c++) {
+        const uint64_t *src = plane(e, a, c);
+        size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+        for (int ly = 0; ly < e->th; ly++)
+            for (int lx = 0; lx < e->tw; lx += 64)
+                copy_bits(out, (y0 + (size_t)ly) * (size_t)e->w + x0 + (size_t)lx, src,
+                          (size_t)ly * (size_t)e->tw + (size_t)lx, e->tw - lx < 64 ? e->tw - lx : 64);
+    }
+}
 
 /* ---- QEE ---------------------------------------------------------------- */
 
-static void update_coords(pp5_emc *e)
+static inline int chip_x0(const pp5_emc *e, int c) { return (int)(e->config[c] & 0x7ff); }
+static inline int chip_y0(const pp5_emc *e, int c) { return (int)(e->config[c] >> 11 & 0x7ff); }
+
+/* coefficient bits 0..k as a signed (k+1)-bit number: congruent mod 2^(k+1) */
+static inline i128 sext(u128 v, int k)
 {
-    for (int y = 0; y < e->h; y++)
-        for (int x = 0; x < e->w; x++) {
-            int tx = x / e->o.tile_w, ty = y / e->o.tile_h;
-            uint32_t c = e->config[ty * e->o.chips_x + tx];
-            int p = pix(e, x, y);
-            /* config = X0<0:10>, Y0<0:10>, the chip's pixel (0, 0) on screen */
-            e->px[p] = (uint16_t)((c & 0x7ff) + (uint32_t)(x % e->o.tile_w));
-            e->py[p] = (uint16_t)((c >> 11 & 0x7ff) + (uint32_t)(y % e->o.tile_h));
-        }
-    e->coords_dirty = false;
-    e->q_owner = -1;
-    e->plane_owner = -1;
+    int sh = 127 - k;
+    return (i128)(v << sh) >> sh;
 }
 
-/* Planes k0..k0+7 of q64 (k0 a multiple of 8): byte k0/8 of every pixel, then
- * per group of 8 pixels (one 64-bit load) an 8×8 bit transpose. */
-__attribute__((noinline)) static void cut_window(pp5_emc *e, int k0)
+/* Bit k of Q over the chip when every pixel has the same one (-1 otherwise):
+ * with the coefficients sign-extended from bit k, Q is an exact integer
+ * congruent to the tree's value mod 2^(k+1); if the chip's range of Q lies in
+ * one block [j·2^k, (j+1)·2^k), bit k is j mod 2 everywhere. Needs the xy
+ * coefficient ≡ 0 mod 2^(k+1) (separable) and k ≤ 100 (no int128 overflow:
+ * |coef| ≤ 2^k, x, y < 2^12). */
+static int range_bit(const pp5_emc *e, int c, const qee_set *s, int k)
 {
-    size_t nw = (size_t)e->nwords, np = (size_t)e->npix;
-    uint8_t *bytes = (uint8_t *)e->q128; /* scratch: npix bytes */
-    for (size_t p = 0; p < np; p++) bytes[p] = (uint8_t)(e->q64[p] >> k0);
-    for (size_t w = 0; w < nw; w++) {
-        uint64_t out[8] = {0};
-        for (int g = 0; g < 8; g++) {
-            uint64_t x = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            memcpy(&x, bytes + w * 64 + (size_t)g * 8, 8); /* byte j = pixel 8g + j */
-#else
-            for (int j = 0; j < 8; j++) x |= (uint64_t)bytes[w * 64 + (size_t)g * 8 + (size_t)j] << (8 * j);
-#endif
-            /* byte j bit i -> byte i bit j */
-            uint64_t t;
-            t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-            x = x ^ t ^ (t << 7);
-            t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-            x = x ^ t ^ (t << 14);
-            t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-            x = x ^ t ^ (t << 28);
-            for (int b = 0; b < 8; b++) out[b] |= (x >> (8 * b) & 0xff) << (8 * g);
-        }
-        for (int b = 0; b < 8; b++) e->qplanes[(size_t)(k0 + b) * nw + w] = out[b];
-    }
-    e->win_k0 = k0;
-}
-
-/* Q over the received coefficient bits: exact modulo 2^m (pp5.md §2.4 item 2),
- * the value a bit-serial tree delivers in its first m bits. */
-static void evaluate(pp5_emc *e, int si, int k)
-{
-    qee_set *s = &e->set[si];
-    if (e->coords_dirty) update_coords(e);
-    size_t nw = (size_t)e->nwords;
-    if (k < 64) {
-        /* bits below 64 depend only on the coefficients modulo 2^64 */
-        uint64_t A = (uint64_t)s->coef[0], B = (uint64_t)s->coef[1], C = (uint64_t)s->coef[2];
-        uint64_t D = (uint64_t)s->coef[3], E = (uint64_t)s->coef[4], F = (uint64_t)s->coef[5];
-        if (!A && !B && !D && !E && !F) {
-            /* constant: every pixel gets C */
-            for (int b = 0; b < 64; b++) {
-                uint64_t v = (C >> b & 1) ? ~0ull : 0;
-                for (size_t w = 0; w < nw; w++) e->qplanes[(size_t)b * nw + w] = v;
-            }
-            e->win_k0 = 64; /* all 64 planes valid */
-        } else {
-            if (!D && !E && !F) {
-                /* linear: per chip, q = a[lx] + b[ly] (adds only) */
-                uint64_t ax[2048], by[2048];
-                int tw = e->o.tile_w, th = e->o.tile_h;
-                for (int k = 0; k < e->nchips; k++) {
-                    int tx = k % e->o.chips_x, ty = k / e->o.chips_x;
-                    int p0 = pix(e, tx * tw, ty * th);
-                    for (int lx = 0; lx < tw; lx++) ax[lx] = A * e->px[p0 + lx];
-                    for (int ly = 0; ly < th; ly++) by[ly] = B * e->py[p0 + ly * e->w] + C;
-                    for (int ly = 0; ly < th; ly++) {
-                        uint64_t *q = e->q64 + p0 + ly * e->w, bb = by[ly];
-                        for (int lx = 0; lx < tw; lx++) q[lx] = ax[lx] + bb;
-                    }
-                }
-            } else
-                for (int p = 0; p < e->npix; p++) {
-                    uint64_t x = e->px[p], y = e->py[p];
-                    e->q64[p] = A * x + B * y + C + D * x * x + E * x * y + F * y * y;
-                }
-            e->win_k0 = -1; /* planes are cut from q64 eight bits at a time */
-        }
-        s->eval_m = s->m < 64 ? s->m : 64;
+    i128 A = sext(s->coef[0], k), B = sext(s->coef[1], k), C = sext(s->coef[2], k);
+    i128 D = sext(s->coef[3], k), F = sext(s->coef[5], k);
+    i128 x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+    i128 pmin, pmax, rmin, rmax;
+    if (D == 0) {
+        i128 a = A * x0, b = A * (x0 + e->tw - 1);
+        pmin = a < b ? a : b;
+        pmax = a < b ? b : a;
     } else {
-        const u128 *c = s->coef;
-        for (int p = 0; p < e->npix; p++) {
-            u128 x = e->px[p], y = e->py[p];
-            e->q128[p] = c[0] * x + c[1] * y + c[2] + c[3] * x * x + c[4] * x * y + c[5] * y * y;
+        pmin = pmax = D * x0 * x0 + A * x0;
+        for (int lx = 1; lx < e->tw; lx++) {
+            i128 x = x0 + lx, v = D * x * x + A * x;
+            if (v < pmin) pmin = v;
+            if (v > pmax) pmax = v;
         }
-        s->eval_m = s->m;
     }
-    e->q_owner = si;
-    e->plane_owner = -1;
+    if (F == 0) {
+        i128 a = B * y0, b = B * (y0 + e->th - 1);
+        rmin = a < b ? a : b;
+        rmax = a < b ? b : a;
+    } else {
+        rmin = rmax = F * y0 * y0 + B * y0;
+        for (int ly = 1; ly < e->th; ly++) {
+            i128 y = y0 + ly, v = F * y * y + B * y;
+            if (v < rmin) rmin = v;
+            if (v > rmax) rmax = v;
+        }
+    }
+    i128 jmin = (pmin + rmin + C) >> k, jmax = (pmax + rmax + C) >> k;
+    return jmin == jmax ? (int)(jmin & 1) : -1;
 }
 
-/* The plane of T (R_T) for the current clock. */
-static const uint64_t *tree_plane(pp5_emc *e)
+/* P(lx) = D·x² + A·x + C and R(ly) = F·y² + B·y, mod 2^128 */
+static void chip_values(pp5_emc *e, int c, const qee_set *s)
 {
-    if (e->rt_set < 0) return e->zero;
-    int si = e->rt_set, k = e->rt_k;
-    qee_set *s = &e->set[si];
-    if (k >= 128) return e->zero;
-    if (e->plane_owner == si && s->plane_k == k && e->q_owner == si) return e->t_plane;
-    if (e->q_owner != si || e->coords_dirty || k >= s->eval_m || (k >= 64) != (s->eval_m > 64))
-        evaluate(e, si, k);
-    /* k < eval_m always holds at the A-17 latency: coefficient bit k has arrived
-     * latency shifts before result bit k is due */
-    if (k < 64) {
-        if (e->win_k0 != 64 && (e->win_k0 < 0 || k < e->win_k0 || k >= e->win_k0 + 8)) {
-            if (s->plane_k < 0) {
-                /* first bit read from this set (EDGE reads only its sign bit): one plane */
-                size_t nw = (size_t)e->nwords;
-                for (size_t w = 0; w < nw; w++) {
-                    const uint64_t *q = e->q64 + w * 64;
-                    uint64_t v = 0;
-                    for (int i = 0; i < 64; i++) v |= (q[i] >> k & 1) << i;
-                    e->t_plane[w] = v;
-                }
-                e->plane_owner = si;
-                s->plane_k = k;
-                return e->t_plane;
+    u128 *pr = e->pr + (size_t)c * (size_t)(e->tw + e->th);
+    const u128 *k = s->coef;
+    u128 x0 = (u128)chip_x0(e, c), y0 = (u128)chip_y0(e, c);
+    for (int lx = 0; lx < e->tw; lx++) {
+        u128 x = x0 + (u128)lx;
+        pr[lx] = k[3] * x * x + k[0] * x + k[2];
+    }
+    for (int ly = 0; ly < e->th; ly++) {
+        u128 y = y0 + (u128)ly;
+        pr[e->tw + ly] = k[5] * y * y + k[1] * y;
+    }
+}
+
+/* One step of the chip's bit-serial adder: bit j of P(lx) + R(ly) into out
+ * (when out is not NULL), carry into bit j + 1 kept. */
+static void serial_step(pp5_emc *e, int c, int j, uint64_t *out)
+{
+    const u128 *pr = e->pr + (size_t)c * (size_t)(e->tw + e->th);
+    uint64_t *cy = e->t_carry + (size_t)c * (size_t)e->wpc;
+    int tw = e->tw, th = e->th;
+    if (e->fast_uv) {
+        uint64_t xm = 0, ym = 0;
+        for (int lx = 0; lx < tw; lx++) xm |= (uint64_t)(pr[lx] >> j & 1) << lx;
+        for (int ly = 0; ly < th; ly++) ym |= (uint64_t)(pr[tw + ly] >> j & 1) << ly;
+        uint64_t u = xm * e->rep;
+        for (int w = 0; w < e->wpc; w++) {
+            uint64_t rows = e->rpw == 64 ? ym : (ym >> (w * e->rpw)) & e->rows_mask, dep;
+            if (tw >= 16 || e->rpw == 1) dep = (rows * e->dep_mul) & e->dep_mask;
+            else {
+                dep = 0;
+                for (int r = 0; r < e->rpw; r++) dep |= (rows >> r & 1) << (r * tw);
             }
-            cut_window(e, k & ~7);
+            uint64_t v = dep * e->row_ones, k = cy[w];
+            if (out) out[w] = u ^ v ^ k;
+            cy[w] = (u & v) | (k & (u ^ v));
         }
-        s->plane_k = k;          /* marks "read before" */
-        if (e->plane_owner == si) e->plane_owner = -1; /* t_plane is not this bit */
-        return e->qplanes + (size_t)k * (size_t)e->nwords; /* k < eval_m <= 64 */
     } else {
-        for (int w = 0; w < e->nwords; w++) {
-            const u128 *q = e->q128 + (size_t)w * 64;
-            uint64_t v = 0;
-            for (int i = 0; i < 64; i++) v |= (uint64_t)(q[i] >> k & 1) << i;
-            e->t_plane[w] = v;
+        uint64_t *o = out;
+        for (int i = 0; i < e->tpix; i++) {
+            int lx = i % tw, ly = i / tw;
+            uint64_t u = (uint64_t)(pr[lx] >> j & 1), v = (uint64_t)(pr[tw + ly] >> j & 1);
+            uint64_t k = cy[i >> 6] >> (i & 63) & 1, m = 1ull << (i & 63);
+            if (o) o[i >> 6] = (o[i >> 6] & ~m) | ((u ^ v ^ k) << (i & 63));
+            cy[i >> 6] = (cy[i >> 6] & ~m) | (((u & v) | (k & (u ^ v))) << (i & 63));
         }
     }
-    e->plane_owner = si;
-    s->plane_k = k;
-    return e->t_plane;
+}
+
+/* Bit k of Q at every pixel of chip c (k < 128), into out. */
+static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out)
+{
+    size_t wpc = (size_t)e->wpc;
+    u128 low = k >= 127 ? ~(u128)0 : (((u128)1 << (k + 1)) - 1);
+    if ((s->coef[4] & low) == 0) {
+        /* separable: Q = P(lx) + R(ly) in bits 0..k */
+        tengine *t = &e->te[c];
+        uint32_t cfg = e->config[c];
+        bool positioned = t->uid == s->uid && t->cfg == cfg && t->next_k <= k;
+        if (!(positioned && t->next_k == k) && k <= 100) {
+            int r = range_bit(e, c, s, k);
+            if (r >= 0) {
+                uint64_t v = r ? ~0ull : 0;
+                for (size_t w = 0; w < wpc; w++) out[w] = v;
+                return;
+            }
+        }
+        if (!positioned) {
+            t->uid = s->uid;
+            t->cfg = cfg;
+            t->next_k = 0;
+            t->m_used = -1;
+            memset(e->t_carry + (size_t)c * wpc, 0, wpc * 8);
+        }
+        while (t->next_k <= k) {
+            int j = t->next_k;
+            if (j >= t->m_used && t->m_used != s->m) {
+                chip_values(e, c, s); /* bits below m_used are unchanged: the carry stays valid */
+                t->m_used = s->m;
+            }
+            serial_step(e, c, j, j == k ? out : NULL);
+            t->next_k++;
+        }
+        return;
+    }
+    /* xy term in the low bits: per pixel */
+    const u128 *q = s->coef;
+    u128 x0 = (u128)chip_x0(e, c), y0 = (u128)chip_y0(e, c);
+    memset(out, 0, wpc * 8);
+    for (int i = 0; i < e->tpix; i++) {
+        u128 x = x0 + (u128)(i % e->tw), y = y0 + (u128)(i / e->tw);
+        u128 v = q[0] * x + q[1] * y + q[2] + q[3] * x * x + q[4] * x * y + q[5] * y * y;
+        out[i >> 6] |= (uint64_t)(v >> k & 1) << (i & 63);
+    }
+}
+
+/* The plane of T (R_T) at chip c for the current clock. */
+static const uint64_t *tree_plane(pp5_emc *e, int c)
+{
+    if (e->rt_set < 0) return plane(e, PL_ZERO, c);
+    const qee_set *s = &e->set[e->rt_set];
+    int k = e->rt_k;
+    if (k >= 128) return plane(e, PL_ZERO, c);
+    tengine *t = &e->te[c];
+    uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
+    uint32_t cfg = e->config[c];
+    /* bit k is final once coefficient bit k has arrived */
+    if (t->last_uid == s->uid && t->last_k == k && t->last_cfg == cfg && (k < t->last_m || t->last_m == s->m))
+        return out;
+    compute_bit(e, c, s, k, out);
+    t->last_uid = s->uid;
+    t->last_k = k;
+    t->last_cfg = cfg;
+    t->last_m = s->m;
+    return out;
 }
 
 static void qee_shift(pp5_emc *e)
@@ -337,33 +476,25 @@ static void qee_shift(pp5_emc *e)
     /* coefficient bits consumed on this shift go to the newest set whose bit 0
      * has started; an older set stops collecting when a newer one starts */
     if (e->nset_total > 0) {
-        int si = (e->nset_total - 1) % QEE_SETS;
-        qee_set *s = &e->set[si];
+        qee_set *s = &e->set[(e->nset_total - 1) % QEE_SETS], *into = NULL;
         if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) {
             if (e->nset_total > 1) e->set[(e->nset_total - 2) % QEE_SETS].open = false;
-            if (s->open && s->m < 128) {
-                for (int c = 0; c < 6; c++)
-                    if (e->lat_dat[c]) s->coef[c] |= (u128)1 << s->m;
-                s->m++;
-            }
+            into = s;
         } else if (e->nset_total > 1) {
-            qee_set *o = &e->set[(e->nset_total - 2) % QEE_SETS];
-            if (o->open && o->m < 128) {
-                for (int c = 0; c < 6; c++)
-                    if (e->lat_dat[c]) o->coef[c] |= (u128)1 << o->m;
-                o->m++;
-            }
+            into = &e->set[(e->nset_total - 2) % QEE_SETS];
+        }
+        if (into && into->open && into->m < 128) {
+            for (int c = 0; c < 6; c++)
+                if (e->lat_dat[c]) into->coef[c] |= (u128)1 << into->m;
+            into->m++;
         }
     }
     if (e->lat_lsb) {
-        int si = e->nset_total % QEE_SETS;
-        if (e->q_owner == si) e->q_owner = -1;
-        if (e->plane_owner == si) e->plane_owner = -1;
-        if (e->rt_set == si) e->rt_set = -1;
-        memset(&e->set[si], 0, sizeof e->set[si]);
-        e->set[si].token_shift = sh;
-        e->set[si].open = true;
-        e->set[si].plane_k = -1;
+        qee_set *s = &e->set[e->nset_total % QEE_SETS];
+        memset(s, 0, sizeof *s);
+        s->token_shift = sh;
+        s->open = true;
+        s->uid = (uint64_t)e->nset_total;
         e->nset_total++;
     }
     /* R_T at the end of this shift: result bit k of the newest set that has
@@ -373,8 +504,9 @@ static void qee_shift(pp5_emc *e)
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
         qee_set *s = &e->set[i % QEE_SETS];
         if (sh >= s->token_shift + lead) {
+            uint64_t k = sh - s->token_shift - lead;
             e->rt_set = i % QEE_SETS;
-            e->rt_k = (int)(sh - s->token_shift - lead);
+            e->rt_k = k > 1000 ? 1000 : (int)k;
             break;
         }
     }
@@ -393,61 +525,120 @@ static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
     return r;
 }
 
-__attribute__((noinline)) static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+/* Can the Enable load give anything but 0 at a pixel whose E is 0? Operands
+ * that do not depend on the pixel are known; the others range over 0 and 1. */
+static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
 {
-    int nw = e->nwords;
-    bool valid = addr < PP5_EMC_MEM_BITS;
-    if (!valid) e->warnings++; /* reads 0, writes ignored */
-    uint64_t *m = valid ? plane(e, addr) : e->zero;
-    const uint64_t *s = e->s_addr >= 0 ? plane(e, e->s_addr) : e->s_plane;
-    const uint64_t *t = p->agts_t ? tree_plane(e) : e->zero;
-    uint64_t acm = p->acmp ? ~0ull : 0, bcm = p->bcmp ? ~0ull : 0, ccm = p->ccmp ? ~0ull : 0;
-    bool write = p->mwrt && valid;
-    /* S ← the bit read now (pre-write) */
-    bool s_from_read = e->o.s_source == PP5_S_PREV_READ;
-    bool save_read = s_from_read && write; /* the new S is M before the write */
-    uint64_t *new_s = e->tmp_c;
-    bool std = e->o.sum_table == 0x96 && e->o.carry_table == 0xE8 && e->o.enable_table == 0xE8;
-    bool gate_w = e->o.mwrt_gated_by_e, gate_l = e->o.loads_gated_by_e;
-    bool ldc = p->ldc, lde = p->lde, keep_sum = !s_from_read;
-    uint64_t ss = p->agts_s ? 0 : ~0ull, ts = p->agts_t ? 0 : ~0ull; /* unselected: 1 */
-    uint64_t es = p->bgts_e ? 0 : ~0ull, ms = p->bgts_m ? 0 : ~0ull, cs = p->cgts_c ? 0 : ~0ull;
-    for (int w = 0; w < nw; w++) {
+    int a0 = 1 ^ p->acmp, b0 = 1 ^ p->bcmp, c0 = 1 ^ p->ccmp;
+    bool a_var = p->agts_s || p->agts_t, b_var = !p->bgts_e && p->bgts_m, c_var = p->cgts_c;
+    if (p->bgts_e) b0 = p->bcmp; /* wired-AND with E = 0 */
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            for (int c = 0; c < 2; c++) {
+                if ((!a_var && a != a0) || (!b_var && b != b0) || (!c_var && c != c0)) continue;
+                if (e->o.enable_table >> (a << 2 | b << 1 | c) & 1) return false;
+            }
+    return true;
+}
+
+typedef struct alu_word {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
+    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s;
+    int addr;
+} alu_word;
+
+static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
+{
+    size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
+    uint64_t *m = plane(e, u->addr, c), *en = plane(e, PL_E, c), *cy = plane(e, PL_CARRY, c);
+    const uint64_t *t = u->need_t ? tree_plane(e, c) : plane(e, PL_ZERO, c);
+    const uint64_t *s = !u->need_s ? plane(e, PL_ZERO, c) : e->s_gen[c] == e->gen ? e->s_snap + off
+                      : e->s_addr >= 0 ? plane(e, e->s_addr, c) : plane(e, PL_ZERO, c);
+    uint64_t *snap = e->s_snap + off;
+    for (size_t w = 0; w < wpc; w++) {
         /* each bus is a wired-AND of its selected sources (1 if none) XOR its Cmp bit */
-        uint64_t en = e->e[w];
-        uint64_t A = ((s[w] | ss) & (t[w] | ts)) ^ acm;
-        uint64_t B = ((en | es) & (m[w] | ms)) ^ bcm;
-        uint64_t C = (e->carry[w] | cs) ^ ccm;
-        uint64_t sum, cy, ev;
-        if (std) { /* A-9 defaults */
+        uint64_t E = en[w], M = m[w];
+        uint64_t A = ((s[w] | u->ss) & (t[w] | u->ts)) ^ u->acm;
+        uint64_t B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
+        uint64_t C = (cy[w] | u->cs) ^ u->ccm;
+        uint64_t sum, ca, ev;
+        if (u->std) { /* A-9 defaults */
             sum = A ^ B ^ C;
-            cy = ev = (A & B) | (C & (A | B));
+            ca = ev = (A & B) | (C & (A | B));
         } else {
             sum = truth(e->o.sum_table, A, B, C);
-            cy = truth(e->o.carry_table, A, B, C);
+            ca = truth(e->o.carry_table, A, B, C);
             ev = truth(e->o.enable_table, A, B, C);
         }
-        uint64_t lg = gate_l ? en : ~0ull;
-        if (save_read) new_s[w] = m[w];
-        if (write) {
-            uint64_t wm = gate_w ? en : ~0ull; /* */
-            m[w] = (m[w] & ~wm) | (sum & wm);
+        uint64_t lg = u->gate_l ? E : ~0ull;
+        if (u->save_read) snap[w] = M; /* the new S is M before the write */
+        if (u->keep_sum) snap[w] = sum;
+        if (u->write) {
+            uint64_t wm = u->gate_w ? E : ~0ull; /* */
+            m[w] = (M & ~wm) | (sum & wm);
         }
-        if (ldc) e->carry[w] = (e->carry[w] & ~lg) | (cy & lg);
-        if (lde) e->e[w] = (en & ~lg) | (ev & lg);
-        if (keep_sum) e->tmp_sum[w] = sum;
+        if (u->ldc) cy[w] = (cy[w] & ~lg) | (ca & lg);
+        if (u->lde) en[w] = (E & ~lg) | (ev & lg);
     }
-    if (!s_from_read) {
-        memcpy(e->s_plane, e->tmp_sum, (size_t)nw * 8);
-        e->s_addr = -1;
-    } else if (write) {
-        e->tmp_c = e->s_plane; /* swap buffers: s_plane now holds the pre-write M */
-        e->s_plane = new_s;
-        e->s_addr = -1;
+    if (u->save_read || u->keep_sum) e->s_gen[c] = new_gen;
+    if (u->lde) update_lit(e, c);
+}
+
+static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+{
+    bool valid = addr < PP5_EMC_MEM_BITS;
+    if (!valid) e->warnings++; /* reads 0, writes ignored */
+    alu_word u;
+    u.addr = valid ? addr : PL_ZERO;
+    u.ss = p->agts_s ? 0 : ~0ull;
+    u.ts = p->agts_t ? 0 : ~0ull;
+    u.es = p->bgts_e ? 0 : ~0ull;
+    u.ms = p->bgts_m ? 0 : ~0ull;
+    u.cs = p->cgts_c ? 0 : ~0ull;
+    u.acm = p->acmp ? ~0ull : 0;
+    u.bcm = p->bcmp ? ~0ull : 0;
+    u.ccm = p->ccmp ? ~0ull : 0;
+    u.write = p->mwrt && valid;
+    u.ldc = p->ldc;
+    u.lde = p->lde;
+    u.std = e->o.sum_table == 0x96 && e->o.carry_table == 0xE8 && e->o.enable_table == 0xE8;
+    u.gate_w = e->o.mwrt_gated_by_e;
+    u.gate_l = e->o.loads_gated_by_e;
+    bool prev_read = e->o.s_source == PP5_S_PREV_READ;
+    u.save_read = prev_read && u.write;
+    u.keep_sum = !prev_read;
+    u.need_t = p->agts_t;
+    u.need_s = p->agts_s;
+    uint64_t new_gen = e->gen + 1;
+    /* A chip whose E is all 0 keeps its state unless a write or a load is not
+     * gated by E there (A-11) — or S takes the sum (A-10 alternative). */
+    bool dark_changes = !prev_read || (u.write && !u.gate_w) || (u.ldc && !u.gate_l) ||
+                        (u.lde && !u.gate_l && !enable_stays_0(e, p));
+    if (dark_changes) {
+        for (int c = 0; c < e->nchips; c++) alu_chip(e, &u, c, new_gen);
     } else {
-        e->s_addr = valid ? addr : -1;
-        if (!valid) memset(e->s_plane, 0, (size_t)nw * 8);
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            uint64_t lit = e->eany[wd];
+            while (lit) {
+                int c = wd * 64 + __builtin_ctzll(lit);
+                lit &= lit - 1;
+                alu_chip(e, &u, c, new_gen);
+            }
+        }
     }
+    /* S for the next microcycle (A-10): chips that wrote hold a snapshot; the
+     * others read plane addr unchanged */
+    if (prev_read) e->s_addr = valid ? addr : -1;
+    else e->s_addr = -1;
+    e->gen = new_gen;
+}
+
+/* S follows the read of a word that changes nothing (A-10 default) */
+static void sense_only(pp5_emc *e, int addr)
+{
+    if (e->o.s_source != PP5_S_PREV_READ) return;
+    e->s_addr = addr < PP5_EMC_MEM_BITS ? addr : -1;
+    e->gen++;
 }
 
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
@@ -464,34 +655,18 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
             for (int k = 0; k < e->nchips; k++) {
                 uint8_t kk = (uint8_t)k;
                 uint8_t seen = (uint8_t)((e->lat_addr_l & ~kk) | (e->lat_addr_h & kk));
-                if (seen == 0) {
-                    e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
-                    e->coords_dirty = true;
-                }
+                if (seen == 0) e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
             }
         }
-        if (e->o.s_source == PP5_S_PREV_READ) {
-            if (addr < PP5_EMC_MEM_BITS) e->s_addr = addr;
-            else { e->s_addr = -1; memset(e->s_plane, 0, (size_t)e->nwords * 8); }
-        }
+        sense_only(e, addr);
     } else if (p->ldc || p->lde || p->mwrt) {
         alu(e, p, addr);
-    } else if (e->o.s_source == PP5_S_PREV_READ) {
+    } else {
         /* no state change: only the sense latch S follows the read */
-        if (addr < PP5_EMC_MEM_BITS) e->s_addr = addr;
-        else { e->s_addr = -1; memset(e->s_plane, 0, (size_t)e->nwords * 8); }
+        sense_only(e, addr);
     }
     e->lat_addr_l = p->addr_l;
     e->lat_addr_h = p->addr_h;
     memcpy(e->lat_dat, p->dat, 6);
     e->lat_lsb = p->lsb;
-}
-
-void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
-{
-    const uint64_t *src = which == PP5_EMC_PLANE_E ? e->e
-                        : which == PP5_EMC_PLANE_CARRY ? e->carry
-                        : (which >= 0 && which < PP5_EMC_MEM_BITS) ? e->mem + (size_t)which * (size_t)e->nwords
-                        : e->zero;
-    memcpy(out, src, (size_t)e->nwords * 8);
 }

@@ -8,7 +8,11 @@
  * chips' current configuration. The original returned a cached plane after a
  * configuration change when the same bit was read again without a QEE shift
  * on some paths and re-evaluated on others; the cache check now includes
- * coords_dirty (the rewrite has the same rule: docs/pp5-render.md). */
+ * coords_dirty (the rewrite has the same rule: docs/pp5-render.md).
+ * Second: emc_ref_set_field takes S's snapshot before writing the field, as
+ * its comment always said ("keep S = the value read, not the new one"); the
+ * original copied the plane after the write. Both only concern the host back
+ * door (set_field/set_config), never a pin sequence. */
 #include "emc_ref.h"
 #include <stdlib.h>
 #include <string.h>
@@ -154,15 +158,15 @@ void emc_ref_set_field(emc_ref *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
     int p = pix(e, x, y);
+    if (e->s_addr >= a && e->s_addr < a + len) { /* keep S = the value read, not the new one */
+        memcpy(e->s_plane, plane(e, e->s_addr), (size_t)e->nwords * 8); /* (reference: copied before the write) */
+        e->s_addr = -1;
+    }
     for (int i = 0; i < len && i < 64; i++) {
         if (a + i < 0 || a + i >= PP5_EMC_MEM_BITS) continue;
         uint64_t *pl = plane(e, a + i);
         uint64_t m = 1ull << (p & 63);
         pl[p >> 6] = (v >> i & 1) ? pl[p >> 6] | m : pl[p >> 6] & ~m;
-    }
-    if (e->s_addr >= a && e->s_addr < a + len) { /* keep S = the value read, not the new one */
-        memcpy(e->s_plane, plane(e, e->s_addr), (size_t)e->nwords * 8);
-        e->s_addr = -1;
     }
 }
 int emc_ref_enable(const emc_ref *e, int x, int y) { return getbit(e->e, pix(e, x, y)); }

@@ -243,9 +243,12 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
     for (int i = 0; i < 6; i++) g->fields[i] = (uint8_t)rint_(&g->rng, 200);
     int w = pp5_emc_width(f), h = pp5_emc_height(f);
     bool ok = same_state(f, r, name, -1);
+    pp5_pins hist[4];
+    memset(hist, 0, sizeof hist);
     for (long c = 0; c < clocks && ok; c++) {
         pp5_pins p;
         next_pins(g, &p, c);
+        hist[c % 4] = p;
         pp5_emc_step(f, &p);
         emc_ref_step(r, &p);
         if (chance(&g->rng, 1)) {
@@ -263,6 +266,14 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
             }
         }
         if (cmp_every <= 1 || rint_(&g->rng, cmp_every) == 0 || c == clocks - 1) ok = same_state(f, r, name, c);
+        for (long hc = c - 3; !ok && hc <= c; hc++) {
+            if (hc < 0) continue;
+            p = hist[hc % 4];
+            fprintf(stderr, "  pins %ld: trst %d lsb %d dat %d%d%d%d%d%d addr %d/%d acmp %d s %d t %d bcmp %d e %d m %d "
+                    "ccmp %d c %d ldc %d lde %d mwrt %d redundant %d\n", hc, p.trst, p.lsb, p.dat[0], p.dat[1], p.dat[2],
+                    p.dat[3], p.dat[4], p.dat[5], p.addr_l, p.addr_h, p.acmp, p.agts_s, p.agts_t, p.bcmp, p.bgts_e,
+                    p.bgts_m, p.ccmp, p.cgts_c, p.ldc, p.lde, p.mwrt, p.redundant);
+        }
     }
     printf("%s: %ld clocks, %llu coefficient sets, %llu A-16 warnings: %s\n", name, clocks,
            (unsigned long long)pp5_emc_sets(f), (unsigned long long)pp5_emc_warning_count(f), ok ? "same" : "DIFFERENT");
