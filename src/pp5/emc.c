@@ -37,6 +37,18 @@ typedef struct qee_set {
     bool open;              /* still collecting */
 } qee_set;
 
+/* The x part P(lx) = D·x² + A·x + C (or the y part R(ly) = F·y² + B·y) of one
+ * set at one chip origin, shared by the chips with that X0 (Y0), with its bits
+ * as lx (ly) masks, cut eight bits at a time (fast geometry only). */
+typedef struct axis_line {
+    uint64_t uid;           /* set (UINT64_MAX: none) */
+    int origin;             /* X0 or Y0 */
+    int m_used;             /* values exact below this many coefficient bits */
+    uint32_t win_valid;     /* bit b: mask[8b .. 8b+7] computed */
+    u128 val[64];
+    uint64_t mask[128];     /* mask[j] bit l = bit j of val[l] */
+} axis_line;
+
 /* Per-chip QEE state: the bit-serial adder of P(lx) + R(ly) and the last T plane. */
 typedef struct tengine {
     uint64_t uid;           /* set the adder belongs to (UINT64_MAX: none) */
@@ -67,7 +79,10 @@ struct pp5_emc {
     int rt_k;
     tengine *te;
     uint64_t *t_carry, *t_last; /* nchips·wpc each */
-    u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th */
+    u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th (slow geometry) */
+    axis_line *xline, *yline; /* indexed by the first chip with the same X0 / Y0 */
+    int16_t *xlead, *ylead; /* per chip: that first chip */
+    bool groups_dirty;      /* a configuration changed since xlead/ylead */
     /* bit-serial fast path: whole rows in a word (tile_w divides 64), tile_h ≤ 64 */
     bool fast_uv;
     int rpw;                /* rows per word */
@@ -143,7 +158,15 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->t_carry = calloc(e->pw, sizeof(uint64_t));
     e->t_last = calloc(e->pw, sizeof(uint64_t));
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
-    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->pr) {
+    e->xlead = calloc(nc, sizeof *e->xlead);
+    e->ylead = calloc(nc, sizeof *e->ylead);
+    bool fast = 64 % e->tw == 0 && e->th <= 64;
+    if (fast) {
+        e->xline = calloc(nc, sizeof *e->xline);
+        e->yline = calloc(nc, sizeof *e->yline);
+    }
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->pr ||
+        !e->xlead || !e->ylead || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     }
@@ -155,7 +178,9 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->te[k].uid = e->te[k].last_uid = UINT64_MAX;
     }
     e->rt_set = -1;
-    if (64 % e->tw == 0 && e->th <= 64) {
+    e->groups_dirty = true;
+    if (fast) {
+        for (int k = 0; k < e->nchips; k++) e->xline[k].uid = e->yline[k].uid = UINT64_MAX;
         e->fast_uv = true;
         e->rpw = 64 / e->tw;
         e->row_ones = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
@@ -181,6 +206,10 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->t_carry);
     free(e->t_last);
     free(e->pr);
+    free(e->xlead);
+    free(e->ylead);
+    free(e->xline);
+    free(e->yline);
     free(e);
 }
 
@@ -195,6 +224,7 @@ void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
     if (k < 0 || k >= e->nchips) return;
     e->config[k] = v & 0x3fffff;
+    e->groups_dirty = true;
 }
 
 /* chip and bit index of local pixel (x, y) */
@@ -367,17 +397,81 @@ static void chip_values(pp5_emc *e, int c, const qee_set *s)
     }
 }
 
+/* xlead/ylead: chips with the same X0 (Y0) share their axis line */
+static void regroup(pp5_emc *e)
+{
+    int16_t firstx[2048], firsty[2048];
+    memset(firstx, -1, sizeof firstx);
+    memset(firsty, -1, sizeof firsty);
+    for (int c = 0; c < e->nchips; c++) {
+        int x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+        if (firstx[x0] < 0) firstx[x0] = (int16_t)c;
+        if (firsty[y0] < 0) firsty[y0] = (int16_t)c;
+        e->xlead[c] = firstx[x0];
+        e->ylead[c] = firsty[y0];
+    }
+    e->groups_dirty = false;
+}
+
+/* byte j bit i -> byte i bit j */
+static inline uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x = x ^ t ^ (t << 28);
+    return x;
+}
+
+/* Bit j of the axis values at lx (ly) = 0..n-1 as a mask. */
+static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int j)
+{
+    int n = is_y ? e->th : e->tw;
+    if (L->uid != s->uid || L->origin != origin) {
+        L->uid = s->uid;
+        L->origin = origin;
+        L->m_used = -1;
+        L->win_valid = 0;
+    }
+    if (j >= L->m_used && L->m_used != s->m) {
+        /* more coefficient bits: recompute; windows reaching the old count are stale */
+        const u128 *k = s->coef;
+        u128 o = (u128)origin;
+        for (int l = 0; l < n; l++) {
+            u128 v = o + (u128)l;
+            L->val[l] = is_y ? k[5] * v * v + k[1] * v : k[3] * v * v + k[0] * v + k[2];
+        }
+        L->win_valid = L->m_used < 0 ? 0 : L->win_valid & ((1u << (L->m_used >> 3)) - 1);
+        L->m_used = s->m;
+    }
+    int b = j >> 3;
+    if (!(L->win_valid >> b & 1)) {
+        uint64_t *mk = L->mask + 8 * b;
+        memset(mk, 0, 64);
+        for (int g = 0; g * 8 < n; g++) {
+            uint64_t x = 0;
+            for (int i = 0; i < 8 && g * 8 + i < n; i++) x |= (uint64_t)(uint8_t)(L->val[g * 8 + i] >> (8 * b)) << (8 * i);
+            x = transpose8(x);
+            for (int i = 0; i < 8; i++) mk[i] |= (x >> (8 * i) & 0xff) << (8 * g);
+        }
+        L->win_valid |= 1u << b;
+    }
+    return L->mask[j];
+}
+
 /* One step of the chip's bit-serial adder: bit j of P(lx) + R(ly) into out
  * (when out is not NULL), carry into bit j + 1 kept. */
-static void serial_step(pp5_emc *e, int c, int j, uint64_t *out)
+static void serial_step(pp5_emc *e, int c, const qee_set *s, int j, uint64_t *out)
 {
     const u128 *pr = e->pr + (size_t)c * (size_t)(e->tw + e->th);
     uint64_t *cy = e->t_carry + (size_t)c * (size_t)e->wpc;
-    int tw = e->tw, th = e->th;
+    int tw = e->tw;
     if (e->fast_uv) {
-        uint64_t xm = 0, ym = 0;
-        for (int lx = 0; lx < tw; lx++) xm |= (uint64_t)(pr[lx] >> j & 1) << lx;
-        for (int ly = 0; ly < th; ly++) ym |= (uint64_t)(pr[tw + ly] >> j & 1) << ly;
+        uint64_t xm = line_mask(e, &e->xline[e->xlead[c]], s, 0, chip_x0(e, c), j);
+        uint64_t ym = line_mask(e, &e->yline[e->ylead[c]], s, 1, chip_y0(e, c), j);
         uint64_t u = xm * e->rep;
         for (int w = 0; w < e->wpc; w++) {
             uint64_t rows = e->rpw == 64 ? ym : (ym >> (w * e->rpw)) & e->rows_mask, dep;
@@ -420,6 +514,7 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
                 return;
             }
         }
+        if (e->groups_dirty) regroup(e);
         if (!positioned) {
             t->uid = s->uid;
             t->cfg = cfg;
@@ -429,11 +524,11 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
         }
         while (t->next_k <= k) {
             int j = t->next_k;
-            if (j >= t->m_used && t->m_used != s->m) {
+            if (!e->fast_uv && j >= t->m_used && t->m_used != s->m) {
                 chip_values(e, c, s); /* bits below m_used are unchanged: the carry stays valid */
                 t->m_used = s->m;
             }
-            serial_step(e, c, j, j == k ? out : NULL);
+            serial_step(e, c, s, j, j == k ? out : NULL);
             t->next_k++;
         }
         return;
@@ -655,7 +750,10 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
             for (int k = 0; k < e->nchips; k++) {
                 uint8_t kk = (uint8_t)k;
                 uint8_t seen = (uint8_t)((e->lat_addr_l & ~kk) | (e->lat_addr_h & kk));
-                if (seen == 0) e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
+                if (seen == 0) {
+                    e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
+                    e->groups_dirty = true;
+                }
             }
         }
         sense_only(e, addr);
