@@ -58,6 +58,10 @@ void pp5_emc_destroy(pp5_emc *e);
 
 /* One clock with the IGC pins of that clock. */
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p);
+/* Apply the Carry updates the array defers on chips whose Enable is all 0
+ * (an optimisation: the accessors below do this themselves when they read
+ * Carry, which is why they may modify the array's private state). */
+void pp5_emc_sync(pp5_emc *e);
 
 int pp5_emc_width(const pp5_emc *e);
 int pp5_emc_height(const pp5_emc *e);

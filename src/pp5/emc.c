@@ -60,6 +60,22 @@ typedef struct tengine {
     int last_k, last_m;
 } tengine;
 
+typedef struct alu_word {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
+    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c;
+    int addr;
+} alu_word;
+
+/* A microword whose only effect on a chip with E all 0 is on Carry, kept until
+ * that Carry is needed (A-11: LdC is not gated by E; the chip's memory and E
+ * cannot change meanwhile without the chip being brought up to date first). */
+typedef struct defer_op {
+    alu_word u;
+    int s_addr;             /* S = this plane (-1: 0) */
+    int set_ix;             /* T = bit k of arch[set_ix] (-1: 0) */
+    int k;
+} defer_op;
+
 struct pp5_emc {
     pp5_emc_options o;
     int w, h, tw, th, nchips, tpix, wpc, npix;
@@ -87,6 +103,13 @@ struct pp5_emc {
     bool fast_uv;
     int rpw;                /* rows per word */
     uint64_t rep, dep_mul, dep_mask, row_ones, rows_mask;
+    /* deferred Carry updates of dark chips */
+    defer_op *log;
+    int log_len, log_cap;
+    qee_set *arch;          /* copies of the sets those ops read T from */
+    int arch_len, arch_cap;
+    int *pend_from;         /* per chip: first log entry not yet applied (-1: none) */
+    uint64_t pend[4];       /* chips with pending entries */
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
@@ -113,6 +136,9 @@ static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
     return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
 }
+static void flush_chip(pp5_emc *e, int c);
+static void flush_all(pp5_emc *e);
+static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
 static inline bool chip_lit(const pp5_emc *e, int c) { return e->eany[c >> 6] >> (c & 63) & 1; }
 
 static void update_lit(pp5_emc *e, int c)
@@ -158,6 +184,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->t_carry = calloc(e->pw, sizeof(uint64_t));
     e->t_last = calloc(e->pw, sizeof(uint64_t));
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
+    e->pend_from = malloc(nc * sizeof *e->pend_from);
     e->xlead = calloc(nc, sizeof *e->xlead);
     e->ylead = calloc(nc, sizeof *e->ylead);
     bool fast = 64 % e->tw == 0 && e->th <= 64;
@@ -166,7 +193,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->yline = calloc(nc, sizeof *e->yline);
     }
     if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->pr ||
-        !e->xlead || !e->ylead || (fast && (!e->xline || !e->yline))) {
+        !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     }
@@ -176,6 +203,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         uint32_t x0 = (uint32_t)(o.tile_w * (k % o.chips_x)), y0 = (uint32_t)(o.tile_h * (k / o.chips_x));
         e->config[k] = (x0 & 0x7ff) | (y0 & 0x7ff) << 11;
         e->te[k].uid = e->te[k].last_uid = UINT64_MAX;
+        e->pend_from[k] = -1;
     }
     e->rt_set = -1;
     e->groups_dirty = true;
@@ -206,6 +234,9 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->t_carry);
     free(e->t_last);
     free(e->pr);
+    free(e->pend_from);
+    free(e->log);
+    free(e->arch);
     free(e->xlead);
     free(e->ylead);
     free(e->xline);
@@ -213,6 +244,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e);
 }
 
+void pp5_emc_sync(pp5_emc *e) { flush_all(e); }
 int pp5_emc_width(const pp5_emc *e) { return e->w; }
 int pp5_emc_height(const pp5_emc *e) { return e->h; }
 int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
@@ -223,6 +255,7 @@ uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchi
 void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
     if (k < 0 || k >= e->nchips) return;
+    if (chip_pending(e, k)) flush_chip(e, k); /* their T used the old origin */
     e->config[k] = v & 0x3fffff;
     e->groups_dirty = true;
 }
@@ -252,6 +285,7 @@ void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
     int i, c = locate(e, x, y, &i);
+    if (chip_pending(e, c)) flush_chip(e, c); /* they read this memory */
     if (e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
         /* keep S = the value read, not the new one */
         memcpy(e->s_snap + (size_t)c * (size_t)e->wpc, plane(e, e->s_addr, c), (size_t)e->wpc * 8);
@@ -273,6 +307,8 @@ int pp5_emc_carry(const pp5_emc *e, int x, int y)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
     int i, c = locate(e, x, y, &i);
+    /* logically const: brings the chip's deferred Carry updates up to date */
+    if (chip_pending(e, c)) flush_chip((pp5_emc *)e, c);
     return getbit(plane(e, PL_CARRY, c), i);
 }
 
@@ -305,6 +341,7 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
 {
     int a = which == PP5_EMC_PLANE_E ? PL_E : which == PP5_EMC_PLANE_CARRY ? PL_CARRY
           : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
+    if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
     if (64 % e->tw == 0) {
         /* whole chip rows sit in one word on both sides */
         memset(out, 0, (size_t)e->npix / 8);
@@ -544,12 +581,9 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
     }
 }
 
-/* The plane of T (R_T) at chip c for the current clock. */
-static const uint64_t *tree_plane(pp5_emc *e, int c)
+/* The plane of bit k of set s at chip c, cached per chip. */
+static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k)
 {
-    if (e->rt_set < 0) return plane(e, PL_ZERO, c);
-    const qee_set *s = &e->set[e->rt_set];
-    int k = e->rt_k;
     if (k >= 128) return plane(e, PL_ZERO, c);
     tengine *t = &e->te[c];
     uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
@@ -563,6 +597,13 @@ static const uint64_t *tree_plane(pp5_emc *e, int c)
     t->last_cfg = cfg;
     t->last_m = s->m;
     return out;
+}
+
+/* The plane of T (R_T) at chip c for the current clock. */
+static const uint64_t *tree_plane(pp5_emc *e, int c)
+{
+    if (e->rt_set < 0) return plane(e, PL_ZERO, c);
+    return tree_bit(e, c, &e->set[e->rt_set], e->rt_k);
 }
 
 static void qee_shift(pp5_emc *e)
@@ -636,11 +677,6 @@ static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
     return true;
 }
 
-typedef struct alu_word {
-    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
-    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s;
-    int addr;
-} alu_word;
 
 static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 {
@@ -679,6 +715,93 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
     if (u->lde) update_lit(e, c);
 }
 
+/* Apply chip c's deferred Carry updates (E was 0 for all of them). */
+static void flush_chip(pp5_emc *e, int c)
+{
+    size_t wpc = (size_t)e->wpc;
+    uint64_t *cy = plane(e, PL_CARRY, c);
+    const uint64_t *zero = plane(e, PL_ZERO, c);
+    bool std = e->o.carry_table == 0xE8;
+    for (int i = e->pend_from[c]; i < e->log_len; i++) {
+        const defer_op *d = &e->log[i];
+        const alu_word *u = &d->u;
+        const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k) : zero;
+        const uint64_t *s = u->need_s && d->s_addr >= 0 ? plane(e, d->s_addr, c) : zero;
+        const uint64_t *m = plane(e, u->addr, c);
+        for (size_t w = 0; w < wpc; w++) {
+            uint64_t A = ((s[w] | u->ss) & (t[w] | u->ts)) ^ u->acm;
+            uint64_t B = (u->es & (m[w] | u->ms)) ^ u->bcm; /* E = 0 */
+            uint64_t C = (cy[w] | u->cs) ^ u->ccm;
+            cy[w] = std ? (A & B) | (C & (A | B)) : truth(e->o.carry_table, A, B, C);
+        }
+    }
+    e->pend_from[c] = -1;
+    e->pend[c >> 6] &= ~(1ull << (c & 63));
+}
+
+static void flush_all(pp5_emc *e)
+{
+    for (int wd = 0; wd * 64 < e->nchips; wd++)
+        while (e->pend[wd]) flush_chip(e, wd * 64 + __builtin_ctzll(e->pend[wd]));
+    e->log_len = 0;
+    e->arch_len = 0;
+}
+
+static inline void drop_pending(pp5_emc *e, int c)
+{
+    e->pend_from[c] = -1;
+    e->pend[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* Chip c executes microword u: its deferred Carry updates are dropped when u
+ * overwrites Carry without reading it, applied first when u reads Carry or
+ * writes memory (which they read), and otherwise left pending. */
+static inline void run_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
+{
+    if (chip_pending(e, c)) {
+        if (u->ldc && !u->reads_c) drop_pending(e, c);
+        else if (u->reads_c || u->write) flush_chip(e, c);
+    }
+    alu_chip(e, u, c, new_gen);
+}
+
+/* The log entry for this microword (created on first use). */
+static int defer_entry(pp5_emc *e, const alu_word *u, int *entry)
+{
+    if (*entry >= 0) return *entry;
+    if (e->log_len == e->log_cap) {
+        int nc = e->log_cap ? 2 * e->log_cap : 256;
+        defer_op *n = realloc(e->log, (size_t)nc * sizeof *n);
+        if (!n) return -1;
+        e->log = n;
+        e->log_cap = nc;
+    }
+    defer_op *d = &e->log[e->log_len];
+    d->u = *u;
+    d->s_addr = e->s_addr;
+    d->set_ix = -1;
+    d->k = 0;
+    if (u->need_t && e->rt_set >= 0 && e->rt_k < 128) {
+        const qee_set *s = &e->set[e->rt_set];
+        if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m)) {
+            if (e->arch_len == e->arch_cap) {
+                int nc = e->arch_cap ? 2 * e->arch_cap : 64;
+                qee_set *n = realloc(e->arch, (size_t)nc * sizeof *n);
+                if (!n) return -1;
+                e->arch = n;
+                e->arch_cap = nc;
+            }
+            e->arch[e->arch_len++] = *s;
+        }
+        d->set_ix = e->arch_len - 1;
+        d->k = e->rt_k;
+    }
+    *entry = e->log_len++;
+    return *entry;
+}
+
+enum { LOG_LIMIT = 1 << 14 };
+
 static void alu(pp5_emc *e, const pp5_pins *p, int addr)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
@@ -704,20 +827,49 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     u.keep_sum = !prev_read;
     u.need_t = p->agts_t;
     u.need_s = p->agts_s;
+    u.reads_c = p->cgts_c;
     uint64_t new_gen = e->gen + 1;
-    /* A chip whose E is all 0 keeps its state unless a write or a load is not
-     * gated by E there (A-11) — or S takes the sum (A-10 alternative). */
-    bool dark_changes = !prev_read || (u.write && !u.gate_w) || (u.ldc && !u.gate_l) ||
-                        (u.lde && !u.gate_l && !enable_stays_0(e, p));
-    if (dark_changes) {
-        for (int c = 0; c < e->nchips; c++) alu_chip(e, &u, c, new_gen);
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
+        e->log_len = 0;
+        e->arch_len = 0;
+    }
+    if (e->log_len >= LOG_LIMIT) flush_all(e);
+    /* What the word does to a chip whose E is all 0 (A-11): a write or a load
+     * not gated by E, or S taking the sum (A-10 alternative). */
+    bool dark_mem = u.write && !u.gate_w, dark_carry = u.ldc && !u.gate_l;
+    bool dark_en = u.lde && !u.gate_l && !enable_stays_0(e, p);
+    if (!prev_read || dark_mem || dark_en) {
+        for (int c = 0; c < e->nchips; c++) run_chip(e, &u, c, new_gen);
+    } else if (dark_carry) {
+        /* Carry only: dark chips defer it when it needs T (the costly operand) */
+        int entry = -1;
+        for (int c = 0; c < e->nchips; c++) {
+            if (chip_lit(e, c) || (u.need_s && e->s_gen[c] == e->gen)) {
+                run_chip(e, &u, c, new_gen);
+                continue;
+            }
+            if (!u.reads_c) drop_pending(e, c);
+            if (u.need_t || chip_pending(e, c)) {
+                if (defer_entry(e, &u, &entry) < 0) { /* out of memory: do it now */
+                    if (chip_pending(e, c)) flush_chip(e, c);
+                    alu_chip(e, &u, c, new_gen);
+                    continue;
+                }
+                if (!chip_pending(e, c)) {
+                    e->pend_from[c] = entry;
+                    e->pend[c >> 6] |= 1ull << (c & 63);
+                }
+            } else {
+                alu_chip(e, &u, c, new_gen);
+            }
+        }
     } else {
         for (int wd = 0; wd * 64 < e->nchips; wd++) {
             uint64_t lit = e->eany[wd];
             while (lit) {
                 int c = wd * 64 + __builtin_ctzll(lit);
                 lit &= lit - 1;
-                alu_chip(e, &u, c, new_gen);
+                run_chip(e, &u, c, new_gen);
             }
         }
     }
@@ -751,6 +903,7 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
                 uint8_t kk = (uint8_t)k;
                 uint8_t seen = (uint8_t)((e->lat_addr_l & ~kk) | (e->lat_addr_h & kk));
                 if (seen == 0) {
+                    if (chip_pending(e, k)) flush_chip(e, k);
                     e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
                     e->groups_dirty = true;
                 }
