@@ -62,6 +62,7 @@ typedef struct tengine {
 
 typedef struct alu_word {
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
+    uint64_t w_ungated, w_on, l_ungated, c_on, e_on, snap_read, snap_sum, snap_keep;
     bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c;
     int addr;
 } alu_word;
@@ -95,6 +96,7 @@ struct pp5_emc {
     int rt_k;
     tengine *te;
     uint64_t *t_carry, *t_last; /* nchips·wpc each */
+    uint64_t *scratch;      /* wpc words: the "memory" of addresses 208–255 */
     u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th (slow geometry) */
     axis_line *xline, *yline; /* indexed by the first chip with the same X0 / Y0 */
     int16_t *xlead, *ylead; /* per chip: that first chip */
@@ -183,6 +185,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->te = calloc(nc, sizeof *e->te);
     e->t_carry = calloc(e->pw, sizeof(uint64_t));
     e->t_last = calloc(e->pw, sizeof(uint64_t));
+    e->scratch = calloc((size_t)e->wpc, sizeof(uint64_t));
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
     e->pend_from = malloc(nc * sizeof *e->pend_from);
     e->xlead = calloc(nc, sizeof *e->xlead);
@@ -192,7 +195,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->xline = calloc(nc, sizeof *e->xline);
         e->yline = calloc(nc, sizeof *e->yline);
     }
-    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->pr ||
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->scratch || !e->pr ||
         !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
@@ -233,6 +236,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->te);
     free(e->t_carry);
     free(e->t_last);
+    free(e->scratch);
     free(e->pr);
     free(e->pend_from);
     free(e->log);
@@ -678,6 +682,36 @@ static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
 }
 
 
+/* One microcycle on wpc words of one chip, without branches: every effect is
+ * a mask (0 when the word does not have it). */
+static inline __attribute__((always_inline)) void alu_words(const pp5_emc *e, const alu_word *u, size_t wpc,
+                                                            bool std, uint64_t *m, uint64_t *en, uint64_t *cy,
+                                                            const uint64_t *s, const uint64_t *t, uint64_t *snap)
+{
+    for (size_t w = 0; w < wpc; w++) {
+        /* each bus is a wired-AND of its selected sources (1 if none) XOR its Cmp bit */
+        uint64_t E = en[w], M = m[w], K = cy[w], S = s[w];
+        uint64_t A = ((S | u->ss) & (t[w] | u->ts)) ^ u->acm;
+        uint64_t B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
+        uint64_t C = (K | u->cs) ^ u->ccm;
+        uint64_t sum, ca, ev;
+        if (std) { /* A-9 defaults */
+            sum = A ^ B ^ C;
+            ca = ev = (A & B) | (C & (A | B));
+        } else {
+            sum = truth(e->o.sum_table, A, B, C);
+            ca = truth(e->o.carry_table, A, B, C);
+            ev = truth(e->o.enable_table, A, B, C);
+        }
+        uint64_t wm = (E | u->w_ungated) & u->w_on;  /* */
+        uint64_t lg = E | u->l_ungated;
+        snap[w] = (M & u->snap_read) | (sum & u->snap_sum) | (snap[w] & u->snap_keep); /* */
+        m[w] = M ^ ((M ^ sum) & wm);
+        cy[w] = K ^ ((K ^ ca) & lg & u->c_on);
+        en[w] = E ^ ((E ^ ev) & lg & u->e_on);
+    }
+}
+
 static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 {
     size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
@@ -686,31 +720,10 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
     const uint64_t *s = !u->need_s ? plane(e, PL_ZERO, c) : e->s_gen[c] == e->gen ? e->s_snap + off
                       : e->s_addr >= 0 ? plane(e, e->s_addr, c) : plane(e, PL_ZERO, c);
     uint64_t *snap = e->s_snap + off;
-    for (size_t w = 0; w < wpc; w++) {
-        /* each bus is a wired-AND of its selected sources (1 if none) XOR its Cmp bit */
-        uint64_t E = en[w], M = m[w];
-        uint64_t A = ((s[w] | u->ss) & (t[w] | u->ts)) ^ u->acm;
-        uint64_t B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
-        uint64_t C = (cy[w] | u->cs) ^ u->ccm;
-        uint64_t sum, ca, ev;
-        if (u->std) { /* A-9 defaults */
-            sum = A ^ B ^ C;
-            ca = ev = (A & B) | (C & (A | B));
-        } else {
-            sum = truth(e->o.sum_table, A, B, C);
-            ca = truth(e->o.carry_table, A, B, C);
-            ev = truth(e->o.enable_table, A, B, C);
-        }
-        uint64_t lg = u->gate_l ? E : ~0ull;
-        if (u->save_read) snap[w] = M; /* the new S is M before the write */
-        if (u->keep_sum) snap[w] = sum;
-        if (u->write) {
-            uint64_t wm = u->gate_w ? E : ~0ull; /* */
-            m[w] = (M & ~wm) | (sum & wm);
-        }
-        if (u->ldc) cy[w] = (cy[w] & ~lg) | (ca & lg);
-        if (u->lde) en[w] = (E & ~lg) | (ev & lg);
-    }
+    if (u->addr == PL_ZERO) m = e->scratch; /* reads 0; nothing to write */
+    if (u->std && wpc == 4) alu_words(e, u, 4, true, m, en, cy, s, t, snap);
+    else if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
+    else alu_words(e, u, wpc, false, m, en, cy, s, t, snap);
     if (u->save_read || u->keep_sum) e->s_gen[c] = new_gen;
     if (u->lde) update_lit(e, c);
 }
@@ -828,6 +841,14 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     u.need_t = p->agts_t;
     u.need_s = p->agts_s;
     u.reads_c = p->cgts_c;
+    u.w_ungated = u.gate_w ? 0 : ~0ull;
+    u.w_on = u.write ? ~0ull : 0;
+    u.l_ungated = u.gate_l ? 0 : ~0ull;
+    u.c_on = u.ldc ? ~0ull : 0;
+    u.e_on = u.lde ? ~0ull : 0;
+    u.snap_read = u.save_read ? ~0ull : 0;
+    u.snap_sum = u.keep_sum ? ~0ull : 0;
+    u.snap_keep = ~(u.snap_read | u.snap_sum);
     uint64_t new_gen = e->gen + 1;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
         e->log_len = 0;
