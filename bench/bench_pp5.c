@@ -5,10 +5,12 @@
  *   - EMC alone: the same frame's pins, recorded once, replayed into a fresh
  *     EMC array (pp5_emc_step per clock);
  *   - IGC alone: the same host streams with no EMC attached.
- * Usage: bench_pp5 [TRIANGLES [FRAMES [DISCS]]]. Each figure is the best of
+ * Usage: bench_pp5 [TRIANGLES [FRAMES [DISCS [emc]]]] ("emc": only the EMC
+ * replay is repeated, for profiling it). Each figure is the best of
  * FRAMES runs (CPU time of this process, so other jobs on the shared machine
  * disturb it less; the wall-clock figure of the best run is printed too), with
  * the spread (worst/best) beside it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,7 @@ int main(int argc, char **argv)
 {
     int ntri = argc > 1 ? atoi(argv[1]) : 200, reps = argc > 2 ? atoi(argv[2]) : 5;
     int ndisc = argc > 3 ? atoi(argv[3]) : 0;
+    bool emc_only = argc > 4 && !strcmp(argv[4], "emc");
     if (reps < 1) reps = 1;
     ls_buf b;
     ls_buf_init(&b);
@@ -99,7 +102,7 @@ int main(int argc, char **argv)
     uint64_t clocks = 0;
     double per_tri = 0;
     timing full = {0, 0, 0};
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < (emc_only ? 1 : reps); r++) {
         pp5_render_stats st;
         double c0 = cpu_now(), w0 = wall_now();
         if (pp5_render(&sc, NULL, rgb, &st, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
@@ -143,7 +146,7 @@ int main(int argc, char **argv)
     pp5_stream_parse(sb.data, sb.len, "bench", &ps, &d);
     timing igc = {0, 0, 0};
     uint64_t igc_clocks = 0;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < (emc_only ? 1 : reps); r++) {
         pp5_igc *g;
         pp5_igc_create(&g, NULL, &d);
         pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, &d);

@@ -63,7 +63,7 @@ typedef struct tengine {
 typedef struct alu_word {
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
     uint64_t w_ungated, w_on, l_ungated, c_on, e_on, snap_read, snap_sum, snap_keep;
-    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c;
+    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c, fast4;
     int addr;
 } alu_word;
 
@@ -712,6 +712,65 @@ static inline __attribute__((always_inline)) void alu_words(const pp5_emc *e, co
     }
 }
 
+/* The common case, one 16×16 chip = 4 words = one 256-bit vector, A-9
+ * default tables, S = the previous read: eight variants by which of MWrt,
+ * LdC, LdE the word has, so each stores only what it changes. GCC/clang
+ * vector extensions; on x86-64 an AVX2 clone is picked at load time. */
+typedef uint64_t v4u __attribute__((vector_size(32)));
+/* (macros, not functions: a function taking or returning a 256-bit vector
+ * has a different ABI with and without AVX) */
+#define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
+#define ST4(p, v) memcpy((p), &(v), sizeof(v4u))
+#define SPLAT4(x) ((v4u){(x), (x), (x), (x)})
+
+static inline __attribute__((always_inline)) void kernel4(const alu_word *u, uint64_t *m, uint64_t *en,
+                                                          uint64_t *cy, const uint64_t *s, const uint64_t *t,
+                                                          uint64_t *snap, bool wr, bool lc, bool le)
+{
+    v4u E, M, K, S, T;
+    LD4(E, en);
+    LD4(M, m);
+    LD4(K, cy);
+    LD4(S, s);
+    LD4(T, t);
+    v4u A = ((S | SPLAT4(u->ss)) & (T | SPLAT4(u->ts))) ^ SPLAT4(u->acm); /* */
+    v4u B = ((E | SPLAT4(u->es)) & (M | SPLAT4(u->ms))) ^ SPLAT4(u->bcm);
+    v4u C = (K | SPLAT4(u->cs)) ^ SPLAT4(u->ccm);
+    v4u lg = E | SPLAT4(u->l_ungated);
+    v4u maj = (A & B) | (C & (A | B)); /* */
+    if (wr) {
+        v4u nm = M ^ ((M ^ (A ^ B ^ C)) & (E | SPLAT4(u->w_ungated))); /* */
+        ST4(snap, M); /* the new S is M before the write */
+        ST4(m, nm);
+    }
+    if (lc) {
+        v4u nk = K ^ ((K ^ maj) & lg);
+        ST4(cy, nk);
+    }
+    if (le) {
+        v4u ne = E ^ ((E ^ maj) & lg);
+        ST4(en, ne);
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void alu4(const alu_word *u, uint64_t *m, uint64_t *en, uint64_t *cy, const uint64_t *s,
+                 const uint64_t *t, uint64_t *snap)
+{
+    switch ((u->write ? 1 : 0) | (u->ldc ? 2 : 0) | (u->lde ? 4 : 0)) {
+    case 1: kernel4(u, m, en, cy, s, t, snap, true, false, false); break;
+    case 2: kernel4(u, m, en, cy, s, t, snap, false, true, false); break;
+    case 3: kernel4(u, m, en, cy, s, t, snap, true, true, false); break;
+    case 4: kernel4(u, m, en, cy, s, t, snap, false, false, true); break;
+    case 5: kernel4(u, m, en, cy, s, t, snap, true, false, true); break;
+    case 6: kernel4(u, m, en, cy, s, t, snap, false, true, true); break;
+    case 7: kernel4(u, m, en, cy, s, t, snap, true, true, true); break;
+    default: break;
+    }
+}
+
 static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 {
     size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
@@ -721,7 +780,7 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
                       : e->s_addr >= 0 ? plane(e, e->s_addr, c) : plane(e, PL_ZERO, c);
     uint64_t *snap = e->s_snap + off;
     if (u->addr == PL_ZERO) m = e->scratch; /* reads 0; nothing to write */
-    if (u->std && wpc == 4) alu_words(e, u, 4, true, m, en, cy, s, t, snap);
+    if (u->fast4) alu4(u, m, en, cy, s, t, snap);
     else if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
     else alu_words(e, u, wpc, false, m, en, cy, s, t, snap);
     if (u->save_read || u->keep_sum) e->s_gen[c] = new_gen;
@@ -849,6 +908,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     u.snap_read = u.save_read ? ~0ull : 0;
     u.snap_sum = u.keep_sum ? ~0ull : 0;
     u.snap_keep = ~(u.snap_read | u.snap_sum);
+    u.fast4 = u.std && prev_read && e->wpc == 4;
     uint64_t new_gen = e->gen + 1;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
         e->log_len = 0;
@@ -862,27 +922,27 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     if (!prev_read || dark_mem || dark_en) {
         for (int c = 0; c < e->nchips; c++) run_chip(e, &u, c, new_gen);
     } else if (dark_carry) {
-        /* Carry only: dark chips defer it when it needs T (the costly operand) */
+        /* Carry only: dark chips defer it when it needs T (the costly operand);
+         * chip sets as bit masks, 64 chips a word */
         int entry = -1;
-        for (int c = 0; c < e->nchips; c++) {
-            if (chip_lit(e, c) || (u.need_s && e->s_gen[c] == e->gen)) {
-                run_chip(e, &u, c, new_gen);
-                continue;
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            int n = e->nchips - wd * 64;
+            uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1, run = e->eany[wd], dark;
+            if (u.need_s) /* S is a snapshot there: not kept in the log */
+                for (int i = 0; i < 64 && i < n; i++)
+                    if (e->s_gen[wd * 64 + i] == e->gen) run |= 1ull << i;
+            dark = all & ~run;
+            if (!u.reads_c) e->pend[wd] &= ~dark; /* Carry overwritten: drop what was pending */
+            uint64_t later = u.need_t ? dark : dark & e->pend[wd], now = dark & ~later;
+            if (later && defer_entry(e, &u, &entry) < 0) { /* out of memory: do it now */
+                run |= later;
+                later = 0;
             }
-            if (!u.reads_c) drop_pending(e, c);
-            if (u.need_t || chip_pending(e, c)) {
-                if (defer_entry(e, &u, &entry) < 0) { /* out of memory: do it now */
-                    if (chip_pending(e, c)) flush_chip(e, c);
-                    alu_chip(e, &u, c, new_gen);
-                    continue;
-                }
-                if (!chip_pending(e, c)) {
-                    e->pend_from[c] = entry;
-                    e->pend[c >> 6] |= 1ull << (c & 63);
-                }
-            } else {
-                alu_chip(e, &u, c, new_gen);
-            }
+            for (uint64_t fresh = later & ~e->pend[wd]; fresh; fresh &= fresh - 1)
+                e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry;
+            e->pend[wd] |= later;
+            for (; run; run &= run - 1) run_chip(e, &u, wd * 64 + __builtin_ctzll(run), new_gen);
+            for (; now; now &= now - 1) alu_chip(e, &u, wd * 64 + __builtin_ctzll(now), new_gen);
         }
     } else {
         for (int wd = 0; wd * 64 < e->nchips; wd++) {
