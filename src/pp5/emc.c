@@ -141,7 +141,6 @@ static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 static void flush_chip(pp5_emc *e, int c);
 static void flush_all(pp5_emc *e);
 static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
-static inline bool chip_lit(const pp5_emc *e, int c) { return e->eany[c >> 6] >> (c & 63) & 1; }
 
 static void update_lit(pp5_emc *e, int c)
 {

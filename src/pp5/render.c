@@ -322,12 +322,21 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     st->clocks = pp5_igc_cycle(g) - c0;
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = pp5_emc_warning_count(e);
-    int w = pp5_emc_width(e), h = pp5_emc_height(e);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            for (int k = 0; k < 3; k++)
-                rgb[((size_t)y * (size_t)w + (size_t)x) * 3 + (size_t)k] =
-                    (uint8_t)pp5_emc_field(e, x, y, field[k], 8);
+    /* read-back: the 24 colour planes, whole planes at a time */
+    size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
+    uint64_t *pl = malloc(npix / 8);
+    if (!pl) {
+        rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    memset(rgb, 0, npix * 3);
+    for (int k = 0; k < 3; k++)
+        for (int bit = 0; bit < 8; bit++) {
+            pp5_emc_plane(e, field[k] + bit, pl);
+            for (size_t p = 0; p < npix; p++)
+                rgb[p * 3 + (size_t)k] |= (uint8_t)((pl[p >> 6] >> (p & 63) & 1) << bit);
+        }
+    free(pl);
 out:
     if (rs != LS_OK && st->prim_clocks) {
         free(st->prim_clocks);
