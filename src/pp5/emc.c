@@ -104,7 +104,8 @@ struct pp5_emc {
     /* bit-serial fast path: whole rows in a word (tile_w divides 64), tile_h ≤ 64 */
     bool fast_uv;
     int rpw;                /* rows per word */
-    uint64_t rep, dep_mul, dep_mask, row_ones, rows_mask;
+    uint64_t rep, row_ones, rows_mask;
+    uint64_t *vspread;      /* rows bits (rpw ≤ 8) → those rows all ones */
     /* deferred Carry updates of dark chips */
     defer_op *log;
     int log_len, log_cap;
@@ -215,11 +216,17 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->rpw = 64 / e->tw;
         e->row_ones = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
         e->rows_mask = e->rpw == 64 ? ~0ull : (1ull << e->rpw) - 1;
-        for (int r = 0; r < e->rpw; r++) {
-            e->rep |= 1ull << (r * e->tw);
-            e->dep_mul |= 1ull << (r * (e->tw - 1));
+        for (int r = 0; r < e->rpw; r++) e->rep |= 1ull << (r * e->tw);
+        if (e->rpw <= 8) {
+            e->vspread = calloc((size_t)1 << e->rpw, sizeof(uint64_t));
+            if (!e->vspread) {
+                pp5_emc_destroy(e);
+                return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
+            }
+            for (unsigned rows = 0; rows < 1u << e->rpw; rows++)
+                for (int r = 0; r < e->rpw; r++)
+                    if (rows >> r & 1) e->vspread[rows] |= e->row_ones << (r * e->tw);
         }
-        e->dep_mask = e->rep;
     }
     *out = e;
     return LS_OK;
@@ -236,6 +243,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->t_carry);
     free(e->t_last);
     free(e->scratch);
+    free(e->vspread);
     free(e->pr);
     free(e->pend_from);
     free(e->log);
@@ -466,18 +474,18 @@ static inline uint64_t transpose8(uint64_t x)
     return x;
 }
 
-/* Bit j of the axis values at lx (ly) = 0..n-1 as a mask. */
-static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int j)
+/* The line of set s at this origin, with values exact below bit upto. */
+static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int upto)
 {
-    int n = is_y ? e->th : e->tw;
     if (L->uid != s->uid || L->origin != origin) {
         L->uid = s->uid;
         L->origin = origin;
         L->m_used = -1;
         L->win_valid = 0;
     }
-    if (j >= L->m_used && L->m_used != s->m) {
+    if (upto > L->m_used && L->m_used != s->m) {
         /* more coefficient bits: recompute; windows reaching the old count are stale */
+        int n = is_y ? e->th : e->tw;
         const u128 *k = s->coef;
         u128 o = (u128)origin;
         for (int l = 0; l < n; l++) {
@@ -487,6 +495,13 @@ static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, 
         L->win_valid = L->m_used < 0 ? 0 : L->win_valid & ((1u << (L->m_used >> 3)) - 1);
         L->m_used = s->m;
     }
+}
+
+/* Bit j of the axis values at lx (ly) = 0..n-1 as a mask. */
+static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int j)
+{
+    int n = is_y ? e->th : e->tw;
+    line_values(e, L, s, is_y, origin, j + 1);
     int b = j >> 3;
     if (!(L->win_valid >> b & 1)) {
         uint64_t *mk = L->mask + 8 * b;
@@ -502,6 +517,43 @@ static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, 
     return L->mask[j];
 }
 
+static inline uint64_t line_bit(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int j)
+{
+    if (L->uid == s->uid && L->origin == origin && (L->win_valid >> (j >> 3) & 1) &&
+        (j < L->m_used || L->m_used == s->m))
+        return L->mask[j];
+    return line_mask(e, L, s, is_y, origin, j);
+}
+
+/* Carry into bit k (1 ≤ k ≤ 63) of P(lx) + R(ly) at every pixel, directly:
+ * [P mod 2^k + R mod 2^k ≥ 2^k]; replaces k steps of the adder. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, int k, uint64_t *cy, int wpc)
+{
+    uint64_t lim = 1ull << k;
+    memset(cy, 0, (size_t)wpc * 8);
+    for (int ly = 0; ly < th; ly++) {
+        if (!rl[ly]) continue;
+        uint64_t t = lim - rl[ly], mask = 0;
+        for (int lx = 0; lx < tw; lx++) mask |= (uint64_t)(pl[lx] >= t) << lx;
+        int bit = ly * tw;
+        cy[bit >> 6] |= mask << (bit & 63);
+    }
+}
+
+static void jump_start(pp5_emc *e, int c, const qee_set *s, int k)
+{
+    axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+    line_values(e, lx, s, 0, chip_x0(e, c), k);
+    line_values(e, ly, s, 1, chip_y0(e, c), k);
+    uint64_t pl[64], rl[64], low = (1ull << k) - 1;
+    for (int i = 0; i < e->tw; i++) pl[i] = (uint64_t)lx->val[i] & low;
+    for (int i = 0; i < e->th; i++) rl[i] = (uint64_t)ly->val[i] & low;
+    carry_into(pl, rl, e->tw, e->th, k, e->t_carry + (size_t)c * (size_t)e->wpc, e->wpc);
+}
+
 /* One step of the chip's bit-serial adder: bit j of P(lx) + R(ly) into out
  * (when out is not NULL), carry into bit j + 1 kept. */
 static void serial_step(pp5_emc *e, int c, const qee_set *s, int j, uint64_t *out)
@@ -510,17 +562,17 @@ static void serial_step(pp5_emc *e, int c, const qee_set *s, int j, uint64_t *ou
     uint64_t *cy = e->t_carry + (size_t)c * (size_t)e->wpc;
     int tw = e->tw;
     if (e->fast_uv) {
-        uint64_t xm = line_mask(e, &e->xline[e->xlead[c]], s, 0, chip_x0(e, c), j);
-        uint64_t ym = line_mask(e, &e->yline[e->ylead[c]], s, 1, chip_y0(e, c), j);
+        uint64_t xm = line_bit(e, &e->xline[e->xlead[c]], s, 0, chip_x0(e, c), j);
+        uint64_t ym = line_bit(e, &e->yline[e->ylead[c]], s, 1, chip_y0(e, c), j);
         uint64_t u = xm * e->rep;
         for (int w = 0; w < e->wpc; w++) {
-            uint64_t rows = e->rpw == 64 ? ym : (ym >> (w * e->rpw)) & e->rows_mask, dep;
-            if (tw >= 16 || e->rpw == 1) dep = (rows * e->dep_mul) & e->dep_mask;
+            uint64_t rows = e->rpw == 64 ? ym : (ym >> (w * e->rpw)) & e->rows_mask, v;
+            if (e->vspread) v = e->vspread[rows];
             else {
-                dep = 0;
-                for (int r = 0; r < e->rpw; r++) dep |= (rows >> r & 1) << (r * tw);
+                v = 0;
+                for (int r = 0; r < e->rpw; r++) v |= (rows >> r & 1) * (e->row_ones << (r * tw));
             }
-            uint64_t v = dep * e->row_ones, k = cy[w];
+            uint64_t k = cy[w];
             if (out) out[w] = u ^ v ^ k;
             cy[w] = (u & v) | (k & (u ^ v));
         }
@@ -555,7 +607,12 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
             }
         }
         if (e->groups_dirty) regroup(e);
-        if (!positioned) {
+        if (e->fast_uv && k >= 4 && k <= 63 && (!positioned || k - t->next_k > 4)) {
+            jump_start(e, c, s, k);
+            t->uid = s->uid;
+            t->cfg = cfg;
+            t->next_k = k;
+        } else if (!positioned) {
             t->uid = s->uid;
             t->cfg = cfg;
             t->next_k = 0;
