@@ -297,7 +297,7 @@ void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
     int i, c = locate(e, x, y, &i);
     if (chip_pending(e, c)) flush_chip(e, c); /* they read this memory */
-    if (e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
+    if (e->s_addr >= 0 && e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
         /* keep S = the value read, not the new one */
         memcpy(e->s_snap + (size_t)c * (size_t)e->wpc, plane(e, e->s_addr, c), (size_t)e->wpc * 8);
         e->s_gen[c] = e->gen;

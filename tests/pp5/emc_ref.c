@@ -11,7 +11,8 @@
  * coords_dirty (the rewrite has the same rule: docs/pp5-render.md).
  * Second: emc_ref_set_field takes S's snapshot before writing the field, as
  * its comment always said ("keep S = the value read, not the new one"); the
- * original copied the plane after the write. Both only concern the host back
+ * original copied the plane after the write (and, with S = 0 and a negative
+ * address, read a plane before the array). Both only concern the host back
  * door (set_field/set_config), never a pin sequence. */
 #include "emc_ref.h"
 #include <stdlib.h>
@@ -158,7 +159,7 @@ void emc_ref_set_field(emc_ref *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
     int p = pix(e, x, y);
-    if (e->s_addr >= a && e->s_addr < a + len) { /* keep S = the value read, not the new one */
+    if (e->s_addr >= 0 && e->s_addr >= a && e->s_addr < a + len) { /* keep S = the value read, not the new one */
         memcpy(e->s_plane, plane(e, e->s_addr), (size_t)e->nwords * 8); /* (reference: copied before the write) */
         e->s_addr = -1;
     }
