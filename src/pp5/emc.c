@@ -27,6 +27,15 @@ typedef unsigned __int128 u128;
 typedef __int128 i128;
 
 enum { QEE_SETS = 8, SET_TOKEN_TO_BIT0 = 2 /* seed: LSB "precedes the coefficient LSBs by 2" */ };
+/* 256-bit vectors (GCC/clang vector extensions) for four-word chips. */
+typedef uint64_t v4u __attribute__((vector_size(32)));
+/* (macros, not functions: a function taking or returning a 256-bit vector
+ * has a different ABI with and without AVX) */
+#define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
+#define ST4(p, v) memcpy((p), &(v), sizeof(v4u))
+#define SPLAT4(x) ((v4u){(x), (x), (x), (x)})
+
+enum { T_WIN = 8 };
 enum { PL_E = PP5_EMC_MEM_BITS, PL_CARRY, PL_ZERO, NPLANES };
 
 typedef struct qee_set {
@@ -58,6 +67,9 @@ typedef struct tengine {
     uint64_t last_uid;      /* T cache: bit last_k of set last_uid at config last_cfg */
     uint32_t last_cfg;
     int last_k, last_m;
+    uint64_t win_uid;       /* adder output cache: bits win_k0 .. win_k0+win_n-1 (final) */
+    uint32_t win_cfg;
+    int win_k0, win_n;
 } tengine;
 
 typedef struct alu_word {
@@ -96,6 +108,7 @@ struct pp5_emc {
     int rt_k;
     tengine *te;
     uint64_t *t_carry, *t_last; /* nchips·wpc each */
+    uint64_t *t_win;        /* nchips·T_WIN·wpc: the adder's last bits */
     uint64_t *scratch;      /* wpc words: the "memory" of addresses 208–255 */
     u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th (slow geometry) */
     axis_line *xline, *yline; /* indexed by the first chip with the same X0 / Y0 */
@@ -185,6 +198,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->te = calloc(nc, sizeof *e->te);
     e->t_carry = calloc(e->pw, sizeof(uint64_t));
     e->t_last = calloc(e->pw, sizeof(uint64_t));
+    e->t_win = calloc(e->pw * T_WIN, sizeof(uint64_t));
     e->scratch = calloc((size_t)e->wpc, sizeof(uint64_t));
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
     e->pend_from = malloc(nc * sizeof *e->pend_from);
@@ -195,7 +209,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->xline = calloc(nc, sizeof *e->xline);
         e->yline = calloc(nc, sizeof *e->yline);
     }
-    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->scratch || !e->pr ||
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win || !e->scratch || !e->pr ||
         !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
@@ -205,7 +219,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     for (int k = 0; k < e->nchips; k++) {
         uint32_t x0 = (uint32_t)(o.tile_w * (k % o.chips_x)), y0 = (uint32_t)(o.tile_h * (k / o.chips_x));
         e->config[k] = (x0 & 0x7ff) | (y0 & 0x7ff) << 11;
-        e->te[k].uid = e->te[k].last_uid = UINT64_MAX;
+        e->te[k].uid = e->te[k].last_uid = e->te[k].win_uid = UINT64_MAX;
         e->pend_from[k] = -1;
     }
     e->rt_set = -1;
@@ -242,6 +256,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->te);
     free(e->t_carry);
     free(e->t_last);
+    free(e->t_win);
     free(e->scratch);
     free(e->vspread);
     free(e->pr);
@@ -588,8 +603,42 @@ static void serial_step(pp5_emc *e, int c, const qee_set *s, int j, uint64_t *ou
     }
 }
 
-/* Bit k of Q at every pixel of chip c (k < 128), into out. */
-static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out)
+/* Four-word chips (16×16): the adder's steps for bits j0 .. j0+n-1 given the
+ * x and y masks of each bit; planes of bits ≥ keep0 go to out[j - keep0]. */
+static void serial_run4(const pp5_emc *e, uint64_t *cy, const uint64_t *xm, const uint64_t *ym, int j0, int n,
+                        int keep0, uint64_t *out)
+{
+    /* scalar: four words stay in registers (vectors built from table loads
+     * went through the stack) */
+    const uint64_t *vs = e->vspread;
+    int rpw = e->rpw;
+    uint64_t rm = e->rows_mask, rep = e->rep;
+    uint64_t k0 = cy[0], k1 = cy[1], k2 = cy[2], k3 = cy[3];
+    for (int i = 0; i < n; i++) {
+        uint64_t y = ym[i], u = xm[i] * rep;
+        uint64_t v0 = vs[y & rm], v1 = vs[(y >> rpw) & rm], v2 = vs[(y >> 2 * rpw) & rm], v3 = vs[(y >> 3 * rpw) & rm];
+        uint64_t x0 = u ^ v0, x1 = u ^ v1, x2 = u ^ v2, x3 = u ^ v3;
+        if (j0 + i >= keep0) {
+            uint64_t *o = out + (size_t)(j0 + i - keep0) * 4;
+            o[0] = x0 ^ k0;
+            o[1] = x1 ^ k1;
+            o[2] = x2 ^ k2;
+            o[3] = x3 ^ k3;
+        }
+        k0 = (u & v0) | (k0 & x0);
+        k1 = (u & v1) | (k1 & x1);
+        k2 = (u & v2) | (k2 & x2);
+        k3 = (u & v3) | (k3 & x3);
+    }
+    cy[0] = k0;
+    cy[1] = k1;
+    cy[2] = k2;
+    cy[3] = k3;
+}
+
+/* Bit k of Q at every pixel of chip c (k < 128): into out, or a pointer into
+ * the chip's window of adder outputs. */
+static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out)
 {
     size_t wpc = (size_t)e->wpc;
     u128 low = k >= 127 ? ~(u128)0 : (((u128)1 << (k + 1)) - 1);
@@ -603,7 +652,7 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
             if (r >= 0) {
                 uint64_t v = r ? ~0ull : 0;
                 for (size_t w = 0; w < wpc; w++) out[w] = v;
-                return;
+                return out;
             }
         }
         if (e->groups_dirty) regroup(e);
@@ -619,6 +668,31 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
             t->m_used = -1;
             memset(e->t_carry + (size_t)c * wpc, 0, wpc * 8);
         }
+        if (e->fast_uv && wpc == 4 && e->vspread) {
+            /* run on to the end of a window of final bits: the next reads hit it */
+            int end = k + T_WIN;
+            if (end > 128) end = 128;
+            if (s->open && s->m < 128 && end > s->m) end = s->m; /* bit j is final once j < m */
+            if (end < k + 1) end = k + 1;
+            while (end > k + 1 && (s->coef[4] & (((u128)1 << end) - 1)) != 0) end--;
+            uint64_t xm[T_WIN + 8], ym[T_WIN + 8];
+            uint64_t *win = e->t_win + (size_t)c * T_WIN * wpc;
+            while (t->next_k < end) {
+                int j0 = t->next_k, n = end - j0 < T_WIN + 8 ? end - j0 : T_WIN + 8;
+                axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+                for (int i = 0; i < n; i++) {
+                    xm[i] = line_bit(e, lx, s, 0, chip_x0(e, c), j0 + i);
+                    ym[i] = line_bit(e, ly, s, 1, chip_y0(e, c), j0 + i);
+                }
+                serial_run4(e, e->t_carry + (size_t)c * wpc, xm, ym, j0, n, k, win);
+                t->next_k += n;
+            }
+            t->win_uid = s->uid;
+            t->win_cfg = cfg;
+            t->win_k0 = k;
+            t->win_n = end - k;
+            return win;
+        }
         while (t->next_k <= k) {
             int j = t->next_k;
             if (!e->fast_uv && j >= t->m_used && t->m_used != s->m) {
@@ -628,7 +702,7 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
             serial_step(e, c, s, j, j == k ? out : NULL);
             t->next_k++;
         }
-        return;
+        return out;
     }
     /* xy term in the low bits: per pixel */
     const u128 *q = s->coef;
@@ -639,6 +713,7 @@ static void compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *ou
         u128 v = q[0] * x + q[1] * y + q[2] + q[3] * x * x + q[4] * x * y + q[5] * y * y;
         out[i >> 6] |= (uint64_t)(v >> k & 1) << (i & 63);
     }
+    return out;
 }
 
 /* The plane of bit k of set s at chip c, cached per chip. */
@@ -649,14 +724,18 @@ static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k)
     uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
     uint32_t cfg = e->config[c];
     /* bit k is final once coefficient bit k has arrived */
+    if (t->win_uid == s->uid && t->win_cfg == cfg && k >= t->win_k0 && k < t->win_k0 + t->win_n)
+        return e->t_win + ((size_t)c * T_WIN + (size_t)(k - t->win_k0)) * (size_t)e->wpc;
     if (t->last_uid == s->uid && t->last_k == k && t->last_cfg == cfg && (k < t->last_m || t->last_m == s->m))
         return out;
-    compute_bit(e, c, s, k, out);
-    t->last_uid = s->uid;
-    t->last_k = k;
-    t->last_cfg = cfg;
-    t->last_m = s->m;
-    return out;
+    const uint64_t *r = compute_bit(e, c, s, k, out);
+    if (r == out) {
+        t->last_uid = s->uid;
+        t->last_k = k;
+        t->last_cfg = cfg;
+        t->last_m = s->m;
+    }
+    return r;
 }
 
 /* The plane of T (R_T) at chip c for the current clock. */
@@ -772,12 +851,6 @@ static inline __attribute__((always_inline)) void alu_words(const pp5_emc *e, co
  * default tables, S = the previous read: eight variants by which of MWrt,
  * LdC, LdE the word has, so each stores only what it changes. GCC/clang
  * vector extensions; on x86-64 an AVX2 clone is picked at load time. */
-typedef uint64_t v4u __attribute__((vector_size(32)));
-/* (macros, not functions: a function taking or returning a 256-bit vector
- * has a different ABI with and without AVX) */
-#define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
-#define ST4(p, v) memcpy((p), &(v), sizeof(v4u))
-#define SPLAT4(x) ((v4u){(x), (x), (x), (x)})
 
 static inline __attribute__((always_inline)) void kernel4(const alu_word *u, uint64_t *m, uint64_t *en,
                                                           uint64_t *cy, const uint64_t *s, const uint64_t *t,
