@@ -75,6 +75,7 @@ typedef struct tengine {
 typedef struct alu_word {
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
     uint64_t w_ungated, w_on, l_ungated, c_on, e_on, snap_read, snap_sum, snap_keep;
+    uint64_t *m_base, *e_base, *c_base, *s_base, *zero_base; /* chip 0's words of the planes used */
     bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c, fast4;
     int addr;
 } alu_word;
@@ -109,7 +110,6 @@ struct pp5_emc {
     tengine *te;
     uint64_t *t_carry, *t_last; /* nchips·wpc each */
     uint64_t *t_win;        /* nchips·T_WIN·wpc: the adder's last bits */
-    uint64_t *scratch;      /* wpc words: the "memory" of addresses 208–255 */
     u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th (slow geometry) */
     axis_line *xline, *yline; /* indexed by the first chip with the same X0 / Y0 */
     int16_t *xlead, *ylead; /* per chip: that first chip */
@@ -199,7 +199,6 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->t_carry = calloc(e->pw, sizeof(uint64_t));
     e->t_last = calloc(e->pw, sizeof(uint64_t));
     e->t_win = calloc(e->pw * T_WIN, sizeof(uint64_t));
-    e->scratch = calloc((size_t)e->wpc, sizeof(uint64_t));
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
     e->pend_from = malloc(nc * sizeof *e->pend_from);
     e->xlead = calloc(nc, sizeof *e->xlead);
@@ -209,7 +208,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->xline = calloc(nc, sizeof *e->xline);
         e->yline = calloc(nc, sizeof *e->yline);
     }
-    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win || !e->scratch || !e->pr ||
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win || !e->pr ||
         !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
@@ -257,7 +256,6 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->t_carry);
     free(e->t_last);
     free(e->t_win);
-    free(e->scratch);
     free(e->vspread);
     free(e->pr);
     free(e->pend_from);
@@ -759,8 +757,7 @@ static void qee_shift(pp5_emc *e)
             into = &e->set[(e->nset_total - 2) % QEE_SETS];
         }
         if (into && into->open && into->m < 128) {
-            for (int c = 0; c < 6; c++)
-                if (e->lat_dat[c]) into->coef[c] |= (u128)1 << into->m;
+            for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(e->lat_dat[c] & 1) << into->m;
             into->m++;
         }
     }
@@ -903,12 +900,10 @@ static void alu4(const alu_word *u, uint64_t *m, uint64_t *en, uint64_t *cy, con
 static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 {
     size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
-    uint64_t *m = plane(e, u->addr, c), *en = plane(e, PL_E, c), *cy = plane(e, PL_CARRY, c);
-    const uint64_t *t = u->need_t ? tree_plane(e, c) : plane(e, PL_ZERO, c);
-    const uint64_t *s = !u->need_s ? plane(e, PL_ZERO, c) : e->s_gen[c] == e->gen ? e->s_snap + off
-                      : e->s_addr >= 0 ? plane(e, e->s_addr, c) : plane(e, PL_ZERO, c);
+    uint64_t *m = u->m_base + off, *en = u->e_base + off, *cy = u->c_base + off;
+    const uint64_t *t = u->need_t ? tree_plane(e, c) : u->zero_base + off;
+    const uint64_t *s = !u->need_s ? u->zero_base + off : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
     uint64_t *snap = e->s_snap + off;
-    if (u->addr == PL_ZERO) m = e->scratch; /* reads 0; nothing to write */
     if (u->fast4) alu4(u, m, en, cy, s, t, snap);
     else if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
     else alu_words(e, u, wpc, false, m, en, cy, s, t, snap);
@@ -1038,6 +1033,11 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     u.snap_sum = u.keep_sum ? ~0ull : 0;
     u.snap_keep = ~(u.snap_read | u.snap_sum);
     u.fast4 = u.std && prev_read && e->wpc == 4;
+    u.m_base = plane(e, u.addr, 0); /* invalid: the zero plane, never changed (write is off) */
+    u.e_base = plane(e, PL_E, 0);
+    u.c_base = plane(e, PL_CARRY, 0);
+    u.zero_base = plane(e, PL_ZERO, 0);
+    u.s_base = e->s_addr >= 0 ? plane(e, e->s_addr, 0) : u.zero_base;
     uint64_t new_gen = e->gen + 1;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
         e->log_len = 0;
