@@ -879,22 +879,31 @@ static inline __attribute__((always_inline)) void kernel4(const alu_word *u, uin
     }
 }
 
+/* The chips of list[0..n) (4 words each), T and S planes given per chip. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void alu4(const alu_word *u, uint64_t *m, uint64_t *en, uint64_t *cy, const uint64_t *s,
-                 const uint64_t *t, uint64_t *snap)
+static void alu_many4(const alu_word *u, const int *list, int n, const uint64_t *const *tp,
+                      const uint64_t *const *sp, uint64_t *snap_base)
 {
+#define ALU_MANY4(wr, lc, le)                                                                      \
+    for (int i = 0; i < n; i++) {                                                                  \
+        size_t off = (size_t)list[i] * 4;                                                          \
+        kernel4(u, u->m_base + off, u->e_base + off, u->c_base + off, sp[i], tp[i], snap_base + off, \
+                wr, lc, le);                                                                       \
+    }                                                                                              \
+    break;
     switch ((u->write ? 1 : 0) | (u->ldc ? 2 : 0) | (u->lde ? 4 : 0)) {
-    case 1: kernel4(u, m, en, cy, s, t, snap, true, false, false); break;
-    case 2: kernel4(u, m, en, cy, s, t, snap, false, true, false); break;
-    case 3: kernel4(u, m, en, cy, s, t, snap, true, true, false); break;
-    case 4: kernel4(u, m, en, cy, s, t, snap, false, false, true); break;
-    case 5: kernel4(u, m, en, cy, s, t, snap, true, false, true); break;
-    case 6: kernel4(u, m, en, cy, s, t, snap, false, true, true); break;
-    case 7: kernel4(u, m, en, cy, s, t, snap, true, true, true); break;
+    case 1: ALU_MANY4(true, false, false)
+    case 2: ALU_MANY4(false, true, false)
+    case 3: ALU_MANY4(true, true, false)
+    case 4: ALU_MANY4(false, false, true)
+    case 5: ALU_MANY4(true, false, true)
+    case 6: ALU_MANY4(false, true, true)
+    case 7: ALU_MANY4(true, true, true)
     default: break;
     }
+#undef ALU_MANY4
 }
 
 static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
@@ -904,8 +913,7 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
     const uint64_t *t = u->need_t ? tree_plane(e, c) : u->zero_base + off;
     const uint64_t *s = !u->need_s ? u->zero_base + off : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
     uint64_t *snap = e->s_snap + off;
-    if (u->fast4) alu4(u, m, en, cy, s, t, snap);
-    else if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
+    if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
     else alu_words(e, u, wpc, false, m, en, cy, s, t, snap);
     if (u->save_read || u->keep_sum) e->s_gen[c] = new_gen;
     if (u->lde) update_lit(e, c);
@@ -952,13 +960,33 @@ static inline void drop_pending(pp5_emc *e, int c)
 /* Chip c executes microword u: its deferred Carry updates are dropped when u
  * overwrites Carry without reading it, applied first when u reads Carry or
  * writes memory (which they read), and otherwise left pending. */
-static inline void run_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
+static inline void settle_pending(pp5_emc *e, const alu_word *u, int c)
 {
     if (chip_pending(e, c)) {
         if (u->ldc && !u->reads_c) drop_pending(e, c);
         else if (u->reads_c || u->write) flush_chip(e, c);
     }
-    alu_chip(e, u, c, new_gen);
+}
+
+/* The chips of list[0..n) execute microword u (pending Carry settled). */
+static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uint64_t new_gen)
+{
+    if (!u->fast4) {
+        for (int i = 0; i < n; i++) alu_chip(e, u, list[i], new_gen);
+        return;
+    }
+    const uint64_t *tp[256], *sp[256];
+    for (int i = 0; i < n; i++) {
+        int c = list[i];
+        size_t off = (size_t)c * 4;
+        tp[i] = u->need_t ? tree_plane(e, c) : u->zero_base + off;
+        sp[i] = !u->need_s ? u->zero_base + off : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
+    }
+    alu_many4(u, list, n, tp, sp, e->s_snap);
+    if (u->save_read)
+        for (int i = 0; i < n; i++) e->s_gen[list[i]] = new_gen;
+    if (u->lde)
+        for (int i = 0; i < n; i++) update_lit(e, list[i]);
 }
 
 /* The log entry for this microword (created on first use). */
@@ -1048,17 +1076,21 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
      * not gated by E, or S taking the sum (A-10 alternative). */
     bool dark_mem = u.write && !u.gate_w, dark_carry = u.ldc && !u.gate_l;
     bool dark_en = u.lde && !u.gate_l && !enable_stays_0(e, p);
+    int list[256], n = 0;
     if (!prev_read || dark_mem || dark_en) {
-        for (int c = 0; c < e->nchips; c++) run_chip(e, &u, c, new_gen);
+        for (int c = 0; c < e->nchips; c++) {
+            settle_pending(e, &u, c);
+            list[n++] = c;
+        }
     } else if (dark_carry) {
         /* Carry only: dark chips defer it when it needs T (the costly operand);
          * chip sets as bit masks, 64 chips a word */
         int entry = -1;
         for (int wd = 0; wd * 64 < e->nchips; wd++) {
-            int n = e->nchips - wd * 64;
-            uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1, run = e->eany[wd], dark;
+            int nw = e->nchips - wd * 64;
+            uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1, run = e->eany[wd], dark;
             if (u.need_s) /* S is a snapshot there: not kept in the log */
-                for (int i = 0; i < 64 && i < n; i++)
+                for (int i = 0; i < 64 && i < nw; i++)
                     if (e->s_gen[wd * 64 + i] == e->gen) run |= 1ull << i;
             dark = all & ~run;
             if (!u.reads_c) e->pend[wd] &= ~dark; /* Carry overwritten: drop what was pending */
@@ -1070,19 +1102,22 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             for (uint64_t fresh = later & ~e->pend[wd]; fresh; fresh &= fresh - 1)
                 e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry;
             e->pend[wd] |= later;
-            for (; run; run &= run - 1) run_chip(e, &u, wd * 64 + __builtin_ctzll(run), new_gen);
-            for (; now; now &= now - 1) alu_chip(e, &u, wd * 64 + __builtin_ctzll(now), new_gen);
+            for (; run; run &= run - 1) {
+                int c = wd * 64 + __builtin_ctzll(run);
+                settle_pending(e, &u, c);
+                list[n++] = c;
+            }
+            for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
         }
     } else {
-        for (int wd = 0; wd * 64 < e->nchips; wd++) {
-            uint64_t lit = e->eany[wd];
-            while (lit) {
+        for (int wd = 0; wd * 64 < e->nchips; wd++)
+            for (uint64_t lit = e->eany[wd]; lit; lit &= lit - 1) {
                 int c = wd * 64 + __builtin_ctzll(lit);
-                lit &= lit - 1;
-                run_chip(e, &u, c, new_gen);
+                settle_pending(e, &u, c);
+                list[n++] = c;
             }
-        }
     }
+    exec_list(e, &u, list, n, new_gen);
     /* S for the next microcycle (A-10): chips that wrote hold a snapshot; the
      * others read plane addr unchanged */
     if (prev_read) e->s_addr = valid ? addr : -1;
