@@ -547,6 +547,26 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
 {
     uint64_t lim = 1ull << k;
     memset(cy, 0, (size_t)wpc * 8);
+    if (tw == 16 && k <= 31) {
+        /* 16 columns as two vectors of 32-bit lanes: compare, weight, OR */
+        typedef uint32_t v8u32 __attribute__((vector_size(32)));
+        v8u32 p0, p1, w0 = {1, 2, 4, 8, 16, 32, 64, 128};
+        v8u32 w1 = w0 * 256u;
+        for (int i = 0; i < 8; i++) {
+            p0[i] = (uint32_t)pl[i];
+            p1[i] = (uint32_t)pl[8 + i];
+        }
+        for (int ly = 0; ly < th; ly++) {
+            if (!rl[ly]) continue;
+            uint32_t t = (uint32_t)(lim - rl[ly]);
+            v8u32 tv = {t, t, t, t, t, t, t, t};
+            v8u32 g = ((v8u32)(p0 >= tv) & w0) | ((v8u32)(p1 >= tv) & w1);
+            uint64_t mask = g[0] | g[1] | g[2] | g[3] | g[4] | g[5] | g[6] | g[7];
+            int bit = ly * 16;
+            cy[bit >> 6] |= mask << (bit & 63);
+        }
+        return;
+    }
     for (int ly = 0; ly < th; ly++) {
         if (!rl[ly]) continue;
         uint64_t t = lim - rl[ly], mask = 0;
