@@ -692,7 +692,7 @@ static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, u
             if (end > 128) end = 128;
             if (s->open && s->m < 128 && end > s->m) end = s->m; /* bit j is final once j < m */
             if (end < k + 1) end = k + 1;
-            while (end > k + 1 && (s->coef[4] & (((u128)1 << end) - 1)) != 0) end--;
+            while (end > k + 1 && (s->coef[4] & (end >= 128 ? ~(u128)0 : ((u128)1 << end) - 1)) != 0) end--;
             uint64_t xm[T_WIN + 8], ym[T_WIN + 8];
             uint64_t *win = e->t_win + (size_t)c * T_WIN * wpc;
             while (t->next_k < end) {
