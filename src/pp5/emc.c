@@ -1106,27 +1106,36 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
         /* Carry only: dark chips defer it when it needs T (the costly operand);
          * chip sets as bit masks, 64 chips a word */
         int entry = -1;
+        uint64_t run[4], dark[4];
         for (int wd = 0; wd * 64 < e->nchips; wd++) {
             int nw = e->nchips - wd * 64;
-            uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1, run = e->eany[wd], dark;
+            uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1;
+            run[wd] = e->eany[wd];
             if (u.need_s) /* S is a snapshot there: not kept in the log */
                 for (int i = 0; i < 64 && i < nw; i++)
-                    if (e->s_gen[wd * 64 + i] == e->gen) run |= 1ull << i;
-            dark = all & ~run;
-            if (!u.reads_c) e->pend[wd] &= ~dark; /* Carry overwritten: drop what was pending */
-            uint64_t later = u.need_t ? dark : dark & e->pend[wd], now = dark & ~later;
+                    if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
+            dark[wd] = all & ~run[wd];
+            /* the executing chips settle first: their pending entries end before this word */
+            for (uint64_t r = run[wd]; r; r &= r - 1) {
+                int c = wd * 64 + __builtin_ctzll(r);
+                settle_pending(e, &u, c);
+                list[n++] = c;
+            }
+        }
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            if (!u.reads_c) e->pend[wd] &= ~dark[wd]; /* Carry overwritten: drop what was pending */
+            uint64_t later = u.need_t ? dark[wd] : dark[wd] & e->pend[wd], now = dark[wd] & ~later;
             if (later && defer_entry(e, &u, &entry) < 0) { /* out of memory: do it now */
-                run |= later;
+                for (uint64_t r = later; r; r &= r - 1) {
+                    int c = wd * 64 + __builtin_ctzll(r);
+                    if (chip_pending(e, c)) flush_chip(e, c);
+                    list[n++] = c;
+                }
                 later = 0;
             }
             for (uint64_t fresh = later & ~e->pend[wd]; fresh; fresh &= fresh - 1)
                 e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry;
             e->pend[wd] |= later;
-            for (; run; run &= run - 1) {
-                int c = wd * 64 + __builtin_ctzll(run);
-                settle_pending(e, &u, c);
-                list[n++] = c;
-            }
             for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
         }
     } else {
