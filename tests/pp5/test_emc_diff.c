@@ -106,6 +106,7 @@ typedef struct gen {
     bool shrink;        /* phase in which Enable only shrinks (edge tests), so whole chips go dark */
     int nchips;
     uint8_t fields[6];  /* favourite addresses, so reads and writes meet */
+    int script[64], script_len, script_pos; /* a scripted run of library words */
 } gen;
 
 static void queue_set(gen *g)
@@ -178,10 +179,28 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     p->addr_h = p->addr_l;
     /* the word */
     if (rint_(s, 300) == 0) g->shrink = !g->shrink;
+    if (g->script_pos >= g->script_len && rint_(s, 400) == 0) {
+        /* the pattern deferred Carry meets in practice: all lit, edges darken chips, a
+         * carry chain reading T (deferred on dark chips), all lit again, then words that
+         * read Carry and write memory on chips with Carry still pending */
+        int n = 0;
+        g->script[n++] = 0;
+        for (int i = 1 + rint_(s, 3); i > 0; i--) g->script[n++] = 1;
+        g->script[n++] = 5;
+        for (int i = 2 + rint_(s, 12); i > 0; i--) g->script[n++] = chance(s, 70) ? 6 : 2;
+        if (chance(s, 50)) g->script[n++] = 7;
+        g->script[n++] = 0;
+        for (int i = rint_(s, 3); i > 0; i--) g->script[n++] = 1; /* other chips dark now */
+        for (int i = 1 + rint_(s, 8); i > 0; i--) g->script[n++] = chance(s, 50) ? 3 : 9;
+        g->script_len = n;
+        g->script_pos = 0;
+    }
     int kind = rint_(s, 100);
     word w;
     memset(&w, 0, sizeof w);
-    if (kind < 30) {
+    if (g->script_pos < g->script_len) {
+        w = lib_words[g->script[g->script_pos++]];
+    } else if (kind < 30) {
         /* idle (or any word without loads: CCmp = 0) */
         w.agts_s = chance(s, 20);
         w.agts_t = chance(s, 20);
