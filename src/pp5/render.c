@@ -149,11 +149,15 @@ void pp5_render_opts_default(pp5_render_opts *o)
     pp5_emc_options_default(&o->emc);
 }
 
-/* A coefficient as the graphics processor sends it: an IEEE single, printed
- * so that strtof gives back exactly that float. */
+/* A coefficient as the graphics processor sends it: an IEEE single, written
+ * as its bit pattern (the action "coef A v" gives for that float; no decimal
+ * printing and parsing per primitive). */
 static void coef(ls_buf *b, char name, double v)
 {
-    ls_buf_printf(b, "coef %c %.9g\n", name, (double)(float)v);
+    float f = (float)v;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    ls_buf_printf(b, "write %c 0x%08x\n", name, (unsigned)bits);
 }
 
 /* plane v = a x + b y + c through three vertices (x, y, val) */
