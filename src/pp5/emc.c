@@ -67,6 +67,9 @@ typedef struct tengine {
     uint64_t last_uid;      /* T cache: bit last_k of set last_uid at config last_cfg */
     uint32_t last_cfg;
     int last_k, last_m;
+    uint64_t seq_uid;       /* the last bit asked for (a read of k+1 next runs on) */
+    int seq_k;
+    bool run_on;            /* this read follows bit k-1 */
     uint64_t win_uid;       /* adder output cache: bits win_k0 .. win_k0+win_n-1 (final) */
     uint32_t win_cfg;
     int win_k0, win_n;
@@ -521,7 +524,12 @@ static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, 
         memset(mk, 0, 64);
         for (int g = 0; g * 8 < n; g++) {
             uint64_t x = 0;
-            for (int i = 0; i < 8 && g * 8 + i < n; i++) x |= (uint64_t)(uint8_t)(L->val[g * 8 + i] >> (8 * b)) << (8 * i);
+            if (b < 8) /* (a 64-bit shift is cheaper) */
+                for (int i = 0; i < 8 && g * 8 + i < n; i++)
+                    x |= (uint64_t)(uint8_t)((uint64_t)L->val[g * 8 + i] >> (8 * b)) << (8 * i);
+            else
+                for (int i = 0; i < 8 && g * 8 + i < n; i++)
+                    x |= (uint64_t)(uint8_t)(L->val[g * 8 + i] >> (8 * b)) << (8 * i);
             x = transpose8(x);
             for (int i = 0; i < 8; i++) mk[i] |= (x >> (8 * i) & 0xff) << (8 * g);
         }
@@ -687,8 +695,9 @@ static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, u
             memset(e->t_carry + (size_t)c * wpc, 0, wpc * 8);
         }
         if (e->fast_uv && wpc == 4 && e->vspread) {
-            /* run on to the end of a window of final bits: the next reads hit it */
-            int end = k + T_WIN;
+            /* reading bit after bit (a field, not a sign): run on to the end of a
+             * window of final bits, so the next reads hit it */
+            int end = t->run_on ? k + T_WIN : k + 1;
             if (end > 128) end = 128;
             if (s->open && s->m < 128 && end > s->m) end = s->m; /* bit j is final once j < m */
             if (end < k + 1) end = k + 1;
@@ -742,6 +751,9 @@ static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k)
     uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
     uint32_t cfg = e->config[c];
     /* bit k is final once coefficient bit k has arrived */
+    t->run_on = t->seq_uid == s->uid && t->seq_k == k - 1;
+    t->seq_uid = s->uid;
+    t->seq_k = k;
     if (t->win_uid == s->uid && t->win_cfg == cfg && k >= t->win_k0 && k < t->win_k0 + t->win_n)
         return e->t_win + ((size_t)c * T_WIN + (size_t)(k - t->win_k0)) * (size_t)e->wpc;
     if (t->last_uid == s->uid && t->last_k == k && t->last_cfg == cfg && (k < t->last_m || t->last_m == s->m))
