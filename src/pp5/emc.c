@@ -503,10 +503,13 @@ static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, in
         /* more coefficient bits: recompute; windows reaching the old count are stale */
         int n = is_y ? e->th : e->tw;
         const u128 *k = s->coef;
-        u128 o = (u128)origin;
+        u128 x = (u128)origin, q = is_y ? k[5] : k[3], l1 = is_y ? k[1] : k[0], c0 = is_y ? 0 : k[2];
+        /* forward differences (exact mod 2^128): v(x+1) - v(x) = q(2x+1) + l1, step 2q */
+        u128 v = q * x * x + l1 * x + c0, d1 = q * (2 * x + 1) + l1, d2 = 2 * q;
         for (int l = 0; l < n; l++) {
-            u128 v = o + (u128)l;
-            L->val[l] = is_y ? k[5] * v * v + k[1] * v : k[3] * v * v + k[0] * v + k[2];
+            L->val[l] = v;
+            v += d1;
+            d1 += d2;
         }
         L->win_valid = L->m_used < 0 ? 0 : L->win_valid & ((1u << (L->m_used >> 3)) - 1);
         L->m_used = s->m;
