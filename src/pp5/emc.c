@@ -578,6 +578,26 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
         }
         return;
     }
+    if (tw == 16) {
+        /* the same with 64-bit lanes, four vectors */
+        v4u p[4], w[4];
+        for (int v = 0; v < 4; v++)
+            for (int i = 0; i < 4; i++) {
+                p[v][i] = pl[4 * v + i];
+                w[v][i] = 1ull << (4 * v + i);
+            }
+        for (int ly = 0; ly < th; ly++) {
+            if (!rl[ly]) continue;
+            uint64_t t = lim - rl[ly];
+            v4u tv = SPLAT4(t);
+            v4u g = ((v4u)(p[0] >= tv) & w[0]) | ((v4u)(p[1] >= tv) & w[1]) | ((v4u)(p[2] >= tv) & w[2]) |
+                    ((v4u)(p[3] >= tv) & w[3]);
+            uint64_t mask = g[0] | g[1] | g[2] | g[3];
+            int bit = ly * 16;
+            cy[bit >> 6] |= mask << (bit & 63);
+        }
+        return;
+    }
     for (int ly = 0; ly < th; ly++) {
         if (!rl[ly]) continue;
         uint64_t t = lim - rl[ly], mask = 0;
