@@ -14,11 +14,15 @@
  * chip), so one ALU microcycle is a few word operations per chip, and a chip
  * whose Enable register is all 0 is skipped whenever the microword cannot
  * change its state there (writes gated by E; Enable loads that provably give
- * 0). The QEE result T is produced per chip and only for chips that read it:
- * a chip whose Q range lies inside one aligned 2^k block gets a constant
+ * 0). A word whose only effect on such a dark chip is on Carry (LdC is not
+ * gated, A-11) is logged and applied to that chip only when its Carry is
+ * needed. The QEE result T is produced per chip and only for chips that read
+ * it: a chip whose Q range lies inside one aligned 2^k block gets a constant
  * plane; otherwise a bit-serial adder of the chip's x part P(lx) and y part
- * R(ly) advances bit by bit, exactly as the tree would (the xy term, when
- * present in the low bits, falls back to per-pixel evaluation). */
+ * R(ly) advances bit by bit, exactly as the tree would, from a carry computed
+ * directly at the first bit read (the xy term, when present in the low bits,
+ * falls back to per-pixel evaluation). tests/pp5/test_emc_diff.c checks all
+ * of it against the straightforward array kept in tests/pp5/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -211,7 +215,8 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         e->xline = calloc(nc, sizeof *e->xline);
         e->yline = calloc(nc, sizeof *e->yline);
     }
-    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win || !e->pr ||
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win ||
+        !e->pr ||
         !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
@@ -665,7 +670,8 @@ static void serial_run4(const pp5_emc *e, uint64_t *cy, const uint64_t *xm, cons
     uint64_t k0 = cy[0], k1 = cy[1], k2 = cy[2], k3 = cy[3];
     for (int i = 0; i < n; i++) {
         uint64_t y = ym[i], u = xm[i] * rep;
-        uint64_t v0 = vs[y & rm], v1 = vs[(y >> rpw) & rm], v2 = vs[(y >> 2 * rpw) & rm], v3 = vs[(y >> 3 * rpw) & rm];
+        uint64_t v0 = vs[y & rm], v1 = vs[(y >> rpw) & rm];
+        uint64_t v2 = vs[(y >> 2 * rpw) & rm], v3 = vs[(y >> 3 * rpw) & rm];
         uint64_t x0 = u ^ v0, x1 = u ^ v1, x2 = u ^ v2, x3 = u ^ v3;
         if (j0 + i >= keep0) {
             uint64_t *o = out + (size_t)(j0 + i - keep0) * 4;
@@ -966,7 +972,8 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
     size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
     uint64_t *m = u->m_base + off, *en = u->e_base + off, *cy = u->c_base + off;
     const uint64_t *t = u->need_t ? tree_plane(e, c) : u->zero_base + off;
-    const uint64_t *s = !u->need_s ? u->zero_base + off : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
+    const uint64_t *s = !u->need_s ? u->zero_base + off
+                      : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
     uint64_t *snap = e->s_snap + off;
     if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
     else alu_words(e, u, wpc, false, m, en, cy, s, t, snap);
