@@ -58,6 +58,8 @@ typedef struct axis_line {
     int origin;             /* X0 or Y0 */
     int m_used;             /* values exact below this many coefficient bits */
     uint32_t win_valid;     /* bit b: mask[8b .. 8b+7] computed */
+    int rk, rk_m;           /* extremes below are for bit rk (set had rk_m bits) */
+    i128 rmin, rmax;        /* of the part, coefficients sign-extended from bit rk */
     u128 val[64];
     uint64_t mask[128];     /* mask[j] bit l = bit j of val[l] */
 } axis_line;
@@ -410,46 +412,6 @@ static inline i128 sext(u128 v, int k)
     return (i128)(v << sh) >> sh;
 }
 
-/* Bit k of Q over the chip when every pixel has the same one (-1 otherwise):
- * with the coefficients sign-extended from bit k, Q is an exact integer
- * congruent to the tree's value mod 2^(k+1); if the chip's range of Q lies in
- * one block [j·2^k, (j+1)·2^k), bit k is j mod 2 everywhere. Needs the xy
- * coefficient ≡ 0 mod 2^(k+1) (separable) and k ≤ 100 (no int128 overflow:
- * |coef| ≤ 2^k, x, y < 2^12). */
-static int range_bit(const pp5_emc *e, int c, const qee_set *s, int k)
-{
-    i128 A = sext(s->coef[0], k), B = sext(s->coef[1], k), C = sext(s->coef[2], k);
-    i128 D = sext(s->coef[3], k), F = sext(s->coef[5], k);
-    i128 x0 = chip_x0(e, c), y0 = chip_y0(e, c);
-    i128 pmin, pmax, rmin, rmax;
-    if (D == 0) {
-        i128 a = A * x0, b = A * (x0 + e->tw - 1);
-        pmin = a < b ? a : b;
-        pmax = a < b ? b : a;
-    } else {
-        pmin = pmax = D * x0 * x0 + A * x0;
-        for (int lx = 1; lx < e->tw; lx++) {
-            i128 x = x0 + lx, v = D * x * x + A * x;
-            if (v < pmin) pmin = v;
-            if (v > pmax) pmax = v;
-        }
-    }
-    if (F == 0) {
-        i128 a = B * y0, b = B * (y0 + e->th - 1);
-        rmin = a < b ? a : b;
-        rmax = a < b ? b : a;
-    } else {
-        rmin = rmax = F * y0 * y0 + B * y0;
-        for (int ly = 1; ly < e->th; ly++) {
-            i128 y = y0 + ly, v = F * y * y + B * y;
-            if (v < rmin) rmin = v;
-            if (v > rmax) rmax = v;
-        }
-    }
-    i128 jmin = (pmin + rmin + C) >> k, jmax = (pmax + rmax + C) >> k;
-    return jmin == jmax ? (int)(jmin & 1) : -1;
-}
-
 /* P(lx) = D·x² + A·x + C and R(ly) = F·y² + B·y, mod 2^128 */
 static void chip_values(pp5_emc *e, int c, const qee_set *s)
 {
@@ -495,15 +457,22 @@ static inline uint64_t transpose8(uint64_t x)
     return x;
 }
 
-/* The line of set s at this origin, with values exact below bit upto. */
-static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int upto)
+/* The line belongs to set s at this origin from now on. */
+static void line_key(axis_line *L, const qee_set *s, int origin)
 {
     if (L->uid != s->uid || L->origin != origin) {
         L->uid = s->uid;
         L->origin = origin;
         L->m_used = -1;
         L->win_valid = 0;
+        L->rk = -1;
     }
+}
+
+/* The line of set s at this origin, with values exact below bit upto. */
+static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int upto)
+{
+    line_key(L, s, origin);
     if (upto > L->m_used && L->m_used != s->m) {
         /* more coefficient bits: recompute; windows reaching the old count are stale */
         int n = is_y ? e->th : e->tw;
@@ -519,6 +488,62 @@ static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, in
         L->win_valid = L->m_used < 0 ? 0 : L->win_valid & ((1u << (L->m_used >> 3)) - 1);
         L->m_used = s->m;
     }
+}
+
+/* Bit k of Q over the chip when every pixel has the same one (-1 otherwise):
+ * with the coefficients sign-extended from bit k, Q is an exact integer
+ * congruent to the tree's value mod 2^(k+1); if the chip's range of Q lies in
+ * one block [j·2^k, (j+1)·2^k), bit k is j mod 2 everywhere. Needs the xy
+ * coefficient ≡ 0 mod 2^(k+1) (separable) and k ≤ 100 (no int128 overflow:
+ * |coef| ≤ 2^k, x, y < 2^12). */
+static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i128 *mn, i128 *mx)
+{
+    /* x part D·x² + A·x (C is added per chip), y part F·y² + B·y */
+    i128 q = sext(s->coef[is_y ? 5 : 3], k), l = sext(s->coef[is_y ? 1 : 0], k), o = origin;
+    if (q == 0) {
+        i128 a = l * o, b = l * (o + n - 1);
+        *mn = a < b ? a : b;
+        *mx = a < b ? b : a;
+        return;
+    }
+    i128 lo = q * o * o + l * o, hi = lo;
+    for (int i = 1; i < n; i++) {
+        i128 v = q * (o + i) * (o + i) + l * (o + i);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    *mn = lo;
+    *mx = hi;
+}
+
+static int range_bit(pp5_emc *e, int c, const qee_set *s, int k)
+{
+    i128 C = sext(s->coef[2], k);
+    i128 pmin, pmax, rmin, rmax;
+    if (e->fast_uv) {
+        /* the axis extremes are shared by the chips of a column (row) */
+        if (e->groups_dirty) regroup(e);
+        axis_line *L[2] = {&e->xline[e->xlead[c]], &e->yline[e->ylead[c]]};
+        int org[2] = {chip_x0(e, c), chip_y0(e, c)};
+        for (int a = 0; a < 2; a++) {
+            axis_line *l = L[a];
+            line_key(l, s, org[a]);
+            if (!(l->rk == k && (k < l->rk_m || l->rk_m == s->m))) {
+                axis_range(s, k, a, org[a], a ? e->th : e->tw, &l->rmin, &l->rmax);
+                l->rk = k;
+                l->rk_m = s->m;
+            }
+        }
+        pmin = L[0]->rmin;
+        pmax = L[0]->rmax;
+        rmin = L[1]->rmin;
+        rmax = L[1]->rmax;
+    } else {
+        axis_range(s, k, 0, chip_x0(e, c), e->tw, &pmin, &pmax);
+        axis_range(s, k, 1, chip_y0(e, c), e->th, &rmin, &rmax);
+    }
+    i128 jmin = (pmin + rmin + C) >> k, jmax = (pmax + rmax + C) >> k;
+    return jmin == jmax ? (int)(jmin & 1) : -1;
 }
 
 /* Bit j of the axis values at lx (ly) = 0..n-1 as a mask. */
