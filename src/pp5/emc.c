@@ -1055,6 +1055,13 @@ static inline void settle_pending(pp5_emc *e, const alu_word *u, int c)
     }
 }
 
+/* Chips wd·64 + (bits of mask) join the list, their pending Carry settled. */
+static inline void add_chips(pp5_emc *e, const alu_word *u, int wd, uint64_t mask, int *list, int *n)
+{
+    for (uint64_t p = mask & e->pend[wd]; p; p &= p - 1) settle_pending(e, u, wd * 64 + __builtin_ctzll(p));
+    for (; mask; mask &= mask - 1) list[(*n)++] = wd * 64 + __builtin_ctzll(mask);
+}
+
 /* The chips of list[0..n) execute microword u (pending Carry settled). */
 static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uint64_t new_gen)
 {
@@ -1063,12 +1070,17 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
         return;
     }
     const uint64_t *tp[256], *sp[256];
-    for (int i = 0; i < n; i++) {
-        int c = list[i];
-        size_t off = (size_t)c * 4;
-        tp[i] = u->need_t ? tree_plane(e, c) : u->zero_base + off;
-        sp[i] = !u->need_s ? u->zero_base + off : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
-    }
+    if (u->need_t)
+        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i]);
+    else
+        for (int i = 0; i < n; i++) tp[i] = u->zero_base + (size_t)list[i] * 4;
+    if (u->need_s)
+        for (int i = 0; i < n; i++) {
+            size_t off = (size_t)list[i] * 4;
+            sp[i] = e->s_gen[list[i]] == e->gen ? e->s_snap + off : u->s_base + off;
+        }
+    else
+        for (int i = 0; i < n; i++) sp[i] = u->zero_base + (size_t)list[i] * 4;
     alu_many4(u, list, n, tp, sp, e->s_snap);
     if (u->save_read)
         for (int i = 0; i < n; i++) e->s_gen[list[i]] = new_gen;
@@ -1165,9 +1177,9 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     bool dark_en = u.lde && !u.gate_l && !enable_stays_0(e, p);
     int list[256], n = 0;
     if (!prev_read || dark_mem || dark_en) {
-        for (int c = 0; c < e->nchips; c++) {
-            settle_pending(e, &u, c);
-            list[n++] = c;
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            int nw = e->nchips - wd * 64;
+            add_chips(e, &u, wd, nw >= 64 ? ~0ull : (1ull << nw) - 1, list, &n);
         }
     } else if (dark_carry) {
         /* Carry only: dark chips defer it when it needs T (the costly operand);
@@ -1183,11 +1195,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
                     if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
             dark[wd] = all & ~run[wd];
             /* the executing chips settle first: their pending entries end before this word */
-            for (uint64_t r = run[wd]; r; r &= r - 1) {
-                int c = wd * 64 + __builtin_ctzll(r);
-                settle_pending(e, &u, c);
-                list[n++] = c;
-            }
+            add_chips(e, &u, wd, run[wd], list, &n);
         }
         for (int wd = 0; wd * 64 < e->nchips; wd++) {
             if (!u.reads_c) e->pend[wd] &= ~dark[wd]; /* Carry overwritten: drop what was pending */
@@ -1206,12 +1214,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
         }
     } else {
-        for (int wd = 0; wd * 64 < e->nchips; wd++)
-            for (uint64_t lit = e->eany[wd]; lit; lit &= lit - 1) {
-                int c = wd * 64 + __builtin_ctzll(lit);
-                settle_pending(e, &u, c);
-                list[n++] = c;
-            }
+        for (int wd = 0; wd * 64 < e->nchips; wd++) add_chips(e, &u, wd, e->eany[wd], list, &n);
     }
     exec_list(e, &u, list, n, new_gen);
     /* S for the next microcycle (A-10): chips that wrote hold a snapshot; the
