@@ -3,8 +3,10 @@
  * Source: spec/seeds/003 (OutputLatch, Serializer, CSBLatch, TRRShifter) and the
  * digest spec/pp5.md §2 (the EMC) with assumptions A-8…A-19. The array is
  * driven by the IGC output pins (pp5_pins, with the OutputLatch delays) one
- * clock at a time. Pixel memory is kept as bit-planes: plane a holds bit a of
- * every pixel, 64 pixels per uint64_t (pixel p = y·width + x, x, y local).
+ * clock at a time. Pixel memory is kept as bit-planes (plane a holds bit a of
+ * every pixel), stored chip by chip inside; pp5_emc_plane gives a whole plane
+ * in row-major order (pixel p = y·width + x, x, y local). Speed and layout:
+ * docs/pp5-render.md, "Speed".
  * Model choices are fields of pp5_emc_options, documented in docs/assumptions.md
  * ("PP5: EMC array, QEE and renderer").
  */

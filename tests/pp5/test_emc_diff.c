@@ -274,6 +274,7 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
         hist[c % 4] = p;
         pp5_emc_step(f, &p);
         emc_ref_step(r, &p);
+        if (chance(&g->rng, 1)) pp5_emc_sync(f); /* deferred Carry applied early: nothing else changes */
         if (chance(&g->rng, 1)) {
             /* API writes: a field at one pixel, or a chip's configuration */
             if (chance(&g->rng, 80)) {
