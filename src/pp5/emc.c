@@ -1171,6 +1171,28 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
         e->arch_len = 0;
     }
     if (e->log_len >= LOG_LIMIT) flush_all(e);
+    if (prev_read && !u.write && !u.gate_l && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m &&
+        !p->cgts_c) {
+        /* No operand depends on the pixel (ENABLE_ALL, the z-test's Carry preset):
+         * Carry and E become constants everywhere — two plane fills. */
+        int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+        if (u.ldc) {
+            uint64_t v = e->o.carry_table >> idx & 1 ? ~0ull : 0, *cy = plane(e, PL_CARRY, 0);
+            for (size_t w = 0; w < e->pw; w++) cy[w] = v;
+            memset(e->pend, 0, sizeof e->pend); /* overwritten, never read: nothing pending */
+        }
+        if (u.lde) {
+            uint64_t v = e->o.enable_table >> idx & 1 ? ~0ull : 0, *en = plane(e, PL_E, 0);
+            for (size_t w = 0; w < e->pw; w++) en[w] = v;
+            for (int wd = 0; wd * 64 < e->nchips; wd++) {
+                int nw = e->nchips - wd * 64;
+                e->eany[wd] = v ? (nw >= 64 ? ~0ull : (1ull << nw) - 1) : 0;
+            }
+        }
+        e->s_addr = valid ? addr : -1; /* S follows the read */
+        e->gen = new_gen;
+        return;
+    }
     /* What the word does to a chip whose E is all 0 (A-11): a write or a load
      * not gated by E, or S taking the sum (A-10 alternative). */
     bool dark_mem = u.write && !u.gate_w, dark_carry = u.ldc && !u.gate_l;
