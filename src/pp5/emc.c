@@ -797,15 +797,17 @@ static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, u
     return out;
 }
 
-/* The plane of bit k of set s at chip c, cached per chip. */
-static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k)
+/* The plane of bit k of set s at chip c, cached per chip. field: the reading
+ * word is likely to read the next bits too (a hint: it only sets how far the
+ * adder runs on). */
+static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k, bool field)
 {
     if (k >= 128) return plane(e, PL_ZERO, c);
     tengine *t = &e->te[c];
     uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
     uint32_t cfg = e->config[c];
     /* bit k is final once coefficient bit k has arrived */
-    t->run_on = t->seq_uid == s->uid && t->seq_k == k - 1;
+    t->run_on = field || (t->seq_uid == s->uid && t->seq_k == k - 1);
     t->seq_uid = s->uid;
     t->seq_k = k;
     if (t->win_uid == s->uid && t->win_cfg == cfg && k >= t->win_k0 && k < t->win_k0 + t->win_n)
@@ -823,10 +825,10 @@ static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k)
 }
 
 /* The plane of T (R_T) at chip c for the current clock. */
-static const uint64_t *tree_plane(pp5_emc *e, int c)
+static const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
 {
     if (e->rt_set < 0) return plane(e, PL_ZERO, c);
-    return tree_bit(e, c, &e->set[e->rt_set], e->rt_k);
+    return tree_bit(e, c, &e->set[e->rt_set], e->rt_k, field);
 }
 
 static void qee_shift(pp5_emc *e)
@@ -996,7 +998,7 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 {
     size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
     uint64_t *m = u->m_base + off, *en = u->e_base + off, *cy = u->c_base + off;
-    const uint64_t *t = u->need_t ? tree_plane(e, c) : u->zero_base + off;
+    const uint64_t *t = u->need_t ? tree_plane(e, c, !u->lde) : u->zero_base + off;
     const uint64_t *s = !u->need_s ? u->zero_base + off
                       : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
     uint64_t *snap = e->s_snap + off;
@@ -1016,7 +1018,7 @@ static void flush_chip(pp5_emc *e, int c)
     for (int i = e->pend_from[c]; i < e->log_len; i++) {
         const defer_op *d = &e->log[i];
         const alu_word *u = &d->u;
-        const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k) : zero;
+        const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k, false) : zero;
         const uint64_t *s = u->need_s && d->s_addr >= 0 ? plane(e, d->s_addr, c) : zero;
         const uint64_t *m = plane(e, u->addr, c);
         for (size_t w = 0; w < wpc; w++) {
@@ -1071,7 +1073,7 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
     }
     const uint64_t *tp[256], *sp[256];
     if (u->need_t)
-        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i]);
+        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], !u->lde); /* (E loads test a sign) */
     else
         for (int i = 0; i < n; i++) tp[i] = u->zero_base + (size_t)list[i] * 4;
     if (u->need_s)
