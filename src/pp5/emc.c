@@ -109,6 +109,7 @@ struct pp5_emc {
     uint64_t *s_gen, gen;
     int s_addr;             /* -1: S = 0 */
     uint64_t eany[4];       /* chip c has some pixel with E = 1 */
+    int carry_fill;         /* 1/2: Carry is all 0/1 since the last fill (0: unknown) */
     uint32_t *config;       /* per chip */
     /* QEE */
     qee_set set[QEE_SETS];
@@ -1179,8 +1180,12 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
          * Carry and E become constants everywhere — two plane fills. */
         int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
         if (u.ldc) {
-            uint64_t v = e->o.carry_table >> idx & 1 ? ~0ull : 0, *cy = plane(e, PL_CARRY, 0);
-            for (size_t w = 0; w < e->pw; w++) cy[w] = v;
+            int v = e->o.carry_table >> idx & 1;
+            if (e->carry_fill != v + 1) { /* (the z-test repeats its preset while it waits) */
+                uint64_t *cy = plane(e, PL_CARRY, 0);
+                for (size_t w = 0; w < e->pw; w++) cy[w] = v ? ~0ull : 0;
+                e->carry_fill = v + 1;
+            }
             memset(e->pend, 0, sizeof e->pend); /* overwritten, never read: nothing pending */
         }
         if (u.lde) {
@@ -1195,6 +1200,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
         e->gen = new_gen;
         return;
     }
+    if (u.ldc) e->carry_fill = 0; /* Carry may change below (and deferred updates change it later) */
     /* What the word does to a chip whose E is all 0 (A-11): a write or a load
      * not gated by E, or S taking the sum (A-10 alternative). */
     bool dark_mem = u.write && !u.gate_w, dark_carry = u.ldc && !u.gate_l;
