@@ -846,7 +846,8 @@ static void qee_shift(pp5_emc *e)
             into = &e->set[(e->nset_total - 2) % QEE_SETS];
         }
         if (into && into->open && into->m < 128) {
-            for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(e->lat_dat[c] & 1) << into->m;
+            u128 bit = (u128)1 << into->m;
+            for (int c = 0; c < 6; c++) into->coef[c] |= bit & ((u128)0 - (u128)(e->lat_dat[c] & 1));
             into->m++;
         }
     }
