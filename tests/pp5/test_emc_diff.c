@@ -17,7 +17,9 @@
  * intervals (so that deferred work is checked both right after it was
  * deferred and long after). Seed printed; replay with LOCKSTEP_SEED=...;
  * LOCKSTEP_DIFF_CLOCKS scales the number of clocks per case;
- * LOCKSTEP_DIFF_EVERY=1 compares after every clock (to find the first one). */
+ * LOCKSTEP_DIFF_EVERY=1 compares after every clock (to find the first one);
+ * LOCKSTEP_DIFF_NOCARRY=1 leaves Carry out (reading it applies deferred Carry
+ * updates early, which can hide a fault in them). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
