@@ -1,6 +1,16 @@
 /* PP5 throughput: simulated IGC+EMC clocks per second for the full 128×128
  * array (64 EMCs) rendering a scene of Gouraud z-buffered triangles on one
- * core; also the IGC alone on the same host streams, to show what limits it. */
+ * core, and the two halves on their own, to show what limits it:
+ *   - IGC+EMC: pp5_render (host streams → IGC → EMC array → colour read-back);
+ *   - EMC alone: the same frame's pins, recorded once, replayed into a fresh
+ *     EMC array (pp5_emc_step per clock);
+ *   - IGC alone: the same host streams with no EMC attached.
+ * Usage: bench_pp5 [TRIANGLES [FRAMES [DISCS [emc]]]] ("emc": only the EMC
+ * replay is repeated, for profiling it). Each figure is the best of
+ * FRAMES runs (CPU time of this process, so other jobs on the shared machine
+ * disturb it less; the wall-clock figure of the best run is printed too), with
+ * the spread (worst/best) beside it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +20,57 @@
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
 
-static double now(void)
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static double wall_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+typedef struct timing { double best, worst, best_wall; } timing;
+static void timing_add(timing *t, double cpu, double wall)
+{
+    if (t->best == 0 || cpu < t->best) {
+        t->best = cpu;
+        t->best_wall = wall;
+    }
+    if (cpu > t->worst) t->worst = cpu;
+}
+
 static void nop_clock(void *u, const pp5_igc *g, const pp5_pins *p) { (void)u; (void)g; (void)p; }
+
+typedef struct recording {
+    pp5_pins *p;
+    size_t n, cap;
+} recording;
+
+static void record_clock(void *user, const pp5_igc *g, const pp5_pins *pins, const pp5_emc *e)
+{
+    (void)g;
+    (void)e;
+    recording *r = user;
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? 2 * r->cap : 4096;
+        pp5_pins *np = realloc(r->p, nc * sizeof *np);
+        if (!np) exit(1);
+        r->p = np;
+        r->cap = nc;
+    }
+    r->p[r->n++] = *pins;
+}
 
 int main(int argc, char **argv)
 {
     int ntri = argc > 1 ? atoi(argv[1]) : 200, reps = argc > 2 ? atoi(argv[2]) : 5;
+    int ndisc = argc > 3 ? atoi(argv[3]) : 0;
+    bool emc_only = argc > 4 && !strcmp(argv[4], "emc");
+    if (reps < 1) reps = 1;
     ls_buf b;
     ls_buf_init(&b);
     uint64_t s = 12345;
@@ -37,48 +86,95 @@ int main(int argc, char **argv)
         }
         ls_buf_puts(&b, "\n");
     }
+    for (int i = 0; i < ndisc; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        ls_buf_printf(&b, "disc %.3f %.3f %.3f %d %d %d %.3f\n", (double)(s >> 40 & 0xffff) / 65536.0 * 128,
+                      (double)(s >> 20 & 0xffff) / 65536.0 * 128, 2 + (double)(s >> 8 & 0xff) / 8.0,
+                      (int)(s >> 10 & 0xff), (int)(s >> 18 & 0xff), (int)(s >> 26 & 0xff),
+                      (double)(s >> 30 & 0xff) / 256.0);
+    }
     pp5_scene sc;
     ls_diag d;
     if (pp5_scene_parse(b.data, b.len, "bench", &sc, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
     static uint8_t rgb[128 * 128 * 3];
+
+    /* IGC + EMC: the renderer */
     uint64_t clocks = 0;
-    double t0 = now(), per_tri = 0;
-    for (int r = 0; r < reps; r++) {
+    double per_tri = 0;
+    timing full = {0, 0, 0};
+    for (int r = 0; r < (emc_only ? 1 : reps); r++) {
         pp5_render_stats st;
+        double c0 = cpu_now(), w0 = wall_now();
         if (pp5_render(&sc, NULL, rgb, &st, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
-        clocks += st.clocks;
+        timing_add(&full, cpu_now() - c0, wall_now() - w0);
+        clocks = st.clocks; /* setup included */
         uint64_t sum = 0;
-        for (size_t i = 0; i < st.nprims; i++) sum += st.prim_clocks[i];
-        per_tri = (double)sum / (double)st.nprims;
+        for (size_t i = 0; i < st.nprims && i < (size_t)ntri; i++) sum += st.prim_clocks[i];
+        per_tri = ntri ? (double)sum / (double)ntri : 0;
         free(st.prim_clocks);
     }
-    double t = now() - t0;
-    printf("pp5 IGC+EMC (128x128, 64 EMCs): %d triangles x %d frames: %llu clocks in %.3f s = %.2f M clocks/s "
-           "(%.1f clocks per Gouraud z-buffered triangle; 40 MHz original = 40 M clocks/s)\n",
-           ntri, reps, (unsigned long long)clocks, t, (double)clocks / t / 1e6, per_tri);
-    /* IGC alone on the same streams (no EMC): the floor set by the IGC model */
+
+    /* the same frame's pins, recorded, replayed into the EMC array alone */
+    recording rec = {NULL, 0, 0};
+    pp5_render_opts ro;
+    pp5_render_opts_default(&ro);
+    ro.on_clock = record_clock;
+    ro.user = &rec;
+    pp5_render_stats st;
+    if (pp5_render(&sc, &ro, rgb, &st, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
+    free(st.prim_clocks);
+    timing emc = {0, 0, 0};
+    for (int r = 0; r < reps; r++) {
+        pp5_emc *e;
+        if (pp5_emc_create(&e, NULL, &d) != LS_OK) return 1;
+        double c0 = cpu_now(), w0 = wall_now();
+        for (size_t i = 0; i < rec.n; i++) pp5_emc_step(e, &rec.p[i]);
+        timing_add(&emc, cpu_now() - c0, wall_now() - w0);
+        pp5_emc_destroy(e);
+    }
+
+    /* IGC alone on the same streams (no EMC) */
     pp5_ucode *u = calloc(1, sizeof *u);
     ls_diag_list errs;
     ls_diag_list_init(&errs);
     pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib", u, &errs);
-    pp5_igc *g;
-    pp5_igc_create(&g, NULL, &d);
-    pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, &d);
     ls_buf sb;
     ls_buf_init(&sb);
     ls_buf_puts(&sb, "write P fbits=20 src=24 lc2=24\nwait\n");
     for (size_t i = 0; i < sc.n; i++) pp5_render_prim_stream(&sc.p[i], &sb, &d);
     pp5_stream ps;
     pp5_stream_parse(sb.data, sb.len, "bench", &ps, &d);
-    uint64_t c0 = pp5_igc_cycle(g);
-    t0 = now();
-    for (int r = 0; r < reps; r++) pp5_stream_run(&ps, g, 0, nop_clock, NULL, &d);
-    t = now() - t0;
-    printf("pp5 IGC alone on the same streams: %.2f M clocks/s\n",
-           (double)(pp5_igc_cycle(g) - c0) / t / 1e6);
+    timing igc = {0, 0, 0};
+    uint64_t igc_clocks = 0;
+    for (int r = 0; r < (emc_only ? 1 : reps); r++) {
+        pp5_igc *g;
+        pp5_igc_create(&g, NULL, &d);
+        pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, &d);
+        double c0 = cpu_now(), w0 = wall_now();
+        pp5_stream_run(&ps, g, 0, nop_clock, NULL, &d);
+        timing_add(&igc, cpu_now() - c0, wall_now() - w0);
+        igc_clocks = pp5_igc_cycle(g);
+        pp5_igc_destroy(g);
+    }
+
+    double n = (double)rec.n;
+    printf("pp5 bench: %d triangles + %d discs, 128x128 array (64 EMCs), %.1f clocks per Gouraud z-buffered "
+           "triangle, best of %d (CPU time; spread = worst/best)\n", ntri, ndisc, per_tri, reps);
+    printf("  IGC+EMC (pp5_render):  %8.2f M clocks/s   (%llu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
+           (double)clocks / full.best / 1e6, (unsigned long long)clocks, full.best, full.best_wall,
+           full.worst / full.best);
+    printf("  EMC alone (replay):    %8.2f M clocks/s   (%zu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
+           n / emc.best / 1e6, rec.n, emc.best, emc.best_wall, emc.worst / emc.best);
+    printf("  IGC alone (streams):   %8.2f M clocks/s   (%llu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
+           (double)igc_clocks / igc.best / 1e6, (unsigned long long)igc_clocks, igc.best, igc.best_wall,
+           igc.worst / igc.best);
+    printf("  per clock: IGC+EMC %.1f ns = EMC %.1f ns + IGC %.1f ns + rest %.1f ns (host streams, read-back); "
+           "target 40 M clocks/s = 25 ns\n", full.best / (double)clocks * 1e9, emc.best / n * 1e9,
+           igc.best / (double)igc_clocks * 1e9,
+           (full.best / (double)clocks - emc.best / n - igc.best / (double)igc_clocks) * 1e9);
+    free(rec.p);
     pp5_stream_free(&ps);
     ls_buf_free(&sb);
-    pp5_igc_destroy(g);
     ls_diag_list_free(&errs);
     free(u);
     pp5_scene_free(&sc);

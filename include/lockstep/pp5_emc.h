@@ -3,8 +3,10 @@
  * Source: spec/seeds/003 (OutputLatch, Serializer, CSBLatch, TRRShifter) and the
  * digest spec/pp5.md §2 (the EMC) with assumptions A-8…A-19. The array is
  * driven by the IGC output pins (pp5_pins, with the OutputLatch delays) one
- * clock at a time. Pixel memory is kept as bit-planes: plane a holds bit a of
- * every pixel, 64 pixels per uint64_t (pixel p = y·width + x, x, y local).
+ * clock at a time. Pixel memory is kept as bit-planes (plane a holds bit a of
+ * every pixel), stored chip by chip inside; pp5_emc_plane gives a whole plane
+ * in row-major order (pixel p = y·width + x, x, y local). Speed and layout:
+ * docs/pp5-render.md, "Speed".
  * Model choices are fields of pp5_emc_options, documented in docs/assumptions.md
  * ("PP5: EMC array, QEE and renderer").
  */
@@ -22,6 +24,8 @@ extern "C" {
 enum {
     PP5_EMC_MEM_BITS = 208,     /* PP5-89: 208 bits of pixel memory per pixel */
     PP5_EMC_ADDRS = 256,        /* Addr<0:7> */
+    PP5_EMC_PLANE_E = 256,      /* pp5_emc_plane: the Enable register */
+    PP5_EMC_PLANE_CARRY = 257,  /* pp5_emc_plane: the Carry register */
 };
 
 /* S source. */
@@ -56,6 +60,10 @@ void pp5_emc_destroy(pp5_emc *e);
 
 /* One clock with the IGC pins of that clock. */
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p);
+/* Apply the Carry updates the array defers on chips whose Enable is all 0
+ * (an optimisation: the accessors below do this themselves when they read
+ * Carry, which is why they may modify the array's private state). */
+void pp5_emc_sync(pp5_emc *e);
 
 int pp5_emc_width(const pp5_emc *e);
 int pp5_emc_height(const pp5_emc *e);
@@ -76,6 +84,10 @@ uint64_t pp5_emc_extop_count(const pp5_emc *e, int i);
 uint64_t pp5_emc_warning_count(const pp5_emc *e);
 /* Coefficient sets received (LSB tokens seen). */
 uint64_t pp5_emc_sets(const pp5_emc *e);
+/* One whole plane in row-major pixel order: bit p % 64 of out[p / 64] is pixel
+ * p = y·width + x; which = 0..207 (memory), PP5_EMC_PLANE_E or
+ * PP5_EMC_PLANE_CARRY (anything else reads 0). out holds width·height/64 words. */
+void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out);
 
 #ifdef __cplusplus
 }

@@ -7,47 +7,135 @@
  * word, so the EMC latches the address one clock (its memory-read stage, A-12).
  * TrSt of pins[n] is Shift(n−3) and the coefficient bits / LSB token of
  * pins[n−1] are serializer clock n−3: the EMC latches the data one clock and
- * shifts with the unlatched TrSt ("a latch missing on the EMC's TrSt input"). */
+ * shifts with the unlatched TrSt ("a latch missing on the EMC's TrSt input").
+ *
+ * Layout and speed (docs/pp5-render.md, "Speed"): planes are stored per chip,
+ * wpc = ⌈tile pixels / 64⌉ words for each chip (pixel i = ly·tile_w + lx of the
+ * chip), so one ALU microcycle is a few word operations per chip, and a chip
+ * whose Enable register is all 0 is skipped whenever the microword cannot
+ * change its state there (writes gated by E; Enable loads that provably give
+ * 0). A word whose only effect on such a dark chip is on Carry (LdC is not
+ * gated, A-11) is logged and applied to that chip only when its Carry is
+ * needed. The QEE result T is produced per chip and only for chips that read
+ * it: a chip whose Q range lies inside one aligned 2^k block gets a constant
+ * plane; otherwise a bit-serial adder of the chip's x part P(lx) and y part
+ * R(ly) advances bit by bit, exactly as the tree would, from a carry computed
+ * directly at the first bit read (the xy term, when present in the low bits,
+ * falls back to per-pixel evaluation). tests/pp5/test_emc_diff.c checks all
+ * of it against the straightforward array kept in tests/pp5/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>
 
 typedef unsigned __int128 u128;
+typedef __int128 i128;
 
 enum { QEE_SETS = 8, SET_TOKEN_TO_BIT0 = 2 /* seed: LSB "precedes the coefficient LSBs by 2" */ };
+/* 256-bit vectors (GCC/clang vector extensions) for four-word chips. */
+typedef uint64_t v4u __attribute__((vector_size(32)));
+/* (macros, not functions: a function taking or returning a 256-bit vector
+ * has a different ABI with and without AVX) */
+#define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
+#define ST4(p, v) memcpy((p), &(v), sizeof(v4u))
+#define SPLAT4(x) ((v4u){(x), (x), (x), (x)})
+
+enum { T_WIN = 8 };
+enum { PL_E = PP5_EMC_MEM_BITS, PL_CARRY, PL_ZERO, NPLANES };
 
 typedef struct qee_set {
     uint64_t token_shift;   /* shift index on which the LSB token was consumed */
+    uint64_t uid;           /* sets started before this one */
     u128 coef[6];           /* bits received so far, unsigned (two's complement mod 2^m) */
     int m;                  /* bits received */
     bool open;              /* still collecting */
-    /* evaluation cache */
-    int eval_m;             /* bits of the coefficients used for q (0: none) */
-    int plane_k;            /* bit of q held in plane (-1: none) */
 } qee_set;
+
+/* The x part P(lx) = D·x² + A·x + C (or the y part R(ly) = F·y² + B·y) of one
+ * set at one chip origin, shared by the chips with that X0 (Y0), with its bits
+ * as lx (ly) masks, cut eight bits at a time (fast geometry only). */
+typedef struct axis_line {
+    uint64_t uid;           /* set (UINT64_MAX: none) */
+    int origin;             /* X0 or Y0 */
+    int m_used;             /* values exact below this many coefficient bits */
+    uint32_t win_valid;     /* bit b: mask[8b .. 8b+7] computed */
+    int rk, rk_m;           /* extremes below are for bit rk (set had rk_m bits) */
+    i128 rmin, rmax;        /* of the part, coefficients sign-extended from bit rk */
+    u128 val[64];
+    uint64_t mask[128];     /* mask[j] bit l = bit j of val[l] */
+} axis_line;
+
+/* Per-chip QEE state: the bit-serial adder of P(lx) + R(ly) and the last T plane. */
+typedef struct tengine {
+    uint64_t uid;           /* set the adder belongs to (UINT64_MAX: none) */
+    uint32_t cfg;           /* the chip's configuration when it started */
+    int next_k;             /* carry plane = carry into bit next_k */
+    int m_used;             /* P/R values are exact below this many coefficient bits */
+    uint64_t last_uid;      /* T cache: bit last_k of set last_uid at config last_cfg */
+    uint32_t last_cfg;
+    int last_k, last_m;
+    uint64_t seq_uid;       /* the last bit asked for (a read of k+1 next runs on) */
+    int seq_k;
+    bool run_on;            /* this read follows bit k-1 */
+    uint64_t win_uid;       /* adder output cache: bits win_k0 .. win_k0+win_n-1 (final) */
+    uint32_t win_cfg;
+    int win_k0, win_n;
+} tengine;
+
+typedef struct alu_word {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
+    uint64_t w_ungated, w_on, l_ungated, c_on, e_on, snap_read, snap_sum, snap_keep;
+    uint64_t *m_base, *e_base, *c_base, *s_base, *zero_base; /* chip 0's words of the planes used */
+    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c, fast4;
+    int addr;
+} alu_word;
+
+/* A microword whose only effect on a chip with E all 0 is on Carry, kept until
+ * that Carry is needed (A-11: LdC is not gated by E; the chip's memory and E
+ * cannot change meanwhile without the chip being brought up to date first). */
+typedef struct defer_op {
+    alu_word u;
+    int s_addr;             /* S = this plane (-1: 0) */
+    int set_ix;             /* T = bit k of arch[set_ix] (-1: 0) */
+    int k;
+} defer_op;
 
 struct pp5_emc {
     pp5_emc_options o;
-    int w, h, nchips, npix, nwords;
-    uint64_t *mem;          /* PP5_EMC_MEM_BITS planes */
-    uint64_t *e, *carry, *s_plane, *t_plane, *zero, *tmp_sum, *tmp_c, *tmp_e;
-    int s_addr;             /* S = plane s_addr, or s_plane when -1 */
+    int w, h, tw, th, nchips, tpix, wpc, npix;
+    size_t pw;              /* words per plane = nchips·wpc */
+    uint64_t lastmask;      /* valid pixels of a chip's last word */
+    uint64_t *mem;          /* NPLANES planes: memory, E, Carry, a zero plane */
+    uint64_t *s_snap;       /* S per chip when s_gen[c] == gen, else plane s_addr */
+    uint64_t *s_gen, gen;
+    int s_addr;             /* -1: S = 0 */
+    uint64_t eany[4];       /* chip c has some pixel with E = 1 */
+    int carry_fill;         /* 1/2: Carry is all 0/1 since the last fill (0: unknown) */
     uint32_t *config;       /* per chip */
-    uint16_t *px, *py;      /* absolute coordinates per pixel */
-    bool coords_dirty;
     /* QEE */
     qee_set set[QEE_SETS];
     int nset_total;         /* sets started (ring index = n % QEE_SETS) */
     uint64_t shifts;
     int rt_set;             /* R_T source set (ring index), -1 = no set: T = 0 */
     int rt_k;
-    int plane_owner;        /* set whose plane is in t_plane, -1 */
-    uint64_t *q64;
-    uint64_t *qplanes;      /* bits of q64 as planes: all 64 (win_k0 = 64) or the eight
-                             * bits win_k0..win_k0+7 */
-    int win_k0;
-    u128 *q128;
-    int q_owner;
+    tengine *te;
+    uint64_t *t_carry, *t_last; /* nchips·wpc each */
+    uint64_t *t_win;        /* nchips·T_WIN·wpc: the adder's last bits */
+    u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th (slow geometry) */
+    axis_line *xline, *yline; /* indexed by the first chip with the same X0 / Y0 */
+    int16_t *xlead, *ylead; /* per chip: that first chip */
+    bool groups_dirty;      /* a configuration changed since xlead/ylead */
+    /* bit-serial fast path: whole rows in a word (tile_w divides 64), tile_h ≤ 64 */
+    bool fast_uv;
+    int rpw;                /* rows per word */
+    uint64_t rep, row_ones, rows_mask;
+    uint64_t *vspread;      /* rows bits (rpw ≤ 8) → those rows all ones */
+    /* deferred Carry updates of dark chips */
+    defer_op *log;
+    int log_len, log_cap;
+    qee_set *arch;          /* copies of the sets those ops read T from */
+    int arch_len, arch_cap;
+    int *pend_from;         /* per chip: first log entry not yet applied (-1: none) */
+    uint64_t pend[4];       /* chips with pending entries */
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
@@ -70,7 +158,23 @@ void pp5_emc_options_default(pp5_emc_options *o)
     o->config_origin_full = true;
 }
 
-static uint64_t *plane(pp5_emc *e, int a) { return e->mem + (size_t)a * (size_t)e->nwords; }
+static inline uint64_t *plane(const pp5_emc *e, int a, int c)
+{
+    return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
+}
+static void flush_chip(pp5_emc *e, int c);
+static void flush_all(pp5_emc *e);
+static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
+
+static void update_lit(pp5_emc *e, int c)
+{
+    const uint64_t *en = plane(e, PL_E, c);
+    uint64_t any = 0;
+    for (int w = 0; w + 1 < e->wpc; w++) any |= en[w];
+    any |= en[e->wpc - 1] & e->lastmask;
+    if (any) e->eany[c >> 6] |= 1ull << (c & 63);
+    else e->eany[c >> 6] &= ~(1ull << (c & 63));
+}
 
 ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
 {
@@ -86,41 +190,68 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     pp5_emc *e = calloc(1, sizeof *e);
     if (!e) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     e->o = o;
+    e->tw = o.tile_w;
+    e->th = o.tile_h;
     e->w = o.tile_w * o.chips_x;
     e->h = o.tile_h * o.chips_y;
     e->nchips = o.chips_x * o.chips_y;
     e->npix = e->w * e->h;
-    e->nwords = e->npix / 64;
-    size_t nw = (size_t)e->nwords;
-    e->mem = calloc(nw * (PP5_EMC_MEM_BITS + 8), sizeof(uint64_t));
-    e->config = calloc((size_t)e->nchips, sizeof *e->config);
-    e->px = calloc((size_t)e->npix, sizeof *e->px);
-    e->py = calloc((size_t)e->npix, sizeof *e->py);
-    e->q64 = calloc((size_t)e->npix, sizeof *e->q64);
-    e->q128 = calloc((size_t)e->npix, sizeof *e->q128);
-    e->qplanes = calloc((size_t)e->npix, sizeof *e->qplanes);
-    if (!e->qplanes || !e->mem || !e->config || !e->px || !e->py || !e->q64 || !e->q128) {
+    e->tpix = e->tw * e->th;
+    e->wpc = (e->tpix + 63) / 64;
+    e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
+    e->pw = (size_t)e->nchips * (size_t)e->wpc;
+    size_t nc = (size_t)e->nchips;
+    e->mem = calloc(e->pw * NPLANES, sizeof(uint64_t));
+    e->s_snap = calloc(e->pw, sizeof(uint64_t));
+    e->s_gen = calloc(nc, sizeof(uint64_t));
+    e->config = calloc(nc, sizeof *e->config);
+    e->te = calloc(nc, sizeof *e->te);
+    e->t_carry = calloc(e->pw, sizeof(uint64_t));
+    e->t_last = calloc(e->pw, sizeof(uint64_t));
+    e->t_win = calloc(e->pw * T_WIN, sizeof(uint64_t));
+    e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
+    e->pend_from = malloc(nc * sizeof *e->pend_from);
+    e->xlead = calloc(nc, sizeof *e->xlead);
+    e->ylead = calloc(nc, sizeof *e->ylead);
+    bool fast = 64 % e->tw == 0 && e->th <= 64;
+    if (fast) {
+        e->xline = calloc(nc, sizeof *e->xline);
+        e->yline = calloc(nc, sizeof *e->yline);
+    }
+    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win ||
+        !e->pr ||
+        !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
         pp5_emc_destroy(e);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     }
-    uint64_t *extra = e->mem + nw * PP5_EMC_MEM_BITS;
-    e->e = extra;
-    e->carry = extra + nw;
-    e->s_plane = extra + 2 * nw;
-    e->t_plane = extra + 3 * nw;
-    e->zero = extra + 4 * nw;
-    e->tmp_sum = extra + 5 * nw;
-    e->tmp_c = extra + 6 * nw;
-    e->tmp_e = extra + 7 * nw;
+    e->gen = 1;
     e->s_addr = -1;
     for (int k = 0; k < e->nchips; k++) {
         uint32_t x0 = (uint32_t)(o.tile_w * (k % o.chips_x)), y0 = (uint32_t)(o.tile_h * (k / o.chips_x));
         e->config[k] = (x0 & 0x7ff) | (y0 & 0x7ff) << 11;
+        e->te[k].uid = e->te[k].last_uid = e->te[k].win_uid = UINT64_MAX;
+        e->pend_from[k] = -1;
     }
-    e->coords_dirty = true;
     e->rt_set = -1;
-    e->plane_owner = -1;
-    e->q_owner = -1;
+    e->groups_dirty = true;
+    if (fast) {
+        for (int k = 0; k < e->nchips; k++) e->xline[k].uid = e->yline[k].uid = UINT64_MAX;
+        e->fast_uv = true;
+        e->rpw = 64 / e->tw;
+        e->row_ones = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
+        e->rows_mask = e->rpw == 64 ? ~0ull : (1ull << e->rpw) - 1;
+        for (int r = 0; r < e->rpw; r++) e->rep |= 1ull << (r * e->tw);
+        if (e->rpw <= 8) {
+            e->vspread = calloc((size_t)1 << e->rpw, sizeof(uint64_t));
+            if (!e->vspread) {
+                pp5_emc_destroy(e);
+                return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
+            }
+            for (unsigned rows = 0; rows < 1u << e->rpw; rows++)
+                for (int r = 0; r < e->rpw; r++)
+                    if (rows >> r & 1) e->vspread[rows] |= e->row_ones << (r * e->tw);
+        }
+    }
     *out = e;
     return LS_OK;
 }
@@ -129,15 +260,26 @@ void pp5_emc_destroy(pp5_emc *e)
 {
     if (!e) return;
     free(e->mem);
+    free(e->s_snap);
+    free(e->s_gen);
     free(e->config);
-    free(e->px);
-    free(e->py);
-    free(e->q64);
-    free(e->q128);
-    free(e->qplanes);
+    free(e->te);
+    free(e->t_carry);
+    free(e->t_last);
+    free(e->t_win);
+    free(e->vspread);
+    free(e->pr);
+    free(e->pend_from);
+    free(e->log);
+    free(e->arch);
+    free(e->xlead);
+    free(e->ylead);
+    free(e->xline);
+    free(e->yline);
     free(e);
 }
 
+void pp5_emc_sync(pp5_emc *e) { flush_all(e); }
 int pp5_emc_width(const pp5_emc *e) { return e->w; }
 int pp5_emc_height(const pp5_emc *e) { return e->h; }
 int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
@@ -148,17 +290,25 @@ uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchi
 void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
     if (k < 0 || k >= e->nchips) return;
+    if (chip_pending(e, k)) flush_chip(e, k); /* their T used the old origin */
     e->config[k] = v & 0x3fffff;
-    e->coords_dirty = true;
+    e->groups_dirty = true;
 }
 
-static int pix(const pp5_emc *e, int x, int y) { return y * e->w + x; }
-static int getbit(const uint64_t *pl, int p) { return (int)(pl[p >> 6] >> (p & 63) & 1); }
+/* chip and bit index of local pixel (x, y) */
+static int locate(const pp5_emc *e, int x, int y, int *bit)
+{
+    int tx = x / e->tw, ty = y / e->th;
+    *bit = (y % e->th) * e->tw + x % e->tw;
+    return ty * e->o.chips_x + tx;
+}
+static int getbit(const uint64_t *pl, int i) { return (int)(pl[i >> 6] >> (i & 63) & 1); }
 
 int pp5_emc_mem_bit(const pp5_emc *e, int x, int y, int a)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h || a < 0 || a >= PP5_EMC_MEM_BITS) return 0;
-    return getbit(e->mem + (size_t)a * (size_t)e->nwords, pix(e, x, y));
+    int i, c = locate(e, x, y, &i);
+    return getbit(plane(e, a, c), i);
 }
 uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
 {
@@ -169,166 +319,517 @@ uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
 void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
-    int p = pix(e, x, y);
-    for (int i = 0; i < len && i < 64; i++) {
-        if (a + i < 0 || a + i >= PP5_EMC_MEM_BITS) continue;
-        uint64_t *pl = plane(e, a + i);
-        uint64_t m = 1ull << (p & 63);
-        pl[p >> 6] = (v >> i & 1) ? pl[p >> 6] | m : pl[p >> 6] & ~m;
+    int i, c = locate(e, x, y, &i);
+    if (chip_pending(e, c)) flush_chip(e, c); /* they read this memory */
+    if (e->s_addr >= 0 && e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
+        /* keep S = the value read, not the new one */
+        memcpy(e->s_snap + (size_t)c * (size_t)e->wpc, plane(e, e->s_addr, c), (size_t)e->wpc * 8);
+        e->s_gen[c] = e->gen;
     }
-    if (e->s_addr >= a && e->s_addr < a + len) { /* keep S = the value read, not the new one */
-        memcpy(e->s_plane, plane(e, e->s_addr), (size_t)e->nwords * 8);
-        e->s_addr = -1;
+    for (int b = 0; b < len && b < 64; b++) {
+        if (a + b < 0 || a + b >= PP5_EMC_MEM_BITS) continue;
+        uint64_t *pl = plane(e, a + b, c), m = 1ull << (i & 63);
+        pl[i >> 6] = (v >> b & 1) ? pl[i >> 6] | m : pl[i >> 6] & ~m;
     }
 }
-int pp5_emc_enable(const pp5_emc *e, int x, int y) { return getbit(e->e, pix(e, x, y)); }
-int pp5_emc_carry(const pp5_emc *e, int x, int y) { return getbit(e->carry, pix(e, x, y)); }
+int pp5_emc_enable(const pp5_emc *e, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    int i, c = locate(e, x, y, &i);
+    return getbit(plane(e, PL_E, c), i);
+}
+int pp5_emc_carry(const pp5_emc *e, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    int i, c = locate(e, x, y, &i);
+    /* logically const: brings the chip's deferred Carry updates up to date */
+    if (chip_pending(e, c)) flush_chip((pp5_emc *)e, c);
+    return getbit(plane(e, PL_CARRY, c), i);
+}
+
+/* len ≤ 64 bits from src at bit spos to dst at bit dpos */
+static void copy_bits(uint64_t *dst, size_t dpos, const uint64_t *src, size_t spos, int len)
+{
+    while (len > 0) {
+        int n = len < 64 ? len : 64;
+        size_t sw = spos >> 6;
+        int sb = (int)(spos & 63);
+        uint64_t v = src[sw] >> sb;
+        if (sb && sb + n > 64) v |= src[sw + 1] << (64 - sb);
+        if (n < 64) v &= (1ull << n) - 1;
+        size_t dw = dpos >> 6;
+        int db = (int)(dpos & 63);
+        int n1 = 64 - db < n ? 64 - db : n;
+        uint64_t m1 = (n1 == 64 ? ~0ull : ((1ull << n1) - 1)) << db;
+        dst[dw] = (dst[dw] & ~m1) | ((v << db) & m1);
+        if (n1 < n) {
+            uint64_t m2 = (1ull << (n - n1)) - 1;
+            dst[dw + 1] = (dst[dw + 1] & ~m2) | ((v >> n1) & m2);
+        }
+        len -= n;
+        spos += (size_t)n;
+        dpos += (size_t)n;
+    }
+}
+
+void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
+{
+    int a = which == PP5_EMC_PLANE_E ? PL_E : which == PP5_EMC_PLANE_CARRY ? PL_CARRY
+          : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
+    if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
+    if (64 % e->tw == 0) {
+        /* whole chip rows sit in one word on both sides */
+        memset(out, 0, (size_t)e->npix / 8);
+        uint64_t rm = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
+        for (int c = 0; c < e->nchips; c++) {
+            const uint64_t *src = plane(e, a, c);
+            size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+            for (int ly = 0; ly < e->th; ly++) {
+                size_t sp = (size_t)ly * (size_t)e->tw, dp = (y0 + (size_t)ly) * (size_t)e->w + x0;
+                out[dp >> 6] |= (src[sp >> 6] >> (sp & 63) & rm) << (dp & 63);
+            }
+        }
+        return;
+    }
+    for (int c = 0; c < e->nchips; c++) {
+        const uint64_t *src = plane(e, a, c);
+        size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+        for (int ly = 0; ly < e->th; ly++)
+            for (int lx = 0; lx < e->tw; lx += 64)
+                copy_bits(out, (y0 + (size_t)ly) * (size_t)e->w + x0 + (size_t)lx, src,
+                          (size_t)ly * (size_t)e->tw + (size_t)lx, e->tw - lx < 64 ? e->tw - lx : 64);
+    }
+}
 
 /* ---- QEE ---------------------------------------------------------------- */
 
-static void update_coords(pp5_emc *e)
+static inline int chip_x0(const pp5_emc *e, int c) { return (int)(e->config[c] & 0x7ff); }
+static inline int chip_y0(const pp5_emc *e, int c) { return (int)(e->config[c] >> 11 & 0x7ff); }
+
+/* coefficient bits 0..k as a signed (k+1)-bit number: congruent mod 2^(k+1) */
+static inline i128 sext(u128 v, int k)
 {
-    for (int y = 0; y < e->h; y++)
-        for (int x = 0; x < e->w; x++) {
-            int tx = x / e->o.tile_w, ty = y / e->o.tile_h;
-            uint32_t c = e->config[ty * e->o.chips_x + tx];
-            int p = pix(e, x, y);
-            /* config = X0<0:10>, Y0<0:10>, the chip's pixel (0, 0) on screen */
-            e->px[p] = (uint16_t)((c & 0x7ff) + (uint32_t)(x % e->o.tile_w));
-            e->py[p] = (uint16_t)((c >> 11 & 0x7ff) + (uint32_t)(y % e->o.tile_h));
-        }
-    e->coords_dirty = false;
-    e->q_owner = -1;
-    e->plane_owner = -1;
+    int sh = 127 - k;
+    return (i128)(v << sh) >> sh;
 }
 
-/* Planes k0..k0+7 of q64 (k0 a multiple of 8): byte k0/8 of every pixel, then
- * per group of 8 pixels (one 64-bit load) an 8×8 bit transpose. */
-__attribute__((noinline)) static void cut_window(pp5_emc *e, int k0)
+/* P(lx) = D·x² + A·x + C and R(ly) = F·y² + B·y, mod 2^128 */
+static void chip_values(pp5_emc *e, int c, const qee_set *s)
 {
-    size_t nw = (size_t)e->nwords, np = (size_t)e->npix;
-    uint8_t *bytes = (uint8_t *)e->q128; /* scratch: npix bytes */
-    for (size_t p = 0; p < np; p++) bytes[p] = (uint8_t)(e->q64[p] >> k0);
-    for (size_t w = 0; w < nw; w++) {
-        uint64_t out[8] = {0};
-        for (int g = 0; g < 8; g++) {
+    u128 *pr = e->pr + (size_t)c * (size_t)(e->tw + e->th);
+    const u128 *k = s->coef;
+    u128 x0 = (u128)chip_x0(e, c), y0 = (u128)chip_y0(e, c);
+    for (int lx = 0; lx < e->tw; lx++) {
+        u128 x = x0 + (u128)lx;
+        pr[lx] = k[3] * x * x + k[0] * x + k[2];
+    }
+    for (int ly = 0; ly < e->th; ly++) {
+        u128 y = y0 + (u128)ly;
+        pr[e->tw + ly] = k[5] * y * y + k[1] * y;
+    }
+}
+
+/* xlead/ylead: chips with the same X0 (Y0) share their axis line */
+static void regroup(pp5_emc *e)
+{
+    int16_t firstx[2048], firsty[2048];
+    memset(firstx, -1, sizeof firstx);
+    memset(firsty, -1, sizeof firsty);
+    for (int c = 0; c < e->nchips; c++) {
+        int x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+        if (firstx[x0] < 0) firstx[x0] = (int16_t)c;
+        if (firsty[y0] < 0) firsty[y0] = (int16_t)c;
+        e->xlead[c] = firstx[x0];
+        e->ylead[c] = firsty[y0];
+    }
+    e->groups_dirty = false;
+}
+
+/* byte j bit i -> byte i bit j */
+static inline uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x = x ^ t ^ (t << 28);
+    return x;
+}
+
+/* The line belongs to set s at this origin from now on. */
+static void line_key(axis_line *L, const qee_set *s, int origin)
+{
+    if (L->uid != s->uid || L->origin != origin) {
+        L->uid = s->uid;
+        L->origin = origin;
+        L->m_used = -1;
+        L->win_valid = 0;
+        L->rk = -1;
+    }
+}
+
+/* The line of set s at this origin, with values exact below bit upto. */
+static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int upto)
+{
+    line_key(L, s, origin);
+    if (upto > L->m_used && L->m_used != s->m) {
+        /* more coefficient bits: recompute; windows reaching the old count are stale */
+        int n = is_y ? e->th : e->tw;
+        const u128 *k = s->coef;
+        u128 x = (u128)origin, q = is_y ? k[5] : k[3], l1 = is_y ? k[1] : k[0], c0 = is_y ? 0 : k[2];
+        /* forward differences (exact mod 2^128): v(x+1) - v(x) = q(2x+1) + l1, step 2q */
+        u128 v = q * x * x + l1 * x + c0, d1 = q * (2 * x + 1) + l1, d2 = 2 * q;
+        for (int l = 0; l < n; l++) {
+            L->val[l] = v;
+            v += d1;
+            d1 += d2;
+        }
+        L->win_valid = L->m_used < 0 ? 0 : L->win_valid & ((1u << (L->m_used >> 3)) - 1);
+        L->m_used = s->m;
+    }
+}
+
+/* Bit k of Q over the chip when every pixel has the same one (-1 otherwise):
+ * with the coefficients sign-extended from bit k, Q is an exact integer
+ * congruent to the tree's value mod 2^(k+1); if the chip's range of Q lies in
+ * one block [j·2^k, (j+1)·2^k), bit k is j mod 2 everywhere. Needs the xy
+ * coefficient ≡ 0 mod 2^(k+1) (separable) and k ≤ 100 (no int128 overflow:
+ * |coef| ≤ 2^k, x, y < 2^12). */
+static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i128 *mn, i128 *mx)
+{
+    /* x part D·x² + A·x (C is added per chip), y part F·y² + B·y */
+    i128 q = sext(s->coef[is_y ? 5 : 3], k), l = sext(s->coef[is_y ? 1 : 0], k), o = origin;
+    if (q == 0) {
+        i128 a = l * o, b = l * (o + n - 1);
+        *mn = a < b ? a : b;
+        *mx = a < b ? b : a;
+        return;
+    }
+    i128 lo = q * o * o + l * o, hi = lo;
+    for (int i = 1; i < n; i++) {
+        i128 v = q * (o + i) * (o + i) + l * (o + i);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    *mn = lo;
+    *mx = hi;
+}
+
+static int range_bit(pp5_emc *e, int c, const qee_set *s, int k)
+{
+    i128 C = sext(s->coef[2], k);
+    i128 pmin, pmax, rmin, rmax;
+    if (e->fast_uv) {
+        /* the axis extremes are shared by the chips of a column (row) */
+        if (e->groups_dirty) regroup(e);
+        axis_line *L[2] = {&e->xline[e->xlead[c]], &e->yline[e->ylead[c]]};
+        int org[2] = {chip_x0(e, c), chip_y0(e, c)};
+        for (int a = 0; a < 2; a++) {
+            axis_line *l = L[a];
+            line_key(l, s, org[a]);
+            if (!(l->rk == k && (k < l->rk_m || l->rk_m == s->m))) {
+                axis_range(s, k, a, org[a], a ? e->th : e->tw, &l->rmin, &l->rmax);
+                l->rk = k;
+                l->rk_m = s->m;
+            }
+        }
+        pmin = L[0]->rmin;
+        pmax = L[0]->rmax;
+        rmin = L[1]->rmin;
+        rmax = L[1]->rmax;
+    } else {
+        axis_range(s, k, 0, chip_x0(e, c), e->tw, &pmin, &pmax);
+        axis_range(s, k, 1, chip_y0(e, c), e->th, &rmin, &rmax);
+    }
+    i128 jmin = (pmin + rmin + C) >> k, jmax = (pmax + rmax + C) >> k;
+    return jmin == jmax ? (int)(jmin & 1) : -1;
+}
+
+/* Bit j of the axis values at lx (ly) = 0..n-1 as a mask. */
+static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int j)
+{
+    int n = is_y ? e->th : e->tw;
+    line_values(e, L, s, is_y, origin, j + 1);
+    int b = j >> 3;
+    if (!(L->win_valid >> b & 1)) {
+        uint64_t *mk = L->mask + 8 * b;
+        memset(mk, 0, 64);
+        for (int g = 0; g * 8 < n; g++) {
             uint64_t x = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            memcpy(&x, bytes + w * 64 + (size_t)g * 8, 8); /* byte j = pixel 8g + j */
-#else
-            for (int j = 0; j < 8; j++) x |= (uint64_t)bytes[w * 64 + (size_t)g * 8 + (size_t)j] << (8 * j);
+            if (b < 8) /* (a 64-bit shift is cheaper) */
+                for (int i = 0; i < 8 && g * 8 + i < n; i++)
+                    x |= (uint64_t)(uint8_t)((uint64_t)L->val[g * 8 + i] >> (8 * b)) << (8 * i);
+            else
+                for (int i = 0; i < 8 && g * 8 + i < n; i++)
+                    x |= (uint64_t)(uint8_t)(L->val[g * 8 + i] >> (8 * b)) << (8 * i);
+            x = transpose8(x);
+            for (int i = 0; i < 8; i++) mk[i] |= (x >> (8 * i) & 0xff) << (8 * g);
+        }
+        L->win_valid |= 1u << b;
+    }
+    return L->mask[j];
+}
+
+static inline uint64_t line_bit(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int j)
+{
+    if (L->uid == s->uid && L->origin == origin && (L->win_valid >> (j >> 3) & 1) &&
+        (j < L->m_used || L->m_used == s->m))
+        return L->mask[j];
+    return line_mask(e, L, s, is_y, origin, j);
+}
+
+/* Carry into bit k (1 ≤ k ≤ 63) of P(lx) + R(ly) at every pixel, directly:
+ * [P mod 2^k + R mod 2^k ≥ 2^k]; replaces k steps of the adder. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
 #endif
-            /* byte j bit i -> byte i bit j */
-            uint64_t t;
-            t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-            x = x ^ t ^ (t << 7);
-            t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-            x = x ^ t ^ (t << 14);
-            t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-            x = x ^ t ^ (t << 28);
-            for (int b = 0; b < 8; b++) out[b] |= (x >> (8 * b) & 0xff) << (8 * g);
+static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, int k, uint64_t *cy, int wpc)
+{
+    uint64_t lim = 1ull << k;
+    memset(cy, 0, (size_t)wpc * 8);
+    if (tw == 16 && k <= 31) {
+        /* 16 columns as two vectors of 32-bit lanes: compare, weight, OR */
+        typedef uint32_t v8u32 __attribute__((vector_size(32)));
+        v8u32 p0, p1, w0 = {1, 2, 4, 8, 16, 32, 64, 128};
+        v8u32 w1 = w0 * 256u;
+        for (int i = 0; i < 8; i++) {
+            p0[i] = (uint32_t)pl[i];
+            p1[i] = (uint32_t)pl[8 + i];
         }
-        for (int b = 0; b < 8; b++) e->qplanes[(size_t)(k0 + b) * nw + w] = out[b];
+        for (int ly = 0; ly < th; ly++) {
+            if (!rl[ly]) continue;
+            uint32_t t = (uint32_t)(lim - rl[ly]);
+            v8u32 tv = {t, t, t, t, t, t, t, t};
+            v8u32 g = ((v8u32)(p0 >= tv) & w0) | ((v8u32)(p1 >= tv) & w1);
+            uint64_t mask = g[0] | g[1] | g[2] | g[3] | g[4] | g[5] | g[6] | g[7];
+            int bit = ly * 16;
+            cy[bit >> 6] |= mask << (bit & 63);
+        }
+        return;
     }
-    e->win_k0 = k0;
+    if (tw == 16) {
+        /* the same with 64-bit lanes, four vectors */
+        v4u p[4], w[4];
+        for (int v = 0; v < 4; v++)
+            for (int i = 0; i < 4; i++) {
+                p[v][i] = pl[4 * v + i];
+                w[v][i] = 1ull << (4 * v + i);
+            }
+        for (int ly = 0; ly < th; ly++) {
+            if (!rl[ly]) continue;
+            uint64_t t = lim - rl[ly];
+            v4u tv = SPLAT4(t);
+            v4u g = ((v4u)(p[0] >= tv) & w[0]) | ((v4u)(p[1] >= tv) & w[1]) | ((v4u)(p[2] >= tv) & w[2]) |
+                    ((v4u)(p[3] >= tv) & w[3]);
+            uint64_t mask = g[0] | g[1] | g[2] | g[3];
+            int bit = ly * 16;
+            cy[bit >> 6] |= mask << (bit & 63);
+        }
+        return;
+    }
+    for (int ly = 0; ly < th; ly++) {
+        if (!rl[ly]) continue;
+        uint64_t t = lim - rl[ly], mask = 0;
+        for (int lx = 0; lx < tw; lx++) mask |= (uint64_t)(pl[lx] >= t) << lx;
+        int bit = ly * tw;
+        cy[bit >> 6] |= mask << (bit & 63);
+    }
 }
 
-/* Q over the received coefficient bits: exact modulo 2^m (pp5.md §2.4 item 2),
- * the value a bit-serial tree delivers in its first m bits. */
-static void evaluate(pp5_emc *e, int si, int k)
+static void jump_start(pp5_emc *e, int c, const qee_set *s, int k)
 {
-    qee_set *s = &e->set[si];
-    if (e->coords_dirty) update_coords(e);
-    size_t nw = (size_t)e->nwords;
-    if (k < 64) {
-        /* bits below 64 depend only on the coefficients modulo 2^64 */
-        uint64_t A = (uint64_t)s->coef[0], B = (uint64_t)s->coef[1], C = (uint64_t)s->coef[2];
-        uint64_t D = (uint64_t)s->coef[3], E = (uint64_t)s->coef[4], F = (uint64_t)s->coef[5];
-        if (!A && !B && !D && !E && !F) {
-            /* constant: every pixel gets C */
-            for (int b = 0; b < 64; b++) {
-                uint64_t v = (C >> b & 1) ? ~0ull : 0;
-                for (size_t w = 0; w < nw; w++) e->qplanes[(size_t)b * nw + w] = v;
-            }
-            e->win_k0 = 64; /* all 64 planes valid */
-        } else {
-            if (!D && !E && !F) {
-                /* linear: per chip, q = a[lx] + b[ly] (adds only) */
-                uint64_t ax[2048], by[2048];
-                int tw = e->o.tile_w, th = e->o.tile_h;
-                for (int k = 0; k < e->nchips; k++) {
-                    int tx = k % e->o.chips_x, ty = k / e->o.chips_x;
-                    int p0 = pix(e, tx * tw, ty * th);
-                    for (int lx = 0; lx < tw; lx++) ax[lx] = A * e->px[p0 + lx];
-                    for (int ly = 0; ly < th; ly++) by[ly] = B * e->py[p0 + ly * e->w] + C;
-                    for (int ly = 0; ly < th; ly++) {
-                        uint64_t *q = e->q64 + p0 + ly * e->w, bb = by[ly];
-                        for (int lx = 0; lx < tw; lx++) q[lx] = ax[lx] + bb;
-                    }
-                }
-            } else
-                for (int p = 0; p < e->npix; p++) {
-                    uint64_t x = e->px[p], y = e->py[p];
-                    e->q64[p] = A * x + B * y + C + D * x * x + E * x * y + F * y * y;
-                }
-            e->win_k0 = -1; /* planes are cut from q64 eight bits at a time */
-        }
-        s->eval_m = s->m < 64 ? s->m : 64;
-    } else {
-        const u128 *c = s->coef;
-        for (int p = 0; p < e->npix; p++) {
-            u128 x = e->px[p], y = e->py[p];
-            e->q128[p] = c[0] * x + c[1] * y + c[2] + c[3] * x * x + c[4] * x * y + c[5] * y * y;
-        }
-        s->eval_m = s->m;
-    }
-    e->q_owner = si;
-    e->plane_owner = -1;
+    axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+    line_values(e, lx, s, 0, chip_x0(e, c), k);
+    line_values(e, ly, s, 1, chip_y0(e, c), k);
+    uint64_t pl[64], rl[64], low = (1ull << k) - 1;
+    for (int i = 0; i < e->tw; i++) pl[i] = (uint64_t)lx->val[i] & low;
+    for (int i = 0; i < e->th; i++) rl[i] = (uint64_t)ly->val[i] & low;
+    carry_into(pl, rl, e->tw, e->th, k, e->t_carry + (size_t)c * (size_t)e->wpc, e->wpc);
 }
 
-/* The plane of T (R_T) for the current clock. */
-static const uint64_t *tree_plane(pp5_emc *e)
+/* One step of the chip's bit-serial adder: bit j of P(lx) + R(ly) into out
+ * (when out is not NULL), carry into bit j + 1 kept. */
+static void serial_step(pp5_emc *e, int c, const qee_set *s, int j, uint64_t *out)
 {
-    if (e->rt_set < 0) return e->zero;
-    int si = e->rt_set, k = e->rt_k;
-    qee_set *s = &e->set[si];
-    if (k >= 128) return e->zero;
-    if (e->plane_owner == si && s->plane_k == k && e->q_owner == si) return e->t_plane;
-    if (e->q_owner != si || e->coords_dirty || k >= s->eval_m || (k >= 64) != (s->eval_m > 64))
-        evaluate(e, si, k);
-    /* k < eval_m always holds at the A-17 latency: coefficient bit k has arrived
-     * latency shifts before result bit k is due */
-    if (k < 64) {
-        if (e->win_k0 != 64 && (e->win_k0 < 0 || k < e->win_k0 || k >= e->win_k0 + 8)) {
-            if (s->plane_k < 0) {
-                /* first bit read from this set (EDGE reads only its sign bit): one plane */
-                size_t nw = (size_t)e->nwords;
-                for (size_t w = 0; w < nw; w++) {
-                    const uint64_t *q = e->q64 + w * 64;
-                    uint64_t v = 0;
-                    for (int i = 0; i < 64; i++) v |= (q[i] >> k & 1) << i;
-                    e->t_plane[w] = v;
-                }
-                e->plane_owner = si;
-                s->plane_k = k;
-                return e->t_plane;
+    const u128 *pr = e->pr + (size_t)c * (size_t)(e->tw + e->th);
+    uint64_t *cy = e->t_carry + (size_t)c * (size_t)e->wpc;
+    int tw = e->tw;
+    if (e->fast_uv) {
+        uint64_t xm = line_bit(e, &e->xline[e->xlead[c]], s, 0, chip_x0(e, c), j);
+        uint64_t ym = line_bit(e, &e->yline[e->ylead[c]], s, 1, chip_y0(e, c), j);
+        uint64_t u = xm * e->rep;
+        for (int w = 0; w < e->wpc; w++) {
+            uint64_t rows = e->rpw == 64 ? ym : (ym >> (w * e->rpw)) & e->rows_mask, v;
+            if (e->vspread) v = e->vspread[rows];
+            else {
+                v = 0;
+                for (int r = 0; r < e->rpw; r++) v |= (rows >> r & 1) * (e->row_ones << (r * tw));
             }
-            cut_window(e, k & ~7);
+            uint64_t k = cy[w];
+            if (out) out[w] = u ^ v ^ k;
+            cy[w] = (u & v) | (k & (u ^ v));
         }
-        s->plane_k = k;          /* marks "read before" */
-        if (e->plane_owner == si) e->plane_owner = -1; /* t_plane is not this bit */
-        return e->qplanes + (size_t)k * (size_t)e->nwords; /* k < eval_m <= 64 */
     } else {
-        for (int w = 0; w < e->nwords; w++) {
-            const u128 *q = e->q128 + (size_t)w * 64;
-            uint64_t v = 0;
-            for (int i = 0; i < 64; i++) v |= (uint64_t)(q[i] >> k & 1) << i;
-            e->t_plane[w] = v;
+        uint64_t *o = out;
+        for (int i = 0; i < e->tpix; i++) {
+            int lx = i % tw, ly = i / tw;
+            uint64_t u = (uint64_t)(pr[lx] >> j & 1), v = (uint64_t)(pr[tw + ly] >> j & 1);
+            uint64_t k = cy[i >> 6] >> (i & 63) & 1, m = 1ull << (i & 63);
+            if (o) o[i >> 6] = (o[i >> 6] & ~m) | ((u ^ v ^ k) << (i & 63));
+            cy[i >> 6] = (cy[i >> 6] & ~m) | (((u & v) | (k & (u ^ v))) << (i & 63));
         }
     }
-    e->plane_owner = si;
-    s->plane_k = k;
-    return e->t_plane;
+}
+
+/* Four-word chips (16×16): the adder's steps for bits j0 .. j0+n-1 given the
+ * x and y masks of each bit; planes of bits ≥ keep0 go to out[j - keep0]. */
+static void serial_run4(const pp5_emc *e, uint64_t *cy, const uint64_t *xm, const uint64_t *ym, int j0, int n,
+                        int keep0, uint64_t *out)
+{
+    /* scalar: four words stay in registers (vectors built from table loads
+     * went through the stack) */
+    const uint64_t *vs = e->vspread;
+    int rpw = e->rpw;
+    uint64_t rm = e->rows_mask, rep = e->rep;
+    uint64_t k0 = cy[0], k1 = cy[1], k2 = cy[2], k3 = cy[3];
+    for (int i = 0; i < n; i++) {
+        uint64_t y = ym[i], u = xm[i] * rep;
+        uint64_t v0 = vs[y & rm], v1 = vs[(y >> rpw) & rm];
+        uint64_t v2 = vs[(y >> 2 * rpw) & rm], v3 = vs[(y >> 3 * rpw) & rm];
+        uint64_t x0 = u ^ v0, x1 = u ^ v1, x2 = u ^ v2, x3 = u ^ v3;
+        if (j0 + i >= keep0) {
+            uint64_t *o = out + (size_t)(j0 + i - keep0) * 4;
+            o[0] = x0 ^ k0;
+            o[1] = x1 ^ k1;
+            o[2] = x2 ^ k2;
+            o[3] = x3 ^ k3;
+        }
+        k0 = (u & v0) | (k0 & x0);
+        k1 = (u & v1) | (k1 & x1);
+        k2 = (u & v2) | (k2 & x2);
+        k3 = (u & v3) | (k3 & x3);
+    }
+    cy[0] = k0;
+    cy[1] = k1;
+    cy[2] = k2;
+    cy[3] = k3;
+}
+
+/* Bit k of Q at every pixel of chip c (k < 128): into out, or a pointer into
+ * the chip's window of adder outputs. */
+static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out)
+{
+    size_t wpc = (size_t)e->wpc;
+    u128 low = k >= 127 ? ~(u128)0 : (((u128)1 << (k + 1)) - 1);
+    if ((s->coef[4] & low) == 0) {
+        /* separable: Q = P(lx) + R(ly) in bits 0..k */
+        tengine *t = &e->te[c];
+        uint32_t cfg = e->config[c];
+        bool positioned = t->uid == s->uid && t->cfg == cfg && t->next_k <= k;
+        if (!(positioned && t->next_k == k) && k <= 100) {
+            int r = range_bit(e, c, s, k);
+            if (r >= 0) {
+                uint64_t v = r ? ~0ull : 0;
+                for (size_t w = 0; w < wpc; w++) out[w] = v;
+                return out;
+            }
+        }
+        if (e->groups_dirty) regroup(e);
+        if (e->fast_uv && k >= 4 && k <= 63 && (!positioned || k - t->next_k > 4)) {
+            jump_start(e, c, s, k);
+            t->uid = s->uid;
+            t->cfg = cfg;
+            t->next_k = k;
+        } else if (!positioned) {
+            t->uid = s->uid;
+            t->cfg = cfg;
+            t->next_k = 0;
+            t->m_used = -1;
+            memset(e->t_carry + (size_t)c * wpc, 0, wpc * 8);
+        }
+        if (e->fast_uv && wpc == 4 && e->vspread) {
+            /* reading bit after bit (a field, not a sign): run on to the end of a
+             * window of final bits, so the next reads hit it */
+            int end = t->run_on ? k + T_WIN : k + 1;
+            if (end > 128) end = 128;
+            if (s->open && s->m < 128 && end > s->m) end = s->m; /* bit j is final once j < m */
+            if (end < k + 1) end = k + 1;
+            while (end > k + 1 && (s->coef[4] & (end >= 128 ? ~(u128)0 : ((u128)1 << end) - 1)) != 0) end--;
+            uint64_t xm[T_WIN + 8], ym[T_WIN + 8];
+            uint64_t *win = e->t_win + (size_t)c * T_WIN * wpc;
+            while (t->next_k < end) {
+                int j0 = t->next_k, n = end - j0 < T_WIN + 8 ? end - j0 : T_WIN + 8;
+                axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+                for (int i = 0; i < n; i++) {
+                    xm[i] = line_bit(e, lx, s, 0, chip_x0(e, c), j0 + i);
+                    ym[i] = line_bit(e, ly, s, 1, chip_y0(e, c), j0 + i);
+                }
+                serial_run4(e, e->t_carry + (size_t)c * wpc, xm, ym, j0, n, k, win);
+                t->next_k += n;
+            }
+            t->win_uid = s->uid;
+            t->win_cfg = cfg;
+            t->win_k0 = k;
+            t->win_n = end - k;
+            return win;
+        }
+        while (t->next_k <= k) {
+            int j = t->next_k;
+            if (!e->fast_uv && j >= t->m_used && t->m_used != s->m) {
+                chip_values(e, c, s); /* bits below m_used are unchanged: the carry stays valid */
+                t->m_used = s->m;
+            }
+            serial_step(e, c, s, j, j == k ? out : NULL);
+            t->next_k++;
+        }
+        return out;
+    }
+    /* xy term in the low bits: per pixel */
+    const u128 *q = s->coef;
+    u128 x0 = (u128)chip_x0(e, c), y0 = (u128)chip_y0(e, c);
+    memset(out, 0, wpc * 8);
+    for (int i = 0; i < e->tpix; i++) {
+        u128 x = x0 + (u128)(i % e->tw), y = y0 + (u128)(i / e->tw);
+        u128 v = q[0] * x + q[1] * y + q[2] + q[3] * x * x + q[4] * x * y + q[5] * y * y;
+        out[i >> 6] |= (uint64_t)(v >> k & 1) << (i & 63);
+    }
+    return out;
+}
+
+/* The plane of bit k of set s at chip c, cached per chip. field: the reading
+ * word is likely to read the next bits too (a hint: it only sets how far the
+ * adder runs on). */
+static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k, bool field)
+{
+    if (k >= 128) return plane(e, PL_ZERO, c);
+    tengine *t = &e->te[c];
+    uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
+    uint32_t cfg = e->config[c];
+    /* bit k is final once coefficient bit k has arrived */
+    t->run_on = field || (t->seq_uid == s->uid && t->seq_k == k - 1);
+    t->seq_uid = s->uid;
+    t->seq_k = k;
+    if (t->win_uid == s->uid && t->win_cfg == cfg && k >= t->win_k0 && k < t->win_k0 + t->win_n)
+        return e->t_win + ((size_t)c * T_WIN + (size_t)(k - t->win_k0)) * (size_t)e->wpc;
+    if (t->last_uid == s->uid && t->last_k == k && t->last_cfg == cfg && (k < t->last_m || t->last_m == s->m))
+        return out;
+    const uint64_t *r = compute_bit(e, c, s, k, out);
+    if (r == out) {
+        t->last_uid = s->uid;
+        t->last_k = k;
+        t->last_cfg = cfg;
+        t->last_m = s->m;
+    }
+    return r;
+}
+
+/* The plane of T (R_T) at chip c for the current clock. */
+static const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
+{
+    if (e->rt_set < 0) return plane(e, PL_ZERO, c);
+    return tree_bit(e, c, &e->set[e->rt_set], e->rt_k, field);
 }
 
 static void qee_shift(pp5_emc *e)
@@ -337,33 +838,25 @@ static void qee_shift(pp5_emc *e)
     /* coefficient bits consumed on this shift go to the newest set whose bit 0
      * has started; an older set stops collecting when a newer one starts */
     if (e->nset_total > 0) {
-        int si = (e->nset_total - 1) % QEE_SETS;
-        qee_set *s = &e->set[si];
+        qee_set *s = &e->set[(e->nset_total - 1) % QEE_SETS], *into = NULL;
         if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) {
             if (e->nset_total > 1) e->set[(e->nset_total - 2) % QEE_SETS].open = false;
-            if (s->open && s->m < 128) {
-                for (int c = 0; c < 6; c++)
-                    if (e->lat_dat[c]) s->coef[c] |= (u128)1 << s->m;
-                s->m++;
-            }
+            into = s;
         } else if (e->nset_total > 1) {
-            qee_set *o = &e->set[(e->nset_total - 2) % QEE_SETS];
-            if (o->open && o->m < 128) {
-                for (int c = 0; c < 6; c++)
-                    if (e->lat_dat[c]) o->coef[c] |= (u128)1 << o->m;
-                o->m++;
-            }
+            into = &e->set[(e->nset_total - 2) % QEE_SETS];
+        }
+        if (into && into->open && into->m < 128) {
+            u128 bit = (u128)1 << into->m;
+            for (int c = 0; c < 6; c++) into->coef[c] |= bit & ((u128)0 - (u128)(e->lat_dat[c] & 1));
+            into->m++;
         }
     }
     if (e->lat_lsb) {
-        int si = e->nset_total % QEE_SETS;
-        if (e->q_owner == si) e->q_owner = -1;
-        if (e->plane_owner == si) e->plane_owner = -1;
-        if (e->rt_set == si) e->rt_set = -1;
-        memset(&e->set[si], 0, sizeof e->set[si]);
-        e->set[si].token_shift = sh;
-        e->set[si].open = true;
-        e->set[si].plane_k = -1;
+        qee_set *s = &e->set[e->nset_total % QEE_SETS];
+        memset(s, 0, sizeof *s);
+        s->token_shift = sh;
+        s->open = true;
+        s->uid = (uint64_t)e->nset_total;
         e->nset_total++;
     }
     /* R_T at the end of this shift: result bit k of the newest set that has
@@ -373,8 +866,9 @@ static void qee_shift(pp5_emc *e)
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
         qee_set *s = &e->set[i % QEE_SETS];
         if (sh >= s->token_shift + lead) {
+            uint64_t k = sh - s->token_shift - lead;
             e->rt_set = i % QEE_SETS;
-            e->rt_k = (int)(sh - s->token_shift - lead);
+            e->rt_k = k > 1000 ? 1000 : (int)k;
             break;
         }
     }
@@ -393,61 +887,380 @@ static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
     return r;
 }
 
-__attribute__((noinline)) static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+/* Can the Enable load give anything but 0 at a pixel whose E is 0? Operands
+ * that do not depend on the pixel are known; the others range over 0 and 1. */
+static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
 {
-    int nw = e->nwords;
-    bool valid = addr < PP5_EMC_MEM_BITS;
-    if (!valid) e->warnings++; /* reads 0, writes ignored */
-    uint64_t *m = valid ? plane(e, addr) : e->zero;
-    const uint64_t *s = e->s_addr >= 0 ? plane(e, e->s_addr) : e->s_plane;
-    const uint64_t *t = p->agts_t ? tree_plane(e) : e->zero;
-    uint64_t acm = p->acmp ? ~0ull : 0, bcm = p->bcmp ? ~0ull : 0, ccm = p->ccmp ? ~0ull : 0;
-    bool write = p->mwrt && valid;
-    /* S ← the bit read now (pre-write) */
-    bool s_from_read = e->o.s_source == PP5_S_PREV_READ;
-    bool save_read = s_from_read && write; /* the new S is M before the write */
-    uint64_t *new_s = e->tmp_c;
-    bool std = e->o.sum_table == 0x96 && e->o.carry_table == 0xE8 && e->o.enable_table == 0xE8;
-    bool gate_w = e->o.mwrt_gated_by_e, gate_l = e->o.loads_gated_by_e;
-    bool ldc = p->ldc, lde = p->lde, keep_sum = !s_from_read;
-    uint64_t ss = p->agts_s ? 0 : ~0ull, ts = p->agts_t ? 0 : ~0ull; /* unselected: 1 */
-    uint64_t es = p->bgts_e ? 0 : ~0ull, ms = p->bgts_m ? 0 : ~0ull, cs = p->cgts_c ? 0 : ~0ull;
-    for (int w = 0; w < nw; w++) {
+    int a0 = 1 ^ p->acmp, b0 = 1 ^ p->bcmp, c0 = 1 ^ p->ccmp;
+    bool a_var = p->agts_s || p->agts_t, b_var = !p->bgts_e && p->bgts_m, c_var = p->cgts_c;
+    if (p->bgts_e) b0 = p->bcmp; /* wired-AND with E = 0 */
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            for (int c = 0; c < 2; c++) {
+                if ((!a_var && a != a0) || (!b_var && b != b0) || (!c_var && c != c0)) continue;
+                if (e->o.enable_table >> (a << 2 | b << 1 | c) & 1) return false;
+            }
+    return true;
+}
+
+
+/* One microcycle on wpc words of one chip, without branches: every effect is
+ * a mask (0 when the word does not have it). */
+static inline __attribute__((always_inline)) void alu_words(const pp5_emc *e, const alu_word *u, size_t wpc,
+                                                            bool std, uint64_t *m, uint64_t *en, uint64_t *cy,
+                                                            const uint64_t *s, const uint64_t *t, uint64_t *snap)
+{
+    for (size_t w = 0; w < wpc; w++) {
         /* each bus is a wired-AND of its selected sources (1 if none) XOR its Cmp bit */
-        uint64_t en = e->e[w];
-        uint64_t A = ((s[w] | ss) & (t[w] | ts)) ^ acm;
-        uint64_t B = ((en | es) & (m[w] | ms)) ^ bcm;
-        uint64_t C = (e->carry[w] | cs) ^ ccm;
-        uint64_t sum, cy, ev;
+        uint64_t E = en[w], M = m[w], K = cy[w], S = s[w];
+        uint64_t A = ((S | u->ss) & (t[w] | u->ts)) ^ u->acm;
+        uint64_t B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
+        uint64_t C = (K | u->cs) ^ u->ccm;
+        uint64_t sum, ca, ev;
         if (std) { /* A-9 defaults */
             sum = A ^ B ^ C;
-            cy = ev = (A & B) | (C & (A | B));
+            ca = ev = (A & B) | (C & (A | B));
         } else {
             sum = truth(e->o.sum_table, A, B, C);
-            cy = truth(e->o.carry_table, A, B, C);
+            ca = truth(e->o.carry_table, A, B, C);
             ev = truth(e->o.enable_table, A, B, C);
         }
-        uint64_t lg = gate_l ? en : ~0ull;
-        if (save_read) new_s[w] = m[w];
-        if (write) {
-            uint64_t wm = gate_w ? en : ~0ull; /* */
-            m[w] = (m[w] & ~wm) | (sum & wm);
+        uint64_t wm = (E | u->w_ungated) & u->w_on;  /* */
+        uint64_t lg = E | u->l_ungated;
+        snap[w] = (M & u->snap_read) | (sum & u->snap_sum) | (snap[w] & u->snap_keep); /* */
+        m[w] = M ^ ((M ^ sum) & wm);
+        cy[w] = K ^ ((K ^ ca) & lg & u->c_on);
+        en[w] = E ^ ((E ^ ev) & lg & u->e_on);
+    }
+}
+
+/* The common case, one 16×16 chip = 4 words = one 256-bit vector, A-9
+ * default tables, S = the previous read: eight variants by which of MWrt,
+ * LdC, LdE the word has, so each stores only what it changes. GCC/clang
+ * vector extensions; on x86-64 an AVX2 clone is picked at load time. */
+
+static inline __attribute__((always_inline)) void kernel4(const alu_word *u, uint64_t *m, uint64_t *en,
+                                                          uint64_t *cy, const uint64_t *s, const uint64_t *t,
+                                                          uint64_t *snap, bool wr, bool lc, bool le)
+{
+    v4u E, M, K, S, T;
+    LD4(E, en);
+    LD4(M, m);
+    LD4(K, cy);
+    LD4(S, s);
+    LD4(T, t);
+    v4u A = ((S | SPLAT4(u->ss)) & (T | SPLAT4(u->ts))) ^ SPLAT4(u->acm); /* */
+    v4u B = ((E | SPLAT4(u->es)) & (M | SPLAT4(u->ms))) ^ SPLAT4(u->bcm);
+    v4u C = (K | SPLAT4(u->cs)) ^ SPLAT4(u->ccm);
+    v4u lg = E | SPLAT4(u->l_ungated);
+    v4u maj = (A & B) | (C & (A | B)); /* */
+    if (wr) {
+        v4u nm = M ^ ((M ^ (A ^ B ^ C)) & (E | SPLAT4(u->w_ungated))); /* */
+        ST4(snap, M); /* the new S is M before the write */
+        ST4(m, nm);
+    }
+    if (lc) {
+        v4u nk = K ^ ((K ^ maj) & lg);
+        ST4(cy, nk);
+    }
+    if (le) {
+        v4u ne = E ^ ((E ^ maj) & lg);
+        ST4(en, ne);
+    }
+}
+
+/* The chips of list[0..n) (4 words each), T and S planes given per chip. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void alu_many4(const alu_word *u, const int *list, int n, const uint64_t *const *tp,
+                      const uint64_t *const *sp, uint64_t *snap_base)
+{
+#define ALU_MANY4(wr, lc, le)                                                                      \
+    for (int i = 0; i < n; i++) {                                                                  \
+        size_t off = (size_t)list[i] * 4;                                                          \
+        kernel4(u, u->m_base + off, u->e_base + off, u->c_base + off, sp[i], tp[i], snap_base + off, \
+                wr, lc, le);                                                                       \
+    }                                                                                              \
+    break;
+    switch ((u->write ? 1 : 0) | (u->ldc ? 2 : 0) | (u->lde ? 4 : 0)) {
+    case 1: ALU_MANY4(true, false, false)
+    case 2: ALU_MANY4(false, true, false)
+    case 3: ALU_MANY4(true, true, false)
+    case 4: ALU_MANY4(false, false, true)
+    case 5: ALU_MANY4(true, false, true)
+    case 6: ALU_MANY4(false, true, true)
+    case 7: ALU_MANY4(true, true, true)
+    default: break;
+    }
+#undef ALU_MANY4
+}
+
+static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
+{
+    size_t wpc = (size_t)e->wpc, off = (size_t)c * wpc;
+    uint64_t *m = u->m_base + off, *en = u->e_base + off, *cy = u->c_base + off;
+    const uint64_t *t = u->need_t ? tree_plane(e, c, !u->lde) : u->zero_base + off;
+    const uint64_t *s = !u->need_s ? u->zero_base + off
+                      : e->s_gen[c] == e->gen ? e->s_snap + off : u->s_base + off;
+    uint64_t *snap = e->s_snap + off;
+    if (u->std) alu_words(e, u, wpc, true, m, en, cy, s, t, snap);
+    else alu_words(e, u, wpc, false, m, en, cy, s, t, snap);
+    if (u->save_read || u->keep_sum) e->s_gen[c] = new_gen;
+    if (u->lde) update_lit(e, c);
+}
+
+/* Apply chip c's deferred Carry updates (E was 0 for all of them). */
+static void flush_chip(pp5_emc *e, int c)
+{
+    size_t wpc = (size_t)e->wpc;
+    uint64_t *cy = plane(e, PL_CARRY, c);
+    const uint64_t *zero = plane(e, PL_ZERO, c);
+    bool std = e->o.carry_table == 0xE8;
+    for (int i = e->pend_from[c]; i < e->log_len; i++) {
+        const defer_op *d = &e->log[i];
+        const alu_word *u = &d->u;
+        const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k, false) : zero;
+        const uint64_t *s = u->need_s && d->s_addr >= 0 ? plane(e, d->s_addr, c) : zero;
+        const uint64_t *m = plane(e, u->addr, c);
+        for (size_t w = 0; w < wpc; w++) {
+            uint64_t A = ((s[w] | u->ss) & (t[w] | u->ts)) ^ u->acm;
+            uint64_t B = (u->es & (m[w] | u->ms)) ^ u->bcm; /* E = 0 */
+            uint64_t C = (cy[w] | u->cs) ^ u->ccm;
+            cy[w] = std ? (A & B) | (C & (A | B)) : truth(e->o.carry_table, A, B, C);
         }
-        if (ldc) e->carry[w] = (e->carry[w] & ~lg) | (cy & lg);
-        if (lde) e->e[w] = (en & ~lg) | (ev & lg);
-        if (keep_sum) e->tmp_sum[w] = sum;
     }
-    if (!s_from_read) {
-        memcpy(e->s_plane, e->tmp_sum, (size_t)nw * 8);
-        e->s_addr = -1;
-    } else if (write) {
-        e->tmp_c = e->s_plane; /* swap buffers: s_plane now holds the pre-write M */
-        e->s_plane = new_s;
-        e->s_addr = -1;
+    e->pend_from[c] = -1;
+    e->pend[c >> 6] &= ~(1ull << (c & 63));
+}
+
+static void flush_all(pp5_emc *e)
+{
+    for (int wd = 0; wd * 64 < e->nchips; wd++)
+        while (e->pend[wd]) flush_chip(e, wd * 64 + __builtin_ctzll(e->pend[wd]));
+    e->log_len = 0;
+    e->arch_len = 0;
+}
+
+static inline void drop_pending(pp5_emc *e, int c)
+{
+    e->pend_from[c] = -1;
+    e->pend[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* Chip c executes microword u: its deferred Carry updates are dropped when u
+ * overwrites Carry without reading it, applied first when u reads Carry or
+ * writes memory (which they read), and otherwise left pending. */
+static inline void settle_pending(pp5_emc *e, const alu_word *u, int c)
+{
+    if (chip_pending(e, c)) {
+        if (u->ldc && !u->reads_c) drop_pending(e, c);
+        else if (u->reads_c || u->write) flush_chip(e, c);
+    }
+}
+
+/* Chips wd·64 + (bits of mask) join the list, their pending Carry settled. */
+static inline void add_chips(pp5_emc *e, const alu_word *u, int wd, uint64_t mask, int *list, int *n)
+{
+    for (uint64_t p = mask & e->pend[wd]; p; p &= p - 1) settle_pending(e, u, wd * 64 + __builtin_ctzll(p));
+    for (; mask; mask &= mask - 1) list[(*n)++] = wd * 64 + __builtin_ctzll(mask);
+}
+
+/* The chips of list[0..n) execute microword u (pending Carry settled). */
+static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uint64_t new_gen)
+{
+    if (!u->fast4) {
+        for (int i = 0; i < n; i++) alu_chip(e, u, list[i], new_gen);
+        return;
+    }
+    const uint64_t *tp[256], *sp[256];
+    if (u->need_t)
+        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], !u->lde); /* (E loads test a sign) */
+    else
+        for (int i = 0; i < n; i++) tp[i] = u->zero_base + (size_t)list[i] * 4;
+    if (u->need_s)
+        for (int i = 0; i < n; i++) {
+            size_t off = (size_t)list[i] * 4;
+            sp[i] = e->s_gen[list[i]] == e->gen ? e->s_snap + off : u->s_base + off;
+        }
+    else
+        for (int i = 0; i < n; i++) sp[i] = u->zero_base + (size_t)list[i] * 4;
+    alu_many4(u, list, n, tp, sp, e->s_snap);
+    if (u->save_read)
+        for (int i = 0; i < n; i++) e->s_gen[list[i]] = new_gen;
+    if (u->lde)
+        for (int i = 0; i < n; i++) update_lit(e, list[i]);
+}
+
+/* The log entry for this microword (created on first use). */
+static int defer_entry(pp5_emc *e, const alu_word *u, int *entry)
+{
+    if (*entry >= 0) return *entry;
+    if (e->log_len == e->log_cap) {
+        int nc = e->log_cap ? 2 * e->log_cap : 256;
+        defer_op *n = realloc(e->log, (size_t)nc * sizeof *n);
+        if (!n) return -1;
+        e->log = n;
+        e->log_cap = nc;
+    }
+    defer_op *d = &e->log[e->log_len];
+    d->u = *u;
+    d->s_addr = e->s_addr;
+    d->set_ix = -1;
+    d->k = 0;
+    if (u->need_t && e->rt_set >= 0 && e->rt_k < 128) {
+        const qee_set *s = &e->set[e->rt_set];
+        if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m)) {
+            if (e->arch_len == e->arch_cap) {
+                int nc = e->arch_cap ? 2 * e->arch_cap : 64;
+                qee_set *n = realloc(e->arch, (size_t)nc * sizeof *n);
+                if (!n) return -1;
+                e->arch = n;
+                e->arch_cap = nc;
+            }
+            e->arch[e->arch_len++] = *s;
+        }
+        d->set_ix = e->arch_len - 1;
+        d->k = e->rt_k;
+    }
+    *entry = e->log_len++;
+    return *entry;
+}
+
+enum { LOG_LIMIT = 1 << 14 };
+
+static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+{
+    bool valid = addr < PP5_EMC_MEM_BITS;
+    if (!valid) e->warnings++; /* reads 0, writes ignored */
+    alu_word u;
+    u.addr = valid ? addr : PL_ZERO;
+    u.ss = p->agts_s ? 0 : ~0ull;
+    u.ts = p->agts_t ? 0 : ~0ull;
+    u.es = p->bgts_e ? 0 : ~0ull;
+    u.ms = p->bgts_m ? 0 : ~0ull;
+    u.cs = p->cgts_c ? 0 : ~0ull;
+    u.acm = p->acmp ? ~0ull : 0;
+    u.bcm = p->bcmp ? ~0ull : 0;
+    u.ccm = p->ccmp ? ~0ull : 0;
+    u.write = p->mwrt && valid;
+    u.ldc = p->ldc;
+    u.lde = p->lde;
+    u.std = e->o.sum_table == 0x96 && e->o.carry_table == 0xE8 && e->o.enable_table == 0xE8;
+    u.gate_w = e->o.mwrt_gated_by_e;
+    u.gate_l = e->o.loads_gated_by_e;
+    bool prev_read = e->o.s_source == PP5_S_PREV_READ;
+    u.save_read = prev_read && u.write;
+    u.keep_sum = !prev_read;
+    u.need_t = p->agts_t;
+    u.need_s = p->agts_s;
+    u.reads_c = p->cgts_c;
+    u.w_ungated = u.gate_w ? 0 : ~0ull;
+    u.w_on = u.write ? ~0ull : 0;
+    u.l_ungated = u.gate_l ? 0 : ~0ull;
+    u.c_on = u.ldc ? ~0ull : 0;
+    u.e_on = u.lde ? ~0ull : 0;
+    u.snap_read = u.save_read ? ~0ull : 0;
+    u.snap_sum = u.keep_sum ? ~0ull : 0;
+    u.snap_keep = ~(u.snap_read | u.snap_sum);
+    u.fast4 = u.std && prev_read && e->wpc == 4;
+    u.m_base = plane(e, u.addr, 0); /* invalid: the zero plane, never changed (write is off) */
+    u.e_base = plane(e, PL_E, 0);
+    u.c_base = plane(e, PL_CARRY, 0);
+    u.zero_base = plane(e, PL_ZERO, 0);
+    u.s_base = e->s_addr >= 0 ? plane(e, e->s_addr, 0) : u.zero_base;
+    uint64_t new_gen = e->gen + 1;
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
+        e->log_len = 0;
+        e->arch_len = 0;
+    }
+    if (e->log_len >= LOG_LIMIT) flush_all(e);
+    if (prev_read && !u.write && !u.gate_l && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m &&
+        !p->cgts_c) {
+        /* No operand depends on the pixel (ENABLE_ALL, the z-test's Carry preset):
+         * Carry and E become constants everywhere — two plane fills. */
+        int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+        if (u.ldc) {
+            int v = e->o.carry_table >> idx & 1;
+            if (e->carry_fill != v + 1) { /* (the z-test repeats its preset while it waits) */
+                uint64_t *cy = plane(e, PL_CARRY, 0);
+                for (size_t w = 0; w < e->pw; w++) cy[w] = v ? ~0ull : 0;
+                e->carry_fill = v + 1;
+            }
+            memset(e->pend, 0, sizeof e->pend); /* overwritten, never read: nothing pending */
+        }
+        if (u.lde) {
+            uint64_t v = e->o.enable_table >> idx & 1 ? ~0ull : 0, *en = plane(e, PL_E, 0);
+            for (size_t w = 0; w < e->pw; w++) en[w] = v;
+            for (int wd = 0; wd * 64 < e->nchips; wd++) {
+                int nw = e->nchips - wd * 64;
+                e->eany[wd] = v ? (nw >= 64 ? ~0ull : (1ull << nw) - 1) : 0;
+            }
+        }
+        e->s_addr = valid ? addr : -1; /* S follows the read */
+        e->gen = new_gen;
+        return;
+    }
+    if (u.ldc) e->carry_fill = 0; /* Carry may change below (and deferred updates change it later) */
+    /* What the word does to a chip whose E is all 0 (A-11): a write or a load
+     * not gated by E, or S taking the sum (A-10 alternative). */
+    bool dark_mem = u.write && !u.gate_w, dark_carry = u.ldc && !u.gate_l;
+    bool dark_en = u.lde && !u.gate_l && !enable_stays_0(e, p);
+    int list[256], n = 0;
+    if (!prev_read || dark_mem || dark_en) {
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            int nw = e->nchips - wd * 64;
+            add_chips(e, &u, wd, nw >= 64 ? ~0ull : (1ull << nw) - 1, list, &n);
+        }
+    } else if (dark_carry) {
+        /* Carry only: dark chips defer it when it needs T (the costly operand);
+         * chip sets as bit masks, 64 chips a word */
+        int entry = -1;
+        uint64_t run[4], dark[4];
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            int nw = e->nchips - wd * 64;
+            uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1;
+            run[wd] = e->eany[wd];
+            if (u.need_s) /* S is a snapshot there: not kept in the log */
+                for (int i = 0; i < 64 && i < nw; i++)
+                    if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
+            dark[wd] = all & ~run[wd];
+            /* the executing chips settle first: their pending entries end before this word */
+            add_chips(e, &u, wd, run[wd], list, &n);
+        }
+        for (int wd = 0; wd * 64 < e->nchips; wd++) {
+            if (!u.reads_c) e->pend[wd] &= ~dark[wd]; /* Carry overwritten: drop what was pending */
+            uint64_t later = u.need_t ? dark[wd] : dark[wd] & e->pend[wd], now = dark[wd] & ~later;
+            if (later && defer_entry(e, &u, &entry) < 0) { /* out of memory: do it now */
+                for (uint64_t r = later; r; r &= r - 1) {
+                    int c = wd * 64 + __builtin_ctzll(r);
+                    if (chip_pending(e, c)) flush_chip(e, c);
+                    list[n++] = c;
+                }
+                later = 0;
+            }
+            for (uint64_t fresh = later & ~e->pend[wd]; fresh; fresh &= fresh - 1)
+                e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry;
+            e->pend[wd] |= later;
+            for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
+        }
     } else {
-        e->s_addr = valid ? addr : -1;
-        if (!valid) memset(e->s_plane, 0, (size_t)nw * 8);
+        for (int wd = 0; wd * 64 < e->nchips; wd++) add_chips(e, &u, wd, e->eany[wd], list, &n);
     }
+    exec_list(e, &u, list, n, new_gen);
+    /* S for the next microcycle (A-10): chips that wrote hold a snapshot; the
+     * others read plane addr unchanged */
+    if (prev_read) e->s_addr = valid ? addr : -1;
+    else e->s_addr = -1;
+    e->gen = new_gen;
+}
+
+/* S follows the read of a word that changes nothing (A-10 default) */
+static void sense_only(pp5_emc *e, int addr)
+{
+    if (e->o.s_source != PP5_S_PREV_READ) return;
+    e->s_addr = addr < PP5_EMC_MEM_BITS ? addr : -1;
+    e->gen++;
 }
 
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
@@ -465,21 +1278,18 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
                 uint8_t kk = (uint8_t)k;
                 uint8_t seen = (uint8_t)((e->lat_addr_l & ~kk) | (e->lat_addr_h & kk));
                 if (seen == 0) {
+                    if (chip_pending(e, k)) flush_chip(e, k);
                     e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
-                    e->coords_dirty = true;
+                    e->groups_dirty = true;
                 }
             }
         }
-        if (e->o.s_source == PP5_S_PREV_READ) {
-            if (addr < PP5_EMC_MEM_BITS) e->s_addr = addr;
-            else { e->s_addr = -1; memset(e->s_plane, 0, (size_t)e->nwords * 8); }
-        }
+        sense_only(e, addr);
     } else if (p->ldc || p->lde || p->mwrt) {
         alu(e, p, addr);
-    } else if (e->o.s_source == PP5_S_PREV_READ) {
+    } else {
         /* no state change: only the sense latch S follows the read */
-        if (addr < PP5_EMC_MEM_BITS) e->s_addr = addr;
-        else { e->s_addr = -1; memset(e->s_plane, 0, (size_t)e->nwords * 8); }
+        sense_only(e, addr);
     }
     e->lat_addr_l = p->addr_l;
     e->lat_addr_h = p->addr_h;

@@ -5,6 +5,7 @@
 #include "pp5/render.h"
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,11 +150,89 @@ void pp5_render_opts_default(pp5_render_opts *o)
     pp5_emc_options_default(&o->emc);
 }
 
-/* A coefficient as the graphics processor sends it: an IEEE single, printed
- * so that strtof gives back exactly that float. */
-static void coef(ls_buf *b, char name, double v)
+/* Where a primitive's host stream goes: appended as text, or appended as
+ * actions to a stream (the renderer's own loop: the text of each instruction
+ * line is parsed once per frame by pp5_stream_parse and its actions reused,
+ * coefficients become register writes directly). */
+enum { EMIT_CACHE = 16 };
+typedef struct emitter {
+    ls_buf *text;
+    pp5_stream *acts;
+    struct {
+        char key[112];
+        pp5_action a[4];
+        size_t n;
+    } cache[EMIT_CACHE];
+    int ncache;
+    ls_status err;
+    ls_diag *d;
+} emitter;
+
+static bool emit_push(emitter *em, const pp5_action *a)
 {
-    ls_buf_printf(b, "coef %c %.9g\n", name, (double)(float)v);
+    pp5_stream *s = em->acts;
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        pp5_action *na = realloc(s->a, nc * sizeof *na);
+        if (!na) {
+            em->err = ls_diag_set(em->d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            return false;
+        }
+        s->a = na;
+        s->cap = nc;
+    }
+    s->a[s->n++] = *a;
+    return true;
+}
+
+/* A coefficient as the graphics processor sends it: an IEEE single, written
+ * as its bit pattern (the action "coef A v" gives for that float). */
+static void coef(emitter *em, char name, double v)
+{
+    float f = (float)v;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    if (em->err != LS_OK) return;
+    if (em->text) {
+        ls_buf_printf(em->text, "write %c 0x%08x\n", name, (unsigned)bits);
+        return;
+    }
+    pp5_action a = {.kind = PP5_ACT_WRITE, .reg = (pp5_reg)(PP5_REG_A + (name - 'A')), .value = bits};
+    emit_push(em, &a);
+}
+
+/* Instruction lines (write I …, go, wait) */
+__attribute__((format(printf, 2, 3))) static void emit(emitter *em, const char *fmt, ...)
+{
+    char line[112];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (em->err != LS_OK) return;
+    if (em->text) {
+        ls_buf_puts(em->text, line);
+        return;
+    }
+    int i;
+    for (i = 0; i < em->ncache; i++)
+        if (!strcmp(em->cache[i].key, line)) break;
+    if (i == em->ncache) {
+        pp5_stream ps;
+        if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
+        if (em->ncache < EMIT_CACHE && ps.n <= 4) {
+            snprintf(em->cache[i].key, sizeof em->cache[i].key, "%s", line);
+            memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
+            em->cache[i].n = ps.n;
+            em->ncache++;
+        } else {
+            for (size_t k = 0; k < ps.n && emit_push(em, &ps.a[k]); k++) {}
+            pp5_stream_free(&ps);
+            return;
+        }
+        pp5_stream_free(&ps);
+    }
+    for (size_t k = 0; k < em->cache[i].n && emit_push(em, &em->cache[i].a[k]); k++) {}
 }
 
 /* plane v = a x + b y + c through three vertices (x, y, val) */
@@ -168,16 +247,14 @@ static void plane3(const double p[3][6], int k, double *a, double *b, double *c)
     *c = p[0][k] - *a * p[0][0] - *b * p[0][1];
 }
 
-ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
+static void emit_prim(const pp5_prim *p, emitter *b)
 {
-    ls_buf *b = bufp;
-    (void)d;
     if (p->kind == PP5_PRIM_TRI) {
         const double(*v)[6] = p->v;
         double area2 = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
-        if (!(fabs(area2) > 1e-9)) return LS_OK; /* degenerate: covers no pixel centre */
+        if (!(fabs(area2) > 1e-9)) return; /* degenerate: covers no pixel centre */
         double sg = area2 > 0 ? 1 : -1;
-        ls_buf_printf(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
+        emit(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
         for (int k = 0; k < 3; k++) {
             const double *p0 = v[k], *p1 = v[(k + 1) % 3];
             double dx = p1[0] - p0[0], dy = p1[1] - p0[1], l = sqrt(dx * dx + dy * dy);
@@ -186,14 +263,14 @@ ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
             coef(b, 'A', A);
             coef(b, 'B', B);
             coef(b, 'C', C);
-            ls_buf_printf(b, "write I uaddr=%d qee=linear mbi fni=1\ngo\nwait\n", PP5_R_UADDR_EDGE);
+            emit(b, "write I uaddr=%d qee=linear mbi fni=1\ngo\nwait\n", PP5_R_UADDR_EDGE);
         }
         double a, bb, c;
         plane3(v, 2, &a, &bb, &c);
         coef(b, 'A', a * ZSCALE);
         coef(b, 'B', bb * ZSCALE);
         coef(b, 'C', c * ZSCALE);
-        ls_buf_printf(b, "write I uaddr=%d dst=%d qee=linear trren fni=%d\ngo\nwait\n",
+        emit(b, "write I uaddr=%d dst=%d qee=linear trren fni=%d\ngo\nwait\n",
                       PP5_R_UADDR_ZTEST, PP5_R_ZBUF, PP5_R_ZBITS);
         static const int field[3] = {PP5_R_RED, PP5_R_GREEN, PP5_R_BLUE};
         for (int k = 0; k < 3; k++) {
@@ -201,12 +278,12 @@ ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
             coef(b, 'A', a);
             coef(b, 'B', bb);
             coef(b, 'C', c + 0.5); /* round to nearest: the QEE keeps the integer part */
-            ls_buf_printf(b, "write I uaddr=%d dst=%d qee=linear trren fni=8\ngo\nwait\n",
+            emit(b, "write I uaddr=%d dst=%d qee=linear trren fni=8\ngo\nwait\n",
                           PP5_R_UADDR_QLOAD, field[k]);
         }
     } else {
         double cx = p->v[0][0], cy = p->v[0][1], r = p->v[0][2];
-        ls_buf_printf(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
+        emit(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
         /* pp5.md §6: Q = r^2 - (x-a)^2 - (y-b)^2 */
         coef(b, 'A', 2 * cx);
         coef(b, 'B', 2 * cy);
@@ -214,18 +291,28 @@ ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
         coef(b, 'D', -1);
         coef(b, 'E', 0);
         coef(b, 'F', -1);
-        ls_buf_printf(b, "write I uaddr=%d qee=quad mbi fni=1\ngo\nwait\n", PP5_R_UADDR_DISC);
+        emit(b, "write I uaddr=%d qee=quad mbi fni=1\ngo\nwait\n", PP5_R_UADDR_DISC);
         coef(b, 'C', p->v[1][0] * ZSCALE);
-        ls_buf_printf(b, "write I uaddr=%d dst=%d qee=const trren fni=%d\ngo\nwait\n",
+        emit(b, "write I uaddr=%d dst=%d qee=const trren fni=%d\ngo\nwait\n",
                       PP5_R_UADDR_ZTEST, PP5_R_ZBUF, PP5_R_ZBITS);
         static const int field[3] = {PP5_R_RED, PP5_R_GREEN, PP5_R_BLUE};
         for (int k = 0; k < 3; k++) {
             coef(b, 'C', p->v[0][3 + k] + 0.5);
-            ls_buf_printf(b, "write I uaddr=%d dst=%d qee=const trren fni=8\ngo\nwait\n",
+            emit(b, "write I uaddr=%d dst=%d qee=const trren fni=8\ngo\nwait\n",
                           PP5_R_UADDR_QLOAD, field[k]);
         }
     }
-    return LS_OK;
+}
+
+
+ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
+{
+    emitter em;
+    memset(&em, 0, sizeof em);
+    em.text = bufp;
+    em.d = d;
+    emit_prim(p, &em);
+    return em.err;
 }
 
 typedef struct run_ctx {
@@ -267,6 +354,9 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     pp5_emc *e = NULL;
     ls_buf b;
     ls_buf_init(&b);
+    emitter *em = NULL;
+    pp5_stream acts;
+    memset(&acts, 0, sizeof acts);
     ls_status rs;
     if (!u) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     rs = pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib.pp5m", u, &errs);
@@ -307,10 +397,22 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     st->nprims = s->n;
+    /* primitives: the same host streams as pp5_render_prim_stream writes, built
+     * as actions (each instruction line parsed once per frame) */
+    em = calloc(1, sizeof *em);
+    if (!em) {
+        rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    snprintf(acts.fname, sizeof acts.fname, "primitive");
+    em->acts = &acts;
+    em->d = d;
     for (size_t i = 0; i < s->n; i++) {
         uint64_t t0 = pp5_igc_cycle(g);
-        if ((rs = pp5_render_prim_stream(&s->p[i], &b, d)) != LS_OK) goto out;
-        if ((rs = run_text(g, &rc, &b, "primitive", d)) != LS_OK) {
+        acts.n = 0;
+        emit_prim(&s->p[i], em);
+        if ((rs = em->err) != LS_OK) goto out;
+        if ((rs = pp5_stream_run(&acts, g, 0, on_clock, &rc, d)) != LS_OK) {
             ls_diag_at_index(d, s->p[i].line);
             goto out;
         }
@@ -322,17 +424,28 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     st->clocks = pp5_igc_cycle(g) - c0;
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = pp5_emc_warning_count(e);
-    int w = pp5_emc_width(e), h = pp5_emc_height(e);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            for (int k = 0; k < 3; k++)
-                rgb[((size_t)y * (size_t)w + (size_t)x) * 3 + (size_t)k] =
-                    (uint8_t)pp5_emc_field(e, x, y, field[k], 8);
+    /* read-back: the 24 colour planes, whole planes at a time */
+    size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
+    uint64_t *pl = malloc(npix / 8);
+    if (!pl) {
+        rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    memset(rgb, 0, npix * 3);
+    for (int k = 0; k < 3; k++)
+        for (int bit = 0; bit < 8; bit++) {
+            pp5_emc_plane(e, field[k] + bit, pl);
+            for (size_t p = 0; p < npix; p++)
+                rgb[p * 3 + (size_t)k] |= (uint8_t)((pl[p >> 6] >> (p & 63) & 1) << bit);
+        }
+    free(pl);
 out:
     if (rs != LS_OK && st->prim_clocks) {
         free(st->prim_clocks);
         st->prim_clocks = NULL;
     }
+    free(em);
+    pp5_stream_free(&acts);
     ls_buf_free(&b);
     ls_diag_list_free(&errs);
     pp5_emc_destroy(e);

@@ -1,0 +1,444 @@
+/* Differential test: the optimised EMC array (src/pp5/emc.c) against the
+ * straightforward reference kept in tests/pp5/emc_ref.c, clock by clock.
+ *
+ * 1. Random pin sequences: microcode-library ALU words and fully random ALU
+ *    words, idle words, redundant codes (ExtOps, config mode with same and
+ *    paired addressing), addresses inside and outside pixel memory, TrSt
+ *    gaps, and coefficient streams shaped like the Serializer's (LSB token two
+ *    shifts before bit 0, sign-extended two's complement, separator; constant,
+ *    linear and quadratic sets, some with an xy term, some too short or too
+ *    close together); random geometries (including tiles whose pixel count is
+ *    not a multiple of 64) and random model options (truth tables, gating, S
+ *    source, QEE latency); interleaved pp5_emc_set_field / set_config.
+ * 2. pp5_render on random scenes, the reference stepped from the same pins.
+ *
+ * Every memory bit, Enable, Carry, every configuration register, the ExtOp,
+ * warning and set counters are compared, after every clock or at random
+ * intervals (so that deferred work is checked both right after it was
+ * deferred and long after). Seed printed; replay with LOCKSTEP_SEED=...;
+ * LOCKSTEP_DIFF_CLOCKS scales the number of clocks per case;
+ * LOCKSTEP_DIFF_EVERY=1 compares after every clock (to find the first one);
+ * LOCKSTEP_DIFF_NOCARRY=1 leaves Carry out (reading it applies deferred Carry
+ * updates early, which can hide a fault in them). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../common/test_util.h"
+#include "base/buf.h"
+#include "emc_ref.h"
+#include "lockstep/pp5_emc.h"
+#include "pp5/render.h"
+
+typedef __int128 i128;
+
+static uint64_t g_seed;
+static long g_clocks = 6000;
+static bool g_every;    /* LOCKSTEP_DIFF_EVERY=1: compare after every clock in every case */
+
+static uint64_t rnd(uint64_t *s) { return ls_test_rand(s); }
+static int rint_(uint64_t *s, int n) { return (int)(rnd(s) % (uint64_t)n); }
+static bool chance(uint64_t *s, int percent) { return rint_(s, 100) < percent; }
+
+/* ---- comparison ---------------------------------------------------------- */
+
+static bool same_state(const pp5_emc *f, const emc_ref *r, const char *where, long clock)
+{
+    int w = pp5_emc_width(f), h = pp5_emc_height(f);
+    size_t nw = (size_t)w * (size_t)h / 64;
+    uint64_t *a = malloc(nw * 8), *b = malloc(nw * 8);
+    bool ok = true;
+    int nplanes = getenv("LOCKSTEP_DIFF_NOCARRY") ? PP5_EMC_MEM_BITS + 1 : PP5_EMC_MEM_BITS + 2;
+    for (int pl = 0; pl < nplanes && ok; pl++) {
+        int which = pl < PP5_EMC_MEM_BITS ? pl : pl == PP5_EMC_MEM_BITS ? PP5_EMC_PLANE_E : PP5_EMC_PLANE_CARRY;
+        pp5_emc_plane(f, which, a);
+        emc_ref_plane(r, which, b);
+        for (size_t i = 0; i < nw; i++)
+            if (a[i] != b[i]) {
+                int p = (int)(i * 64) + __builtin_ctzll(a[i] ^ b[i]);
+                fprintf(stderr, "%s, clock %ld: %s %d differs at pixel (%d, %d): fast %d, reference %d\n",
+                        where, clock, which == PP5_EMC_PLANE_E ? "Enable" : which == PP5_EMC_PLANE_CARRY ? "Carry" : "memory bit",
+                        which, p % w, p / w, (int)(a[i] >> (p & 63) & 1), (int)(b[i] >> (p & 63) & 1));
+                ok = false;
+                break;
+            }
+    }
+    /* the single-pixel accessors agree with the planes */
+    for (int t = 0; t < 8 && ok; t++) {
+        int x = (int)((clock * 7 + t * 13) % w), y = (int)((clock * 5 + t * 31) % h), abit = (int)((clock + t * 29) % 210);
+        if (pp5_emc_mem_bit(f, x, y, abit) != emc_ref_mem_bit(r, x, y, abit) ||
+            pp5_emc_enable(f, x, y) != emc_ref_enable(r, x, y) ||
+            (nplanes == PP5_EMC_MEM_BITS + 2 && pp5_emc_carry(f, x, y) != emc_ref_carry(r, x, y)) ||
+            pp5_emc_field(f, x, y, abit, 40) != emc_ref_field(r, x, y, abit, 40)) {
+            fprintf(stderr, "%s, clock %ld: single-pixel accessors differ at (%d, %d) bit %d\n", where, clock, x, y, abit);
+            ok = false;
+        }
+    }
+    for (int k = 0; k < pp5_emc_chips(f) && ok; k++)
+        if (pp5_emc_config(f, k) != emc_ref_config(r, k)) {
+            fprintf(stderr, "%s, clock %ld: config of chip %d: fast %#x, reference %#x\n", where, clock, k,
+                    pp5_emc_config(f, k), emc_ref_config(r, k));
+            ok = false;
+        }
+    for (int i = 0; i < 6 && ok; i++)
+        if (pp5_emc_extop_count(f, i) != emc_ref_extop_count(r, i)) {
+            fprintf(stderr, "%s, clock %ld: ExtOp%d count differs\n", where, clock, i);
+            ok = false;
+        }
+    if (ok && (pp5_emc_warning_count(f) != emc_ref_warning_count(r) || pp5_emc_sets(f) != emc_ref_sets(r))) {
+        fprintf(stderr, "%s, clock %ld: warnings %llu/%llu or sets %llu/%llu differ\n", where, clock,
+                (unsigned long long)pp5_emc_warning_count(f), (unsigned long long)emc_ref_warning_count(r),
+                (unsigned long long)pp5_emc_sets(f), (unsigned long long)emc_ref_sets(r));
+        ok = false;
+    }
+    free(a);
+    free(b);
+    return ok;
+}
+
+/* ---- random pins ---------------------------------------------------------- */
+
+/* Shift slots of the coefficient streams as the Serializer would send them. */
+enum { SLOTS = 4096 };
+typedef struct gen {
+    uint64_t rng;
+    uint8_t dat[SLOTS][6], lsb[SLOTS];
+    long head, tail;    /* slots [head, tail) are queued */
+    bool next_trst;
+    bool shrink;        /* phase in which Enable only shrinks (edge tests), so whole chips go dark */
+    int nchips;
+    uint8_t fields[6];  /* favourite addresses, so reads and writes meet */
+    int script[64], script_len, script_pos; /* a scripted run of library words */
+} gen;
+
+static void queue_set(gen *g)
+{
+    uint64_t *s = &g->rng;
+    int mode = rint_(s, 10); /* 0-1 const, 2-6 linear, 7-8 quad (E = 0), 9 quad with E */
+    i128 v[6] = {0};
+    int fb = 8 + rint_(s, 16);
+    for (int c = 0; c < 6; c++) {
+        bool used = c == 2 || (mode >= 2 && c < 2) || (mode >= 7 && c != 4) || mode == 9;
+        if (!used) continue;
+        int mag = c == 2 ? fb + rint_(s, 16) : c < 2 ? fb - 6 + rint_(s, 10) : fb - 12 + rint_(s, 8);
+        if (mag < 1) mag = 1;
+        i128 m = (i128)(rnd(s) & ((1ull << (mag > 62 ? 62 : mag)) - 1));
+        v[c] = chance(s, 50) ? -m : m;
+    }
+    int n;
+    if (chance(s, 5)) n = 1 + rint_(s, 10);         /* too short: sets closer than 12 */
+    else if (chance(s, 10)) n = 60 + rint_(s, 80);  /* long: bits past 64 and 128 */
+    else n = 11 + rint_(s, 50);
+    int gap = chance(s, 70) ? 0 : rint_(s, 6);
+    /* token two slots before bit 0: it rides on the previous slots */
+    long bit0 = g->tail + gap + (g->tail - g->head < 2 ? 2 : 0);
+    if (bit0 + n + 1 >= g->head + SLOTS) return;
+    for (long t = g->tail; t < bit0 + n + 1; t++) {
+        memset(g->dat[t % SLOTS], 0, 6);
+        g->lsb[t % SLOTS] = 0;
+    }
+    g->lsb[(bit0 - 2) % SLOTS] = 1;
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 6; c++) g->dat[(bit0 + i) % SLOTS][c] = (uint8_t)(v[c] >> (i < 127 ? i : 127) & 1);
+    g->tail = bit0 + n + 1; /* + separator 0 */
+}
+
+typedef struct word { uint8_t acmp, agts_s, agts_t, bcmp, bgts_e, bgts_m, ccmp, cgts_c, ldc, lde, mwrt; } word;
+/* library words (examples/pp5/lib.pp5m), operand encodings of pp5.md §5.2 */
+static const word lib_words[] = {
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0}, /* enall a=1 b=1 c=1 lde */
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0}, /* edge a=~t b=e c=0 lde */
+    {0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1}, /* qload a=t b=0 c=0 mwrt */
+    {0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1}, /* qadd a=t b=m c=cy ldc mwrt */
+    {1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0}, /* a=0 b=0 c=0 ldc */
+    {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0}, /* a=1 b=1 c=1 ldc */
+    {0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 0}, /* ztest a=t b=~m c=cy ldc */
+    {1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0}, /* ztest a=0 b=e c=~cy lde */
+    {0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1}, /* copy a=s b=0 c=0 mwrt */
+    {0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1}, /* addf a=s b=m c=cy ldc mwrt */
+    {1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1}, /* const 0: a=d b=0 c=0 mwrt */
+    {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1}, /* const 1 */
+};
+
+static void next_pins(gen *g, pp5_pins *p, long clock)
+{
+    uint64_t *s = &g->rng;
+    memset(p, 0, sizeof *p);
+    p->cycle = (uint64_t)clock;
+    p->trst = g->next_trst;
+    g->next_trst = chance(s, 88);
+    /* coefficient streams: this clock's bits are shifted in on the next clock if TrSt */
+    if (g->tail - g->head < 200 && chance(s, 30)) queue_set(g);
+    if (g->head < g->tail) {
+        memcpy(p->dat, g->dat[g->head % SLOTS], 6);
+        p->lsb = g->lsb[g->head % SLOTS];
+    }
+    if (g->next_trst && g->head < g->tail) g->head++;
+    /* the address */
+    int r = rint_(s, 100);
+    p->addr_l = r < 70 ? (uint8_t)(g->fields[rint_(s, 6)] + rint_(s, 24)) : r < 95 ? (uint8_t)rint_(s, 208)
+                                                                             : (uint8_t)(208 + rint_(s, 48));
+    p->addr_h = p->addr_l;
+    /* the word */
+    if (rint_(s, 300) == 0) g->shrink = !g->shrink;
+    if (g->script_pos >= g->script_len && rint_(s, 400) == 0) {
+        /* the pattern deferred Carry meets in practice: all lit, edges darken chips, a
+         * carry chain reading T (deferred on dark chips), all lit again, then words that
+         * read Carry and write memory on chips with Carry still pending */
+        int n = 0;
+        g->script[n++] = 0;
+        for (int i = 1 + rint_(s, 3); i > 0; i--) g->script[n++] = 1;
+        g->script[n++] = 5;
+        for (int i = 2 + rint_(s, 12); i > 0; i--) g->script[n++] = chance(s, 70) ? 6 : 2;
+        if (chance(s, 50)) g->script[n++] = 7;
+        g->script[n++] = 0;
+        for (int i = rint_(s, 3); i > 0; i--) g->script[n++] = 1; /* other chips dark now */
+        for (int i = 1 + rint_(s, 8); i > 0; i--) g->script[n++] = chance(s, 50) ? 3 : 9;
+        g->script_len = n;
+        g->script_pos = 0;
+    }
+    int kind = rint_(s, 100);
+    word w;
+    memset(&w, 0, sizeof w);
+    if (g->script_pos < g->script_len) {
+        w = lib_words[g->script[g->script_pos++]];
+    } else if (kind < 30) {
+        /* idle (or any word without loads: CCmp = 0) */
+        w.agts_s = chance(s, 20);
+        w.agts_t = chance(s, 20);
+    } else if (kind < 72) {
+        w = lib_words[rint_(s, (int)(sizeof lib_words / sizeof lib_words[0]))];
+    } else if (kind < 92) {
+        uint64_t b = rnd(s);
+        w = (word){b & 1, b >> 1 & 1, b >> 2 & 1, b >> 3 & 1, b >> 4 & 1, b >> 5 & 1, b >> 6 & 1, b >> 7 & 1,
+                   b >> 8 & 1, b >> 9 & 1, b >> 10 & 1};
+    } else {
+        /* redundant code: no loads, CCmp = 1 */
+        uint64_t b = rnd(s);
+        w.acmp = b & 1;
+        w.agts_s = b >> 1 & 1;
+        w.agts_t = b >> 2 & 1;
+        if (chance(s, 50)) w.agts_s = w.agts_t = 1; /* config mode */
+        w.ccmp = 1;
+        w.bcmp = b >> 3 & 1;
+        if (w.agts_s && w.agts_t) {
+            /* config: paired addressing selects chip AddrL; same mode needs address 0 */
+            p->addr_l = w.acmp ? (uint8_t)rint_(s, g->nchips + 2) : (chance(s, 50) ? 0 : p->addr_l);
+        }
+    }
+    if (g->shrink && w.lde && !(w.acmp && w.agts_t && w.bgts_e && !w.bgts_m && !w.bcmp && w.ccmp && !w.cgts_c) &&
+        !(w.acmp && !w.agts_s && !w.agts_t && w.bgts_e && !w.bgts_m && !w.bcmp && w.ccmp && w.cgts_c))
+        w.lde = 0; /* only the edge and z-test Enable words: E ← E ∧ … */
+    p->acmp = w.acmp;
+    p->agts_s = w.agts_s;
+    p->agts_t = w.agts_t;
+    p->bcmp = w.bcmp;
+    p->bgts_e = w.bgts_e;
+    p->bgts_m = w.bgts_m;
+    p->ccmp = w.ccmp;
+    p->cgts_c = w.cgts_c;
+    p->ldc = w.ldc;
+    p->lde = w.lde;
+    p->mwrt = w.mwrt;
+    /* A-13 decoding as the IGC's OutputLatch does it */
+    if (!w.ldc && !w.lde && !w.mwrt && w.ccmp) {
+        p->redundant = 1;
+        int idx = w.agts_t * 4 + w.agts_s * 2 + w.acmp;
+        if (idx < 6) p->extop = (uint8_t)(1u << idx);
+        else {
+            p->config_mode = 1;
+            p->pair = w.acmp;
+        }
+    }
+    p->addr_h = p->pair ? (uint8_t)~p->addr_l : p->addr_l;
+}
+
+typedef struct geom { int tw, th, cx, cy; } geom;
+
+static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks, int cmp_every, const char *name)
+{
+    ls_diag d;
+    pp5_emc *f;
+    emc_ref *r;
+    assert_int_equal(pp5_emc_create(&f, o, &d), LS_OK);
+    assert_int_equal(emc_ref_create(&r, o, &d), LS_OK);
+    gen *g = calloc(1, sizeof *g);
+    g->rng = seed;
+    g->nchips = o->chips_x * o->chips_y;
+    for (int i = 0; i < 6; i++) g->fields[i] = (uint8_t)rint_(&g->rng, 200);
+    int w = pp5_emc_width(f), h = pp5_emc_height(f);
+    bool ok = same_state(f, r, name, -1);
+    pp5_pins hist[4];
+    memset(hist, 0, sizeof hist);
+    for (long c = 0; c < clocks && ok; c++) {
+        pp5_pins p;
+        next_pins(g, &p, c);
+        hist[c % 4] = p;
+        pp5_emc_step(f, &p);
+        emc_ref_step(r, &p);
+        if (chance(&g->rng, 1)) pp5_emc_sync(f); /* deferred Carry applied early: nothing else changes */
+        if (chance(&g->rng, 1)) {
+            /* API writes: a field at one pixel, or a chip's configuration */
+            if (chance(&g->rng, 80)) {
+                int x = rint_(&g->rng, w), y = rint_(&g->rng, h), a = rint_(&g->rng, 215) - 3, len = 1 + rint_(&g->rng, 64);
+                uint64_t v = rnd(&g->rng);
+                pp5_emc_set_field(f, x, y, a, len, v);
+                emc_ref_set_field(r, x, y, a, len, v);
+            } else {
+                int k = rint_(&g->rng, g->nchips);
+                uint32_t v = (uint32_t)rnd(&g->rng);
+                pp5_emc_set_config(f, k, v);
+                emc_ref_set_config(r, k, v);
+            }
+        }
+        if (cmp_every <= 1 || rint_(&g->rng, cmp_every) == 0 || c == clocks - 1 || g_every)
+            ok = same_state(f, r, name, c);
+        for (long hc = c - 3; !ok && hc <= c; hc++) {
+            if (hc < 0) continue;
+            p = hist[hc % 4];
+            fprintf(stderr, "  pins %ld: trst %d lsb %d dat %d%d%d%d%d%d addr %d/%d acmp %d s %d t %d bcmp %d e %d m %d "
+                    "ccmp %d c %d ldc %d lde %d mwrt %d redundant %d\n", hc, p.trst, p.lsb, p.dat[0], p.dat[1], p.dat[2],
+                    p.dat[3], p.dat[4], p.dat[5], p.addr_l, p.addr_h, p.acmp, p.agts_s, p.agts_t, p.bcmp, p.bgts_e,
+                    p.bgts_m, p.ccmp, p.cgts_c, p.ldc, p.lde, p.mwrt, p.redundant);
+        }
+    }
+    printf("%s: %ld clocks, %llu coefficient sets, %llu A-16 warnings: %s\n", name, clocks,
+           (unsigned long long)pp5_emc_sets(f), (unsigned long long)pp5_emc_warning_count(f), ok ? "same" : "DIFFERENT");
+    free(g);
+    pp5_emc_destroy(f);
+    emc_ref_destroy(r);
+    return ok;
+}
+
+static void random_pins_default(void **state)
+{
+    (void)state;
+    uint64_t s = g_seed;
+    for (int i = 0; i < 3; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        uint64_t cs = rnd(&s);
+        char name[96];
+        snprintf(name, sizeof name, "default options, case seed %#llx", (unsigned long long)cs);
+        assert_true(run_random_case(cs, &o, g_clocks, i == 0 ? 1 : 40, name));
+    }
+}
+
+static void random_pins_geometry_and_options(void **state)
+{
+    (void)state;
+    static const geom gs[] = {{16, 16, 8, 8}, {8, 8, 4, 4}, {16, 16, 2, 3}, {5, 3, 8, 8}, {7, 9, 8, 8},
+                              {32, 2, 2, 4}, {1, 64, 3, 1}, {64, 1, 1, 5}, {16, 8, 3, 2}, {12, 16, 4, 4},
+                              {4, 96, 2, 1}, {2, 2, 16, 16}, {64, 2, 2, 2}};
+    /* (256 chips: four words of chip masks; 4×96: tiles taller than a word of rows) */
+    uint64_t s = g_seed ^ 0x5eed;
+    for (int i = 0; i < 17; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        geom gm = gs[i % (int)(sizeof gs / sizeof gs[0])];
+        o.tile_w = gm.tw;
+        o.tile_h = gm.th;
+        o.chips_x = gm.cx;
+        o.chips_y = gm.cy;
+        if (i >= 4 && gm.cx * gm.cy != 256) { /* (256 chips keep the defaults: deferred Carry) */
+            if (chance(&s, 40)) o.sum_table = (uint8_t)rnd(&s);
+            if (chance(&s, 40)) o.carry_table = (uint8_t)rnd(&s);
+            if (chance(&s, 40)) o.enable_table = (uint8_t)rnd(&s);
+            o.mwrt_gated_by_e = chance(&s, 70);
+            o.loads_gated_by_e = chance(&s, 30);
+            o.s_source = chance(&s, 70) ? PP5_S_PREV_READ : PP5_S_PREV_SUM;
+            o.qee_latency = chance(&s, 50) ? 22 : rint_(&s, 41);
+        }
+        uint64_t cs = rnd(&s);
+        char name[160];
+        snprintf(name, sizeof name, "geometry %dx%d tiles, %dx%d chips, tables %02x/%02x/%02x, gate %d/%d, S %d, "
+                 "latency %d, case seed %#llx", o.tile_w, o.tile_h, o.chips_x, o.chips_y, o.sum_table,
+                 o.carry_table, o.enable_table, o.mwrt_gated_by_e, o.loads_gated_by_e, (int)o.s_source,
+                 o.qee_latency, (unsigned long long)cs);
+        assert_true(run_random_case(cs, &o, g_clocks / 2, i % 3 == 0 ? 1 : 25, name));
+    }
+}
+
+/* ---- pp5_render on random scenes ---------------------------------------- */
+
+typedef struct render_cmp {
+    emc_ref *r;
+    uint64_t rng;
+    long clocks;
+    bool ok;
+} render_cmp;
+
+static void render_clock(void *user, const pp5_igc *g, const pp5_pins *pins, const pp5_emc *e)
+{
+    (void)g;
+    render_cmp *c = user;
+    emc_ref_step(c->r, pins);
+    if (c->ok && rint_(&c->rng, 60) == 0) c->ok = same_state(e, c->r, "pp5_render", c->clocks);
+    c->clocks++;
+}
+
+static double frand(uint64_t *s) { return (double)(rnd(s) >> 11) / 9007199254740992.0; }
+
+static void render_random_scenes(void **state)
+{
+    (void)state;
+    uint64_t s = g_seed ^ 0x7e4d;
+    for (int sc = 0; sc < 3; sc++) {
+        ls_buf b;
+        ls_buf_init(&b);
+        int rx = sc == 1 ? 1000 : 0, ry = sc == 1 ? 700 : 0;
+        ls_buf_printf(&b, "region %d %d\nclear %d %d %d\n", rx, ry, rint_(&s, 256), rint_(&s, 256), rint_(&s, 256));
+        int ntri = (int)(g_clocks / 600) + 4;
+        for (int i = 0; i < ntri; i++) {
+            if (chance(&s, 15)) {
+                ls_buf_printf(&b, "disc %.3f %.3f %.3f %d %d %d %.4f\n", rx + frand(&s) * 140 - 6, ry + frand(&s) * 140 - 6,
+                              1 + frand(&s) * 40, rint_(&s, 256), rint_(&s, 256), rint_(&s, 256), frand(&s));
+                continue;
+            }
+            ls_buf_puts(&b, "tri");
+            double cx = rx + frand(&s) * 150 - 10, cy = ry + frand(&s) * 150 - 10, sz = chance(&s, 50) ? 8 : 70;
+            for (int v = 0; v < 3; v++)
+                ls_buf_printf(&b, " %.3f %.3f %.4f %d %d %d", cx + (frand(&s) - 0.5) * sz, cy + (frand(&s) - 0.5) * sz,
+                              frand(&s), rint_(&s, 256), rint_(&s, 256), rint_(&s, 256));
+            ls_buf_puts(&b, "\n");
+        }
+        pp5_scene scene;
+        ls_diag d;
+        assert_int_equal(pp5_scene_parse(b.data, b.len, "random", &scene, &d), LS_OK);
+        pp5_render_opts o;
+        pp5_render_opts_default(&o);
+        render_cmp c = {NULL, rnd(&s), 0, true};
+        assert_int_equal(emc_ref_create(&c.r, &o.emc, &d), LS_OK);
+        o.on_clock = render_clock;
+        o.user = &c;
+        uint8_t *rgb = malloc(128 * 128 * 3);
+        pp5_render_stats st;
+        assert_int_equal(pp5_render(&scene, &o, rgb, &st, &d), LS_OK);
+        free(st.prim_clocks);
+        assert_true(c.ok);
+        /* the image is the reference's colour fields */
+        for (int y = 0; y < 128; y++)
+            for (int x = 0; x < 128; x++)
+                for (int k = 0; k < 3; k++)
+                    assert_int_equal(rgb[(y * 128 + x) * 3 + k], emc_ref_field(c.r, x, y, PP5_R_RED + 8 * k, 8));
+        free(rgb);
+        emc_ref_destroy(c.r);
+        pp5_scene_free(&scene);
+        ls_buf_free(&b);
+    }
+}
+
+int main(void)
+{
+    g_seed = ls_test_seed(0xd1ffe4c0ffeeull);
+    const char *n = getenv("LOCKSTEP_DIFF_CLOCKS");
+    if (n && *n) g_clocks = atol(n);
+    const char *ev = getenv("LOCKSTEP_DIFF_EVERY");
+    g_every = ev && *ev == '1';
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_pins_default),
+        cmocka_unit_test(random_pins_geometry_and_options),
+        cmocka_unit_test(render_random_scenes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
