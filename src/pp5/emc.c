@@ -139,6 +139,7 @@ struct pp5_emc {
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
+    uint64_t ones4[4];      /* a constant T plane of four-word chips */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -226,6 +227,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     }
     e->gen = 1;
     e->s_addr = -1;
+    for (int w = 0; w < 4; w++) e->ones4[w] = ~0ull;
     for (int k = 0; k < e->nchips; k++) {
         uint32_t x0 = (uint32_t)(o.tile_w * (k % o.chips_x)), y0 = (uint32_t)(o.tile_h * (k / o.chips_x));
         e->config[k] = (x0 & 0x7ff) | (y0 & 0x7ff) << 11;
@@ -517,6 +519,17 @@ static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i12
     *mx = hi;
 }
 
+/* The line's extremes of its part for bit k of set s (at this origin). */
+static inline void line_range(axis_line *l, const qee_set *s, int k, int is_y, int origin, int n)
+{
+    line_key(l, s, origin);
+    if (!(l->rk == k && (k < l->rk_m || l->rk_m == s->m))) {
+        axis_range(s, k, is_y, origin, n, &l->rmin, &l->rmax);
+        l->rk = k;
+        l->rk_m = s->m;
+    }
+}
+
 static int range_bit(pp5_emc *e, int c, const qee_set *s, int k)
 {
     i128 C = sext(s->coef[2], k);
@@ -526,15 +539,7 @@ static int range_bit(pp5_emc *e, int c, const qee_set *s, int k)
         if (e->groups_dirty) regroup(e);
         axis_line *L[2] = {&e->xline[e->xlead[c]], &e->yline[e->ylead[c]]};
         int org[2] = {chip_x0(e, c), chip_y0(e, c)};
-        for (int a = 0; a < 2; a++) {
-            axis_line *l = L[a];
-            line_key(l, s, org[a]);
-            if (!(l->rk == k && (k < l->rk_m || l->rk_m == s->m))) {
-                axis_range(s, k, a, org[a], a ? e->th : e->tw, &l->rmin, &l->rmax);
-                l->rk = k;
-                l->rk_m = s->m;
-            }
-        }
+        for (int a = 0; a < 2; a++) line_range(L[a], s, k, a, org[a], a ? e->th : e->tw);
         pmin = L[0]->rmin;
         pmax = L[0]->rmax;
         rmin = L[1]->rmin;
@@ -832,6 +837,34 @@ static const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
     return tree_bit(e, c, &e->set[e->rt_set], e->rt_k, field);
 }
 
+/* T planes of the chips of list[0..n) for a word that reads one bit (an edge's
+ * sign, for an Enable load): the range test of compute_bit done first, in one
+ * loop, so a chip on one side of the edge (most of them) costs a few compares
+ * and gets a shared constant plane; the others take tree_plane. Only where
+ * compute_bit would test the range too (fast geometry, separable up to bit k,
+ * k ≤ 100); the caches tree_bit skips here are hints and change no result. */
+static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
+{
+    int k = e->rt_k;
+    const qee_set *s = e->rt_set >= 0 ? &e->set[e->rt_set] : NULL;
+    if (!s || !e->fast_uv || k > 100 || (s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) {
+        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], false);
+        return;
+    }
+    if (e->groups_dirty) regroup(e);
+    i128 C = sext(s->coef[2], k);
+    const uint64_t *zero = plane(e, PL_ZERO, 0);
+    for (int i = 0; i < n; i++) {
+        int c = list[i];
+        axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+        line_range(lx, s, k, 0, chip_x0(e, c), e->tw);
+        line_range(ly, s, k, 1, chip_y0(e, c), e->th);
+        i128 jmin = (lx->rmin + ly->rmin + C) >> k, jmax = (lx->rmax + ly->rmax + C) >> k;
+        if (jmin == jmax) tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
+        else tp[i] = tree_plane(e, c, false);
+    }
+}
+
 static void qee_shift(pp5_emc *e)
 {
     uint64_t sh = e->shifts;
@@ -1074,8 +1107,9 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
         return;
     }
     const uint64_t *tp[256], *sp[256];
-    if (u->need_t)
-        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], !u->lde); /* (E loads test a sign) */
+    if (u->need_t && u->lde) sign_planes(e, list, n, tp); /* (E loads test a sign) */
+    else if (u->need_t)
+        for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], true);
     else
         for (int i = 0; i < n; i++) tp[i] = u->zero_base + (size_t)list[i] * 4;
     if (u->need_s)
