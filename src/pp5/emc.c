@@ -837,6 +837,30 @@ static const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
     return tree_bit(e, c, &e->set[e->rt_set], e->rt_k, field);
 }
 
+/* Bit k (k ≤ 63) of P(lx) + R(ly) on a 16×16 chip, directly from the low
+ * 64 bits of the values (bit k of a sum mod 2^128 is that of the low words'
+ * sum mod 2^64): one add per pixel, four columns a vector. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *out)
+{
+    v4u p[4], pos[4];
+    for (int v = 0; v < 4; v++)
+        for (int i = 0; i < 4; i++) {
+            p[v][i] = pl[4 * v + i];
+            pos[v][i] = (uint64_t)(4 * v + i);
+        }
+    for (int w = 0; w < 4; w++) {
+        v4u acc = SPLAT4(0);
+        for (int r = 0; r < 4; r++) {
+            v4u rv = SPLAT4(rl[4 * w + r]), one = SPLAT4(1);
+            for (int v = 0; v < 4; v++) acc |= (((p[v] + rv) >> k) & one) << (pos[v] + SPLAT4((uint64_t)(16 * r)));
+        }
+        out[w] = acc[0] | acc[1] | acc[2] | acc[3];
+    }
+}
+
 /* T planes of the chips of list[0..n) for a word that reads one bit (an edge's
  * sign, for an Enable load): the range test of compute_bit done first, in one
  * loop, so a chip on one side of the edge (most of them) costs a few compares
@@ -860,8 +884,27 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
         line_range(lx, s, k, 0, chip_x0(e, c), e->tw);
         line_range(ly, s, k, 1, chip_y0(e, c), e->th);
         i128 jmin = (lx->rmin + ly->rmin + C) >> k, jmax = (lx->rmax + ly->rmax + C) >> k;
-        if (jmin == jmax) tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
-        else tp[i] = tree_plane(e, c, false);
+        if (jmin == jmax) {
+            tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
+        } else if (k <= 63 && e->tw == 16 && e->th == 16) {
+            /* on the edge: the sum itself (the values the adder would add) */
+            line_values(e, lx, s, 0, chip_x0(e, c), k + 1);
+            line_values(e, ly, s, 1, chip_y0(e, c), k + 1);
+            uint64_t pl[16], rl[16], *out = e->t_last + (size_t)c * 4;
+            for (int j = 0; j < 16; j++) {
+                pl[j] = (uint64_t)lx->val[j];
+                rl[j] = (uint64_t)ly->val[j];
+            }
+            sum_bit16(pl, rl, k, out);
+            tengine *t = &e->te[c]; /* the chip's T cache holds it, as tree_bit would */
+            t->last_uid = s->uid;
+            t->last_k = k;
+            t->last_cfg = e->config[c];
+            t->last_m = s->m;
+            tp[i] = out;
+        } else {
+            tp[i] = tree_plane(e, c, false);
+        }
     }
 }
 
