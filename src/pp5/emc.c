@@ -1045,7 +1045,8 @@ static inline __attribute__((always_inline)) void kernel4(const alu_word *u, uin
     }
 }
 
-/* The chips of list[0..n) (4 words each), T and S planes given per chip. */
+/* The chips of list[0..n) (4 words each), T and S planes given per chip
+ * (tp, sp NULL: the operand is not selected, any zero words do). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -1055,7 +1056,8 @@ static void alu_many4(const alu_word *u, const int *list, int n, const uint64_t 
 #define ALU_MANY4(wr, lc, le)                                                                      \
     for (int i = 0; i < n; i++) {                                                                  \
         size_t off = (size_t)list[i] * 4;                                                          \
-        kernel4(u, u->m_base + off, u->e_base + off, u->c_base + off, sp[i], tp[i], snap_base + off, \
+        kernel4(u, u->m_base + off, u->e_base + off, u->c_base + off, sp ? sp[i] : u->zero_base,      \
+                tp ? tp[i] : u->zero_base, snap_base + off,                                          \
                 wr, lc, le);                                                                       \
     }                                                                                              \
     break;
@@ -1139,7 +1141,9 @@ static inline void settle_pending(pp5_emc *e, const alu_word *u, int c)
 static inline void add_chips(pp5_emc *e, const alu_word *u, int wd, uint64_t mask, int *list, int *n)
 {
     for (uint64_t p = mask & e->pend[wd]; p; p &= p - 1) settle_pending(e, u, wd * 64 + __builtin_ctzll(p));
-    for (; mask; mask &= mask - 1) list[(*n)++] = wd * 64 + __builtin_ctzll(mask);
+    int k = *n; /* (a local count: the stores through n do not alias list) */
+    for (; mask; mask &= mask - 1) list[k++] = wd * 64 + __builtin_ctzll(mask);
+    *n = k;
 }
 
 /* The chips of list[0..n) execute microword u (pending Carry settled). */
@@ -1153,16 +1157,12 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
     if (u->need_t && u->lde) sign_planes(e, list, n, tp); /* (E loads test a sign) */
     else if (u->need_t)
         for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], true);
-    else
-        for (int i = 0; i < n; i++) tp[i] = u->zero_base + (size_t)list[i] * 4;
     if (u->need_s)
         for (int i = 0; i < n; i++) {
             size_t off = (size_t)list[i] * 4;
             sp[i] = e->s_gen[list[i]] == e->gen ? e->s_snap + off : u->s_base + off;
         }
-    else
-        for (int i = 0; i < n; i++) sp[i] = u->zero_base + (size_t)list[i] * 4;
-    alu_many4(u, list, n, tp, sp, e->s_snap);
+    alu_many4(u, list, n, u->need_t ? tp : NULL, u->need_s ? sp : NULL, e->s_snap);
     if (u->save_read)
         for (int i = 0; i < n; i++) e->s_gen[list[i]] = new_gen;
     if (u->lde)
