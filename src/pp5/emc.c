@@ -26,6 +26,9 @@
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -560,6 +563,22 @@ static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, 
     int b = j >> 3;
     if (!(L->win_valid >> b & 1)) {
         uint64_t *mk = L->mask + 8 * b;
+#if defined(__SSE2__)
+        if (n <= 16) {
+            /* byte b of the 16 values in one vector; the top bit of each byte
+             * is a mask bit (movemask), doubling brings the next one up */
+            uint8_t by[16] = {0};
+            for (int i = 0; i < n; i++) by[i] = (uint8_t)(b < 8 ? (uint64_t)L->val[i] >> (8 * b) : L->val[i] >> (8 * b));
+            __m128i v;
+            memcpy(&v, by, 16);
+            for (int i = 7; i >= 0; i--) {
+                mk[i] = (uint64_t)(unsigned)_mm_movemask_epi8(v);
+                v = _mm_add_epi8(v, v);
+            }
+            L->win_valid |= 1u << b;
+            return L->mask[j];
+        }
+#endif
         memset(mk, 0, 64);
         for (int g = 0; g * 8 < n; g++) {
             uint64_t x = 0;
