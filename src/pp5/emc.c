@@ -613,6 +613,29 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
 {
     uint64_t lim = 1ull << k;
     memset(cy, 0, (size_t)wpc * 8);
+#if defined(__SSE2__)
+    if (tw == 16 && k <= 31) {
+        /* 16 columns in four vectors of 32-bit lanes, unsigned compares as
+         * signed ones on values offset by 2^31; the 16 "no carry" lanes
+         * packed to bytes and read with one movemask */
+        const __m128i bias = _mm_set1_epi32(INT32_MIN);
+        __m128i p[4];
+        for (int v = 0; v < 4; v++)
+            p[v] = _mm_xor_si128(_mm_set_epi32((int32_t)(uint32_t)pl[4 * v + 3], (int32_t)(uint32_t)pl[4 * v + 2],
+                                               (int32_t)(uint32_t)pl[4 * v + 1], (int32_t)(uint32_t)pl[4 * v]),
+                                 bias);
+        for (int ly = 0; ly < th; ly++) {
+            uint32_t t = (uint32_t)(lim - rl[ly]) ^ 0x80000000u; /* pl < t: no carry */
+            __m128i tv = _mm_set1_epi32((int32_t)t);
+            __m128i n01 = _mm_packs_epi32(_mm_cmpgt_epi32(tv, p[0]), _mm_cmpgt_epi32(tv, p[1]));
+            __m128i n23 = _mm_packs_epi32(_mm_cmpgt_epi32(tv, p[2]), _mm_cmpgt_epi32(tv, p[3]));
+            uint64_t mask = ~(uint64_t)(unsigned)_mm_movemask_epi8(_mm_packs_epi16(n01, n23)) & 0xffff;
+            int bit = ly * 16;
+            cy[bit >> 6] |= mask << (bit & 63);
+        }
+        return;
+    }
+#endif
     if (tw == 16 && k <= 31) {
         /* 16 columns as two vectors of 32-bit lanes: compare, weight, OR */
         typedef uint32_t v8u32 __attribute__((vector_size(32)));
