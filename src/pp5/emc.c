@@ -809,9 +809,10 @@ static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, u
             while (t->next_k < end) {
                 int j0 = t->next_k, n = end - j0 < T_WIN + 8 ? end - j0 : T_WIN + 8;
                 axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+                int x0 = chip_x0(e, c), y0 = chip_y0(e, c); /* (line_bit writes memory: not hoisted for us) */
                 for (int i = 0; i < n; i++) {
-                    xm[i] = line_bit(e, lx, s, 0, chip_x0(e, c), j0 + i);
-                    ym[i] = line_bit(e, ly, s, 1, chip_y0(e, c), j0 + i);
+                    xm[i] = line_bit(e, lx, s, 0, x0, j0 + i);
+                    ym[i] = line_bit(e, ly, s, 1, y0, j0 + i);
                 }
                 serial_run4(e, e->t_carry + (size_t)c * wpc, xm, ym, j0, n, k, win);
                 t->next_k += n;
