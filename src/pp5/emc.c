@@ -568,7 +568,8 @@ static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, 
             /* byte b of the 16 values in one vector; the top bit of each byte
              * is a mask bit (movemask), doubling brings the next one up */
             uint8_t by[16] = {0};
-            for (int i = 0; i < n; i++) by[i] = (uint8_t)(b < 8 ? (uint64_t)L->val[i] >> (8 * b) : L->val[i] >> (8 * b));
+            for (int i = 0; i < n; i++)
+                by[i] = (uint8_t)(b < 8 ? (uint64_t)L->val[i] >> (8 * b) : L->val[i] >> (8 * b));
             __m128i v;
             memcpy(&v, by, 16);
             for (int i = 7; i >= 0; i--) {
@@ -766,7 +767,7 @@ static void serial_run4(const pp5_emc *e, uint64_t *cy, const uint64_t *xm, cons
 
 /* Bit k of Q at every pixel of chip c (k < 128): into out, or a pointer into
  * the chip's window of adder outputs. */
-static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out)
+static __attribute__((noinline)) const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out)
 {
     size_t wpc = (size_t)e->wpc;
     u128 low = k >= 127 ? ~(u128)0 : (((u128)1 << (k + 1)) - 1);
@@ -846,10 +847,13 @@ static const uint64_t *compute_bit(pp5_emc *e, int c, const qee_set *s, int k, u
     return out;
 }
 
+/* (inlined into the per-chip loops with tree_plane: most calls are cache hits;
+ * compute_bit, the rest, stays out of line) */
 /* The plane of bit k of set s at chip c, cached per chip. field: the reading
  * word is likely to read the next bits too (a hint: it only sets how far the
  * adder runs on). */
-static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k, bool field)
+static inline __attribute__((always_inline)) const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k,
+                                                                       bool field)
 {
     if (k >= 128) return plane(e, PL_ZERO, c);
     tengine *t = &e->te[c];
@@ -874,7 +878,7 @@ static const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k, bool
 }
 
 /* The plane of T (R_T) at chip c for the current clock. */
-static const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
+static inline __attribute__((always_inline)) const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
 {
     if (e->rt_set < 0) return plane(e, PL_ZERO, c);
     return tree_bit(e, c, &e->set[e->rt_set], e->rt_k, field);
