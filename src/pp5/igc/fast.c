@@ -425,7 +425,11 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
     return pp5_igc_clock_fast(g, &idle, pins, d);
 }
 
-ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
+/* The clock. host = false: the caller guarantees in has no strobe (WrEn, Go,
+ * Reset) and no TestPE, so the host side has nothing to do (pp5_igc_run_idle);
+ * inlined into both callers, the constant drops that test from the idle loop. */
+static inline __attribute__((always_inline)) ls_status
+clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const bool host)
 {
     if (__builtin_expect(g->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
@@ -551,7 +555,7 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     if (__builtin_expect(post_i, 0))
         pp5_igc_post_i(g);
     ls_status st = LS_OK;
-    if (__builtin_expect(in->wr_en | in->go | in->reset | in->test_pe, 0)) {
+    if (host && __builtin_expect(in->wr_en | in->go | in->reset | in->test_pe, 0)) {
         st = pp5_igc_host_side(g, &r0->in, busy, d);
         if (st != LS_OK && d)
             ls_diag_at_index(d, (long)cycle);
@@ -561,4 +565,38 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
         fast_pins(g, pins, cycle);
     g->cycle = cycle + 1;
     return st;
+}
+
+ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
+{
+    return clock_body(g, in, pins, d, true);
+}
+
+uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
+                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
+{
+    const pp5_host_in in = *idle; /* a local copy: nothing the callback does reaches it */
+    uint64_t k = 0;
+    while (k < n) {
+        if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
+            break;
+        pp5_pins p;
+        pp5_pins *pp = pins_out ? &pins_out[k] : &p;
+        (void)clock_body(g, &in, pp, NULL, false); /* no host side: always LS_OK */
+        k++;
+        if (fn) {
+            fn(user, g, pp);
+            if (g->signals_read) /* the observer wants signals: the caller steps fully */
+                break;
+        }
+    }
+    return k;
+}
+
+uint64_t pp5_igc_run_fast(pp5_igc *g, uint64_t n, pp5_pins *pins_out)
+{
+    pp5_host_in idle = {0}; /* as pp5_igc_step_fast(g, NULL, …) */
+    idle.st1 = g->st1;
+    idle.st2 = g->st2;
+    return pp5_igc_run_idle(g, &idle, n, false, NULL, NULL, pins_out);
 }
