@@ -238,6 +238,16 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
 /* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
  * of the clock, Busy at its end and the D pads — written after the copy, so
  * the copy never reads this clock's stores. */
+static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
+{
+    const pp5_olrec *r0 = &g->olr[c & 3];
+    p->cycle = c;
+    p->aludat = r0->aludat;
+    p->busy = g->ctl.ibsy | g->ctl.cbsy;
+    p->d_out_en = r0->in.test_pe;
+    p->d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+}
+
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
     const pp5_olrec *r0 = &g->olr[c & 3];
@@ -448,8 +458,12 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     const bool post_i_prev = rp->post_i & !rp->in.reset;
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
     pp5_olrec *r0 = &g->olr[cycle & 3];
-    r0->in = *in;
-    r0->in.t &= 7u;
+    if (host) {
+        r0->in = *in;
+        r0->in.t &= 7u;
+    } else { /* g->run_in, T already masked: one block copy */
+        memcpy(&r0->in, in, sizeof r0->in);
+    }
     r0->valid = true;
     r0->rmode = rmode;
 
@@ -575,14 +589,26 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
 {
-    const pp5_host_in in = *idle; /* a local copy: nothing the callback does reaches it */
+    /* the inputs as the record keeps them (T masked), in g: copied as a block */
+    g->run_in = *idle;
+    g->run_in.t &= 7u;
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
             break;
-        pp5_pins p;
-        pp5_pins *pp = pins_out ? &pins_out[k] : &p;
-        (void)clock_body(g, &in, pp, NULL, false); /* no host side: always LS_OK */
+        pp5_pins *pp;
+        if (pins_out) {
+            pp = &pins_out[k];
+            (void)clock_body(g, &g->run_in, pp, NULL, false); /* no host side: LS_OK */
+        } else {
+            /* the pins in place, in the clock's ring slot: complete once the
+             * clock is done (fast_pins) and not written again before the next
+             * clock, which rewrites only fields fast_pins writes again */
+            const uint64_t c = g->cycle;
+            (void)clock_body(g, &g->run_in, NULL, NULL, false);
+            pp = &g->pins_ring[c & 3];
+            fast_pins_patch(g, pp, c);
+        }
         k++;
         if (fn) {
             fn(user, g, pp);

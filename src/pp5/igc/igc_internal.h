@@ -279,6 +279,7 @@ struct pp5_igc {
      * come from: acmp…lsb by c-2, AddrL/AddrH by c-1, TrSt by c-3 */
     pp5_pins pins_ring[4];
     pp5_ser_fast fs;
+    pp5_host_in run_in;         /* pp5_igc_run_idle(): its idle inputs, T masked */
     int trr_top;                /* pp5_trr_top(&opt) */
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
