@@ -501,16 +501,13 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     r0->new_l = new_l;
     r0->branch = branch;
 
-    /* PixMemAddr (pixmemaddr.c); Done is data: selects, not a branch */
+    /* PixMemAddr (pixmemaddr.c) */
     pp5_pixmemaddr *pm = &g->pma;
     const unsigned c = u->pma_ctr;
     const uint8_t addr = pm->ctr[c];
     pm->ctr[c] = (uint8_t)(addr + u->pma_step);
-    uint8_t p0 = pm->post[0], p1 = pm->post[1], p2 = pm->post[2];
-    uint8_t c0 = pm->ctr[0], c1 = pm->ctr[1], c2 = pm->ctr[2];
-    pm->ctr[0] = done ? p0 : c0;
-    pm->ctr[1] = done ? p1 : c1;
-    pm->ctr[2] = done ? p2 : c2;
+    if (done) /* once per instruction: a predictable branch, three bytes */
+        memcpy(pm->ctr, pm->post, sizeof pm->ctr);
     r0->addr = addr;
 
     /* DirectReg (directreg.c) */
