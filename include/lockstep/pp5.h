@@ -159,6 +159,13 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
  * IGC. tests/pp5/test_igc_fast.c checks the equivalence clock by clock. */
 ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d);
 
+/* n clocks with all inputs idle (as pp5_igc_step_fast(g, NULL, …) n times:
+ * ST1/ST2 from pp5_igc_set_status()), in one call: the clock is inlined into
+ * the loop. pins_out, if not NULL, gets the pins of the k-th clock in
+ * pins_out[k] (n entries). Idle inputs cannot break the host protocol, so
+ * there is no status; returns n. */
+uint64_t pp5_igc_run_fast(pp5_igc *g, uint64_t n, pp5_pins *pins_out);
+
 /* Convenience host actions, each one clock (the inputs of the other fields
  * idle); pins may be NULL. */
 ls_status pp5_igc_write(pp5_igc *g, pp5_reg reg, uint32_t value, pp5_pins *pins, ls_diag *d);

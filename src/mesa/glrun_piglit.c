@@ -143,8 +143,10 @@ static int set_uniform(GLuint prog, const piglit_cmd *c, bool varying_pass)
     return 0;
 }
 
-/* piglit_draw_rect: a 4-vertex triangle strip at z = 0, w = 1, through the
- * program's piglit_vertex attribute if it has one, else gl_Vertex. */
+/* piglit_draw_rect: a 4-vertex triangle strip at z = 0, w = 1 with texture
+ * coordinates (0,0) (1,0) (0,1) (1,1), through the program's piglit_vertex /
+ * piglit_texcoord attributes if it has them, else gl_Vertex /
+ * gl_MultiTexCoord0. */
 static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
 {
     float x = c->v[0], y = c->v[1], w = c->v[2], h = c->v[3];
@@ -155,7 +157,9 @@ static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
         h = 2.0f * (h / (float)t->height);
     }
     const GLfloat verts[16] = {x, y, 0, 1, x + w, y, 0, 1, x, y + h, 0, 1, x + w, y + h, 0, 1};
+    static const GLfloat tex[8] = {0, 0, 1, 0, 0, 1, 1, 1};
     GLint loc = glGetAttribLocation(prog, "piglit_vertex");
+    GLint tloc = glGetAttribLocation(prog, "piglit_texcoord");
     if (loc >= 0) {
         glVertexAttribPointer((GLuint)loc, 4, GL_FLOAT, GL_FALSE, 0, verts);
         glEnableVertexAttribArray((GLuint)loc);
@@ -163,11 +167,22 @@ static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
         glVertexPointer(4, GL_FLOAT, 0, verts);
         glEnableClientState(GL_VERTEX_ARRAY);
     }
+    if (tloc >= 0) {
+        glVertexAttribPointer((GLuint)tloc, 2, GL_FLOAT, GL_FALSE, 0, tex);
+        glEnableVertexAttribArray((GLuint)tloc);
+    } else {
+        glTexCoordPointer(2, GL_FLOAT, 0, tex);
+        glEnableClientState(GL_TEXTURE_COORD_ARRAY);
+    }
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     if (loc >= 0)
         glDisableVertexAttribArray((GLuint)loc);
     else
         glDisableClientState(GL_VERTEX_ARRAY);
+    if (tloc >= 0)
+        glDisableVertexAttribArray((GLuint)tloc);
+    else
+        glDisableClientState(GL_TEXTURE_COORD_ARRAY);
 }
 
 /* Write the w×h RGBA float pixels of the bound framebuffer to path. */

@@ -353,6 +353,20 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
                 return ls_diag_set(d, LS_ERR_FAULT, s->fname, a->line, 1,
                                    "cycle limit %llu reached%s", (unsigned long long)limit,
                                    a->kind == PP5_ACT_WAIT ? " while waiting for Busy = 0" : "");
+            /* Idle clocks (after the action's first, or all of a run/wait)
+             * in one call while nobody reads the named signals: the same
+             * clocks as the loop below, with the clock inlined into the loop
+             * (pp5_igc_run_idle stops when Busy falls in a wait, or when fn
+             * starts reading signals). TestPE clocks take the host side. */
+            if ((c > 0 || a->kind == PP5_ACT_RUN || a->kind == PP5_ACT_WAIT) && !pe &&
+                !g->signals_read) {
+                uint64_t m = clocks - c < limit - ran ? clocks - c : limit - ran;
+                uint64_t k = pp5_igc_run_idle(g, &idle, m, a->kind == PP5_ACT_WAIT, fn, user,
+                                              NULL);
+                ran += k;
+                c += k - 1; /* k ≥ 1: Busy was high and the limit not reached above */
+                continue;
+            }
             pp5_pins p;
             /* The fast clock (same pins and state as pp5_igc_step()), unless fn
              * read the named signals after the last clock: then the full step,

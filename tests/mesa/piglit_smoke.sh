@@ -19,9 +19,10 @@ fi
 # lockstep's own shader_tests (no download needed): a varying driving a
 # data-dependent loop, and gl_Color over half the window
 data=$(dirname "$0")/data
-own=$("$lockstep" mesa piglit "$data/varying_loop.shader_test" "$data/varying_color.shader_test" 2>&1)
+own=$("$lockstep" mesa piglit "$data/varying_loop.shader_test" "$data/varying_color.shader_test" \
+  "$data/texcoord.shader_test" 2>&1)
 echo "$own"
-for f in varying_loop varying_color; do
+for f in varying_loop varying_color texcoord; do
   if ! grep -qE "^PASS  $data/$f.shader_test( |$)" <<<"$own"; then echo "FAILED: $f"; exit 1; fi
 done
 grep -q "varying_loop.shader_test  \[FC\]" <<<"$own" || { echo "FAILED: varying_loop issued no FC instruction"; exit 1; }

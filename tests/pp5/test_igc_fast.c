@@ -298,7 +298,7 @@ static const pp5_host_in *next_input(host *h, const pp5_options *o, bool busy,
 /* How much of the model the random runs reached (clocks with each event), so a
  * generator that stops reaching something fails the test instead of passing it. */
 static struct {
-    long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings;
+    long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -355,6 +355,31 @@ static void one_run(uint64_t seed, int run, int clocks)
             pp5_igc_reset(a);
             pp5_igc_reset(b);
         }
+        /* sometimes a burst of idle clocks in one pp5_igc_run_fast() call on the
+         * fast IGC against as many single full steps (in == NULL) on the other */
+        if (!in && chance(&s, 8)) {
+            enum { BURST = 300 };
+            static pp5_pins burst[BURST];
+            unsigned m = 1 + rn(&s, BURST);
+            bool keep = !chance(&s, 4); /* pins_out NULL sometimes */
+            assert_int_equal(pp5_igc_run_fast(b, m, keep ? burst : NULL), m);
+            for (unsigned j = 0; j < m; j++) {
+                pp5_pins pa;
+                ls_diag da;
+                assert_int_equal(pp5_igc_step(a, NULL, &pa, &da), LS_OK);
+                if (keep && !pins_equal(&pa, &burst[j]))
+                    fail_at(seed, run, pp5_igc_cycle(a) - 1, "run_fast pins");
+            }
+            cov.bursts++;
+            if (pp5_igc_busy(a) != pp5_igc_busy(b) || pp5_igc_cycle(a) != pp5_igc_cycle(b) ||
+                pp5_igc_warning_count(a) != pp5_igc_warning_count(b)) {
+                snprintf(why, sizeof why, "busy/cycle/warning count after a burst of %u", m);
+                fail_at(seed, run, pp5_igc_cycle(a), "run_fast state");
+            }
+            if (chance(&s, 2) && !state_equal(a, b))
+                fail_at(seed, run, pp5_igc_cycle(a), "run_fast state");
+            continue;
+        }
         pp5_pins pa, pb;
         ls_diag da, db;
         ls_diag_clear(&da);
@@ -405,12 +430,13 @@ static void test_random_differential(void **state)
     for (int run = 0; run < 120; run++)
         one_run(seed, run, 3000);
     printf("clocks with CSB %ld, PostC %ld, MsIn %ld, TRR %ld, RMode %ld, host errors %ld, "
-           "ADat|DDat %ld, MBI busy %ld, Branch %ld; warnings %ld\n", cov.csb, cov.post_c,
-           cov.msin, cov.trr, cov.rmode, cov.errors, cov.dat, cov.mbi, cov.branch, cov.warnings);
+           "ADat|DDat %ld, MBI busy %ld, Branch %ld; warnings %ld; run_fast bursts %ld\n",
+           cov.csb, cov.post_c, cov.msin, cov.trr, cov.rmode, cov.errors, cov.dat, cov.mbi,
+           cov.branch, cov.warnings, cov.bursts);
     /* 360 000 clocks per seed; seeds 1…15 reach at least 3x these */
     assert_true(cov.csb > 50000 && cov.post_c > 2000 && cov.msin > 300 && cov.trr > 10000 &&
                 cov.rmode > 10000 && cov.errors > 200 && cov.dat > 5000 && cov.mbi > 5000 &&
-                cov.branch > 30000 && cov.warnings > 10000);
+                cov.branch > 30000 && cov.warnings > 10000 && cov.bursts > 500);
 }
 
 /* The same renderer streams through pp5_stream_run (fast steps, full steps

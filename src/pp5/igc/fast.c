@@ -238,6 +238,16 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
 /* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
  * of the clock, Busy at its end and the D pads — written after the copy, so
  * the copy never reads this clock's stores. */
+static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
+{
+    const pp5_olrec *r0 = &g->olr[c & 3];
+    p->cycle = c;
+    p->aludat = r0->aludat;
+    p->busy = g->ctl.ibsy | g->ctl.cbsy;
+    p->d_out_en = r0->in.test_pe;
+    p->d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+}
+
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
     const pp5_olrec *r0 = &g->olr[c & 3];
@@ -425,7 +435,11 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
     return pp5_igc_clock_fast(g, &idle, pins, d);
 }
 
-ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
+/* The clock. host = false: the caller guarantees in has no strobe (WrEn, Go,
+ * Reset) and no TestPE, so the host side has nothing to do (pp5_igc_run_idle);
+ * inlined into both callers, the constant drops that test from the idle loop. */
+static inline __attribute__((always_inline)) ls_status
+clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const bool host)
 {
     if (__builtin_expect(g->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
@@ -444,8 +458,12 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     const bool post_i_prev = rp->post_i & !rp->in.reset;
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
     pp5_olrec *r0 = &g->olr[cycle & 3];
-    r0->in = *in;
-    r0->in.t &= 7u;
+    if (host) {
+        r0->in = *in;
+        r0->in.t &= 7u;
+    } else { /* g->run_in, T already masked: one block copy */
+        memcpy(&r0->in, in, sizeof r0->in);
+    }
     r0->valid = true;
     r0->rmode = rmode;
 
@@ -483,16 +501,13 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     r0->new_l = new_l;
     r0->branch = branch;
 
-    /* PixMemAddr (pixmemaddr.c); Done is data: selects, not a branch */
+    /* PixMemAddr (pixmemaddr.c) */
     pp5_pixmemaddr *pm = &g->pma;
     const unsigned c = u->pma_ctr;
     const uint8_t addr = pm->ctr[c];
     pm->ctr[c] = (uint8_t)(addr + u->pma_step);
-    uint8_t p0 = pm->post[0], p1 = pm->post[1], p2 = pm->post[2];
-    uint8_t c0 = pm->ctr[0], c1 = pm->ctr[1], c2 = pm->ctr[2];
-    pm->ctr[0] = done ? p0 : c0;
-    pm->ctr[1] = done ? p1 : c1;
-    pm->ctr[2] = done ? p2 : c2;
+    if (done) /* once per instruction: a predictable branch, three bytes */
+        memcpy(pm->ctr, pm->post, sizeof pm->ctr);
     r0->addr = addr;
 
     /* DirectReg (directreg.c) */
@@ -551,7 +566,7 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     if (__builtin_expect(post_i, 0))
         pp5_igc_post_i(g);
     ls_status st = LS_OK;
-    if (__builtin_expect(in->wr_en | in->go | in->reset | in->test_pe, 0)) {
+    if (host && __builtin_expect(in->wr_en | in->go | in->reset | in->test_pe, 0)) {
         st = pp5_igc_host_side(g, &r0->in, busy, d);
         if (st != LS_OK && d)
             ls_diag_at_index(d, (long)cycle);
@@ -561,4 +576,50 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
         fast_pins(g, pins, cycle);
     g->cycle = cycle + 1;
     return st;
+}
+
+ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
+{
+    return clock_body(g, in, pins, d, true);
+}
+
+uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
+                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
+{
+    /* the inputs as the record keeps them (T masked), in g: copied as a block */
+    g->run_in = *idle;
+    g->run_in.t &= 7u;
+    uint64_t k = 0;
+    while (k < n) {
+        if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
+            break;
+        pp5_pins *pp;
+        if (pins_out) {
+            pp = &pins_out[k];
+            (void)clock_body(g, &g->run_in, pp, NULL, false); /* no host side: LS_OK */
+        } else {
+            /* the pins in place, in the clock's ring slot: complete once the
+             * clock is done (fast_pins) and not written again before the next
+             * clock, which rewrites only fields fast_pins writes again */
+            const uint64_t c = g->cycle;
+            (void)clock_body(g, &g->run_in, NULL, NULL, false);
+            pp = &g->pins_ring[c & 3];
+            fast_pins_patch(g, pp, c);
+        }
+        k++;
+        if (fn) {
+            fn(user, g, pp);
+            if (g->signals_read) /* the observer wants signals: the caller steps fully */
+                break;
+        }
+    }
+    return k;
+}
+
+uint64_t pp5_igc_run_fast(pp5_igc *g, uint64_t n, pp5_pins *pins_out)
+{
+    pp5_host_in idle = {0}; /* as pp5_igc_step_fast(g, NULL, …) */
+    idle.st1 = g->st1;
+    idle.st2 = g->st2;
+    return pp5_igc_run_idle(g, &idle, n, false, NULL, NULL, pins_out);
 }

@@ -279,6 +279,7 @@ struct pp5_igc {
      * come from: acmp…lsb by c-2, AddrL/AddrH by c-1, TrSt by c-3 */
     pp5_pins pins_ring[4];
     pp5_ser_fast fs;
+    pp5_host_in run_in;         /* pp5_igc_run_idle(): its idle inputs, T masked */
     int trr_top;                /* pp5_trr_top(&opt) */
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
@@ -296,6 +297,15 @@ void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
 void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
 /* The fast clock; in is not NULL (pp5_igc_step_fast() supplies the idle inputs). */
 ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d);
+/* Up to n clocks with the idle inputs *idle (no WrEn, Go, Reset or TestPE:
+ * the caller checks), each exactly pp5_igc_clock_fast(g, idle, …). Stops
+ * before a clock when until_not_busy and Busy is low, and after a clock whose
+ * callback fn read the named signals (g->signals_read). fn (may be NULL) is
+ * called after every clock with its pins; pins_out, if not NULL, gets the
+ * pins of clock k in pins_out[k]. Returns the number of clocks run. */
+typedef void (*pp5_igc_clock_cb)(void *user, const pp5_igc *g, const pp5_pins *pins);
+uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
+                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out);
 /* Make the module structs current (a logically-const cache fill). */
 static inline void pp5_igc_sync(const pp5_igc *cg)
 {
