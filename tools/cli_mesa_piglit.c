@@ -201,54 +201,54 @@ typedef struct test_list {
     size_t n, cap;
 } test_list;
 
+/* Append (path, the first name_len bytes of name). */
+static bool push_test(test_list *t, const char *path, const char *name, size_t name_len)
+{
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 1024;
+        char **a = realloc(t->path, nc * sizeof *a);
+        if (!a)
+            return false;
+        t->path = a;
+        char **b = realloc(t->name, nc * sizeof *b);
+        if (!b)
+            return false;
+        t->name = b;
+        t->cap = nc;
+    }
+    char *pd = strdup(path), *nd = strndup(name, name_len);
+    if (!pd || !nd) {
+        free(pd);
+        free(nd);
+        return false;
+    }
+    t->path[t->n] = pd;
+    t->name[t->n++] = nd;
+    return true;
+}
+
+static void test_list_free(test_list *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->path[i]), free(t->name[i]);
+    free(t->path);
+    free(t->name);
+    memset(t, 0, sizeof *t);
+}
+
+/* A piglit test under the cache: its name is the path from spec/ on, without
+ * the suffix (glsl-1.10/execution/loops/glsl-fs-loop-300). */
 static bool add_test(test_list *t, const char *p)
 {
     size_t l = strlen(p);
     const char *spec = strstr(p, "/spec/glsl-1.");
     if (l < 12 || strcmp(p + l - 12, ".shader_test") || !spec)
         return true;
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 1024;
-        char **a = realloc(t->path, nc * sizeof *a);
-        if (!a)
-            return false;
-        t->path = a;
-        char **b = realloc(t->name, nc * sizeof *b);
-        if (!b)
-            return false;
-        t->name = b;
-        t->cap = nc;
-    }
-    t->path[t->n] = strdup(p);
-    t->name[t->n] = strndup(spec + 6, strlen(spec + 6) - 12);
-    if (!t->path[t->n] || !t->name[t->n])
-        return false;
-    t->n++;
-    return true;
+    return push_test(t, p, spec + 6, strlen(spec + 6) - 12);
 }
 
 /* A shader_test named on the command line: its name is its path. */
-static bool add_file(test_list *t, const char *p)
-{
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 1024;
-        char **a = realloc(t->path, nc * sizeof *a);
-        if (!a)
-            return false;
-        t->path = a;
-        char **b = realloc(t->name, nc * sizeof *b);
-        if (!b)
-            return false;
-        t->name = b;
-        t->cap = nc;
-    }
-    t->path[t->n] = strdup(p);
-    t->name[t->n] = strdup(p);
-    if (!t->path[t->n] || !t->name[t->n])
-        return false;
-    t->n++;
-    return true;
-}
+static bool add_file(test_list *t, const char *p) { return push_test(t, p, p, strlen(p)); }
 
 /* Every .shader_test under dir (recursively). */
 static bool collect(test_list *t, const char *dir, int depth)
@@ -802,10 +802,7 @@ int cli_mesa_piglit(int argc, char **argv)
     for (size_t k = 0; k < nfiles; k++) {
         if (access(files[k], R_OK)) {
             rc = cli_usage_error("%s: cannot read: %s", files[k], strerror(errno));
-            for (size_t i = 0; i < tl.n; i++)
-                free(tl.path[i]), free(tl.name[i]);
-            free(tl.path);
-            free(tl.name);
+            test_list_free(&tl);
             free(filters);
             free(files);
             return rc;
@@ -816,10 +813,7 @@ int cli_mesa_piglit(int argc, char **argv)
     if (nfiles == 0 || nf > 0) {
         rc = ensure_cache(cache);
         if (rc != CLI_OK) {
-            for (size_t i = 0; i < tl.n; i++)
-                free(tl.path[i]), free(tl.name[i]);
-            free(tl.path);
-            free(tl.name);
+            test_list_free(&tl);
             free(filters);
             free(files);
             return rc;
@@ -974,10 +968,7 @@ int cli_mesa_piglit(int argc, char **argv)
         if (res)
             munmap(res, nsel * sizeof *res);
     }
-    for (size_t i = 0; i < tl.n; i++)
-        free(tl.path[i]), free(tl.name[i]);
-    free(tl.path);
-    free(tl.name);
+    test_list_free(&tl);
     free(order);
     free(filters);
     free(files);

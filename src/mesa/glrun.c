@@ -305,21 +305,8 @@ int main(int argc, char **argv)
         printf("draw_seconds %.9f\n", sec / repeat);
     }
     int rc = 0;
-    if (out) {
-        size_t n = (size_t)w * (size_t)h * 4;
-        float *px = malloc(n * sizeof *px);
-        if (!px)
-            return 1;
-        glReadPixels(0, 0, w, h, GL_RGBA, GL_FLOAT, px);
-        FILE *f = fopen(out, "wb");
-        if (!f || fwrite(px, sizeof *px, n, f) != n) {
-            fprintf(stderr, "lockstep-mesa-gl: %s: cannot write\n", out);
-            rc = 1;
-        }
-        if (f)
-            fclose(f);
-        free(px);
-    }
+    if (out)
+        rc = glrun_write_pixels(out, w, h);
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);
     eglTerminate(dpy);

@@ -185,8 +185,7 @@ static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
         glDisableClientState(GL_TEXTURE_COORD_ARRAY);
 }
 
-/* Write the w×h RGBA float pixels of the bound framebuffer to path. */
-static int write_pixels(const char *path, int w, int h)
+int glrun_write_pixels(const char *path, int w, int h)
 {
     size_t n = (size_t)w * (size_t)h * 4;
     float *px = malloc(n * sizeof *px);
@@ -280,7 +279,7 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
             if (varying_prefix) {
                 char path[4096];
                 snprintf(path, sizeof path, "%s.%d.bin", varying_prefix, rect);
-                if (write_pixels(path, t->width, t->height))
+                if (glrun_write_pixels(path, t->width, t->height))
                     return 1;
             }
             rect++;
@@ -298,7 +297,7 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
         }
     }
     glFinish();
-    return out ? write_pixels(out, t->width, t->height) : 0;
+    return out ? glrun_write_pixels(out, t->width, t->height) : 0;
 }
 
 int glrun_shader_test(const char *path, const char *out, const char *varying_prefix)
