@@ -26,6 +26,14 @@ static const char passthrough_vs[] =
     "attribute vec4 piglit_vertex;\n"
     "void main() { gl_Position = piglit_vertex; }\n";
 
+/* A GL info log on one line (the harness reads the first "fail:" line). */
+static void one_line(char *log)
+{
+    for (char *p = log; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+}
+
 /* shader_runner adds "#version N" when the text has none. */
 static GLuint compile_text(GLenum type, const char *src, int version, const char *what)
 {
@@ -41,9 +49,7 @@ static GLuint compile_text(GLenum type, const char *src, int version, const char
     if (!ok) {
         char log[2048];
         glGetShaderInfoLog(s, sizeof log, NULL, log);
-        for (char *p = log; *p; p++)
-            if (*p == '\n')
-                *p = ' ';
+        one_line(log);
         printf("fail: %s shader does not compile: %s\n", what, log);
         return 0;
     }
@@ -246,9 +252,7 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
     if (!ok) {
         char log[2048];
         glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        for (char *p = log; *p; p++)
-            if (*p == '\n')
-                *p = ' ';
+        one_line(log);
         printf("fail: link error: %s\n", log);
         return 1;
     }
