@@ -3,7 +3,7 @@
  * core, and the two halves on their own, to show what limits it:
  *   - IGC+EMC: pp5_render (host streams → IGC → EMC array → colour read-back);
  *   - EMC alone: the same frame's pins, recorded once, replayed into a fresh
- *     EMC array (pp5_emc_step per clock);
+ *     EMC array (pp5_emc_run: the whole frame as one block);
  *   - IGC alone: the same host streams with no EMC attached.
  * Usage: bench_pp5 [TRIANGLES [FRAMES [DISCS [emc]]]] ("emc": only the EMC
  * replay is repeated, for profiling it). Each figure is the best of
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
         pp5_emc *e;
         if (pp5_emc_create(&e, NULL, &d) != LS_OK) return 1;
         double c0 = cpu_now(), w0 = wall_now();
-        for (size_t i = 0; i < rec.n; i++) pp5_emc_step(e, &rec.p[i]);
+        pp5_emc_run(e, rec.p, rec.n);
         timing_add(&emc, cpu_now() - c0, wall_now() - w0);
         pp5_emc_destroy(e);
     }

@@ -60,6 +60,12 @@ void pp5_emc_destroy(pp5_emc *e);
 
 /* One clock with the IGC pins of that clock. */
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p);
+/* n clocks, pins[0..n) in order: exactly n calls of pp5_emc_step (same state
+ * after the last one). The array may look ahead within the block, which is
+ * how it fuses work that the clock-by-clock interface cannot (the renderer
+ * hands it the IGC's pins a block at a time when nobody observes the clocks
+ * in between). */
+void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n);
 /* Apply the Carry updates the array defers on chips whose Enable is all 0
  * (an optimisation: the accessors below do this themselves when they read
  * Carry, which is why they may modify the array's private state). */

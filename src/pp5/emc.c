@@ -1424,3 +1424,8 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
     memcpy(e->lat_dat, p->dat, 6);
     e->lat_lsb = p->lsb;
 }
+
+void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
+{
+    for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
+}
