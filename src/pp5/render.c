@@ -327,12 +327,26 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *pins)
     if (r->o->on_clock) r->o->on_clock(r->o->user, g, pins, r->emc);
 }
 
+static void on_block(void *user, const pp5_pins *pins, size_t n)
+{
+    pp5_emc_run(((run_ctx *)user)->emc, pins, n);
+}
+
+/* Clock by clock while an observer watches (VCD, --trace: it sees the IGC
+ * and the array after every clock), otherwise in blocks: the same clocks and
+ * pins, and the array may look ahead within a block (pp5_emc_run). */
+static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_diag *d)
+{
+    if (rc->o->on_clock) return pp5_stream_run(s, g, 0, on_clock, rc, d);
+    return pp5_stream_run_blocks(s, g, 0, on_block, rc, d);
+}
+
 static ls_status run_text(pp5_igc *g, run_ctx *rc, ls_buf *b, const char *what, ls_diag *d)
 {
     pp5_stream s;
     ls_status st = pp5_stream_parse(b->data ? b->data : "", b->len, what, &s, d);
     if (st != LS_OK) return st;
-    st = pp5_stream_run(&s, g, 0, on_clock, rc, d);
+    st = run_stream(&s, g, rc, d);
     pp5_stream_free(&s);
     ls_buf_reset(b);
     return st;
@@ -412,7 +426,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         acts.n = 0;
         emit_prim(&s->p[i], em);
         if ((rs = em->err) != LS_OK) goto out;
-        if ((rs = pp5_stream_run(&acts, g, 0, on_clock, &rc, d)) != LS_OK) {
+        if ((rs = run_stream(&acts, g, &rc, d)) != LS_OK) {
             ls_diag_at_index(d, s->p[i].line);
             goto out;
         }
