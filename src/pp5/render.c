@@ -154,12 +154,13 @@ void pp5_render_opts_default(pp5_render_opts *o)
  * actions to a stream (the renderer's own loop: the text of each instruction
  * line is parsed once per frame by pp5_stream_parse and its actions reused,
  * coefficients become register writes directly). */
-enum { EMIT_CACHE = 16 };
+enum { EMIT_CACHE = 16, EMIT_ARGS = 4 };
 typedef struct emitter {
     ls_buf *text;
     pp5_stream *acts;
     struct {
-        char key[112];
+        const char *fmt;    /* the line is fmt with these %d arguments */
+        int arg[EMIT_ARGS];
         pp5_action a[4];
         size_t n;
     } cache[EMIT_CACHE];
@@ -201,38 +202,60 @@ static void coef(emitter *em, char name, double v)
     emit_push(em, &a);
 }
 
-/* Instruction lines (write I …, go, wait) */
+/* Instruction lines (write I …, go, wait). Building actions, a line already
+ * parsed this frame (the same format and %d arguments: the formats here take
+ * only %d) reuses its actions without being formatted again. */
 __attribute__((format(printf, 2, 3))) static void emit(emitter *em, const char *fmt, ...)
 {
-    char line[112];
+    if (em->err != LS_OK) return;
     va_list ap;
+    va_start(ap, fmt);
+    int nargs = 0, arg[EMIT_ARGS] = {0};
+    bool keyed = !em->text;
+    for (const char *c = fmt; keyed && (c = strchr(c, '%')) != NULL; c += 2) {
+        if (c[1] != 'd' || nargs == EMIT_ARGS) keyed = false;
+        else arg[nargs++] = va_arg(ap, int);
+    }
+    va_end(ap);
+    int i = em->ncache;
+    if (keyed)
+        for (i = 0; i < em->ncache; i++)
+            if (em->cache[i].fmt == fmt && !memcmp(em->cache[i].arg, arg, sizeof arg)) break;
+    if (i < em->ncache) {
+        for (size_t k = 0; k < em->cache[i].n && emit_push(em, &em->cache[i].a[k]); k++) {}
+        return;
+    }
+    char line[112];
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (em->err != LS_OK) return;
     if (em->text) {
         ls_buf_puts(em->text, line);
         return;
     }
-    int i;
-    for (i = 0; i < em->ncache; i++)
-        if (!strcmp(em->cache[i].key, line)) break;
-    if (i == em->ncache) {
-        pp5_stream ps;
-        if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
-        if (em->ncache < EMIT_CACHE && ps.n <= 4) {
-            snprintf(em->cache[i].key, sizeof em->cache[i].key, "%s", line);
-            memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
-            em->cache[i].n = ps.n;
-            em->ncache++;
-        } else {
-            for (size_t k = 0; k < ps.n && emit_push(em, &ps.a[k]); k++) {}
-            pp5_stream_free(&ps);
-            return;
-        }
-        pp5_stream_free(&ps);
+    pp5_stream ps;
+    if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
+    if (keyed && em->ncache < EMIT_CACHE && ps.n <= 4) {
+        em->cache[i].fmt = fmt;
+        memcpy(em->cache[i].arg, arg, sizeof arg);
+        memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
+        em->cache[i].n = ps.n;
+        em->ncache++;
     }
-    for (size_t k = 0; k < em->cache[i].n && emit_push(em, &em->cache[i].a[k]); k++) {}
+    for (size_t k = 0; k < ps.n && emit_push(em, &ps.a[k]); k++) {}
+    pp5_stream_free(&ps);
+}
+
+/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
+static uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    return x ^ t ^ (t << 28);
 }
 
 /* plane v = a x + b y + c through three vertices (x, y, val) */
@@ -440,18 +463,24 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     st->emc_warnings = pp5_emc_warning_count(e);
     /* read-back: the 24 colour planes, whole planes at a time */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
-    uint64_t *pl = malloc(npix / 8);
+    /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
+     * the 8 planes of a channel, transposed, is the channel of pixels
+     * 8j … 8j+7 */
+    uint64_t *pl = malloc(8 * (npix / 8));
     if (!pl) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    memset(rgb, 0, npix * 3);
-    for (int k = 0; k < 3; k++)
-        for (int bit = 0; bit < 8; bit++) {
-            pp5_emc_plane(e, field[k] + bit, pl);
-            for (size_t p = 0; p < npix; p++)
-                rgb[p * 3 + (size_t)k] |= (uint8_t)((pl[p >> 6] >> (p & 63) & 1) << bit);
+    for (int k = 0; k < 3; k++) {
+        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)bit * (npix / 64));
+        for (size_t j = 0; j < npix / 8; j++) {
+            uint64_t x = 0; /* byte b = byte j of plane b */
+            for (int bit = 0; bit < 8; bit++)
+                x |= (uint64_t)(uint8_t)(pl[(size_t)bit * (npix / 64) + j / 8] >> (8 * (j % 8))) << (8 * bit);
+            x = transpose8(x); /* byte i = bit i of those bytes: pixel 8j + i */
+            for (int i = 0; i < 8; i++) rgb[(8 * j + (size_t)i) * 3 + (size_t)k] = (uint8_t)(x >> (8 * i));
         }
+    }
     free(pl);
 out:
     if (rs != LS_OK && st->prim_clocks) {
