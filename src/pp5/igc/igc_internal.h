@@ -284,6 +284,9 @@ struct pp5_igc {
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
     pp5_uop uop[512];           /* per store address (416…511: no word line) */
+    /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
+     * self-loop form (fast.c; for the tests' coverage checks) */
+    uint64_t seg_clocks, seg_loop_clocks;
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
