@@ -586,23 +586,26 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
 /* ---------------- quiet segments ----------------
  *
  * Most idle clocks change little: no posting, no new instruction, no host
- * input. seg_run() runs such clocks with the state in locals, the pins built
- * straight into the caller's buffer and each clock's record kept in compact form,
- * and stops before any clock that would post (PostC, PostI), start an instruction
- * (NewL), read a missing word or run in RMode; pp5_igc_run_idle() takes that
- * clock with clock_body() and comes back. At the end it leaves the records
- * (olr) of the last four clocks and the pins ring exactly as clock_body() would
- * have: the clocks are the same clocks, computed in the same order, with the
- * same expressions as clock_body() — only where the values live differs.
+ * input. seg_run() runs such clocks with the state in locals and stops before
+ * any clock that would post (PostC, PostI), start an instruction (NewL), read a
+ * missing word or run in RMode; pp5_igc_run_idle() takes that clock with
+ * clock_body() and comes back. The clocks are the same clocks, computed with
+ * the same expressions as clock_body(); what differs is where the values live:
+ *  - the pins go straight into the caller's buffer, each clock writing its own
+ *    share of them where it belongs (cycle, TrSt, ALUDat, Busy, D pads into its
+ *    own pins; AddrL/AddrH into the next clock's; ALU controls, *Dat and LSB
+ *    into those two clocks later) instead of through the pins ring;
+ *  - each clock's record is a compact pair of words (seg_rec) in a ring of four;
+ * at the end, the records of the last four clocks are expanded into olr and
+ * their shares of the pins ring put there (ring_put), which leaves olr and the
+ * ring exactly as clock_body() would have.
  *
- * Per clock, the compact record holds the 24 bytes the clock contributes to the
- * pins two clocks later (acmp…redundant with ACmp already under DirEn, *Dat,
- * LSB; AddrL/AddrH of this clock in the last two, which go one clock later) and
- * the clock's signals packed in one word. */
+ * In a loop of one or two words whose conditions (TRR, TC1, TC2) stay put,
+ * seg_loop_plan() computes how long they do, and the clocks are run without
+ * evaluating the controls at all (the closed form below). */
 typedef struct seg_rec {
-    uint64_t q1, q2, q3; /* pins bytes 8..15, 16..23, 24..31 (see above) */
-    uint32_t bits;       /* SEG_* */
-    uint16_t pc;
+    uint64_t a;     /* PC (bits 0..15), SEG_* << 16, Addr << 32, LSB << 40 */
+    uint64_t dat;   /* *Dat of the clock, bit k in byte k */
 } seg_rec;
 enum {
     SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
@@ -623,20 +626,178 @@ static inline uint64_t ld64(const void *p)
 }
 
 static inline void st64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
 
-/* The pins of clock c from the records of c-1 … c-3 (rec[c & 3] may hold c's
- * own record already), the clock's ALUDat and the bytes 34..39 (q4: Busy, TestPE,
- * D pads in place). */
-static inline void seg_pins(unsigned char *p, const seg_rec *rec, uint64_t c, bool aludat,
-                            uint64_t q4)
+/* ---- the closed form of a loop of one or two words ----
+ * Words w0 (at PC) and w1 (its successor; w1 = w0 for a self-loop), clocks
+ * alternating w0, w1, w0, … All that changes from clock to clock is then the
+ * PixMemAddr counters, DirectReg, the shift count (with the CoefGate column and
+ * CSB), the loop counters and the TRR shifter — provided TRR, TC1 and TC2 stay
+ * what they are at each phase and no PostC, MsIn, LSB token or Done can occur.
+ * seg_loop_plan() checks that the two words form such a loop under the present
+ * conditions and returns how many clocks it keeps doing so. */
+typedef struct seg_phase {
+    uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
+    uint64_t q4;                /* pins bytes 32..39 but TrSt, ALUDat */
+    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
+    uint8_t dir, pair, sh, cx, step, cnt1, cnt2;
+} seg_phase;
+
+typedef struct seg_loop_in {
+    unsigned pc, n1, n2;
+    uint64_t stages;
+    uint32_t sc, csb_until;
+    bool cbsy, mbi, mp, fp;
+    int top;
+    unsigned st_cond;
+    bool test_oe;
+    uint64_t q4_base;
+} seg_loop_in;
+
+/* How many of the first K clocks of the pattern (e0, e1, e0, …) count (e0,
+ * e1 ∈ {0, 1}). */
+static inline uint64_t seg_count(unsigned e0, unsigned e1, uint64_t K)
 {
-    const seg_rec *r1 = &rec[(c - 1) & 3], *r2 = &rec[(c - 2) & 3], *r3 = &rec[(c - 3) & 3];
-    st64(p, c);
-    st64(p + 8, r2->q1);
-    st64(p + 16, r2->q2);
-    st64(p + 24, (r2->q3 & 0x0000ffffffffffffull) | (r1->q3 & 0xffff000000000000ull));
-    st64(p + 32, (uint64_t)(r3->bits & SEG_SHIFT) | (uint64_t)aludat << 8 | q4);
+    return (K >> 1) * (e0 + e1) + (K & 1u ? e0 : 0);
 }
+
+/* The first clock k at which the count of the pattern (e0, e1) over clocks
+ * 0 … k-1 reaches V ≥ 1 (UINT64_MAX: never). */
+static inline uint64_t seg_reach(unsigned e0, unsigned e1, uint64_t V)
+{
+    if (e0 + e1 == 0)
+        return UINT64_MAX;
+    if (e0 + e1 == 2)
+        return V;
+    return e0 ? 2 * V - 1 : 2 * V;
+}
+
+/* The first clock k after which a 7-bit counter n stepped down by the pattern
+ * (d0, d1) holds target, given it does not after clocks 0 and 1 (the caller
+ * checks); UINT64_MAX: never. */
+static inline uint64_t seg_count_hits(unsigned d0, unsigned d1, unsigned n, unsigned target)
+{
+    if (d0 + d1 == 0)
+        return UINT64_MAX;
+    unsigned T = (n - target) & 0x7fu; /* decrements needed (mod 128) */
+    uint64_t V = T > d0 + d1 ? T : T + 128u;
+    return seg_reach(d0, d1, V) - 1; /* the clock whose decrement makes V */
+}
+
+static inline uint64_t seg_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Fills ph[0], ph[1] and returns K ≥ 4, or 0: not such a loop (or too short). */
+static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_t n,
+                              seg_phase ph[2])
+{
+    const bool trr = (in->stages >> in->top) & 1u;
+    const pp5_uop *w[2];
+    unsigned pcs[2], m1 = in->n1, m2 = in->n2;
+    bool tc1[2], tc2[2], br[2];
+    unsigned pc = in->pc;
+    int P = 0;
+    for (int i = 0; i < 2; i++) {
+        const pp5_uop *u = &uop[pc & 511u];
+        if (u->done | !u->exists)
+            return 0;
+        w[i] = u;
+        pcs[i] = pc;
+        m1 = (m1 - u->cnt1) & 0x7fu;
+        m2 = (m2 - u->cnt2) & 0x7fu;
+        tc1[i] = m1 == 116;
+        tc2[i] = m2 == 0;
+        const unsigned cond = (unsigned)tc1[i] | (unsigned)tc2[i] << 1 | (unsigned)trr << 2 |
+                              in->st_cond;
+        br[i] = !((u->pulldown >> cond) & 1u);
+        const unsigned next = br[i] ? u->braddr : (pc + 1) & 0x1ffu;
+        if (next == in->pc) {
+            P = i + 1;
+            break;
+        }
+        pc = next;
+    }
+    if (P == 0)
+        return 0;
+    if (P == 1) { /* a self-loop: the second clock is the same word */
+        w[1] = w[0];
+        pcs[1] = pcs[0];
+        br[1] = br[0];
+        tc1[1] = ((in->n1 - 2u * w[0]->cnt1) & 0x7fu) == 116;
+        tc2[1] = ((in->n2 - 2u * w[0]->cnt2) & 0x7fu) == 0;
+    }
+    unsigned sh[2], c1[2], c2[2];
+    for (int i = 0; i < 2; i++) {
+        sh[i] = (w[i]->shift >> trr) & 1u;
+        c1[i] = w[i]->cnt1;
+        c2[i] = w[i]->cnt2;
+    }
+    uint64_t K = n;
+    /* TC1, TC2: constant if not counted; else low at both phases until the
+     * terminal count */
+    if (c1[0] + c1[1]) {
+        if (tc1[0] | tc1[1])
+            return 0;
+        K = seg_min(K, seg_count_hits(c1[0], c1[1], in->n1, 116));
+    } else if (tc1[0] != tc1[1]) {
+        return 0;
+    }
+    if (c2[0] + c2[1]) {
+        if (tc2[0] | tc2[1])
+            return 0;
+        K = seg_min(K, seg_count_hits(c2[0], c2[1], in->n2, 0));
+    } else if (tc2[0] != tc2[1]) {
+        return 0;
+    }
+    const bool csb0 = in->sc < in->csb_until;
+    if (sh[0] + sh[1]) {
+        /* no MsIn to shift in, no LSB token to send */
+        if (in->mp | (in->fp & csb0))
+            return 0;
+        /* TRR at the j-th shift is stage top - j (0 below stage 0) */
+        const uint64_t low = (1ull << in->top) - 1;
+        const uint64_t below = in->stages & low;
+        const uint64_t differ = trr ? ~below & low : below;
+        const uint64_t J = differ ? (uint64_t)(in->top - (63 - __builtin_clzll(differ)))
+                         : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
+        if (J != UINT64_MAX)
+            K = seg_min(K, seg_reach(sh[0], sh[1], J));
+        /* no PostC (with CBsy, CSB must stay high), no CSB fall that would set
+         * MsIn pending, no saturation of the count */
+        uint64_t stop = UINT32_MAX - 1;
+        if (in->cbsy)
+            stop = seg_min(stop, in->csb_until);
+        if (in->mbi && csb0)
+            stop = seg_min(stop, in->csb_until - 1u);
+        if (stop <= in->sc)
+            return 0;
+        K = seg_min(K, seg_reach(sh[0], sh[1], stop - in->sc));
+    }
+    if (K < 4)
+        return 0;
+    const bool lsb = in->fp & csb0; /* no shift in the loop when set: CSB stays */
+    for (int i = 0; i < 2; i++) {
+        const pp5_uop *u = w[i];
+        seg_phase *f = &ph[i];
+        f->alu_lo = ld64(u->alu[0]);
+        f->alu_hi = ld64(u->alu[0] + 8);
+        f->q4 = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)u->uw << 32 : in->q4_base;
+        const unsigned bits = sh[i] | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
+                              (unsigned)br[i] << 4 | (unsigned)trr << 7;
+        f->a = pcs[i] | (uint64_t)bits << 16 | (uint64_t)lsb << 40;
+        f->dir = u->dir_en;
+        f->pair = (u->pair & 1u) ? 0xff : 0;
+        f->sh = (uint8_t)sh[i];
+        f->cx = u->pma_ctr;
+        f->step = u->pma_step;
+        f->cnt1 = (uint8_t)c1[i];
+        f->cnt2 = (uint8_t)c2[i];
+    }
+    return K;
+}
+
+/* Where clock k's pins go: the caller's buffer, or past its end (the shares of
+ * the clocks after the segment: they go to the ring at the end) a scratch. */
+#define SEG_PINS(k) ((k) < n ? (unsigned char *)&pins_out[k] : (unsigned char *)&tail[(k) - n])
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
  * not quiet). The fast form is current (!fast_stale). */
@@ -654,28 +815,24 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
     const bool busy = ctl->ibsy | ctl->cbsy;
     bool post_c_prev = rp->post_c & !rp->in.reset;
 
-    /* the records of the three clocks before the segment, as far as the pins
-     * need them: from the ring slots they have written (ring_put) */
-    seg_rec rec[4];
-    {
+    pp5_pins tail[2];
+    /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
+    unsigned trst = 0;
+    if (with_pins) {
+        /* the shares of the clocks before the segment: in the ring */
         const unsigned char *s0 = (const unsigned char *)&g->pins_ring[c0 & 3];
         const unsigned char *s1 = (const unsigned char *)&g->pins_ring[(c0 + 1) & 3];
         const unsigned char *s2 = (const unsigned char *)&g->pins_ring[(c0 + 2) & 3];
         const size_t o8 = offsetof(pp5_pins, acmp);
-        seg_rec *r1 = &rec[(c0 - 1) & 3], *r2 = &rec[(c0 - 2) & 3], *r3 = &rec[(c0 - 3) & 3];
-        r2->q1 = ld64(s0 + o8);
-        r2->q2 = ld64(s0 + o8 + 8);
-        r2->q3 = ld64(s0 + o8 + 16);
-        r1->q1 = ld64(s1 + o8);
-        r1->q2 = ld64(s1 + o8 + 8);
-        r1->q3 = (ld64(s1 + o8 + 16) & 0x0000ffffffffffffull) |
-                 (r2->q3 & 0xffff000000000000ull); /* AddrL/H of c0-1: slot c0 */
-        r3->bits = s0[offsetof(pp5_pins, trst)] ? SEG_SHIFT : 0;
-        r2->bits = s1[offsetof(pp5_pins, trst)] ? SEG_SHIFT : 0;
-        r1->bits = s2[offsetof(pp5_pins, trst)] ? SEG_SHIFT : 0;
+        memcpy(SEG_PINS(0) + o8, s0 + o8, 24);     /* c0-2's controls, c0-1's address */
+        memcpy(SEG_PINS(1) + o8, s1 + o8, 22);     /* c0-1's controls */
+        trst = (unsigned)s0[offsetof(pp5_pins, trst)] |
+               (unsigned)s1[offsetof(pp5_pins, trst)] << 1 |
+               (unsigned)s2[offsetof(pp5_pins, trst)] << 2;
     }
 
     /* the state, in locals */
+    seg_rec rec[4];
     pp5_ser_fast *f = &g->fs;
     pp5_serializer *s = &g->ser;
     unsigned pc = g->seq.pc;
@@ -700,7 +857,60 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
     uint8_t *ctr = g->pma.ctr;
 
     uint64_t k = 0;
+    bool try_loop = true; /* at the start and after a taken branch */
     while (k < n) {
+        if (try_loop) {
+            seg_phase ph[2];
+            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
+                                    st_cond, test_oe, q4_base};
+            const uint64_t K = seg_loop_plan(uop, &in, n - k, ph);
+            if (K) {
+                const uint64_t k_end = k + K;
+                for (unsigned j = 0; k < k_end; k++, j ^= 1u) {
+                    const seg_phase *P = &ph[j];
+                    const bool aludat = shreg & 1u;
+                    if (P->dir)
+                        shreg = (shreg >> 1) | (shreg & 0x80000000u);
+                    const bool csb = sc < csb_until;
+                    const uint64_t dat = outB;
+                    if (P->sh) {
+                        const uint64_t col = (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) &
+                                             SEG_SPREAD6 & (0 - (uint64_t)csb);
+                        outB = sepB;
+                        sepB = col;
+                        sc++;
+                    }
+                    const uint8_t addr = ctr[P->cx];
+                    ctr[P->cx] = (uint8_t)(addr + P->step);
+                    seg_rec *r = &rec[(c0 + k) & 3];
+                    r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 |
+                           (uint64_t)addr << 32;
+                    r->dat = dat;
+                    if (with_pins) {
+                        unsigned char *p0 = (unsigned char *)&pins_out[k];
+                        st64(p0, c0 + k);
+                        st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | P->q4);
+                        trst = (trst >> 1) | (unsigned)P->sh << 2;
+                        st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
+                        unsigned char *p2 = SEG_PINS(k + 2);
+                        st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
+                        st64(p2 + 16, P->alu_hi | dat << 56);
+                        st64(p2 + 24, (dat >> 8) | (P->a & (1ull << 40)));
+                    }
+                }
+                g->seg_loop_clocks += K;
+                /* counters, TRR shifter and PC after K clocks */
+                n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
+                n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
+                const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
+                stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
+                pc = (uint16_t)ph[K & 1].a;
+                post_c_prev = false;
+                if (k == n)
+                    break;
+            }
+        }
+        /* one clock, the general way */
         const pp5_uop *u = &uop[pc & 511u];
         const bool done = u->done;
         /* NewL or a missing word (warning): not quiet */
@@ -713,11 +923,11 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
         /* PostC: not quiet either (checked before this clock changes anything) */
         if (__builtin_expect(cbsy & !csb & shift & !post_c_prev, 0))
             break;
+        post_c_prev = false;
         /* LoopCount */
         n1 = done ? lc1_post : (n1 - u->cnt1) & 0x7fu;
         n2 = done ? lc2_post : (n2 - u->cnt2) & 0x7fu;
         const bool tc1 = n1 == 116, tc2 = n2 == 0;
-        post_c_prev = false;
         /* AddrGen (NewL 0) */
         const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 | st_cond;
         const bool branch = !((u->pulldown >> cond) & 1u);
@@ -748,117 +958,29 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
             stages = ((stages << 1) & trr_mask) | (msin ? msin_bit : 0);
             mp = fall;
         }
-        /* the record, then the pins */
+        /* the record, the pins */
+        const unsigned bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
+                              (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
+                              (unsigned)msin << 6 | (unsigned)trr << 7;
         seg_rec *r = &rec[(c0 + k) & 3];
-        const bool pair = u->pair & 1u;
-        r->q1 = ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat);
-        r->q2 = ld64(u->alu[0] + 8) | (dat & 0xffu) << 56;
-        r->q3 = (dat >> 8) | (uint64_t)lsb << 40 | (uint64_t)addr << 48 |
-                (uint64_t)(uint8_t)(pair ? ~addr : addr) << 56;
-        r->bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
-                  (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
-                  (unsigned)msin << 6 | (unsigned)trr << 7;
-        r->pc = (uint16_t)pc_now;
-        if (with_pins)
-            seg_pins((unsigned char *)&pins_out[k], rec, c0 + k, aludat,
-                     test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32 : q4_base);
+        r->a = pc_now | (uint64_t)bits << 16 | (uint64_t)addr << 32 | (uint64_t)lsb << 40;
+        r->dat = dat;
+        if (with_pins) {
+            unsigned char *p0 = (unsigned char *)&pins_out[k];
+            st64(p0, c0 + k);
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 |
+                              (test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32
+                                       : q4_base));
+            trst = (trst >> 1) | (unsigned)shift << 2;
+            const uint8_t pair = (u->pair & 1u) ? 0xff : 0;
+            st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+            unsigned char *p2 = SEG_PINS(k + 2);
+            st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
+            st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
+            st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
+        }
         k++;
-        if (pc != pc_now || k == n)
-            continue;
-
-        /* A word that branches to itself: while nothing but the counters it
-         * steps, the shift count and the DirectReg bits changes, every clock
-         * is the same clock (same word, TRR, TC1, TC2, Shift, branch), so the
-         * loop below computes only what changes. It runs K clocks, K bounded
-         * by the first clock at which TC1, TC2 or TRR would change or which
-         * could post, set or consume the MsIn token or send the LSB token. */
-        u = &uop[pc];
-        if (u->done | !u->exists)
-            continue;
-        const bool trr0 = (stages >> top) & 1u;
-        const bool sh = (u->shift >> trr0) & 1u;
-        const bool csb0 = sc < csb_until;
-        if (sh & (mp | (fp & csb0)))
-            continue;
-        const unsigned m1 = (n1 - u->cnt1) & 0x7fu, m2 = (n2 - u->cnt2) & 0x7fu;
-        const bool tc1_0 = m1 == 116, tc2_0 = m2 == 0;
-        const unsigned cond0 =
-            (unsigned)tc1_0 | (unsigned)tc2_0 << 1 | (unsigned)trr0 << 2 | st_cond;
-        if (((u->pulldown >> cond0) & 1u) || u->braddr != pc)
-            continue;
-        uint64_t K = n - k;
-        /* the counter after clock j is n - (j + 1): TC1 at j = n - 117 (mod 128) */
-        if (u->cnt1) {
-            uint64_t j = tc1_0 ? 1 : (n1 - 117u) & 0x7fu;
-            K = j < K ? j : K;
-        }
-        if (u->cnt2) {
-            uint64_t j = tc2_0 ? 1 : (n2 - 1u) & 0x7fu;
-            K = j < K ? j : K;
-        }
-        if (sh) {
-            /* TRR at the j-th shift is stage top - j (0 below stage 0) */
-            const uint64_t below = stages & ((1ull << top) - 1);
-            const uint64_t differ = trr0 ? ~below & ((1ull << top) - 1) : below;
-            uint64_t j = differ ? (uint64_t)(top - (63 - __builtin_clzll(differ)))
-                                : trr0 ? (uint64_t)top + 1 : UINT64_MAX;
-            K = j < K ? j : K;
-            /* no PostC (CBsy: CSB must stay high), no CSB fall that sets MsIn
-             * pending, no saturation of the count */
-            uint64_t stop = UINT32_MAX - 1;
-            if (cbsy && csb_until < stop)
-                stop = csb_until;
-            if (mbi && csb0 && csb_until - 1 < stop)
-                stop = csb_until - 1;
-            j = stop > sc ? stop - sc : 0;
-            K = j < K ? j : K;
-        }
-        if (K < 4)
-            continue;
-        {
-            const uint64_t alu_lo = ld64(u->alu[0]), alu_hi = ld64(u->alu[0] + 8);
-            const bool dir = u->dir_en, pair = u->pair & 1u;
-            const bool lsb = fp & csb0; /* Shift 0 when set: CSB does not change */
-            const unsigned bits0 = (unsigned)sh | (unsigned)tc1_0 << 2 | (unsigned)tc2_0 << 3 |
-                                   SEG_BRANCH | (unsigned)trr0 << 7;
-            const uint64_t q4 =
-                test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32 : q4_base;
-            const unsigned cx = u->pma_ctr;
-            const uint8_t step = u->pma_step;
-            uint8_t a = ctr[cx];
-            const uint64_t k_end = k + K;
-            for (; k < k_end; k++) {
-                const bool aludat = shreg & 1u;
-                if (dir)
-                    shreg = (shreg >> 1) | (shreg & 0x80000000u);
-                const bool csb = sc < csb_until;
-                const uint64_t dat = outB;
-                if (sh) {
-                    const uint64_t col = (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) &
-                                         SEG_SPREAD6 & (0 - (uint64_t)csb);
-                    outB = sepB;
-                    sepB = col;
-                    sc++;
-                }
-                const uint8_t addr = a;
-                a = (uint8_t)(a + step);
-                seg_rec *r = &rec[(c0 + k) & 3];
-                r->q1 = alu_lo ^ (uint64_t)(dir & !aludat);
-                r->q2 = alu_hi | (dat & 0xffu) << 56;
-                r->q3 = (dat >> 8) | (uint64_t)lsb << 40 | (uint64_t)addr << 48 |
-                        (uint64_t)(uint8_t)(pair ? ~addr : addr) << 56;
-                r->bits = bits0 | (unsigned)aludat << 1 | (unsigned)csb << 5;
-                r->pc = (uint16_t)pc;
-                if (with_pins)
-                    seg_pins((unsigned char *)&pins_out[k], rec, c0 + k, aludat, q4);
-            }
-            ctr[cx] = a;
-            g->seg_loop_clocks += K;
-            n1 = (n1 - u->cnt1 * (unsigned)K) & 0x7fu;
-            n2 = (n2 - u->cnt2 * (unsigned)K) & 0x7fu;
-            if (sh)
-                stages = K >= 64 ? 0 : (stages << K) & trr_mask;
-        }
+        try_loop = branch;
     }
     if (k == 0)
         return 0;
@@ -875,47 +997,47 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
     s->cl.msin_pending = mp;
     s->trr.stages = stages;
     g->mod_stale = true;
-    /* the last (up to) four clocks: their records and, in order, what they put
-     * into the pins ring (ring_put) */
+    /* the last (up to) four clocks: their records, and in order their shares
+     * of the pins ring */
     const uint64_t c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
         const seg_rec *r = &rec[c & 3];
-        const pp5_uop *u = &uop[r->pc & 511u];
+        const unsigned bits = (unsigned)(r->a >> 16) & 0xffu;
+        const unsigned rpc = (unsigned)r->a & 0xffffu;
+        const pp5_uop *u = &uop[rpc & 511u];
+        const uint8_t addr = (uint8_t)(r->a >> 32);
+        const unsigned dat6 = gather_bytes(r->dat);
+        const bool lsb = (r->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
+        const bool shift = bits & SEG_SHIFT, pair = u->pair & 1u;
         pp5_olrec *o = &g->olr[c & 3];
         o->in = g->run_in;
         o->uw = u->uw;
-        o->pc = r->pc;
-        o->addr = (uint8_t)(r->q3 >> 48);
-        o->dat6 = (uint8_t)(gather_bytes(r->q3 << 8 | r->q2 >> 56) & 0x3fu);
+        o->pc = (uint16_t)rpc;
+        o->addr = addr;
+        o->dat6 = (uint8_t)dat6;
         o->valid = true;
         o->dir_en = u->dir_en;
-        o->aludat = (r->bits & SEG_ALUDAT) != 0;
+        o->aludat = aludat;
         o->rmode = false;
-        o->shift = (r->bits & SEG_SHIFT) != 0;
-        o->lsb = (r->q3 >> 40) & 1u;
-        o->pair = u->pair & 1u;
-        o->trr = (r->bits & SEG_TRR) != 0;
+        o->shift = shift;
+        o->lsb = lsb;
+        o->pair = pair;
+        o->trr = (bits & SEG_TRR) != 0;
         o->new_l = false;
-        o->branch = (r->bits & SEG_BRANCH) != 0;
+        o->branch = (bits & SEG_BRANCH) != 0;
         o->post_c = false;
         o->post_i = false;
-        o->csb = (r->bits & SEG_CSB) != 0;
-        o->msin = (r->bits & SEG_MSIN) != 0;
-        o->tc1 = (r->bits & SEG_TC1) != 0;
-        o->tc2 = (r->bits & SEG_TC2) != 0;
-        unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
-        st64(b2, r->q1);
-        st64(b2 + 8, r->q2);
-        st64(b2 + 16, r->q3);
-        pp5_pins *p1 = &g->pins_ring[(c + 1) & 3];
-        p1->addr_l = (uint8_t)(r->q3 >> 48);
-        p1->addr_h = (uint8_t)(r->q3 >> 56);
-        g->pins_ring[(c + 3) & 3].trst = r->bits & SEG_SHIFT;
+        o->csb = (bits & SEG_CSB) != 0;
+        o->msin = (bits & SEG_MSIN) != 0;
+        o->tc1 = (bits & SEG_TC1) != 0;
+        o->tc2 = (bits & SEG_TC2) != 0;
+        ring_put(g, c, u->alu[0], u->dir_en, aludat, dat6, lsb, addr, pair, shift);
     }
     g->cycle = c_end;
     g->seg_clocks += k;
     return k;
 }
+#undef SEG_PINS
 
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
