@@ -640,7 +640,8 @@ typedef struct seg_phase {
     uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
     uint64_t q4;                /* pins bytes 32..39 but TrSt, ALUDat */
     uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
-    uint8_t dir, pair, sh, cx, step, cnt1, cnt2;
+    uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
+    uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
 } seg_phase;
 
 typedef struct seg_loop_in {
@@ -787,8 +788,9 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         f->dir = u->dir_en;
         f->pair = (u->pair & 1u) ? 0xff : 0;
         f->sh = (uint8_t)sh[i];
-        f->cx = u->pma_ctr;
-        f->step = u->pma_step;
+        f->ctr_sa = (uint8_t)(8u * u->pma_ctr);
+        f->ctr_mask = 0xffu << f->ctr_sa;
+        f->ctr_add = (uint32_t)u->pma_step << f->ctr_sa;
         f->cnt1 = (uint8_t)c1[i];
         f->cnt2 = (uint8_t)c2[i];
     }
@@ -854,7 +856,11 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
                              (uint64_t)g->run_in.d << 32;
     const uint64_t *blk = f->blk;
     const pp5_uop *uop = g->uop;
-    uint8_t *ctr = g->pma.ctr;
+    /* the three PixMemAddr counters, byte k = counter k */
+    uint32_t ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
+                   (uint32_t)g->pma.ctr[2] << 16;
+    const uint32_t ctr_post = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
+                              (uint32_t)g->pma.post[2] << 16;
 
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a taken branch */
@@ -880,8 +886,8 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
                         sepB = col;
                         sc++;
                     }
-                    const uint8_t addr = ctr[P->cx];
-                    ctr[P->cx] = (uint8_t)(addr + P->step);
+                    const uint8_t addr = (uint8_t)(ctr >> P->ctr_sa);
+                    ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
                     seg_rec *r = &rec[(c0 + k) & 3];
                     r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 |
                            (uint64_t)addr << 32;
@@ -934,11 +940,11 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
         const unsigned pc_now = pc;
         pc = branch ? u->braddr : (pc + 1) & 0x1ffu;
         /* PixMemAddr */
-        const unsigned cx = u->pma_ctr;
-        const uint8_t addr = ctr[cx];
-        ctr[cx] = (uint8_t)(addr + u->pma_step);
+        const unsigned sa = 8u * u->pma_ctr;
+        const uint8_t addr = (uint8_t)(ctr >> sa);
+        ctr = (ctr & ~(0xffu << sa)) | ((ctr + ((uint32_t)u->pma_step << sa)) & (0xffu << sa));
         if (done)
-            memcpy(ctr, g->pma.post, 3);
+            ctr = ctr_post;
         /* DirectReg */
         const bool aludat = shreg & 1u;
         if (u->dir_en)
@@ -980,7 +986,9 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
             st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
         }
         k++;
-        try_loop = branch;
+        /* loops close with a branch back; with CBsy and CSB low, the next shift
+         * posts (and a loop that does not shift is rare) */
+        try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until));
     }
     if (k == 0)
         return 0;
@@ -990,6 +998,9 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
     g->lc.lc1 = (uint8_t)n1;
     g->lc.lc2 = (uint8_t)n2;
     g->dr.shreg = shreg;
+    g->pma.ctr[0] = (uint8_t)ctr;
+    g->pma.ctr[1] = (uint8_t)(ctr >> 8);
+    g->pma.ctr[2] = (uint8_t)(ctr >> 16);
     f->sc = sc;
     f->out6 = (uint8_t)gather_bytes(outB);
     f->sep6 = (uint8_t)gather_bytes(sepB);
