@@ -610,6 +610,7 @@ typedef struct seg_rec {
 enum {
     SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
     SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
+    SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
 };
 #define SEG_SPREAD6 0x0000010101010101ull /* bit 0 of bytes 0..5 */
 
@@ -804,18 +805,17 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
  * not quiet). The fast form is current (!fast_stale). */
 static inline __attribute__((always_inline)) uint64_t
-seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
+seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const bool with_pins)
 {
     pp5_controller *ctl = &g->ctl;
     const uint64_t c0 = g->cycle;
     const pp5_olrec *rp = &g->olr[(c0 - 1) & 3];
-    /* PostI would happen (IBsy, no instruction pending): not quiet. RMode: NewL
-     * every clock. */
-    if (ctl->rmode | (ctl->ibsy & !ctl->ip))
+    /* RMode: NewL every clock, the store written by PostI: the full clock */
+    if (ctl->rmode)
         return 0;
-    const bool ip = ctl->ip, cbsy = ctl->cbsy;
-    const bool busy = ctl->ibsy | ctl->cbsy;
+    bool ip = ctl->ip, cbsy = ctl->cbsy, ibsy = ctl->ibsy;
     bool post_c_prev = rp->post_c & !rp->in.reset;
+    bool post_i_prev = rp->post_i & !rp->in.reset;
 
     pp5_pins tail[2];
     /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
@@ -839,33 +839,30 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
     pp5_serializer *s = &g->ser;
     unsigned pc = g->seq.pc;
     unsigned n1 = g->lc.lc1, n2 = g->lc.lc2;
-    const unsigned lc1_post = g->lc.lc1_post, lc2_post = g->lc.lc2_post;
     uint32_t shreg = g->dr.shreg;
     uint32_t sc = f->sc;
-    const uint32_t csb_until = f->csb_until;
+    uint32_t csb_until = f->csb_until;
     uint64_t outB = spread6(f->out6), sepB = spread6(f->sep6);
     bool fp = s->cl.first_pending, mp = s->cl.msin_pending;
-    const bool mbi = s->cl.set_mbi | g->msin_always;
+    bool mbi = s->cl.set_mbi | g->msin_always;
     uint64_t stages = s->trr.stages;
     const int top = g->trr_top;
     const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
     /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
-    const uint64_t q4_base = (uint64_t)busy << 16 | (uint64_t)g->run_in.test_pe << 24 |
-                             (uint64_t)g->run_in.d << 32;
+    uint64_t q4_base = (uint64_t)(ibsy | cbsy) << 16 | (uint64_t)g->run_in.test_pe << 24 |
+                       (uint64_t)g->run_in.d << 32;
     const uint64_t *blk = f->blk;
     const pp5_uop *uop = g->uop;
     /* the three PixMemAddr counters, byte k = counter k */
     uint32_t ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
                    (uint32_t)g->pma.ctr[2] << 16;
-    const uint32_t ctr_post = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
-                              (uint32_t)g->pma.post[2] << 16;
 
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a taken branch */
     while (k < n) {
-        if (try_loop) {
+        if (try_loop & !(ibsy & !ip)) { /* (no PostI to come) */
             seg_phase ph[2];
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
                                     st_cond, test_oe, q4_base};
@@ -916,39 +913,50 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
                     break;
             }
         }
-        /* one clock, the general way */
+        /* one clock, the general way (clock_body() with RMode 0, no host side) */
         const pp5_uop *u = &uop[pc & 511u];
         const bool done = u->done;
-        /* NewL or a missing word (warning): not quiet */
-        if (__builtin_expect((!u->exists) | (done & ip), 0))
+        /* a missing word (a warning): the full clock */
+        if (__builtin_expect(!u->exists, 0))
             break;
-        /* TRR, Shift (RMode 0) */
+        /* TRR, Shift, NewL */
         const bool trr = (stages >> top) & 1u;
         const bool shift = (u->shift >> trr) & 1u;
+        const bool new_l = done & ip;
         const bool csb = sc < csb_until;
-        /* PostC: not quiet either (checked before this clock changes anything) */
-        if (__builtin_expect(cbsy & !csb & shift & !post_c_prev, 0))
-            break;
-        post_c_prev = false;
         /* LoopCount */
-        n1 = done ? lc1_post : (n1 - u->cnt1) & 0x7fu;
-        n2 = done ? lc2_post : (n2 - u->cnt2) & 0x7fu;
+        if (__builtin_expect(done, 0)) {
+            n1 = g->lc.lc1_post;
+            n2 = g->lc.lc2_post;
+        } else {
+            n1 = (n1 - u->cnt1) & 0x7fu;
+            n2 = (n2 - u->cnt2) & 0x7fu;
+        }
         const bool tc1 = n1 == 116, tc2 = n2 == 0;
-        /* AddrGen (NewL 0) */
+        /* AddrGen */
         const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 | st_cond;
-        const bool branch = !((u->pulldown >> cond) & 1u);
+        const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
         const unsigned pc_now = pc;
-        pc = branch ? u->braddr : (pc + 1) & 0x1ffu;
+        pc = branch ? u->braddr : new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
         /* PixMemAddr */
         const unsigned sa = 8u * u->pma_ctr;
         const uint8_t addr = (uint8_t)(ctr >> sa);
         ctr = (ctr & ~(0xffu << sa)) | ((ctr + ((uint32_t)u->pma_step << sa)) & (0xffu << sa));
-        if (done)
-            ctr = ctr_post;
+        if (__builtin_expect(done, 0))
+            ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
+                  (uint32_t)g->pma.post[2] << 16;
         /* DirectReg */
         const bool aludat = shreg & 1u;
         if (u->dir_en)
             shreg = (shreg >> 1) | (shreg & 0x80000000u);
+        if (__builtin_expect(new_l, 0))
+            shreg = g->dr.post;
+        /* Controller posting */
+        const bool post_c = cbsy & !csb & shift & !post_c_prev;
+        const bool post_i = ibsy & !ip & !post_i_prev;
+        ip = post_i | (ip & !new_l);
+        post_c_prev = post_c;
+        post_i_prev = post_i;
         /* Serializer */
         const bool lsb = fp & csb;
         const bool msin = mp & shift;
@@ -956,6 +964,7 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
             (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 & (0 - (uint64_t)csb);
         const uint64_t dat = outB;
         const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & mbi;
+        const uint32_t sc_now = sc;
         if (shift) {
             outB = sepB;
             sepB = col;
@@ -964,10 +973,31 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
             stages = ((stages << 1) & trr_mask) | (msin ? msin_bit : 0);
             mp = fall;
         }
+        if (__builtin_expect(post_c | post_i, 0)) {
+            /* as clock_body(): the modules' postings, on the state in g */
+            if (post_c) {
+                g->cycle = c0 + k;
+                s->cl.first_pending = fp;
+                s->trr.stages = stages;
+                ser_fast_post(g, sc_now);
+                ctl->cbsy = cbsy = false;
+                sc = f->sc;
+                csb_until = f->csb_until;
+                fp = s->cl.first_pending;
+                mbi = s->cl.set_mbi | g->msin_always;
+                stages = s->trr.stages;
+            }
+            if (post_i) {
+                pp5_igc_post_i(g); /* not in RMode: no store write */
+                ibsy = false;
+            }
+            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+        }
         /* the record, the pins */
         const unsigned bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
                               (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
-                              (unsigned)msin << 6 | (unsigned)trr << 7;
+                              (unsigned)msin << 6 | (unsigned)trr << 7 | (unsigned)post_c << 8 |
+                              (unsigned)post_i << 9 | (unsigned)new_l << 10;
         seg_rec *r = &rec[(c0 + k) & 3];
         r->a = pc_now | (uint64_t)bits << 16 | (uint64_t)addr << 32 | (uint64_t)lsb << 40;
         r->dat = dat;
@@ -986,6 +1016,8 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
             st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
         }
         k++;
+        if (until_not_busy & !(ibsy | cbsy))
+            break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
         try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until));
@@ -1007,13 +1039,14 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
     s->cl.first_pending = fp;
     s->cl.msin_pending = mp;
     s->trr.stages = stages;
+    ctl->ip = ip;
     g->mod_stale = true;
     /* the last (up to) four clocks: their records, and in order their shares
      * of the pins ring */
     const uint64_t c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
         const seg_rec *r = &rec[c & 3];
-        const unsigned bits = (unsigned)(r->a >> 16) & 0xffu;
+        const unsigned bits = (unsigned)(r->a >> 16) & 0xffffu;
         const unsigned rpc = (unsigned)r->a & 0xffffu;
         const pp5_uop *u = &uop[rpc & 511u];
         const uint8_t addr = (uint8_t)(r->a >> 32);
@@ -1034,10 +1067,10 @@ seg_run(pp5_igc *g, uint64_t n, pp5_pins *pins_out, const bool with_pins)
         o->lsb = lsb;
         o->pair = pair;
         o->trr = (bits & SEG_TRR) != 0;
-        o->new_l = false;
+        o->new_l = (bits & SEG_NEWL) != 0;
         o->branch = (bits & SEG_BRANCH) != 0;
-        o->post_c = false;
-        o->post_i = false;
+        o->post_c = (bits & SEG_POSTC) != 0;
+        o->post_i = (bits & SEG_POSTI) != 0;
         o->csb = (bits & SEG_CSB) != 0;
         o->msin = (bits & SEG_MSIN) != 0;
         o->tc1 = (bits & SEG_TC1) != 0;
@@ -1062,10 +1095,10 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
             break;
         if (!fn && !g->fast_stale) {
             /* quiet clocks in one go (Busy does not change in them) */
-            uint64_t m = pins_out ? seg_run(g, n - k, pins_out + k, true)
-                                  : seg_run(g, n - k, NULL, false);
+            uint64_t m = pins_out ? seg_run(g, n - k, until_not_busy, pins_out + k, true)
+                                  : seg_run(g, n - k, until_not_busy, NULL, false);
             k += m;
-            if (k == n)
+            if (k == n || (m && until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy)))
                 break;
         }
         pp5_pins *pp;
