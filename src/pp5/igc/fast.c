@@ -798,9 +798,91 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
     return K;
 }
 
+
 /* Where clock k's pins go: the caller's buffer, or past its end (the shares of
  * the clocks after the segment: they go to the ring at the end) a scratch. */
 #define SEG_PINS(k) ((k) < n ? (unsigned char *)&pins_out[k] : (unsigned char *)&tail[(k) - n])
+
+/* The loop's clocks k … k_end-1 (seg_loop_plan()): the state that changes, in
+ * locals of its own (a function of its own, so that they stay in registers). */
+typedef struct seg_loop_st {
+    uint32_t shreg, sc, csb_until;
+    uint64_t outB, sepB;
+    uint32_t ctr;
+    unsigned trst;
+    const uint64_t *blk;
+    seg_rec *rec;
+    pp5_pins *pins_out; /* NULL: no pins */
+    pp5_pins *tail;     /* pins_out[n], pins_out[n+1] */
+    uint64_t n, c0;
+} seg_loop_st;
+
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_end,
+                unsigned *jp, const bool with_pins, const bool checked)
+{
+    uint32_t shreg = st->shreg, sc = st->sc, ctr = st->ctr;
+    const uint32_t csb_until = st->csb_until;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    unsigned trst = st->trst, j = *jp;
+    const uint64_t *blk = st->blk;
+    seg_rec *rec = st->rec;
+    pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
+    const uint64_t n = st->n, c0 = st->c0;
+    for (; k < k_end; k++, j ^= 1u) {
+        const seg_phase *P = &ph[j];
+        const bool aludat = shreg & 1u;
+        if (P->dir)
+            shreg = (shreg >> 1) | (shreg & 0x80000000u);
+        const bool csb = sc < csb_until;
+        const uint64_t dat = outB;
+        if (P->sh) {
+            const uint64_t col = (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 &
+                                 (0 - (uint64_t)csb);
+            outB = sepB;
+            sepB = col;
+            sc++;
+        }
+        const uint8_t addr = (uint8_t)(ctr >> P->ctr_sa);
+        ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
+        seg_rec *r = &rec[(c0 + k) & 3];
+        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 | (uint64_t)addr << 32;
+        r->dat = dat;
+        if (with_pins) {
+            unsigned char *p0 = (unsigned char *)&pins_out[k];
+            unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
+            unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
+            st64(p0, c0 + k);
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | P->q4);
+            trst = (trst >> 1) | (unsigned)P->sh << 2;
+            st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
+            st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
+            st64(p2 + 16, P->alu_hi | dat << 56);
+            st64(p2 + 24, (dat >> 8) | (P->a & (1ull << 40)));
+        }
+    }
+    st->shreg = shreg;
+    st->sc = sc;
+    st->ctr = ctr;
+    st->outB = outB;
+    st->sepB = sepB;
+    st->trst = trst;
+    *jp = j;
+    return k;
+}
+
+static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
+                                                       uint64_t k, uint64_t k_end)
+{
+    unsigned j = 0;
+    if (!st->pins_out)
+        return seg_loop_clocks(st, ph, k, k_end, &j, false, false);
+    /* the clocks whose shares all land in the buffer, then the last two */
+    const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
+    const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
+    k = seg_loop_clocks(st, ph, k, k_mid, &j, true, false);
+    return seg_loop_clocks(st, ph, k, k_end, &j, true, true);
+}
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
  * not quiet). The fast form is current (!fast_stale). */
@@ -868,39 +950,15 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                                     st_cond, test_oe, q4_base};
             const uint64_t K = seg_loop_plan(uop, &in, n - k, ph);
             if (K) {
-                const uint64_t k_end = k + K;
-                for (unsigned j = 0; k < k_end; k++, j ^= 1u) {
-                    const seg_phase *P = &ph[j];
-                    const bool aludat = shreg & 1u;
-                    if (P->dir)
-                        shreg = (shreg >> 1) | (shreg & 0x80000000u);
-                    const bool csb = sc < csb_until;
-                    const uint64_t dat = outB;
-                    if (P->sh) {
-                        const uint64_t col = (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) &
-                                             SEG_SPREAD6 & (0 - (uint64_t)csb);
-                        outB = sepB;
-                        sepB = col;
-                        sc++;
-                    }
-                    const uint8_t addr = (uint8_t)(ctr >> P->ctr_sa);
-                    ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
-                    seg_rec *r = &rec[(c0 + k) & 3];
-                    r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 |
-                           (uint64_t)addr << 32;
-                    r->dat = dat;
-                    if (with_pins) {
-                        unsigned char *p0 = (unsigned char *)&pins_out[k];
-                        st64(p0, c0 + k);
-                        st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | P->q4);
-                        trst = (trst >> 1) | (unsigned)P->sh << 2;
-                        st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
-                        unsigned char *p2 = SEG_PINS(k + 2);
-                        st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
-                        st64(p2 + 16, P->alu_hi | dat << 56);
-                        st64(p2 + 24, (dat >> 8) | (P->a & (1ull << 40)));
-                    }
-                }
+                seg_loop_st ls = {shreg, sc, csb_until, outB, sepB, ctr, trst, blk, rec,
+                                  with_pins ? pins_out : NULL, tail, n, c0};
+                k = seg_loop_run(&ls, ph, k, k + K);
+                shreg = ls.shreg;
+                sc = ls.sc;
+                outB = ls.outB;
+                sepB = ls.sepB;
+                ctr = ls.ctr;
+                trst = ls.trst;
                 g->seg_loop_clocks += K;
                 /* counters, TRR shifter and PC after K clocks */
                 n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
@@ -1083,6 +1141,17 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
 }
 #undef SEG_PINS
 
+static __attribute__((noinline)) uint64_t seg_run_pins(pp5_igc *g, uint64_t n, bool until,
+                                                       pp5_pins *pins_out)
+{
+    return seg_run(g, n, until, pins_out, true);
+}
+
+static __attribute__((noinline)) uint64_t seg_run_nopins(pp5_igc *g, uint64_t n, bool until)
+{
+    return seg_run(g, n, until, NULL, false);
+}
+
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
 {
@@ -1095,8 +1164,8 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
             break;
         if (!fn && !g->fast_stale) {
             /* quiet clocks in one go (Busy does not change in them) */
-            uint64_t m = pins_out ? seg_run(g, n - k, until_not_busy, pins_out + k, true)
-                                  : seg_run(g, n - k, until_not_busy, NULL, false);
+            uint64_t m = pins_out ? seg_run_pins(g, n - k, until_not_busy, pins_out + k)
+                                  : seg_run_nopins(g, n - k, until_not_busy);
             k += m;
             if (k == n || (m && until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy)))
                 break;
