@@ -688,7 +688,9 @@ static inline uint64_t seg_count_hits(unsigned d0, unsigned d1, unsigned n, unsi
 
 static inline uint64_t seg_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* Fills ph[0], ph[1] and returns K ≥ 4, or 0: not such a loop (or too short). */
+/* Fills ph[0], ph[1] and returns K ≥ 4; or 0: not such a loop; or
+ * SEG_PLAN_SHORT | K: such a loop, but for K < 4 clocks only. */
+#define SEG_PLAN_SHORT 0x100u
 static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_t n,
                               seg_phase ph[2])
 {
@@ -774,8 +776,8 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
             return 0;
         K = seg_min(K, seg_reach(sh[0], sh[1], stop - in->sc));
     }
-    if (K < 4)
-        return 0;
+    if (K < 4) /* too short to pay; nor can a loop start before it ends */
+        return K | SEG_PLAN_SHORT;
     const bool lsb = in->fp & csb0; /* no shift in the loop when set: CSB stays */
     for (int i = 0; i < 2; i++) {
         const pp5_uop *u = w[i];
@@ -871,9 +873,94 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
     return k;
 }
 
+/* The CoefGate column at shift count sc, CSB applied. */
+static inline uint64_t seg_col(const uint64_t *blk, uint32_t sc, uint32_t csb_until)
+{
+    return (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 &
+           (0 - (uint64_t)(sc < csb_until));
+}
+
+/* The commonest loop: one word that shifts every clock and leaves DirectReg
+ * alone (the waits for the TRR token, the QLOAD/QADD bit loops). ALUDat, the
+ * word's pins and its signals are constant; per clock only the address, the
+ * shift count and the column change, and the records are made afterwards for
+ * the last four clocks only. */
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
+              const bool with_pins, const bool checked)
+{
+    const uint64_t k0 = k;
+    uint32_t sc = st->sc;
+    const uint32_t sc0 = sc, csb_until = st->csb_until;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    const uint64_t outB0 = outB, sepB0 = sepB;
+    const unsigned sa = P->ctr_sa;
+    const uint8_t a0 = (uint8_t)(st->ctr >> sa), step = (uint8_t)(P->ctr_add >> sa);
+    uint8_t a = a0;
+    const uint8_t pair = P->pair;
+    unsigned trst = st->trst;
+    const uint64_t *blk = st->blk;
+    pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
+    const uint64_t n = st->n, c0 = st->c0;
+    const bool aludat = st->shreg & 1u;
+    const uint64_t q1 = P->alu_lo ^ (uint64_t)(P->dir & !aludat); /* dir is 0 here */
+    const uint64_t q4 = (uint64_t)aludat << 8 | P->q4, alu_hi = P->alu_hi;
+    const uint64_t lsb40 = P->a & (1ull << 40);
+    if (with_pins) {
+        for (; k < k_end; k++) {
+            const uint64_t dat = outB;
+            const uint64_t col = seg_col(blk, sc, csb_until);
+            outB = sepB;
+            sepB = col;
+            sc++;
+            const uint8_t addr = a;
+            a = (uint8_t)(a + step);
+            unsigned char *p0 = (unsigned char *)&pins_out[k];
+            unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
+            unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
+            st64(p0, c0 + k);
+            st64(p0 + 32, (trst & 1u) | q4);
+            trst = (trst >> 1) | 4u;
+            st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+            st64(p2 + 8, q1);
+            st64(p2 + 16, alu_hi | dat << 56);
+            st64(p2 + 24, (dat >> 8) | lsb40);
+        }
+    } else {
+        const uint64_t K = k_end - k;
+        sc += (uint32_t)K;
+        a = (uint8_t)(a + step * K);
+        outB = K == 1 ? sepB0 : seg_col(blk, sc - 2, csb_until);
+        sepB = seg_col(blk, sc - 1, csb_until);
+        k = k_end;
+    }
+    /* the records of the last (up to) four clocks */
+    for (uint64_t c = k_end - (k_end - k0 < 4 ? k_end - k0 : 4); c < k_end; c++) {
+        const uint32_t i = (uint32_t)(c - k0), sci = sc0 + i;
+        seg_rec *r = &st->rec[(c0 + c) & 3];
+        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
+               (uint64_t)(uint8_t)(a0 + step * i) << 32;
+        r->dat = i == 0 ? outB0 : i == 1 ? sepB0 : seg_col(blk, sci - 2, csb_until);
+    }
+    st->sc = sc;
+    st->ctr = (st->ctr & ~P->ctr_mask) | (uint32_t)a << sa;
+    st->outB = outB;
+    st->sepB = sepB;
+    st->trst = trst;
+    return k;
+}
+
 static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
                                                        uint64_t k, uint64_t k_end)
 {
+    if (ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir) { /* one word (same PC and signals) */
+        if (!st->pins_out)
+            return seg_loop_self(st, ph, k, k_end, false, false);
+        const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
+        const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
+        k = seg_loop_self(st, ph, k, k_mid, true, false);
+        return seg_loop_self(st, ph, k, k_end, true, true);
+    }
     unsigned j = 0;
     if (!st->pins_out)
         return seg_loop_clocks(st, ph, k, k_end, &j, false, false);
@@ -943,12 +1030,17 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
 
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a taken branch */
+    unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
     while (k < n) {
         if (try_loop & !(ibsy & !ip)) { /* (no PostI to come) */
             seg_phase ph[2];
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
                                     st_cond, test_oe, q4_base};
-            const uint64_t K = seg_loop_plan(uop, &in, n - k, ph);
+            uint64_t K = seg_loop_plan(uop, &in, n - k, ph);
+            if (K & SEG_PLAN_SHORT) {
+                skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
+                K = 0;
+            }
             if (K) {
                 seg_loop_st ls = {shreg, sc, csb_until, outB, sepB, ctr, trst, blk, rec,
                                   with_pins ? pins_out : NULL, tail, n, c0};
@@ -1078,7 +1170,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
-        try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until));
+        skip -= skip != 0;
+        try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until)) & (skip == 0);
     }
     if (k == 0)
         return 0;
