@@ -270,8 +270,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         f->tok0[k] = (int16_t)s->cs[k].tok;
         f->sone0 |= (uint8_t)(s->cg[k].sone << k);
         f->bsy0 |= (uint8_t)(s->cl.bsy[k] << k);
-        f->sep6 |= (uint8_t)(s->cg[k].sep_stage << k);
-        f->out6 |= (uint8_t)(s->cg[k].out_stage << k);
+        f->so6 |= (uint16_t)(s->cg[k].sep_stage << k | s->cg[k].out_stage << (8 + k));
         f->bit6 |= (uint8_t)(s->cs[k].bit << k);
     }
     f->bit6_at = g->cycle;
@@ -345,8 +344,8 @@ void pp5_igc_fast_unpack(pp5_igc *g)
                                                                    : (uint64_t)t0 + sc);
         s->cs[k].bit = (bits >> k) & 1u;
         s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
-        s->cg[k].sep_stage = (f->sep6 >> k) & 1u;
-        s->cg[k].out_stage = (f->out6 >> k) & 1u;
+        s->cg[k].sep_stage = (f->so6 >> k) & 1u;
+        s->cg[k].out_stage = (f->so6 >> (8 + k)) & 1u;
         s->cg[k].dat = (r0->dat6 >> k) & 1u;
         s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
     }
@@ -535,10 +534,9 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     const bool first_pending = s->cl.first_pending, msin_pending = s->cl.msin_pending;
     const bool lsb = first_pending & csb;
     const bool msin = msin_pending & shift;
-    const uint8_t out6 = f->out6, sep6 = f->sep6;
+    const unsigned so6 = f->so6, sep6 = so6 & 0xffu, out6 = so6 >> 8;
     const unsigned b6 = gather_bytes(f->blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u));
-    f->out6 = shift ? sep6 : out6;
-    f->sep6 = shift ? (uint8_t)(b6 & (0u - (unsigned)csb)) : sep6;
+    f->so6 = (uint16_t)(shift ? (b6 & (0u - (unsigned)csb)) | sep6 << 8 : so6);
     f->sc = sc + (shift & (sc != UINT32_MAX));
     s->cl.first_pending = first_pending & !(shift & csb);
     const uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
@@ -1011,7 +1009,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint32_t shreg = g->dr.shreg;
     uint32_t sc = f->sc;
     uint32_t csb_until = f->csb_until;
-    uint64_t outB = spread6(f->out6), sepB = spread6(f->sep6);
+    uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
     bool fp = s->cl.first_pending, mp = s->cl.msin_pending;
     bool mbi = s->cl.set_mbi | g->msin_always;
     uint64_t stages = s->trr.stages;
@@ -1185,8 +1183,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     g->pma.ctr[1] = (uint8_t)(ctr >> 8);
     g->pma.ctr[2] = (uint8_t)(ctr >> 16);
     f->sc = sc;
-    f->out6 = (uint8_t)gather_bytes(outB);
-    f->sep6 = (uint8_t)gather_bytes(sepB);
+    f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
     s->cl.first_pending = fp;
     s->cl.msin_pending = mp;
     s->trr.stages = stages;

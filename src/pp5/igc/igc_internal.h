@@ -238,7 +238,8 @@ typedef struct pp5_ser_fast {
     uint32_t clear_at[7];   /* s at which busy latch k clears */
     int16_t tok0[7];        /* token stages at the base (CoefSer ×6, ITok) */
     uint8_t sone0, bsy0;    /* SOne and busy latches at the base (bit k) */
-    uint8_t sep6, out6;     /* CoefGate TokStage / ShiftStage (bit k) */
+    uint16_t so6;           /* CoefGate TokStage (bit k) | ShiftStage (bit 8 + k): one
+                             * word, stored and loaded as one by every clock */
     uint8_t bit6;           /* *Bit of the clock before cycle bit6_at (a posting or a
                              * pack: not a function of s) */
     uint64_t bit6_at;
