@@ -93,6 +93,7 @@ static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5
                                 "region origin must be an integer 0..1920 (x, y < 2048, A-25)");
             s->region_x = (int)v[1];
             s->region_y = (int)v[2];
+            s->region_line = line;
             continue;
         }
         if (!strcmp(kw, "clear")) {
@@ -404,6 +405,14 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
     if ((rs = pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
+    if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
+        /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                         "pp5 render: region (%d, %d) + array %d×%d reaches past pixel 2047 "
+                         "(11-bit chip origins, A-14)",
+                         s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
+        goto out;
+    }
     run_ctx rc = {e, o};
     /* frame setup: leave RMode, FBITS, then each chip's origin */
     ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);

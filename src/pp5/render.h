@@ -17,6 +17,7 @@ typedef struct pp5_prim {
 
 typedef struct pp5_scene {
     int region_x, region_y;
+    int region_line;            /* line of the last `region` (0: none) */
     uint8_t clear[3];
     pp5_prim *p;
     size_t n, cap;
