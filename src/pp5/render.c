@@ -403,7 +403,6 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
-    if ((rs = pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
     if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
         /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
@@ -414,6 +413,12 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     run_ctx rc = {e, o};
+    /* the microcode library goes in as the host loads it: RMode postings of
+     * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
+    ls_buf_printf(&b, "write P rmode\n");
+    for (size_t a = 0; a < u->count; a++)
+        ls_buf_printf(&b, "write I uaddr=%zu\nwrite C 0x%08x\ngo\nwait\n", a, (unsigned)u->words[a]);
+    ls_buf_printf(&b, "run 3\n");
     /* frame setup: leave RMode, FBITS, then each chip's origin */
     ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
     int cw = o->emc.tile_w, ch = o->emc.tile_h;
@@ -437,6 +442,14 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     uint64_t c0 = pp5_igc_cycle(g);
     if ((rs = run_text(g, &rc, &b, "setup", d)) != LS_OK) goto out;
     st->setup_clocks = pp5_igc_cycle(g) - c0;
+    for (size_t a = 0; a < PP5_UCODE_WORDS; a++)
+        if (pp5_igc_ucode(g, a) != (a < u->count ? u->words[a] : 0)) {
+            rs = ls_diag_set(d, LS_ERR_FAULT, "lib.pp5m", 0, 0,
+                             "pp5 render: the microcode store holds 0x%08x at %zu after the RMode "
+                             "load, not 0x%08x", (unsigned)pp5_igc_ucode(g, a), a,
+                             (unsigned)(a < u->count ? u->words[a] : 0));
+            goto out;
+        }
     st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
     if (!st->prim_clocks) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");

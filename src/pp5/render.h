@@ -51,7 +51,7 @@ void pp5_render_opts_default(pp5_render_opts *o);
 
 typedef struct pp5_render_stats {
     uint64_t clocks;            /* all IGC clocks of the frame */
-    uint64_t setup_clocks;      /* config load + clear */
+    uint64_t setup_clocks;      /* microcode load (RMode), config load + clear */
     uint64_t *prim_clocks;      /* per primitive (caller frees with free()) */
     size_t nprims;
     uint64_t igc_warnings, emc_warnings;
