@@ -93,6 +93,7 @@ static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5
                                 "region origin must be an integer 0..1920 (x, y < 2048, A-25)");
             s->region_x = (int)v[1];
             s->region_y = (int)v[2];
+            s->region_line = line;
             continue;
         }
         if (!strcmp(kw, "clear")) {
@@ -258,6 +259,20 @@ static uint64_t transpose8(uint64_t x)
     return x ^ t ^ (t << 28);
 }
 
+/* x[j] byte i <-> x[i] byte j (an 8×8 byte transpose, three rounds of swaps) */
+static void bytes_transpose8(uint64_t x[8])
+{
+    static const uint64_t keep[3] = {0x00000000ffffffffull, 0x0000ffff0000ffffull, 0x00ff00ff00ff00ffull};
+    for (int r = 0, d = 4; r < 3; r++, d >>= 1)
+        for (int i = 0; i < 8; i++) {
+            if (i & d) continue;
+            uint64_t a = x[i], b = x[i + d];
+            int sh = 8 * d;
+            x[i] = (a & keep[r]) | ((b & keep[r]) << sh);
+            x[i + d] = ((a >> sh) & keep[r]) | (b & ~keep[r]);
+        }
+}
+
 /* plane v = a x + b y + c through three vertices (x, y, val) */
 static void plane3(const double p[3][6], int k, double *a, double *b, double *c)
 {
@@ -402,9 +417,22 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
-    if ((rs = pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
+    if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
+        /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                         "pp5 render: region (%d, %d) + array %d×%d reaches past pixel 2047 "
+                         "(11-bit chip origins, A-14)",
+                         s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
+        goto out;
+    }
     run_ctx rc = {e, o};
+    /* the microcode library goes in as the host loads it: RMode postings of
+     * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
+    ls_buf_printf(&b, "write P rmode\n");
+    for (size_t a = 0; a < u->count; a++)
+        ls_buf_printf(&b, "write I uaddr=%zu\nwrite C 0x%08x\ngo\nwait\n", a, (unsigned)u->words[a]);
+    ls_buf_printf(&b, "run 3\n");
     /* frame setup: leave RMode, FBITS, then each chip's origin */
     ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
     int cw = o->emc.tile_w, ch = o->emc.tile_h;
@@ -428,6 +456,14 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     uint64_t c0 = pp5_igc_cycle(g);
     if ((rs = run_text(g, &rc, &b, "setup", d)) != LS_OK) goto out;
     st->setup_clocks = pp5_igc_cycle(g) - c0;
+    for (size_t a = 0; a < PP5_UCODE_WORDS; a++)
+        if (pp5_igc_ucode(g, a) != (a < u->count ? u->words[a] : 0)) {
+            rs = ls_diag_set(d, LS_ERR_FAULT, "lib.pp5m", 0, 0,
+                             "pp5 render: the microcode store holds 0x%08x at %zu after the RMode "
+                             "load, not 0x%08x", (unsigned)pp5_igc_ucode(g, a), a,
+                             (unsigned)(a < u->count ? u->words[a] : 0));
+            goto out;
+        }
     st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
     if (!st->prim_clocks) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
@@ -464,21 +500,25 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     /* read-back: the 24 colour planes, whole planes at a time */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
     /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
-     * the 8 planes of a channel, transposed, is the channel of pixels
-     * 8j … 8j+7 */
+     * the 8 planes of a channel (gathered by a byte transpose of 8 words),
+     * bit-transposed, is the channel of pixels 8j … 8j+7 */
     uint64_t *pl = malloc(8 * (npix / 8));
     if (!pl) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
+    size_t pw = npix / 64; /* words per plane */
     for (int k = 0; k < 3; k++) {
-        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)bit * (npix / 64));
-        for (size_t j = 0; j < npix / 8; j++) {
-            uint64_t x = 0; /* byte b = byte j of plane b */
-            for (int bit = 0; bit < 8; bit++)
-                x |= (uint64_t)(uint8_t)(pl[(size_t)bit * (npix / 64) + j / 8] >> (8 * (j % 8))) << (8 * bit);
-            x = transpose8(x); /* byte i = bit i of those bytes: pixel 8j + i */
-            for (int i = 0; i < 8; i++) rgb[(8 * j + (size_t)i) * 3 + (size_t)k] = (uint8_t)(x >> (8 * i));
+        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)bit * pw);
+        for (size_t w = 0; w < pw; w++) {
+            uint64_t x[8];
+            for (int bit = 0; bit < 8; bit++) x[bit] = pl[(size_t)bit * pw + w];
+            bytes_transpose8(x); /* x[j] byte b = byte j of plane b: pixels 64w + 8j … */
+            for (int j = 0; j < 8; j++) {
+                uint64_t t = transpose8(x[j]); /* byte i = pixel 64w + 8j + i */
+                uint8_t *o = rgb + (64 * w + 8 * (size_t)j) * 3 + (size_t)k;
+                for (int i = 0; i < 8; i++) o[3 * i] = (uint8_t)(t >> (8 * i));
+            }
         }
     }
     free(pl);
