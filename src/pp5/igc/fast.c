@@ -143,32 +143,37 @@ static void ser_fast_build(pp5_igc *g)
 {
     pp5_ser_fast *f = &g->fs;
     const pp5_serializer *s = &g->ser;
+    /* branch-free (masks and selects): the bits are data, a branch on them
+     * is mispredicted often, once per posting */
     uint64_t y[6];
     unsigned tail = 0;
+    uint32_t until = 0;
     for (int k = 0; k < 6; k++) {
-        int t = f->tok0[k];
+        const int t = f->tok0[k];
         /* CoefSer bit-line: bits 40..62 = ManReg, 63 = the leading 1, 0 elsewhere
          * (and 0 at and beyond the shifter's end, which is past 63). */
-        uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
-        uint64_t x = t >= 0 && t < 64 ? w >> t : 0;
+        const uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
+        const uint64_t x = (unsigned)t < 64u ? w >> t : 0;
         f->x[k] = x;
-        bool so = (f->sone0 >> k) & 1u;
+        const uint64_t so = 0 - (uint64_t)((f->sone0 >> k) & 1u);
+        const uint64_t sign = 0 - (uint64_t)s->cg[k].sign, en = 0 - (uint64_t)s->cg[k].enable;
         /* CoefGate: b(s) = enable ∧ (x_s ⊕ (sign ∧ SOne before s)); SOne before s
          * is the bits strictly above x's lowest 1, or all of them if set already. */
-        uint64_t inv = s->cg[k].sign ? (so ? ~0ull : ~(x ^ (x - 1))) : 0;
-        y[k] = s->cg[k].enable ? x ^ inv : 0;
-        if (s->cg[k].enable && s->cg[k].sign && (so || x != 0))
-            tail |= 1u << k;
-        int len = s->cs[k].len;
-        f->clear_at[k] = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
+        const uint64_t inv = sign & (so | ~(x ^ (x - 1)));
+        y[k] = en & (x ^ inv);
+        tail |= (unsigned)(en & sign & (so | (0 - (uint64_t)(x != 0))) & 1u) << k;
+        const int len = s->cs[k].len;
+        const uint32_t clear = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
+        f->clear_at[k] = clear;
+        const uint32_t c = ((f->bsy0 >> k) & 1u) ? clear : 0;
+        until = c > until ? c : until;
     }
-    int t = f->tok0[6];
-    f->clear_at[6] = t < 0 ? UINT32_MAX : (uint32_t)(SER_LEN_I + 1 - t > 1 ? SER_LEN_I + 1 - t : 1);
-    uint32_t until = 0;
-    for (int k = 0; k < 7; k++)
-        if (((f->bsy0 >> k) & 1u) && f->clear_at[k] > until)
-            until = f->clear_at[k];
-    f->csb_until = until;
+    const int t = f->tok0[6];
+    const uint32_t clear6 = t < 0 ? UINT32_MAX
+                                  : (uint32_t)(SER_LEN_I + 1 - t > 1 ? SER_LEN_I + 1 - t : 1);
+    f->clear_at[6] = clear6;
+    const uint32_t c6 = ((f->bsy0 >> 6) & 1u) ? clear6 : 0;
+    f->csb_until = c6 > until ? c6 : until;
     /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
      * three rounds of block swaps */
     uint64_t r[8] = {y[0], y[1], y[2], y[3], y[4], y[5], 0, 0};
@@ -189,10 +194,8 @@ static void ser_fast_build(pp5_igc *g)
     }
     for (int j = 0; j < 8; j++)
         f->blk[j] = r[j];
-    uint64_t tv = 0;
-    for (int k = 0; k < 6; k++)
-        if ((tail >> k) & 1u)
-            tv |= 0xffull << (8 * k);
+    /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
+    const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
     for (int j = 8; j < 16; j++)
         f->blk[j] = tv;
 }
