@@ -176,24 +176,36 @@ static void ser_fast_build(pp5_igc *g)
     f->csb_until = c6 > until ? c6 : until;
     /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
      * three rounds of block swaps */
-    uint64_t r[8] = {y[0], y[1], y[2], y[3], y[4], y[5], 0, 0};
-    for (int i = 0; i < 4; i++) {
-        uint64_t a = r[i], b = r[i + 4];
-        r[i] = (a & 0x00000000ffffffffull) | (b << 32);
-        r[i + 4] = (a >> 32) | (b & 0xffffffff00000000ull);
-    }
-    for (int i = 0; i < 8; i += (i & 1) ? 3 : 1) { /* pairs (0,2) (1,3) (4,6) (5,7) */
-        uint64_t a = r[i], b = r[i + 2];
-        r[i] = (a & 0x0000ffff0000ffffull) | ((b & 0x0000ffff0000ffffull) << 16);
-        r[i + 2] = ((a >> 16) & 0x0000ffff0000ffffull) | (b & 0xffff0000ffff0000ull);
-    }
-    for (int i = 0; i < 8; i += 2) {
-        uint64_t a = r[i], b = r[i + 1];
-        r[i] = (a & 0x00ff00ff00ff00ffull) | ((b & 0x00ff00ff00ff00ffull) << 8);
-        r[i + 1] = ((a >> 8) & 0x00ff00ff00ff00ffull) | (b & 0xff00ff00ff00ff00ull);
-    }
-    for (int j = 0; j < 8; j++)
-        f->blk[j] = r[j];
+    /* (named scalars, not arrays: a vectorised version mixes 8- and 16-byte
+     * stores and loads of the same bytes, which the CPU cannot forward) */
+    uint64_t r0 = y[0], r1 = y[1], r2 = y[2], r3 = y[3], r4 = y[4], r5 = y[5], r6 = 0, r7 = 0;
+#define SWAP_BLOCKS(a, b, sh, lo)                                                          \
+    do {                                                                                   \
+        const uint64_t a_ = a, b_ = b;                                                     \
+        a = (a_ & (lo)) | ((b_ & (lo)) << (sh));                                           \
+        b = ((a_ >> (sh)) & (lo)) | (b_ & ~(lo));                                          \
+    } while (0)
+    SWAP_BLOCKS(r0, r4, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r1, r5, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r2, r6, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r3, r7, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r0, r2, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r1, r3, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r4, r6, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r5, r7, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r0, r1, 8, 0x00ff00ff00ff00ffull);
+    SWAP_BLOCKS(r2, r3, 8, 0x00ff00ff00ff00ffull);
+    SWAP_BLOCKS(r4, r5, 8, 0x00ff00ff00ff00ffull);
+    SWAP_BLOCKS(r6, r7, 8, 0x00ff00ff00ff00ffull);
+#undef SWAP_BLOCKS
+    f->blk[0] = r0;
+    f->blk[1] = r1;
+    f->blk[2] = r2;
+    f->blk[3] = r3;
+    f->blk[4] = r4;
+    f->blk[5] = r5;
+    f->blk[6] = r6;
+    f->blk[7] = r7;
     /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
     const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
     for (int j = 8; j < 16; j++)
