@@ -37,6 +37,11 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
                    PIN_OFF(d_out) == 28 && sizeof(pp5_pins) == 40,
                "pp5_pins: the fast step copies acmp…addr_h as blocks (pins_ring)");
 
+/* The pins are written as 8-byte words whose byte k is pins byte (offset + k). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "src/pp5/igc/fast.c writes pp5_pins as little-endian words"
+#endif
+
 enum { SER_LEN_I = PP5_TS_LEN_I };
 
 /* ---------------- pre-decode ---------------- */
@@ -221,33 +226,59 @@ static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
     return b;
 }
 
+static inline uint64_t ld64(const void *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline uint32_t ld32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline uint16_t ld16(const void *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void st64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
+
 /* What clock c contributes to the pins of the next three clocks (OutputLatch,
  * outputlatch.c): its ALU controls, coefficient bits and LSB two clocks later,
- * its address one clock later, its Shift as TrSt three clocks later. */
+ * its address one clock later, its Shift as TrSt three clocks later. The pins
+ * bytes 8..31 are three 8-byte words (q1: acmp…cgts_c, q2: ldc…redundant and
+ * ADat, q3: BDat…FDat, LSB, AddrL, AddrH) written whole, and read back only
+ * in pieces that each lie inside one store (ring_pins()): a load that spans
+ * two stores cannot be forwarded and waits for both to reach the cache. */
 static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool dir_en,
                             bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
                             bool shift)
 {
     unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
     /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
-    uint8_t acmp = alu16[0] ^ (uint8_t)(dir_en & !aludat);
-    memcpy(b2, alu16, 16);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* dat[6] and lsb in one store (AddrL too, written again by clock c+1): bit
-     * k of dat6 → byte k (the products land on distinct bits: no carries) */
-    uint64_t w = ((dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
-                 (uint64_t)lsb << 48;
-    memcpy(b2 + 15, &w, 8);
-#else
-    for (int k = 0; k < 6; k++)
-        b2[15 + k] = (dat6 >> k) & 1u;
-    b2[21] = lsb;
-#endif
-    b2[0] = acmp;
-    pp5_pins *p1 = &g->pins_ring[(c + 1) & 3];
-    p1->addr_l = addr;
-    p1->addr_h = pair ? (uint8_t)~addr : addr;
+    const uint64_t dat = (dat6 * 0x0000000810204081ull) & 0x0000010101010101ull;
+    st64(b2, ld64(alu16) ^ (uint64_t)(dir_en & !aludat));
+    st64(b2 + 8, ld64(alu16 + 8) | dat << 56); /* alu16[15] is 0 */
+    st64(b2 + 16, (dat >> 8) | (uint64_t)lsb << 40); /* AddrL/H: clock c+1 writes them */
+    unsigned char *p1 = (unsigned char *)&g->pins_ring[(c + 1) & 3];
+    st16(p1 + offsetof(pp5_pins, addr_l), (uint16_t)(addr | (uint8_t)(pair ? ~addr : addr) << 8));
     g->pins_ring[(c + 3) & 3].trst = shift;
+}
+
+/* The ring slot of clock c: pins bytes 8..31 as q1, q2, q3 and TrSt (each load
+ * inside one store of ring_put()). */
+static inline void ring_pins(const pp5_igc *g, uint64_t c, uint64_t *q1, uint64_t *q2,
+                             uint64_t *q3, unsigned *trst)
+{
+    const unsigned char *sl = (const unsigned char *)&g->pins_ring[c & 3];
+    *q1 = ld64(sl + 8);
+    *q2 = ld64(sl + 16);
+    *q3 = (uint64_t)ld32(sl + 24) | (uint64_t)ld16(sl + 28) << 32 | (uint64_t)ld16(sl + 30) << 48;
+    *trst = sl[offsetof(pp5_pins, trst)];
 }
 
 /* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
@@ -266,12 +297,18 @@ static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
     const pp5_olrec *r0 = &g->olr[c & 3];
-    *p = g->pins_ring[c & 3];
-    p->cycle = c;
-    p->aludat = r0->aludat;
-    p->busy = g->ctl.ibsy | g->ctl.cbsy;
-    p->d_out_en = r0->in.test_pe;
-    p->d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+    uint64_t q1, q2, q3;
+    unsigned trst;
+    ring_pins(g, c, &q1, &q2, &q3, &trst);
+    unsigned char *b = (unsigned char *)p;
+    st64(b, c);
+    st64(b + 8, q1);
+    st64(b + 16, q2);
+    st64(b + 24, q3);
+    const uint32_t d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+    st64(b + 32, (uint64_t)trst | (uint64_t)r0->aludat << 8 |
+                     (uint64_t)(g->ctl.ibsy | g->ctl.cbsy) << 16 |
+                     (uint64_t)r0->in.test_pe << 24 | (uint64_t)d_out << 32);
 }
 
 
@@ -632,15 +669,6 @@ static inline uint64_t spread6(unsigned dat6)
     return (dat6 * 0x0000000810204081ull) & SEG_SPREAD6;
 }
 
-static inline uint64_t ld64(const void *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void st64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
-static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
 
 /* ---- the closed form of a loop of one or two words ----
  * Words w0 (at PC) and w1 (its successor; w1 = w0 for a self-loop), clocks
@@ -1004,15 +1032,21 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     unsigned trst = 0;
     if (with_pins) {
         /* the shares of the clocks before the segment: in the ring */
-        const unsigned char *s0 = (const unsigned char *)&g->pins_ring[c0 & 3];
-        const unsigned char *s1 = (const unsigned char *)&g->pins_ring[(c0 + 1) & 3];
+        uint64_t q1, q2, q3;
+        unsigned t0, t1, t2;
+        ring_pins(g, c0, &q1, &q2, &q3, &t0); /* c0-2's controls, c0-1's address */
+        unsigned char *p = SEG_PINS(0);
+        st64(p + 8, q1);
+        st64(p + 16, q2);
+        st64(p + 24, q3);
+        ring_pins(g, c0 + 1, &q1, &q2, &q3, &t1); /* c0-1's controls (the address: c0) */
+        p = SEG_PINS(1);
+        st64(p + 8, q1);
+        st64(p + 16, q2);
+        st64(p + 24, q3);
         const unsigned char *s2 = (const unsigned char *)&g->pins_ring[(c0 + 2) & 3];
-        const size_t o8 = offsetof(pp5_pins, acmp);
-        memcpy(SEG_PINS(0) + o8, s0 + o8, 24);     /* c0-2's controls, c0-1's address */
-        memcpy(SEG_PINS(1) + o8, s1 + o8, 22);     /* c0-1's controls */
-        trst = (unsigned)s0[offsetof(pp5_pins, trst)] |
-               (unsigned)s1[offsetof(pp5_pins, trst)] << 1 |
-               (unsigned)s2[offsetof(pp5_pins, trst)] << 2;
+        t2 = s2[offsetof(pp5_pins, trst)];
+        trst = t0 | t1 << 1 | t2 << 2;
     }
 
     /* the state, in locals */
