@@ -281,6 +281,20 @@ static inline void ring_pins(const pp5_igc *g, uint64_t c, uint64_t *q1, uint64_
     *trst = sl[offsetof(pp5_pins, trst)];
 }
 
+_Static_assert(offsetof(pp5_host_in, wr_en) == 0 && offsetof(pp5_host_in, t) == 1 &&
+                   offsetof(pp5_host_in, d) == 4 && offsetof(pp5_host_in, go) == 8 &&
+                   offsetof(pp5_host_in, st1) == 9 && offsetof(pp5_host_in, st2) == 10 &&
+                   offsetof(pp5_host_in, reset) == 11 && offsetof(pp5_host_in, test_oe) == 12 &&
+                   offsetof(pp5_host_in, test_pe) == 13 && sizeof(pp5_host_in) == 16,
+               "pp5_host_in: run_in is written as two 8-byte words");
+
+/* A copy of g->run_in (two words) */
+static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
+{
+    st64(to, ld64(from));
+    st64((unsigned char *)to + 8, ld64((const unsigned char *)from + 8));
+}
+
 /* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
  * of the clock, Busy at its end and the D pads — written after the copy, so
  * the copy never reads this clock's stores. */
@@ -510,10 +524,20 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
     pp5_olrec *r0 = &g->olr[cycle & 3];
     if (host) {
-        r0->in = *in;
-        r0->in.t &= 7u;
-    } else { /* g->run_in, T already masked: one block copy */
-        memcpy(&r0->in, in, sizeof r0->in);
+        /* field by field: the caller has just written *in field by field, and
+         * one wide load of it could not be forwarded from those stores */
+        pp5_host_in *ri = &r0->in;
+        ri->wr_en = in->wr_en;
+        ri->t = in->t & 7u;
+        ri->d = in->d;
+        ri->go = in->go;
+        ri->st1 = in->st1;
+        ri->st2 = in->st2;
+        ri->reset = in->reset;
+        ri->test_oe = in->test_oe;
+        ri->test_pe = in->test_pe;
+    } else { /* g->run_in, T already masked, stored as two words: copied as such */
+        host_in_copy(&r0->in, in);
     }
     r0->valid = true;
     r0->rmode = rmode;
@@ -1251,7 +1275,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         const bool lsb = (r->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
         const bool shift = bits & SEG_SHIFT, pair = u->pair & 1u;
         pp5_olrec *o = &g->olr[c & 3];
-        o->in = g->run_in;
+        host_in_copy(&o->in, &g->run_in);
         o->uw = u->uw;
         o->pc = (uint16_t)rpc;
         o->addr = addr;
@@ -1294,9 +1318,15 @@ static __attribute__((noinline)) uint64_t seg_run_nopins(pp5_igc *g, uint64_t n,
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
 {
-    /* the inputs as the record keeps them (T masked), in g: copied as a block */
-    g->run_in = *idle;
-    g->run_in.t &= 7u;
+    /* the inputs as the record keeps them (T masked), in g, as two 8-byte words
+     * (each clock copies them so: every load inside one store) */
+    const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
+                        (uint64_t)idle->d << 32;
+    const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
+                        (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
+                        (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
+    st64(&g->run_in, lo);
+    st64((unsigned char *)&g->run_in + 8, hi);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
