@@ -708,6 +708,7 @@ typedef struct seg_phase {
     uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
     uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
     uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
+    bool first_lsb;             /* the LSB token in the first clock (self-loops only) */
 } seg_phase;
 
 typedef struct seg_loop_in {
@@ -819,8 +820,9 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
     }
     const bool csb0 = in->sc < in->csb_until;
     if (sh[0] + sh[1]) {
-        /* no MsIn to shift in, no LSB token to send */
-        if (in->mp | (in->fp & csb0))
+        /* no MsIn to shift in; the LSB token only in the first clock of a word
+         * that loops on itself and shifts every clock (seg_loop_self) */
+        if (in->mp | (in->fp & csb0 & !(P == 1 && sh[0] && !w[0]->dir_en)))
             return 0;
         /* TRR at the j-th shift is stage top - j (0 below stage 0) */
         const uint64_t low = (1ull << in->top) - 1;
@@ -830,20 +832,22 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
                          : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
         if (J != UINT64_MAX)
             K = seg_min(K, seg_reach(sh[0], sh[1], J));
-        /* no PostC (with CBsy, CSB must stay high), no CSB fall that would set
-         * MsIn pending, no saturation of the count */
+        /* no PostC (with CBsy, CSB must stay high), no shift after the CSB fall
+         * that sets MsIn pending (the fall itself may be the loop's last shift:
+         * the caller sets MsIn pending then), no saturation of the count */
         uint64_t stop = UINT32_MAX - 1;
-        if (in->cbsy)
+        if (in->cbsy || (in->mbi && csb0))
             stop = seg_min(stop, in->csb_until);
-        if (in->mbi && csb0)
-            stop = seg_min(stop, in->csb_until - 1u);
         if (stop <= in->sc)
             return 0;
         K = seg_min(K, seg_reach(sh[0], sh[1], stop - in->sc));
     }
     if (K < 4) /* too short to pay; nor can a loop start before it ends */
         return K | SEG_PLAN_SHORT;
-    const bool lsb = in->fp & csb0; /* no shift in the loop when set: CSB stays */
+    /* LSB: constant when the loop does not shift (CSB stays); else sent by
+     * the first clock only (see above) */
+    const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
+    const bool lsb = in->fp & csb0 & !first_lsb;
     for (int i = 0; i < 2; i++) {
         const pp5_uop *u = w[i];
         seg_phase *f = &ph[i];
@@ -861,6 +865,7 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         f->ctr_add = (uint32_t)u->pma_step << f->ctr_sa;
         f->cnt1 = (uint8_t)c1[i];
         f->cnt2 = (uint8_t)c2[i];
+        f->first_lsb = first_lsb;
     }
     return K;
 }
@@ -1015,16 +1020,28 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
     return k;
 }
 
+static inline uint64_t seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k,
+                                         uint64_t k_end)
+{
+    if (!st->pins_out)
+        return seg_loop_self(st, P, k, k_end, false, false);
+    /* the clocks whose shares all land in the buffer, then the last two */
+    const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
+    const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
+    k = seg_loop_self(st, P, k, k_mid, true, false);
+    return seg_loop_self(st, P, k, k_end, true, true);
+}
+
 static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
                                                        uint64_t k, uint64_t k_end)
 {
     if (ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir) { /* one word (same PC and signals) */
-        if (!st->pins_out)
-            return seg_loop_self(st, ph, k, k_end, false, false);
-        const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
-        const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
-        k = seg_loop_self(st, ph, k, k_mid, true, false);
-        return seg_loop_self(st, ph, k, k_end, true, true);
+        if (ph[0].first_lsb) { /* the first clock sends the LSB token */
+            seg_phase p1 = ph[0];
+            p1.a |= 1ull << 40;
+            k = seg_loop_self_run(st, &p1, k, k + 1);
+        }
+        return seg_loop_self_run(st, ph, k, k_end);
     }
     unsigned j = 0;
     if (!st->pins_out)
@@ -1128,6 +1145,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
                 const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
                 stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
+                /* the CSB fall in the loop's last shift: MsIn pending */
+                if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
+                    mp = mbi & (in.sc < csb_until) & (sc == csb_until);
+                    fp = fp & !(in.sc < csb_until); /* the LSB token went out */
+                }
                 pc = (uint16_t)ph[K & 1].a;
                 post_c_prev = false;
                 if (k == n)

@@ -306,7 +306,9 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
  * before a clock when until_not_busy and Busy is low, and after a clock whose
  * callback fn read the named signals (g->signals_read). fn (may be NULL) is
  * called after every clock with its pins; pins_out, if not NULL, gets the
- * pins of clock k in pins_out[k]. Returns the number of clocks run. */
+ * pins of clock k in pins_out[k]. Returns the number of clocks run. Without
+ * fn, the clocks run as quiet segments (fast.c, seg_run()): the same clocks,
+ * the same pins and state, with the state in locals between the events. */
 typedef void (*pp5_igc_clock_cb)(void *user, const pp5_igc *g, const pp5_pins *pins);
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out);
