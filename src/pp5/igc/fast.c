@@ -1117,7 +1117,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                    (uint32_t)g->pma.ctr[2] << 16;
 
     uint64_t k = 0;
-    bool try_loop = true; /* at the start and after a taken branch */
+    bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
     while (k < n) {
         if (try_loop & !(ibsy & !ip)) { /* (no PostI to come) */
@@ -1151,7 +1151,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     fp = fp & !(in.sc < csb_until); /* the LSB token went out */
                 }
                 pc = (uint16_t)ph[K & 1].a;
-                post_c_prev = false;
+                post_c_prev = post_i_prev = false; /* (no posting in the loop) */
                 if (k == n)
                     break;
             }
