@@ -908,12 +908,380 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
     }
 }
 
+/* ---- Words that read one bit of Q into Enable (polygon edges) ------------- */
+
+/* An Enable load reading T reads the sign of an edge function (EDGE, DISC:
+ * E ← E ∧ ¬sign(Q)). Bit k is the same at every pixel of a chip whose range
+ * of Q, with the coefficients sign-extended from bit k, lies in one block
+ * [j·2^k, (j+1)·2^k) (compute_bit's range test); a chip the edge crosses
+ * spans two blocks, and bit k there is a compare of Q with the boundary
+ * between them. When the sign-extended coefficients are small enough (below),
+ * every value of the test fits in 64 bits, so the extremes of each column's
+ * x part and each row's y part are computed once per word in int64, and a
+ * crossed chip's plane is one compare per pixel in 32-bit lanes. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SIGN_X86 1
+#endif
+
+enum { SIGN_MAXN = 64 };    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
+
+typedef struct sign_word {
+    int k, ks;              /* bit read; shift of the block index (min(k, 63)) */
+    int n[2];               /* tile_w, tile_h */
+    int64_t q[2], l[2], c;  /* D, A (x) and F, B (y) and C, sign-extended from bit k */
+    uint64_t done[2][4];    /* extremes of axis a computed for lead chip i */
+    int64_t mn[2][256], mx[2][256];
+} sign_word;
+
+/* The set and bit R_T holds, in int64 (false: not this path). Bounds: with
+ * x, y ≤ 2047 + 63 < 2^12, |q| < 2^35, |l| < 2^47 and |C| < 2^59 an axis part
+ * is below 2^60 in magnitude and Q below 2^62, so every value, sum and
+ * difference below (two values) fits in int64. */
+static bool sign_word_init(const pp5_emc *e, sign_word *w)
+{
+    if (e->rt_set < 0 || !e->fast_uv || e->rt_k > 100) return false;
+    const qee_set *s = &e->set[e->rt_set];
+    int k = e->rt_k;
+    if ((s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) return false; /* xy term in bits 0..k */
+    i128 v[5] = {sext(s->coef[3], k), sext(s->coef[5], k), sext(s->coef[0], k), sext(s->coef[1], k),
+                 sext(s->coef[2], k)};
+    static const int lim[5] = {35, 35, 47, 47, 59};
+    for (int i = 0; i < 5; i++)
+        if (v[i] <= -((i128)1 << lim[i]) || v[i] >= (i128)1 << lim[i]) return false;
+    w->k = k;
+    w->ks = k < 63 ? k : 63; /* |Q| < 2^62: the index is 0 or -1 from bit 63 up */
+    w->n[0] = e->tw;
+    w->n[1] = e->th;
+    w->q[0] = (int64_t)v[0];
+    w->q[1] = (int64_t)v[1];
+    w->l[0] = (int64_t)v[2];
+    w->l[1] = (int64_t)v[3];
+    w->c = (int64_t)v[4];
+    memset(w->done, 0, sizeof w->done);
+    return true;
+}
+
+/* The axis part q·x² + l·x at x = origin + i (i < n[a]). */
+static inline int64_t sign_part(const sign_word *w, int a, int64_t x) { return w->q[a] * x * x + w->l[a] * x; }
+
+/* The axis extremes of the lead chip ld (origin o), once per word. */
+static inline void sign_axis(sign_word *w, int a, int ld, int o)
+{
+    if (w->done[a][ld >> 6] >> (ld & 63) & 1) return;
+    int64_t lo, hi;
+    if (w->q[a] == 0) {
+        int64_t u = w->l[a] * o, v = w->l[a] * (o + w->n[a] - 1);
+        lo = u < v ? u : v;
+        hi = u < v ? v : u;
+    } else {
+        lo = hi = sign_part(w, a, o);
+        for (int i = 1; i < w->n[a]; i++) {
+            int64_t v = sign_part(w, a, (int64_t)o + i);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    }
+    w->mn[a][ld] = lo;
+    w->mx[a][ld] = hi;
+    w->done[a][ld >> 6] |= 1ull << (ld & 63);
+}
+
+/* Chip c (its axis extremes computed): its Q range [*lo, *hi]. */
+static inline void sign_range(const pp5_emc *e, const sign_word *w, int c, int64_t *lo, int64_t *hi)
+{
+    int xl = e->xlead[c], yl = e->ylead[c];
+    *lo = w->mn[0][xl] + w->mn[1][yl] + w->c;
+    *hi = w->mx[0][xl] + w->mx[1][yl] + w->c;
+}
+
+/* Chip c: its Q range [*lo, *hi]; 0 or 1 when bit k is that everywhere, 2 when
+ * the chip spans more than one block. */
+static inline int sign_class(const pp5_emc *e, sign_word *w, int c, int64_t *lo, int64_t *hi)
+{
+    sign_axis(w, 0, e->xlead[c], chip_x0(e, c));
+    sign_axis(w, 1, e->ylead[c], chip_y0(e, c));
+    sign_range(e, w, c, lo, hi);
+    int64_t jmin = *lo >> w->ks, jmax = *hi >> w->ks;
+    return jmin == jmax ? (int)(jmin & 1) : 2;
+}
+
+/* The four words of a chip's plane from compares: bit ly·tw + lx is
+ * [pd[lx] ≥ th[ly]] ⊕ inv for ly < nrows, inv for the words' other bits. Each
+ * word is built in a register and stored once (its bits come back as words
+ * right after). */
+static void sign_rows_portable(const int32_t *pd, const int32_t *th, int tw, int nrows, uint64_t inv, uint64_t *out)
+{
+    int rpw = 64 / tw;
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < rpw && wd * rpw + r < nrows; r++) {
+            uint64_t m = 0;
+            for (int lx = 0; lx < tw; lx++) m |= (uint64_t)(pd[lx] >= th[wd * rpw + r]) << lx;
+            acc |= m << (r * tw);
+        }
+        out[wd] = acc ^ inv;
+    }
+}
+#if SIGN_X86
+__attribute__((target("avx512f"))) static void sign_rows16_avx512(const int32_t *pd, const int32_t *th, int nrows,
+                                                                  uint64_t inv, uint64_t *out)
+{
+    __m512i p = _mm512_loadu_si512(pd);
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < 4 && 4 * wd + r < nrows; r++)
+            acc |= (uint64_t)_mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + r])) << (16 * r);
+        out[wd] = acc ^ inv;
+    }
+}
+__attribute__((target("avx2"))) static void sign_rows16_avx2(const int32_t *pd, const int32_t *th, int nrows,
+                                                             uint64_t inv, uint64_t *out)
+{
+    __m256i p0 = _mm256_loadu_si256((const __m256i *)pd), p1 = _mm256_loadu_si256((const __m256i *)(pd + 8));
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < 4 && 4 * wd + r < nrows; r++) {
+            __m256i t = _mm256_set1_epi32(th[4 * wd + r] - 1); /* th ≥ 0: pd ≥ th is pd > th − 1 */
+            unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(p0, t))) |
+                         (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(p1, t))) << 8;
+            acc |= (uint64_t)m << (16 * r);
+        }
+        out[wd] = acc ^ inv;
+    }
+}
+/* sign_rows16_avx512 with both parts linear, the operands built in vectors:
+ * pd[i] = base + step·i (mod 2^32: exact, the values are below 2^31),
+ * th[i] = clamp(t0 − tstep·i). */
+__attribute__((target("avx512f,avx512dq"))) static void sign_lin16_avx512(uint32_t base, uint32_t step, int64_t t0,
+                                                                         int64_t tstep, int nrows, uint64_t inv,
+                                                                         uint64_t *out)
+{
+    const __m512i i32 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i i64a = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), i64b = _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i p = _mm512_add_epi32(_mm512_set1_epi32((int32_t)base), _mm512_mullo_epi32(_mm512_set1_epi32((int32_t)step), i32));
+    __m512i ts = _mm512_set1_epi64(tstep), tz = _mm512_set1_epi64(t0), zero = _mm512_setzero_si512();
+    __m512i top = _mm512_set1_epi64(INT32_MAX);
+    __m512i a = _mm512_min_epi64(_mm512_max_epi64(_mm512_sub_epi64(tz, _mm512_mullo_epi64(ts, i64a)), zero), top);
+    __m512i b = _mm512_min_epi64(_mm512_max_epi64(_mm512_sub_epi64(tz, _mm512_mullo_epi64(ts, i64b)), zero), top);
+    int32_t th[16];
+    _mm256_storeu_si256((__m256i *)th, _mm512_cvtepi64_epi32(a));
+    _mm256_storeu_si256((__m256i *)(th + 8), _mm512_cvtepi64_epi32(b));
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < 4 && 4 * wd + r < nrows; r++)
+            acc |= (uint64_t)_mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + r])) << (16 * r);
+        out[wd] = acc ^ inv;
+    }
+}
+#endif
+static void sign_rows(const int32_t *pd, const int32_t *th, int tw, int nrows, uint64_t inv, uint64_t *out)
+{
+#if SIGN_X86
+    if (tw == 16) {
+        if (__builtin_cpu_supports("avx512f")) sign_rows16_avx512(pd, th, nrows, inv, out);
+        else if (__builtin_cpu_supports("avx2")) sign_rows16_avx2(pd, th, nrows, inv, out);
+        else sign_rows_portable(pd, th, 16, nrows, inv, out);
+        return;
+    }
+#endif
+    sign_rows_portable(pd, th, tw, nrows, inv, out);
+}
+
+/* t clamped to [0, 2^31 − 1], without branches (the side of the boundary a
+ * row starts on is not predictable) */
+static inline int32_t sign_clamp(int64_t t)
+{
+    t &= ~(t >> 63);
+    int64_t d = t - INT32_MAX;
+    return (int32_t)(INT32_MAX + (d & (d >> 63)));
+}
+
+/* Bit k of Q on chip c (class 2, range [lo, hi]) into out (wpc = 4 words),
+ * when it spans exactly two blocks and its x part less than 2^31: with
+ * Pd = P − min P ∈ [0, 2^31) and Rd = R − min R, Q ≥ boundary ⇔ Pd ≥
+ * (boundary − lo) − Rd, that threshold clamped to [0, 2^31 − 1] (beyond which
+ * the answer is the same for every Pd). False: not done. */
+static bool sign_cross(const pp5_emc *e, const sign_word *w, int c, int64_t lo, int64_t hi, uint64_t *out)
+{
+    int xl = e->xlead[c], yl = e->ylead[c];
+    int64_t jmin = lo >> w->ks, jmax = hi >> w->ks, pmin = w->mn[0][xl], rmin = w->mn[1][yl];
+    if (jmax != jmin + 1 || w->mx[0][xl] - pmin >= INT32_MAX) return false;
+    int64_t boundary = w->k >= 63 ? 0 : (int64_t)((uint64_t)jmax << w->k); /* (k ≥ 63: jmin = -1, jmax = 0) */
+    int64_t b = boundary - lo;
+    int32_t pd[SIGN_MAXN], th[SIGN_MAXN];
+    int64_t x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+    uint64_t inv = jmin & 1 ? ~0ull : 0; /* (jmin odd: 1 below the boundary) */
+#if SIGN_X86
+    if (w->n[0] == 16 && w->q[0] == 0 && w->q[1] == 0 && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq")) {
+        sign_lin16_avx512((uint32_t)(w->l[0] * x0 - pmin), (uint32_t)w->l[0], b - (w->l[1] * y0 - rmin), w->l[1],
+                          w->n[1], inv, out);
+        return true;
+    }
+#endif
+    if (w->q[0] == 0) {
+        /* linear: steps of A (|A|·(n−1) < 2^31: exact in 32 bits) */
+        uint32_t v = (uint32_t)(w->l[0] * x0 - pmin), d = (uint32_t)w->l[0];
+        for (int i = 0; i < w->n[0]; i++, v += d) pd[i] = (int32_t)v;
+    } else {
+        for (int i = 0; i < w->n[0]; i++) pd[i] = (int32_t)(sign_part(w, 0, x0 + i) - pmin);
+    }
+    if (w->q[1] == 0) {
+        int64_t t = b - (w->l[1] * y0 - rmin); /* (y0 + n < 2^12: every step stays in range) */
+        for (int i = 0; i < w->n[1]; i++, t -= w->l[1]) th[i] = sign_clamp(t);
+    } else {
+        for (int i = 0; i < w->n[1]; i++) th[i] = sign_clamp(b - (sign_part(w, 1, y0 + i) - rmin));
+    }
+    sign_rows(pd, th, w->n[0], w->n[1], inv, out);
+    return true;
+}
+
+/* A 16×16 chip the edge crosses (k ≤ 63): bit k of P + R directly from the
+ * low 64 bits of the line values (bit k of a sum mod 2^128 is that of the low
+ * words' sum mod 2^64), kept in the chip's T cache as tree_bit would;
+ * otherwise tree_plane. */
+static const uint64_t *sign_sum_plane(pp5_emc *e, int c, const qee_set *s, int k)
+{
+    if (!(k <= 63 && e->tw == 16 && e->th == 16)) return tree_plane(e, c, false);
+    axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+    line_values(e, lx, s, 0, chip_x0(e, c), k + 1);
+    line_values(e, ly, s, 1, chip_y0(e, c), k + 1);
+    uint64_t pl[16], rl[16], *out = e->t_last + (size_t)c * 4;
+    for (int j = 0; j < 16; j++) {
+        pl[j] = (uint64_t)lx->val[j];
+        rl[j] = (uint64_t)ly->val[j];
+    }
+    sum_bit16(pl, rl, k, out);
+    tengine *t = &e->te[c];
+    t->last_uid = s->uid;
+    t->last_k = k;
+    t->last_cfg = e->config[c];
+    t->last_m = s->m;
+    return out;
+}
+
+/* A whole Enable-load word that reads T and no S, Carry or memory write
+ * (EDGE, DISC), on the chips of list[0..n) (four-word chips, standard truth
+ * tables: u->fast4): E ← E ⊕ ((E ⊕ maj(A, B, C)) ∧ lg) as the kernel, with
+ * A = T ⊕ ACmp, C = ¬CCmp (A-8, A-9, A-11). On a chip where T is constant the
+ * result is worked out once per word for T = 0 and T = 1 on the four (E, M)
+ * combinations: E unchanged (the chip is skipped, its lit bit stays), E all 0
+ * or all 1 (a fill), or else computed. False: not such a word, or R_T not
+ * in the int64 range (the caller does it the general way). */
+static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
+{
+    if (!u->lde || !u->need_t || u->need_s || u->write || u->ldc || u->reads_c || u->save_read || u->keep_sum)
+        return false;
+    sign_word w;
+    if (!sign_word_init(e, &w)) return false;
+    if (e->groups_dirty) regroup(e);
+    enum { KEEP, FILL0, FILL1, COMPUTE };
+    int act[2];
+    for (int t = 0; t < 2; t++) {
+        uint64_t E = 0xA, M = 0xC, T = t ? ~0ull : 0;
+        uint64_t A = ((~0ull | u->ss) & (T | u->ts)) ^ u->acm, B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
+        uint64_t C = (0 | u->cs) ^ u->ccm, lg = E | u->l_ungated;
+        uint64_t ne = (E ^ ((E ^ ((A & B) | (C & (A | B)))) & lg)) & 0xF;
+        act[t] = ne == E ? KEEP : ne == 0 ? FILL0 : ne == 0xF ? FILL1 : COMPUTE;
+    }
+    /* the chips as a mask, and the columns and rows present (their lead chips) */
+    uint64_t need[2][4] = {{0}}, in[4] = {0};
+    if (e->nchips <= 64) { /* (one word: kept in registers) */
+        uint64_t nx = 0, ny = 0, m = 0;
+        for (int i = 0; i < n; i++) {
+            int c = list[i];
+            nx |= 1ull << e->xlead[c];
+            ny |= 1ull << e->ylead[c];
+            m |= 1ull << c;
+        }
+        need[0][0] = nx;
+        need[1][0] = ny;
+        in[0] = m;
+    } else {
+        for (int i = 0; i < n; i++) {
+            int c = list[i], xl = e->xlead[c], yl = e->ylead[c];
+            need[0][xl >> 6] |= 1ull << (xl & 63);
+            need[1][yl >> 6] |= 1ull << (yl & 63);
+            in[c >> 6] |= 1ull << (c & 63);
+        }
+    }
+    /* their extremes, once each */
+    for (int a = 0; a < 2; a++)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t r = need[a][wd]; r; r &= r - 1) {
+                int ld = wd * 64 + __builtin_ctzll(r);
+                sign_axis(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+            }
+    /* chip classes as masks, without branches (the side of an edge a chip is
+     * on is not predictable) */
+    uint64_t ones[4], cross[4];
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t o = 0, x = 0;
+        for (uint64_t r = in[wd]; r; r &= r - 1) {
+            int b = __builtin_ctzll(r);
+            int64_t lo, hi;
+            sign_range(e, &w, wd * 64 + b, &lo, &hi);
+            int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+            o |= (uint64_t)(jmin == jmax && (jmin & 1)) << b;
+            x |= (uint64_t)(jmin != jmax) << b;
+        }
+        ones[wd] = o;
+        cross[wd] = x;
+    }
+    const qee_set *s = &e->set[e->rt_set];
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t cl[2] = {in[wd] & ~ones[wd] & ~cross[wd], ones[wd]};
+        for (int t = 0; t < 2; t++) {
+            if (act[t] == FILL0 || act[t] == FILL1) {
+                uint64_t v = act[t] == FILL1 ? ~0ull : 0;
+                for (uint64_t r = cl[t]; r; r &= r - 1) {
+                    uint64_t *en = u->e_base + (size_t)(wd * 64 + __builtin_ctzll(r)) * 4;
+                    en[0] = en[1] = en[2] = en[3] = v;
+                }
+                e->eany[wd] = v ? e->eany[wd] | cl[t] : e->eany[wd] & ~cl[t];
+            } else if (act[t] == COMPUTE) {
+                cross[wd] |= cl[t]; /* (constant T planes through the general step) */
+            }
+        }
+    }
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t r = cross[wd]; r; r &= r - 1) {
+            int c = wd * 64 + __builtin_ctzll(r);
+            int64_t lo, hi;
+            sign_range(e, &w, c, &lo, &hi);
+            int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+            uint64_t tb[4];
+            const uint64_t *t = tb;
+            if (jmin == jmax) {
+                for (int j = 0; j < 4; j++) tb[j] = jmin & 1 ? ~0ull : 0;
+            } else if (!sign_cross(e, &w, c, lo, hi, tb)) {
+                t = sign_sum_plane(e, c, s, w.k);
+            }
+            uint64_t *en = u->e_base + (size_t)c * 4;
+            const uint64_t *m = u->m_base + (size_t)c * 4;
+            uint64_t any = 0;
+            for (int j = 0; j < 4; j++) {
+                uint64_t E = en[j];
+                uint64_t A = t[j] ^ u->acm, B = ((E | u->es) & (m[j] | u->ms)) ^ u->bcm, C = u->cs ^ u->ccm;
+                uint64_t ne = E ^ ((E ^ ((A & B) | (C & (A | B)))) & (E | u->l_ungated));
+                en[j] = ne;
+                any |= j == 3 ? ne & e->lastmask : ne;
+            }
+            uint64_t bit = 1ull << (c & 63);
+            e->eany[wd] = any ? e->eany[wd] | bit : e->eany[wd] & ~bit;
+        }
+    return true;
+}
+
 /* T planes of the chips of list[0..n) for a word that reads one bit (an edge's
- * sign, for an Enable load): the range test of compute_bit done first, in one
- * loop, so a chip on one side of the edge (most of them) costs a few compares
- * and gets a shared constant plane; the others take tree_plane. Only where
- * compute_bit would test the range too (fast geometry, separable up to bit k,
- * k ≤ 100); the caches tree_bit skips here are hints and change no result. */
+ * sign, for an Enable load) and is not one sign_exec does: the range test of
+ * compute_bit done first, in one loop, so a chip on one side of the edge
+ * (most of them) costs a few compares and gets a shared constant plane; a
+ * chip the edge crosses gets its plane by compares (sign_cross) or as a sum
+ * (sign_sum_plane); the rest take tree_plane. Only where compute_bit would
+ * test the range too (fast geometry, separable up to bit k, k ≤ 100); the
+ * caches tree_bit skips here are hints and change no result. */
 static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
 {
     int k = e->rt_k;
@@ -923,35 +1291,38 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
         return;
     }
     if (e->groups_dirty) regroup(e);
-    i128 C = sext(s->coef[2], k);
     const uint64_t *zero = plane(e, PL_ZERO, 0);
+    sign_word w;
+    if (sign_word_init(e, &w)) {
+        for (int i = 0; i < n; i++) {
+            int c = list[i];
+            int64_t lo, hi;
+            int cls = sign_class(e, &w, c, &lo, &hi);
+            uint64_t *out = e->t_last + (size_t)c * 4;
+            if (cls < 2) {
+                tp[i] = cls ? e->ones4 : zero + (size_t)c * 4;
+            } else if (sign_cross(e, &w, c, lo, hi, out)) {
+                tengine *t = &e->te[c]; /* the chip's T cache holds it, as tree_bit would */
+                t->last_uid = s->uid;
+                t->last_k = k;
+                t->last_cfg = e->config[c];
+                t->last_m = s->m;
+                tp[i] = out;
+            } else {
+                tp[i] = sign_sum_plane(e, c, s, k);
+            }
+        }
+        return;
+    }
+    i128 C = sext(s->coef[2], k);
     for (int i = 0; i < n; i++) {
         int c = list[i];
         axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
         line_range(lx, s, k, 0, chip_x0(e, c), e->tw);
         line_range(ly, s, k, 1, chip_y0(e, c), e->th);
         i128 jmin = (lx->rmin + ly->rmin + C) >> k, jmax = (lx->rmax + ly->rmax + C) >> k;
-        if (jmin == jmax) {
-            tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
-        } else if (k <= 63 && e->tw == 16 && e->th == 16) {
-            /* on the edge: the sum itself (the values the adder would add) */
-            line_values(e, lx, s, 0, chip_x0(e, c), k + 1);
-            line_values(e, ly, s, 1, chip_y0(e, c), k + 1);
-            uint64_t pl[16], rl[16], *out = e->t_last + (size_t)c * 4;
-            for (int j = 0; j < 16; j++) {
-                pl[j] = (uint64_t)lx->val[j];
-                rl[j] = (uint64_t)ly->val[j];
-            }
-            sum_bit16(pl, rl, k, out);
-            tengine *t = &e->te[c]; /* the chip's T cache holds it, as tree_bit would */
-            t->last_uid = s->uid;
-            t->last_k = k;
-            t->last_cfg = e->config[c];
-            t->last_m = s->m;
-            tp[i] = out;
-        } else {
-            tp[i] = tree_plane(e, c, false);
-        }
+        if (jmin == jmax) tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
+        else tp[i] = sign_sum_plane(e, c, s, k);
     }
 }
 
@@ -1205,6 +1576,7 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
         return;
     }
     const uint64_t *tp[256], *sp[256];
+    if (u->need_t && u->lde && sign_exec(e, u, list, n)) return; /* (an edge's sign: the whole word) */
     if (u->need_t && u->lde) sign_planes(e, list, n, tp); /* (E loads test a sign) */
     else if (u->need_t)
         for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], true);
