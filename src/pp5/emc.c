@@ -1053,7 +1053,7 @@ __attribute__((target("avx2"))) static void sign_rows16_avx2(const int32_t *pd, 
 /* sign_rows16_avx512 with both parts linear, the operands built in vectors:
  * pd[i] = base + step·i (mod 2^32: exact, the values are below 2^31),
  * th[i] = clamp(t0 − tstep·i). */
-__attribute__((target("avx512f,avx512dq"))) static void sign_lin16_avx512(uint32_t base, uint32_t step, int64_t t0,
+__attribute__((target("avx512f,avx512dq,avx512bw"))) static void sign_lin16_avx512(uint32_t base, uint32_t step, int64_t t0,
                                                                          int64_t tstep, int nrows, uint64_t inv,
                                                                          uint64_t *out)
 {
@@ -1067,6 +1067,19 @@ __attribute__((target("avx512f,avx512dq"))) static void sign_lin16_avx512(uint32
     int32_t th[16];
     _mm256_storeu_si256((__m256i *)th, _mm512_cvtepi64_epi32(a));
     _mm256_storeu_si256((__m256i *)(th + 8), _mm512_cvtepi64_epi32(b));
+    if (nrows == 16) {
+        /* four rows a word: their four compare masks joined in mask registers
+         * (mask-register operations are the bottleneck here) */
+        for (int wd = 0; wd < 4; wd++) {
+            __mmask16 m0 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd]));
+            __mmask16 m1 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + 1]));
+            __mmask16 m2 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + 2]));
+            __mmask16 m3 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + 3]));
+            __mmask32 lo = _mm512_kunpackw(m1, m0), hi = _mm512_kunpackw(m3, m2);
+            out[wd] = _cvtmask64_u64(_mm512_kunpackd(hi, lo)) ^ inv;
+        }
+        return;
+    }
     for (int wd = 0; wd < 4; wd++) {
         uint64_t acc = 0;
         for (int r = 0; r < 4 && 4 * wd + r < nrows; r++)
@@ -1114,7 +1127,7 @@ static bool sign_cross(const pp5_emc *e, const sign_word *w, int c, int64_t lo, 
     uint64_t inv = jmin & 1 ? ~0ull : 0; /* (jmin odd: 1 below the boundary) */
 #if SIGN_X86
     if (w->n[0] == 16 && w->q[0] == 0 && w->q[1] == 0 && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512dq")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")) {
         sign_lin16_avx512((uint32_t)(w->l[0] * x0 - pmin), (uint32_t)w->l[0], b - (w->l[1] * y0 - rmin), w->l[1],
                           w->n[1], inv, out);
         return true;
