@@ -93,6 +93,7 @@ static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5
                                 "region origin must be an integer 0..1920 (x, y < 2048, A-25)");
             s->region_x = (int)v[1];
             s->region_y = (int)v[2];
+            s->region_line = line;
             continue;
         }
         if (!strcmp(kw, "clear")) {
@@ -154,12 +155,13 @@ void pp5_render_opts_default(pp5_render_opts *o)
  * actions to a stream (the renderer's own loop: the text of each instruction
  * line is parsed once per frame by pp5_stream_parse and its actions reused,
  * coefficients become register writes directly). */
-enum { EMIT_CACHE = 16 };
+enum { EMIT_CACHE = 16, EMIT_ARGS = 4 };
 typedef struct emitter {
     ls_buf *text;
     pp5_stream *acts;
     struct {
-        char key[112];
+        const char *fmt;    /* the line is fmt with these %d arguments */
+        int arg[EMIT_ARGS];
         pp5_action a[4];
         size_t n;
     } cache[EMIT_CACHE];
@@ -201,38 +203,60 @@ static void coef(emitter *em, char name, double v)
     emit_push(em, &a);
 }
 
-/* Instruction lines (write I …, go, wait) */
+/* Instruction lines (write I …, go, wait). Building actions, a line already
+ * parsed this frame (the same format and %d arguments: the formats here take
+ * only %d) reuses its actions without being formatted again. */
 __attribute__((format(printf, 2, 3))) static void emit(emitter *em, const char *fmt, ...)
 {
-    char line[112];
+    if (em->err != LS_OK) return;
     va_list ap;
+    va_start(ap, fmt);
+    int nargs = 0, arg[EMIT_ARGS] = {0};
+    bool keyed = !em->text;
+    for (const char *c = fmt; keyed && (c = strchr(c, '%')) != NULL; c += 2) {
+        if (c[1] != 'd' || nargs == EMIT_ARGS) keyed = false;
+        else arg[nargs++] = va_arg(ap, int);
+    }
+    va_end(ap);
+    int i = em->ncache;
+    if (keyed)
+        for (i = 0; i < em->ncache; i++)
+            if (em->cache[i].fmt == fmt && !memcmp(em->cache[i].arg, arg, sizeof arg)) break;
+    if (i < em->ncache) {
+        for (size_t k = 0; k < em->cache[i].n && emit_push(em, &em->cache[i].a[k]); k++) {}
+        return;
+    }
+    char line[112];
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (em->err != LS_OK) return;
     if (em->text) {
         ls_buf_puts(em->text, line);
         return;
     }
-    int i;
-    for (i = 0; i < em->ncache; i++)
-        if (!strcmp(em->cache[i].key, line)) break;
-    if (i == em->ncache) {
-        pp5_stream ps;
-        if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
-        if (em->ncache < EMIT_CACHE && ps.n <= 4) {
-            snprintf(em->cache[i].key, sizeof em->cache[i].key, "%s", line);
-            memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
-            em->cache[i].n = ps.n;
-            em->ncache++;
-        } else {
-            for (size_t k = 0; k < ps.n && emit_push(em, &ps.a[k]); k++) {}
-            pp5_stream_free(&ps);
-            return;
-        }
-        pp5_stream_free(&ps);
+    pp5_stream ps;
+    if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
+    if (keyed && em->ncache < EMIT_CACHE && ps.n <= 4) {
+        em->cache[i].fmt = fmt;
+        memcpy(em->cache[i].arg, arg, sizeof arg);
+        memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
+        em->cache[i].n = ps.n;
+        em->ncache++;
     }
-    for (size_t k = 0; k < em->cache[i].n && emit_push(em, &em->cache[i].a[k]); k++) {}
+    for (size_t k = 0; k < ps.n && emit_push(em, &ps.a[k]); k++) {}
+    pp5_stream_free(&ps);
+}
+
+/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
+static uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    return x ^ t ^ (t << 28);
 }
 
 /* plane v = a x + b y + c through three vertices (x, y, val) */
@@ -327,12 +351,26 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *pins)
     if (r->o->on_clock) r->o->on_clock(r->o->user, g, pins, r->emc);
 }
 
+static void on_block(void *user, const pp5_pins *pins, size_t n)
+{
+    pp5_emc_run(((run_ctx *)user)->emc, pins, n);
+}
+
+/* Clock by clock while an observer watches (VCD, --trace: it sees the IGC
+ * and the array after every clock), otherwise in blocks: the same clocks and
+ * pins, and the array may look ahead within a block (pp5_emc_run). */
+static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_diag *d)
+{
+    if (rc->o->on_clock) return pp5_stream_run(s, g, 0, on_clock, rc, d);
+    return pp5_stream_run_blocks(s, g, 0, on_block, rc, d);
+}
+
 static ls_status run_text(pp5_igc *g, run_ctx *rc, ls_buf *b, const char *what, ls_diag *d)
 {
     pp5_stream s;
     ls_status st = pp5_stream_parse(b->data ? b->data : "", b->len, what, &s, d);
     if (st != LS_OK) return st;
-    st = pp5_stream_run(&s, g, 0, on_clock, rc, d);
+    st = run_stream(&s, g, rc, d);
     pp5_stream_free(&s);
     ls_buf_reset(b);
     return st;
@@ -365,9 +403,22 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
-    if ((rs = pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
+    if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
+        /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                         "pp5 render: region (%d, %d) + array %d×%d reaches past pixel 2047 "
+                         "(11-bit chip origins, A-14)",
+                         s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
+        goto out;
+    }
     run_ctx rc = {e, o};
+    /* the microcode library goes in as the host loads it: RMode postings of
+     * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
+    ls_buf_printf(&b, "write P rmode\n");
+    for (size_t a = 0; a < u->count; a++)
+        ls_buf_printf(&b, "write I uaddr=%zu\nwrite C 0x%08x\ngo\nwait\n", a, (unsigned)u->words[a]);
+    ls_buf_printf(&b, "run 3\n");
     /* frame setup: leave RMode, FBITS, then each chip's origin */
     ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
     int cw = o->emc.tile_w, ch = o->emc.tile_h;
@@ -391,6 +442,14 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     uint64_t c0 = pp5_igc_cycle(g);
     if ((rs = run_text(g, &rc, &b, "setup", d)) != LS_OK) goto out;
     st->setup_clocks = pp5_igc_cycle(g) - c0;
+    for (size_t a = 0; a < PP5_UCODE_WORDS; a++)
+        if (pp5_igc_ucode(g, a) != (a < u->count ? u->words[a] : 0)) {
+            rs = ls_diag_set(d, LS_ERR_FAULT, "lib.pp5m", 0, 0,
+                             "pp5 render: the microcode store holds 0x%08x at %zu after the RMode "
+                             "load, not 0x%08x", (unsigned)pp5_igc_ucode(g, a), a,
+                             (unsigned)(a < u->count ? u->words[a] : 0));
+            goto out;
+        }
     st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
     if (!st->prim_clocks) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
@@ -412,7 +471,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         acts.n = 0;
         emit_prim(&s->p[i], em);
         if ((rs = em->err) != LS_OK) goto out;
-        if ((rs = pp5_stream_run(&acts, g, 0, on_clock, &rc, d)) != LS_OK) {
+        if ((rs = run_stream(&acts, g, &rc, d)) != LS_OK) {
             ls_diag_at_index(d, s->p[i].line);
             goto out;
         }
@@ -426,18 +485,24 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     st->emc_warnings = pp5_emc_warning_count(e);
     /* read-back: the 24 colour planes, whole planes at a time */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
-    uint64_t *pl = malloc(npix / 8);
+    /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
+     * the 8 planes of a channel, transposed, is the channel of pixels
+     * 8j … 8j+7 */
+    uint64_t *pl = malloc(8 * (npix / 8));
     if (!pl) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    memset(rgb, 0, npix * 3);
-    for (int k = 0; k < 3; k++)
-        for (int bit = 0; bit < 8; bit++) {
-            pp5_emc_plane(e, field[k] + bit, pl);
-            for (size_t p = 0; p < npix; p++)
-                rgb[p * 3 + (size_t)k] |= (uint8_t)((pl[p >> 6] >> (p & 63) & 1) << bit);
+    for (int k = 0; k < 3; k++) {
+        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)bit * (npix / 64));
+        for (size_t j = 0; j < npix / 8; j++) {
+            uint64_t x = 0; /* byte b = byte j of plane b */
+            for (int bit = 0; bit < 8; bit++)
+                x |= (uint64_t)(uint8_t)(pl[(size_t)bit * (npix / 64) + j / 8] >> (8 * (j % 8))) << (8 * bit);
+            x = transpose8(x); /* byte i = bit i of those bytes: pixel 8j + i */
+            for (int i = 0; i < 8; i++) rgb[(8 * j + (size_t)i) * 3 + (size_t)k] = (uint8_t)(x >> (8 * i));
         }
+    }
     free(pl);
 out:
     if (rs != LS_OK && st->prim_clocks) {

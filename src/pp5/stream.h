@@ -53,4 +53,14 @@ typedef void (*pp5_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins)
  * "cycle limit"), unless max_cycles is 0 (no limit other than 10^8). */
 ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, pp5_clock_fn fn,
                          void *user, ls_diag *d);
+
+/* Block mode, for a consumer that needs the pins but not the IGC between
+ * clocks (the EMC array, pp5_emc_run): the same clocks, pins and final state
+ * as pp5_stream_run, handed over in order as blocks of up to
+ * PP5_STREAM_BLOCK clocks. Every clock that ran is handed over before the
+ * call returns, also when it stops with an error. */
+enum { PP5_STREAM_BLOCK = 256 };
+typedef void (*pp5_block_fn)(void *user, const pp5_pins *pins, size_t n);
+ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
+                                pp5_block_fn fn, void *user, ls_diag *d);
 #endif
