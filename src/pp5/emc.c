@@ -924,11 +924,23 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
 #define SIGN_X86 1
 #endif
 
-enum { SIGN_MAXN = 64 };    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
+enum { SIGN_MAXN = 64 };
+
+/* AVX-512 F, BW, VL and DQ (what the vector code below uses) */
+static inline bool sign_avx512(void)
+{
+#if SIGN_X86
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+}    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
 
 typedef struct sign_word {
     int k, ks;              /* bit read; shift of the block index (min(k, 63)) */
     int n[2];               /* tile_w, tile_h */
+    bool avx512;            /* sign_avx512() */
     int64_t q[2], l[2], c;  /* D, A (x) and F, B (y) and C, sign-extended from bit k */
     uint64_t done[2][4];    /* extremes of axis a computed for lead chip i */
     int64_t mn[2][256], mx[2][256];
@@ -958,6 +970,7 @@ static bool sign_word_init(const pp5_emc *e, sign_word *w)
     w->l[0] = (int64_t)v[2];
     w->l[1] = (int64_t)v[3];
     w->c = (int64_t)v[4];
+    w->avx512 = sign_avx512();
     memset(w->done, 0, sizeof w->done);
     return true;
 }
@@ -1126,8 +1139,7 @@ static bool sign_cross(const pp5_emc *e, const sign_word *w, int c, int64_t lo, 
     int64_t x0 = chip_x0(e, c), y0 = chip_y0(e, c);
     uint64_t inv = jmin & 1 ? ~0ull : 0; /* (jmin odd: 1 below the boundary) */
 #if SIGN_X86
-    if (w->n[0] == 16 && w->q[0] == 0 && w->q[1] == 0 && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")) {
+    if (w->n[0] == 16 && w->q[0] == 0 && w->q[1] == 0 && w->avx512) {
         sign_lin16_avx512((uint32_t)(w->l[0] * x0 - pmin), (uint32_t)w->l[0], b - (w->l[1] * y0 - rmin), w->l[1],
                           w->n[1], inv, out);
         return true;
@@ -1174,6 +1186,63 @@ static const uint64_t *sign_sum_plane(pp5_emc *e, int c, const qee_set *s, int k
     return out;
 }
 
+#if SIGN_X86
+/* The lead chips of a column or row grouping (lead[c] == c) as a chip mask,
+ * 32 chips a compare. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_leads_avx512(const int16_t *lead, int nchips,
+                                                                                  uint64_t *mask)
+{
+    static const int16_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    __m512i ix = _mm512_loadu_si512(iota), step = _mm512_set1_epi16(32);
+    for (int b = 0; b < nchips; b += 32) {
+        __mmask32 lm = nchips - b >= 32 ? ~0u : (1u << (nchips - b)) - 1;
+        __mmask32 m = _mm512_mask_cmpeq_epi16_mask(lm, _mm512_maskz_loadu_epi16(lm, lead + b), ix);
+        mask[b >> 6] |= (uint64_t)m << (b & 63);
+        ix = _mm512_add_epi16(ix, step);
+    }
+}
+
+/* sign_exec's chip classes for every chip (0..nchips−1), eight a vector: the
+ * extremes of each chip's column and row gathered, summed, shifted by k and
+ * compared. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_avx512(const pp5_emc *e,
+                                                                                    const sign_word *w,
+                                                                                    uint64_t *ones, uint64_t *cross)
+{
+    const __m512i cc = _mm512_set1_epi64(w->c), one = _mm512_set1_epi64(1), z = _mm512_setzero_si512();
+    const __m128i sh = _mm_cvtsi32_si128(w->ks);
+    __m256i pxl = _mm256_set1_epi32(-1);
+    __m512i xmn = z, xmx = z;
+    for (int b = 0; b < e->nchips; b += 8) {
+        __mmask8 lm = e->nchips - b >= 8 ? 0xff : (__mmask8)((1u << (e->nchips - b)) - 1);
+        __m256i xl = _mm256_cvtepi16_epi32(_mm_maskz_loadu_epi16(lm, e->xlead + b));
+        __m256i yl = _mm256_cvtepi16_epi32(_mm_maskz_loadu_epi16(lm, e->ylead + b));
+        /* (a grid of chips: the columns of the last eight chips again, and
+         * eight chips of one row; gathered otherwise) */
+        if (lm != 0xff || _mm256_cmpeq_epi32_mask(xl, pxl) != 0xff) {
+            xmn = _mm512_mask_i32gather_epi64(z, lm, xl, w->mn[0], 8);
+            xmx = _mm512_mask_i32gather_epi64(z, lm, xl, w->mx[0], 8);
+            pxl = xl;
+        }
+        __m512i ymn, ymx;
+        int y0 = e->ylead[b];
+        if (_mm256_cmpeq_epi32_mask(yl, _mm256_set1_epi32(y0)) == 0xff) {
+            ymn = _mm512_set1_epi64(w->mn[1][y0]);
+            ymx = _mm512_set1_epi64(w->mx[1][y0]);
+        } else {
+            ymn = _mm512_mask_i32gather_epi64(z, lm, yl, w->mn[1], 8);
+            ymx = _mm512_mask_i32gather_epi64(z, lm, yl, w->mx[1], 8);
+        }
+        __m512i lo = _mm512_add_epi64(_mm512_add_epi64(xmn, ymn), cc), hi = _mm512_add_epi64(_mm512_add_epi64(xmx, ymx), cc);
+        __m512i jl = _mm512_sra_epi64(lo, sh), jh = _mm512_sra_epi64(hi, sh);
+        __mmask8 eq = _mm512_mask_cmpeq_epi64_mask(lm, jl, jh), odd = _mm512_test_epi64_mask(jl, one);
+        ones[b >> 6] |= (uint64_t)(eq & odd) << (b & 63);
+        cross[b >> 6] |= (uint64_t)(lm & ~eq & 0xff) << (b & 63);
+    }
+}
+#endif
+
 /* A whole Enable-load word that reads T and no S, Carry or memory write
  * (EDGE, DISC), on the chips of list[0..n) (four-word chips, standard truth
  * tables: u->fast4): E ← E ⊕ ((E ⊕ maj(A, B, C)) ∧ lg) as the kernel, with
@@ -1198,49 +1267,77 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
         uint64_t ne = (E ^ ((E ^ ((A & B) | (C & (A | B)))) & lg)) & 0xF;
         act[t] = ne == E ? KEEP : ne == 0 ? FILL0 : ne == 0xF ? FILL1 : COMPUTE;
     }
-    /* the chips as a mask, and the columns and rows present (their lead chips) */
-    uint64_t need[2][4] = {{0}}, in[4] = {0};
-    if (e->nchips <= 64) { /* (one word: kept in registers) */
-        uint64_t nx = 0, ny = 0, m = 0;
-        for (int i = 0; i < n; i++) {
-            int c = list[i];
-            nx |= 1ull << e->xlead[c];
-            ny |= 1ull << e->ylead[c];
-            m |= 1ull << c;
+    uint64_t in[4] = {0}, ones[4] = {0}, cross[4] = {0};
+#if SIGN_X86
+    if (w.avx512) {
+        /* every chip's class, vectors of eight, the extremes of every column and row first */
+        uint64_t lead[2][4] = {{0}};
+        sign_leads_avx512(e->xlead, e->nchips, lead[0]);
+        sign_leads_avx512(e->ylead, e->nchips, lead[1]);
+        for (int a = 0; a < 2; a++)
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
+                    int ld = wd * 64 + __builtin_ctzll(r);
+                    sign_axis(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+                }
+        sign_classes_avx512(e, &w, ones, cross);
+        if (e->nchips <= 64) {
+            uint64_t m = 0;
+            for (int i = 0; i < n; i++) m |= 1ull << list[i];
+            in[0] = m;
+        } else {
+            for (int i = 0; i < n; i++) in[list[i] >> 6] |= 1ull << (list[i] & 63);
         }
-        need[0][0] = nx;
-        need[1][0] = ny;
-        in[0] = m;
-    } else {
-        for (int i = 0; i < n; i++) {
-            int c = list[i], xl = e->xlead[c], yl = e->ylead[c];
-            need[0][xl >> 6] |= 1ull << (xl & 63);
-            need[1][yl >> 6] |= 1ull << (yl & 63);
-            in[c >> 6] |= 1ull << (c & 63);
+        for (int wd = 0; wd < 4; wd++) {
+            ones[wd] &= in[wd];
+            cross[wd] &= in[wd];
         }
-    }
-    /* their extremes, once each */
-    for (int a = 0; a < 2; a++)
-        for (int wd = 0; wd < 4; wd++)
-            for (uint64_t r = need[a][wd]; r; r &= r - 1) {
-                int ld = wd * 64 + __builtin_ctzll(r);
-                sign_axis(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+    } else
+#endif
+    {
+        /* the chips as a mask, and the columns and rows present (their lead chips) */
+        uint64_t need[2][4] = {{0}};
+        if (e->nchips <= 64) { /* (one word: kept in registers) */
+            uint64_t nx = 0, ny = 0, m = 0;
+            for (int i = 0; i < n; i++) {
+                int c = list[i];
+                nx |= 1ull << e->xlead[c];
+                ny |= 1ull << e->ylead[c];
+                m |= 1ull << c;
             }
-    /* chip classes as masks, without branches (the side of an edge a chip is
-     * on is not predictable) */
-    uint64_t ones[4], cross[4];
-    for (int wd = 0; wd < 4; wd++) {
-        uint64_t o = 0, x = 0;
-        for (uint64_t r = in[wd]; r; r &= r - 1) {
-            int b = __builtin_ctzll(r);
-            int64_t lo, hi;
-            sign_range(e, &w, wd * 64 + b, &lo, &hi);
-            int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
-            o |= (uint64_t)(jmin == jmax && (jmin & 1)) << b;
-            x |= (uint64_t)(jmin != jmax) << b;
+            need[0][0] = nx;
+            need[1][0] = ny;
+            in[0] = m;
+        } else {
+            for (int i = 0; i < n; i++) {
+                int c = list[i], xl = e->xlead[c], yl = e->ylead[c];
+                need[0][xl >> 6] |= 1ull << (xl & 63);
+                need[1][yl >> 6] |= 1ull << (yl & 63);
+                in[c >> 6] |= 1ull << (c & 63);
+            }
         }
-        ones[wd] = o;
-        cross[wd] = x;
+        /* their extremes, once each */
+        for (int a = 0; a < 2; a++)
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t r = need[a][wd]; r; r &= r - 1) {
+                    int ld = wd * 64 + __builtin_ctzll(r);
+                    sign_axis(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+                }
+        /* chip classes as masks, without branches (the side of an edge a chip is
+         * on is not predictable) */
+        for (int wd = 0; wd < 4; wd++) {
+            uint64_t o = 0, x = 0;
+            for (uint64_t r = in[wd]; r; r &= r - 1) {
+                int b = __builtin_ctzll(r);
+                int64_t lo, hi;
+                sign_range(e, &w, wd * 64 + b, &lo, &hi);
+                int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+                o |= (uint64_t)(jmin == jmax && (jmin & 1)) << b;
+                x |= (uint64_t)(jmin != jmax) << b;
+            }
+            ones[wd] = o;
+            cross[wd] = x;
+        }
     }
     const qee_set *s = &e->set[e->rt_set];
     for (int wd = 0; wd < 4; wd++) {
