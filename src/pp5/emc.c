@@ -1066,7 +1066,7 @@ __attribute__((target("avx2"))) static void sign_rows16_avx2(const int32_t *pd, 
 /* sign_rows16_avx512 with both parts linear, the operands built in vectors:
  * pd[i] = base + step·i (mod 2^32: exact, the values are below 2^31),
  * th[i] = clamp(t0 − tstep·i). */
-__attribute__((target("avx512f,avx512dq,avx512bw"))) static void sign_lin16_avx512(uint32_t base, uint32_t step, int64_t t0,
+__attribute__((target("avx512f,avx512dq,avx512bw"))) static inline void sign_lin16_avx512(uint32_t base, uint32_t step, int64_t t0,
                                                                          int64_t tstep, int nrows, uint64_t inv,
                                                                          uint64_t *out)
 {
@@ -1243,6 +1243,62 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_av
 }
 #endif
 
+/* A 16×16 chip crossed by a linear edge (both parts linear, two blocks, x
+ * part below 2^31), as sign_cross would do it with sign_lin16_avx512. */
+typedef struct sign_lin {
+    int c;
+    uint32_t base, step;    /* Pd(lx) = base + step·lx (mod 2^32) */
+    int64_t t0, tstep;      /* threshold of row ly: t0 − tstep·ly */
+    uint64_t inv;
+} sign_lin;
+
+static inline bool sign_lin_params(const pp5_emc *e, const sign_word *w, int c, int64_t lo, int64_t hi, sign_lin *q)
+{
+    int xl = e->xlead[c], yl = e->ylead[c];
+    int64_t jmin = lo >> w->ks, jmax = hi >> w->ks, pmin = w->mn[0][xl], rmin = w->mn[1][yl];
+    if (!(w->avx512 && w->n[0] == 16 && w->n[1] == 16 && w->q[0] == 0 && w->q[1] == 0 && jmax == jmin + 1 &&
+          w->mx[0][xl] - pmin < INT32_MAX))
+        return false;
+    int64_t boundary = w->k >= 63 ? 0 : (int64_t)((uint64_t)jmax << w->k); /* as sign_cross */
+    int64_t x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+    q->c = c;
+    q->base = (uint32_t)(w->l[0] * x0 - pmin);
+    q->step = (uint32_t)w->l[0];
+    q->t0 = boundary - lo - (w->l[1] * y0 - rmin);
+    q->tstep = w->l[1];
+    q->inv = jmin & 1 ? ~0ull : 0;
+    return true;
+}
+
+#if SIGN_X86
+/* sign_exec's Enable load on the chips of q[0..nq): each T plane by
+ * sign_lin16_avx512, then E ← E ⊕ ((E ⊕ maj(T ⊕ ACmp, B, C)) ∧ lg) on the
+ * chip's four words in one vector, and its lit bit. (One call for all of
+ * them: no call, mask-register set-up and vzeroupper per chip.) */
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) static void
+sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t *eany)
+{
+    const __m256i acm = _mm256_set1_epi64x((long long)u->acm), es = _mm256_set1_epi64x((long long)u->es);
+    const __m256i ms = _mm256_set1_epi64x((long long)u->ms), bcm = _mm256_set1_epi64x((long long)u->bcm);
+    const __m256i C = _mm256_set1_epi64x((long long)(u->cs ^ u->ccm)), lu = _mm256_set1_epi64x((long long)u->l_ungated);
+    for (int i = 0; i < nq; i++) {
+        uint64_t tw[4];
+        sign_lin16_avx512(q[i].base, q[i].step, q[i].t0, q[i].tstep, 16, q[i].inv, tw);
+        size_t off = (size_t)q[i].c * 4;
+        __m256i T = _mm256_loadu_si256((const __m256i *)tw);
+        __m256i E = _mm256_loadu_si256((const __m256i *)(u->e_base + off));
+        __m256i M = _mm256_loadu_si256((const __m256i *)(u->m_base + off));
+        __m256i A = _mm256_xor_si256(T, acm);
+        __m256i B = _mm256_xor_si256(_mm256_and_si256(_mm256_or_si256(E, es), _mm256_or_si256(M, ms)), bcm);
+        __m256i maj = _mm256_or_si256(_mm256_and_si256(A, B), _mm256_and_si256(C, _mm256_or_si256(A, B)));
+        __m256i ne = _mm256_xor_si256(E, _mm256_and_si256(_mm256_xor_si256(E, maj), _mm256_or_si256(E, lu)));
+        _mm256_storeu_si256((__m256i *)(u->e_base + off), ne);
+        uint64_t bit = 1ull << (q[i].c & 63); /* (16×16 chips: no pixels past the tile) */
+        eany[q[i].c >> 6] = _mm256_testz_si256(ne, ne) ? eany[q[i].c >> 6] & ~bit : eany[q[i].c >> 6] | bit;
+    }
+}
+#endif
+
 /* A whole Enable-load word that reads T and no S, Carry or memory write
  * (EDGE, DISC), on the chips of list[0..n) (four-word chips, standard truth
  * tables: u->fast4): E ← E ⊕ ((E ⊕ maj(A, B, C)) ∧ lg) as the kernel, with
@@ -1355,12 +1411,18 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
             }
         }
     }
+    sign_lin batch[256];
+    int nb = 0;
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t r = cross[wd]; r; r &= r - 1) {
             int c = wd * 64 + __builtin_ctzll(r);
             int64_t lo, hi;
             sign_range(e, &w, c, &lo, &hi);
             int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+            if (jmin != jmax && sign_lin_params(e, &w, c, lo, hi, &batch[nb])) {
+                nb++; /* (done below, all together) */
+                continue;
+            }
             uint64_t tb[4];
             const uint64_t *t = tb;
             if (jmin == jmax) {
@@ -1381,6 +1443,9 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
             uint64_t bit = 1ull << (c & 63);
             e->eany[wd] = any ? e->eany[wd] | bit : e->eany[wd] & ~bit;
         }
+#if SIGN_X86
+    if (nb) sign_cross16_batch_avx512(batch, nb, u, e->eany);
+#endif
     return true;
 }
 
