@@ -923,6 +923,11 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
 #include <immintrin.h>
 #define SIGN_X86 1
 #endif
+/* The widest vector code the edge paths may use when the CPU has it: 2 =
+ * AVX-512, 1 = AVX2, 0 = portable C only (tests/pp5 builds all three). */
+#ifndef PP5_EMC_SIGN_ISA
+#define PP5_EMC_SIGN_ISA 2
+#endif
 
 enum { SIGN_MAXN = 64 };
 
@@ -930,7 +935,7 @@ enum { SIGN_MAXN = 64 };
 static inline bool sign_avx512(void)
 {
 #if SIGN_X86
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+    return PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 #else
     return false;
@@ -978,10 +983,9 @@ static bool sign_word_init(const pp5_emc *e, sign_word *w)
 /* The axis part q·x² + l·x at x = origin + i (i < n[a]). */
 static inline int64_t sign_part(const sign_word *w, int a, int64_t x) { return w->q[a] * x * x + w->l[a] * x; }
 
-/* The axis extremes of the lead chip ld (origin o), once per word. */
-static inline void sign_axis(sign_word *w, int a, int ld, int o)
+/* The axis extremes of the lead chip ld (origin o). */
+static inline void sign_axis_calc(sign_word *w, int a, int ld, int o)
 {
-    if (w->done[a][ld >> 6] >> (ld & 63) & 1) return;
     int64_t lo, hi;
     if (w->q[a] == 0) {
         int64_t u = w->l[a] * o, v = w->l[a] * (o + w->n[a] - 1);
@@ -997,6 +1001,13 @@ static inline void sign_axis(sign_word *w, int a, int ld, int o)
     }
     w->mn[a][ld] = lo;
     w->mx[a][ld] = hi;
+}
+
+/* The same, once per word. */
+static inline void sign_axis(sign_word *w, int a, int ld, int o)
+{
+    if (w->done[a][ld >> 6] >> (ld & 63) & 1) return;
+    sign_axis_calc(w, a, ld, o);
     w->done[a][ld >> 6] |= 1ull << (ld & 63);
 }
 
@@ -1105,8 +1116,8 @@ static void sign_rows(const int32_t *pd, const int32_t *th, int tw, int nrows, u
 {
 #if SIGN_X86
     if (tw == 16) {
-        if (__builtin_cpu_supports("avx512f")) sign_rows16_avx512(pd, th, nrows, inv, out);
-        else if (__builtin_cpu_supports("avx2")) sign_rows16_avx2(pd, th, nrows, inv, out);
+        if (PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f")) sign_rows16_avx512(pd, th, nrows, inv, out);
+        else if (PP5_EMC_SIGN_ISA >= 1 && __builtin_cpu_supports("avx2")) sign_rows16_avx2(pd, th, nrows, inv, out);
         else sign_rows_portable(pd, th, 16, nrows, inv, out);
         return;
     }
@@ -1334,7 +1345,7 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
             for (int wd = 0; wd < 4; wd++)
                 for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
                     int ld = wd * 64 + __builtin_ctzll(r);
-                    sign_axis(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+                    sign_axis_calc(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld)); /* (each lead once) */
                 }
         sign_classes_avx512(e, &w, ones, cross);
         if (e->nchips <= 64) {
