@@ -1282,6 +1282,52 @@ static inline bool sign_lin_params(const pp5_emc *e, const sign_word *w, int c, 
 }
 
 #if SIGN_X86
+/* The plane of sign_lin16_avx512 when step ≠ 0, without a compare per row:
+ * a linear x part is monotonic, so row ly holds a run of lx from one end,
+ * bounded by x = (th − base)/step (th = t0 − tstep·ly, unclamped). With
+ * step > 0 the pixels are lx ≥ ⌈x⌉, with step < 0 lx ≤ ⌊x⌋. x is a double
+ * quotient, correctly rounded: where it decides anything (|x| ≤ 17) its
+ * error is below 2^−48 while a non-integer x is at least 1/|step| > 2^−31
+ * from an integer, and an integer x is exact, so ⌈x⌉ and ⌊x⌋ are exact; far
+ * outside (d = th − base rounded when |d| > 2^53, so |x| > 2^22) only the
+ * side counts. */
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) static inline __m256i
+sign_div16_avx512(uint32_t base, int64_t step, int64_t t0, int64_t tstep, uint64_t inv)
+{
+    const __m512i ra = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), rb = _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i pos = _mm512_setr_epi64(0, 16, 32, 48, 0, 16, 32, 48); /* row ly at bit 16·(ly mod 4) */
+    __m512i d0 = _mm512_set1_epi64(t0 - (int64_t)base), ts = _mm512_set1_epi64(tstep);
+    __m512d sd = _mm512_set1_pd((double)step), lo = _mm512_setzero_pd(), hi = _mm512_set1_pd(16);
+    __m512d xa = _mm512_div_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(d0, _mm512_mullo_epi64(ts, ra))), sd);
+    __m512d xb = _mm512_div_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(d0, _mm512_mullo_epi64(ts, rb))), sd);
+    __m512i ma, mb;
+    if (step > 0) {
+        /* lx ≥ s, s = clamp(⌈x⌉, 0, 16): 0xFFFF << s, cut to 16 bits */
+        const __m512i ff = _mm512_set1_epi64(0xFFFF);
+        __m512i sa = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_roundscale_pd(xa, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC), lo), hi));
+        __m512i sb = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_roundscale_pd(xb, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC), lo), hi));
+        ma = _mm512_and_si512(_mm512_sllv_epi64(ff, sa), ff);
+        mb = _mm512_and_si512(_mm512_sllv_epi64(ff, sb), ff);
+    } else {
+        /* lx ≤ ⌊x⌋: the low clamp(⌊x⌋ + 1, 0, 16) bits */
+        const __m512i one = _mm512_set1_epi64(1);
+        const __m512d pone = _mm512_set1_pd(1);
+        __m512i ca = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_add_pd(_mm512_roundscale_pd(xa, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), pone), lo), hi));
+        __m512i cb = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_add_pd(_mm512_roundscale_pd(xb, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), pone), lo), hi));
+        ma = _mm512_sub_epi64(_mm512_sllv_epi64(one, ca), one);
+        mb = _mm512_sub_epi64(_mm512_sllv_epi64(one, cb), one);
+    }
+    ma = _mm512_sllv_epi64(ma, pos);
+    mb = _mm512_sllv_epi64(mb, pos);
+    /* OR of each four lanes (one word of the plane), then words 0..3 = lanes 0, 4 of a and b */
+    ma = _mm512_or_si512(ma, _mm512_shuffle_epi32(ma, _MM_PERM_BADC));
+    mb = _mm512_or_si512(mb, _mm512_shuffle_epi32(mb, _MM_PERM_BADC));
+    ma = _mm512_or_si512(ma, _mm512_permutex_epi64(ma, 0x4E));
+    mb = _mm512_or_si512(mb, _mm512_permutex_epi64(mb, 0x4E));
+    __m512i w = _mm512_permutex2var_epi64(ma, _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12), mb);
+    return _mm256_xor_si256(_mm512_castsi512_si256(w), _mm256_set1_epi64x((long long)inv));
+}
+
 /* sign_exec's Enable load on the chips of q[0..nq): each T plane by
  * sign_lin16_avx512, then E ← E ⊕ ((E ⊕ maj(T ⊕ ACmp, B, C)) ∧ lg) on the
  * chip's four words in one vector, and its lit bit. (One call for all of
@@ -1293,10 +1339,15 @@ sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t
     const __m256i ms = _mm256_set1_epi64x((long long)u->ms), bcm = _mm256_set1_epi64x((long long)u->bcm);
     const __m256i C = _mm256_set1_epi64x((long long)(u->cs ^ u->ccm)), lu = _mm256_set1_epi64x((long long)u->l_ungated);
     for (int i = 0; i < nq; i++) {
-        uint64_t tw[4];
-        sign_lin16_avx512(q[i].base, q[i].step, q[i].t0, q[i].tstep, 16, q[i].inv, tw);
+        __m256i T;
+        if (q[i].step != 0) {
+            T = sign_div16_avx512(q[i].base, (int32_t)q[i].step, q[i].t0, q[i].tstep, q[i].inv);
+        } else {
+            uint64_t tw[4];
+            sign_lin16_avx512(q[i].base, q[i].step, q[i].t0, q[i].tstep, 16, q[i].inv, tw);
+            T = _mm256_loadu_si256((const __m256i *)tw);
+        }
         size_t off = (size_t)q[i].c * 4;
-        __m256i T = _mm256_loadu_si256((const __m256i *)tw);
         __m256i E = _mm256_loadu_si256((const __m256i *)(u->e_base + off));
         __m256i M = _mm256_loadu_si256((const __m256i *)(u->m_base + off));
         __m256i A = _mm256_xor_si256(T, acm);
