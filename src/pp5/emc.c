@@ -1200,7 +1200,7 @@ static const uint64_t *sign_sum_plane(pp5_emc *e, int c, const qee_set *s, int k
 #if SIGN_X86
 /* The lead chips of a column or row grouping (lead[c] == c) as a chip mask,
  * 32 chips a compare. */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_leads_avx512(const int16_t *lead, int nchips,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void sign_leads_avx512(const int16_t *lead, int nchips,
                                                                                   uint64_t *mask)
 {
     static const int16_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
@@ -1214,13 +1214,22 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_leads_avx5
     }
 }
 
-/* sign_exec's chip classes for every chip (0..nchips−1), eight a vector: the
+/* sign_exec's chip classes for every chip (0..nchips−1): the extremes of
+ * every column and row (each lead chip once), then eight chips a vector, the
  * extremes of each chip's column and row gathered, summed, shifted by k and
  * compared. */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_avx512(const pp5_emc *e,
-                                                                                    const sign_word *w,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_avx512(const pp5_emc *e, sign_word *w,
                                                                                     uint64_t *ones, uint64_t *cross)
 {
+    uint64_t lead[2][4] = {{0}};
+    sign_leads_avx512(e->xlead, e->nchips, lead[0]);
+    sign_leads_avx512(e->ylead, e->nchips, lead[1]);
+    for (int a = 0; a < 2; a++)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
+                int ld = wd * 64 + __builtin_ctzll(r);
+                sign_axis_calc(w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+            }
     const __m512i cc = _mm512_set1_epi64(w->c), one = _mm512_set1_epi64(1), z = _mm512_setzero_si512();
     const __m128i sh = _mm_cvtsi32_si128(w->ks);
     __m256i pxl = _mm256_set1_epi32(-1);
@@ -1388,17 +1397,7 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
     uint64_t in[4] = {0}, ones[4] = {0}, cross[4] = {0};
 #if SIGN_X86
     if (w.avx512) {
-        /* every chip's class, vectors of eight, the extremes of every column and row first */
-        uint64_t lead[2][4] = {{0}};
-        sign_leads_avx512(e->xlead, e->nchips, lead[0]);
-        sign_leads_avx512(e->ylead, e->nchips, lead[1]);
-        for (int a = 0; a < 2; a++)
-            for (int wd = 0; wd < 4; wd++)
-                for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
-                    int ld = wd * 64 + __builtin_ctzll(r);
-                    sign_axis_calc(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld)); /* (each lead once) */
-                }
-        sign_classes_avx512(e, &w, ones, cross);
+        sign_classes_avx512(e, &w, ones, cross); /* every chip's class, vectors of eight */
         if (e->nchips <= 64) {
             uint64_t m = 0;
             for (int i = 0; i < n; i++) m |= 1ull << list[i];
