@@ -922,6 +922,8 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define SIGN_X86 1
+#else
+#define SIGN_X86 0
 #endif
 /* The widest vector code the edge paths may use when the CPU has it: 2 =
  * AVX-512, 1 = AVX2, 0 = portable C only (tests/pp5 builds all three). */
