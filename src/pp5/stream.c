@@ -149,7 +149,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                 v |= (uint32_t)(n + 116) << 23;
                 continue;
             }
-            FIELD("uaddr", 0, 9)
+            FIELD("uaddr", PP5_I_UADDR_LSB, 9)
             FIELD("dst", 9, 8)
             FIELD("trren", 17, 1)
             FIELD("mbi", 22, 1)
@@ -164,7 +164,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                 continue;
             }
             FIELD("src", 0, 8)
-            FIELD("aux", 8, 8)
+            FIELD("aux", PP5_P_AUX_LSB, 8)
             FIELD("lc2", 16, 7)
             FIELD("rmode", 31, 1)
         }

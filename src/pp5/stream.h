@@ -20,6 +20,10 @@ typedef enum pp5_action_kind {
     PP5_ACT_TESTOE,
 } pp5_action_kind;
 
+/* Where two fields of the instruction words lie (the parser's "uaddr=" and
+ * "aux=" write them here): I<0:8> = UADDR, P<8:15> = AUX (A-5). */
+enum { PP5_I_UADDR_LSB = 0, PP5_P_AUX_LSB = 8 };
+
 typedef struct pp5_action {
     pp5_action_kind kind;
     pp5_reg reg;
