@@ -506,6 +506,25 @@ static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i12
 {
     /* x part D·x² + A·x (C is added per chip), y part F·y² + B·y */
     i128 q = sext(s->coef[is_y ? 5 : 3], k), l = sext(s->coef[is_y ? 1 : 0], k), o = origin;
+    if (q > -((i128)1 << 35) && q < (i128)1 << 35 && l > -((i128)1 << 47) && l < (i128)1 << 47) {
+        /* in int64 (x < 2^12: |q·x²|, |l·x| < 2^60, as sign_word_init) */
+        int64_t q6 = (int64_t)q, l6 = (int64_t)l, lo, hi;
+        if (q6 == 0) {
+            int64_t a = l6 * origin, b = l6 * (origin + n - 1);
+            lo = a < b ? a : b;
+            hi = a < b ? b : a;
+        } else {
+            lo = hi = (q6 * origin + l6) * origin;
+            for (int64_t x = origin + 1; x < origin + n; x++) {
+                int64_t v = (q6 * x + l6) * x;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+        *mn = lo;
+        *mx = hi;
+        return;
+    }
     if (q == 0) {
         i128 a = l * o, b = l * (o + n - 1);
         *mn = a < b ? a : b;
