@@ -937,7 +937,10 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
  * between them. When the sign-extended coefficients are small enough (below),
  * every value of the test fits in 64 bits, so the extremes of each column's
  * x part and each row's y part are computed once per word in int64, and a
- * crossed chip's plane is one compare per pixel in 32-bit lanes. */
+ * crossed chip's plane is one compare per pixel in 32-bit lanes (or, for a
+ * linear edge on 16×16 chips, one exact quotient per row). sign_exec does
+ * such a word whole; sign_planes gives T planes for the other Enable loads
+ * that read T. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define SIGN_X86 1
@@ -950,7 +953,7 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
 #define PP5_EMC_SIGN_ISA 2
 #endif
 
-enum { SIGN_MAXN = 64 };
+enum { SIGN_MAXN = 64 };    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
 
 /* AVX-512 F, BW, VL and DQ (what the vector code below uses) */
 static inline bool sign_avx512(void)
@@ -961,7 +964,7 @@ static inline bool sign_avx512(void)
 #else
     return false;
 #endif
-}    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
+}
 
 typedef struct sign_word {
     int k, ks;              /* bit read; shift of the block index (min(k, 63)) */
@@ -1359,7 +1362,7 @@ sign_div16_avx512(uint32_t base, int64_t step, int64_t t0, int64_t tstep, uint64
 }
 
 /* sign_exec's Enable load on the chips of q[0..nq): each T plane by
- * sign_lin16_avx512, then E ← E ⊕ ((E ⊕ maj(T ⊕ ACmp, B, C)) ∧ lg) on the
+ * sign_div16_avx512 (sign_lin16_avx512 when A = 0), then E ← E ⊕ ((E ⊕ maj(T ⊕ ACmp, B, C)) ∧ lg) on the
  * chip's four words in one vector, and its lit bit. (One call for all of
  * them: no call, mask-register set-up and vzeroupper per chip.) */
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) static void
@@ -1410,8 +1413,9 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
     int act[2];
     for (int t = 0; t < 2; t++) {
         uint64_t E = 0xA, M = 0xC, T = t ? ~0ull : 0;
-        uint64_t A = ((~0ull | u->ss) & (T | u->ts)) ^ u->acm, B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
-        uint64_t C = (0 | u->cs) ^ u->ccm, lg = E | u->l_ungated;
+        /* (S and Carry are not selected: their masks ss, cs are all ones) */
+        uint64_t A = (T | u->ts) ^ u->acm, B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
+        uint64_t C = u->cs ^ u->ccm, lg = E | u->l_ungated;
         uint64_t ne = (E ^ ((E ^ ((A & B) | (C & (A | B)))) & lg)) & 0xF;
         act[t] = ne == E ? KEEP : ne == 0 ? FILL0 : ne == 0xF ? FILL1 : COMPUTE;
     }
