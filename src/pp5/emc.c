@@ -506,6 +506,25 @@ static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i12
 {
     /* x part D·x² + A·x (C is added per chip), y part F·y² + B·y */
     i128 q = sext(s->coef[is_y ? 5 : 3], k), l = sext(s->coef[is_y ? 1 : 0], k), o = origin;
+    if (q > -((i128)1 << 35) && q < (i128)1 << 35 && l > -((i128)1 << 47) && l < (i128)1 << 47) {
+        /* in int64 (x < 2^12: |q·x²|, |l·x| < 2^60, as sign_word_init) */
+        int64_t q6 = (int64_t)q, l6 = (int64_t)l, lo, hi;
+        if (q6 == 0) {
+            int64_t a = l6 * origin, b = l6 * (origin + n - 1);
+            lo = a < b ? a : b;
+            hi = a < b ? b : a;
+        } else {
+            lo = hi = (q6 * origin + l6) * origin;
+            for (int64_t x = origin + 1; x < origin + n; x++) {
+                int64_t v = (q6 * x + l6) * x;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+        *mn = lo;
+        *mx = hi;
+        return;
+    }
     if (q == 0) {
         i128 a = l * o, b = l * (o + n - 1);
         *mn = a < b ? a : b;
@@ -908,12 +927,622 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
     }
 }
 
+/* ---- Words that read one bit of Q into Enable (polygon edges) ------------- */
+
+/* An Enable load reading T reads the sign of an edge function (EDGE, DISC:
+ * E ← E ∧ ¬sign(Q)). Bit k is the same at every pixel of a chip whose range
+ * of Q, with the coefficients sign-extended from bit k, lies in one block
+ * [j·2^k, (j+1)·2^k) (compute_bit's range test); a chip the edge crosses
+ * spans two blocks, and bit k there is a compare of Q with the boundary
+ * between them. When the sign-extended coefficients are small enough (below),
+ * every value of the test fits in 64 bits, so the extremes of each column's
+ * x part and each row's y part are computed once per word in int64, and a
+ * crossed chip's plane is one compare per pixel in 32-bit lanes (or, for a
+ * linear edge on 16×16 chips, one exact quotient per row). sign_exec does
+ * such a word whole; sign_planes gives T planes for the other Enable loads
+ * that read T. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SIGN_X86 1
+#else
+#define SIGN_X86 0
+#endif
+/* The widest vector code the edge paths may use when the CPU has it: 2 =
+ * AVX-512, 1 = AVX2, 0 = portable C only (tests/pp5 builds all three). */
+#ifndef PP5_EMC_SIGN_ISA
+#define PP5_EMC_SIGN_ISA 2
+#endif
+
+enum { SIGN_MAXN = 64 };    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
+
+/* AVX-512 F, BW, VL and DQ (what the vector code below uses) */
+static inline bool sign_avx512(void)
+{
+#if SIGN_X86
+    return PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+}
+
+typedef struct sign_word {
+    int k, ks;              /* bit read; shift of the block index (min(k, 63)) */
+    int n[2];               /* tile_w, tile_h */
+    bool avx512;            /* sign_avx512() */
+    int64_t q[2], l[2], c;  /* D, A (x) and F, B (y) and C, sign-extended from bit k */
+    uint64_t done[2][4];    /* extremes of axis a computed for lead chip i */
+    int64_t mn[2][256], mx[2][256];
+} sign_word;
+
+/* The set and bit R_T holds, in int64 (false: not this path). Bounds: with
+ * x, y ≤ 2047 + 63 < 2^12, |q| < 2^35, |l| < 2^47 and |C| < 2^59 an axis part
+ * is below 2^60 in magnitude and Q below 2^62, so every value, sum and
+ * difference below (two values) fits in int64. */
+static bool sign_word_init(const pp5_emc *e, sign_word *w)
+{
+    if (e->rt_set < 0 || !e->fast_uv || e->rt_k > 100) return false;
+    const qee_set *s = &e->set[e->rt_set];
+    int k = e->rt_k;
+    if ((s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) return false; /* xy term in bits 0..k */
+    i128 v[5] = {sext(s->coef[3], k), sext(s->coef[5], k), sext(s->coef[0], k), sext(s->coef[1], k),
+                 sext(s->coef[2], k)};
+    static const int lim[5] = {35, 35, 47, 47, 59};
+    for (int i = 0; i < 5; i++)
+        if (v[i] <= -((i128)1 << lim[i]) || v[i] >= (i128)1 << lim[i]) return false;
+    w->k = k;
+    w->ks = k < 63 ? k : 63; /* |Q| < 2^62: the index is 0 or -1 from bit 63 up */
+    w->n[0] = e->tw;
+    w->n[1] = e->th;
+    w->q[0] = (int64_t)v[0];
+    w->q[1] = (int64_t)v[1];
+    w->l[0] = (int64_t)v[2];
+    w->l[1] = (int64_t)v[3];
+    w->c = (int64_t)v[4];
+    w->avx512 = sign_avx512();
+    memset(w->done, 0, sizeof w->done);
+    return true;
+}
+
+/* The axis part q·x² + l·x at x = origin + i (i < n[a]). */
+static inline int64_t sign_part(const sign_word *w, int a, int64_t x) { return w->q[a] * x * x + w->l[a] * x; }
+
+/* The axis extremes of the lead chip ld (origin o). */
+static inline void sign_axis_calc(sign_word *w, int a, int ld, int o)
+{
+    int64_t lo, hi;
+    if (w->q[a] == 0) {
+        int64_t u = w->l[a] * o, v = w->l[a] * (o + w->n[a] - 1);
+        lo = u < v ? u : v;
+        hi = u < v ? v : u;
+    } else {
+        lo = hi = sign_part(w, a, o);
+        for (int i = 1; i < w->n[a]; i++) {
+            int64_t v = sign_part(w, a, (int64_t)o + i);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    }
+    w->mn[a][ld] = lo;
+    w->mx[a][ld] = hi;
+}
+
+/* The same, once per word. */
+static inline void sign_axis(sign_word *w, int a, int ld, int o)
+{
+    if (w->done[a][ld >> 6] >> (ld & 63) & 1) return;
+    sign_axis_calc(w, a, ld, o);
+    w->done[a][ld >> 6] |= 1ull << (ld & 63);
+}
+
+/* Chip c (its axis extremes computed): its Q range [*lo, *hi]. */
+static inline void sign_range(const pp5_emc *e, const sign_word *w, int c, int64_t *lo, int64_t *hi)
+{
+    int xl = e->xlead[c], yl = e->ylead[c];
+    *lo = w->mn[0][xl] + w->mn[1][yl] + w->c;
+    *hi = w->mx[0][xl] + w->mx[1][yl] + w->c;
+}
+
+/* Chip c: its Q range [*lo, *hi]; 0 or 1 when bit k is that everywhere, 2 when
+ * the chip spans more than one block. */
+static inline int sign_class(const pp5_emc *e, sign_word *w, int c, int64_t *lo, int64_t *hi)
+{
+    sign_axis(w, 0, e->xlead[c], chip_x0(e, c));
+    sign_axis(w, 1, e->ylead[c], chip_y0(e, c));
+    sign_range(e, w, c, lo, hi);
+    int64_t jmin = *lo >> w->ks, jmax = *hi >> w->ks;
+    return jmin == jmax ? (int)(jmin & 1) : 2;
+}
+
+/* The four words of a chip's plane from compares: bit ly·tw + lx is
+ * [pd[lx] ≥ th[ly]] ⊕ inv for ly < nrows, inv for the words' other bits. Each
+ * word is built in a register and stored once (its bits come back as words
+ * right after). */
+static void sign_rows_portable(const int32_t *pd, const int32_t *th, int tw, int nrows, uint64_t inv, uint64_t *out)
+{
+    int rpw = 64 / tw;
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < rpw && wd * rpw + r < nrows; r++) {
+            uint64_t m = 0;
+            for (int lx = 0; lx < tw; lx++) m |= (uint64_t)(pd[lx] >= th[wd * rpw + r]) << lx;
+            acc |= m << (r * tw);
+        }
+        out[wd] = acc ^ inv;
+    }
+}
+#if SIGN_X86
+__attribute__((target("avx512f"))) static void sign_rows16_avx512(const int32_t *pd, const int32_t *th, int nrows,
+                                                                  uint64_t inv, uint64_t *out)
+{
+    __m512i p = _mm512_loadu_si512(pd);
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < 4 && 4 * wd + r < nrows; r++)
+            acc |= (uint64_t)_mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + r])) << (16 * r);
+        out[wd] = acc ^ inv;
+    }
+}
+__attribute__((target("avx2"))) static void sign_rows16_avx2(const int32_t *pd, const int32_t *th, int nrows,
+                                                             uint64_t inv, uint64_t *out)
+{
+    __m256i p0 = _mm256_loadu_si256((const __m256i *)pd), p1 = _mm256_loadu_si256((const __m256i *)(pd + 8));
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < 4 && 4 * wd + r < nrows; r++) {
+            __m256i t = _mm256_set1_epi32(th[4 * wd + r] - 1); /* th ≥ 0: pd ≥ th is pd > th − 1 */
+            unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(p0, t))) |
+                         (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(p1, t))) << 8;
+            acc |= (uint64_t)m << (16 * r);
+        }
+        out[wd] = acc ^ inv;
+    }
+}
+/* sign_rows16_avx512 with both parts linear, the operands built in vectors:
+ * pd[i] = base + step·i (mod 2^32: exact, the values are below 2^31),
+ * th[i] = clamp(t0 − tstep·i). */
+__attribute__((target("avx512f,avx512dq,avx512bw"))) static inline void sign_lin16_avx512(uint32_t base, uint32_t step, int64_t t0,
+                                                                         int64_t tstep, int nrows, uint64_t inv,
+                                                                         uint64_t *out)
+{
+    const __m512i i32 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i i64a = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), i64b = _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i p = _mm512_add_epi32(_mm512_set1_epi32((int32_t)base), _mm512_mullo_epi32(_mm512_set1_epi32((int32_t)step), i32));
+    __m512i ts = _mm512_set1_epi64(tstep), tz = _mm512_set1_epi64(t0), zero = _mm512_setzero_si512();
+    __m512i top = _mm512_set1_epi64(INT32_MAX);
+    __m512i a = _mm512_min_epi64(_mm512_max_epi64(_mm512_sub_epi64(tz, _mm512_mullo_epi64(ts, i64a)), zero), top);
+    __m512i b = _mm512_min_epi64(_mm512_max_epi64(_mm512_sub_epi64(tz, _mm512_mullo_epi64(ts, i64b)), zero), top);
+    int32_t th[16];
+    _mm256_storeu_si256((__m256i *)th, _mm512_cvtepi64_epi32(a));
+    _mm256_storeu_si256((__m256i *)(th + 8), _mm512_cvtepi64_epi32(b));
+    if (nrows == 16) {
+        /* four rows a word: their four compare masks joined in mask registers
+         * (mask-register operations are the bottleneck here) */
+        for (int wd = 0; wd < 4; wd++) {
+            __mmask16 m0 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd]));
+            __mmask16 m1 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + 1]));
+            __mmask16 m2 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + 2]));
+            __mmask16 m3 = _mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + 3]));
+            __mmask32 lo = _mm512_kunpackw(m1, m0), hi = _mm512_kunpackw(m3, m2);
+            out[wd] = _cvtmask64_u64(_mm512_kunpackd(hi, lo)) ^ inv;
+        }
+        return;
+    }
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t acc = 0;
+        for (int r = 0; r < 4 && 4 * wd + r < nrows; r++)
+            acc |= (uint64_t)_mm512_cmpge_epi32_mask(p, _mm512_set1_epi32(th[4 * wd + r])) << (16 * r);
+        out[wd] = acc ^ inv;
+    }
+}
+#endif
+static void sign_rows(const int32_t *pd, const int32_t *th, int tw, int nrows, uint64_t inv, uint64_t *out)
+{
+#if SIGN_X86
+    if (tw == 16) {
+        if (PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f")) sign_rows16_avx512(pd, th, nrows, inv, out);
+        else if (PP5_EMC_SIGN_ISA >= 1 && __builtin_cpu_supports("avx2")) sign_rows16_avx2(pd, th, nrows, inv, out);
+        else sign_rows_portable(pd, th, 16, nrows, inv, out);
+        return;
+    }
+#endif
+    sign_rows_portable(pd, th, tw, nrows, inv, out);
+}
+
+/* t clamped to [0, 2^31 − 1], without branches (the side of the boundary a
+ * row starts on is not predictable) */
+static inline int32_t sign_clamp(int64_t t)
+{
+    t &= ~(t >> 63);
+    int64_t d = t - INT32_MAX;
+    return (int32_t)(INT32_MAX + (d & (d >> 63)));
+}
+
+/* Bit k of Q on chip c (class 2, range [lo, hi]) into out (wpc = 4 words),
+ * when it spans exactly two blocks and its x part less than 2^31: with
+ * Pd = P − min P ∈ [0, 2^31) and Rd = R − min R, Q ≥ boundary ⇔ Pd ≥
+ * (boundary − lo) − Rd, that threshold clamped to [0, 2^31 − 1] (beyond which
+ * the answer is the same for every Pd). False: not done. */
+static bool sign_cross(const pp5_emc *e, const sign_word *w, int c, int64_t lo, int64_t hi, uint64_t *out)
+{
+    int xl = e->xlead[c], yl = e->ylead[c];
+    int64_t jmin = lo >> w->ks, jmax = hi >> w->ks, pmin = w->mn[0][xl], rmin = w->mn[1][yl];
+    if (jmax != jmin + 1 || w->mx[0][xl] - pmin >= INT32_MAX) return false;
+    int64_t boundary = w->k >= 63 ? 0 : (int64_t)((uint64_t)jmax << w->k); /* (k ≥ 63: jmin = -1, jmax = 0) */
+    int64_t b = boundary - lo;
+    int32_t pd[SIGN_MAXN], th[SIGN_MAXN];
+    int64_t x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+    uint64_t inv = jmin & 1 ? ~0ull : 0; /* (jmin odd: 1 below the boundary) */
+#if SIGN_X86
+    if (w->n[0] == 16 && w->q[0] == 0 && w->q[1] == 0 && w->avx512) {
+        sign_lin16_avx512((uint32_t)(w->l[0] * x0 - pmin), (uint32_t)w->l[0], b - (w->l[1] * y0 - rmin), w->l[1],
+                          w->n[1], inv, out);
+        return true;
+    }
+#endif
+    if (w->q[0] == 0) {
+        /* linear: steps of A (|A|·(n−1) < 2^31: exact in 32 bits) */
+        uint32_t v = (uint32_t)(w->l[0] * x0 - pmin), d = (uint32_t)w->l[0];
+        for (int i = 0; i < w->n[0]; i++, v += d) pd[i] = (int32_t)v;
+    } else {
+        for (int i = 0; i < w->n[0]; i++) pd[i] = (int32_t)(sign_part(w, 0, x0 + i) - pmin);
+    }
+    if (w->q[1] == 0) {
+        int64_t t = b - (w->l[1] * y0 - rmin); /* (y0 + n < 2^12: every step stays in range) */
+        for (int i = 0; i < w->n[1]; i++, t -= w->l[1]) th[i] = sign_clamp(t);
+    } else {
+        for (int i = 0; i < w->n[1]; i++) th[i] = sign_clamp(b - (sign_part(w, 1, y0 + i) - rmin));
+    }
+    sign_rows(pd, th, w->n[0], w->n[1], inv, out);
+    return true;
+}
+
+/* A 16×16 chip the edge crosses (k ≤ 63): bit k of P + R directly from the
+ * low 64 bits of the line values (bit k of a sum mod 2^128 is that of the low
+ * words' sum mod 2^64), kept in the chip's T cache as tree_bit would;
+ * otherwise tree_plane. */
+static const uint64_t *sign_sum_plane(pp5_emc *e, int c, const qee_set *s, int k)
+{
+    if (!(k <= 63 && e->tw == 16 && e->th == 16)) return tree_plane(e, c, false);
+    axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+    line_values(e, lx, s, 0, chip_x0(e, c), k + 1);
+    line_values(e, ly, s, 1, chip_y0(e, c), k + 1);
+    uint64_t pl[16], rl[16], *out = e->t_last + (size_t)c * 4;
+    for (int j = 0; j < 16; j++) {
+        pl[j] = (uint64_t)lx->val[j];
+        rl[j] = (uint64_t)ly->val[j];
+    }
+    sum_bit16(pl, rl, k, out);
+    tengine *t = &e->te[c];
+    t->last_uid = s->uid;
+    t->last_k = k;
+    t->last_cfg = e->config[c];
+    t->last_m = s->m;
+    return out;
+}
+
+#if SIGN_X86
+/* The lead chips of a column or row grouping (lead[c] == c) as a chip mask,
+ * 32 chips a compare. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void sign_leads_avx512(const int16_t *lead, int nchips,
+                                                                                  uint64_t *mask)
+{
+    static const int16_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    __m512i ix = _mm512_loadu_si512(iota), step = _mm512_set1_epi16(32);
+    for (int b = 0; b < nchips; b += 32) {
+        __mmask32 lm = nchips - b >= 32 ? ~0u : (1u << (nchips - b)) - 1;
+        __mmask32 m = _mm512_mask_cmpeq_epi16_mask(lm, _mm512_maskz_loadu_epi16(lm, lead + b), ix);
+        mask[b >> 6] |= (uint64_t)m << (b & 63);
+        ix = _mm512_add_epi16(ix, step);
+    }
+}
+
+/* sign_exec's chip classes for every chip (0..nchips−1): the extremes of
+ * every column and row (each lead chip once), then eight chips a vector, the
+ * extremes of each chip's column and row gathered, summed, shifted by k and
+ * compared. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_avx512(const pp5_emc *e, sign_word *w,
+                                                                                    uint64_t *ones, uint64_t *cross)
+{
+    uint64_t lead[2][4] = {{0}};
+    sign_leads_avx512(e->xlead, e->nchips, lead[0]);
+    sign_leads_avx512(e->ylead, e->nchips, lead[1]);
+    for (int a = 0; a < 2; a++)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
+                int ld = wd * 64 + __builtin_ctzll(r);
+                sign_axis_calc(w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+            }
+    const __m512i cc = _mm512_set1_epi64(w->c), one = _mm512_set1_epi64(1), z = _mm512_setzero_si512();
+    const __m128i sh = _mm_cvtsi32_si128(w->ks);
+    __m256i pxl = _mm256_set1_epi32(-1);
+    __m512i xmn = z, xmx = z;
+    for (int b = 0; b < e->nchips; b += 8) {
+        __mmask8 lm = e->nchips - b >= 8 ? 0xff : (__mmask8)((1u << (e->nchips - b)) - 1);
+        __m256i xl = _mm256_cvtepi16_epi32(_mm_maskz_loadu_epi16(lm, e->xlead + b));
+        __m256i yl = _mm256_cvtepi16_epi32(_mm_maskz_loadu_epi16(lm, e->ylead + b));
+        /* (a grid of chips: the columns of the last eight chips again, and
+         * eight chips of one row; gathered otherwise) */
+        if (lm != 0xff || _mm256_cmpeq_epi32_mask(xl, pxl) != 0xff) {
+            xmn = _mm512_mask_i32gather_epi64(z, lm, xl, w->mn[0], 8);
+            xmx = _mm512_mask_i32gather_epi64(z, lm, xl, w->mx[0], 8);
+            pxl = xl;
+        }
+        __m512i ymn, ymx;
+        int y0 = e->ylead[b];
+        if (_mm256_cmpeq_epi32_mask(yl, _mm256_set1_epi32(y0)) == 0xff) {
+            ymn = _mm512_set1_epi64(w->mn[1][y0]);
+            ymx = _mm512_set1_epi64(w->mx[1][y0]);
+        } else {
+            ymn = _mm512_mask_i32gather_epi64(z, lm, yl, w->mn[1], 8);
+            ymx = _mm512_mask_i32gather_epi64(z, lm, yl, w->mx[1], 8);
+        }
+        __m512i lo = _mm512_add_epi64(_mm512_add_epi64(xmn, ymn), cc), hi = _mm512_add_epi64(_mm512_add_epi64(xmx, ymx), cc);
+        __m512i jl = _mm512_sra_epi64(lo, sh), jh = _mm512_sra_epi64(hi, sh);
+        __mmask8 eq = _mm512_mask_cmpeq_epi64_mask(lm, jl, jh), odd = _mm512_test_epi64_mask(jl, one);
+        ones[b >> 6] |= (uint64_t)(eq & odd) << (b & 63);
+        cross[b >> 6] |= (uint64_t)(lm & ~eq & 0xff) << (b & 63);
+    }
+}
+#endif
+
+/* A 16×16 chip crossed by a linear edge (both parts linear, two blocks, x
+ * part below 2^31), as sign_cross would do it with sign_lin16_avx512. */
+typedef struct sign_lin {
+    int c;
+    uint32_t base, step;    /* Pd(lx) = base + step·lx (mod 2^32) */
+    int64_t t0, tstep;      /* threshold of row ly: t0 − tstep·ly */
+    uint64_t inv;
+} sign_lin;
+
+static inline bool sign_lin_params(const pp5_emc *e, const sign_word *w, int c, int64_t lo, int64_t hi, sign_lin *q)
+{
+    int xl = e->xlead[c], yl = e->ylead[c];
+    int64_t jmin = lo >> w->ks, jmax = hi >> w->ks, pmin = w->mn[0][xl], rmin = w->mn[1][yl];
+    if (!(w->avx512 && w->n[0] == 16 && w->n[1] == 16 && w->q[0] == 0 && w->q[1] == 0 && jmax == jmin + 1 &&
+          w->mx[0][xl] - pmin < INT32_MAX))
+        return false;
+    int64_t boundary = w->k >= 63 ? 0 : (int64_t)((uint64_t)jmax << w->k); /* as sign_cross */
+    int64_t x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+    q->c = c;
+    q->base = (uint32_t)(w->l[0] * x0 - pmin);
+    q->step = (uint32_t)w->l[0];
+    q->t0 = boundary - lo - (w->l[1] * y0 - rmin);
+    q->tstep = w->l[1];
+    q->inv = jmin & 1 ? ~0ull : 0;
+    return true;
+}
+
+#if SIGN_X86
+/* The plane of sign_lin16_avx512 when step ≠ 0, without a compare per row:
+ * a linear x part is monotonic, so row ly holds a run of lx from one end,
+ * bounded by x = (th − base)/step (th = t0 − tstep·ly, unclamped). With
+ * step > 0 the pixels are lx ≥ ⌈x⌉, with step < 0 lx ≤ ⌊x⌋. x is a double
+ * quotient, correctly rounded: where it decides anything (|x| ≤ 17) its
+ * error is below 2^−48 while a non-integer x is at least 1/|step| > 2^−31
+ * from an integer, and an integer x is exact, so ⌈x⌉ and ⌊x⌋ are exact; far
+ * outside (d = th − base rounded when |d| > 2^53, so |x| > 2^22) only the
+ * side counts. */
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) static inline __m256i
+sign_div16_avx512(uint32_t base, int64_t step, int64_t t0, int64_t tstep, uint64_t inv)
+{
+    const __m512i ra = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), rb = _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i pos = _mm512_setr_epi64(0, 16, 32, 48, 0, 16, 32, 48); /* row ly at bit 16·(ly mod 4) */
+    __m512i d0 = _mm512_set1_epi64(t0 - (int64_t)base), ts = _mm512_set1_epi64(tstep);
+    __m512d sd = _mm512_set1_pd((double)step), lo = _mm512_setzero_pd(), hi = _mm512_set1_pd(16);
+    __m512d xa = _mm512_div_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(d0, _mm512_mullo_epi64(ts, ra))), sd);
+    __m512d xb = _mm512_div_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(d0, _mm512_mullo_epi64(ts, rb))), sd);
+    __m512i ma, mb;
+    if (step > 0) {
+        /* lx ≥ s, s = clamp(⌈x⌉, 0, 16): 0xFFFF << s, cut to 16 bits */
+        const __m512i ff = _mm512_set1_epi64(0xFFFF);
+        __m512i sa = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_roundscale_pd(xa, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC), lo), hi));
+        __m512i sb = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_roundscale_pd(xb, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC), lo), hi));
+        ma = _mm512_and_si512(_mm512_sllv_epi64(ff, sa), ff);
+        mb = _mm512_and_si512(_mm512_sllv_epi64(ff, sb), ff);
+    } else {
+        /* lx ≤ ⌊x⌋: the low clamp(⌊x⌋ + 1, 0, 16) bits */
+        const __m512i one = _mm512_set1_epi64(1);
+        const __m512d pone = _mm512_set1_pd(1);
+        __m512i ca = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_add_pd(_mm512_roundscale_pd(xa, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), pone), lo), hi));
+        __m512i cb = _mm512_cvttpd_epi64(_mm512_min_pd(_mm512_max_pd(_mm512_add_pd(_mm512_roundscale_pd(xb, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), pone), lo), hi));
+        ma = _mm512_sub_epi64(_mm512_sllv_epi64(one, ca), one);
+        mb = _mm512_sub_epi64(_mm512_sllv_epi64(one, cb), one);
+    }
+    ma = _mm512_sllv_epi64(ma, pos);
+    mb = _mm512_sllv_epi64(mb, pos);
+    /* OR of each four lanes (one word of the plane), then words 0..3 = lanes 0, 4 of a and b */
+    ma = _mm512_or_si512(ma, _mm512_shuffle_epi32(ma, _MM_PERM_BADC));
+    mb = _mm512_or_si512(mb, _mm512_shuffle_epi32(mb, _MM_PERM_BADC));
+    ma = _mm512_or_si512(ma, _mm512_permutex_epi64(ma, 0x4E));
+    mb = _mm512_or_si512(mb, _mm512_permutex_epi64(mb, 0x4E));
+    __m512i w = _mm512_permutex2var_epi64(ma, _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12), mb);
+    return _mm256_xor_si256(_mm512_castsi512_si256(w), _mm256_set1_epi64x((long long)inv));
+}
+
+/* sign_exec's Enable load on the chips of q[0..nq): each T plane by
+ * sign_div16_avx512 (sign_lin16_avx512 when A = 0), then E ← E ⊕ ((E ⊕ maj(T ⊕ ACmp, B, C)) ∧ lg) on the
+ * chip's four words in one vector, and its lit bit. (One call for all of
+ * them: no call, mask-register set-up and vzeroupper per chip.) */
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) static void
+sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t *eany)
+{
+    const __m256i acm = _mm256_set1_epi64x((long long)u->acm), es = _mm256_set1_epi64x((long long)u->es);
+    const __m256i ms = _mm256_set1_epi64x((long long)u->ms), bcm = _mm256_set1_epi64x((long long)u->bcm);
+    const __m256i C = _mm256_set1_epi64x((long long)(u->cs ^ u->ccm)), lu = _mm256_set1_epi64x((long long)u->l_ungated);
+    for (int i = 0; i < nq; i++) {
+        __m256i T;
+        if (q[i].step != 0) {
+            T = sign_div16_avx512(q[i].base, (int32_t)q[i].step, q[i].t0, q[i].tstep, q[i].inv);
+        } else {
+            uint64_t tw[4];
+            sign_lin16_avx512(q[i].base, q[i].step, q[i].t0, q[i].tstep, 16, q[i].inv, tw);
+            T = _mm256_loadu_si256((const __m256i *)tw);
+        }
+        size_t off = (size_t)q[i].c * 4;
+        __m256i E = _mm256_loadu_si256((const __m256i *)(u->e_base + off));
+        __m256i M = _mm256_loadu_si256((const __m256i *)(u->m_base + off));
+        __m256i A = _mm256_xor_si256(T, acm);
+        __m256i B = _mm256_xor_si256(_mm256_and_si256(_mm256_or_si256(E, es), _mm256_or_si256(M, ms)), bcm);
+        __m256i maj = _mm256_or_si256(_mm256_and_si256(A, B), _mm256_and_si256(C, _mm256_or_si256(A, B)));
+        __m256i ne = _mm256_xor_si256(E, _mm256_and_si256(_mm256_xor_si256(E, maj), _mm256_or_si256(E, lu)));
+        _mm256_storeu_si256((__m256i *)(u->e_base + off), ne);
+        uint64_t bit = 1ull << (q[i].c & 63); /* (16×16 chips: no pixels past the tile) */
+        eany[q[i].c >> 6] = _mm256_testz_si256(ne, ne) ? eany[q[i].c >> 6] & ~bit : eany[q[i].c >> 6] | bit;
+    }
+}
+#endif
+
+/* A whole Enable-load word that reads T and no S, Carry or memory write
+ * (EDGE, DISC), on the chips of list[0..n) (four-word chips, standard truth
+ * tables: u->fast4): E ← E ⊕ ((E ⊕ maj(A, B, C)) ∧ lg) as the kernel, with
+ * A = T ⊕ ACmp, C = ¬CCmp (A-8, A-9, A-11). On a chip where T is constant the
+ * result is worked out once per word for T = 0 and T = 1 on the four (E, M)
+ * combinations: E unchanged (the chip is skipped, its lit bit stays), E all 0
+ * or all 1 (a fill), or else computed. False: not such a word, or R_T not
+ * in the int64 range (the caller does it the general way). */
+static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
+{
+    if (!u->lde || !u->need_t || u->need_s || u->write || u->ldc || u->reads_c || u->save_read || u->keep_sum)
+        return false;
+    sign_word w;
+    if (!sign_word_init(e, &w)) return false;
+    if (e->groups_dirty) regroup(e);
+    enum { KEEP, FILL0, FILL1, COMPUTE };
+    int act[2];
+    for (int t = 0; t < 2; t++) {
+        uint64_t E = 0xA, M = 0xC, T = t ? ~0ull : 0;
+        /* (S and Carry are not selected: their masks ss, cs are all ones) */
+        uint64_t A = (T | u->ts) ^ u->acm, B = ((E | u->es) & (M | u->ms)) ^ u->bcm;
+        uint64_t C = u->cs ^ u->ccm, lg = E | u->l_ungated;
+        uint64_t ne = (E ^ ((E ^ ((A & B) | (C & (A | B)))) & lg)) & 0xF;
+        act[t] = ne == E ? KEEP : ne == 0 ? FILL0 : ne == 0xF ? FILL1 : COMPUTE;
+    }
+    uint64_t in[4] = {0}, ones[4] = {0}, cross[4] = {0};
+#if SIGN_X86
+    if (w.avx512) {
+        sign_classes_avx512(e, &w, ones, cross); /* every chip's class, vectors of eight */
+        if (e->nchips <= 64) {
+            uint64_t m = 0;
+            for (int i = 0; i < n; i++) m |= 1ull << list[i];
+            in[0] = m;
+        } else {
+            for (int i = 0; i < n; i++) in[list[i] >> 6] |= 1ull << (list[i] & 63);
+        }
+        for (int wd = 0; wd < 4; wd++) {
+            ones[wd] &= in[wd];
+            cross[wd] &= in[wd];
+        }
+    } else
+#endif
+    {
+        /* the chips as a mask, and the columns and rows present (their lead chips) */
+        uint64_t need[2][4] = {{0}};
+        if (e->nchips <= 64) { /* (one word: kept in registers) */
+            uint64_t nx = 0, ny = 0, m = 0;
+            for (int i = 0; i < n; i++) {
+                int c = list[i];
+                nx |= 1ull << e->xlead[c];
+                ny |= 1ull << e->ylead[c];
+                m |= 1ull << c;
+            }
+            need[0][0] = nx;
+            need[1][0] = ny;
+            in[0] = m;
+        } else {
+            for (int i = 0; i < n; i++) {
+                int c = list[i], xl = e->xlead[c], yl = e->ylead[c];
+                need[0][xl >> 6] |= 1ull << (xl & 63);
+                need[1][yl >> 6] |= 1ull << (yl & 63);
+                in[c >> 6] |= 1ull << (c & 63);
+            }
+        }
+        /* their extremes, once each */
+        for (int a = 0; a < 2; a++)
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t r = need[a][wd]; r; r &= r - 1) {
+                    int ld = wd * 64 + __builtin_ctzll(r);
+                    sign_axis(&w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
+                }
+        /* chip classes as masks, without branches (the side of an edge a chip is
+         * on is not predictable) */
+        for (int wd = 0; wd < 4; wd++) {
+            uint64_t o = 0, x = 0;
+            for (uint64_t r = in[wd]; r; r &= r - 1) {
+                int b = __builtin_ctzll(r);
+                int64_t lo, hi;
+                sign_range(e, &w, wd * 64 + b, &lo, &hi);
+                int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+                o |= (uint64_t)(jmin == jmax && (jmin & 1)) << b;
+                x |= (uint64_t)(jmin != jmax) << b;
+            }
+            ones[wd] = o;
+            cross[wd] = x;
+        }
+    }
+    const qee_set *s = &e->set[e->rt_set];
+    for (int wd = 0; wd < 4; wd++) {
+        uint64_t cl[2] = {in[wd] & ~ones[wd] & ~cross[wd], ones[wd]};
+        for (int t = 0; t < 2; t++) {
+            if (act[t] == FILL0 || act[t] == FILL1) {
+                uint64_t v = act[t] == FILL1 ? ~0ull : 0;
+                for (uint64_t r = cl[t]; r; r &= r - 1) {
+                    uint64_t *en = u->e_base + (size_t)(wd * 64 + __builtin_ctzll(r)) * 4;
+                    en[0] = en[1] = en[2] = en[3] = v;
+                }
+                e->eany[wd] = v ? e->eany[wd] | cl[t] : e->eany[wd] & ~cl[t];
+            } else if (act[t] == COMPUTE) {
+                cross[wd] |= cl[t]; /* (constant T planes through the general step) */
+            }
+        }
+    }
+    sign_lin batch[256];
+    int nb = 0;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t r = cross[wd]; r; r &= r - 1) {
+            int c = wd * 64 + __builtin_ctzll(r);
+            int64_t lo, hi;
+            sign_range(e, &w, c, &lo, &hi);
+            int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+            if (jmin != jmax && sign_lin_params(e, &w, c, lo, hi, &batch[nb])) {
+                nb++; /* (done below, all together) */
+                continue;
+            }
+            uint64_t tb[4];
+            const uint64_t *t = tb;
+            if (jmin == jmax) {
+                for (int j = 0; j < 4; j++) tb[j] = jmin & 1 ? ~0ull : 0;
+            } else if (!sign_cross(e, &w, c, lo, hi, tb)) {
+                t = sign_sum_plane(e, c, s, w.k);
+            }
+            uint64_t *en = u->e_base + (size_t)c * 4;
+            const uint64_t *m = u->m_base + (size_t)c * 4;
+            uint64_t any = 0;
+            for (int j = 0; j < 4; j++) {
+                uint64_t E = en[j];
+                uint64_t A = t[j] ^ u->acm, B = ((E | u->es) & (m[j] | u->ms)) ^ u->bcm, C = u->cs ^ u->ccm;
+                uint64_t ne = E ^ ((E ^ ((A & B) | (C & (A | B)))) & (E | u->l_ungated));
+                en[j] = ne;
+                any |= j == 3 ? ne & e->lastmask : ne;
+            }
+            uint64_t bit = 1ull << (c & 63);
+            e->eany[wd] = any ? e->eany[wd] | bit : e->eany[wd] & ~bit;
+        }
+#if SIGN_X86
+    if (nb) sign_cross16_batch_avx512(batch, nb, u, e->eany);
+#endif
+    return true;
+}
+
 /* T planes of the chips of list[0..n) for a word that reads one bit (an edge's
- * sign, for an Enable load): the range test of compute_bit done first, in one
- * loop, so a chip on one side of the edge (most of them) costs a few compares
- * and gets a shared constant plane; the others take tree_plane. Only where
- * compute_bit would test the range too (fast geometry, separable up to bit k,
- * k ≤ 100); the caches tree_bit skips here are hints and change no result. */
+ * sign, for an Enable load) and is not one sign_exec does: the range test of
+ * compute_bit done first, in one loop, so a chip on one side of the edge
+ * (most of them) costs a few compares and gets a shared constant plane; a
+ * chip the edge crosses gets its plane by compares (sign_cross) or as a sum
+ * (sign_sum_plane); the rest take tree_plane. Only where compute_bit would
+ * test the range too (fast geometry, separable up to bit k, k ≤ 100); the
+ * caches tree_bit skips here are hints and change no result. */
 static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
 {
     int k = e->rt_k;
@@ -923,35 +1552,38 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
         return;
     }
     if (e->groups_dirty) regroup(e);
-    i128 C = sext(s->coef[2], k);
     const uint64_t *zero = plane(e, PL_ZERO, 0);
+    sign_word w;
+    if (sign_word_init(e, &w)) {
+        for (int i = 0; i < n; i++) {
+            int c = list[i];
+            int64_t lo, hi;
+            int cls = sign_class(e, &w, c, &lo, &hi);
+            uint64_t *out = e->t_last + (size_t)c * 4;
+            if (cls < 2) {
+                tp[i] = cls ? e->ones4 : zero + (size_t)c * 4;
+            } else if (sign_cross(e, &w, c, lo, hi, out)) {
+                tengine *t = &e->te[c]; /* the chip's T cache holds it, as tree_bit would */
+                t->last_uid = s->uid;
+                t->last_k = k;
+                t->last_cfg = e->config[c];
+                t->last_m = s->m;
+                tp[i] = out;
+            } else {
+                tp[i] = sign_sum_plane(e, c, s, k);
+            }
+        }
+        return;
+    }
+    i128 C = sext(s->coef[2], k);
     for (int i = 0; i < n; i++) {
         int c = list[i];
         axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
         line_range(lx, s, k, 0, chip_x0(e, c), e->tw);
         line_range(ly, s, k, 1, chip_y0(e, c), e->th);
         i128 jmin = (lx->rmin + ly->rmin + C) >> k, jmax = (lx->rmax + ly->rmax + C) >> k;
-        if (jmin == jmax) {
-            tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
-        } else if (k <= 63 && e->tw == 16 && e->th == 16) {
-            /* on the edge: the sum itself (the values the adder would add) */
-            line_values(e, lx, s, 0, chip_x0(e, c), k + 1);
-            line_values(e, ly, s, 1, chip_y0(e, c), k + 1);
-            uint64_t pl[16], rl[16], *out = e->t_last + (size_t)c * 4;
-            for (int j = 0; j < 16; j++) {
-                pl[j] = (uint64_t)lx->val[j];
-                rl[j] = (uint64_t)ly->val[j];
-            }
-            sum_bit16(pl, rl, k, out);
-            tengine *t = &e->te[c]; /* the chip's T cache holds it, as tree_bit would */
-            t->last_uid = s->uid;
-            t->last_k = k;
-            t->last_cfg = e->config[c];
-            t->last_m = s->m;
-            tp[i] = out;
-        } else {
-            tp[i] = tree_plane(e, c, false);
-        }
+        if (jmin == jmax) tp[i] = jmin & 1 ? e->ones4 : zero + (size_t)c * 4;
+        else tp[i] = sign_sum_plane(e, c, s, k);
     }
 }
 
@@ -1205,6 +1837,7 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
         return;
     }
     const uint64_t *tp[256], *sp[256];
+    if (u->need_t && u->lde && sign_exec(e, u, list, n)) return; /* (an edge's sign: the whole word) */
     if (u->need_t && u->lde) sign_planes(e, list, n, tp); /* (E loads test a sign) */
     else if (u->need_t)
         for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], true);

@@ -428,6 +428,226 @@ static void render_random_scenes(void **state)
     }
 }
 
+/* ---- Enable loads reading T (polygon edges) -------------------------------- */
+
+/* A coefficient set aimed at the edge-word paths: its six coefficients
+ * (A, B, C, D, E, F) and the number of bits sent. */
+typedef struct edge_set { i128 v[6]; int n; } edge_set;
+
+static i128 edge_rand_mag(uint64_t *s, int bits)
+{
+    if (bits <= 0) return 0;
+    i128 m = (i128)(rnd(s) >> (bits < 64 ? 64 - bits : 0));
+    if (bits > 64) m = m << (bits - 64) | (i128)rnd(s) >> (128 - bits > 63 ? 63 : 128 - bits);
+    return chance(s, 50) ? -m : m;
+}
+
+static edge_set edge_make_set(uint64_t *s, int w, int h, int tw, int th, int ox, int oy)
+{
+    edge_set e;
+    memset(&e, 0, sizeof e);
+    int kind = rint_(s, 8), f = rint_(s, 26);
+    i128 one = (i128)1 << f;
+    /* a point on a chip corner (Q = 0 exactly there, or ±1 next to it) */
+    i128 X = ox + tw * rint_(s, w / tw + 1), Y = oy + th * rint_(s, h / th + 1);
+    i128 delta = rint_(s, 4) == 0 ? edge_rand_mag(s, 3) : (i128)rint_(s, 3) - 1;
+    switch (kind) {
+    case 0: /* axis-aligned edge on a chip boundary */
+        if (chance(s, 50)) e.v[0] = chance(s, 50) ? one : -one;
+        else e.v[1] = chance(s, 50) ? one : -one;
+        e.v[2] = -(e.v[0] * X + e.v[1] * Y) + delta;
+        break;
+    case 1: /* diagonal or random edge through a chip corner */
+    case 2:
+        e.v[0] = kind == 1 ? (chance(s, 50) ? one : -one) : edge_rand_mag(s, f + 1);
+        e.v[1] = kind == 1 ? (chance(s, 50) ? one : -one) : edge_rand_mag(s, f + 1);
+        e.v[2] = -(e.v[0] * X + e.v[1] * Y) + delta;
+        break;
+    case 3: /* huge coefficients (beyond the 64-bit test) */
+        e.v[0] = edge_rand_mag(s, 40 + rint_(s, 80));
+        e.v[1] = edge_rand_mag(s, 40 + rint_(s, 80));
+        e.v[2] = edge_rand_mag(s, 50 + rint_(s, 70));
+        if (chance(s, 30)) e.v[3] = edge_rand_mag(s, 30 + rint_(s, 60));
+        break;
+    case 4: /* tiny: 0, ±1 */
+        for (int c = 0; c < 3; c++) e.v[c] = (i128)rint_(s, 3) - 1;
+        break;
+    case 5: /* a disc: Q = s·(r² − (x−a)² − (y−b)²) */
+    case 6: {
+        i128 a = ox + rint_(s, w + 1), b = oy + rint_(s, h + 1), r = rint_(s, 40), sc = (i128)1 << rint_(s, 21);
+        e.v[3] = e.v[5] = -sc;
+        e.v[0] = 2 * sc * a;
+        e.v[1] = 2 * sc * b;
+        e.v[2] = sc * (r * r - a * a - b * b) + (kind == 6 ? delta : 0);
+        if (chance(s, 15)) e.v[4] = chance(s, 50) ? sc : (i128)1 << (20 + rint_(s, 40)); /* xy term */
+        break;
+    }
+    default: /* anything, with quadratic parts of either sign */
+        for (int c = 0; c < 6; c++)
+            if (c != 4 || chance(s, 20)) e.v[c] = edge_rand_mag(s, 1 + rint_(s, c < 3 ? 70 : 40));
+        break;
+    }
+    /* bit counts: the sign bit near 31, 32, 62, 63, 64, 100 or anywhere */
+    static const int near[] = {32, 33, 34, 63, 64, 65, 101, 102};
+    e.n = chance(s, 50) ? near[rint_(s, 8)] + rint_(s, 3) - 1 : 2 + rint_(s, 126);
+    if (kind != 3 && chance(s, 60)) {
+        /* just enough bits for the values (the sign is the top bit) */
+        int need = 2;
+        for (int c = 0; c < 6; c++) {
+            i128 v = e.v[c] < 0 ? ~e.v[c] : e.v[c];
+            int b = 1;
+            while (b < 127 && (v >> b) != 0) b++;
+            if (b + 1 > need) need = b + 1;
+        }
+        e.n = need + rint_(s, 3);
+    }
+    if (e.n > 128) e.n = 128;
+    return e;
+}
+
+/* Edge words on default and other four-word-chip geometries: sets aimed at
+ * chip boundaries, huge and tiny coefficients, discs, sign bits near 31, 63,
+ * 64 and 100, words of the EDGE shape and its variants (other operand
+ * encodings, S or Carry read too), ENABLE_ALL between them so whole chips are
+ * lit and go dark, chips with moved origins. Enable is compared after every
+ * word that loads it, everything at random clocks and at the end. */
+static bool run_edge_case(uint64_t seed, const pp5_emc_options *o, long clocks, bool move_chips, const char *name)
+{
+    ls_diag d;
+    pp5_emc *f;
+    emc_ref *r;
+    assert_int_equal(pp5_emc_create(&f, o, &d), LS_OK);
+    assert_int_equal(emc_ref_create(&r, o, &d), LS_OK);
+    uint64_t s = seed;
+    int w = pp5_emc_width(f), h = pp5_emc_height(f), nchips = pp5_emc_chips(f);
+    size_t nw = (size_t)w * (size_t)h / 64;
+    uint64_t *pa = malloc(nw * 8), *pb = malloc(nw * 8);
+    int ox = 0, oy = 0;
+    if (move_chips) {
+        /* a region near the top of the 11-bit origins, some chips elsewhere or sharing an origin */
+        ox = chance(&s, 50) ? 2047 - w + 1 : rint_(&s, 2048 - w);
+        oy = chance(&s, 50) ? 2047 - h + 1 : rint_(&s, 2048 - h);
+        for (int k = 0; k < nchips; k++) {
+            uint32_t x0 = (uint32_t)(ox + o->tile_w * (k % o->chips_x)), y0 = (uint32_t)(oy + o->tile_h * (k / o->chips_x));
+            if (chance(&s, 10)) x0 = (uint32_t)rint_(&s, 2048);
+            if (chance(&s, 10)) y0 = (uint32_t)rint_(&s, 2048);
+            if (chance(&s, 5)) x0 = pp5_emc_config(f, rint_(&s, nchips)) & 0x7ff;
+            pp5_emc_set_config(f, k, x0 | y0 << 11);
+            emc_ref_set_config(r, k, x0 | y0 << 11);
+        }
+    }
+    /* coefficient slots: slot t is on the pins at clock t and shifted at t + 1 */
+    long nslots = clocks + 8;
+    uint8_t (*dat)[6] = calloc((size_t)nslots, 6), *lsb = calloc((size_t)nslots, 1);
+    for (long t = 2; t < clocks;) {
+        edge_set es = edge_make_set(&s, w, h, o->tile_w, o->tile_h, ox, oy);
+        long bit0 = t + 2;
+        if (bit0 + es.n + 1 >= nslots) break;
+        lsb[t] = 1;
+        for (int i = 0; i < es.n; i++)
+            for (int c = 0; c < 6; c++) dat[bit0 + i][c] = (uint8_t)(es.v[c] >> i & 1);
+        t = bit0 + es.n + 1 + (chance(&s, 70) ? 0 : rint_(&s, 30)); /* separator, a gap */
+    }
+    bool ok = true;
+    for (long c = 0; c < clocks && ok; c++) {
+        pp5_pins p;
+        memset(&p, 0, sizeof p);
+        p.cycle = (uint64_t)c;
+        p.trst = c > 0;
+        memcpy(p.dat, dat[c], 6);
+        p.lsb = lsb[c];
+        p.addr_l = p.addr_h = (uint8_t)rint_(&s, 214);
+        int kind = rint_(&s, 100);
+        word wd;
+        memset(&wd, 0, sizeof wd);
+        if (kind < 15) {
+            wd = lib_words[0]; /* ENABLE_ALL */
+        } else if (kind < 55) {
+            wd = lib_words[1]; /* EDGE: a=~t b=e c=0 lde */
+        } else if (kind < 75) {
+            /* EDGE's shape, other operand encodings */
+            uint64_t b = rnd(&s);
+            wd = (word){b & 1, 0, 1, b >> 1 & 1, b >> 2 & 1, b >> 3 & 1, b >> 4 & 1, 0, 0, 1, 0};
+        } else if (kind < 85) {
+            /* an Enable load reading T and S or Carry, or loading Carry too */
+            uint64_t b = rnd(&s);
+            wd = (word){b & 1, b >> 1 & 1, 1, b >> 2 & 1, b >> 3 & 1, b >> 4 & 1, b >> 5 & 1, b >> 6 & 1,
+                        b >> 7 & 1, 1, 0};
+        } else if (kind < 90) {
+            wd = lib_words[2 + rint_(&s, 10)];
+        } /* else idle */
+        p.acmp = wd.acmp;
+        p.agts_s = wd.agts_s;
+        p.agts_t = wd.agts_t;
+        p.bcmp = wd.bcmp;
+        p.bgts_e = wd.bgts_e;
+        p.bgts_m = wd.bgts_m;
+        p.ccmp = wd.ccmp;
+        p.cgts_c = wd.cgts_c;
+        p.ldc = wd.ldc;
+        p.lde = wd.lde;
+        p.mwrt = wd.mwrt;
+        if (!p.ldc && !p.lde && !p.mwrt && p.ccmp) p.ccmp = 0; /* (no redundant codes here) */
+        pp5_emc_step(f, &p);
+        emc_ref_step(r, &p);
+        if (p.lde || c == clocks - 1) {
+            pp5_emc_plane(f, PP5_EMC_PLANE_E, pa);
+            emc_ref_plane(r, PP5_EMC_PLANE_E, pb);
+            for (size_t i = 0; i < nw && ok; i++)
+                if (pa[i] != pb[i]) {
+                    int px = (int)(i * 64) + __builtin_ctzll(pa[i] ^ pb[i]);
+                    fprintf(stderr, "%s, clock %ld: Enable differs at pixel (%d, %d): fast %d, reference %d (word "
+                            "acmp %d s %d t %d bcmp %d e %d m %d ccmp %d c %d ldc %d)\n", name, c, px % w, px / w,
+                            (int)(pa[i] >> (px & 63) & 1), (int)(pb[i] >> (px & 63) & 1), p.acmp, p.agts_s,
+                            p.agts_t, p.bcmp, p.bgts_e, p.bgts_m, p.ccmp, p.cgts_c, p.ldc);
+                    ok = false;
+                }
+        }
+        if (ok && (rint_(&s, 200) == 0 || c == clocks - 1)) ok = same_state(f, r, name, c);
+    }
+    printf("%s: %ld clocks, %llu coefficient sets: %s\n", name, clocks, (unsigned long long)pp5_emc_sets(f),
+           ok ? "same" : "DIFFERENT");
+    free(dat);
+    free(lsb);
+    free(pa);
+    free(pb);
+    pp5_emc_destroy(f);
+    emc_ref_destroy(r);
+    return ok;
+}
+
+static void edge_words(void **state)
+{
+    (void)state;
+    /* four-word chips (the edge paths) and two others */
+    static const geom gs[] = {{16, 16, 8, 8}, {16, 16, 2, 3}, {16, 13, 4, 4}, {32, 8, 4, 2}, {8, 32, 2, 4},
+                              {64, 4, 2, 2}, {4, 64, 4, 1}, {16, 16, 16, 16}, {8, 8, 4, 4}, {12, 16, 4, 4}};
+    uint64_t s = g_seed ^ 0xed9e;
+    int ngs = (int)(sizeof gs / sizeof gs[0]);
+    for (int i = 0; i < 2 * ngs; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        geom gm = gs[i % ngs];
+        o.tile_w = gm.tw;
+        o.tile_h = gm.th;
+        o.chips_x = gm.cx;
+        o.chips_y = gm.cy;
+        if (i >= ngs) {
+            o.loads_gated_by_e = chance(&s, 50);
+            o.qee_latency = rint_(&s, 41);
+            if (chance(&s, 20)) o.enable_table = (uint8_t)rnd(&s);
+            if (chance(&s, 10)) o.s_source = PP5_S_PREV_SUM;
+        }
+        bool move = i % 3 == 2;
+        uint64_t cs = rnd(&s);
+        char name[160];
+        snprintf(name, sizeof name, "edge words, %dx%d tiles, %dx%d chips, %s, gate %d, latency %d, E table %02x, "
+                 "case seed %#llx", o.tile_w, o.tile_h, o.chips_x, o.chips_y, move ? "chips moved" : "default origins",
+                 o.loads_gated_by_e, o.qee_latency, o.enable_table, (unsigned long long)cs);
+        assert_true(run_edge_case(cs, &o, g_clocks / (gm.cx * gm.cy > 64 ? 4 : 2), move, name));
+    }
+}
+
 int main(void)
 {
     g_seed = ls_test_seed(0xd1ffe4c0ffeeull);
@@ -439,6 +659,7 @@ int main(void)
         cmocka_unit_test(random_pins_default),
         cmocka_unit_test(random_pins_geometry_and_options),
         cmocka_unit_test(render_random_scenes),
+        cmocka_unit_test(edge_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
