@@ -418,6 +418,13 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
     return LS_OK;
 }
 
+/* The actions the block runner hands to the IGC as a script (pp5_igc_run_script):
+ * those whose clocks are a host clock (write, go) or idle clocks (run, wait). */
+static bool scriptable(pp5_action_kind k)
+{
+    return k == PP5_ACT_WRITE || k == PP5_ACT_GO || k == PP5_ACT_RUN || k == PP5_ACT_WAIT;
+}
+
 ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
                                 pp5_block_fn fn, void *user, ls_diag *d)
 {
@@ -427,8 +434,78 @@ ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cy
     uint64_t limit = max_cycles ? max_cycles : 100000000u;
     uint64_t ran = 0;
     ls_status st = LS_OK;
+    /* T of each register (the last T naming it, as action_inputs) */
+    uint8_t t_of_reg[8] = {0};
+    for (int t = 0; t < 8; t++)
+        if ((unsigned)g->opt.reg_of_t[t] < 8)
+            t_of_reg[g->opt.reg_of_t[t]] = (uint8_t)t;
+    enum { CHUNK = 64 };
+    pp5_igc_item items[CHUNK];
+    size_t idx[CHUNK]; /* the action of each item */
     for (size_t i = 0; i < s->n && st == LS_OK; i++) {
         const pp5_action *a = &s->a[i];
+        if (scriptable(a->kind) && !lv.pe) {
+            /* a run of such actions (up to CHUNK) in as few calls as the
+             * buffer allows: the same clocks as the per-action code below */
+            size_t ni = 0;
+            for (; i < s->n && ni < CHUNK && scriptable(s->a[i].kind); i++, ni++) {
+                const pp5_action *b = &s->a[i];
+                pp5_igc_item *it = &items[ni];
+                memset(it, 0, sizeof *it);
+                idx[ni] = i;
+                switch (b->kind) {
+                case PP5_ACT_WRITE:
+                    it->kind = PP5_ITEM_HOST;
+                    it->in.wr_en = true;
+                    it->in.t = (unsigned)b->reg < 8 ? t_of_reg[b->reg] : 0;
+                    it->in.d = b->value;
+                    break;
+                case PP5_ACT_GO:
+                    it->kind = PP5_ITEM_HOST;
+                    it->in.go = true;
+                    break;
+                case PP5_ACT_RUN:
+                    it->kind = PP5_ITEM_RUN;
+                    it->clocks = b->value;
+                    break;
+                default:
+                    it->kind = PP5_ITEM_WAIT;
+                    break;
+                }
+                it->in.st1 = lv.st1;
+                it->in.st2 = lv.st2;
+                it->in.test_oe = lv.oe;
+            }
+            i--; /* the for's i++ */
+            pp5_igc_set_status(g, lv.st1, lv.st2);
+            pp5_igc_script sc = {items, ni, 0, 0, {0}};
+            sc.idle.st1 = lv.st1;
+            sc.idle.st2 = lv.st2;
+            sc.idle.test_oe = lv.oe;
+            for (;;) {
+                if (k == PP5_STREAM_BLOCK) {
+                    if (fn) fn(user, buf, k);
+                    k = 0;
+                }
+                uint64_t m = PP5_STREAM_BLOCK - k;
+                if (m > limit - ran) m = limit - ran;
+                ls_status cs = LS_OK;
+                uint64_t r = pp5_igc_run_script(g, &sc, m, &buf[k], &cs, d);
+                k += r;
+                ran += r;
+                if (cs != LS_OK) {
+                    st = clock_error(s, &s->a[idx[sc.i]], g, cs, d);
+                    break;
+                }
+                if (sc.i == sc.n)
+                    break;
+                if (ran >= limit) {
+                    st = limit_reached(s, &s->a[idx[sc.i]], limit, d);
+                    break;
+                }
+            }
+            continue;
+        }
         pp5_host_in in, idle;
         uint64_t clocks;
         if (!action_inputs(a, g, &lv, &in, &idle, &clocks))

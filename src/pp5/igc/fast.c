@@ -685,6 +685,7 @@ enum {
     SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
     SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
     SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
+    SEG_HOST = 1u << 11, /* a host clock (run_script): its inputs in the item */
 };
 #define SEG_SPREAD6 0x0000010101010101ull /* bit 0 of bytes 0..5 */
 
@@ -1056,7 +1057,8 @@ static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const se
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
  * not quiet). The fast form is current (!fast_stale). */
 static inline __attribute__((always_inline)) uint64_t
-seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const bool with_pins)
+seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const bool with_pins,
+        pp5_igc_script *sp, ls_status *stp, ls_diag *d, const bool scripted)
 {
     pp5_controller *ctl = &g->ctl;
     const uint64_t c0 = g->cycle;
@@ -1064,6 +1066,12 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     /* RMode: NewL every clock, the store written by PostI: the full clock */
     if (ctl->rmode)
         return 0;
+    /* the script's cursor (scripted: the host actions of the run) */
+    const pp5_igc_item *items = scripted ? sp->items : NULL;
+    const size_t sn = scripted ? sp->n : 0;
+    size_t si = scripted ? sp->i : 0;
+    uint64_t sdone = scripted ? sp->done : 0;
+    const pp5_host_in *in_ring[4] = {NULL, NULL, NULL, NULL}; /* SEG_HOST clocks' inputs */
     bool ip = ctl->ip, cbsy = ctl->cbsy, ibsy = ctl->ibsy;
     bool post_c_prev = rp->post_c & !rp->in.reset;
     bool post_i_prev = rp->post_i & !rp->in.reset;
@@ -1120,11 +1128,37 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
     while (k < n) {
-        if (try_loop & !(ibsy & !ip)) { /* (no PostI to come) */
+        /* scripted: the item of this clock (finished ones skipped), and how
+         * many idle clocks it has left */
+        const pp5_host_in *hin = NULL;
+        uint64_t idle_max = n - k;
+        if (scripted) {
+            for (;;) {
+                if (si == sn)
+                    goto script_over;
+                const pp5_igc_item *it = &items[si];
+                if (it->kind == PP5_ITEM_HOST) {
+                    if (sdone == 0) {
+                        hin = &it->in;
+                        break;
+                    }
+                } else if (it->kind == PP5_ITEM_RUN) {
+                    if (sdone < it->clocks) {
+                        idle_max = seg_min(idle_max, it->clocks - sdone);
+                        break;
+                    }
+                } else if (ibsy | cbsy) {
+                    break;
+                }
+                si++;
+                sdone = 0;
+            }
+        }
+        if (try_loop & !hin & !(ibsy & !ip)) { /* (no PostI to come) */
             seg_phase ph[2];
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
                                     st_cond, test_oe, q4_base};
-            uint64_t K = seg_loop_plan(uop, &in, n - k, ph);
+            uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
             if (K & SEG_PLAN_SHORT) {
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
                 K = 0;
@@ -1152,8 +1186,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 }
                 pc = (uint16_t)ph[K & 1].a;
                 post_c_prev = post_i_prev = false; /* (no posting in the loop) */
+                sdone += K;
                 if (k == n)
                     break;
+                try_loop = false; /* the next clock the general way (its item first) */
+                continue;
             }
         }
         /* one clock, the general way (clock_body() with RMode 0, no host side) */
@@ -1167,6 +1204,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         const bool shift = (u->shift >> trr) & 1u;
         const bool new_l = done & ip;
         const bool csb = sc < csb_until;
+        const bool busy_start = ibsy | cbsy; /* what the host saw (host side) */
         /* LoopCount */
         if (__builtin_expect(done, 0)) {
             n1 = g->lc.lc1_post;
@@ -1236,20 +1274,40 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             }
             q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
         }
+        /* a host clock: the host side at the clock's end, as clock_body() */
+        bool host_stop = false;
+        if (scripted && hin) {
+            g->cycle = c0 + k;
+            const ls_status hs = pp5_igc_host_side(g, hin, busy_start, d);
+            if (__builtin_expect(hs != LS_OK, 0)) {
+                if (d)
+                    ls_diag_at_index(d, (long)(c0 + k));
+                *stp = hs;
+                host_stop = true;
+            }
+            ibsy = ctl->ibsy; /* Go */
+            cbsy = ctl->cbsy;
+            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+            host_stop |= ctl->rmode; /* RMode entered: the full clock from now */
+            in_ring[(c0 + k) & 3] = hin;
+            g->seg_host_clocks++;
+        }
         /* the record, the pins */
         const unsigned bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
                               (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
                               (unsigned)msin << 6 | (unsigned)trr << 7 | (unsigned)post_c << 8 |
-                              (unsigned)post_i << 9 | (unsigned)new_l << 10;
+                              (unsigned)post_i << 9 | (unsigned)new_l << 10 |
+                              (unsigned)(hin != NULL) << 11;
         seg_rec *r = &rec[(c0 + k) & 3];
         r->a = pc_now | (uint64_t)bits << 16 | (uint64_t)addr << 32 | (uint64_t)lsb << 40;
         r->dat = dat;
         if (with_pins) {
             unsigned char *p0 = (unsigned char *)&pins_out[k];
             st64(p0, c0 + k);
-            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 |
-                              (test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32
-                                       : q4_base));
+            const uint64_t q4 = test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32
+                              : scripted && hin ? (q4_base & 0xffffffffull) | (uint64_t)hin->d << 32
+                                                : q4_base;
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | q4);
             trst = (trst >> 1) | (unsigned)shift << 2;
             const uint8_t pair = (u->pair & 1u) ? 0xff : 0;
             st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ pair) << 8));
@@ -1259,12 +1317,29 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
         }
         k++;
+        if (scripted) {
+            if (hin) {
+                if (*stp != LS_OK)
+                    break; /* the cursor stays on the failed item */
+                si++;
+                sdone = 0;
+                if (host_stop)
+                    break;
+            } else {
+                sdone++;
+            }
+        }
         if (until_not_busy & !(ibsy | cbsy))
             break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
         skip -= skip != 0;
         try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until)) & (skip == 0);
+    }
+script_over:
+    if (scripted) {
+        sp->i = si;
+        sp->done = sdone;
     }
     if (k == 0)
         return 0;
@@ -1297,7 +1372,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         const bool lsb = (r->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
         const bool shift = bits & SEG_SHIFT, pair = u->pair & 1u;
         pp5_olrec *o = &g->olr[c & 3];
-        host_in_copy(&o->in, &g->run_in);
+        host_in_copy(&o->in, scripted && (bits & SEG_HOST) ? in_ring[c & 3] : &g->run_in);
         o->uw = u->uw;
         o->pc = (uint16_t)rpc;
         o->addr = addr;
@@ -1329,12 +1404,19 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
 static __attribute__((noinline)) uint64_t seg_run_pins(pp5_igc *g, uint64_t n, bool until,
                                                        pp5_pins *pins_out)
 {
-    return seg_run(g, n, until, pins_out, true);
+    return seg_run(g, n, until, pins_out, true, NULL, NULL, NULL, false);
 }
 
 static __attribute__((noinline)) uint64_t seg_run_nopins(pp5_igc *g, uint64_t n, bool until)
 {
-    return seg_run(g, n, until, NULL, false);
+    return seg_run(g, n, until, NULL, false, NULL, NULL, NULL, false);
+}
+
+static __attribute__((noinline)) uint64_t seg_run_script(pp5_igc *g, uint64_t n,
+                                                         pp5_pins *pins_out, pp5_igc_script *sp,
+                                                         ls_status *st, ls_diag *d)
+{
+    return seg_run(g, n, false, pins_out, true, sp, st, d, true);
 }
 
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
@@ -1380,6 +1462,65 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
             if (g->signals_read) /* the observer wants signals: the caller steps fully */
                 break;
         }
+    }
+    return k;
+}
+
+/* The script's cursor past its finished items (Busy as it is now). */
+static void script_skip(const pp5_igc *g, pp5_igc_script *sc)
+{
+    while (sc->i < sc->n) {
+        const pp5_igc_item *it = &sc->items[sc->i];
+        const bool finished = it->kind == PP5_ITEM_HOST  ? sc->done >= 1
+                            : it->kind == PP5_ITEM_RUN ? sc->done >= it->clocks
+                                                       : !(g->ctl.ibsy | g->ctl.cbsy);
+        if (!finished)
+            return;
+        sc->i++;
+        sc->done = 0;
+    }
+}
+
+uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins *pins_out,
+                            ls_status *st, ls_diag *d)
+{
+    /* the idle inputs as run_idle keeps them (T masked, two words) */
+    const pp5_host_in *idle = &sc->idle;
+    const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
+                        (uint64_t)idle->d << 32;
+    const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
+                        (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
+                        (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
+    st64(&g->run_in, lo);
+    st64((unsigned char *)&g->run_in + 8, hi);
+    *st = LS_OK;
+    uint64_t k = 0;
+    for (;;) {
+        script_skip(g, sc);
+        if (sc->i == sc->n || k == n)
+            break;
+        if (!g->fast_stale) {
+            k += seg_run_script(g, n - k, pins_out + k, sc, st, d);
+            if (*st != LS_OK)
+                break;
+            script_skip(g, sc);
+            if (sc->i == sc->n || k == n)
+                break;
+        }
+        /* the clock the segment would not take (RMode, a missing word) */
+        const pp5_igc_item *it = &sc->items[sc->i];
+        if (it->kind == PP5_ITEM_HOST) {
+            const ls_status cs = clock_body(g, &it->in, &pins_out[k], d, true);
+            k++;
+            if (cs != LS_OK) {
+                *st = cs;
+                break; /* the cursor stays on the failed item */
+            }
+        } else {
+            (void)clock_body(g, &g->run_in, &pins_out[k], NULL, false); /* LS_OK */
+            k++;
+        }
+        sc->done++;
     }
     return k;
 }

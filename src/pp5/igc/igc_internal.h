@@ -288,6 +288,7 @@ struct pp5_igc {
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
+    uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -312,6 +313,33 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
 typedef void (*pp5_igc_clock_cb)(void *user, const pp5_igc *g, const pp5_pins *pins);
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out);
+/* A run of host actions for pp5_igc_run_script(): the block runner hands the
+ * write, write, …, go, wait of each instruction to one call, so that the host
+ * clocks run inside the quiet segments too. An item is one host clock
+ * (PP5_ITEM_HOST: its inputs, T masked; no Reset, no TestPE), a number of idle
+ * clocks (PP5_ITEM_RUN) or idle clocks while Busy is high at the clock's start
+ * (PP5_ITEM_WAIT) — the clocks pp5_stream_run() gives a write/go, run and wait. */
+enum { PP5_ITEM_HOST, PP5_ITEM_RUN, PP5_ITEM_WAIT };
+typedef struct pp5_igc_item {
+    pp5_host_in in;         /* PP5_ITEM_HOST */
+    uint64_t clocks;        /* PP5_ITEM_RUN */
+    uint8_t kind;
+} pp5_igc_item;
+typedef struct pp5_igc_script {
+    const pp5_igc_item *items;
+    size_t n;
+    size_t i;               /* the item of the next clock */
+    uint64_t done;          /* clocks of item i already run */
+    pp5_host_in idle;       /* the idle clocks' inputs (levels only, as run_idle) */
+} pp5_igc_script;
+/* Up to n clocks of the script from its cursor, each exactly as
+ * pp5_igc_clock_fast(g, in, …) with the item's inputs; pins of clock k into
+ * pins_out[k]. Returns the clocks run, and leaves the cursor past every
+ * finished item (a wait whose Busy is low is finished). Stops early at the
+ * script's end, or after a host clock that failed: *st gets its status (with
+ * d, as pp5_igc_clock_fast) and the cursor stays on that item. */
+uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins *pins_out,
+                            ls_status *st, ls_diag *d);
 /* Make the module structs current (a logically-const cache fill). */
 static inline void pp5_igc_sync(const pp5_igc *cg)
 {
