@@ -300,6 +300,7 @@ static const pp5_host_in *next_input(host *h, const pp5_options *o, bool busy,
 static struct {
     long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
     long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (fast.c) */
+    long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -612,6 +613,98 @@ static void test_stream_runner(void **state)
     free(u);
 }
 
+/* The stream semantics of a script, restated for the reference IGC: the
+ * inputs of the next clock (NULL: the script is over), skipping the finished
+ * items — a host item after its one clock, a run after its count, a wait
+ * once Busy is low before a clock. */
+static const pp5_host_in *ref_next(const pp5_igc_item *items, size_t n, size_t *ri,
+                                   uint64_t *rdone, const pp5_igc *ga, const pp5_host_in *idle)
+{
+    for (; *ri < n; ++*ri, *rdone = 0) {
+        const pp5_igc_item *it = &items[*ri];
+        if (it->kind == PP5_ITEM_HOST && *rdone == 0)
+            return &it->in;
+        if (it->kind == PP5_ITEM_RUN && *rdone < it->clocks)
+            return idle;
+        if (it->kind == PP5_ITEM_WAIT && pp5_igc_busy(ga))
+            return idle;
+    }
+    return NULL;
+}
+
+/* Runs the script on gb by pp5_igc_run_script() in calls of random length and
+ * the same clocks on ga by full steps; compares every clock's pins, the status
+ * of the failing clock, the cursor and the whole state after each call.
+ * Returns false when a host clock failed (the runner stops there). */
+static bool script_check(uint64_t seed, int run, uint64_t *s, pp5_igc *ga, pp5_igc *gb,
+                         const pp5_igc_item *items, size_t ni, const pp5_host_in *idle,
+                         pp5_pins *buf, unsigned burst, long *bursts)
+{
+    pp5_igc_script sc = {items, ni, 0, 0, *idle};
+    size_t ri = 0;
+    uint64_t rdone = 0;
+    for (;;) {
+        const uint64_t m = rn(s, 8) == 0 ? 0 : 1 + rn(s, burst);
+        ls_status sb;
+        ls_diag db;
+        ls_diag_clear(&db);
+        const uint64_t got = pp5_igc_run_script(gb, &sc, m, buf, &sb, &db);
+        (*bursts)++;
+        if (got > m) {
+            snprintf(why, sizeof why, "ran %llu of %llu", (unsigned long long)got,
+                     (unsigned long long)m);
+            fail_at(seed, run, pp5_igc_cycle(gb), "script: count");
+        }
+        ls_status sa = LS_OK;
+        for (uint64_t j = 0; j < got; j++) {
+            const pp5_host_in *in = ref_next(items, ni, &ri, &rdone, ga, idle);
+            if (!in) {
+                snprintf(why, sizeof why, "clock %llu of %llu past the end",
+                         (unsigned long long)j, (unsigned long long)got);
+                fail_at(seed, run, pp5_igc_cycle(ga), "script: length");
+            }
+            pp5_pins pa;
+            ls_diag da;
+            ls_diag_clear(&da);
+            sa = pp5_igc_step(ga, in, &pa, &da);
+            rdone++;
+            if (!pins_equal(&pa, &buf[j]))
+                fail_at(seed, run, pp5_igc_cycle(ga) - 1, "script: pins");
+            if (sa != LS_OK) {
+                if (j + 1 != got || sb != sa || strcmp(da.msg, db.msg) != 0) {
+                    snprintf(why, sizeof why, "status %d/%d, \"%.200s\" / \"%.200s\"", (int)sa,
+                             (int)sb, da.msg, db.msg);
+                    fail_at(seed, run, pp5_igc_cycle(ga) - 1, "script: failed clock");
+                }
+                cov.script_errors++;
+                break;
+            }
+        }
+        if (!state_equal(ga, gb))
+            fail_at(seed, run, pp5_igc_cycle(ga), "script: state after a call");
+        if (sa != LS_OK) {
+            if (sc.i != ri) {
+                snprintf(why, sizeof why, "cursor %zu, failed item %zu", sc.i, ri);
+                fail_at(seed, run, pp5_igc_cycle(ga), "script: cursor after a failure");
+            }
+            return false;
+        }
+        if (sb != LS_OK) {
+            snprintf(why, sizeof why, "status %d", (int)sb);
+            fail_at(seed, run, pp5_igc_cycle(ga), "script: failed, the full step did not");
+        }
+        (void)ref_next(items, ni, &ri, &rdone, ga, idle); /* finished items */
+        if (sc.i != ri || (ri < ni && sc.done != rdone) || (got < m && ri != ni)) {
+            snprintf(why, sizeof why, "cursor %zu/%llu, reference %zu/%llu, ran %llu of %llu",
+                     sc.i, (unsigned long long)sc.done, ri, (unsigned long long)rdone,
+                     (unsigned long long)got, (unsigned long long)m);
+            fail_at(seed, run, pp5_igc_cycle(ga), "script: cursor");
+        }
+        if (ri == ni || pp5_igc_cycle(ga) > 400000) /* over, or a hung IGC */
+            return true;
+    }
+}
+
 /* The renderer's library microcode and host streams (random triangles and
  * discs), clocked as the block runner does — each action's first clock with its
  * inputs through pp5_igc_clock_fast(), the idle clocks in bursts of
@@ -621,6 +714,10 @@ static void test_stream_runner(void **state)
  * every burst. */
 static void blocks_run(uint64_t seed, int run)
 {
+    /* odd runs: runs of write/go/run/wait as scripts (pp5_igc_run_script), with
+     * now and then an extra write (a random register and value: writes while
+     * Busy, RMode entry, bad FBITS) before a wait */
+    const bool scripted = run % 2 == 1;
     uint64_t s = seed ^ (0x51ed27c0b1ull * (uint64_t)(run + 1));
     pp5_options o;
     pp5_options_default(&o);
@@ -630,6 +727,10 @@ static void blocks_run(uint64_t seed, int run)
         pp5_options_default(&def);
         memcpy(o.seq_table, def.seq_table, sizeof o.seq_table);
     }
+    /* the extra writes of scripted runs are mostly accepted with a warning
+     * (run 7 keeps the strict default: the first one while Busy fails) */
+    if (scripted && run != 7)
+        o.busy_write = PP5_BUSY_WRITE_LAST_WINS;
     pp5_ucode *u = calloc(1, sizeof *u);
     ls_diag_list errs;
     ls_diag_list_init(&errs);
@@ -671,8 +772,65 @@ static void blocks_run(uint64_t seed, int run)
     static pp5_pins buf[BURST];
     bool st1 = false, st2 = false, pe = false, oe = false;
     long bursts = 0;
+    enum { SCRIPT_MAX = 40 };
+    pp5_igc_item items[SCRIPT_MAX];
+    bool ended = false; /* a failed host clock ended the stream */
     for (size_t i = 0; i < st.n; i++) {
         const pp5_action *act = &st.a[i];
+        const pp5_action_kind ak = act->kind;
+        if (scripted && !pe &&
+            (ak == PP5_ACT_WRITE || ak == PP5_ACT_GO || ak == PP5_ACT_RUN || ak == PP5_ACT_WAIT)) {
+            const size_t len = 1 + rn(&s, 30);
+            size_t ni = 0;
+            for (; i < st.n && ni + 1 < SCRIPT_MAX && ni < len; i++) {
+                const pp5_action *b = &st.a[i];
+                pp5_igc_item it;
+                memset(&it, 0, sizeof it);
+                it.in.st1 = st1;
+                it.in.st2 = st2;
+                it.in.test_oe = oe;
+                if (b->kind == PP5_ACT_WRITE) {
+                    it.kind = PP5_ITEM_HOST;
+                    it.in.wr_en = true;
+                    it.in.t = t_of(&o, b->reg);
+                    it.in.d = b->value;
+                } else if (b->kind == PP5_ACT_GO) {
+                    it.kind = PP5_ITEM_HOST;
+                    it.in.go = true;
+                } else if (b->kind == PP5_ACT_RUN) {
+                    it.kind = PP5_ITEM_RUN;
+                    it.clocks = b->value;
+                } else if (b->kind == PP5_ACT_WAIT) {
+                    it.kind = PP5_ITEM_WAIT;
+                    if (chance(&s, 8)) { /* an extra write first */
+                        pp5_igc_item w = it;
+                        w.kind = PP5_ITEM_HOST;
+                        w.in.wr_en = true;
+                        w.in.t = (uint8_t)rn(&s, 8);
+                        w.in.d = (uint32_t)rnd(&s);
+                        if (!chance(&s, 12)) /* RMode entry, bad FBITS: now and then */
+                            w.in.d &= 0x3fffffffu;
+                        if (chance(&s, 2))
+                            w.in.go = true;
+                        items[ni++] = w;
+                    }
+                } else {
+                    break;
+                }
+                items[ni++] = it;
+            }
+            i--; /* the for's i++ */
+            pp5_igc_set_status(ga, st1, st2);
+            pp5_igc_set_status(gb, st1, st2);
+            pp5_host_in idle = {0};
+            idle.st1 = st1;
+            idle.st2 = st2;
+            idle.test_oe = oe;
+            ended = !script_check(seed, run, &s, ga, gb, items, ni, &idle, buf, BURST, &bursts);
+            if (ended || pp5_igc_cycle(ga) > 400000)
+                break; /* a failed host clock ends the stream, as in the runner */
+            continue;
+        }
         pp5_host_in in = {0};
         uint64_t clocks = 1;
         switch (act->kind) {
@@ -748,9 +906,12 @@ static void blocks_run(uint64_t seed, int run)
     }
     if (!state_equal(ga, gb))
         fail_at(seed, run, pp5_igc_cycle(ga), "blocks: final state");
-    assert_true(bursts > 50);
+    assert_true(bursts > (scripted ? 20 : 50) || ended);
     cov.seg += (long)gb->seg_clocks;
     cov.seg_loop += (long)gb->seg_loop_clocks;
+    cov.seg_host += (long)gb->seg_host_clocks;
+    if (scripted)
+        cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
     pp5_stream_free(&st);
     ls_buf_free(&b);
@@ -766,10 +927,14 @@ static void test_blocks_library(void **state)
     memset(&cov, 0, sizeof cov);
     for (int run = 0; run < 12; run++)
         blocks_run(seed, run);
-    printf("library streams: %ld bursts, %ld clocks in quiet segments, %ld of them self-loops\n",
-           cov.bursts, cov.seg, cov.seg_loop);
+    printf("library streams: %ld bursts, %ld clocks in quiet segments, %ld of them self-loops, "
+           "%ld host clocks; scripts: %ld failed host clocks, %ld warnings\n",
+           cov.bursts, cov.seg, cov.seg_loop, cov.seg_host, cov.script_errors,
+           cov.script_warnings);
     /* most idle clocks of the renderer's routines are quiet, many self-loops */
     assert_true(cov.seg > 20000 && cov.seg_loop > 8000);
+    /* host clocks in segments; failed host clocks and warnings in scripts */
+    assert_true(cov.seg_host > 500 && cov.script_errors >= 1 && cov.script_warnings > 20);
 }
 
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
