@@ -181,7 +181,7 @@ static void log_block(void *user, const pp5_pins *p, size_t n)
 /* Runs stream s on two IGCs loaded with words[0..nw), clock by clock and in
  * blocks, and requires the same pins at every clock, the same status and
  * message, and the same cycle count, Busy and warnings at the end. */
-static void same_both_ways(const pp5_stream *s, const uint32_t *words, int nw, uint64_t limit)
+static ls_status same_both_ways(const pp5_stream *s, const uint32_t *words, int nw, uint64_t limit)
 {
     pp5_igc *g[2];
     pin_log l[2];
@@ -212,6 +212,7 @@ static void same_both_ways(const pp5_stream *s, const uint32_t *words, int nw, u
         pp5_igc_destroy(g[k]);
         free(l[k].p);
     }
+    return st[0];
 }
 
 static void test_blocks(void **state)
@@ -256,6 +257,21 @@ static void test_blocks(void **state)
     same_both_ways(&s, u->words, PP5_UCODE_WORDS, 5000);
     same_both_ways(&s, u->words, PP5_UCODE_WORDS, 4097);
     pp5_stream_free(&s);
+    /* host errors in the middle of a run of write/go/run/wait (the block
+     * runner hands such runs to the IGC as one script): a write while Busy,
+     * a bad FBITS field — the same status, line and clocks both ways */
+    static const char *const bad[] = {
+        "write P fbits=20 src=24 lc2=24\nwait\nwrite I uaddr=8 qee=none\ngo\n"
+        "write C 5\nwait\nrun 9\n",
+        "write P fbits=20 src=24 lc2=24\nwait\nwrite I uaddr=8 qee=none\ngo\nwait\n"
+        "write A 7\nwrite P 0x40000000\ngo\nwait\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(pp5_stream_parse(bad[i], strlen(bad[i]), "bad", &s, &d), LS_OK);
+        assert_int_equal(same_both_ways(&s, u->words, PP5_UCODE_WORDS, 0), LS_ERR_FAULT);
+        same_both_ways(&s, u->words, PP5_UCODE_WORDS, 7);
+        pp5_stream_free(&s);
+    }
     ls_buf_free(&b);
     pp5_scene_free(&sc);
     ls_diag_list_free(&errs);
