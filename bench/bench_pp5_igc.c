@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include "base/buf.h"
+#include "pp5/igc/igc_internal.h" /* the segment counters */
 #include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
@@ -150,6 +151,14 @@ static result measure(const char *name, const pp5_stream *s, const pp5_ucode *u,
     if (ref_cps > 0)
         printf("  x%.1f", r.cps / ref_cps);
     printf("   (%llu clocks)\n", (unsigned long long)clocks);
+    if (mode == 4) { /* how the clocks ran (counters of fast.c), per clock */
+        const double all = (double)pp5_igc_cycle(g);
+        printf("  %-14s %.1f %% in quiet segments: loops %.1f %%, host clocks %.1f %%; "
+               "%.1f loop plans and %.1f loops per 100 clocks\n", "",
+               100.0 * (double)g->seg_clocks / all, 100.0 * (double)g->seg_loop_clocks / all,
+               100.0 * (double)g->seg_host_clocks / all, 100.0 * (double)g->seg_plans / all,
+               100.0 * (double)g->seg_loops / all);
+    }
     pp5_igc_destroy(g);
     return r;
 }

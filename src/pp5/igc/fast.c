@@ -1159,6 +1159,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
                                     st_cond, test_oe, q4_base};
             uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
+            g->seg_plans++;
             if (K & SEG_PLAN_SHORT) {
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
                 K = 0;
@@ -1174,6 +1175,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 ctr = ls.ctr;
                 trst = ls.trst;
                 g->seg_loop_clocks += K;
+                g->seg_loops++;
                 /* counters, TRR shifter and PC after K clocks */
                 n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
                 n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
