@@ -143,6 +143,7 @@ struct pp5_emc {
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
+    struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -168,6 +169,8 @@ static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 }
 static void flush_chip(pp5_emc *e, int c);
 static void flush_all(pp5_emc *e);
+static bool block_capable(const pp5_emc *e);
+static struct seg *seg_new(void);
 static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
 
 static void update_lit(pp5_emc *e, int c)
@@ -257,6 +260,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
                     if (rows >> r & 1) e->vspread[rows] |= e->row_ones << (r * e->tw);
         }
     }
+    if (block_capable(e)) e->seg = seg_new(); /* (none: pp5_emc_run steps) */
     *out = e;
     return LS_OK;
 }
@@ -281,6 +285,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->ylead);
     free(e->xline);
     free(e->yline);
+    free(e->seg);
     free(e);
 }
 
@@ -1257,10 +1262,10 @@ static int defer_entry(pp5_emc *e, const alu_word *u, int *entry)
 
 enum { LOG_LIMIT = 1 << 14 };
 
-static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+/* The microword of pins p at latched address addr, as masks. */
+static void word_setup(const pp5_emc *e, const pp5_pins *p, int addr, alu_word *up)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
-    if (!valid) e->warnings++; /* reads 0, writes ignored */
     alu_word u;
     u.addr = valid ? addr : PL_ZERO;
     u.ss = p->agts_s ? 0 : ~0ull;
@@ -1297,6 +1302,16 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     u.c_base = plane(e, PL_CARRY, 0);
     u.zero_base = plane(e, PL_ZERO, 0);
     u.s_base = e->s_addr >= 0 ? plane(e, e->s_addr, 0) : u.zero_base;
+    *up = u;
+}
+
+static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+{
+    bool valid = addr < PP5_EMC_MEM_BITS;
+    if (!valid) e->warnings++; /* reads 0, writes ignored */
+    alu_word u;
+    word_setup(e, p, addr, &u);
+    bool prev_read = e->o.s_source == PP5_S_PREV_READ;
     uint64_t new_gen = e->gen + 1;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
         e->log_len = 0;
@@ -1391,9 +1406,9 @@ static void sense_only(pp5_emc *e, int addr)
     e->gen++;
 }
 
-void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
+/* The word part of one clock (after the QEE shift, before the pin latches). */
+static void step_word(pp5_emc *e, const pp5_pins *p)
 {
-    if (p->trst) qee_shift(e);
     int addr = e->lat_addr_l;
     if (p->redundant) {
         /* redundant code; ExtOp strobes are logged */
@@ -1419,13 +1434,356 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
         /* no state change: only the sense latch S follows the read */
         sense_only(e, addr);
     }
+}
+
+static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
+{
     e->lat_addr_l = p->addr_l;
     e->lat_addr_h = p->addr_h;
     memcpy(e->lat_dat, p->dat, 6);
     e->lat_lsb = p->lsb;
 }
 
+void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
+{
+    if (p->trst) qee_shift(e);
+    step_word(e, p);
+    latch_pins(e, p);
+}
+
+/* ---- blocks of clocks (pp5_emc_run) -------------------------------------- */
+
+/* Within a block the array runs chip-major: the words between two Enable
+ * loads (or configuration words, or words whose T bit is not final yet) form
+ * a segment; the QEE advances clock by clock as the segment is decoded (it
+ * depends only on the pins), and when the segment ends each chip that can
+ * change there runs all of its words in turn with Enable, Carry and S held in
+ * registers. Chips are independent: a chip's state after a clock depends only
+ * on its own state, the pins and its own T, so running them one after the
+ * other gives the state of the clock-by-clock array. Within a segment E does
+ * not change (no LdE), so a chip whose E is all 0 (dark) changes only in
+ * Carry (writes are gated by E, A-11; LdC is not); those Carry updates join
+ * the deferred log as pp5_emc_step would log them. Only the A-9/A-10/A-11
+ * defaults on chips of four words take this path (other options step). */
+
+enum { SEG_MAX = 512 };
+enum { S_INIT, S_PREV_M, S_PLANE };
+
+typedef struct seg_op {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
+    const pp5_pins *p;      /* its pins (the caller's block, valid until pp5_emc_run returns) */
+    int16_t addr;           /* latched address (0..255) */
+    int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
+    int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
+    int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
+    int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
+    uint8_t k;
+    uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
+} seg_op;
+
+typedef struct seg {
+    seg_op op[SEG_MAX];
+    int n;                  /* ops (words that write or load Carry) */
+    int clocks;             /* clocks decoded (ops and clocks that only read) */
+    int prev_plane;         /* plane read in the last clock decoded (PL_ZERO: none) */
+    bool prev_write;        /* the last clock decoded was a writing op */
+    bool has_t;
+    uint64_t min_uid;       /* oldest coefficient set an op reads T from */
+} seg;
+
+static bool block_capable(const pp5_emc *e)
+{
+    const pp5_emc_options *o = &e->o;
+    return o->sum_table == 0x96 && o->carry_table == 0xE8 && o->enable_table == 0xE8 && o->mwrt_gated_by_e &&
+           !o->loads_gated_by_e && o->s_source == PP5_S_PREV_READ && e->wpc == 4;
+}
+
+static struct seg *seg_new(void) { return malloc(sizeof(seg)); }
+
+static void seg_reset(seg *g)
+{
+    g->n = 0;
+    g->clocks = 0;
+    g->has_t = false;
+    g->min_uid = UINT64_MAX;
+}
+
+/* The dark chips' share of the segment: Carry updates, logged. */
+static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
+{
+    int first = -1, nldc = 0; /* last op that overwrites Carry without reading it */
+    for (int i = 0; i < g->n; i++)
+        if (g->op[i].ldc) {
+            nldc++;
+            if (g->op[i].fill || !g->op[i].reads_c) first = i;
+        }
+    if (!nldc || !(dark[0] | dark[1] | dark[2] | dark[3])) return true;
+    int start = first < 0 ? 0 : g->op[first].fill ? first + 1 : first;
+    int count = 0;
+    for (int i = start; i < g->n; i++) count += g->op[i].ldc;
+    if (count) { /* room first (nothing changed yet if there is none) */
+        if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
+            e->log_len = 0;
+            e->arch_len = 0;
+        }
+        if (e->log_len + count > LOG_LIMIT) flush_all(e);
+        if (e->log_len + count > e->log_cap) {
+            int nc = e->log_cap ? e->log_cap : 256;
+            while (nc < e->log_len + count) nc *= 2;
+            defer_op *nl = realloc(e->log, (size_t)nc * sizeof *nl);
+            if (!nl) return false;
+            e->log = nl;
+            e->log_cap = nc;
+        }
+        if (e->arch_len + count > e->arch_cap) {
+            int nc = e->arch_cap ? e->arch_cap : 64;
+            while (nc < e->arch_len + count) nc *= 2;
+            qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
+            if (!na) return false;
+            e->arch = na;
+            e->arch_cap = nc;
+        }
+    }
+    if (first >= 0) {
+        for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
+        if (g->op[first].fill) {
+            uint64_t v = g->op[first].fill_v ? ~0ull : 0;
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t m = dark[wd]; m; m &= m - 1) {
+                    uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
+                    cy[0] = cy[1] = cy[2] = cy[3] = v;
+                }
+        }
+    }
+    if (!count) return true;
+    int entry0 = e->log_len;
+    for (int i = start; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        if (!o->ldc) continue;
+        defer_op *d = &e->log[e->log_len++];
+        word_setup(e, o->p, o->addr, &d->u);
+        d->s_addr = o->s_addr;
+        d->set_ix = -1;
+        d->k = 0;
+        if (o->need_t && o->set_ring >= 0) {
+            /* (the set as it is now: bits below k were final when the word read it) */
+            const qee_set *s = &e->set[o->set_ring];
+            if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m))
+                e->arch[e->arch_len++] = *s;
+            d->set_ix = e->arch_len - 1;
+            d->k = o->k;
+        }
+    }
+    for (int wd = 0; wd < 4; wd++) {
+        for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
+            e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry0;
+        e->pend[wd] |= dark[wd];
+    }
+    return true;
+}
+
+/* Chip c runs the segment's ops. */
+static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg *g, int c, bool snap_at_end)
+{
+    size_t off = (size_t)c * 4;
+    const uint64_t *zero = plane(e, PL_ZERO, c);
+    uint64_t *cyp = plane(e, PL_CARRY, c);
+    v4u E, K, M, Mprev = SPLAT4(0), S, T;
+    LD4(E, plane(e, PL_E, c));
+    LD4(K, cyp);
+    for (int i = 0; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        if (o->fill) {
+            K = SPLAT4(o->fill_v ? ~0ull : 0);
+            continue;
+        }
+        const uint64_t *tp = zero, *sp = zero;
+        if (o->need_t && o->set_ring >= 0) tp = tree_bit(e, c, &e->set[o->set_ring], o->k, true);
+        if (o->need_s) {
+            if (o->s_mode == S_PREV_M) sp = (const uint64_t *)&Mprev;
+            else if (o->s_mode == S_PLANE) sp = plane(e, o->s_plane, c);
+            else sp = e->s_gen[c] == e->gen ? e->s_snap + off : e->s_addr >= 0 ? plane(e, e->s_addr, c) : zero;
+        }
+        LD4(S, sp);
+        LD4(T, tp);
+        uint64_t *mp = plane(e, o->m_plane, c);
+        LD4(M, mp);
+        v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
+        v4u B = ((E | SPLAT4(o->es)) & (M | SPLAT4(o->ms))) ^ SPLAT4(o->bcm);
+        v4u C = (K | SPLAT4(o->cs)) ^ SPLAT4(o->ccm);
+        if (o->write) {
+            v4u nm = M ^ ((M ^ (A ^ B ^ C)) & E); /* A-9 sum, A-11 gated by E */
+            ST4(mp, nm);
+            Mprev = M; /* S of the next clock is M before the write */
+        }
+        if (o->ldc) K = (A & B) | (C & (A | B)); /* A-9 maj; A-11 LdC not gated */
+    }
+    ST4(cyp, K);
+    if (snap_at_end) ST4(e->s_snap + off, Mprev);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void seg_chips(pp5_emc *e, const seg *g, const uint64_t *run, bool snap_at_end)
+{
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = run[wd]; m; m &= m - 1) seg_chip(e, g, wd * 64 + __builtin_ctzll(m), snap_at_end);
+}
+
+/* Execute the decoded segment (the QEE is at its end already). */
+static void seg_flush(pp5_emc *e, seg *g)
+{
+    if (!g->n) {
+        if (g->clocks) {
+            e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
+            e->gen += (uint64_t)g->clocks;
+        }
+        seg_reset(g);
+        return;
+    }
+    uint64_t run[4] = {0}, dark[4] = {0};
+    for (int wd = 0; wd * 64 < e->nchips; wd++) {
+        int nw = e->nchips - wd * 64;
+        uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1;
+        run[wd] = e->eany[wd];
+        for (int i = 0; i < 64 && i < nw; i++) /* (a chip holding S as a snapshot runs: the log reads planes) */
+            if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
+        dark[wd] = all & ~run[wd];
+        for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+    }
+    if (!seg_defer_dark(e, g, dark)) { /* out of memory for the log: the dark chips run too */
+        for (int wd = 0; wd < 4; wd++) {
+            for (uint64_t p = dark[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+            run[wd] |= dark[wd];
+        }
+    }
+    bool snap_at_end = g->prev_write;
+    if (e->groups_dirty) regroup(e);
+    seg_chips(e, g, run, snap_at_end);
+    bool any_ldc = false;
+    int last_ldc = -1;
+    for (int i = 0; i < g->n; i++)
+        if (g->op[i].ldc) {
+            any_ldc = true;
+            last_ldc = i;
+        }
+    if (any_ldc) e->carry_fill = g->op[last_ldc].fill ? 1 + g->op[last_ldc].fill_v : 0;
+    e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
+    e->gen += (uint64_t)g->clocks;
+    if (snap_at_end)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t m = run[wd]; m; m &= m - 1) e->s_gen[wd * 64 + __builtin_ctzll(m)] = e->gen;
+    seg_reset(g);
+}
+
+/* A clock that only reads (S follows it) joins the segment. */
+static inline void seg_sense(seg *g, int addr)
+{
+    g->prev_plane = addr < PP5_EMC_MEM_BITS ? addr : PL_ZERO;
+    g->prev_write = false;
+    g->clocks++;
+}
+
+/* The word of pins p (ALU controls, no LdE) joins the segment; false when
+ * it cannot (its T bit may still change): the caller steps it. */
+static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
+{
+    bool valid = addr < PP5_EMC_MEM_BITS;
+    int set_ring = -1, k = 0;
+    if (p->agts_t && e->rt_set >= 0 && e->rt_k < 128) {
+        const qee_set *s = &e->set[e->rt_set];
+        /* bit k is final once coefficient bit k has arrived (or no more will) */
+        if (!(e->rt_k < s->m || !s->open || s->m >= 128)) return false;
+        set_ring = e->rt_set;
+        k = e->rt_k;
+    }
+    if (!valid) e->warnings++; /* */
+    bool write = p->mwrt && valid;
+    if (!write && !p->ldc) { /* changes nothing: S follows the read */
+        seg_sense(g, addr);
+        return true;
+    }
+    if (g->n == SEG_MAX) seg_flush(e, g);
+    seg_op *o = &g->op[g->n++];
+    o->ss = p->agts_s ? 0 : ~0ull;
+    o->ts = p->agts_t ? 0 : ~0ull;
+    o->es = p->bgts_e ? 0 : ~0ull;
+    o->ms = p->bgts_m ? 0 : ~0ull;
+    o->cs = p->cgts_c ? 0 : ~0ull;
+    o->acm = p->acmp ? ~0ull : 0;
+    o->bcm = p->bcmp ? ~0ull : 0;
+    o->ccm = p->ccmp ? ~0ull : 0;
+    o->p = p;
+    o->addr = (int16_t)addr;
+    o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
+    o->write = write;
+    o->ldc = p->ldc;
+    o->need_t = p->agts_t;
+    o->need_s = p->agts_s;
+    o->reads_c = p->cgts_c;
+    /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
+    o->fill = !write && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+    o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+    o->set_ring = (int8_t)set_ring;
+    o->k = (uint8_t)k;
+    if (set_ring >= 0) {
+        g->has_t = true;
+        if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
+    }
+    if (!g->clocks) {
+        o->s_mode = S_INIT;
+        o->s_plane = PL_ZERO;
+        o->s_addr = (int16_t)e->s_addr;
+    } else {
+        o->s_mode = g->prev_write ? S_PREV_M : S_PLANE;
+        o->s_plane = (int16_t)g->prev_plane;
+        o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
+    }
+    g->prev_plane = o->m_plane;
+    g->prev_write = write;
+    g->clocks++;
+    return true;
+}
+
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 {
-    for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
+    seg *g = e->seg;
+    if (!g) {
+        for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
+        return;
+    }
+    seg_reset(g);
+    for (size_t i = 0; i < n; i++) {
+        const pp5_pins *p = &pins[i];
+        if (p->trst) {
+            /* a new set would take the ring slot of one the segment reads */
+            if (e->lat_lsb && g->has_t && e->nset_total >= QEE_SETS &&
+                (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
+                seg_flush(e, g);
+            qee_shift(e);
+        }
+        int addr = e->lat_addr_l;
+        bool joined;
+        if (p->redundant) {
+            joined = !p->config_mode;
+            if (joined) {
+                for (int x = 0; x < 6; x++)
+                    if (p->extop >> x & 1) e->extops[x]++; /* */
+                seg_sense(g, addr);
+            }
+        } else if (!(p->ldc || p->lde || p->mwrt)) {
+            seg_sense(g, addr);
+            joined = true;
+        } else {
+            joined = !p->lde && seg_add(e, g, p, addr);
+        }
+        if (!joined) {
+            seg_flush(e, g);
+            step_word(e, p);
+        }
+        latch_pins(e, p);
+    }
+    seg_flush(e, g);
 }
