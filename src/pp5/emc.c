@@ -1642,6 +1642,12 @@ static void seg_flush(pp5_emc *e, seg *g)
         seg_reset(g);
         return;
     }
+    /* a running chip's deferred Carry updates: dropped when the first op that
+     * touches Carry or memory overwrites Carry without reading it, applied
+     * when it reads Carry or writes memory (as settle_pending), else kept */
+    int settle = 0;
+    for (int i = 0; i < g->n && !settle; i++)
+        settle = g->op[i].ldc && !g->op[i].reads_c ? 1 : g->op[i].reads_c || g->op[i].write ? 2 : 0;
     uint64_t run[4] = {0}, dark[4] = {0};
     for (int wd = 0; wd * 64 < e->nchips; wd++) {
         int nw = e->nchips - wd * 64;
@@ -1650,7 +1656,9 @@ static void seg_flush(pp5_emc *e, seg *g)
         for (int i = 0; i < 64 && i < nw; i++) /* (a chip holding S as a snapshot runs: the log reads planes) */
             if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
         dark[wd] = all & ~run[wd];
-        for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+        if (settle == 1) e->pend[wd] &= ~run[wd];
+        else if (settle == 2)
+            for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
     }
     if (!seg_defer_dark(e, g, dark)) { /* out of memory for the log: the dark chips run too */
         for (int wd = 0; wd < 4; wd++) {
