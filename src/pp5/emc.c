@@ -1481,8 +1481,16 @@ typedef struct seg_op {
     uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
 } seg_op;
 
+/* A coefficient set the segment reads T from, as the chip pass sees it. */
+typedef struct seg_set {
+    int kmax;               /* highest bit read */
+    bool adder;             /* separable in bits 0..kmax and kmax ≤ 100: range test and adder */
+    i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
+} seg_set;
+
 typedef struct seg {
     seg_op op[SEG_MAX];
+    seg_set set[QEE_SETS];  /* by ring index */
     int n;                  /* ops (words that write or load Carry) */
     int clocks;             /* clocks decoded (ops and clocks that only read) */
     int prev_plane;         /* plane read in the last clock decoded (PL_ZERO: none) */
@@ -1582,7 +1590,41 @@ static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
     return true;
 }
 
-/* Chip c runs the segment's ops. */
+/* The chip's range of Q (coefficients ss->co) as the lowest bit kc from
+ * which every pixel has the same bits (Q in one 2^kc block): bits ≥ kc of
+ * Q are constants there, and so are T's (those bits of Q ≡ the tree's). */
+static int seg_const_from(const pp5_emc *e, const seg_set *ss, int c, i128 *qmin)
+{
+    i128 mn[2], mx[2];
+    for (int a = 0; a < 2; a++) {
+        i128 q = ss->co[a ? 5 : 3], l = ss->co[a ? 1 : 0], o = a ? chip_y0(e, c) : chip_x0(e, c);
+        int n = a ? e->th : e->tw;
+        if (q == 0) {
+            i128 u = l * o, v = l * (o + n - 1);
+            mn[a] = u < v ? u : v;
+            mx[a] = u < v ? v : u;
+        } else {
+            i128 lo = q * o * o + l * o, hi = lo;
+            for (int i = 1; i < n; i++) {
+                i128 v = q * (o + i) * (o + i) + l * (o + i);
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+            mn[a] = lo;
+            mx[a] = hi;
+        }
+    }
+    i128 lo = mn[0] + mn[1] + ss->co[2], hi = mx[0] + mx[1] + ss->co[2];
+    *qmin = lo;
+    u128 d = (u128)(lo ^ hi);
+    uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
+    return dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+}
+
+/* Chip c runs the segment's ops. T of a set marked adder: bits from the
+ * chip's constant bit up are constants; below it a bit-serial adder of
+ * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
+ * with the reads, its carry in registers. Other sets: tree_bit. */
 static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg *g, int c, bool snap_at_end)
 {
     size_t off = (size_t)c * 4;
@@ -1591,21 +1633,74 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
     v4u E, K, M, Mprev = SPLAT4(0), S, T;
     LD4(E, plane(e, PL_E, c));
     LD4(K, cyp);
+    /* the adder */
+    int ring = -1, kc = 0, next_k = -1, last_k = -1;
+    i128 qmin = 0;
+    v4u AK = SPLAT4(0), AT = SPLAT4(0);
+    axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
+    int x0 = chip_x0(e, c), y0 = chip_y0(e, c);
+    const uint64_t *vs = e->vspread;
+    uint64_t rep = e->rep;
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
         if (o->fill) {
             K = SPLAT4(o->fill_v ? ~0ull : 0);
             continue;
         }
-        const uint64_t *tp = zero, *sp = zero;
-        if (o->need_t && o->set_ring >= 0) tp = tree_bit(e, c, &e->set[o->set_ring], o->k, true);
+        T = SPLAT4(0);
+        if (o->need_t && o->set_ring >= 0) {
+            int k = o->k;
+            const seg_set *ss = &g->set[o->set_ring];
+            const qee_set *s = &e->set[o->set_ring];
+            if (!ss->adder) {
+                LD4(T, tree_bit(e, c, s, k, true));
+            } else {
+                if (o->set_ring != ring) {
+                    ring = o->set_ring;
+                    kc = seg_const_from(e, ss, c, &qmin);
+                    next_k = last_k = -1;
+                }
+                if (k == last_k) {
+                    T = AT;
+                } else if (k >= kc) {
+                    T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
+                } else {
+                    if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
+                        /* start: the carry into bit k directly, or from bit 0 */
+                        if (k >= 4 && k <= 63) {
+                            line_values(e, lx, s, 0, x0, k);
+                            line_values(e, ly, s, 1, y0, k);
+                            uint64_t pl[64], rl[64], low = (1ull << k) - 1, cy[4];
+                            for (int j = 0; j < e->tw; j++) pl[j] = (uint64_t)lx->val[j] & low;
+                            for (int j = 0; j < e->th; j++) rl[j] = (uint64_t)ly->val[j] & low;
+                            carry_into(pl, rl, e->tw, e->th, k, cy, 4);
+                            LD4(AK, cy);
+                            next_k = k;
+                        } else {
+                            AK = SPLAT4(0);
+                            next_k = 0;
+                        }
+                    }
+                    for (; next_k <= k; next_k++) {
+                        uint64_t xm = line_bit(e, lx, s, 0, x0, next_k), ym = line_bit(e, ly, s, 1, y0, next_k);
+                        v4u u = SPLAT4(xm * rep);
+                        v4u v = {vs[ym & 15], vs[ym >> 4 & 15], vs[ym >> 8 & 15], vs[ym >> 12 & 15]};
+                        v4u x = u ^ v;
+                        AT = x ^ AK;
+                        AK = (u & v) | (AK & x);
+                    }
+                    last_k = k;
+                    T = AT;
+                }
+            }
+        }
+        const uint64_t *sp = zero;
         if (o->need_s) {
             if (o->s_mode == S_PREV_M) sp = (const uint64_t *)&Mprev;
             else if (o->s_mode == S_PLANE) sp = plane(e, o->s_plane, c);
             else sp = e->s_gen[c] == e->gen ? e->s_snap + off : e->s_addr >= 0 ? plane(e, e->s_addr, c) : zero;
         }
         LD4(S, sp);
-        LD4(T, tp);
         uint64_t *mp = plane(e, o->m_plane, c);
         LD4(M, mp);
         v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
@@ -1668,6 +1763,21 @@ static void seg_flush(pp5_emc *e, seg *g)
     }
     bool snap_at_end = g->prev_write;
     if (e->groups_dirty) regroup(e);
+    for (int r = 0; r < QEE_SETS; r++) g->set[r].kmax = -1;
+    for (int i = 0; i < g->n; i++)
+        if (g->op[i].need_t && g->op[i].set_ring >= 0 && g->op[i].k > g->set[g->op[i].set_ring].kmax)
+            g->set[g->op[i].set_ring].kmax = g->op[i].k;
+    for (int r = 0; r < QEE_SETS; r++) {
+        seg_set *ss = &g->set[r];
+        int km = ss->kmax;
+        if (km < 0) continue;
+        const qee_set *s = &e->set[r];
+        /* the adder's geometry: whole rows in a word, 16×16 (vspread of four rows) */
+        ss->adder = e->fast_uv && e->tw == 16 && e->th == 16 && km <= 100 &&
+                    (s->coef[4] & (((u128)1 << (km + 1)) - 1)) == 0;
+        if (ss->adder)
+            for (int j = 0; j < 6; j++) ss->co[j] = sext(s->coef[j], km);
+    }
     seg_chips(e, g, run, snap_at_end);
     bool any_ldc = false;
     int last_ldc = -1;
