@@ -120,6 +120,9 @@ struct pp5_emc {
     uint64_t shifts;
     int rt_set;             /* R_T source set (ring index), -1 = no set: T = 0 */
     int rt_k;
+    uint64_t q_event;       /* qee_plan: shifts below this take qee_step's short path */
+    int q_into, q_rt;       /* ring index of the collecting set, of R_T's set (-1: none) */
+    uint64_t q_rt_base;     /* R_T's bit index = shift index - this */
     tengine *te;
     uint64_t *t_carry, *t_last; /* nchips·wpc each */
     uint64_t *t_win;        /* nchips·T_WIN·wpc: the adder's last bits */
@@ -960,6 +963,44 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
     }
 }
 
+/* For the next shift (sh = e->shifts, no LSB token): which set collects the
+ * coefficient bits, which one R_T reads, and the first shift from which
+ * qee_shift's choices could differ (a set reaching its bit 0 or its output,
+ * the collecting set full, R_T's index at its cap): until then qee_step
+ * takes the same choices without searching. */
+static void qee_plan(pp5_emc *e)
+{
+    uint64_t sh = e->shifts, ev = UINT64_MAX;
+    e->q_into = -1;
+    e->q_rt = -1;
+    if (e->nset_total > 0) {
+        int ni = (e->nset_total - 1) % QEE_SETS, into = -1;
+        const qee_set *s = &e->set[ni];
+        if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) into = ni;
+        else {
+            ev = s->token_shift + SET_TOKEN_TO_BIT0;
+            if (e->nset_total > 1) into = (e->nset_total - 2) % QEE_SETS;
+        }
+        if (into >= 0 && e->set[into].open && e->set[into].m < 128) {
+            e->q_into = into;
+            uint64_t full = sh + (uint64_t)(128 - e->set[into].m);
+            if (full < ev) ev = full;
+        }
+    }
+    uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
+    for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
+        const qee_set *s = &e->set[i % QEE_SETS];
+        if (sh >= s->token_shift + lead) {
+            e->q_rt = i % QEE_SETS;
+            e->q_rt_base = s->token_shift + lead;
+            if (e->q_rt_base + 1000 < ev) ev = e->q_rt_base + 1000;
+            break;
+        }
+        if (s->token_shift + lead < ev) ev = s->token_shift + lead;
+    }
+    e->q_event = ev;
+}
+
 static void qee_shift(pp5_emc *e)
 {
     uint64_t sh = e->shifts;
@@ -1004,6 +1045,30 @@ static void qee_shift(pp5_emc *e)
             break;
         }
     }
+    e->shifts = sh + 1;
+    qee_plan(e);
+}
+
+/* A shift with no LSB token before the planned event: only the collecting
+ * set and R_T's bit index advance (qee_plan). */
+static inline void qee_step(pp5_emc *e)
+{
+    uint64_t sh = e->shifts;
+    if (e->lat_lsb || sh >= e->q_event) {
+        qee_shift(e);
+        return;
+    }
+    if (e->q_into >= 0) {
+        qee_set *into = &e->set[e->q_into];
+        uint64_t lo = into->m < 64 ? 1ull << (into->m & 63) : 0, hi = into->m >= 64 ? 1ull << (into->m & 63) : 0;
+        for (int c = 0; c < 6; c++) {
+            uint64_t on = 0 - (uint64_t)(e->lat_dat[c] & 1);
+            into->coef[c] |= (u128)(hi & on) << 64 | (lo & on);
+        }
+        into->m++;
+    }
+    e->rt_set = e->q_rt;
+    if (e->q_rt >= 0) e->rt_k = (int)(sh - e->q_rt_base);
     e->shifts = sh + 1;
 }
 
@@ -1446,7 +1511,7 @@ static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
 
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
 {
-    if (p->trst) qee_shift(e);
+    if (p->trst) qee_step(e);
     step_word(e, p);
     latch_pins(e, p);
 }
@@ -1880,7 +1945,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             if (e->lat_lsb && g->has_t && e->nset_total >= QEE_SETS &&
                 (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
                 seg_flush(e, g);
-            qee_shift(e);
+            qee_step(e);
         }
         int addr = e->lat_addr_l;
         bool joined;
