@@ -1537,6 +1537,8 @@ enum { S_INIT, S_PREV_M, S_PLANE };
 typedef struct seg_op {
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
     const pp5_pins *p;      /* its pins (the caller's block, valid until pp5_emc_run returns) */
+    uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
+    const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
     int16_t addr;           /* latched address (0..255) */
     int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
     int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
@@ -1544,6 +1546,7 @@ typedef struct seg_op {
     int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
     uint8_t k;
     uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
+    uint8_t t_same;         /* T is the previous T op's (same set and bit) */
 } seg_op;
 
 /* A coefficient set the segment reads T from, as the chip pass sees it. */
@@ -1562,6 +1565,7 @@ typedef struct seg {
     bool prev_write;        /* the last clock decoded was a writing op */
     bool has_t;
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
+    int last_t_ring, last_t_k; /* the last op reading T */
 } seg;
 
 static bool block_capable(const pp5_emc *e)
@@ -1579,6 +1583,8 @@ static void seg_reset(seg *g)
     g->clocks = 0;
     g->has_t = false;
     g->min_uid = UINT64_MAX;
+    g->last_t_ring = -2;
+    g->last_t_k = -1;
 }
 
 /* The dark chips' share of the segment: Carry updates, logged. */
@@ -1695,7 +1701,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
     size_t off = (size_t)c * 4;
     const uint64_t *zero = plane(e, PL_ZERO, c);
     uint64_t *cyp = plane(e, PL_CARRY, c);
-    v4u E, K, M, Mprev = SPLAT4(0), S, T;
+    v4u E, K, M, Mprev = SPLAT4(0), S, T = SPLAT4(0);
     LD4(E, plane(e, PL_E, c));
     LD4(K, cyp);
     /* the adder */
@@ -1712,8 +1718,11 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
             K = SPLAT4(o->fill_v ? ~0ull : 0);
             continue;
         }
-        T = SPLAT4(0);
-        if (o->need_t && o->set_ring >= 0) {
+        if (!o->need_t || o->t_same) {
+            /* T not read (its mask is all ones), or as the previous T op's */
+        } else if (o->set_ring < 0) {
+            T = SPLAT4(0);
+        } else {
             int k = o->k;
             const seg_set *ss = &g->set[o->set_ring];
             const qee_set *s = &e->set[o->set_ring];
@@ -1762,11 +1771,11 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
         const uint64_t *sp = zero;
         if (o->need_s) {
             if (o->s_mode == S_PREV_M) sp = (const uint64_t *)&Mprev;
-            else if (o->s_mode == S_PLANE) sp = plane(e, o->s_plane, c);
+            else if (o->s_mode == S_PLANE) sp = o->s0 + off;
             else sp = e->s_gen[c] == e->gen ? e->s_snap + off : e->s_addr >= 0 ? plane(e, e->s_addr, c) : zero;
         }
         LD4(S, sp);
-        uint64_t *mp = plane(e, o->m_plane, c);
+        uint64_t *mp = o->m0 + off;
         LD4(M, mp);
         v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
         v4u B = ((E | SPLAT4(o->es)) & (M | SPLAT4(o->ms))) ^ SPLAT4(o->bcm);
@@ -1887,6 +1896,17 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         seg_sense(g, addr);
         return true;
     }
+    bool fill = !write && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+    if (fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
+        /* (a fill right after a fill: the second one is all that is seen; the
+         * waiting z-test repeats its Carry preset) */
+        seg_op *o = &g->op[g->n - 1];
+        o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+        g->prev_plane = valid ? addr : PL_ZERO;
+        g->clocks++;
+        return true;
+    }
     if (g->n == SEG_MAX) seg_flush(e, g);
     seg_op *o = &g->op[g->n++];
     o->ss = p->agts_s ? 0 : ~0ull;
@@ -1906,8 +1926,7 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     o->need_s = p->agts_s;
     o->reads_c = p->cgts_c;
     /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
-    o->fill = !write && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
-    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+    o->fill = fill;
     o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
@@ -1923,6 +1942,14 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         o->s_mode = g->prev_write ? S_PREV_M : S_PLANE;
         o->s_plane = (int16_t)g->prev_plane;
         o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
+    }
+    o->m0 = plane(e, o->m_plane, 0);
+    o->s0 = plane(e, o->s_plane, 0);
+    o->t_same = 0;
+    if (o->need_t) {
+        o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
+        g->last_t_ring = set_ring;
+        g->last_t_k = k;
     }
     g->prev_plane = o->m_plane;
     g->prev_write = write;
@@ -1940,6 +1967,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     seg_reset(g);
     for (size_t i = 0; i < n; i++) {
         const pp5_pins *p = &pins[i];
+        __builtin_prefetch(p + 24); /* (a long block streams from memory) */
         if (p->trst) {
             /* a new set would take the ring slot of one the segment reads */
             if (e->lat_lsb && g->has_t && e->nset_total >= QEE_SETS &&
