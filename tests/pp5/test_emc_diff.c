@@ -168,7 +168,7 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     memset(p, 0, sizeof *p);
     p->cycle = (uint64_t)clock;
     p->trst = g->next_trst;
-    g->next_trst = chance(s, 88);
+    g->next_trst = chance(s, g->calm ? 55 : 88); /* (calm: T bits read by several words) */
     /* coefficient streams: this clock's bits are shifted in on the next clock if TrSt */
     if (g->tail - g->head < 200 && chance(s, 30)) queue_set(g);
     if (g->head < g->tail) {
