@@ -174,6 +174,7 @@ static void flush_chip(pp5_emc *e, int c);
 static void flush_all(pp5_emc *e);
 static bool block_capable(const pp5_emc *e);
 static struct seg *seg_new(void);
+static void seg_free(struct seg *g);
 static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
 
 static void update_lit(pp5_emc *e, int c)
@@ -288,7 +289,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->ylead);
     free(e->xline);
     free(e->yline);
-    free(e->seg);
+    seg_free(e->seg);
     free(e);
 }
 
@@ -1549,12 +1550,22 @@ typedef struct seg_op {
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
 } seg_op;
 
-/* A coefficient set the segment reads T from, as the chip pass sees it. */
+/* A coefficient set the segment reads T from, as the chip pass sees it.
+ * With the adder, what the chips of one column (row) share is prepared once
+ * per segment in the arena: per x line (slot) the P bit masks of bits
+ * klo..kmax spread over a chip's rows (u), the low 64 bits of P(lx) and the
+ * range of P; per y line the R bit masks as four row words (v), the low 64
+ * bits of R(ly) and its range. */
 typedef struct seg_set {
-    int kmax;               /* highest bit read */
-    bool adder;             /* separable in bits 0..kmax and kmax ≤ 100: range test and adder */
+    int kmin, kmax;         /* lowest and highest bit read */
+    int klo, nb;            /* masks of bits klo .. klo+nb-1 */
+    bool adder;             /* separable in bits 0..kmax, kmax ≤ 63, 16×16 chips, arena room */
     i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
+    size_t xbase, ybase;    /* arena offsets of slot 0 */
+    int nx, ny;
 } seg_set;
+
+enum { SEG_LOWS = 16, SEG_RANGE = 4 }; /* per slot: 16 low words, then min and max (two i128) */
 
 typedef struct seg {
     seg_op op[SEG_MAX];
@@ -1566,6 +1577,9 @@ typedef struct seg {
     bool has_t;
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
+    int16_t xslot[QEE_SETS][256], yslot[QEE_SETS][256]; /* by chip of the lead: slot, -1 none */
+    uint64_t *arena;
+    size_t arena_cap, arena_len;
 } seg;
 
 static bool block_capable(const pp5_emc *e)
@@ -1575,7 +1589,21 @@ static bool block_capable(const pp5_emc *e)
            !o->loads_gated_by_e && o->s_source == PP5_S_PREV_READ && e->wpc == 4;
 }
 
-static struct seg *seg_new(void) { return malloc(sizeof(seg)); }
+static void seg_free(seg *g)
+{
+    if (g) free(g->arena);
+    free(g);
+}
+
+static struct seg *seg_new(void)
+{
+    seg *g = malloc(sizeof(seg));
+    if (g) {
+        g->arena = NULL;
+        g->arena_cap = 0;
+    }
+    return g;
+}
 
 static void seg_reset(seg *g)
 {
@@ -1661,35 +1689,85 @@ static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
     return true;
 }
 
-/* The chip's range of Q (coefficients ss->co) as the lowest bit kc from
- * which every pixel has the same bits (Q in one 2^kc block): bits ≥ kc of
- * Q are constants there, and so are T's (those bits of Q ≡ the tree's). */
-static int seg_const_from(const pp5_emc *e, const seg_set *ss, int c, i128 *qmin)
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
+static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i128 *mx)
 {
-    i128 mn[2], mx[2];
-    for (int a = 0; a < 2; a++) {
-        i128 q = ss->co[a ? 5 : 3], l = ss->co[a ? 1 : 0], o = a ? chip_y0(e, c) : chip_x0(e, c);
-        int n = a ? e->th : e->tw;
-        if (q == 0) {
-            i128 u = l * o, v = l * (o + n - 1);
-            mn[a] = u < v ? u : v;
-            mx[a] = u < v ? v : u;
-        } else {
-            i128 lo = q * o * o + l * o, hi = lo;
-            for (int i = 1; i < n; i++) {
-                i128 v = q * (o + i) * (o + i) + l * (o + i);
-                if (v < lo) lo = v;
-                if (v > hi) hi = v;
+    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
+    if (q == 0) {
+        i128 u = l * o, v = l * (o + n - 1);
+        *mn = u < v ? u : v;
+        *mx = u < v ? v : u;
+        return;
+    }
+    i128 lo = q * o * o + l * o, hi = lo;
+    for (int i = 1; i < n; i++) {
+        i128 v = q * (o + i) * (o + i) + l * (o + i);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    *mn = lo;
+    *mx = hi;
+}
+
+/* The arena data of set ring r for the running chips (seg_set). */
+static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
+{
+    seg_set *ss = &g->set[r];
+    const qee_set *s = &e->set[r];
+    memset(g->xslot[r], -1, sizeof g->xslot[r]);
+    memset(g->yslot[r], -1, sizeof g->yslot[r]);
+    int xl[256], yl[256];
+    ss->nx = ss->ny = 0;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = run[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m);
+            if (g->xslot[r][e->xlead[c]] < 0) {
+                g->xslot[r][e->xlead[c]] = (int16_t)ss->nx;
+                xl[ss->nx++] = e->xlead[c];
             }
-            mn[a] = lo;
-            mx[a] = hi;
+            if (g->yslot[r][e->ylead[c]] < 0) {
+                g->yslot[r][e->ylead[c]] = (int16_t)ss->ny;
+                yl[ss->ny++] = e->ylead[c];
+            }
+        }
+    size_t xw = (size_t)ss->nb + SEG_LOWS + SEG_RANGE, yw = 4 * (size_t)ss->nb + SEG_LOWS + SEG_RANGE;
+    size_t need = g->arena_len + (size_t)ss->nx * xw + (size_t)ss->ny * yw;
+    if (need > g->arena_cap) {
+        size_t nc = g->arena_cap ? g->arena_cap : 4096;
+        while (nc < need) nc *= 2;
+        uint64_t *na = realloc(g->arena, nc * sizeof *na);
+        if (!na) return false;
+        g->arena = na;
+        g->arena_cap = nc;
+    }
+    ss->xbase = g->arena_len;
+    ss->ybase = g->arena_len + (size_t)ss->nx * xw;
+    g->arena_len = need;
+    for (int a = 0; a < 2; a++) {
+        int n = a ? ss->ny : ss->nx;
+        for (int i = 0; i < n; i++) {
+            int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
+            axis_line *L = a ? &e->yline[lead] : &e->xline[lead];
+            uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
+            line_values(e, L, s, a, origin, 128);
+            for (int j = 0; j < ss->nb; j++) {
+                uint64_t mk = line_bit(e, L, s, a, origin, ss->klo + j);
+                if (a) {
+                    /* the rows' bits, four rows a word, as the adder adds them */
+                    for (int w = 0; w < 4; w++) d[4 * j + w] = e->vspread[mk >> (4 * w) & 15];
+                } else {
+                    d[j] = mk * e->rep;
+                }
+            }
+            uint64_t *lo = d + (a ? 4 * (size_t)ss->nb : (size_t)ss->nb);
+            for (int j = 0; j < 16; j++) lo[j] = (uint64_t)L->val[j];
+            i128 mn, mx;
+            part_range(ss->co, a, origin, 16, &mn, &mx);
+            memcpy(lo + SEG_LOWS, &mn, sizeof mn);
+            memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
         }
     }
-    i128 lo = mn[0] + mn[1] + ss->co[2], hi = mx[0] + mx[1] + ss->co[2];
-    *qmin = lo;
-    u128 d = (u128)(lo ^ hi);
-    uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
-    return dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+    return true;
 }
 
 /* Chip c runs the segment's ops. T of a set marked adder: bits from the
@@ -1708,10 +1786,8 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
     int ring = -1, kc = 0, next_k = -1, last_k = -1;
     i128 qmin = 0;
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
-    axis_line *lx = &e->xline[e->xlead[c]], *ly = &e->yline[e->ylead[c]];
-    int x0 = chip_x0(e, c), y0 = chip_y0(e, c);
-    const uint64_t *vs = e->vspread;
-    uint64_t rep = e->rep;
+    const uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
+    int klo = 0;
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
         if (o->fill) {
@@ -1725,13 +1801,25 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
         } else {
             int k = o->k;
             const seg_set *ss = &g->set[o->set_ring];
-            const qee_set *s = &e->set[o->set_ring];
             if (!ss->adder) {
-                LD4(T, tree_bit(e, c, s, k, true));
+                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, true));
             } else {
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
-                    kc = seg_const_from(e, ss, c, &qmin);
+                    klo = ss->klo;
+                    xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_LOWS + SEG_RANGE);
+                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * (4 * (size_t)ss->nb + SEG_LOWS + SEG_RANGE);
+                    /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
+                    i128 pmn, pmx, rmn, rmx;
+                    memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
+                    memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
+                    memcpy(&rmn, yd + 4 * ss->nb + SEG_LOWS, sizeof rmn);
+                    memcpy(&rmx, yd + 4 * ss->nb + SEG_LOWS + 2, sizeof rmx);
+                    i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
+                    u128 d = (u128)(lo ^ hi);
+                    uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
+                    kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+                    qmin = lo;
                     next_k = last_k = -1;
                 }
                 if (k == last_k) {
@@ -1740,14 +1828,15 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                     T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
                 } else {
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
-                        /* start: the carry into bit k directly, or from bit 0 */
-                        if (k >= 4 && k <= 63) {
-                            line_values(e, lx, s, 0, x0, k);
-                            line_values(e, ly, s, 1, y0, k);
-                            uint64_t pl[64], rl[64], low = (1ull << k) - 1, cy[4];
-                            for (int j = 0; j < e->tw; j++) pl[j] = (uint64_t)lx->val[j] & low;
-                            for (int j = 0; j < e->th; j++) rl[j] = (uint64_t)ly->val[j] & low;
-                            carry_into(pl, rl, e->tw, e->th, k, cy, 4);
+                        /* start: the carry into bit k directly (klo = k then), or from bit 0 */
+                        if (k >= 4) {
+                            const uint64_t *pl = xd + ss->nb, *rl = yd + 4 * ss->nb;
+                            uint64_t pv[16], rv[16], low = (1ull << k) - 1, cy[4];
+                            for (int j = 0; j < 16; j++) {
+                                pv[j] = pl[j] & low;
+                                rv[j] = rl[j] & low;
+                            }
+                            carry_into(pv, rv, 16, 16, k, cy, 4);
                             LD4(AK, cy);
                             next_k = k;
                         } else {
@@ -1756,9 +1845,8 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                         }
                     }
                     for (; next_k <= k; next_k++) {
-                        uint64_t xm = line_bit(e, lx, s, 0, x0, next_k), ym = line_bit(e, ly, s, 1, y0, next_k);
-                        v4u u = SPLAT4(xm * rep);
-                        v4u v = {vs[ym & 15], vs[ym >> 4 & 15], vs[ym >> 8 & 15], vs[ym >> 12 & 15]};
+                        v4u u = SPLAT4(xd[next_k - klo]), v;
+                        LD4(v, yd + 4 * (size_t)(next_k - klo));
                         v4u x = u ^ v;
                         AT = x ^ AK;
                         AK = (u & v) | (AK & x);
@@ -1837,20 +1925,33 @@ static void seg_flush(pp5_emc *e, seg *g)
     }
     bool snap_at_end = g->prev_write;
     if (e->groups_dirty) regroup(e);
-    for (int r = 0; r < QEE_SETS; r++) g->set[r].kmax = -1;
-    for (int i = 0; i < g->n; i++)
-        if (g->op[i].need_t && g->op[i].set_ring >= 0 && g->op[i].k > g->set[g->op[i].set_ring].kmax)
-            g->set[g->op[i].set_ring].kmax = g->op[i].k;
+    for (int r = 0; r < QEE_SETS; r++) {
+        g->set[r].kmax = -1;
+        g->set[r].kmin = 128;
+    }
+    for (int i = 0; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        if (o->need_t && o->set_ring >= 0) {
+            seg_set *ss = &g->set[o->set_ring];
+            if (o->k > ss->kmax) ss->kmax = o->k;
+            if (o->k < ss->kmin) ss->kmin = o->k;
+        }
+    }
+    g->arena_len = 0;
     for (int r = 0; r < QEE_SETS; r++) {
         seg_set *ss = &g->set[r];
         int km = ss->kmax;
         if (km < 0) continue;
         const qee_set *s = &e->set[r];
-        /* the adder's geometry: whole rows in a word, 16×16 (vspread of four rows) */
-        ss->adder = e->fast_uv && e->tw == 16 && e->th == 16 && km <= 100 &&
+        /* the adder's geometry: whole rows in a word, 16×16 (vspread of four rows);
+         * the carry into a bit k ≥ 4 comes directly, below it the adder runs from bit 0 */
+        ss->adder = e->fast_uv && e->tw == 16 && e->th == 16 && km <= 63 &&
                     (s->coef[4] & (((u128)1 << (km + 1)) - 1)) == 0;
-        if (ss->adder)
-            for (int j = 0; j < 6; j++) ss->co[j] = sext(s->coef[j], km);
+        if (!ss->adder) continue;
+        for (int j = 0; j < 6; j++) ss->co[j] = sext(s->coef[j], km);
+        ss->klo = ss->kmin >= 4 ? ss->kmin : 0;
+        ss->nb = km - ss->klo + 1;
+        if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
     }
     seg_chips(e, g, run, snap_at_end);
     bool any_ldc = false;
