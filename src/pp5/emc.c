@@ -1668,7 +1668,18 @@ static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
         const seg_op *o = &g->op[i];
         if (!o->ldc) continue;
         defer_op *d = &e->log[e->log_len++];
-        word_setup(e, o->p, o->addr, &d->u);
+        /* (what flush_chip reads of the word) */
+        d->u.ss = o->ss;
+        d->u.ts = o->ts;
+        d->u.es = o->es;
+        d->u.ms = o->ms;
+        d->u.cs = o->cs;
+        d->u.acm = o->acm;
+        d->u.bcm = o->bcm;
+        d->u.ccm = o->ccm;
+        d->u.addr = o->m_plane;
+        d->u.need_t = o->need_t;
+        d->u.need_s = o->need_s;
         d->s_addr = o->s_addr;
         d->set_ix = -1;
         d->k = 0;
@@ -1910,8 +1921,9 @@ static void seg_flush(pp5_emc *e, seg *g)
         int nw = e->nchips - wd * 64;
         uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1;
         run[wd] = e->eany[wd];
-        for (int i = 0; i < 64 && i < nw; i++) /* (a chip holding S as a snapshot runs: the log reads planes) */
-            if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
+        if (g->op[0].need_s && g->op[0].s_mode == S_INIT) /* (a chip holding S as a snapshot runs: the log reads planes) */
+            for (int i = 0; i < 64 && i < nw; i++)
+                if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
         dark[wd] = all & ~run[wd];
         if (settle == 1) e->pend[wd] &= ~run[wd];
         else if (settle == 2)

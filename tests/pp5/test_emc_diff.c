@@ -111,6 +111,7 @@ typedef struct gen {
     int nchips;
     uint8_t fields[6];  /* favourite addresses, so reads and writes meet */
     int script[64], script_len, script_pos; /* a scripted run of library words */
+    bool s_word_next;   /* the next word is ADDF's (reads S, loads Carry) */
 } gen;
 
 static void queue_set(gen *g)
@@ -203,7 +204,10 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     int kind = rint_(s, 100);
     word w;
     memset(&w, 0, sizeof w);
-    if (g->script_pos < g->script_len) {
+    if (g->s_word_next) {
+        w = lib_words[9];
+        g->s_word_next = false;
+    } else if (g->script_pos < g->script_len) {
         w = lib_words[g->script[g->script_pos++]];
     } else if (kind < 30) {
         /* idle (or any word without loads: CCmp = 0) */
@@ -311,10 +315,16 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
         emc_ref_step(r, &hist[c]);
         if (c != bend - 1) continue;
         if (chance(&g->rng, 1)) pp5_emc_sync(f); /* deferred Carry applied early: nothing else changes */
-        if (chance(&g->rng, blocks ? 3 : 1)) {
+        if (chance(&g->rng, blocks ? 12 : 1)) {
             /* API writes: a field at one pixel, or a chip's configuration */
             if (chance(&g->rng, 80)) {
                 int x = rint_(&g->rng, w), y = rint_(&g->rng, h), a = rint_(&g->rng, 215) - 3, len = 1 + rint_(&g->rng, 64);
+                if (blocks && chance(&g->rng, 50)) {
+                    /* over S's address (the chip keeps S as a snapshot), and the
+                     * next block starts with a word that reads S into Carry */
+                    a = hist[c].addr_l - rint_(&g->rng, 3);
+                    g->s_word_next = true;
+                }
                 uint64_t v = rnd(&g->rng);
                 pp5_emc_set_field(f, x, y, a, len, v);
                 emc_ref_set_field(r, x, y, a, len, v);
