@@ -2078,17 +2078,46 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         return;
     }
     seg_reset(g);
+    /* the pin latches are the previous clock's pins: read there, written back
+     * before the clock-by-clock path and at the end */
+    pp5_pins lat0;
+    memset(&lat0, 0, sizeof lat0);
+    lat0.addr_l = e->lat_addr_l;
+    lat0.addr_h = e->lat_addr_h;
+    memcpy(lat0.dat, e->lat_dat, 6);
+    lat0.lsb = e->lat_lsb;
+    const pp5_pins *prev = &lat0;
     for (size_t i = 0; i < n; i++) {
         const pp5_pins *p = &pins[i];
         __builtin_prefetch(p + 24); /* (a long block streams from memory) */
         if (p->trst) {
-            /* a new set would take the ring slot of one the segment reads */
-            if (e->lat_lsb && g->has_t && e->nset_total >= QEE_SETS &&
-                (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
-                seg_flush(e, g);
-            qee_step(e);
+            uint64_t sh = e->shifts;
+            if (prev->lsb || sh >= e->q_event) {
+                /* a new set would take the ring slot of one the segment reads */
+                if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
+                    (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
+                    seg_flush(e, g);
+                latch_pins(e, prev);
+                qee_shift(e);
+            } else {
+                /* qee_step's short path */
+                if (e->q_into >= 0) {
+                    qee_set *into = &e->set[e->q_into];
+                    int m = into->m;
+                    uint64_t bit = 1ull << (m & 63);
+                    if (m < 64)
+                        for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1)));
+                    else
+                        for (int c = 0; c < 6; c++)
+                            into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
+                    into->m = m + 1;
+                }
+                e->rt_set = e->q_rt;
+                if (e->q_rt >= 0) e->rt_k = (int)(sh - e->q_rt_base);
+                e->shifts = sh + 1;
+            }
         }
-        int addr = e->lat_addr_l;
+        int addr = prev->addr_l;
         bool joined;
         if (p->redundant) {
             joined = !p->config_mode;
@@ -2097,7 +2126,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                     if (p->extop >> x & 1) e->extops[x]++; /* */
                 seg_sense(g, addr);
             }
-        } else if (!(p->ldc || p->lde || p->mwrt)) {
+        } else if (!(p->ldc | p->lde | p->mwrt)) {
             seg_sense(g, addr);
             joined = true;
         } else {
@@ -2105,9 +2134,11 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         }
         if (!joined) {
             seg_flush(e, g);
+            latch_pins(e, prev);
             step_word(e, p);
         }
-        latch_pins(e, p);
+        prev = p;
     }
+    latch_pins(e, prev);
     seg_flush(e, g);
 }
