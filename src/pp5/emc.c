@@ -1720,6 +1720,31 @@ static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i1
     *mx = hi;
 }
 
+/* Bits klo .. klo+nb-1 (≤ 63) of 16 values as 16-bit masks (bit i: value i). */
+static void masks16(const uint64_t *val, int klo, int nb, uint16_t *out)
+{
+    for (int b = 0; b < nb; b += 8) {
+        uint8_t by[16];
+        for (int i = 0; i < 16; i++) by[i] = (uint8_t)(val[i] >> (klo + b));
+        int n = nb - b < 8 ? nb - b : 8;
+#if defined(__SSE2__)
+        /* the top bit of each byte by movemask, doubling brings the next one up */
+        __m128i v;
+        memcpy(&v, by, 16);
+        for (int j = 7; j >= 0; j--) {
+            if (j < n) out[b + j] = (uint16_t)_mm_movemask_epi8(v);
+            v = _mm_add_epi8(v, v);
+        }
+#else
+        for (int j = 0; j < n; j++) {
+            unsigned m = 0;
+            for (int i = 0; i < 16; i++) m |= (unsigned)(by[i] >> j & 1) << i;
+            out[b + j] = (uint16_t)m;
+        }
+#endif
+    }
+}
+
 /* The arena data of set ring r for the running chips (seg_set). */
 static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 {
@@ -1758,20 +1783,28 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
         int n = a ? ss->ny : ss->nx;
         for (int i = 0; i < n; i++) {
             int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
-            axis_line *L = a ? &e->yline[lead] : &e->xline[lead];
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
-            line_values(e, L, s, a, origin, 128);
+            uint64_t *lo = d + (a ? 4 * (size_t)ss->nb : (size_t)ss->nb);
+            /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
+             * forward differences v(x+1) - v(x) = q(2x+1) + l, step 2q */
+            uint64_t q = (uint64_t)s->coef[a ? 5 : 3], l1 = (uint64_t)s->coef[a ? 1 : 0];
+            uint64_t x = (uint64_t)origin, v = q * x * x + l1 * x + (a ? 0 : (uint64_t)s->coef[2]);
+            uint64_t d1 = q * (2 * x + 1) + l1, d2 = 2 * q;
+            for (int j = 0; j < 16; j++) {
+                lo[j] = v;
+                v += d1;
+                d1 += d2;
+            }
+            uint16_t mk[64];
+            masks16(lo, ss->klo, ss->nb, mk);
             for (int j = 0; j < ss->nb; j++) {
-                uint64_t mk = line_bit(e, L, s, a, origin, ss->klo + j);
                 if (a) {
                     /* the rows' bits, four rows a word, as the adder adds them */
-                    for (int w = 0; w < 4; w++) d[4 * j + w] = e->vspread[mk >> (4 * w) & 15];
+                    for (int w = 0; w < 4; w++) d[4 * j + w] = e->vspread[mk[j] >> (4 * w) & 15];
                 } else {
-                    d[j] = mk * e->rep;
+                    d[j] = (uint64_t)mk[j] * e->rep;
                 }
             }
-            uint64_t *lo = d + (a ? 4 * (size_t)ss->nb : (size_t)ss->nb);
-            for (int j = 0; j < 16; j++) lo[j] = (uint64_t)L->val[j];
             i128 mn, mx;
             part_range(ss->co, a, origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
