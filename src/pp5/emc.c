@@ -1563,6 +1563,7 @@ typedef struct seg_set {
     i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
     size_t xbase, ybase;    /* arena offsets of slot 0 */
     int nx, ny;
+    int16_t xl[256], yl[256]; /* slot -> lead chip */
 } seg_set;
 
 enum { SEG_LOWS = 16, SEG_RANGE = 4 }; /* per slot: 16 low words, then min and max (two i128) */
@@ -1601,6 +1602,9 @@ static struct seg *seg_new(void)
     if (g) {
         g->arena = NULL;
         g->arena_cap = 0;
+        memset(g->xslot, -1, sizeof g->xslot);
+        memset(g->yslot, -1, sizeof g->yslot);
+        for (int r = 0; r < QEE_SETS; r++) g->set[r].nx = g->set[r].ny = 0;
     }
     return g;
 }
@@ -1750,20 +1754,21 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 {
     seg_set *ss = &g->set[r];
     const qee_set *s = &e->set[r];
-    memset(g->xslot[r], -1, sizeof g->xslot[r]);
-    memset(g->yslot[r], -1, sizeof g->yslot[r]);
-    int xl[256], yl[256];
+    for (int i = 0; i < ss->nx; i++) g->xslot[r][ss->xl[i]] = -1; /* (the last segment's) */
+    for (int i = 0; i < ss->ny; i++) g->yslot[r][ss->yl[i]] = -1;
+    int16_t *xl = ss->xl, *yl = ss->yl;
+    uint64_t rep = e->rep;
     ss->nx = ss->ny = 0;
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = run[wd]; m; m &= m - 1) {
             int c = wd * 64 + __builtin_ctzll(m);
             if (g->xslot[r][e->xlead[c]] < 0) {
                 g->xslot[r][e->xlead[c]] = (int16_t)ss->nx;
-                xl[ss->nx++] = e->xlead[c];
+                xl[ss->nx++] = (int16_t)e->xlead[c];
             }
             if (g->yslot[r][e->ylead[c]] < 0) {
                 g->yslot[r][e->ylead[c]] = (int16_t)ss->ny;
-                yl[ss->ny++] = e->ylead[c];
+                yl[ss->ny++] = (int16_t)e->ylead[c];
             }
         }
     size_t xw = (size_t)ss->nb + SEG_LOWS + SEG_RANGE, yw = 4 * (size_t)ss->nb + SEG_LOWS + SEG_RANGE;
@@ -1797,13 +1802,14 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             }
             uint16_t mk[64];
             masks16(lo, ss->klo, ss->nb, mk);
-            for (int j = 0; j < ss->nb; j++) {
-                if (a) {
-                    /* the rows' bits, four rows a word, as the adder adds them */
-                    for (int w = 0; w < 4; w++) d[4 * j + w] = e->vspread[mk[j] >> (4 * w) & 15];
-                } else {
-                    d[j] = (uint64_t)mk[j] * e->rep;
-                }
+            if (a) {
+                /* the rows' bits, four rows a word, as the adder adds them: a row's
+                 * bit to the 16 bits of the row (spread nibble · 0xFFFF) */
+                for (int j = 0; j < ss->nb; j++)
+                    for (int w = 0; w < 4; w++)
+                        d[4 * j + w] = (((uint64_t)(mk[j] >> (4 * w) & 15) * 0x200040008001ull) & 0x1000100010001ull) * 0xFFFF;
+            } else {
+                for (int j = 0; j < ss->nb; j++) d[j] = (uint64_t)mk[j] * rep;
             }
             i128 mn, mx;
             part_range(ss->co, a, origin, 16, &mn, &mx);
