@@ -1548,7 +1548,10 @@ typedef struct seg_op {
     uint8_t k;
     uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
+    uint8_t shape;          /* SH_*: a word of the library with a short kernel */
 } seg_op;
+
+enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
 
 /* A coefficient set the segment reads T from, as the chip pass sees it.
  * With the adder, what the chips of one column (row) share is prepared once
@@ -1906,15 +1909,32 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                 }
             }
         }
-        const uint64_t *sp = zero;
-        if (o->need_s) {
-            if (o->s_mode == S_PREV_M) sp = (const uint64_t *)&Mprev;
-            else if (o->s_mode == S_PLANE) sp = o->s0 + off;
-            else sp = e->s_gen[c] == e->gen ? e->s_snap + off : e->s_addr >= 0 ? plane(e, e->s_addr, c) : zero;
-        }
-        LD4(S, sp);
         uint64_t *mp = o->m0 + off;
         LD4(M, mp);
+        switch (o->shape) {
+        case SH_WRITE_T: { /* a=t b=0 c=0 mwrt: M ← T where E */
+            v4u nm = M ^ ((M ^ T) & E);
+            ST4(mp, nm);
+            Mprev = M; /* S of the next clock is M before the write */
+            continue;
+        }
+        case SH_CARRY_T_NM: { /* a=t b=~m c=cy ldc: Carry ← maj(T, ~M, Carry) */
+            v4u B = ~M;
+            K = (T & B) | (K & (T | B));
+            continue;
+        }
+        default: break;
+        }
+        if (!o->need_s) S = SPLAT4(0);
+        else if (o->s_mode == S_PREV_M) S = Mprev;
+        else if (o->s_mode == S_PLANE) LD4(S, o->s0 + off);
+        else LD4(S, e->s_gen[c] == e->gen ? e->s_snap + off : e->s_addr >= 0 ? plane(e, e->s_addr, c) : zero);
+        if (o->shape == SH_WRITE_S) { /* a=s b=0 c=0 mwrt: M ← S where E */
+            v4u nm = M ^ ((M ^ S) & E);
+            ST4(mp, nm);
+            Mprev = M;
+            continue;
+        }
         v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
         v4u B = ((E | SPLAT4(o->es)) & (M | SPLAT4(o->ms))) ^ SPLAT4(o->bcm);
         v4u C = (K | SPLAT4(o->cs)) ^ SPLAT4(o->ccm);
@@ -2095,6 +2115,15 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         o->s_plane = (int16_t)g->prev_plane;
         o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
     }
+    /* operand buses (A-8) of the library's words: b=0 is BCmp with no source,
+     * c=0 CCmp with no source, b=~m M with BCmp, c=cy Carry without CCmp */
+    bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
+    bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
+    o->shape = SH_GENERIC;
+    if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
+    else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
+    else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
+        o->shape = SH_CARRY_T_NM;
     o->m0 = plane(e, o->m_plane, 0);
     o->s0 = plane(e, o->s_plane, 0);
     o->t_same = 0;
