@@ -36,6 +36,7 @@ typedef __int128 i128;
 enum { QEE_SETS = 8, SET_TOKEN_TO_BIT0 = 2 /* seed: LSB "precedes the coefficient LSBs by 2" */ };
 /* 256-bit vectors (GCC/clang vector extensions) for four-word chips. */
 typedef uint64_t v4u __attribute__((vector_size(32)));
+typedef uint16_t v16u16 __attribute__((vector_size(32)));
 /* (macros, not functions: a function taking or returning a 256-bit vector
  * has a different ABI with and without AVX) */
 #define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
@@ -1760,7 +1761,6 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     for (int i = 0; i < ss->nx; i++) g->xslot[r][ss->xl[i]] = -1; /* (the last segment's) */
     for (int i = 0; i < ss->ny; i++) g->yslot[r][ss->yl[i]] = -1;
     int16_t *xl = ss->xl, *yl = ss->yl;
-    uint64_t rep = e->rep;
     ss->nx = ss->ny = 0;
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = run[wd]; m; m &= m - 1) {
@@ -1774,7 +1774,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
                 yl[ss->ny++] = (int16_t)e->ylead[c];
             }
         }
-    size_t xw = (size_t)ss->nb + SEG_LOWS + SEG_RANGE, yw = 4 * (size_t)ss->nb + SEG_LOWS + SEG_RANGE;
+    size_t xw = (size_t)ss->nb + SEG_LOWS + SEG_RANGE, yw = xw;
     size_t need = g->arena_len + (size_t)ss->nx * xw + (size_t)ss->ny * yw;
     if (need > g->arena_cap) {
         size_t nc = g->arena_cap ? g->arena_cap : 4096;
@@ -1792,7 +1792,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
         for (int i = 0; i < n; i++) {
             int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
-            uint64_t *lo = d + (a ? 4 * (size_t)ss->nb : (size_t)ss->nb);
+            uint64_t *lo = d + ss->nb;
             /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
              * forward differences v(x+1) - v(x) = q(2x+1) + l, step 2q */
             uint64_t q = (uint64_t)s->coef[a ? 5 : 3], l1 = (uint64_t)s->coef[a ? 1 : 0];
@@ -1805,15 +1805,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             }
             uint16_t mk[64];
             masks16(lo, ss->klo, ss->nb, mk);
-            if (a) {
-                /* the rows' bits, four rows a word, as the adder adds them: a row's
-                 * bit to the 16 bits of the row (spread nibble · 0xFFFF) */
-                for (int j = 0; j < ss->nb; j++)
-                    for (int w = 0; w < 4; w++)
-                        d[4 * j + w] = (((uint64_t)(mk[j] >> (4 * w) & 15) * 0x200040008001ull) & 0x1000100010001ull) * 0xFFFF;
-            } else {
-                for (int j = 0; j < ss->nb; j++) d[j] = (uint64_t)mk[j] * rep;
-            }
+            for (int j = 0; j < ss->nb; j++) d[j] = mk[j];
             i128 mn, mx;
             part_range(ss->co, a, origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
@@ -1836,6 +1828,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
     LD4(E, plane(e, PL_E, c));
     LD4(K, cyp);
     /* the adder */
+    const v16u16 row_bit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
     int ring = -1, kc = 0, next_k = -1, last_k = -1;
     i128 qmin = 0;
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
@@ -1861,13 +1854,13 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                     ring = o->set_ring;
                     klo = ss->klo;
                     xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_LOWS + SEG_RANGE);
-                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * (4 * (size_t)ss->nb + SEG_LOWS + SEG_RANGE);
+                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * ((size_t)ss->nb + SEG_LOWS + SEG_RANGE);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
                     i128 pmn, pmx, rmn, rmx;
                     memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
                     memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
-                    memcpy(&rmn, yd + 4 * ss->nb + SEG_LOWS, sizeof rmn);
-                    memcpy(&rmx, yd + 4 * ss->nb + SEG_LOWS + 2, sizeof rmx);
+                    memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
+                    memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
                     i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
                     u128 d = (u128)(lo ^ hi);
                     uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
@@ -1883,7 +1876,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
-                            const uint64_t *pl = xd + ss->nb, *rl = yd + 4 * ss->nb;
+                            const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
                             uint64_t pv[16], rv[16], low = (1ull << k) - 1, cy[4];
                             for (int j = 0; j < 16; j++) {
                                 pv[j] = pl[j] & low;
@@ -1898,8 +1891,13 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                         }
                     }
                     for (; next_k <= k; next_k++) {
-                        v4u u = SPLAT4(xd[next_k - klo]), v;
-                        LD4(v, yd + 4 * (size_t)(next_k - klo));
+                        /* pixel i = 16·ly + lx: sixteen 16-bit lanes, one a row; P's
+                         * bit of column lx is bit lx of every lane, R's bit of row ly
+                         * fills lane ly */
+                        uint16_t xm = (uint16_t)xd[next_k - klo], ym = (uint16_t)yd[next_k - klo];
+                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
                         v4u x = u ^ v;
                         AT = x ^ AK;
                         AK = (u & v) | (AK & x);
