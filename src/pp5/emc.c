@@ -29,6 +29,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define EMC_AVX512 1
+#endif
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -148,6 +152,7 @@ struct pp5_emc {
     uint64_t extops[6], warnings;
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
+    bool avx512;            /* the processor has AVX-512 (F, BW, VL) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -266,6 +271,11 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         }
     }
     if (block_capable(e)) e->seg = seg_new(); /* (none: pp5_emc_run steps) */
+#ifdef EMC_AVX512
+    __builtin_cpu_init();
+    e->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512vl");
+#endif
     *out = e;
     return LS_OK;
 }
@@ -695,6 +705,34 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
         cy[bit >> 6] |= mask << (bit & 63);
     }
 }
+
+#ifdef EMC_AVX512
+/* carry_into for a 16×16 chip with AVX-512 (chosen at pp5_emc_create when
+ * the processor has it): one unsigned compare of the 16 columns a row gives
+ * the row's mask directly. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(const uint64_t *pl, const uint64_t *rl,
+                                                                                 int k, uint64_t *cy)
+{
+    uint64_t lim = 1ull << k;
+    cy[0] = cy[1] = cy[2] = cy[3] = 0;
+    if (k <= 31) {
+        uint32_t p32[16];
+        for (int i = 0; i < 16; i++) p32[i] = (uint32_t)pl[i];
+        __m512i p = _mm512_loadu_si512(p32);
+        for (int ly = 0; ly < 16; ly++) {
+            __mmask16 m = _mm512_cmpge_epu32_mask(p, _mm512_set1_epi32((int)(uint32_t)(lim - rl[ly])));
+            cy[ly >> 2] |= (uint64_t)m << (16 * (ly & 3));
+        }
+        return;
+    }
+    __m512i p0 = _mm512_loadu_si512(pl), p1 = _mm512_loadu_si512(pl + 8);
+    for (int ly = 0; ly < 16; ly++) {
+        __m512i t = _mm512_set1_epi64((long long)(lim - rl[ly]));
+        uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
+        cy[ly >> 2] |= m << (16 * (ly & 3));
+    }
+}
+#endif
 
 static void jump_start(pp5_emc *e, int c, const qee_set *s, int k)
 {
@@ -1836,6 +1874,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
     int klo = 0;
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
+        if (i + 6 < g->n) __builtin_prefetch(g->op[i + 6].m0 + off, 1); /* (planes sit 2 KB apart) */
         if (o->fill) {
             K = SPLAT4(o->fill_v ? ~0ull : 0);
             continue;
@@ -1882,7 +1921,11 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                                 pv[j] = pl[j] & low;
                                 rv[j] = rl[j] & low;
                             }
-                            carry_into(pv, rv, 16, 16, k, cy, 4);
+#ifdef EMC_AVX512
+                            if (e->avx512) carry16_avx512(pv, rv, k, cy);
+                            else
+#endif
+                                carry_into(pv, rv, 16, 16, k, cy, 4);
                             LD4(AK, cy);
                             next_k = k;
                         } else {
