@@ -4,7 +4,8 @@
  *   - IGC+EMC: pp5_render (host streams → IGC → EMC array → colour read-back);
  *   - EMC alone: the same frame's pins, recorded once, replayed into a fresh
  *     EMC array (pp5_emc_run: the whole frame as one block);
- *   - IGC alone: the same host streams with no EMC attached.
+ *   - IGC alone: the same host streams with no EMC attached (block mode, as
+ *     the renderer runs them: pp5_stream_run_blocks).
  * Usage: bench_pp5 [TRIANGLES [FRAMES [DISCS [emc]]]] ("emc": only the EMC
  * replay is repeated, for profiling it). Each figure is the best of
  * FRAMES runs (CPU time of this process, so other jobs on the shared machine
@@ -43,7 +44,7 @@ static void timing_add(timing *t, double cpu, double wall)
     if (cpu > t->worst) t->worst = cpu;
 }
 
-static void nop_clock(void *u, const pp5_igc *g, const pp5_pins *p) { (void)u; (void)g; (void)p; }
+static void nop_block(void *u, const pp5_pins *p, size_t n) { (void)u; (void)p; (void)n; }
 
 typedef struct recording {
     pp5_pins *p;
@@ -151,7 +152,7 @@ int main(int argc, char **argv)
         pp5_igc_create(&g, NULL, &d);
         pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, &d);
         double c0 = cpu_now(), w0 = wall_now();
-        pp5_stream_run(&ps, g, 0, nop_clock, NULL, &d);
+        pp5_stream_run_blocks(&ps, g, 0, nop_block, NULL, &d);
         timing_add(&igc, cpu_now() - c0, wall_now() - w0);
         igc_clocks = pp5_igc_cycle(g);
         pp5_igc_destroy(g);

@@ -1,5 +1,6 @@
 /* `lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] [--vcd trace.vcd]
- *  [--stats stats.json]`: the scene renderer of src/pp5/render.c. */
+ *  [--probe X,Y] [--stats stats.json] [--chips CXxCY] [--tile WxH]`: the scene
+ *  renderer of src/pp5/render.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "base/vcd.h"
@@ -9,19 +10,47 @@
 #include "lockstep/pp5_emc.h"
 #include "pp5/render.h"
 
+/* The VCD holds the IGC's named signals and, after them, what the EMC array
+ * holds at one pixel (the probe) and how many pixels are enabled. */
+enum { EMC_E, EMC_CARRY, EMC_ZBUF, EMC_ZTEMP, EMC_RED, EMC_GREEN, EMC_BLUE, EMC_ENABLED, EMC_NSIG };
+static const struct {
+    const char *name;
+    int addr, len; /* pixel-memory field (len 0: not a field) */
+} emc_sig[EMC_NSIG] = {
+    [EMC_E] = {"EMC_probe_E", 0, 0},
+    [EMC_CARRY] = {"EMC_probe_Carry", 0, 0},
+    [EMC_ZBUF] = {"EMC_probe_zbuf", PP5_R_ZBUF, PP5_R_ZBITS},
+    [EMC_ZTEMP] = {"EMC_probe_ztemp", PP5_R_ZTEMP, PP5_R_ZBITS},
+    [EMC_RED] = {"EMC_probe_red", PP5_R_RED, 8},
+    [EMC_GREEN] = {"EMC_probe_green", PP5_R_GREEN, 8},
+    [EMC_BLUE] = {"EMC_probe_blue", PP5_R_BLUE, 8},
+    [EMC_ENABLED] = {"EMC_enabled_pixels", 0, 0},
+};
+
 typedef struct vcd_ctx {
     ls_vcd vcd;
     uint64_t *vals;
-    size_t nsig;
+    size_t nsig; /* IGC signals */
     double period_ns;
+    int px, py;  /* probe pixel (array coordinates) */
+    uint64_t *eplane;
 } vcd_ctx;
 
 static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_emc *e)
 {
     vcd_ctx *v = user;
     (void)p;
-    (void)e;
     pp5_igc_signal_values(g, v->vals + 1);
+    uint64_t *ev = v->vals + 1 + v->nsig;
+    for (int k = 0; k < EMC_NSIG; k++)
+        if (emc_sig[k].len) ev[k] = pp5_emc_field(e, v->px, v->py, emc_sig[k].addr, emc_sig[k].len);
+    ev[EMC_E] = (uint64_t)pp5_emc_enable(e, v->px, v->py);
+    ev[EMC_CARRY] = (uint64_t)pp5_emc_carry(e, v->px, v->py);
+    size_t words = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e) / 64;
+    pp5_emc_plane(e, PP5_EMC_PLANE_E, v->eplane);
+    uint64_t n_en = 0;
+    for (size_t i = 0; i < words; i++) n_en += (uint64_t)__builtin_popcountll(v->eplane[i]);
+    ev[EMC_ENABLED] = n_en;
     uint64_t n = pp5_igc_cycle(g) - 1;
     uint64_t t0 = (uint64_t)((double)n * v->period_ns);
     v->vals[0] = 1;
@@ -30,9 +59,27 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_
     ls_vcd_sample(&v->vcd, t0 + (uint64_t)(v->period_ns / 2), v->vals);
 }
 
+/* "AxB" with 1 ≤ A, B ≤ max */
+static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != sep) return false;
+    const char *t = end + 1;
+    long y = strtol(t, &end, 10);
+    if (end == t || *end) return false;
+    if (x < (sep == ',' ? 0 : 1) || y < (sep == ',' ? 0 : 1) || x > max || y > max) return false;
+    *a = (int)x;
+    *b = (int)y;
+    return true;
+}
+
 int cli_pp5_render(int argc, char **argv)
 {
     const char *scene = NULL, *png = NULL, *raw = NULL, *vcdp = NULL, *stats = NULL;
+    pp5_render_opts o;
+    pp5_render_opts_default(&o);
+    int probe_x = -1, probe_y = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -40,13 +87,40 @@ int cli_pp5_render(int argc, char **argv)
         else if (!strcmp(a, "--raw") && has) raw = argv[++i];
         else if (!strcmp(a, "--vcd") && has) vcdp = argv[++i];
         else if (!strcmp(a, "--stats") && has) stats = argv[++i];
+        else if (!strcmp(a, "--chips") && has) {
+            if (!parse_pair(argv[++i], 'x', 256, &o.emc.chips_x, &o.emc.chips_y))
+                return cli_usage_error("--chips wants CXxCY, e.g. 8x8 (1..256 each), not '%s'", argv[i]);
+        } else if (!strcmp(a, "--tile") && has) {
+            if (!parse_pair(argv[++i], 'x', 2048, &o.emc.tile_w, &o.emc.tile_h))
+                return cli_usage_error("--tile wants WxH pixels per chip, e.g. 16x16, not '%s'", argv[i]);
+        } else if (!strcmp(a, "--probe") && has) {
+            if (!parse_pair(argv[++i], ',', 2047, &probe_x, &probe_y))
+                return cli_usage_error("--probe wants X,Y (array pixel, 0-based), not '%s'", argv[i]);
+        }
         else if (a[0] == '-' && a[1]) return cli_usage_error("unknown or incomplete option '%s'", a);
         else if (!scene) scene = a;
         else return cli_usage_error("more than one scene file");
     }
     if (!scene || !png)
         return cli_usage_error("usage: lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] "
-                               "[--vcd trace.vcd] [--stats stats.json]");
+                               "[--vcd trace.vcd [--probe X,Y]] [--stats stats.json] "
+                               "[--chips CXxCY] [--tile WxH]");
+    if (probe_x >= 0 && !vcdp) return cli_usage_error("--probe names the pixel shown in --vcd: give --vcd too");
+    {
+        /* the geometry's own checks (pp5_emc_create) before any work */
+        pp5_emc *check;
+        ls_diag gd;
+        if (pp5_emc_create(&check, &o.emc, &gd) != LS_OK)
+            return cli_usage_error("--chips/--tile: %s", gd.msg);
+        pp5_emc_destroy(check);
+    }
+    int w = o.emc.tile_w * o.emc.chips_x, h = o.emc.tile_h * o.emc.chips_y;
+    if (probe_x < 0) {
+        probe_x = w / 2;
+        probe_y = h / 2;
+    }
+    if (probe_x >= w || probe_y >= h)
+        return cli_usage_error("--probe %d,%d lies outside the %dx%d array", probe_x, probe_y, w, h);
     ls_diag d;
     ls_diag_clear(&d);
     ls_buf src;
@@ -59,8 +133,14 @@ int cli_pp5_render(int argc, char **argv)
     ls_status st = pp5_scene_parse(src.data ? src.data : "", src.len, scene, &s, &d);
     ls_buf_free(&src);
     if (st != LS_OK) return cli_report(&d);
-    pp5_render_opts o;
-    pp5_render_opts_default(&o);
+    if (s.region_x + w > 2048 || s.region_y + h > 2048) {
+        /* chip origins are 11 bits: the whole array must lie below 2048 */
+        ls_diag_set(&d, LS_ERR_ARG, scene, s.region_line, 1,
+                    "region (%d, %d) + the %dx%d array reaches past pixel 2047 (11-bit chip "
+                    "origins, A-14)", s.region_x, s.region_y, w, h);
+        pp5_scene_free(&s);
+        return cli_report(&d);
+    }
     vcd_ctx vc;
     memset(&vc, 0, sizeof vc);
     ls_buf vbuf;
@@ -68,11 +148,15 @@ int cli_pp5_render(int argc, char **argv)
     if (vcdp) {
         vc.nsig = pp5_igc_signal_count();
         vc.period_ns = 1e9 / o.igc.clock_hz;
-        const char **names = calloc(vc.nsig + 1, sizeof *names);
-        int *widths = calloc(vc.nsig + 1, sizeof *widths);
-        vc.vals = calloc(vc.nsig + 1, sizeof *vc.vals);
-        if (!names || !widths || !vc.vals) {
-            free(names); free(widths); free(vc.vals); pp5_scene_free(&s);
+        vc.px = probe_x;
+        vc.py = probe_y;
+        size_t nall = vc.nsig + 1 + EMC_NSIG;
+        const char **names = calloc(nall, sizeof *names);
+        int *widths = calloc(nall, sizeof *widths);
+        vc.vals = calloc(nall, sizeof *vc.vals);
+        vc.eplane = calloc((size_t)w * (size_t)h / 64, sizeof *vc.eplane);
+        if (!names || !widths || !vc.vals || !vc.eplane) {
+            free(names); free(widths); free(vc.vals); free(vc.eplane); pp5_scene_free(&s);
             return cli_usage_error("out of memory");
         }
         names[0] = "Clk";
@@ -81,14 +165,19 @@ int cli_pp5_render(int argc, char **argv)
             names[i + 1] = pp5_igc_signal_info(i)->name;
             widths[i + 1] = pp5_igc_signal_info(i)->width;
         }
-        int r = ls_vcd_begin(&vc.vcd, &vbuf, "1ns", "pp5", vc.nsig + 1, names, widths);
+        int enabled_bits = 1;
+        while (((uint64_t)1 << enabled_bits) <= (uint64_t)w * (uint64_t)h) enabled_bits++;
+        for (int k = 0; k < EMC_NSIG; k++) {
+            names[vc.nsig + 1 + (size_t)k] = emc_sig[k].name;
+            widths[vc.nsig + 1 + (size_t)k] = k == EMC_ENABLED ? enabled_bits : emc_sig[k].len ? emc_sig[k].len : 1;
+        }
+        int r = ls_vcd_begin(&vc.vcd, &vbuf, "1ns", "pp5", nall, names, widths);
         free(names);
         free(widths);
-        if (r) { free(vc.vals); pp5_scene_free(&s); return cli_usage_error("out of memory"); }
+        if (r) { free(vc.vals); free(vc.eplane); pp5_scene_free(&s); return cli_usage_error("out of memory"); }
         o.on_clock = on_clock;
         o.user = &vc;
     }
-    int w = o.emc.tile_w * o.emc.chips_x, h = o.emc.tile_h * o.emc.chips_y;
     uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
     pp5_render_stats rs;
     memset(&rs, 0, sizeof rs);
@@ -154,6 +243,7 @@ out:
     free(rgb);
     free(rs.prim_clocks);
     free(vc.vals);
+    free(vc.eplane);
     ls_buf_free(&vbuf);
     pp5_scene_free(&s);
     return rc;

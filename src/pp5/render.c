@@ -93,6 +93,7 @@ static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5
                                 "region origin must be an integer 0..1920 (x, y < 2048, A-25)");
             s->region_x = (int)v[1];
             s->region_y = (int)v[2];
+            s->region_line = line;
             continue;
         }
         if (!strcmp(kw, "clear")) {
@@ -154,12 +155,13 @@ void pp5_render_opts_default(pp5_render_opts *o)
  * actions to a stream (the renderer's own loop: the text of each instruction
  * line is parsed once per frame by pp5_stream_parse and its actions reused,
  * coefficients become register writes directly). */
-enum { EMIT_CACHE = 16 };
+enum { EMIT_CACHE = 32, EMIT_ARGS = 4 };
 typedef struct emitter {
     ls_buf *text;
     pp5_stream *acts;
     struct {
-        char key[112];
+        const char *fmt;    /* the line is fmt with these %d arguments */
+        int arg[EMIT_ARGS];
         pp5_action a[4];
         size_t n;
     } cache[EMIT_CACHE];
@@ -185,6 +187,18 @@ static bool emit_push(emitter *em, const pp5_action *a)
     return true;
 }
 
+/* A register write of a value (written as `write R 0x…`). */
+static void emit_write(emitter *em, char name, uint32_t value)
+{
+    if (em->err != LS_OK) return;
+    if (em->text) {
+        ls_buf_printf(em->text, "write %c 0x%08x\n", name, (unsigned)value);
+        return;
+    }
+    pp5_action a = {.kind = PP5_ACT_WRITE, .reg = (pp5_reg)(PP5_REG_A + (name - 'A')), .value = value};
+    emit_push(em, &a);
+}
+
 /* A coefficient as the graphics processor sends it: an IEEE single, written
  * as its bit pattern (the action "coef A v" gives for that float). */
 static void coef(emitter *em, char name, double v)
@@ -192,47 +206,103 @@ static void coef(emitter *em, char name, double v)
     float f = (float)v;
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
-    if (em->err != LS_OK) return;
-    if (em->text) {
-        ls_buf_printf(em->text, "write %c 0x%08x\n", name, (unsigned)bits);
-        return;
-    }
-    pp5_action a = {.kind = PP5_ACT_WRITE, .reg = (pp5_reg)(PP5_REG_A + (name - 'A')), .value = bits};
-    emit_push(em, &a);
+    emit_write(em, name, bits);
 }
 
-/* Instruction lines (write I …, go, wait) */
-__attribute__((format(printf, 2, 3))) static void emit(emitter *em, const char *fmt, ...)
+/* Instruction lines (write I …, go, wait). Building actions, a line already
+ * parsed this frame (the same format and %d arguments: the formats here take
+ * only %d) reuses its actions without being formatted again. */
+static void emit_v(emitter *em, uint32_t or_first, const char *fmt, va_list ap0)
 {
-    char line[112];
+    if (em->err != LS_OK) return;
     va_list ap;
-    va_start(ap, fmt);
+    va_copy(ap, ap0);
+    int nargs = 0, arg[EMIT_ARGS] = {0};
+    bool keyed = !em->text;
+    for (const char *c = fmt; keyed && (c = strchr(c, '%')) != NULL; c += 2) {
+        if (c[1] != 'd' || nargs == EMIT_ARGS) keyed = false;
+        else arg[nargs++] = va_arg(ap, int);
+    }
+    va_end(ap);
+    int i = em->ncache;
+    if (keyed)
+        for (i = 0; i < em->ncache; i++)
+            if (em->cache[i].fmt == fmt && !memcmp(em->cache[i].arg, arg, sizeof arg)) break;
+    if (i < em->ncache) {
+        for (size_t k = 0; k < em->cache[i].n; k++) {
+            pp5_action a = em->cache[i].a[k];
+            if (k == 0) a.value |= or_first;
+            if (!emit_push(em, &a)) return;
+        }
+        return;
+    }
+    char line[112];
+    va_copy(ap, ap0);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (em->err != LS_OK) return;
-    if (em->text) {
+    if (em->text) { /* (or_first is only used on the action path) */
         ls_buf_puts(em->text, line);
         return;
     }
-    int i;
-    for (i = 0; i < em->ncache; i++)
-        if (!strcmp(em->cache[i].key, line)) break;
-    if (i == em->ncache) {
-        pp5_stream ps;
-        if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
-        if (em->ncache < EMIT_CACHE && ps.n <= 4) {
-            snprintf(em->cache[i].key, sizeof em->cache[i].key, "%s", line);
-            memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
-            em->cache[i].n = ps.n;
-            em->ncache++;
-        } else {
-            for (size_t k = 0; k < ps.n && emit_push(em, &ps.a[k]); k++) {}
-            pp5_stream_free(&ps);
-            return;
-        }
-        pp5_stream_free(&ps);
+    pp5_stream ps;
+    if ((em->err = pp5_stream_parse(line, strlen(line), "primitive", &ps, em->d)) != LS_OK) return;
+    if (keyed && em->ncache < EMIT_CACHE && ps.n <= 4) {
+        em->cache[i].fmt = fmt;
+        memcpy(em->cache[i].arg, arg, sizeof arg);
+        memcpy(em->cache[i].a, ps.a, ps.n * sizeof *ps.a);
+        em->cache[i].n = ps.n;
+        em->ncache++;
     }
-    for (size_t k = 0; k < em->cache[i].n && emit_push(em, &em->cache[i].a[k]); k++) {}
+    for (size_t k = 0; k < ps.n; k++) {
+        if (k == 0) ps.a[k].value |= or_first;
+        if (!emit_push(em, &ps.a[k])) break;
+    }
+    pp5_stream_free(&ps);
+}
+
+__attribute__((format(printf, 2, 3))) static void emit(emitter *em, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_v(em, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* The same with or_first ORed into the value of the line's first action (a
+ * field that changes on every call, such as a chip or store address: the
+ * line is parsed once with that field 0). Actions only. */
+__attribute__((format(printf, 3, 4))) static void emit_or(emitter *em, uint32_t or_first, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_v(em, or_first, fmt, ap);
+    va_end(ap);
+}
+
+/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
+static uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    return x ^ t ^ (t << 28);
+}
+
+/* x[j] byte i <-> x[i] byte j (an 8×8 byte transpose, three rounds of swaps) */
+static void bytes_transpose8(uint64_t x[8])
+{
+    static const uint64_t keep[3] = {0x00000000ffffffffull, 0x0000ffff0000ffffull, 0x00ff00ff00ff00ffull};
+    for (int r = 0, d = 4; r < 3; r++, d >>= 1)
+        for (int i = 0; i < 8; i++) {
+            if (i & d) continue;
+            uint64_t a = x[i], b = x[i + d];
+            int sh = 8 * d;
+            x[i] = (a & keep[r]) | ((b & keep[r]) << sh);
+            x[i + d] = ((a >> sh) & keep[r]) | (b & ~keep[r]);
+        }
 }
 
 /* plane v = a x + b y + c through three vertices (x, y, val) */
@@ -327,16 +397,20 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *pins)
     if (r->o->on_clock) r->o->on_clock(r->o->user, g, pins, r->emc);
 }
 
-static ls_status run_text(pp5_igc *g, run_ctx *rc, ls_buf *b, const char *what, ls_diag *d)
+static void on_block(void *user, const pp5_pins *pins, size_t n)
 {
-    pp5_stream s;
-    ls_status st = pp5_stream_parse(b->data ? b->data : "", b->len, what, &s, d);
-    if (st != LS_OK) return st;
-    st = pp5_stream_run(&s, g, 0, on_clock, rc, d);
-    pp5_stream_free(&s);
-    ls_buf_reset(b);
-    return st;
+    pp5_emc_run(((run_ctx *)user)->emc, pins, n);
 }
+
+/* Clock by clock while an observer watches (VCD, --trace: it sees the IGC
+ * and the array after every clock), otherwise in blocks: the same clocks and
+ * pins, and the array may look ahead within a block (pp5_emc_run). */
+static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_diag *d)
+{
+    if (rc->o->on_clock) return pp5_stream_run(s, g, 0, on_clock, rc, d);
+    return pp5_stream_run_blocks(s, g, 0, on_block, rc, d);
+}
+
 
 ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                      pp5_render_stats *st, ls_diag *d)
@@ -352,8 +426,6 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     ls_diag_list_init(&errs);
     pp5_igc *g = NULL;
     pp5_emc *e = NULL;
-    ls_buf b;
-    ls_buf_init(&b);
     emitter *em = NULL;
     pp5_stream acts;
     memset(&acts, 0, sizeof acts);
@@ -365,79 +437,119 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
-    if ((rs = pp5_igc_load_ucode(g, 0, u->words, PP5_UCODE_WORDS, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
+    if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
+        /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                         "pp5 render: region (%d, %d) + array %d×%d reaches past pixel 2047 "
+                         "(11-bit chip origins, A-14)",
+                         s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
+        goto out;
+    }
     run_ctx rc = {e, o};
+    /* host streams as actions (each instruction line parsed once per frame) */
+    em = calloc(1, sizeof *em);
+    if (!em) {
+        rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    snprintf(acts.fname, sizeof acts.fname, "setup");
+    em->acts = &acts;
+    em->d = d;
+    /* the microcode library goes in as the host loads it: RMode postings of
+     * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
+    emit(em, "write P rmode\n");
+    for (size_t a = 0; a < u->count; a++) {
+        emit_or(em, (uint32_t)a << PP5_I_UADDR_LSB, "write I uaddr=0\n");
+        emit_write(em, 'C', u->words[a]);
+        emit(em, "go\nwait\n");
+    }
+    emit(em, "run 3\n");
     /* frame setup: leave RMode, FBITS, then each chip's origin */
-    ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
+    emit(em, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
     int cw = o->emc.tile_w, ch = o->emc.tile_h;
     for (int k = 0; k < o->emc.chips_x * o->emc.chips_y; k++) {
         unsigned x0 = (unsigned)(s->region_x + cw * (k % o->emc.chips_x));
         unsigned y0 = (unsigned)(s->region_y + ch * (k / o->emc.chips_x));
-        ls_buf_printf(&b, "write C %u\nwrite P fbits=%d aux=%d src=%d lc2=%d\n"
-                      "write I uaddr=%d qee=none fni=22\ngo\nwait\n",
-                      (x0 & 0x7ffu) | (y0 & 0x7ffu) << 11, PP5_R_FBITS, k, PP5_R_ZTEMP,
-                      PP5_R_ZBITS, PP5_R_UADDR_CONFIG);
+        emit_write(em, 'C', (x0 & 0x7ffu) | (y0 & 0x7ffu) << 11);
+        emit_or(em, (uint32_t)k << PP5_P_AUX_LSB, "write P fbits=%d src=%d lc2=%d\n", PP5_R_FBITS,
+                PP5_R_ZTEMP, PP5_R_ZBITS);
+        emit(em, "write I uaddr=%d qee=none fni=22\ngo\nwait\n", PP5_R_UADDR_CONFIG);
     }
-    ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
+    emit(em, "write P fbits=%d src=%d lc2=%d\n", PP5_R_FBITS, PP5_R_ZTEMP, PP5_R_ZBITS);
     /* clear: all enabled, zbuf = farthest, colour = background */
-    ls_buf_printf(&b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
-    ls_buf_printf(&b, "write C %u\nwrite I uaddr=%d dst=%d qee=none fni=%d\ngo\nwait\n",
-                  (1u << PP5_R_ZBITS) - 1, PP5_R_UADDR_CONST, PP5_R_ZBUF, PP5_R_ZBITS);
+    emit(em, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
+    emit_write(em, 'C', (1u << PP5_R_ZBITS) - 1);
+    emit(em, "write I uaddr=%d dst=%d qee=none fni=%d\ngo\nwait\n", PP5_R_UADDR_CONST, PP5_R_ZBUF,
+         PP5_R_ZBITS);
     static const int field[3] = {PP5_R_RED, PP5_R_GREEN, PP5_R_BLUE};
-    for (int k = 0; k < 3; k++)
-        ls_buf_printf(&b, "write C %u\nwrite I uaddr=%d dst=%d qee=none fni=8\ngo\nwait\n",
-                      s->clear[k], PP5_R_UADDR_CONST, field[k]);
+    for (int k = 0; k < 3; k++) {
+        emit_write(em, 'C', s->clear[k]);
+        emit(em, "write I uaddr=%d dst=%d qee=none fni=8\ngo\nwait\n", PP5_R_UADDR_CONST, field[k]);
+    }
+    if ((rs = em->err) != LS_OK) goto out;
     uint64_t c0 = pp5_igc_cycle(g);
-    if ((rs = run_text(g, &rc, &b, "setup", d)) != LS_OK) goto out;
+    if ((rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->setup_clocks = pp5_igc_cycle(g) - c0;
+    for (size_t a = 0; a < PP5_UCODE_WORDS; a++)
+        if (pp5_igc_ucode(g, a) != (a < u->count ? u->words[a] : 0)) {
+            rs = ls_diag_set(d, LS_ERR_FAULT, "lib.pp5m", 0, 0,
+                             "pp5 render: the microcode store holds 0x%08x at %zu after the RMode "
+                             "load, not 0x%08x", (unsigned)pp5_igc_ucode(g, a), a,
+                             (unsigned)(a < u->count ? u->words[a] : 0));
+            goto out;
+        }
     st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
     if (!st->prim_clocks) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
     st->nprims = s->n;
-    /* primitives: the same host streams as pp5_render_prim_stream writes, built
-     * as actions (each instruction line parsed once per frame) */
-    em = calloc(1, sizeof *em);
-    if (!em) {
-        rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        goto out;
-    }
+    /* primitives: the same host streams as pp5_render_prim_stream writes */
     snprintf(acts.fname, sizeof acts.fname, "primitive");
-    em->acts = &acts;
-    em->d = d;
     for (size_t i = 0; i < s->n; i++) {
         uint64_t t0 = pp5_igc_cycle(g);
         acts.n = 0;
         emit_prim(&s->p[i], em);
         if ((rs = em->err) != LS_OK) goto out;
-        if ((rs = pp5_stream_run(&acts, g, 0, on_clock, &rc, d)) != LS_OK) {
+        if ((rs = run_stream(&acts, g, &rc, d)) != LS_OK) {
             ls_diag_at_index(d, s->p[i].line);
             goto out;
         }
         st->prim_clocks[i] = pp5_igc_cycle(g) - t0;
     }
     /* drain: the last instruction finishes and its pins reach the EMCs */
-    ls_buf_printf(&b, "run 400\n");
-    if ((rs = run_text(g, &rc, &b, "drain", d)) != LS_OK) goto out;
+    acts.n = 0;
+    snprintf(acts.fname, sizeof acts.fname, "drain");
+    emit(em, "run 400\n");
+    if ((rs = em->err) != LS_OK || (rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->clocks = pp5_igc_cycle(g) - c0;
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = pp5_emc_warning_count(e);
     /* read-back: the 24 colour planes, whole planes at a time */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
-    uint64_t *pl = malloc(npix / 8);
+    /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
+     * the 8 planes of a channel (gathered by a byte transpose of 8 words),
+     * bit-transposed, is the channel of pixels 8j … 8j+7 */
+    uint64_t *pl = malloc(8 * (npix / 8));
     if (!pl) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    memset(rgb, 0, npix * 3);
-    for (int k = 0; k < 3; k++)
-        for (int bit = 0; bit < 8; bit++) {
-            pp5_emc_plane(e, field[k] + bit, pl);
-            for (size_t p = 0; p < npix; p++)
-                rgb[p * 3 + (size_t)k] |= (uint8_t)((pl[p >> 6] >> (p & 63) & 1) << bit);
+    size_t pw = npix / 64; /* words per plane */
+    for (int k = 0; k < 3; k++) {
+        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)bit * pw);
+        for (size_t w = 0; w < pw; w++) {
+            uint64_t x[8];
+            for (int bit = 0; bit < 8; bit++) x[bit] = pl[(size_t)bit * pw + w];
+            bytes_transpose8(x); /* x[j] byte b = byte j of plane b: pixels 64w + 8j … */
+            for (int j = 0; j < 8; j++) {
+                uint64_t t = transpose8(x[j]); /* byte i = pixel 64w + 8j + i */
+                uint8_t *o = rgb + (64 * w + 8 * (size_t)j) * 3 + (size_t)k;
+                for (int i = 0; i < 8; i++) o[3 * i] = (uint8_t)(t >> (8 * i));
+            }
         }
+    }
     free(pl);
 out:
     if (rs != LS_OK && st->prim_clocks) {
@@ -446,7 +558,6 @@ out:
     }
     free(em);
     pp5_stream_free(&acts);
-    ls_buf_free(&b);
     ls_diag_list_free(&errs);
     pp5_emc_destroy(e);
     pp5_igc_destroy(g);

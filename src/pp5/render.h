@@ -17,6 +17,7 @@ typedef struct pp5_prim {
 
 typedef struct pp5_scene {
     int region_x, region_y;
+    int region_line;            /* line of the last `region` (0: none) */
     uint8_t clear[3];
     pp5_prim *p;
     size_t n, cap;
@@ -50,7 +51,7 @@ void pp5_render_opts_default(pp5_render_opts *o);
 
 typedef struct pp5_render_stats {
     uint64_t clocks;            /* all IGC clocks of the frame */
-    uint64_t setup_clocks;      /* config load + clear */
+    uint64_t setup_clocks;      /* microcode load (RMode), config load + clear */
     uint64_t *prim_clocks;      /* per primitive (caller frees with free()) */
     size_t nprims;
     uint64_t igc_warnings, emc_warnings;

@@ -149,7 +149,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                 v |= (uint32_t)(n + 116) << 23;
                 continue;
             }
-            FIELD("uaddr", 0, 9)
+            FIELD("uaddr", PP5_I_UADDR_LSB, 9)
             FIELD("dst", 9, 8)
             FIELD("trren", 17, 1)
             FIELD("mbi", 22, 1)
@@ -164,7 +164,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                 continue;
             }
             FIELD("src", 0, 8)
-            FIELD("aux", 8, 8)
+            FIELD("aux", PP5_P_AUX_LSB, 8)
             FIELD("lc2", 16, 7)
             FIELD("rmode", 31, 1)
         }
@@ -308,51 +308,84 @@ ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_s
     return LS_OK;
 }
 
+/* The host levels (ST1, ST2, TestPE, TestOE) set by the actions so far. */
+typedef struct host_levels {
+    bool st1, st2, pe, oe;
+} host_levels;
+
+/* Action a → the inputs of its first clock (in), of the clocks after it
+ * (idle: levels only) and its clock count (UINT64_MAX: until Busy falls).
+ * Returns false for a level action, which runs no clock. */
+static bool action_inputs(const pp5_action *a, pp5_igc *g, host_levels *lv, pp5_host_in *in,
+                          pp5_host_in *idle, uint64_t *clocks)
+{
+    memset(in, 0, sizeof *in);
+    *clocks = 1;
+    switch (a->kind) {
+    case PP5_ACT_ST1: lv->st1 = a->value; return false;
+    case PP5_ACT_ST2: lv->st2 = a->value; return false;
+    case PP5_ACT_TESTPE: lv->pe = a->value; return false;
+    case PP5_ACT_TESTOE: lv->oe = a->value; return false;
+    case PP5_ACT_WRITE:
+        in->wr_en = true;
+        in->d = a->value;
+        for (int t = 0; t < 8; t++)
+            if (g->opt.reg_of_t[t] == a->reg)
+                in->t = (uint8_t)t;
+        break;
+    case PP5_ACT_GO: in->go = true; break;
+    case PP5_ACT_RESET: in->reset = true; break;
+    case PP5_ACT_RUN: *clocks = a->value; break;
+    case PP5_ACT_WAIT: *clocks = UINT64_MAX; break;
+    }
+    pp5_igc_set_status(g, lv->st1, lv->st2);
+    in->st1 = lv->st1;
+    in->st2 = lv->st2;
+    in->test_pe = lv->pe;
+    in->test_oe = lv->oe;
+    /* the action's inputs in the first clock, idle ones (levels only) after */
+    memset(idle, 0, sizeof *idle);
+    idle->st1 = lv->st1;
+    idle->st2 = lv->st2;
+    idle->test_pe = lv->pe;
+    idle->test_oe = lv->oe;
+    return true;
+}
+
+static ls_status limit_reached(const pp5_stream *s, const pp5_action *a, uint64_t limit, ls_diag *d)
+{
+    return ls_diag_set(d, LS_ERR_FAULT, s->fname, a->line, 1, "cycle limit %llu reached%s",
+                       (unsigned long long)limit,
+                       a->kind == PP5_ACT_WAIT ? " while waiting for Busy = 0" : "");
+}
+
+static ls_status clock_error(const pp5_stream *s, const pp5_action *a, pp5_igc *g, ls_status st,
+                             ls_diag *d)
+{
+    char msg[400];
+    snprintf(msg, sizeof msg, "%.300s", d->msg);
+    return ls_diag_set(d, st, s->fname, a->line, 1, "%s (cycle %llu)", msg,
+                       (unsigned long long)(pp5_igc_cycle(g) - 1));
+}
+
 ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, pp5_clock_fn fn,
                          void *user, ls_diag *d)
 {
-    bool st1 = false, st2 = false, pe = false, oe = false;
+    host_levels lv = {false, false, false, false};
     uint64_t limit = max_cycles ? max_cycles : 100000000u;
     uint64_t ran = 0;
     for (size_t i = 0; i < s->n; i++) {
         const pp5_action *a = &s->a[i];
-        pp5_host_in in = {0};
-        uint64_t clocks = 1;
-        switch (a->kind) {
-        case PP5_ACT_ST1: st1 = a->value; continue;
-        case PP5_ACT_ST2: st2 = a->value; continue;
-        case PP5_ACT_TESTPE: pe = a->value; continue;
-        case PP5_ACT_TESTOE: oe = a->value; continue;
-        case PP5_ACT_WRITE:
-            in.wr_en = true;
-            in.d = a->value;
-            for (int t = 0; t < 8; t++)
-                if (g->opt.reg_of_t[t] == a->reg)
-                    in.t = (uint8_t)t;
-            break;
-        case PP5_ACT_GO: in.go = true; break;
-        case PP5_ACT_RESET: in.reset = true; break;
-        case PP5_ACT_RUN: clocks = a->value; break;
-        case PP5_ACT_WAIT: clocks = UINT64_MAX; break;
-        }
-        pp5_igc_set_status(g, st1, st2);
-        in.st1 = st1;
-        in.st2 = st2;
-        in.test_pe = pe;
-        in.test_oe = oe;
-        /* the action's inputs in the first clock, idle ones (levels only) after */
-        pp5_host_in idle = {0};
-        idle.st1 = st1;
-        idle.st2 = st2;
-        idle.test_pe = pe;
-        idle.test_oe = oe;
+        pp5_host_in in, idle;
+        uint64_t clocks;
+        if (!action_inputs(a, g, &lv, &in, &idle, &clocks))
+            continue;
+        const bool pe = lv.pe;
         for (uint64_t c = 0; c < clocks; c++) {
             if (a->kind == PP5_ACT_WAIT && !(g->ctl.ibsy | g->ctl.cbsy))
                 break;
             if (ran >= limit)
-                return ls_diag_set(d, LS_ERR_FAULT, s->fname, a->line, 1,
-                                   "cycle limit %llu reached%s", (unsigned long long)limit,
-                                   a->kind == PP5_ACT_WAIT ? " while waiting for Busy = 0" : "");
+                return limit_reached(s, a, limit, d);
             /* Idle clocks (after the action's first, or all of a run/wait)
              * in one call while nobody reads the named signals: the same
              * clocks as the loop below, with the clock inlined into the loop
@@ -378,13 +411,63 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
             ran++;
             if (fn)
                 fn(user, g, &p);
-            if (st != LS_OK) {
-                char msg[400];
-                snprintf(msg, sizeof msg, "%.300s", d->msg);
-                return ls_diag_set(d, st, s->fname, a->line, 1, "%s (cycle %llu)", msg,
-                                   (unsigned long long)(pp5_igc_cycle(g) - 1));
-            }
+            if (st != LS_OK)
+                return clock_error(s, a, g, st, d);
         }
     }
     return LS_OK;
+}
+
+ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
+                                pp5_block_fn fn, void *user, ls_diag *d)
+{
+    pp5_pins buf[PP5_STREAM_BLOCK];
+    size_t k = 0; /* clocks in buf */
+    host_levels lv = {false, false, false, false};
+    uint64_t limit = max_cycles ? max_cycles : 100000000u;
+    uint64_t ran = 0;
+    ls_status st = LS_OK;
+    for (size_t i = 0; i < s->n && st == LS_OK; i++) {
+        const pp5_action *a = &s->a[i];
+        pp5_host_in in, idle;
+        uint64_t clocks;
+        if (!action_inputs(a, g, &lv, &in, &idle, &clocks))
+            continue;
+        const bool wait = a->kind == PP5_ACT_WAIT;
+        uint64_t c = 0;
+        while (c < clocks) {
+            if (wait && !(g->ctl.ibsy | g->ctl.cbsy))
+                break;
+            if (ran >= limit) {
+                st = limit_reached(s, a, limit, d);
+                break;
+            }
+            if (k == PP5_STREAM_BLOCK) {
+                if (fn) fn(user, buf, k);
+                k = 0;
+            }
+            /* the clocks pp5_stream_run would take: the action's first one with
+             * its inputs (and every TestPE clock) through the host side, the
+             * idle ones in bursts straight into the buffer */
+            if ((c > 0 || a->kind == PP5_ACT_RUN || wait) && !lv.pe) {
+                uint64_t room = PP5_STREAM_BLOCK - k, m = clocks - c;
+                if (m > limit - ran) m = limit - ran;
+                if (m > room) m = room;
+                uint64_t n = pp5_igc_run_idle(g, &idle, m, wait, NULL, NULL, &buf[k]);
+                k += n;
+                ran += n;
+                c += n;
+                continue;
+            }
+            ls_status cs = pp5_igc_clock_fast(g, c == 0 ? &in : &idle, &buf[k++], d);
+            ran++;
+            c++;
+            if (cs != LS_OK)
+                st = clock_error(s, a, g, cs, d);
+            if (st != LS_OK)
+                break;
+        }
+    }
+    if (k && fn) fn(user, buf, k);
+    return st;
 }

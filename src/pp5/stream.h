@@ -20,6 +20,10 @@ typedef enum pp5_action_kind {
     PP5_ACT_TESTOE,
 } pp5_action_kind;
 
+/* Where two fields of the instruction words lie (the parser's "uaddr=" and
+ * "aux=" write them here): I<0:8> = UADDR, P<8:15> = AUX (A-5). */
+enum { PP5_I_UADDR_LSB = 0, PP5_P_AUX_LSB = 8 };
+
 typedef struct pp5_action {
     pp5_action_kind kind;
     pp5_reg reg;
@@ -53,4 +57,14 @@ typedef void (*pp5_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins)
  * "cycle limit"), unless max_cycles is 0 (no limit other than 10^8). */
 ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, pp5_clock_fn fn,
                          void *user, ls_diag *d);
+
+/* Block mode, for a consumer that needs the pins but not the IGC between
+ * clocks (the EMC array, pp5_emc_run): the same clocks, pins and final state
+ * as pp5_stream_run, handed over in order as blocks of up to
+ * PP5_STREAM_BLOCK clocks. Every clock that ran is handed over before the
+ * call returns, also when it stops with an error. */
+enum { PP5_STREAM_BLOCK = 256 };
+typedef void (*pp5_block_fn)(void *user, const pp5_pins *pins, size_t n);
+ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
+                                pp5_block_fn fn, void *user, ls_diag *d);
 #endif

@@ -131,6 +131,14 @@ static void add_prim(ls_buf *b, const pp5_prim *p)
     }
 }
 
+static void count_clock(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_emc *e)
+{
+    (void)g;
+    (void)p;
+    (void)e;
+    ++*(uint64_t *)user;
+}
+
 static void check_scene(const char *text, size_t *checked_out)
 {
     pp5_scene s;
@@ -143,6 +151,23 @@ static void check_scene(const char *text, size_t *checked_out)
     if (rs != LS_OK) fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rs, LS_OK);
     assert_int_equal(st.emc_warnings, 0);
+    /* with an observer the renderer steps clock by clock (no pins blocks, no
+     * look-ahead in the array): the same picture and the same clocks */
+    {
+        static uint8_t rgb1[W * H * 3];
+        pp5_render_opts o;
+        pp5_render_opts_default(&o);
+        uint64_t seen = 0;
+        o.on_clock = count_clock;
+        o.user = &seen;
+        pp5_render_stats st1;
+        assert_int_equal(pp5_render(&s, &o, rgb1, &st1, &d), LS_OK);
+        assert_memory_equal(rgb, rgb1, sizeof rgb1);
+        assert_int_equal(st.clocks, st1.clocks);
+        assert_int_equal(seen, st1.clocks);
+        for (size_t i = 0; i < s.n; i++) assert_int_equal(st.prim_clocks[i], st1.prim_clocks[i]);
+        free(st1.prim_clocks);
+    }
     static refpix ref[W * H];
     ref_clear(ref, s.clear);
     for (size_t i = 0; i < s.n; i++) {
