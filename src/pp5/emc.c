@@ -21,8 +21,16 @@
  * plane; otherwise a bit-serial adder of the chip's x part P(lx) and y part
  * R(ly) advances bit by bit, exactly as the tree would, from a carry computed
  * directly at the first bit read (the xy term, when present in the low bits,
- * falls back to per-pixel evaluation). tests/pp5/test_emc_diff.c checks all
- * of it against the straightforward array kept in tests/pp5/emc_ref.c. */
+ * falls back to per-pixel evaluation).
+ *
+ * pp5_emc_run (a block of clocks) runs the words between two Enable loads
+ * chip-major (see "blocks of clocks" below): the QEE advances as the block is
+ * decoded, then each chip that can change runs all of those words with its
+ * Enable, Carry, S and bit-serial adder in registers, T's bits read from
+ * per-segment column and row masks; dark chips log their Carry updates as
+ * above. tests/pp5/test_emc_diff.c checks all of it (pp5_emc_step and
+ * pp5_emc_run in random blocks) against the straightforward array kept in
+ * tests/pp5/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>
