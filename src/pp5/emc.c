@@ -201,6 +201,16 @@ static void update_lit(pp5_emc *e, int c)
     else e->eany[c >> 6] &= ~(1ull << (c & 63));
 }
 
+/* n zeroed words on a 64-byte boundary: a four-word chip's words then never
+ * straddle two cache lines (a split load or store costs more). free() them. */
+static uint64_t *zalloc64(size_t n)
+{
+    size_t bytes = (n * sizeof(uint64_t) + 63) / 64 * 64;
+    uint64_t *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
 ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
 {
     pp5_emc_options o;
@@ -226,14 +236,14 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
     e->pw = (size_t)e->nchips * (size_t)e->wpc;
     size_t nc = (size_t)e->nchips;
-    e->mem = calloc(e->pw * NPLANES, sizeof(uint64_t));
-    e->s_snap = calloc(e->pw, sizeof(uint64_t));
+    e->mem = zalloc64(e->pw * NPLANES);
+    e->s_snap = zalloc64(e->pw);
     e->s_gen = calloc(nc, sizeof(uint64_t));
     e->config = calloc(nc, sizeof *e->config);
     e->te = calloc(nc, sizeof *e->te);
-    e->t_carry = calloc(e->pw, sizeof(uint64_t));
-    e->t_last = calloc(e->pw, sizeof(uint64_t));
-    e->t_win = calloc(e->pw * T_WIN, sizeof(uint64_t));
+    e->t_carry = zalloc64(e->pw);
+    e->t_last = zalloc64(e->pw);
+    e->t_win = zalloc64(e->pw * T_WIN);
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
     e->pend_from = malloc(nc * sizeof *e->pend_from);
     e->xlead = calloc(nc, sizeof *e->xlead);
