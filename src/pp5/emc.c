@@ -1626,7 +1626,8 @@ typedef struct seg_set {
     int16_t xl[256], yl[256]; /* slot -> lead chip */
 } seg_set;
 
-enum { SEG_LOWS = 16, SEG_RANGE = 4 }; /* per slot: 16 low words, then min and max (two i128) */
+enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
+/* per slot: nb masks, 16 low words, min and max (two i128), a word "masks and low words made" */
 
 typedef struct seg {
     seg_op op[SEG_MAX];
@@ -1813,7 +1814,6 @@ static void masks16(const uint64_t *val, int klo, int nb, uint16_t *out)
 static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 {
     seg_set *ss = &g->set[r];
-    const qee_set *s = &e->set[r];
     for (int i = 0; i < ss->nx; i++) g->xslot[r][ss->xl[i]] = -1; /* (the last segment's) */
     for (int i = 0; i < ss->ny; i++) g->yslot[r][ss->yl[i]] = -1;
     int16_t *xl = ss->xl, *yl = ss->yl;
@@ -1830,7 +1830,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
                 yl[ss->ny++] = (int16_t)e->ylead[c];
             }
         }
-    size_t xw = (size_t)ss->nb + SEG_LOWS + SEG_RANGE, yw = xw;
+    size_t xw = (size_t)ss->nb + SEG_SLOT_EXTRA, yw = xw;
     size_t need = g->arena_len + (size_t)ss->nx * xw + (size_t)ss->ny * yw;
     if (need > g->arena_cap) {
         size_t nc = g->arena_cap ? g->arena_cap : 4096;
@@ -1849,33 +1849,42 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
             uint64_t *lo = d + ss->nb;
-            /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
-             * forward differences v(x+1) - v(x) = q(2x+1) + l, step 2q */
-            uint64_t q = (uint64_t)s->coef[a ? 5 : 3], l1 = (uint64_t)s->coef[a ? 1 : 0];
-            uint64_t x = (uint64_t)origin, v = q * x * x + l1 * x + (a ? 0 : (uint64_t)s->coef[2]);
-            uint64_t d1 = q * (2 * x + 1) + l1, d2 = 2 * q;
-            for (int j = 0; j < 16; j++) {
-                lo[j] = v;
-                v += d1;
-                d1 += d2;
-            }
-            uint16_t mk[64];
-            masks16(lo, ss->klo, ss->nb, mk);
-            for (int j = 0; j < ss->nb; j++) d[j] = mk[j];
             i128 mn, mx;
             part_range(ss->co, a, origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
             memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
+            lo[SEG_LOWS + SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
         }
     }
     return true;
+}
+
+/* A line's masks and low words (d: its arena data, a: y line), for a chip
+ * whose adder starts: many chips of a segment need none (constant T). */
+static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d)
+{
+    uint64_t *lo = d + ss->nb;
+    /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
+     * forward differences v(x+1) - v(x) = q(2x+1) + l, step 2q */
+    uint64_t q = (uint64_t)s->coef[a ? 5 : 3], l1 = (uint64_t)s->coef[a ? 1 : 0];
+    uint64_t x = (uint64_t)origin, v = q * x * x + l1 * x + (a ? 0 : (uint64_t)s->coef[2]);
+    uint64_t d1 = q * (2 * x + 1) + l1, d2 = 2 * q;
+    for (int j = 0; j < 16; j++) {
+        lo[j] = v;
+        v += d1;
+        d1 += d2;
+    }
+    uint16_t mk[64];
+    masks16(lo, ss->klo, ss->nb, mk);
+    for (int j = 0; j < ss->nb; j++) d[j] = mk[j];
+    lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
 /* Chip c runs the segment's ops. T of a set marked adder: bits from the
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
-static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg *g, int c, bool snap_at_end)
+static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end)
 {
     size_t off = (size_t)c * 4;
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -1888,7 +1897,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
     int ring = -1, kc = 0, next_k = -1, last_k = -1;
     i128 qmin = 0;
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
-    const uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
+    uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
     int klo = 0;
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
@@ -1910,8 +1919,8 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
                     klo = ss->klo;
-                    xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_LOWS + SEG_RANGE);
-                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * ((size_t)ss->nb + SEG_LOWS + SEG_RANGE);
+                    xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
                     i128 pmn, pmx, rmn, rmx;
                     memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
@@ -1931,6 +1940,8 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
                     T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
                 } else {
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
+                        if (!xd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 0, chip_x0(e, c), xd);
+                        if (!yd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 1, chip_y0(e, c), yd);
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
                             const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
@@ -2011,7 +2022,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, const seg
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void seg_chips(pp5_emc *e, const seg *g, const uint64_t *run, bool snap_at_end)
+static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end)
 {
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = run[wd]; m; m &= m - 1) seg_chip(e, g, wd * 64 + __builtin_ctzll(m), snap_at_end);
