@@ -1901,7 +1901,6 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
     int klo = 0;
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
-        if (i + 6 < g->n) __builtin_prefetch(g->op[i + 6].m0 + off, 1); /* (planes sit 2 KB apart) */
         if (o->fill) {
             K = SPLAT4(o->fill_v ? ~0ull : 0);
             continue;
