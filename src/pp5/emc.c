@@ -2226,7 +2226,6 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     const pp5_pins *prev = &lat0;
     for (size_t i = 0; i < n; i++) {
         const pp5_pins *p = &pins[i];
-        __builtin_prefetch(p + 24); /* (a long block streams from memory) */
         if (p->trst) {
             uint64_t sh = e->shifts;
             if (prev->lsb || sh >= e->q_event) {
