@@ -1606,6 +1606,7 @@ typedef struct seg_op {
     uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
     uint8_t shape;          /* SH_*: a word of the library with a short kernel */
+    uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
 } seg_op;
 
 enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
@@ -1978,6 +1979,51 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
                 }
             }
         }
+        if (o->run) {
+            /* a fused run (seg_fuse): bits k, k+1, ... of one set, T of each bit
+             * the next one of the adder (positioned by the bit before) or a
+             * constant; the ops' own kernels */
+            int k = o->k, n = o->run;
+            for (int j = 0; j < n; j++) {
+                if (j) {
+                    k++;
+                    if (k >= kc) {
+                        T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> k & 1));
+                    } else {
+                        uint16_t xm = (uint16_t)xd[k - klo], ym = (uint16_t)yd[k - klo];
+                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+                        v4u x = u ^ v;
+                        AT = x ^ AK;
+                        AK = (u & v) | (AK & x);
+                        next_k = k + 1;
+                        last_k = k;
+                        T = AT;
+                    }
+                }
+                if (o->shape == SH_CARRY_T_NM) {
+                    /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */
+                    const seg_op *oa = o + 2 * j;
+                    v4u Z;
+                    LD4(Z, oa->m0 + off);
+                    v4u B = ~Z;
+                    K = (T & B) | (K & (T | B));
+                    uint64_t *tp = oa[1].m0 + off;
+                    LD4(M, tp);
+                    v4u nm = M ^ ((M ^ T) & E);
+                    ST4(tp, nm);
+                } else {
+                    uint64_t *tp = o[j].m0 + off;
+                    LD4(M, tp);
+                    v4u nm = M ^ ((M ^ T) & E);
+                    ST4(tp, nm);
+                }
+                Mprev = M; /* */
+            }
+            i += (o->shape == SH_CARRY_T_NM ? 2 * n : n) - 1;
+            continue;
+        }
         uint64_t *mp = o->m0 + off;
         LD4(M, mp);
         switch (o->shape) {
@@ -2025,6 +2071,44 @@ static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end)
 {
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = run[wd]; m; m &= m - 1) seg_chip(e, g, wd * 64 + __builtin_ctzll(m), snap_at_end);
+}
+
+/* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
+ * reading the same T) and field loads (a=t b=0 c=0 mwrt) over consecutive
+ * bits of one set with the adder; the chip pass takes them in one loop. */
+static void seg_fuse(seg *g)
+{
+    for (int i = 0; i < g->n; i++) g->op[i].run = 0;
+    for (int i = 0; i < g->n;) {
+        seg_op *o = &g->op[i];
+        bool head = o->need_t && !o->t_same && o->set_ring >= 0 && g->set[o->set_ring].adder;
+        int n = 0;
+        if (head && o->shape == SH_CARRY_T_NM) {
+            while (i + 2 * n + 1 < g->n && n < 255) {
+                const seg_op *a = &g->op[i + 2 * n], *b = a + 1;
+                if (!(a->shape == SH_CARRY_T_NM && a->need_t && !a->t_same && a->set_ring == o->set_ring &&
+                      a->k == o->k + n && b->shape == SH_WRITE_T && b->t_same))
+                    break;
+                n++;
+            }
+            if (n >= 2) o->run = (uint8_t)n;
+            i += n >= 2 ? 2 * n : 1;
+            continue;
+        }
+        if (head && o->shape == SH_WRITE_T) {
+            while (i + n < g->n && n < 255) {
+                const seg_op *a = &g->op[i + n];
+                if (!(a->shape == SH_WRITE_T && a->need_t && !a->t_same && a->set_ring == o->set_ring &&
+                      a->k == o->k + n))
+                    break;
+                n++;
+            }
+            if (n >= 2) o->run = (uint8_t)n;
+            i += n >= 2 ? n : 1;
+            continue;
+        }
+        i++;
+    }
 }
 
 /* Execute the decoded segment (the QEE is at its end already). */
@@ -2093,6 +2177,7 @@ static void seg_flush(pp5_emc *e, seg *g)
         ss->nb = km - ss->klo + 1;
         if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
     }
+    seg_fuse(g);
     seg_chips(e, g, run, snap_at_end);
     bool any_ldc = false;
     int last_ldc = -1;
