@@ -299,6 +299,7 @@ static const pp5_host_in *next_input(host *h, const pp5_options *o, bool busy,
  * generator that stops reaching something fails the test instead of passing it. */
 static struct {
     long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
+    long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (fast.c) */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -356,19 +357,49 @@ static void one_run(uint64_t seed, int run, int clocks)
             pp5_igc_reset(b);
         }
         /* sometimes a burst of idle clocks in one pp5_igc_run_fast() call on the
-         * fast IGC against as many single full steps (in == NULL) on the other */
+         * fast IGC against as many single full steps (in == NULL) on the other;
+         * or in one pp5_igc_run_idle() call with the stream runner's idle
+         * inputs (ST1, ST2, TestOE, D; no strobe, no TestPE), stopping when
+         * Busy falls or not, against full steps with the same inputs */
         if (!in && chance(&s, 8)) {
             enum { BURST = 300 };
             static pp5_pins burst[BURST];
             unsigned m = 1 + rn(&s, BURST);
             bool keep = !chance(&s, 4); /* pins_out NULL sometimes */
-            assert_int_equal(pp5_igc_run_fast(b, m, keep ? burst : NULL), m);
-            for (unsigned j = 0; j < m; j++) {
+            bool idle_call = chance(&s, 2);
+            pp5_host_in idle = {0};
+            bool until = false;
+            uint64_t ran;
+            if (idle_call) {
+                idle.st1 = h.st1;
+                idle.st2 = h.st2;
+                idle.test_oe = h.oe;
+                idle.d = chance(&s, 2) ? 0 : (uint32_t)rnd(&s);
+                idle.t = (uint8_t)rn(&s, 256); /* T is masked to 3 bits */
+                until = chance(&s, 2);
+                ran = pp5_igc_run_idle(b, &idle, m, until, NULL, NULL, keep ? burst : NULL);
+                if (ran > m || (!until && ran != m))
+                    fail_at(seed, run, pp5_igc_cycle(b), "run_idle clock count");
+            } else {
+                ran = pp5_igc_run_fast(b, m, keep ? burst : NULL);
+                assert_int_equal(ran, m);
+            }
+            for (unsigned j = 0; j < ran; j++) {
                 pp5_pins pa;
                 ls_diag da;
-                assert_int_equal(pp5_igc_step(a, NULL, &pa, &da), LS_OK);
+                if (until && !pp5_igc_busy(a)) {
+                    snprintf(why, sizeof why, "run_idle ran %llu clocks, Busy fell after %u",
+                             (unsigned long long)ran, j);
+                    fail_at(seed, run, pp5_igc_cycle(a), "run_idle stop");
+                }
+                assert_int_equal(pp5_igc_step(a, idle_call ? &idle : NULL, &pa, &da), LS_OK);
                 if (keep && !pins_equal(&pa, &burst[j]))
-                    fail_at(seed, run, pp5_igc_cycle(a) - 1, "run_fast pins");
+                    fail_at(seed, run, pp5_igc_cycle(a) - 1, "run_idle/run_fast pins");
+            }
+            if (until && ran < m && pp5_igc_busy(a)) {
+                snprintf(why, sizeof why, "run_idle stopped after %llu of %u clocks while busy",
+                         (unsigned long long)ran, m);
+                fail_at(seed, run, pp5_igc_cycle(a), "run_idle stop");
             }
             cov.bursts++;
             if (pp5_igc_busy(a) != pp5_igc_busy(b) || pp5_igc_cycle(a) != pp5_igc_cycle(b) ||
@@ -417,6 +448,8 @@ static void one_run(uint64_t seed, int run, int clocks)
     if (!state_equal(a, b))
         fail_at(seed, run, pp5_igc_cycle(a), "final state");
     cov.warnings += (long)pp5_igc_warning_count(a);
+    cov.seg += (long)b->seg_clocks;
+    cov.seg_loop += (long)b->seg_loop_clocks;
     for (int i = 0; i < 512; i++) /* the pre-decoded store follows the store */
         assert_memory_equal(&a->uop[i], &b->uop[i], sizeof a->uop[i]);
     pp5_igc_destroy(a);
@@ -430,9 +463,10 @@ static void test_random_differential(void **state)
     for (int run = 0; run < 120; run++)
         one_run(seed, run, 3000);
     printf("clocks with CSB %ld, PostC %ld, MsIn %ld, TRR %ld, RMode %ld, host errors %ld, "
-           "ADat|DDat %ld, MBI busy %ld, Branch %ld; warnings %ld; run_fast bursts %ld\n",
+           "ADat|DDat %ld, MBI busy %ld, Branch %ld; warnings %ld; run_fast/run_idle bursts "
+           "%ld, of their clocks %ld in quiet segments, %ld of them self-loops\n",
            cov.csb, cov.post_c, cov.msin, cov.trr, cov.rmode, cov.errors, cov.dat, cov.mbi,
-           cov.branch, cov.warnings, cov.bursts);
+           cov.branch, cov.warnings, cov.bursts, cov.seg, cov.seg_loop);
     /* 360 000 clocks per seed; seeds 1…15 reach at least 3x these */
     assert_true(cov.csb > 50000 && cov.post_c > 2000 && cov.msin > 300 && cov.trr > 10000 &&
                 cov.rmode > 10000 && cov.errors > 200 && cov.dat > 5000 && cov.mbi > 5000 &&
@@ -578,6 +612,166 @@ static void test_stream_runner(void **state)
     free(u);
 }
 
+/* The renderer's library microcode and host streams (random triangles and
+ * discs), clocked as the block runner does — each action's first clock with its
+ * inputs through pp5_igc_clock_fast(), the idle clocks in bursts of
+ * pp5_igc_run_idle() into a pins buffer (random lengths; waits stop when Busy
+ * falls, or sometimes run a fixed burst past it) — against one full step per
+ * clock with the same inputs: every clock's pins, and the whole state after
+ * every burst. */
+static void blocks_run(uint64_t seed, int run)
+{
+    uint64_t s = seed ^ (0x51ed27c0b1ull * (uint64_t)(run + 1));
+    pp5_options o;
+    pp5_options_default(&o);
+    if (run % 3 == 2) { /* the A-18 and TRR-length switches change the token timing */
+        random_options(&s, &o);
+        pp5_options def; /* the library is written for the default A-1 table */
+        pp5_options_default(&def);
+        memcpy(o.seq_table, def.seq_table, sizeof o.seq_table);
+    }
+    pp5_ucode *u = calloc(1, sizeof *u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib", u, &errs),
+                     LS_OK);
+    ls_diag_list_free(&errs);
+    ls_buf b;
+    ls_buf_init(&b);
+    ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP,
+                  PP5_R_ZBITS);
+    ls_diag d;
+    for (int i = 0; i < 10; i++) {
+        pp5_prim p;
+        memset(&p, 0, sizeof p);
+        p.kind = chance(&s, 4) ? PP5_PRIM_DISC : PP5_PRIM_TRI;
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 6; k++)
+                p.v[v][k] = k < 2 ? (double)rn(&s, 1480) / 10.0 - 10.0
+                          : k == 2 ? (double)rn(&s, 1000) / 1000.0
+                                   : (double)rn(&s, 256);
+        if (p.kind == PP5_PRIM_DISC) {
+            p.v[0][2] = 3 + rn(&s, 30);
+            p.v[1][0] = (double)rn(&s, 1000) / 1000.0;
+        }
+        assert_int_equal(pp5_render_prim_stream(&p, &b, &d), LS_OK);
+        if (chance(&s, 4)) /* status and test levels change now and then */
+            ls_buf_printf(&b, "st1 %u\nst2 %u\ntestoe %u\nrun %u\n", rn(&s, 2), rn(&s, 2),
+                          chance(&s, 3), 1 + rn(&s, 60));
+    }
+    ls_buf_puts(&b, "testoe 0\nwrite C 0x12345678\nrun 50\ntestpe 1\nrun 3\ntestpe 0\nrun 9\n");
+    pp5_stream st;
+    assert_int_equal(pp5_stream_parse(b.data, b.len, "gen", &st, &d), LS_OK);
+    pp5_igc *ga, *gb;
+    assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+    assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+    assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, PP5_UCODE_WORDS, &d), LS_OK);
+    assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, PP5_UCODE_WORDS, &d), LS_OK);
+    enum { BURST = 300 };
+    static pp5_pins buf[BURST];
+    bool st1 = false, st2 = false, pe = false, oe = false;
+    long bursts = 0;
+    for (size_t i = 0; i < st.n; i++) {
+        const pp5_action *act = &st.a[i];
+        pp5_host_in in = {0};
+        uint64_t clocks = 1;
+        switch (act->kind) {
+        case PP5_ACT_ST1: st1 = act->value; continue;
+        case PP5_ACT_ST2: st2 = act->value; continue;
+        case PP5_ACT_TESTPE: pe = act->value; continue;
+        case PP5_ACT_TESTOE: oe = act->value; continue;
+        case PP5_ACT_WRITE:
+            in.wr_en = true;
+            in.d = act->value;
+            in.t = t_of(&o, act->reg);
+            break;
+        case PP5_ACT_GO: in.go = true; break;
+        case PP5_ACT_RESET: in.reset = true; break;
+        case PP5_ACT_RUN: clocks = act->value; break;
+        case PP5_ACT_WAIT: clocks = UINT64_MAX; break;
+        }
+        pp5_igc_set_status(ga, st1, st2);
+        pp5_igc_set_status(gb, st1, st2);
+        pp5_host_in idle = {0};
+        idle.st1 = in.st1 = st1;
+        idle.st2 = in.st2 = st2;
+        idle.test_oe = in.test_oe = oe;
+        idle.test_pe = in.test_pe = pe;
+        const bool wait = act->kind == PP5_ACT_WAIT;
+        uint64_t c = 0;
+        while (c < clocks && pp5_igc_cycle(ga) < 400000) { /* a hung IGC: stop */
+            if (wait && !pp5_igc_busy(gb))
+                break;
+            if ((c > 0 || act->kind == PP5_ACT_RUN || wait) && !pe) {
+                /* a burst */
+                bool until = wait && !chance(&s, 5);
+                uint64_t m = 1 + rn(&s, until ? BURST : 40);
+                if (!wait && m > clocks - c)
+                    m = clocks - c;
+                uint64_t ran = pp5_igc_run_idle(gb, &idle, m, until, NULL, NULL, buf);
+                if (ran > m || (!until && ran != m)) {
+                    snprintf(why, sizeof why, "ran %llu of %llu", (unsigned long long)ran,
+                             (unsigned long long)m);
+                    fail_at(seed, run, pp5_igc_cycle(gb), "blocks: run_idle count");
+                }
+                for (uint64_t j = 0; j < ran; j++) {
+                    pp5_pins pa;
+                    ls_diag da;
+                    assert_int_equal(pp5_igc_step(ga, &idle, &pa, &da), LS_OK);
+                    if (!pins_equal(&pa, &buf[j]))
+                        fail_at(seed, run, pp5_igc_cycle(ga) - 1, "blocks: pins");
+                }
+                if (until && ran < m && pp5_igc_busy(ga)) {
+                    snprintf(why, sizeof why, "stopped while busy");
+                    fail_at(seed, run, pp5_igc_cycle(ga), "blocks: run_idle stop");
+                }
+                if (!state_equal(ga, gb))
+                    fail_at(seed, run, pp5_igc_cycle(ga), "blocks: state after a burst");
+                bursts++;
+                c += ran;
+                if (until && ran < m)
+                    break; /* Busy fell */
+                continue;
+            }
+            pp5_pins pa, pb;
+            ls_diag da, db;
+            ls_diag_clear(&da);
+            ls_diag_clear(&db);
+            ls_status sa = pp5_igc_step(ga, c == 0 ? &in : &idle, &pa, &da);
+            ls_status sb = pp5_igc_clock_fast(gb, c == 0 ? &in : &idle, &pb, &db);
+            if (sa != sb)
+                fail_at(seed, run, pp5_igc_cycle(ga) - 1, "blocks: status");
+            if (!pins_equal(&pa, &pb))
+                fail_at(seed, run, pp5_igc_cycle(ga) - 1, "blocks: host clock pins");
+            c++;
+        }
+    }
+    if (!state_equal(ga, gb))
+        fail_at(seed, run, pp5_igc_cycle(ga), "blocks: final state");
+    assert_true(bursts > 50);
+    cov.seg += (long)gb->seg_clocks;
+    cov.seg_loop += (long)gb->seg_loop_clocks;
+    cov.bursts += bursts;
+    pp5_stream_free(&st);
+    ls_buf_free(&b);
+    pp5_igc_destroy(ga);
+    pp5_igc_destroy(gb);
+    free(u);
+}
+
+static void test_blocks_library(void **state)
+{
+    (void)state;
+    uint64_t seed = ls_test_seed(0xb10c5eedull);
+    memset(&cov, 0, sizeof cov);
+    for (int run = 0; run < 12; run++)
+        blocks_run(seed, run);
+    printf("library streams: %ld bursts, %ld clocks in quiet segments, %ld of them self-loops\n",
+           cov.bursts, cov.seg, cov.seg_loop);
+    /* most idle clocks of the renderer's routines are quiet, many self-loops */
+    assert_true(cov.seg > 20000 && cov.seg_loop > 8000);
+}
+
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
 static void test_stream_append(void **state)
 {
@@ -639,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_bit_tricks),
         cmocka_unit_test(test_random_differential),
         cmocka_unit_test(test_stream_runner),
+        cmocka_unit_test(test_blocks_library),
         cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

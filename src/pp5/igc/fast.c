@@ -37,6 +37,11 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
                    PIN_OFF(d_out) == 28 && sizeof(pp5_pins) == 40,
                "pp5_pins: the fast step copies acmp…addr_h as blocks (pins_ring)");
 
+/* The pins are written as 8-byte words whose byte k is pins byte (offset + k). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "src/pp5/igc/fast.c writes pp5_pins as little-endian words"
+#endif
+
 enum { SER_LEN_I = PP5_TS_LEN_I };
 
 /* ---------------- pre-decode ---------------- */
@@ -143,56 +148,71 @@ static void ser_fast_build(pp5_igc *g)
 {
     pp5_ser_fast *f = &g->fs;
     const pp5_serializer *s = &g->ser;
+    /* branch-free (masks and selects): the bits are data, a branch on them
+     * is mispredicted often, once per posting */
     uint64_t y[6];
     unsigned tail = 0;
+    uint32_t until = 0;
     for (int k = 0; k < 6; k++) {
-        int t = f->tok0[k];
+        const int t = f->tok0[k];
         /* CoefSer bit-line: bits 40..62 = ManReg, 63 = the leading 1, 0 elsewhere
          * (and 0 at and beyond the shifter's end, which is past 63). */
-        uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
-        uint64_t x = t >= 0 && t < 64 ? w >> t : 0;
+        const uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
+        const uint64_t x = (unsigned)t < 64u ? w >> t : 0;
         f->x[k] = x;
-        bool so = (f->sone0 >> k) & 1u;
+        const uint64_t so = 0 - (uint64_t)((f->sone0 >> k) & 1u);
+        const uint64_t sign = 0 - (uint64_t)s->cg[k].sign, en = 0 - (uint64_t)s->cg[k].enable;
         /* CoefGate: b(s) = enable ∧ (x_s ⊕ (sign ∧ SOne before s)); SOne before s
          * is the bits strictly above x's lowest 1, or all of them if set already. */
-        uint64_t inv = s->cg[k].sign ? (so ? ~0ull : ~(x ^ (x - 1))) : 0;
-        y[k] = s->cg[k].enable ? x ^ inv : 0;
-        if (s->cg[k].enable && s->cg[k].sign && (so || x != 0))
-            tail |= 1u << k;
-        int len = s->cs[k].len;
-        f->clear_at[k] = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
+        const uint64_t inv = sign & (so | ~(x ^ (x - 1)));
+        y[k] = en & (x ^ inv);
+        tail |= (unsigned)(en & sign & (so | (0 - (uint64_t)(x != 0))) & 1u) << k;
+        const int len = s->cs[k].len;
+        const uint32_t clear = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
+        f->clear_at[k] = clear;
+        const uint32_t c = ((f->bsy0 >> k) & 1u) ? clear : 0;
+        until = c > until ? c : until;
     }
-    int t = f->tok0[6];
-    f->clear_at[6] = t < 0 ? UINT32_MAX : (uint32_t)(SER_LEN_I + 1 - t > 1 ? SER_LEN_I + 1 - t : 1);
-    uint32_t until = 0;
-    for (int k = 0; k < 7; k++)
-        if (((f->bsy0 >> k) & 1u) && f->clear_at[k] > until)
-            until = f->clear_at[k];
-    f->csb_until = until;
+    const int t = f->tok0[6];
+    const uint32_t clear6 = t < 0 ? UINT32_MAX
+                                  : (uint32_t)(SER_LEN_I + 1 - t > 1 ? SER_LEN_I + 1 - t : 1);
+    f->clear_at[6] = clear6;
+    const uint32_t c6 = ((f->bsy0 >> 6) & 1u) ? clear6 : 0;
+    f->csb_until = c6 > until ? c6 : until;
     /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
      * three rounds of block swaps */
-    uint64_t r[8] = {y[0], y[1], y[2], y[3], y[4], y[5], 0, 0};
-    for (int i = 0; i < 4; i++) {
-        uint64_t a = r[i], b = r[i + 4];
-        r[i] = (a & 0x00000000ffffffffull) | (b << 32);
-        r[i + 4] = (a >> 32) | (b & 0xffffffff00000000ull);
-    }
-    for (int i = 0; i < 8; i += (i & 1) ? 3 : 1) { /* pairs (0,2) (1,3) (4,6) (5,7) */
-        uint64_t a = r[i], b = r[i + 2];
-        r[i] = (a & 0x0000ffff0000ffffull) | ((b & 0x0000ffff0000ffffull) << 16);
-        r[i + 2] = ((a >> 16) & 0x0000ffff0000ffffull) | (b & 0xffff0000ffff0000ull);
-    }
-    for (int i = 0; i < 8; i += 2) {
-        uint64_t a = r[i], b = r[i + 1];
-        r[i] = (a & 0x00ff00ff00ff00ffull) | ((b & 0x00ff00ff00ff00ffull) << 8);
-        r[i + 1] = ((a >> 8) & 0x00ff00ff00ff00ffull) | (b & 0xff00ff00ff00ff00ull);
-    }
-    for (int j = 0; j < 8; j++)
-        f->blk[j] = r[j];
-    uint64_t tv = 0;
-    for (int k = 0; k < 6; k++)
-        if ((tail >> k) & 1u)
-            tv |= 0xffull << (8 * k);
+    /* (named scalars, not arrays: a vectorised version mixes 8- and 16-byte
+     * stores and loads of the same bytes, which the CPU cannot forward) */
+    uint64_t r0 = y[0], r1 = y[1], r2 = y[2], r3 = y[3], r4 = y[4], r5 = y[5], r6 = 0, r7 = 0;
+#define SWAP_BLOCKS(a, b, sh, lo)                                                          \
+    do {                                                                                   \
+        const uint64_t a_ = a, b_ = b;                                                     \
+        a = (a_ & (lo)) | ((b_ & (lo)) << (sh));                                           \
+        b = ((a_ >> (sh)) & (lo)) | (b_ & ~(lo));                                          \
+    } while (0)
+    SWAP_BLOCKS(r0, r4, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r1, r5, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r2, r6, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r3, r7, 32, 0x00000000ffffffffull);
+    SWAP_BLOCKS(r0, r2, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r1, r3, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r4, r6, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r5, r7, 16, 0x0000ffff0000ffffull);
+    SWAP_BLOCKS(r0, r1, 8, 0x00ff00ff00ff00ffull);
+    SWAP_BLOCKS(r2, r3, 8, 0x00ff00ff00ff00ffull);
+    SWAP_BLOCKS(r4, r5, 8, 0x00ff00ff00ff00ffull);
+    SWAP_BLOCKS(r6, r7, 8, 0x00ff00ff00ff00ffull);
+#undef SWAP_BLOCKS
+    f->blk[0] = r0;
+    f->blk[1] = r1;
+    f->blk[2] = r2;
+    f->blk[3] = r3;
+    f->blk[4] = r4;
+    f->blk[5] = r5;
+    f->blk[6] = r6;
+    f->blk[7] = r7;
+    /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
+    const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
     for (int j = 8; j < 16; j++)
         f->blk[j] = tv;
 }
@@ -206,33 +226,73 @@ static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
     return b;
 }
 
+static inline uint64_t ld64(const void *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline uint32_t ld32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline uint16_t ld16(const void *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void st64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
+
 /* What clock c contributes to the pins of the next three clocks (OutputLatch,
  * outputlatch.c): its ALU controls, coefficient bits and LSB two clocks later,
- * its address one clock later, its Shift as TrSt three clocks later. */
+ * its address one clock later, its Shift as TrSt three clocks later. The pins
+ * bytes 8..31 are three 8-byte words (q1: acmp…cgts_c, q2: ldc…redundant and
+ * ADat, q3: BDat…FDat, LSB, AddrL, AddrH) written whole, and read back only
+ * in pieces that each lie inside one store (ring_pins()): a load that spans
+ * two stores cannot be forwarded and waits for both to reach the cache. */
 static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool dir_en,
                             bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
                             bool shift)
 {
     unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
     /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
-    uint8_t acmp = alu16[0] ^ (uint8_t)(dir_en & !aludat);
-    memcpy(b2, alu16, 16);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* dat[6] and lsb in one store (AddrL too, written again by clock c+1): bit
-     * k of dat6 → byte k (the products land on distinct bits: no carries) */
-    uint64_t w = ((dat6 * 0x0000000810204081ull) & 0x0000010101010101ull) |
-                 (uint64_t)lsb << 48;
-    memcpy(b2 + 15, &w, 8);
-#else
-    for (int k = 0; k < 6; k++)
-        b2[15 + k] = (dat6 >> k) & 1u;
-    b2[21] = lsb;
-#endif
-    b2[0] = acmp;
-    pp5_pins *p1 = &g->pins_ring[(c + 1) & 3];
-    p1->addr_l = addr;
-    p1->addr_h = pair ? (uint8_t)~addr : addr;
+    const uint64_t dat = (dat6 * 0x0000000810204081ull) & 0x0000010101010101ull;
+    st64(b2, ld64(alu16) ^ (uint64_t)(dir_en & !aludat));
+    st64(b2 + 8, ld64(alu16 + 8) | dat << 56); /* alu16[15] is 0 */
+    st64(b2 + 16, (dat >> 8) | (uint64_t)lsb << 40); /* AddrL/H: clock c+1 writes them */
+    unsigned char *p1 = (unsigned char *)&g->pins_ring[(c + 1) & 3];
+    st16(p1 + offsetof(pp5_pins, addr_l), (uint16_t)(addr | (uint8_t)(pair ? ~addr : addr) << 8));
     g->pins_ring[(c + 3) & 3].trst = shift;
+}
+
+/* The ring slot of clock c: pins bytes 8..31 as q1, q2, q3 and TrSt (each load
+ * inside one store of ring_put()). */
+static inline void ring_pins(const pp5_igc *g, uint64_t c, uint64_t *q1, uint64_t *q2,
+                             uint64_t *q3, unsigned *trst)
+{
+    const unsigned char *sl = (const unsigned char *)&g->pins_ring[c & 3];
+    *q1 = ld64(sl + 8);
+    *q2 = ld64(sl + 16);
+    *q3 = (uint64_t)ld32(sl + 24) | (uint64_t)ld16(sl + 28) << 32 | (uint64_t)ld16(sl + 30) << 48;
+    *trst = sl[offsetof(pp5_pins, trst)];
+}
+
+_Static_assert(offsetof(pp5_host_in, wr_en) == 0 && offsetof(pp5_host_in, t) == 1 &&
+                   offsetof(pp5_host_in, d) == 4 && offsetof(pp5_host_in, go) == 8 &&
+                   offsetof(pp5_host_in, st1) == 9 && offsetof(pp5_host_in, st2) == 10 &&
+                   offsetof(pp5_host_in, reset) == 11 && offsetof(pp5_host_in, test_oe) == 12 &&
+                   offsetof(pp5_host_in, test_pe) == 13 && sizeof(pp5_host_in) == 16,
+               "pp5_host_in: run_in is written as two 8-byte words");
+
+/* A copy of g->run_in (two words) */
+static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
+{
+    st64(to, ld64(from));
+    st64((unsigned char *)to + 8, ld64((const unsigned char *)from + 8));
 }
 
 /* The pins of clock c (its record olr[c & 3] done): the ring slot, then ALUDat
@@ -251,12 +311,18 @@ static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
     const pp5_olrec *r0 = &g->olr[c & 3];
-    *p = g->pins_ring[c & 3];
-    p->cycle = c;
-    p->aludat = r0->aludat;
-    p->busy = g->ctl.ibsy | g->ctl.cbsy;
-    p->d_out_en = r0->in.test_pe;
-    p->d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+    uint64_t q1, q2, q3;
+    unsigned trst;
+    ring_pins(g, c, &q1, &q2, &q3, &trst);
+    unsigned char *b = (unsigned char *)p;
+    st64(b, c);
+    st64(b + 8, q1);
+    st64(b + 16, q2);
+    st64(b + 24, q3);
+    const uint32_t d_out = r0->in.test_oe ? r0->uw : r0->in.d;
+    st64(b + 32, (uint64_t)trst | (uint64_t)r0->aludat << 8 |
+                     (uint64_t)(g->ctl.ibsy | g->ctl.cbsy) << 16 |
+                     (uint64_t)r0->in.test_pe << 24 | (uint64_t)d_out << 32);
 }
 
 
@@ -270,8 +336,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         f->tok0[k] = (int16_t)s->cs[k].tok;
         f->sone0 |= (uint8_t)(s->cg[k].sone << k);
         f->bsy0 |= (uint8_t)(s->cl.bsy[k] << k);
-        f->sep6 |= (uint8_t)(s->cg[k].sep_stage << k);
-        f->out6 |= (uint8_t)(s->cg[k].out_stage << k);
+        f->so6 |= (uint16_t)(s->cg[k].sep_stage << k | s->cg[k].out_stage << (8 + k));
         f->bit6 |= (uint8_t)(s->cs[k].bit << k);
     }
     f->bit6_at = g->cycle;
@@ -345,8 +410,8 @@ void pp5_igc_fast_unpack(pp5_igc *g)
                                                                    : (uint64_t)t0 + sc);
         s->cs[k].bit = (bits >> k) & 1u;
         s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
-        s->cg[k].sep_stage = (f->sep6 >> k) & 1u;
-        s->cg[k].out_stage = (f->out6 >> k) & 1u;
+        s->cg[k].sep_stage = (f->so6 >> k) & 1u;
+        s->cg[k].out_stage = (f->so6 >> (8 + k)) & 1u;
         s->cg[k].dat = (r0->dat6 >> k) & 1u;
         s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
     }
@@ -459,10 +524,20 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
     pp5_olrec *r0 = &g->olr[cycle & 3];
     if (host) {
-        r0->in = *in;
-        r0->in.t &= 7u;
-    } else { /* g->run_in, T already masked: one block copy */
-        memcpy(&r0->in, in, sizeof r0->in);
+        /* field by field: the caller has just written *in field by field, and
+         * one wide load of it could not be forwarded from those stores */
+        pp5_host_in *ri = &r0->in;
+        ri->wr_en = in->wr_en;
+        ri->t = in->t & 7u;
+        ri->d = in->d;
+        ri->go = in->go;
+        ri->st1 = in->st1;
+        ri->st2 = in->st2;
+        ri->reset = in->reset;
+        ri->test_oe = in->test_oe;
+        ri->test_pe = in->test_pe;
+    } else { /* g->run_in, T already masked, stored as two words: copied as such */
+        host_in_copy(&r0->in, in);
     }
     r0->valid = true;
     r0->rmode = rmode;
@@ -535,10 +610,9 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     const bool first_pending = s->cl.first_pending, msin_pending = s->cl.msin_pending;
     const bool lsb = first_pending & csb;
     const bool msin = msin_pending & shift;
-    const uint8_t out6 = f->out6, sep6 = f->sep6;
+    const unsigned so6 = f->so6, sep6 = so6 & 0xffu, out6 = so6 >> 8;
     const unsigned b6 = gather_bytes(f->blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u));
-    f->out6 = shift ? sep6 : out6;
-    f->sep6 = shift ? (uint8_t)(b6 & (0u - (unsigned)csb)) : sep6;
+    f->so6 = (uint16_t)(shift ? (b6 & (0u - (unsigned)csb)) | sep6 << 8 : so6);
     f->sc = sc + (shift & (sc != UINT32_MAX));
     s->cl.first_pending = first_pending & !(shift & csb);
     const uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
@@ -583,16 +657,710 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
     return clock_body(g, in, pins, d, true);
 }
 
+/* ---------------- quiet segments ----------------
+ *
+ * Most idle clocks change little: no posting, no new instruction, no host
+ * input. seg_run() runs such clocks with the state in locals and stops before
+ * any clock that would post (PostC, PostI), start an instruction (NewL), read a
+ * missing word or run in RMode; pp5_igc_run_idle() takes that clock with
+ * clock_body() and comes back. The clocks are the same clocks, computed with
+ * the same expressions as clock_body(); what differs is where the values live:
+ *  - the pins go straight into the caller's buffer, each clock writing its own
+ *    share of them where it belongs (cycle, TrSt, ALUDat, Busy, D pads into its
+ *    own pins; AddrL/AddrH into the next clock's; ALU controls, *Dat and LSB
+ *    into those two clocks later) instead of through the pins ring;
+ *  - each clock's record is a compact pair of words (seg_rec) in a ring of four;
+ * at the end, the records of the last four clocks are expanded into olr and
+ * their shares of the pins ring put there (ring_put), which leaves olr and the
+ * ring exactly as clock_body() would have.
+ *
+ * In a loop of one or two words whose conditions (TRR, TC1, TC2) stay put,
+ * seg_loop_plan() computes how long they do, and the clocks are run without
+ * evaluating the controls at all (the closed form below). */
+typedef struct seg_rec {
+    uint64_t a;     /* PC (bits 0..15), SEG_* << 16, Addr << 32, LSB << 40 */
+    uint64_t dat;   /* *Dat of the clock, bit k in byte k */
+} seg_rec;
+enum {
+    SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
+    SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
+    SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
+};
+#define SEG_SPREAD6 0x0000010101010101ull /* bit 0 of bytes 0..5 */
+
+static inline uint64_t spread6(unsigned dat6)
+{
+    return (dat6 * 0x0000000810204081ull) & SEG_SPREAD6;
+}
+
+
+/* ---- the closed form of a loop of one or two words ----
+ * Words w0 (at PC) and w1 (its successor; w1 = w0 for a self-loop), clocks
+ * alternating w0, w1, w0, … All that changes from clock to clock is then the
+ * PixMemAddr counters, DirectReg, the shift count (with the CoefGate column and
+ * CSB), the loop counters and the TRR shifter — provided TRR, TC1 and TC2 stay
+ * what they are at each phase and no PostC, MsIn, LSB token or Done can occur.
+ * seg_loop_plan() checks that the two words form such a loop under the present
+ * conditions and returns how many clocks it keeps doing so. */
+typedef struct seg_phase {
+    uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
+    uint64_t q4;                /* pins bytes 32..39 but TrSt, ALUDat */
+    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
+    uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
+    uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
+    bool first_lsb;             /* the LSB token in the first clock (self-loops only) */
+} seg_phase;
+
+typedef struct seg_loop_in {
+    unsigned pc, n1, n2;
+    uint64_t stages;
+    uint32_t sc, csb_until;
+    bool cbsy, mbi, mp, fp;
+    int top;
+    unsigned st_cond;
+    bool test_oe;
+    uint64_t q4_base;
+} seg_loop_in;
+
+/* How many of the first K clocks of the pattern (e0, e1, e0, …) count (e0,
+ * e1 ∈ {0, 1}). */
+static inline uint64_t seg_count(unsigned e0, unsigned e1, uint64_t K)
+{
+    return (K >> 1) * (e0 + e1) + (K & 1u ? e0 : 0);
+}
+
+/* The first clock k at which the count of the pattern (e0, e1) over clocks
+ * 0 … k-1 reaches V ≥ 1 (UINT64_MAX: never). */
+static inline uint64_t seg_reach(unsigned e0, unsigned e1, uint64_t V)
+{
+    if (e0 + e1 == 0)
+        return UINT64_MAX;
+    if (e0 + e1 == 2)
+        return V;
+    return e0 ? 2 * V - 1 : 2 * V;
+}
+
+/* The first clock k after which a 7-bit counter n stepped down by the pattern
+ * (d0, d1) holds target, given it does not after clocks 0 and 1 (the caller
+ * checks); UINT64_MAX: never. */
+static inline uint64_t seg_count_hits(unsigned d0, unsigned d1, unsigned n, unsigned target)
+{
+    if (d0 + d1 == 0)
+        return UINT64_MAX;
+    unsigned T = (n - target) & 0x7fu; /* decrements needed (mod 128) */
+    uint64_t V = T > d0 + d1 ? T : T + 128u;
+    return seg_reach(d0, d1, V) - 1; /* the clock whose decrement makes V */
+}
+
+static inline uint64_t seg_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Fills ph[0], ph[1] and returns K ≥ 4; or 0: not such a loop; or
+ * SEG_PLAN_SHORT | K: such a loop, but for K < 4 clocks only. */
+#define SEG_PLAN_SHORT 0x100u
+static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_t n,
+                              seg_phase ph[2])
+{
+    const bool trr = (in->stages >> in->top) & 1u;
+    const pp5_uop *w[2];
+    unsigned pcs[2], m1 = in->n1, m2 = in->n2;
+    bool tc1[2], tc2[2], br[2];
+    unsigned pc = in->pc;
+    int P = 0;
+    for (int i = 0; i < 2; i++) {
+        const pp5_uop *u = &uop[pc & 511u];
+        if (u->done | !u->exists)
+            return 0;
+        w[i] = u;
+        pcs[i] = pc;
+        m1 = (m1 - u->cnt1) & 0x7fu;
+        m2 = (m2 - u->cnt2) & 0x7fu;
+        tc1[i] = m1 == 116;
+        tc2[i] = m2 == 0;
+        const unsigned cond = (unsigned)tc1[i] | (unsigned)tc2[i] << 1 | (unsigned)trr << 2 |
+                              in->st_cond;
+        br[i] = !((u->pulldown >> cond) & 1u);
+        const unsigned next = br[i] ? u->braddr : (pc + 1) & 0x1ffu;
+        if (next == in->pc) {
+            P = i + 1;
+            break;
+        }
+        pc = next;
+    }
+    if (P == 0)
+        return 0;
+    if (P == 1) { /* a self-loop: the second clock is the same word */
+        w[1] = w[0];
+        pcs[1] = pcs[0];
+        br[1] = br[0];
+        tc1[1] = ((in->n1 - 2u * w[0]->cnt1) & 0x7fu) == 116;
+        tc2[1] = ((in->n2 - 2u * w[0]->cnt2) & 0x7fu) == 0;
+    }
+    unsigned sh[2], c1[2], c2[2];
+    for (int i = 0; i < 2; i++) {
+        sh[i] = (w[i]->shift >> trr) & 1u;
+        c1[i] = w[i]->cnt1;
+        c2[i] = w[i]->cnt2;
+    }
+    uint64_t K = n;
+    /* TC1, TC2: constant if not counted; else low at both phases until the
+     * terminal count */
+    if (c1[0] + c1[1]) {
+        if (tc1[0] | tc1[1])
+            return 0;
+        K = seg_min(K, seg_count_hits(c1[0], c1[1], in->n1, 116));
+    } else if (tc1[0] != tc1[1]) {
+        return 0;
+    }
+    if (c2[0] + c2[1]) {
+        if (tc2[0] | tc2[1])
+            return 0;
+        K = seg_min(K, seg_count_hits(c2[0], c2[1], in->n2, 0));
+    } else if (tc2[0] != tc2[1]) {
+        return 0;
+    }
+    const bool csb0 = in->sc < in->csb_until;
+    if (sh[0] + sh[1]) {
+        /* no MsIn to shift in; the LSB token only in the first clock of a word
+         * that loops on itself and shifts every clock (seg_loop_self) */
+        if (in->mp | (in->fp & csb0 & !(P == 1 && sh[0] && !w[0]->dir_en)))
+            return 0;
+        /* TRR at the j-th shift is stage top - j (0 below stage 0) */
+        const uint64_t low = (1ull << in->top) - 1;
+        const uint64_t below = in->stages & low;
+        const uint64_t differ = trr ? ~below & low : below;
+        const uint64_t J = differ ? (uint64_t)(in->top - (63 - __builtin_clzll(differ)))
+                         : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
+        if (J != UINT64_MAX)
+            K = seg_min(K, seg_reach(sh[0], sh[1], J));
+        /* no PostC (with CBsy, CSB must stay high), no shift after the CSB fall
+         * that sets MsIn pending (the fall itself may be the loop's last shift:
+         * the caller sets MsIn pending then), no saturation of the count */
+        uint64_t stop = UINT32_MAX - 1;
+        if (in->cbsy || (in->mbi && csb0))
+            stop = seg_min(stop, in->csb_until);
+        if (stop <= in->sc)
+            return 0;
+        K = seg_min(K, seg_reach(sh[0], sh[1], stop - in->sc));
+    }
+    if (K < 4) /* too short to pay; nor can a loop start before it ends */
+        return K | SEG_PLAN_SHORT;
+    /* LSB: constant when the loop does not shift (CSB stays); else sent by
+     * the first clock only (see above) */
+    const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
+    const bool lsb = in->fp & csb0 & !first_lsb;
+    for (int i = 0; i < 2; i++) {
+        const pp5_uop *u = w[i];
+        seg_phase *f = &ph[i];
+        f->alu_lo = ld64(u->alu[0]);
+        f->alu_hi = ld64(u->alu[0] + 8);
+        f->q4 = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)u->uw << 32 : in->q4_base;
+        const unsigned bits = sh[i] | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
+                              (unsigned)br[i] << 4 | (unsigned)trr << 7;
+        f->a = pcs[i] | (uint64_t)bits << 16 | (uint64_t)lsb << 40;
+        f->dir = u->dir_en;
+        f->pair = (u->pair & 1u) ? 0xff : 0;
+        f->sh = (uint8_t)sh[i];
+        f->ctr_sa = (uint8_t)(8u * u->pma_ctr);
+        f->ctr_mask = 0xffu << f->ctr_sa;
+        f->ctr_add = (uint32_t)u->pma_step << f->ctr_sa;
+        f->cnt1 = (uint8_t)c1[i];
+        f->cnt2 = (uint8_t)c2[i];
+        f->first_lsb = first_lsb;
+    }
+    return K;
+}
+
+
+/* Where clock k's pins go: the caller's buffer, or past its end (the shares of
+ * the clocks after the segment: they go to the ring at the end) a scratch. */
+#define SEG_PINS(k) ((k) < n ? (unsigned char *)&pins_out[k] : (unsigned char *)&tail[(k) - n])
+
+/* The loop's clocks k … k_end-1 (seg_loop_plan()): the state that changes, in
+ * locals of its own (a function of its own, so that they stay in registers). */
+typedef struct seg_loop_st {
+    uint32_t shreg, sc, csb_until;
+    uint64_t outB, sepB;
+    uint32_t ctr;
+    unsigned trst;
+    const uint64_t *blk;
+    seg_rec *rec;
+    pp5_pins *pins_out; /* NULL: no pins */
+    pp5_pins *tail;     /* pins_out[n], pins_out[n+1] */
+    uint64_t n, c0;
+} seg_loop_st;
+
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_end,
+                unsigned *jp, const bool with_pins, const bool checked)
+{
+    uint32_t shreg = st->shreg, sc = st->sc, ctr = st->ctr;
+    const uint32_t csb_until = st->csb_until;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    unsigned trst = st->trst, j = *jp;
+    const uint64_t *blk = st->blk;
+    seg_rec *rec = st->rec;
+    pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
+    const uint64_t n = st->n, c0 = st->c0;
+    for (; k < k_end; k++, j ^= 1u) {
+        const seg_phase *P = &ph[j];
+        const bool aludat = shreg & 1u;
+        if (P->dir)
+            shreg = (shreg >> 1) | (shreg & 0x80000000u);
+        const bool csb = sc < csb_until;
+        const uint64_t dat = outB;
+        if (P->sh) {
+            const uint64_t col = (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 &
+                                 (0 - (uint64_t)csb);
+            outB = sepB;
+            sepB = col;
+            sc++;
+        }
+        const uint8_t addr = (uint8_t)(ctr >> P->ctr_sa);
+        ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
+        seg_rec *r = &rec[(c0 + k) & 3];
+        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 | (uint64_t)addr << 32;
+        r->dat = dat;
+        if (with_pins) {
+            unsigned char *p0 = (unsigned char *)&pins_out[k];
+            unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
+            unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
+            st64(p0, c0 + k);
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | P->q4);
+            trst = (trst >> 1) | (unsigned)P->sh << 2;
+            st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
+            st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
+            st64(p2 + 16, P->alu_hi | dat << 56);
+            st64(p2 + 24, (dat >> 8) | (P->a & (1ull << 40)));
+        }
+    }
+    st->shreg = shreg;
+    st->sc = sc;
+    st->ctr = ctr;
+    st->outB = outB;
+    st->sepB = sepB;
+    st->trst = trst;
+    *jp = j;
+    return k;
+}
+
+/* The CoefGate column at shift count sc, CSB applied. */
+static inline uint64_t seg_col(const uint64_t *blk, uint32_t sc, uint32_t csb_until)
+{
+    return (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 &
+           (0 - (uint64_t)(sc < csb_until));
+}
+
+/* The commonest loop: one word that shifts every clock and leaves DirectReg
+ * alone (the waits for the TRR token, the QLOAD/QADD bit loops). ALUDat, the
+ * word's pins and its signals are constant; per clock only the address, the
+ * shift count and the column change, and the records are made afterwards for
+ * the last four clocks only. */
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
+              const bool with_pins, const bool checked)
+{
+    const uint64_t k0 = k;
+    uint32_t sc = st->sc;
+    const uint32_t sc0 = sc, csb_until = st->csb_until;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    const uint64_t outB0 = outB, sepB0 = sepB;
+    const unsigned sa = P->ctr_sa;
+    const uint8_t a0 = (uint8_t)(st->ctr >> sa), step = (uint8_t)(P->ctr_add >> sa);
+    uint8_t a = a0;
+    const uint8_t pair = P->pair;
+    unsigned trst = st->trst;
+    const uint64_t *blk = st->blk;
+    pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
+    const uint64_t n = st->n, c0 = st->c0;
+    const bool aludat = st->shreg & 1u;
+    const uint64_t q1 = P->alu_lo ^ (uint64_t)(P->dir & !aludat); /* dir is 0 here */
+    const uint64_t q4 = (uint64_t)aludat << 8 | P->q4, alu_hi = P->alu_hi;
+    const uint64_t lsb40 = P->a & (1ull << 40);
+    if (with_pins) {
+        for (; k < k_end; k++) {
+            const uint64_t dat = outB;
+            const uint64_t col = seg_col(blk, sc, csb_until);
+            outB = sepB;
+            sepB = col;
+            sc++;
+            const uint8_t addr = a;
+            a = (uint8_t)(a + step);
+            unsigned char *p0 = (unsigned char *)&pins_out[k];
+            unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
+            unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
+            st64(p0, c0 + k);
+            st64(p0 + 32, (trst & 1u) | q4);
+            trst = (trst >> 1) | 4u;
+            st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+            st64(p2 + 8, q1);
+            st64(p2 + 16, alu_hi | dat << 56);
+            st64(p2 + 24, (dat >> 8) | lsb40);
+        }
+    } else {
+        const uint64_t K = k_end - k;
+        sc += (uint32_t)K;
+        a = (uint8_t)(a + step * K);
+        outB = K == 1 ? sepB0 : seg_col(blk, sc - 2, csb_until);
+        sepB = seg_col(blk, sc - 1, csb_until);
+        k = k_end;
+    }
+    /* the records of the last (up to) four clocks */
+    for (uint64_t c = k_end - (k_end - k0 < 4 ? k_end - k0 : 4); c < k_end; c++) {
+        const uint32_t i = (uint32_t)(c - k0), sci = sc0 + i;
+        seg_rec *r = &st->rec[(c0 + c) & 3];
+        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
+               (uint64_t)(uint8_t)(a0 + step * i) << 32;
+        r->dat = i == 0 ? outB0 : i == 1 ? sepB0 : seg_col(blk, sci - 2, csb_until);
+    }
+    st->sc = sc;
+    st->ctr = (st->ctr & ~P->ctr_mask) | (uint32_t)a << sa;
+    st->outB = outB;
+    st->sepB = sepB;
+    st->trst = trst;
+    return k;
+}
+
+static inline uint64_t seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k,
+                                         uint64_t k_end)
+{
+    if (!st->pins_out)
+        return seg_loop_self(st, P, k, k_end, false, false);
+    /* the clocks whose shares all land in the buffer, then the last two */
+    const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
+    const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
+    k = seg_loop_self(st, P, k, k_mid, true, false);
+    return seg_loop_self(st, P, k, k_end, true, true);
+}
+
+static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
+                                                       uint64_t k, uint64_t k_end)
+{
+    if (ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir) { /* one word (same PC and signals) */
+        if (ph[0].first_lsb) { /* the first clock sends the LSB token */
+            seg_phase p1 = ph[0];
+            p1.a |= 1ull << 40;
+            k = seg_loop_self_run(st, &p1, k, k + 1);
+        }
+        return seg_loop_self_run(st, ph, k, k_end);
+    }
+    unsigned j = 0;
+    if (!st->pins_out)
+        return seg_loop_clocks(st, ph, k, k_end, &j, false, false);
+    /* the clocks whose shares all land in the buffer, then the last two */
+    const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
+    const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
+    k = seg_loop_clocks(st, ph, k, k_mid, &j, true, false);
+    return seg_loop_clocks(st, ph, k, k_end, &j, true, true);
+}
+
+/* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
+ * not quiet). The fast form is current (!fast_stale). */
+static inline __attribute__((always_inline)) uint64_t
+seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const bool with_pins)
+{
+    pp5_controller *ctl = &g->ctl;
+    const uint64_t c0 = g->cycle;
+    const pp5_olrec *rp = &g->olr[(c0 - 1) & 3];
+    /* RMode: NewL every clock, the store written by PostI: the full clock */
+    if (ctl->rmode)
+        return 0;
+    bool ip = ctl->ip, cbsy = ctl->cbsy, ibsy = ctl->ibsy;
+    bool post_c_prev = rp->post_c & !rp->in.reset;
+    bool post_i_prev = rp->post_i & !rp->in.reset;
+
+    pp5_pins tail[2];
+    /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
+    unsigned trst = 0;
+    if (with_pins) {
+        /* the shares of the clocks before the segment: in the ring */
+        uint64_t q1, q2, q3;
+        unsigned t0, t1, t2;
+        ring_pins(g, c0, &q1, &q2, &q3, &t0); /* c0-2's controls, c0-1's address */
+        unsigned char *p = SEG_PINS(0);
+        st64(p + 8, q1);
+        st64(p + 16, q2);
+        st64(p + 24, q3);
+        ring_pins(g, c0 + 1, &q1, &q2, &q3, &t1); /* c0-1's controls (the address: c0) */
+        p = SEG_PINS(1);
+        st64(p + 8, q1);
+        st64(p + 16, q2);
+        st64(p + 24, q3);
+        const unsigned char *s2 = (const unsigned char *)&g->pins_ring[(c0 + 2) & 3];
+        t2 = s2[offsetof(pp5_pins, trst)];
+        trst = t0 | t1 << 1 | t2 << 2;
+    }
+
+    /* the state, in locals */
+    seg_rec rec[4];
+    pp5_ser_fast *f = &g->fs;
+    pp5_serializer *s = &g->ser;
+    unsigned pc = g->seq.pc;
+    unsigned n1 = g->lc.lc1, n2 = g->lc.lc2;
+    uint32_t shreg = g->dr.shreg;
+    uint32_t sc = f->sc;
+    uint32_t csb_until = f->csb_until;
+    uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
+    bool fp = s->cl.first_pending, mp = s->cl.msin_pending;
+    bool mbi = s->cl.set_mbi | g->msin_always;
+    uint64_t stages = s->trr.stages;
+    const int top = g->trr_top;
+    const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
+    const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
+    const bool test_oe = g->run_in.test_oe;
+    /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
+    uint64_t q4_base = (uint64_t)(ibsy | cbsy) << 16 | (uint64_t)g->run_in.test_pe << 24 |
+                       (uint64_t)g->run_in.d << 32;
+    const uint64_t *blk = f->blk;
+    const pp5_uop *uop = g->uop;
+    /* the three PixMemAddr counters, byte k = counter k */
+    uint32_t ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
+                   (uint32_t)g->pma.ctr[2] << 16;
+
+    uint64_t k = 0;
+    bool try_loop = true; /* at the start and after a branch back */
+    unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
+    while (k < n) {
+        if (try_loop & !(ibsy & !ip)) { /* (no PostI to come) */
+            seg_phase ph[2];
+            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
+                                    st_cond, test_oe, q4_base};
+            uint64_t K = seg_loop_plan(uop, &in, n - k, ph);
+            if (K & SEG_PLAN_SHORT) {
+                skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
+                K = 0;
+            }
+            if (K) {
+                seg_loop_st ls = {shreg, sc, csb_until, outB, sepB, ctr, trst, blk, rec,
+                                  with_pins ? pins_out : NULL, tail, n, c0};
+                k = seg_loop_run(&ls, ph, k, k + K);
+                shreg = ls.shreg;
+                sc = ls.sc;
+                outB = ls.outB;
+                sepB = ls.sepB;
+                ctr = ls.ctr;
+                trst = ls.trst;
+                g->seg_loop_clocks += K;
+                /* counters, TRR shifter and PC after K clocks */
+                n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
+                n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
+                const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
+                stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
+                /* the CSB fall in the loop's last shift: MsIn pending */
+                if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
+                    mp = mbi & (in.sc < csb_until) & (sc == csb_until);
+                    fp = fp & !(in.sc < csb_until); /* the LSB token went out */
+                }
+                pc = (uint16_t)ph[K & 1].a;
+                post_c_prev = post_i_prev = false; /* (no posting in the loop) */
+                if (k == n)
+                    break;
+            }
+        }
+        /* one clock, the general way (clock_body() with RMode 0, no host side) */
+        const pp5_uop *u = &uop[pc & 511u];
+        const bool done = u->done;
+        /* a missing word (a warning): the full clock */
+        if (__builtin_expect(!u->exists, 0))
+            break;
+        /* TRR, Shift, NewL */
+        const bool trr = (stages >> top) & 1u;
+        const bool shift = (u->shift >> trr) & 1u;
+        const bool new_l = done & ip;
+        const bool csb = sc < csb_until;
+        /* LoopCount */
+        if (__builtin_expect(done, 0)) {
+            n1 = g->lc.lc1_post;
+            n2 = g->lc.lc2_post;
+        } else {
+            n1 = (n1 - u->cnt1) & 0x7fu;
+            n2 = (n2 - u->cnt2) & 0x7fu;
+        }
+        const bool tc1 = n1 == 116, tc2 = n2 == 0;
+        /* AddrGen */
+        const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 | st_cond;
+        const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
+        const unsigned pc_now = pc;
+        pc = branch ? u->braddr : new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
+        /* PixMemAddr */
+        const unsigned sa = 8u * u->pma_ctr;
+        const uint8_t addr = (uint8_t)(ctr >> sa);
+        ctr = (ctr & ~(0xffu << sa)) | ((ctr + ((uint32_t)u->pma_step << sa)) & (0xffu << sa));
+        if (__builtin_expect(done, 0))
+            ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
+                  (uint32_t)g->pma.post[2] << 16;
+        /* DirectReg */
+        const bool aludat = shreg & 1u;
+        if (u->dir_en)
+            shreg = (shreg >> 1) | (shreg & 0x80000000u);
+        if (__builtin_expect(new_l, 0))
+            shreg = g->dr.post;
+        /* Controller posting */
+        const bool post_c = cbsy & !csb & shift & !post_c_prev;
+        const bool post_i = ibsy & !ip & !post_i_prev;
+        ip = post_i | (ip & !new_l);
+        post_c_prev = post_c;
+        post_i_prev = post_i;
+        /* Serializer */
+        const bool lsb = fp & csb;
+        const bool msin = mp & shift;
+        const uint64_t col =
+            (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 & (0 - (uint64_t)csb);
+        const uint64_t dat = outB;
+        const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & mbi;
+        const uint32_t sc_now = sc;
+        if (shift) {
+            outB = sepB;
+            sepB = col;
+            sc += sc != UINT32_MAX;
+            fp = fp & !csb;
+            stages = ((stages << 1) & trr_mask) | (msin ? msin_bit : 0);
+            mp = fall;
+        }
+        if (__builtin_expect(post_c | post_i, 0)) {
+            /* as clock_body(): the modules' postings, on the state in g */
+            if (post_c) {
+                g->cycle = c0 + k;
+                s->cl.first_pending = fp;
+                s->trr.stages = stages;
+                ser_fast_post(g, sc_now);
+                ctl->cbsy = cbsy = false;
+                sc = f->sc;
+                csb_until = f->csb_until;
+                fp = s->cl.first_pending;
+                mbi = s->cl.set_mbi | g->msin_always;
+                stages = s->trr.stages;
+            }
+            if (post_i) {
+                pp5_igc_post_i(g); /* not in RMode: no store write */
+                ibsy = false;
+            }
+            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+        }
+        /* the record, the pins */
+        const unsigned bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
+                              (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
+                              (unsigned)msin << 6 | (unsigned)trr << 7 | (unsigned)post_c << 8 |
+                              (unsigned)post_i << 9 | (unsigned)new_l << 10;
+        seg_rec *r = &rec[(c0 + k) & 3];
+        r->a = pc_now | (uint64_t)bits << 16 | (uint64_t)addr << 32 | (uint64_t)lsb << 40;
+        r->dat = dat;
+        if (with_pins) {
+            unsigned char *p0 = (unsigned char *)&pins_out[k];
+            st64(p0, c0 + k);
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 |
+                              (test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32
+                                       : q4_base));
+            trst = (trst >> 1) | (unsigned)shift << 2;
+            const uint8_t pair = (u->pair & 1u) ? 0xff : 0;
+            st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+            unsigned char *p2 = SEG_PINS(k + 2);
+            st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
+            st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
+            st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
+        }
+        k++;
+        if (until_not_busy & !(ibsy | cbsy))
+            break; /* Busy fell: the caller's wait is over */
+        /* loops close with a branch back; with CBsy and CSB low, the next shift
+         * posts (and a loop that does not shift is rare) */
+        skip -= skip != 0;
+        try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until)) & (skip == 0);
+    }
+    if (k == 0)
+        return 0;
+
+    /* write the locals back */
+    g->seq.pc = (uint16_t)pc;
+    g->lc.lc1 = (uint8_t)n1;
+    g->lc.lc2 = (uint8_t)n2;
+    g->dr.shreg = shreg;
+    g->pma.ctr[0] = (uint8_t)ctr;
+    g->pma.ctr[1] = (uint8_t)(ctr >> 8);
+    g->pma.ctr[2] = (uint8_t)(ctr >> 16);
+    f->sc = sc;
+    f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
+    s->cl.first_pending = fp;
+    s->cl.msin_pending = mp;
+    s->trr.stages = stages;
+    ctl->ip = ip;
+    g->mod_stale = true;
+    /* the last (up to) four clocks: their records, and in order their shares
+     * of the pins ring */
+    const uint64_t c_end = c0 + k;
+    for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
+        const seg_rec *r = &rec[c & 3];
+        const unsigned bits = (unsigned)(r->a >> 16) & 0xffffu;
+        const unsigned rpc = (unsigned)r->a & 0xffffu;
+        const pp5_uop *u = &uop[rpc & 511u];
+        const uint8_t addr = (uint8_t)(r->a >> 32);
+        const unsigned dat6 = gather_bytes(r->dat);
+        const bool lsb = (r->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
+        const bool shift = bits & SEG_SHIFT, pair = u->pair & 1u;
+        pp5_olrec *o = &g->olr[c & 3];
+        host_in_copy(&o->in, &g->run_in);
+        o->uw = u->uw;
+        o->pc = (uint16_t)rpc;
+        o->addr = addr;
+        o->dat6 = (uint8_t)dat6;
+        o->valid = true;
+        o->dir_en = u->dir_en;
+        o->aludat = aludat;
+        o->rmode = false;
+        o->shift = shift;
+        o->lsb = lsb;
+        o->pair = pair;
+        o->trr = (bits & SEG_TRR) != 0;
+        o->new_l = (bits & SEG_NEWL) != 0;
+        o->branch = (bits & SEG_BRANCH) != 0;
+        o->post_c = (bits & SEG_POSTC) != 0;
+        o->post_i = (bits & SEG_POSTI) != 0;
+        o->csb = (bits & SEG_CSB) != 0;
+        o->msin = (bits & SEG_MSIN) != 0;
+        o->tc1 = (bits & SEG_TC1) != 0;
+        o->tc2 = (bits & SEG_TC2) != 0;
+        ring_put(g, c, u->alu[0], u->dir_en, aludat, dat6, lsb, addr, pair, shift);
+    }
+    g->cycle = c_end;
+    g->seg_clocks += k;
+    return k;
+}
+#undef SEG_PINS
+
+static __attribute__((noinline)) uint64_t seg_run_pins(pp5_igc *g, uint64_t n, bool until,
+                                                       pp5_pins *pins_out)
+{
+    return seg_run(g, n, until, pins_out, true);
+}
+
+static __attribute__((noinline)) uint64_t seg_run_nopins(pp5_igc *g, uint64_t n, bool until)
+{
+    return seg_run(g, n, until, NULL, false);
+}
+
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
 {
-    /* the inputs as the record keeps them (T masked), in g: copied as a block */
-    g->run_in = *idle;
-    g->run_in.t &= 7u;
+    /* the inputs as the record keeps them (T masked), in g, as two 8-byte words
+     * (each clock copies them so: every load inside one store) */
+    const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
+                        (uint64_t)idle->d << 32;
+    const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
+                        (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
+                        (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
+    st64(&g->run_in, lo);
+    st64((unsigned char *)&g->run_in + 8, hi);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
             break;
+        if (!fn && !g->fast_stale) {
+            /* quiet clocks in one go (Busy does not change in them) */
+            uint64_t m = pins_out ? seg_run_pins(g, n - k, until_not_busy, pins_out + k)
+                                  : seg_run_nopins(g, n - k, until_not_busy);
+            k += m;
+            if (k == n || (m && until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy)))
+                break;
+        }
         pp5_pins *pp;
         if (pins_out) {
             pp = &pins_out[k];

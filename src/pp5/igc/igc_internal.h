@@ -238,7 +238,8 @@ typedef struct pp5_ser_fast {
     uint32_t clear_at[7];   /* s at which busy latch k clears */
     int16_t tok0[7];        /* token stages at the base (CoefSer ×6, ITok) */
     uint8_t sone0, bsy0;    /* SOne and busy latches at the base (bit k) */
-    uint8_t sep6, out6;     /* CoefGate TokStage / ShiftStage (bit k) */
+    uint16_t so6;           /* CoefGate TokStage (bit k) | ShiftStage (bit 8 + k): one
+                             * word, stored and loaded as one by every clock */
     uint8_t bit6;           /* *Bit of the clock before cycle bit6_at (a posting or a
                              * pack: not a function of s) */
     uint64_t bit6_at;
@@ -284,6 +285,9 @@ struct pp5_igc {
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
     pp5_uop uop[512];           /* per store address (416…511: no word line) */
+    /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
+     * self-loop form (fast.c; for the tests' coverage checks) */
+    uint64_t seg_clocks, seg_loop_clocks;
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -302,7 +306,9 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
  * before a clock when until_not_busy and Busy is low, and after a clock whose
  * callback fn read the named signals (g->signals_read). fn (may be NULL) is
  * called after every clock with its pins; pins_out, if not NULL, gets the
- * pins of clock k in pins_out[k]. Returns the number of clocks run. */
+ * pins of clock k in pins_out[k]. Returns the number of clocks run. Without
+ * fn, the clocks run as quiet segments (fast.c, seg_run()): the same clocks,
+ * the same pins and state, with the state in locals between the events. */
 typedef void (*pp5_igc_clock_cb)(void *user, const pp5_igc *g, const pp5_pins *pins);
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out);
