@@ -1594,10 +1594,8 @@ enum { S_INIT, S_PREV_M, S_PLANE };
 
 typedef struct seg_op {
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
-    const pp5_pins *p;      /* its pins (the caller's block, valid until pp5_emc_run returns) */
     uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
     const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
-    int16_t addr;           /* latched address (0..255) */
     int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
     int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
     int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
@@ -1612,11 +1610,11 @@ typedef struct seg_op {
 enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
 
 /* A coefficient set the segment reads T from, as the chip pass sees it.
- * With the adder, what the chips of one column (row) share is prepared once
- * per segment in the arena: per x line (slot) the P bit masks of bits
- * klo..kmax spread over a chip's rows (u), the low 64 bits of P(lx) and the
- * range of P; per y line the R bit masks as four row words (v), the low 64
- * bits of R(ly) and its range. */
+ * With the adder, what the chips of one column (row) share sits in the arena,
+ * a slot per x (y) line: the range of P (R) over the line, made for every
+ * running chip's line when the segment is flushed, and — when a chip's adder
+ * first starts there (seg_line) — the 16-bit masks of P's (R's) bits klo ..
+ * kmax (bit lx: column lx) and the low 64 bits of the 16 values. */
 typedef struct seg_set {
     int kmin, kmax;         /* lowest and highest bit read */
     int klo, nb;            /* masks of bits klo .. klo+nb-1 */
@@ -2243,8 +2241,6 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     o->acm = p->acmp ? ~0ull : 0;
     o->bcm = p->bcmp ? ~0ull : 0;
     o->ccm = p->ccmp ? ~0ull : 0;
-    o->p = p;
-    o->addr = (int16_t)addr;
     o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
     o->write = write;
     o->ldc = p->ldc;
