@@ -1586,8 +1586,10 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
  * other gives the state of the clock-by-clock array. Within a segment E does
  * not change (no LdE), so a chip whose E is all 0 (dark) changes only in
  * Carry (writes are gated by E, A-11; LdC is not); those Carry updates join
- * the deferred log as pp5_emc_step would log them. Only the A-9/A-10/A-11
- * defaults on chips of four words take this path (other options step). */
+ * the deferred log as pp5_emc_step would log them. A segment also ends
+ * before a new coefficient set takes the ring slot of a set it reads, after
+ * SEG_MAX ops, and at the end of the block. Only the A-9/A-10/A-11 defaults
+ * on chips of four words take this path (other options step). */
 
 enum { SEG_MAX = 512 };
 enum { S_INIT, S_PREV_M, S_PLANE };
