@@ -731,21 +731,21 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(const uint64_t *pl, const uint64_t *rl,
                                                                                  int k, uint64_t *cy)
 {
-    uint64_t lim = 1ull << k;
+    /* (pl, rl: the values; only their low k bits count) */
+    uint64_t lim = 1ull << k, low = lim - 1;
     cy[0] = cy[1] = cy[2] = cy[3] = 0;
+    __m512i lowv = _mm512_set1_epi64((long long)low);
+    __m512i p0 = _mm512_and_si512(_mm512_loadu_si512(pl), lowv), p1 = _mm512_and_si512(_mm512_loadu_si512(pl + 8), lowv);
     if (k <= 31) {
-        uint32_t p32[16];
-        for (int i = 0; i < 16; i++) p32[i] = (uint32_t)pl[i];
-        __m512i p = _mm512_loadu_si512(p32);
+        __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)), _mm512_cvtepi64_epi32(p1), 1);
         for (int ly = 0; ly < 16; ly++) {
-            __mmask16 m = _mm512_cmpge_epu32_mask(p, _mm512_set1_epi32((int)(uint32_t)(lim - rl[ly])));
+            __mmask16 m = _mm512_cmpge_epu32_mask(p, _mm512_set1_epi32((int)(uint32_t)(lim - (rl[ly] & low))));
             cy[ly >> 2] |= (uint64_t)m << (16 * (ly & 3));
         }
         return;
     }
-    __m512i p0 = _mm512_loadu_si512(pl), p1 = _mm512_loadu_si512(pl + 8);
     for (int ly = 0; ly < 16; ly++) {
-        __m512i t = _mm512_set1_epi64((long long)(lim - rl[ly]));
+        __m512i t = _mm512_set1_epi64((long long)(lim - (rl[ly] & low)));
         uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
         cy[ly >> 2] |= m << (16 * (ly & 3));
     }
@@ -1945,16 +1945,20 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
                             const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
-                            uint64_t pv[16], rv[16], low = (1ull << k) - 1, cy[4];
-                            for (int j = 0; j < 16; j++) {
-                                pv[j] = pl[j] & low;
-                                rv[j] = rl[j] & low;
-                            }
+                            uint64_t cy[4];
 #ifdef EMC_AVX512
-                            if (e->avx512) carry16_avx512(pv, rv, k, cy);
-                            else
+                            if (e->avx512) {
+                                carry16_avx512(pl, rl, k, cy);
+                            } else
 #endif
+                            {
+                                uint64_t pv[16], rv[16], low = (1ull << k) - 1;
+                                for (int j = 0; j < 16; j++) {
+                                    pv[j] = pl[j] & low;
+                                    rv[j] = rl[j] & low;
+                                }
                                 carry_into(pv, rv, 16, 16, k, cy, 4);
+                            }
                             LD4(AK, cy);
                             next_k = k;
                         } else {
