@@ -108,8 +108,15 @@ typedef struct alu_word {
 /* A microword whose only effect on a chip with E all 0 is on Carry, kept until
  * that Carry is needed (A-11: LdC is not gated by E; the chip's memory and E
  * cannot change meanwhile without the chip being brought up to date first). */
+/* (what of the microword a deferred Carry update reads: flush_chip) */
+typedef struct defer_word {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm;
+    int addr;
+    bool need_t, need_s;
+} defer_word;
+
 typedef struct defer_op {
-    alu_word u;
+    defer_word u;
     int s_addr;             /* S = this plane (-1: 0) */
     int set_ix;             /* T = bit k of arch[set_ix] (-1: 0) */
     int k;
@@ -1276,7 +1283,7 @@ static void flush_chip(pp5_emc *e, int c)
     bool std = e->o.carry_table == 0xE8;
     for (int i = e->pend_from[c]; i < e->log_len; i++) {
         const defer_op *d = &e->log[i];
-        const alu_word *u = &d->u;
+        const defer_word *u = &d->u;
         const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k, false) : zero;
         const uint64_t *s = u->need_s && d->s_addr >= 0 ? plane(e, d->s_addr, c) : zero;
         const uint64_t *m = plane(e, u->addr, c);
@@ -1360,7 +1367,7 @@ static int defer_entry(pp5_emc *e, const alu_word *u, int *entry)
         e->log_cap = nc;
     }
     defer_op *d = &e->log[e->log_len];
-    d->u = *u;
+    d->u = (defer_word){u->ss, u->ts, u->es, u->ms, u->cs, u->acm, u->bcm, u->ccm, u->addr, u->need_t, u->need_s};
     d->s_addr = e->s_addr;
     d->set_ix = -1;
     d->k = 0;
