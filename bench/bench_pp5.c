@@ -3,7 +3,8 @@
  * core, and the two halves on their own, to show what limits it:
  *   - IGC+EMC: pp5_render (host streams → IGC → EMC array → colour read-back);
  *   - EMC alone: the same frame's pins, recorded once, replayed into a fresh
- *     EMC array (pp5_emc_run: the whole frame as one block);
+ *     EMC array (pp5_emc_run: the whole frame as one block; then again in
+ *     blocks of PP5_STREAM_BLOCK clocks, as pp5_render hands them over);
  *   - IGC alone: the same host streams with no EMC attached (block mode, as
  *     the renderer runs them: pp5_stream_run_blocks).
  * Usage: bench_pp5 [TRIANGLES [FRAMES [DISCS [emc]]]] ("emc": only the EMC
@@ -124,13 +125,21 @@ int main(int argc, char **argv)
     pp5_render_stats st;
     if (pp5_render(&sc, &ro, rgb, &st, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
     free(st.prim_clocks);
-    timing emc = {0, 0, 0};
+    timing emc = {0, 0, 0}, emc_blk = {0, 0, 0};
     for (int r = 0; r < reps; r++) {
         pp5_emc *e;
         if (pp5_emc_create(&e, NULL, &d) != LS_OK) return 1;
         double c0 = cpu_now(), w0 = wall_now();
         pp5_emc_run(e, rec.p, rec.n);
         timing_add(&emc, cpu_now() - c0, wall_now() - w0);
+        pp5_emc_destroy(e);
+        /* the same in blocks of PP5_STREAM_BLOCK clocks, as pp5_render hands them over */
+        if (pp5_emc_create(&e, NULL, &d) != LS_OK) return 1;
+        c0 = cpu_now();
+        w0 = wall_now();
+        for (size_t i = 0; i < rec.n; i += PP5_STREAM_BLOCK)
+            pp5_emc_run(e, rec.p + i, rec.n - i < PP5_STREAM_BLOCK ? rec.n - i : PP5_STREAM_BLOCK);
+        timing_add(&emc_blk, cpu_now() - c0, wall_now() - w0);
         pp5_emc_destroy(e);
     }
 
@@ -166,6 +175,8 @@ int main(int argc, char **argv)
            full.worst / full.best);
     printf("  EMC alone (replay):    %8.2f M clocks/s   (%zu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
            n / emc.best / 1e6, rec.n, emc.best, emc.best_wall, emc.worst / emc.best);
+    printf("  EMC alone, %d-clock blocks: %5.2f M clocks/s   (%.4f s CPU, spread %.2f)\n", (int)PP5_STREAM_BLOCK,
+           n / emc_blk.best / 1e6, emc_blk.best, emc_blk.worst / emc_blk.best);
     printf("  IGC alone (streams):   %8.2f M clocks/s   (%llu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
            (double)igc_clocks / igc.best / 1e6, (unsigned long long)igc_clocks, igc.best, igc.best_wall,
            igc.worst / igc.best);

@@ -61,10 +61,12 @@ void pp5_emc_destroy(pp5_emc *e);
 /* One clock with the IGC pins of that clock. */
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p);
 /* n clocks, pins[0..n) in order: exactly n calls of pp5_emc_step (same state
- * after the last one). The array may look ahead within the block, which is
- * how it fuses work that the clock-by-clock interface cannot (the renderer
- * hands it the IGC's pins a block at a time when nobody observes the clocks
- * in between). */
+ * after the last one, for every geometry and option). The array looks ahead
+ * within the block: with the A-9/A-10/A-11 defaults and 256-pixel (four-word)
+ * chips it runs the words between two Enable loads chip by chip instead of
+ * clock by clock (docs/pp5-render.md, "Speed"); other options step inside.
+ * The renderer hands it the IGC's pins a block at a time when nobody
+ * observes the clocks in between. pins must stay valid for the call only. */
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n);
 /* Apply the Carry updates the array defers on chips whose Enable is all 0
  * (an optimisation: the accessors below do this themselves when they read

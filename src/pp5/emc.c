@@ -21,13 +21,25 @@
  * plane; otherwise a bit-serial adder of the chip's x part P(lx) and y part
  * R(ly) advances bit by bit, exactly as the tree would, from a carry computed
  * directly at the first bit read (the xy term, when present in the low bits,
- * falls back to per-pixel evaluation). tests/pp5/test_emc_diff.c checks all
- * of it against the straightforward array kept in tests/pp5/emc_ref.c. */
+ * falls back to per-pixel evaluation).
+ *
+ * pp5_emc_run (a block of clocks) runs the words between two Enable loads
+ * chip-major (see "blocks of clocks" below): the QEE advances as the block is
+ * decoded, then each chip that can change runs all of those words with its
+ * Enable, Carry, S and bit-serial adder in registers, T's bits read from
+ * per-segment column and row masks; dark chips log their Carry updates as
+ * above. tests/pp5/test_emc_diff.c checks all of it (pp5_emc_step and
+ * pp5_emc_run in random blocks) against the straightforward array kept in
+ * tests/pp5/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define EMC_AVX512 1
 #endif
 
 typedef unsigned __int128 u128;
@@ -36,6 +48,7 @@ typedef __int128 i128;
 enum { QEE_SETS = 8, SET_TOKEN_TO_BIT0 = 2 /* seed: LSB "precedes the coefficient LSBs by 2" */ };
 /* 256-bit vectors (GCC/clang vector extensions) for four-word chips. */
 typedef uint64_t v4u __attribute__((vector_size(32)));
+typedef uint16_t v16u16 __attribute__((vector_size(32)));
 /* (macros, not functions: a function taking or returning a 256-bit vector
  * has a different ABI with and without AVX) */
 #define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
@@ -95,8 +108,15 @@ typedef struct alu_word {
 /* A microword whose only effect on a chip with E all 0 is on Carry, kept until
  * that Carry is needed (A-11: LdC is not gated by E; the chip's memory and E
  * cannot change meanwhile without the chip being brought up to date first). */
+/* (what of the microword a deferred Carry update reads: flush_chip) */
+typedef struct defer_word {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm;
+    int addr;
+    bool need_t, need_s;
+} defer_word;
+
 typedef struct defer_op {
-    alu_word u;
+    defer_word u;
     int s_addr;             /* S = this plane (-1: 0) */
     int set_ix;             /* T = bit k of arch[set_ix] (-1: 0) */
     int k;
@@ -120,6 +140,9 @@ struct pp5_emc {
     uint64_t shifts;
     int rt_set;             /* R_T source set (ring index), -1 = no set: T = 0 */
     int rt_k;
+    uint64_t q_event;       /* qee_plan: shifts below this take qee_step's short path */
+    int q_into, q_rt;       /* ring index of the collecting set, of R_T's set (-1: none) */
+    uint64_t q_rt_base;     /* R_T's bit index = shift index - this */
     tengine *te;
     uint64_t *t_carry, *t_last; /* nchips·wpc each */
     uint64_t *t_win;        /* nchips·T_WIN·wpc: the adder's last bits */
@@ -143,6 +166,8 @@ struct pp5_emc {
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
+    struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
+    bool avx512;            /* the processor has AVX-512 (F, BW, VL) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -168,6 +193,9 @@ static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 }
 static void flush_chip(pp5_emc *e, int c);
 static void flush_all(pp5_emc *e);
+static bool block_capable(const pp5_emc *e);
+static struct seg *seg_new(void);
+static void seg_free(struct seg *g);
 static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
 
 static void update_lit(pp5_emc *e, int c)
@@ -178,6 +206,16 @@ static void update_lit(pp5_emc *e, int c)
     any |= en[e->wpc - 1] & e->lastmask;
     if (any) e->eany[c >> 6] |= 1ull << (c & 63);
     else e->eany[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* n zeroed words on a 64-byte boundary: a four-word chip's words then never
+ * straddle two cache lines (a split load or store costs more). free() them. */
+static uint64_t *zalloc64(size_t n)
+{
+    size_t bytes = (n * sizeof(uint64_t) + 63) / 64 * 64;
+    uint64_t *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p) memset(p, 0, bytes);
+    return p;
 }
 
 ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
@@ -205,14 +243,14 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
     e->pw = (size_t)e->nchips * (size_t)e->wpc;
     size_t nc = (size_t)e->nchips;
-    e->mem = calloc(e->pw * NPLANES, sizeof(uint64_t));
-    e->s_snap = calloc(e->pw, sizeof(uint64_t));
+    e->mem = zalloc64(e->pw * NPLANES);
+    e->s_snap = zalloc64(e->pw);
     e->s_gen = calloc(nc, sizeof(uint64_t));
     e->config = calloc(nc, sizeof *e->config);
     e->te = calloc(nc, sizeof *e->te);
-    e->t_carry = calloc(e->pw, sizeof(uint64_t));
-    e->t_last = calloc(e->pw, sizeof(uint64_t));
-    e->t_win = calloc(e->pw * T_WIN, sizeof(uint64_t));
+    e->t_carry = zalloc64(e->pw);
+    e->t_last = zalloc64(e->pw);
+    e->t_win = zalloc64(e->pw * T_WIN);
     e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
     e->pend_from = malloc(nc * sizeof *e->pend_from);
     e->xlead = calloc(nc, sizeof *e->xlead);
@@ -257,6 +295,12 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
                     if (rows >> r & 1) e->vspread[rows] |= e->row_ones << (r * e->tw);
         }
     }
+    if (block_capable(e)) e->seg = seg_new(); /* (none: pp5_emc_run steps) */
+#ifdef EMC_AVX512
+    __builtin_cpu_init();
+    e->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512vl");
+#endif
     *out = e;
     return LS_OK;
 }
@@ -281,6 +325,7 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e->ylead);
     free(e->xline);
     free(e->yline);
+    seg_free(e->seg);
     free(e);
 }
 
@@ -704,6 +749,34 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
         cy[bit >> 6] |= mask << (bit & 63);
     }
 }
+
+#ifdef EMC_AVX512
+/* carry_into for a 16×16 chip with AVX-512 (chosen at pp5_emc_create when
+ * the processor has it): one unsigned compare of the 16 columns a row gives
+ * the row's mask directly. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(const uint64_t *pl, const uint64_t *rl,
+                                                                                 int k, uint64_t *cy)
+{
+    /* (pl, rl: the values; only their low k bits count) */
+    uint64_t lim = 1ull << k, low = lim - 1;
+    cy[0] = cy[1] = cy[2] = cy[3] = 0;
+    __m512i lowv = _mm512_set1_epi64((long long)low);
+    __m512i p0 = _mm512_and_si512(_mm512_loadu_si512(pl), lowv), p1 = _mm512_and_si512(_mm512_loadu_si512(pl + 8), lowv);
+    if (k <= 31) {
+        __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)), _mm512_cvtepi64_epi32(p1), 1);
+        for (int ly = 0; ly < 16; ly++) {
+            __mmask16 m = _mm512_cmpge_epu32_mask(p, _mm512_set1_epi32((int)(uint32_t)(lim - (rl[ly] & low))));
+            cy[ly >> 2] |= (uint64_t)m << (16 * (ly & 3));
+        }
+        return;
+    }
+    for (int ly = 0; ly < 16; ly++) {
+        __m512i t = _mm512_set1_epi64((long long)(lim - (rl[ly] & low)));
+        uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
+        cy[ly >> 2] |= m << (16 * (ly & 3));
+    }
+}
+#endif
 
 static void jump_start(pp5_emc *e, int c, const qee_set *s, int k)
 {
@@ -1587,6 +1660,44 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
     }
 }
 
+/* For the next shift (sh = e->shifts, no LSB token): which set collects the
+ * coefficient bits, which one R_T reads, and the first shift from which
+ * qee_shift's choices could differ (a set reaching its bit 0 or its output,
+ * the collecting set full, R_T's index at its cap): until then qee_step
+ * takes the same choices without searching. */
+static void qee_plan(pp5_emc *e)
+{
+    uint64_t sh = e->shifts, ev = UINT64_MAX;
+    e->q_into = -1;
+    e->q_rt = -1;
+    if (e->nset_total > 0) {
+        int ni = (e->nset_total - 1) % QEE_SETS, into = -1;
+        const qee_set *s = &e->set[ni];
+        if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) into = ni;
+        else {
+            ev = s->token_shift + SET_TOKEN_TO_BIT0;
+            if (e->nset_total > 1) into = (e->nset_total - 2) % QEE_SETS;
+        }
+        if (into >= 0 && e->set[into].open && e->set[into].m < 128) {
+            e->q_into = into;
+            uint64_t full = sh + (uint64_t)(128 - e->set[into].m);
+            if (full < ev) ev = full;
+        }
+    }
+    uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
+    for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
+        const qee_set *s = &e->set[i % QEE_SETS];
+        if (sh >= s->token_shift + lead) {
+            e->q_rt = i % QEE_SETS;
+            e->q_rt_base = s->token_shift + lead;
+            if (e->q_rt_base + 1000 < ev) ev = e->q_rt_base + 1000;
+            break;
+        }
+        if (s->token_shift + lead < ev) ev = s->token_shift + lead;
+    }
+    e->q_event = ev;
+}
+
 static void qee_shift(pp5_emc *e)
 {
     uint64_t sh = e->shifts;
@@ -1631,6 +1742,30 @@ static void qee_shift(pp5_emc *e)
             break;
         }
     }
+    e->shifts = sh + 1;
+    qee_plan(e);
+}
+
+/* A shift with no LSB token before the planned event: only the collecting
+ * set and R_T's bit index advance (qee_plan). */
+static inline void qee_step(pp5_emc *e)
+{
+    uint64_t sh = e->shifts;
+    if (e->lat_lsb || sh >= e->q_event) {
+        qee_shift(e);
+        return;
+    }
+    if (e->q_into >= 0) {
+        qee_set *into = &e->set[e->q_into];
+        uint64_t lo = into->m < 64 ? 1ull << (into->m & 63) : 0, hi = into->m >= 64 ? 1ull << (into->m & 63) : 0;
+        for (int c = 0; c < 6; c++) {
+            uint64_t on = 0 - (uint64_t)(e->lat_dat[c] & 1);
+            into->coef[c] |= (u128)(hi & on) << 64 | (lo & on);
+        }
+        into->m++;
+    }
+    e->rt_set = e->q_rt;
+    if (e->q_rt >= 0) e->rt_k = (int)(sh - e->q_rt_base);
     e->shifts = sh + 1;
 }
 
@@ -1780,7 +1915,7 @@ static void flush_chip(pp5_emc *e, int c)
     bool std = e->o.carry_table == 0xE8;
     for (int i = e->pend_from[c]; i < e->log_len; i++) {
         const defer_op *d = &e->log[i];
-        const alu_word *u = &d->u;
+        const defer_word *u = &d->u;
         const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k, false) : zero;
         const uint64_t *s = u->need_s && d->s_addr >= 0 ? plane(e, d->s_addr, c) : zero;
         const uint64_t *m = plane(e, u->addr, c);
@@ -1865,7 +2000,7 @@ static int defer_entry(pp5_emc *e, const alu_word *u, int *entry)
         e->log_cap = nc;
     }
     defer_op *d = &e->log[e->log_len];
-    d->u = *u;
+    d->u = (defer_word){u->ss, u->ts, u->es, u->ms, u->cs, u->acm, u->bcm, u->ccm, u->addr, u->need_t, u->need_s};
     d->s_addr = e->s_addr;
     d->set_ix = -1;
     d->k = 0;
@@ -1890,10 +2025,10 @@ static int defer_entry(pp5_emc *e, const alu_word *u, int *entry)
 
 enum { LOG_LIMIT = 1 << 14 };
 
-static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+/* The microword of pins p at latched address addr, as masks. */
+static void word_setup(const pp5_emc *e, const pp5_pins *p, int addr, alu_word *up)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
-    if (!valid) e->warnings++; /* reads 0, writes ignored */
     alu_word u;
     u.addr = valid ? addr : PL_ZERO;
     u.ss = p->agts_s ? 0 : ~0ull;
@@ -1930,6 +2065,16 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     u.c_base = plane(e, PL_CARRY, 0);
     u.zero_base = plane(e, PL_ZERO, 0);
     u.s_base = e->s_addr >= 0 ? plane(e, e->s_addr, 0) : u.zero_base;
+    *up = u;
+}
+
+static void alu(pp5_emc *e, const pp5_pins *p, int addr)
+{
+    bool valid = addr < PP5_EMC_MEM_BITS;
+    if (!valid) e->warnings++; /* reads 0, writes ignored */
+    alu_word u;
+    word_setup(e, p, addr, &u);
+    bool prev_read = e->o.s_source == PP5_S_PREV_READ;
     uint64_t new_gen = e->gen + 1;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
         e->log_len = 0;
@@ -2024,9 +2169,9 @@ static void sense_only(pp5_emc *e, int addr)
     e->gen++;
 }
 
-void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
+/* The word part of one clock (after the QEE shift, before the pin latches). */
+static void step_word(pp5_emc *e, const pp5_pins *p)
 {
-    if (p->trst) qee_shift(e);
     int addr = e->lat_addr_l;
     if (p->redundant) {
         /* redundant code; ExtOp strobes are logged */
@@ -2052,13 +2197,811 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
         /* no state change: only the sense latch S follows the read */
         sense_only(e, addr);
     }
+}
+
+static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
+{
     e->lat_addr_l = p->addr_l;
     e->lat_addr_h = p->addr_h;
     memcpy(e->lat_dat, p->dat, 6);
     e->lat_lsb = p->lsb;
 }
 
+void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
+{
+    if (p->trst) qee_step(e);
+    step_word(e, p);
+    latch_pins(e, p);
+}
+
+/* ---- blocks of clocks (pp5_emc_run) -------------------------------------- */
+
+/* Within a block the array runs chip-major: the words between two Enable
+ * loads (or configuration words, or words whose T bit is not final yet) form
+ * a segment; the QEE advances clock by clock as the segment is decoded (it
+ * depends only on the pins), and when the segment ends each chip that can
+ * change there runs all of its words in turn with Enable, Carry and S held in
+ * registers. Chips are independent: a chip's state after a clock depends only
+ * on its own state, the pins and its own T, so running them one after the
+ * other gives the state of the clock-by-clock array. Within a segment E does
+ * not change (no LdE), so a chip whose E is all 0 (dark) changes only in
+ * Carry (writes are gated by E, A-11; LdC is not); those Carry updates join
+ * the deferred log as pp5_emc_step would log them. A segment also ends
+ * before a new coefficient set takes the ring slot of a set it reads, after
+ * SEG_MAX ops, and at the end of the block. Only the A-9/A-10/A-11 defaults
+ * on chips of four words take this path (other options step). */
+
+enum { SEG_MAX = 512 };
+enum { S_INIT, S_PREV_M, S_PLANE };
+
+typedef struct seg_op {
+    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
+    uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
+    const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
+    int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
+    int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
+    int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
+    int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
+    uint8_t k;
+    uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
+    uint8_t t_same;         /* T is the previous T op's (same set and bit) */
+    uint8_t shape;          /* SH_*: a word of the library with a short kernel */
+    uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
+} seg_op;
+
+enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
+
+/* A coefficient set the segment reads T from, as the chip pass sees it.
+ * With the adder, what the chips of one column (row) share sits in the arena,
+ * a slot per x (y) line: the range of P (R) over the line, made for every
+ * running chip's line when the segment is flushed, and — when a chip's adder
+ * first starts there (seg_line) — the 16-bit masks of P's (R's) bits klo ..
+ * kmax (bit lx: column lx) and the low 64 bits of the 16 values. */
+typedef struct seg_set {
+    int kmin, kmax;         /* lowest and highest bit read */
+    int klo, nb;            /* masks of bits klo .. klo+nb-1 */
+    bool adder;             /* separable in bits 0..kmax, kmax ≤ 63, 16×16 chips, arena room */
+    i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
+    size_t xbase, ybase;    /* arena offsets of slot 0 */
+    int nx, ny;
+    int16_t xl[256], yl[256]; /* slot -> lead chip */
+} seg_set;
+
+enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
+/* per slot: nb masks, 16 low words, min and max (two i128), a word "masks and low words made" */
+
+typedef struct seg {
+    seg_op op[SEG_MAX];
+    seg_set set[QEE_SETS];  /* by ring index */
+    int n;                  /* ops (words that write or load Carry) */
+    int clocks;             /* clocks decoded (ops and clocks that only read) */
+    int prev_plane;         /* plane read in the last clock decoded (PL_ZERO: none) */
+    bool prev_write;        /* the last clock decoded was a writing op */
+    bool has_t;
+    uint64_t min_uid;       /* oldest coefficient set an op reads T from */
+    int last_t_ring, last_t_k; /* the last op reading T */
+    int16_t xslot[QEE_SETS][256], yslot[QEE_SETS][256]; /* by chip of the lead: slot, -1 none */
+    uint64_t *arena;
+    size_t arena_cap, arena_len;
+} seg;
+
+static bool block_capable(const pp5_emc *e)
+{
+    const pp5_emc_options *o = &e->o;
+    return o->sum_table == 0x96 && o->carry_table == 0xE8 && o->enable_table == 0xE8 && o->mwrt_gated_by_e &&
+           !o->loads_gated_by_e && o->s_source == PP5_S_PREV_READ && e->wpc == 4;
+}
+
+static void seg_free(seg *g)
+{
+    if (g) free(g->arena);
+    free(g);
+}
+
+static struct seg *seg_new(void)
+{
+    seg *g = malloc(sizeof(seg));
+    if (g) {
+        g->arena = NULL;
+        g->arena_cap = 0;
+        memset(g->xslot, -1, sizeof g->xslot);
+        memset(g->yslot, -1, sizeof g->yslot);
+        for (int r = 0; r < QEE_SETS; r++) g->set[r].nx = g->set[r].ny = 0;
+    }
+    return g;
+}
+
+static void seg_reset(seg *g)
+{
+    g->n = 0;
+    g->clocks = 0;
+    g->has_t = false;
+    g->min_uid = UINT64_MAX;
+    g->last_t_ring = -2;
+    g->last_t_k = -1;
+}
+
+/* The dark chips' share of the segment: Carry updates, logged. */
+static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
+{
+    int first = -1, nldc = 0; /* last op that overwrites Carry without reading it */
+    for (int i = 0; i < g->n; i++)
+        if (g->op[i].ldc) {
+            nldc++;
+            if (g->op[i].fill || !g->op[i].reads_c) first = i;
+        }
+    if (!nldc || !(dark[0] | dark[1] | dark[2] | dark[3])) return true;
+    int start = first < 0 ? 0 : g->op[first].fill ? first + 1 : first;
+    int count = 0;
+    for (int i = start; i < g->n; i++) count += g->op[i].ldc;
+    if (count) { /* room first (nothing changed yet if there is none) */
+        if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
+            e->log_len = 0;
+            e->arch_len = 0;
+        }
+        if (e->log_len + count > LOG_LIMIT) flush_all(e);
+        if (e->log_len + count > e->log_cap) {
+            int nc = e->log_cap ? e->log_cap : 256;
+            while (nc < e->log_len + count) nc *= 2;
+            defer_op *nl = realloc(e->log, (size_t)nc * sizeof *nl);
+            if (!nl) return false;
+            e->log = nl;
+            e->log_cap = nc;
+        }
+        if (e->arch_len + count > e->arch_cap) {
+            int nc = e->arch_cap ? e->arch_cap : 64;
+            while (nc < e->arch_len + count) nc *= 2;
+            qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
+            if (!na) return false;
+            e->arch = na;
+            e->arch_cap = nc;
+        }
+    }
+    if (first >= 0) {
+        for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
+        if (g->op[first].fill) {
+            uint64_t v = g->op[first].fill_v ? ~0ull : 0;
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t m = dark[wd]; m; m &= m - 1) {
+                    uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
+                    cy[0] = cy[1] = cy[2] = cy[3] = v;
+                }
+        }
+    }
+    if (!count) return true;
+    int entry0 = e->log_len;
+    for (int i = start; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        if (!o->ldc) continue;
+        defer_op *d = &e->log[e->log_len++];
+        /* (what flush_chip reads of the word) */
+        d->u.ss = o->ss;
+        d->u.ts = o->ts;
+        d->u.es = o->es;
+        d->u.ms = o->ms;
+        d->u.cs = o->cs;
+        d->u.acm = o->acm;
+        d->u.bcm = o->bcm;
+        d->u.ccm = o->ccm;
+        d->u.addr = o->m_plane;
+        d->u.need_t = o->need_t;
+        d->u.need_s = o->need_s;
+        d->s_addr = o->s_addr;
+        d->set_ix = -1;
+        d->k = 0;
+        if (o->need_t && o->set_ring >= 0) {
+            /* (the set as it is now: bits below k were final when the word read it) */
+            const qee_set *s = &e->set[o->set_ring];
+            if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m))
+                e->arch[e->arch_len++] = *s;
+            d->set_ix = e->arch_len - 1;
+            d->k = o->k;
+        }
+    }
+    for (int wd = 0; wd < 4; wd++) {
+        for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
+            e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry0;
+        e->pend[wd] |= dark[wd];
+    }
+    return true;
+}
+
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
+static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i128 *mx)
+{
+    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
+    if (q == 0) {
+        i128 u = l * o, v = l * (o + n - 1);
+        *mn = u < v ? u : v;
+        *mx = u < v ? v : u;
+        return;
+    }
+    i128 lo = q * o * o + l * o, hi = lo;
+    for (int i = 1; i < n; i++) {
+        i128 v = q * (o + i) * (o + i) + l * (o + i);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    *mn = lo;
+    *mx = hi;
+}
+
+/* Bits klo .. klo+nb-1 (≤ 63) of 16 values as 16-bit masks (bit i: value i). */
+static void masks16(const uint64_t *val, int klo, int nb, uint16_t *out)
+{
+    for (int b = 0; b < nb; b += 8) {
+        uint8_t by[16];
+        for (int i = 0; i < 16; i++) by[i] = (uint8_t)(val[i] >> (klo + b));
+        int n = nb - b < 8 ? nb - b : 8;
+#if defined(__SSE2__)
+        /* the top bit of each byte by movemask, doubling brings the next one up */
+        __m128i v;
+        memcpy(&v, by, 16);
+        for (int j = 7; j >= 0; j--) {
+            if (j < n) out[b + j] = (uint16_t)_mm_movemask_epi8(v);
+            v = _mm_add_epi8(v, v);
+        }
+#else
+        for (int j = 0; j < n; j++) {
+            unsigned m = 0;
+            for (int i = 0; i < 16; i++) m |= (unsigned)(by[i] >> j & 1) << i;
+            out[b + j] = (uint16_t)m;
+        }
+#endif
+    }
+}
+
+/* The arena data of set ring r for the running chips (seg_set). */
+static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
+{
+    seg_set *ss = &g->set[r];
+    for (int i = 0; i < ss->nx; i++) g->xslot[r][ss->xl[i]] = -1; /* (the last segment's) */
+    for (int i = 0; i < ss->ny; i++) g->yslot[r][ss->yl[i]] = -1;
+    int16_t *xl = ss->xl, *yl = ss->yl;
+    ss->nx = ss->ny = 0;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = run[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m);
+            if (g->xslot[r][e->xlead[c]] < 0) {
+                g->xslot[r][e->xlead[c]] = (int16_t)ss->nx;
+                xl[ss->nx++] = (int16_t)e->xlead[c];
+            }
+            if (g->yslot[r][e->ylead[c]] < 0) {
+                g->yslot[r][e->ylead[c]] = (int16_t)ss->ny;
+                yl[ss->ny++] = (int16_t)e->ylead[c];
+            }
+        }
+    size_t xw = (size_t)ss->nb + SEG_SLOT_EXTRA, yw = xw;
+    size_t need = g->arena_len + (size_t)ss->nx * xw + (size_t)ss->ny * yw;
+    if (need > g->arena_cap) {
+        size_t nc = g->arena_cap ? g->arena_cap : 4096;
+        while (nc < need) nc *= 2;
+        uint64_t *na = realloc(g->arena, nc * sizeof *na);
+        if (!na) return false;
+        g->arena = na;
+        g->arena_cap = nc;
+    }
+    ss->xbase = g->arena_len;
+    ss->ybase = g->arena_len + (size_t)ss->nx * xw;
+    g->arena_len = need;
+    for (int a = 0; a < 2; a++) {
+        int n = a ? ss->ny : ss->nx;
+        for (int i = 0; i < n; i++) {
+            int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
+            uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
+            uint64_t *lo = d + ss->nb;
+            i128 mn, mx;
+            part_range(ss->co, a, origin, 16, &mn, &mx);
+            memcpy(lo + SEG_LOWS, &mn, sizeof mn);
+            memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
+            lo[SEG_LOWS + SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
+        }
+    }
+    return true;
+}
+
+/* A line's masks and low words (d: its arena data, a: y line), for a chip
+ * whose adder starts: many chips of a segment need none (constant T). */
+static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d)
+{
+    uint64_t *lo = d + ss->nb;
+    /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
+     * forward differences v(x+1) - v(x) = q(2x+1) + l, step 2q */
+    uint64_t q = (uint64_t)s->coef[a ? 5 : 3], l1 = (uint64_t)s->coef[a ? 1 : 0];
+    uint64_t x = (uint64_t)origin, v = q * x * x + l1 * x + (a ? 0 : (uint64_t)s->coef[2]);
+    uint64_t d1 = q * (2 * x + 1) + l1, d2 = 2 * q;
+    for (int j = 0; j < 16; j++) {
+        lo[j] = v;
+        v += d1;
+        d1 += d2;
+    }
+    uint16_t mk[64];
+    masks16(lo, ss->klo, ss->nb, mk);
+    for (int j = 0; j < ss->nb; j++) d[j] = mk[j];
+    lo[SEG_LOWS + SEG_RANGE] = 1;
+}
+
+/* Chip c runs the segment's ops. T of a set marked adder: bits from the
+ * chip's constant bit up are constants; below it a bit-serial adder of
+ * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
+ * with the reads, its carry in registers. Other sets: tree_bit. */
+static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end)
+{
+    size_t off = (size_t)c * 4;
+    const uint64_t *zero = plane(e, PL_ZERO, c);
+    uint64_t *cyp = plane(e, PL_CARRY, c);
+    v4u E, K, M, Mprev = SPLAT4(0), S, T = SPLAT4(0);
+    LD4(E, plane(e, PL_E, c));
+    LD4(K, cyp);
+    /* the adder */
+    const v16u16 row_bit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+    int ring = -1, kc = 0, next_k = -1, last_k = -1;
+    i128 qmin = 0;
+    v4u AK = SPLAT4(0), AT = SPLAT4(0);
+    uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
+    int klo = 0;
+    for (int i = 0; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        if (o->fill) {
+            K = SPLAT4(o->fill_v ? ~0ull : 0);
+            continue;
+        }
+        if (!o->need_t || o->t_same) {
+            /* T not read (its mask is all ones), or as the previous T op's */
+        } else if (o->set_ring < 0) {
+            T = SPLAT4(0);
+        } else {
+            int k = o->k;
+            const seg_set *ss = &g->set[o->set_ring];
+            if (!ss->adder) {
+                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, true));
+            } else {
+                if (o->set_ring != ring) {
+                    ring = o->set_ring;
+                    klo = ss->klo;
+                    xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
+                    i128 pmn, pmx, rmn, rmx;
+                    memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
+                    memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
+                    memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
+                    memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
+                    i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
+                    u128 d = (u128)(lo ^ hi);
+                    uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
+                    kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+                    qmin = lo;
+                    next_k = last_k = -1;
+                }
+                if (k == last_k) {
+                    T = AT;
+                } else if (k >= kc) {
+                    T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
+                } else {
+                    if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
+                        if (!xd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 0, chip_x0(e, c), xd);
+                        if (!yd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 1, chip_y0(e, c), yd);
+                        /* start: the carry into bit k directly (klo = k then), or from bit 0 */
+                        if (k >= 4) {
+                            const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
+                            uint64_t cy[4];
+#ifdef EMC_AVX512
+                            if (e->avx512) {
+                                carry16_avx512(pl, rl, k, cy);
+                            } else
+#endif
+                            {
+                                uint64_t pv[16], rv[16], low = (1ull << k) - 1;
+                                for (int j = 0; j < 16; j++) {
+                                    pv[j] = pl[j] & low;
+                                    rv[j] = rl[j] & low;
+                                }
+                                carry_into(pv, rv, 16, 16, k, cy, 4);
+                            }
+                            LD4(AK, cy);
+                            next_k = k;
+                        } else {
+                            AK = SPLAT4(0);
+                            next_k = 0;
+                        }
+                    }
+                    for (; next_k <= k; next_k++) {
+                        /* pixel i = 16·ly + lx: sixteen 16-bit lanes, one a row; P's
+                         * bit of column lx is bit lx of every lane, R's bit of row ly
+                         * fills lane ly */
+                        uint16_t xm = (uint16_t)xd[next_k - klo], ym = (uint16_t)yd[next_k - klo];
+                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+                        v4u x = u ^ v;
+                        AT = x ^ AK;
+                        AK = (u & v) | (AK & x);
+                    }
+                    last_k = k;
+                    T = AT;
+                }
+            }
+        }
+        if (o->run) {
+            /* a fused run (seg_fuse): bits k, k+1, ... of one set, T of each bit
+             * the next one of the adder (positioned by the bit before) or a
+             * constant; the ops' own kernels */
+            int k = o->k, n = o->run;
+            for (int j = 0; j < n; j++) {
+                if (j) {
+                    k++;
+                    if (k >= kc) {
+                        T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> k & 1));
+                    } else {
+                        uint16_t xm = (uint16_t)xd[k - klo], ym = (uint16_t)yd[k - klo];
+                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+                        v4u x = u ^ v;
+                        AT = x ^ AK;
+                        AK = (u & v) | (AK & x);
+                        next_k = k + 1;
+                        last_k = k;
+                        T = AT;
+                    }
+                }
+                if (o->shape == SH_CARRY_T_NM) {
+                    /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */
+                    const seg_op *oa = o + 2 * j;
+                    v4u Z;
+                    LD4(Z, oa->m0 + off);
+                    v4u B = ~Z;
+                    K = (T & B) | (K & (T | B));
+                    uint64_t *tp = oa[1].m0 + off;
+                    LD4(M, tp);
+                    v4u nm = M ^ ((M ^ T) & E);
+                    ST4(tp, nm);
+                } else {
+                    uint64_t *tp = o[j].m0 + off;
+                    LD4(M, tp);
+                    v4u nm = M ^ ((M ^ T) & E);
+                    ST4(tp, nm);
+                }
+                Mprev = M; /* */
+            }
+            i += (o->shape == SH_CARRY_T_NM ? 2 * n : n) - 1;
+            continue;
+        }
+        uint64_t *mp = o->m0 + off;
+        LD4(M, mp);
+        switch (o->shape) {
+        case SH_WRITE_T: { /* a=t b=0 c=0 mwrt: M ← T where E */
+            v4u nm = M ^ ((M ^ T) & E);
+            ST4(mp, nm);
+            Mprev = M; /* S of the next clock is M before the write */
+            continue;
+        }
+        case SH_CARRY_T_NM: { /* a=t b=~m c=cy ldc: Carry ← maj(T, ~M, Carry) */
+            v4u B = ~M;
+            K = (T & B) | (K & (T | B));
+            continue;
+        }
+        default: break;
+        }
+        if (!o->need_s) S = SPLAT4(0);
+        else if (o->s_mode == S_PREV_M) S = Mprev;
+        else if (o->s_mode == S_PLANE) LD4(S, o->s0 + off);
+        else LD4(S, e->s_gen[c] == e->gen ? e->s_snap + off : e->s_addr >= 0 ? plane(e, e->s_addr, c) : zero);
+        if (o->shape == SH_WRITE_S) { /* a=s b=0 c=0 mwrt: M ← S where E */
+            v4u nm = M ^ ((M ^ S) & E);
+            ST4(mp, nm);
+            Mprev = M;
+            continue;
+        }
+        v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
+        v4u B = ((E | SPLAT4(o->es)) & (M | SPLAT4(o->ms))) ^ SPLAT4(o->bcm);
+        v4u C = (K | SPLAT4(o->cs)) ^ SPLAT4(o->ccm);
+        if (o->write) {
+            v4u nm = M ^ ((M ^ (A ^ B ^ C)) & E); /* A-9 sum, A-11 gated by E */
+            ST4(mp, nm);
+            Mprev = M; /* S of the next clock is M before the write */
+        }
+        if (o->ldc) K = (A & B) | (C & (A | B)); /* A-9 maj; A-11 LdC not gated */
+    }
+    ST4(cyp, K);
+    if (snap_at_end) ST4(e->s_snap + off, Mprev);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end)
+{
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = run[wd]; m; m &= m - 1) seg_chip(e, g, wd * 64 + __builtin_ctzll(m), snap_at_end);
+}
+
+/* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
+ * reading the same T) and field loads (a=t b=0 c=0 mwrt) over consecutive
+ * bits of one set with the adder; the chip pass takes them in one loop. */
+static void seg_fuse(seg *g)
+{
+    for (int i = 0; i < g->n; i++) g->op[i].run = 0;
+    for (int i = 0; i < g->n;) {
+        seg_op *o = &g->op[i];
+        bool head = o->need_t && !o->t_same && o->set_ring >= 0 && g->set[o->set_ring].adder;
+        int n = 0;
+        if (head && o->shape == SH_CARRY_T_NM) {
+            while (i + 2 * n + 1 < g->n && n < 255) {
+                const seg_op *a = &g->op[i + 2 * n], *b = a + 1;
+                if (!(a->shape == SH_CARRY_T_NM && a->need_t && !a->t_same && a->set_ring == o->set_ring &&
+                      a->k == o->k + n && b->shape == SH_WRITE_T && b->t_same))
+                    break;
+                n++;
+            }
+            if (n >= 2) o->run = (uint8_t)n;
+            i += n >= 2 ? 2 * n : 1;
+            continue;
+        }
+        if (head && o->shape == SH_WRITE_T) {
+            while (i + n < g->n && n < 255) {
+                const seg_op *a = &g->op[i + n];
+                if (!(a->shape == SH_WRITE_T && a->need_t && !a->t_same && a->set_ring == o->set_ring &&
+                      a->k == o->k + n))
+                    break;
+                n++;
+            }
+            if (n >= 2) o->run = (uint8_t)n;
+            i += n >= 2 ? n : 1;
+            continue;
+        }
+        i++;
+    }
+}
+
+/* Execute the decoded segment (the QEE is at its end already). */
+static void seg_flush(pp5_emc *e, seg *g)
+{
+    if (!g->n) {
+        if (g->clocks) {
+            e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
+            e->gen += (uint64_t)g->clocks;
+        }
+        seg_reset(g);
+        return;
+    }
+    /* a running chip's deferred Carry updates: dropped when the first op that
+     * touches Carry or memory overwrites Carry without reading it, applied
+     * when it reads Carry or writes memory (as settle_pending), else kept */
+    int settle = 0;
+    for (int i = 0; i < g->n && !settle; i++)
+        settle = g->op[i].ldc && !g->op[i].reads_c ? 1 : g->op[i].reads_c || g->op[i].write ? 2 : 0;
+    uint64_t run[4] = {0}, dark[4] = {0};
+    for (int wd = 0; wd * 64 < e->nchips; wd++) {
+        int nw = e->nchips - wd * 64;
+        uint64_t all = nw >= 64 ? ~0ull : (1ull << nw) - 1;
+        run[wd] = e->eany[wd];
+        if (g->op[0].need_s && g->op[0].s_mode == S_INIT) /* (a chip holding S as a snapshot runs: the log reads planes) */
+            for (int i = 0; i < 64 && i < nw; i++)
+                if (e->s_gen[wd * 64 + i] == e->gen) run[wd] |= 1ull << i;
+        dark[wd] = all & ~run[wd];
+        if (settle == 1) e->pend[wd] &= ~run[wd];
+        else if (settle == 2)
+            for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+    }
+    if (!seg_defer_dark(e, g, dark)) { /* out of memory for the log: the dark chips run too */
+        for (int wd = 0; wd < 4; wd++) {
+            for (uint64_t p = dark[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+            run[wd] |= dark[wd];
+        }
+    }
+    bool snap_at_end = g->prev_write;
+    if (e->groups_dirty) regroup(e);
+    for (int r = 0; r < QEE_SETS; r++) {
+        g->set[r].kmax = -1;
+        g->set[r].kmin = 128;
+    }
+    for (int i = 0; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        if (o->need_t && o->set_ring >= 0) {
+            seg_set *ss = &g->set[o->set_ring];
+            if (o->k > ss->kmax) ss->kmax = o->k;
+            if (o->k < ss->kmin) ss->kmin = o->k;
+        }
+    }
+    g->arena_len = 0;
+    for (int r = 0; r < QEE_SETS; r++) {
+        seg_set *ss = &g->set[r];
+        int km = ss->kmax;
+        if (km < 0) continue;
+        const qee_set *s = &e->set[r];
+        /* the adder's geometry: whole rows in a word, 16×16 (vspread of four rows);
+         * the carry into a bit k ≥ 4 comes directly, below it the adder runs from bit 0 */
+        ss->adder = e->fast_uv && e->tw == 16 && e->th == 16 && km <= 63 &&
+                    (s->coef[4] & (((u128)1 << (km + 1)) - 1)) == 0;
+        if (!ss->adder) continue;
+        for (int j = 0; j < 6; j++) ss->co[j] = sext(s->coef[j], km);
+        ss->klo = ss->kmin >= 4 ? ss->kmin : 0;
+        ss->nb = km - ss->klo + 1;
+        if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
+    }
+    seg_fuse(g);
+    seg_chips(e, g, run, snap_at_end);
+    bool any_ldc = false;
+    int last_ldc = -1;
+    for (int i = 0; i < g->n; i++)
+        if (g->op[i].ldc) {
+            any_ldc = true;
+            last_ldc = i;
+        }
+    if (any_ldc) e->carry_fill = g->op[last_ldc].fill ? 1 + g->op[last_ldc].fill_v : 0;
+    e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
+    e->gen += (uint64_t)g->clocks;
+    if (snap_at_end)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t m = run[wd]; m; m &= m - 1) e->s_gen[wd * 64 + __builtin_ctzll(m)] = e->gen;
+    seg_reset(g);
+}
+
+/* A clock that only reads (S follows it) joins the segment. */
+static inline void seg_sense(seg *g, int addr)
+{
+    g->prev_plane = addr < PP5_EMC_MEM_BITS ? addr : PL_ZERO;
+    g->prev_write = false;
+    g->clocks++;
+}
+
+/* The word of pins p (ALU controls, no LdE) joins the segment; false when
+ * it cannot (its T bit may still change): the caller steps it. */
+static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
+{
+    bool valid = addr < PP5_EMC_MEM_BITS;
+    int set_ring = -1, k = 0;
+    if (p->agts_t && e->rt_set >= 0 && e->rt_k < 128) {
+        const qee_set *s = &e->set[e->rt_set];
+        /* bit k is final once coefficient bit k has arrived (or no more will) */
+        if (!(e->rt_k < s->m || !s->open || s->m >= 128)) return false;
+        set_ring = e->rt_set;
+        k = e->rt_k;
+    }
+    if (!valid) e->warnings++; /* */
+    bool write = p->mwrt && valid;
+    if (!write && !p->ldc) { /* changes nothing: S follows the read */
+        seg_sense(g, addr);
+        return true;
+    }
+    bool fill = !write && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+    if (fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
+        /* (a fill right after a fill: the second one is all that is seen; the
+         * waiting z-test repeats its Carry preset) */
+        seg_op *o = &g->op[g->n - 1];
+        o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+        g->prev_plane = valid ? addr : PL_ZERO;
+        g->clocks++;
+        return true;
+    }
+    if (g->n == SEG_MAX) seg_flush(e, g);
+    seg_op *o = &g->op[g->n++];
+    o->ss = p->agts_s ? 0 : ~0ull;
+    o->ts = p->agts_t ? 0 : ~0ull;
+    o->es = p->bgts_e ? 0 : ~0ull;
+    o->ms = p->bgts_m ? 0 : ~0ull;
+    o->cs = p->cgts_c ? 0 : ~0ull;
+    o->acm = p->acmp ? ~0ull : 0;
+    o->bcm = p->bcmp ? ~0ull : 0;
+    o->ccm = p->ccmp ? ~0ull : 0;
+    o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
+    o->write = write;
+    o->ldc = p->ldc;
+    o->need_t = p->agts_t;
+    o->need_s = p->agts_s;
+    o->reads_c = p->cgts_c;
+    /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
+    o->fill = fill;
+    o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+    o->set_ring = (int8_t)set_ring;
+    o->k = (uint8_t)k;
+    if (set_ring >= 0) {
+        g->has_t = true;
+        if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
+    }
+    if (!g->clocks) {
+        o->s_mode = S_INIT;
+        o->s_plane = PL_ZERO;
+        o->s_addr = (int16_t)e->s_addr;
+    } else {
+        o->s_mode = g->prev_write ? S_PREV_M : S_PLANE;
+        o->s_plane = (int16_t)g->prev_plane;
+        o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
+    }
+    /* operand buses (A-8) of the library's words: b=0 is BCmp with no source,
+     * c=0 CCmp with no source, b=~m M with BCmp, c=cy Carry without CCmp */
+    bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
+    bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
+    o->shape = SH_GENERIC;
+    if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
+    else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
+    else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
+        o->shape = SH_CARRY_T_NM;
+    o->m0 = plane(e, o->m_plane, 0);
+    o->s0 = plane(e, o->s_plane, 0);
+    o->t_same = 0;
+    if (o->need_t) {
+        o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
+        g->last_t_ring = set_ring;
+        g->last_t_k = k;
+    }
+    g->prev_plane = o->m_plane;
+    g->prev_write = write;
+    g->clocks++;
+    return true;
+}
+
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 {
-    for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
+    seg *g = e->seg;
+    if (!g) {
+        for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
+        return;
+    }
+    seg_reset(g);
+    /* the pin latches are the previous clock's pins: read there, written back
+     * before the clock-by-clock path and at the end */
+    pp5_pins lat0;
+    memset(&lat0, 0, sizeof lat0);
+    lat0.addr_l = e->lat_addr_l;
+    lat0.addr_h = e->lat_addr_h;
+    memcpy(lat0.dat, e->lat_dat, 6);
+    lat0.lsb = e->lat_lsb;
+    const pp5_pins *prev = &lat0;
+    for (size_t i = 0; i < n; i++) {
+        const pp5_pins *p = &pins[i];
+        if (p->trst) {
+            uint64_t sh = e->shifts;
+            if (prev->lsb || sh >= e->q_event) {
+                /* a new set would take the ring slot of one the segment reads */
+                if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
+                    (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
+                    seg_flush(e, g);
+                latch_pins(e, prev);
+                qee_shift(e);
+            } else {
+                /* qee_step's short path */
+                if (e->q_into >= 0) {
+                    qee_set *into = &e->set[e->q_into];
+                    int m = into->m;
+                    uint64_t bit = 1ull << (m & 63);
+                    if (m < 64)
+                        for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1)));
+                    else
+                        for (int c = 0; c < 6; c++)
+                            into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
+                    into->m = m + 1;
+                }
+                e->rt_set = e->q_rt;
+                if (e->q_rt >= 0) e->rt_k = (int)(sh - e->q_rt_base);
+                e->shifts = sh + 1;
+            }
+        }
+        int addr = prev->addr_l;
+        bool joined;
+        if (p->redundant) {
+            joined = !p->config_mode;
+            if (joined) {
+                for (int x = 0; x < 6; x++)
+                    if (p->extop >> x & 1) e->extops[x]++; /* */
+                seg_sense(g, addr);
+            }
+        } else if (!(p->ldc | p->lde | p->mwrt)) {
+            seg_sense(g, addr);
+            joined = true;
+        } else {
+            joined = !p->lde && seg_add(e, g, p, addr);
+        }
+        if (!joined) {
+            seg_flush(e, g);
+            latch_pins(e, prev);
+            step_word(e, p);
+        }
+        prev = p;
+    }
+    latch_pins(e, prev);
+    seg_flush(e, g);
 }

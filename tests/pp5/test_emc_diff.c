@@ -106,9 +106,12 @@ typedef struct gen {
     long head, tail;    /* slots [head, tail) are queued */
     bool next_trst;
     bool shrink;        /* phase in which Enable only shrinks (edge tests), so whole chips go dark */
+    bool calm;          /* phase without Enable loads or configuration words, with short coefficient
+                         * sets: long runs for pp5_emc_run, reading sets about to leave the QEE ring */
     int nchips;
     uint8_t fields[6];  /* favourite addresses, so reads and writes meet */
     int script[64], script_len, script_pos; /* a scripted run of library words */
+    bool s_word_next;   /* the next word is ADDF's (reads S, loads Carry) */
 } gen;
 
 static void queue_set(gen *g)
@@ -126,7 +129,7 @@ static void queue_set(gen *g)
         v[c] = chance(s, 50) ? -m : m;
     }
     int n;
-    if (chance(s, 5)) n = 1 + rint_(s, 10);         /* too short: sets closer than 12 */
+    if (chance(s, 5) || (g->calm && chance(s, 60))) n = 1 + rint_(s, 10); /* too short: sets closer than 12 */
     else if (chance(s, 10)) n = 60 + rint_(s, 80);  /* long: bits past 64 and 128 */
     else n = 11 + rint_(s, 50);
     int gap = chance(s, 70) ? 0 : rint_(s, 6);
@@ -166,7 +169,7 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     memset(p, 0, sizeof *p);
     p->cycle = (uint64_t)clock;
     p->trst = g->next_trst;
-    g->next_trst = chance(s, 88);
+    g->next_trst = chance(s, g->calm ? 55 : 88); /* (calm: T bits read by several words) */
     /* coefficient streams: this clock's bits are shifted in on the next clock if TrSt */
     if (g->tail - g->head < 200 && chance(s, 30)) queue_set(g);
     if (g->head < g->tail) {
@@ -181,6 +184,7 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     p->addr_h = p->addr_l;
     /* the word */
     if (rint_(s, 300) == 0) g->shrink = !g->shrink;
+    if (rint_(s, 250) == 0) g->calm = !g->calm;
     if (g->script_pos >= g->script_len && rint_(s, 400) == 0) {
         /* the pattern deferred Carry meets in practice: all lit, edges darken chips, a
          * carry chain reading T (deferred on dark chips), all lit again, then words that
@@ -200,7 +204,10 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     int kind = rint_(s, 100);
     word w;
     memset(&w, 0, sizeof w);
-    if (g->script_pos < g->script_len) {
+    if (g->s_word_next) {
+        w = lib_words[9];
+        g->s_word_next = false;
+    } else if (g->script_pos < g->script_len) {
         w = lib_words[g->script[g->script_pos++]];
     } else if (kind < 30) {
         /* idle (or any word without loads: CCmp = 0) */
@@ -229,6 +236,10 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     if (g->shrink && w.lde && !(w.acmp && w.agts_t && w.bgts_e && !w.bgts_m && !w.bcmp && w.ccmp && !w.cgts_c) &&
         !(w.acmp && !w.agts_s && !w.agts_t && w.bgts_e && !w.bgts_m && !w.bcmp && w.ccmp && w.cgts_c))
         w.lde = 0; /* only the edge and z-test Enable words: E ← E ∧ … */
+    if (g->calm) {
+        w.lde = 0;
+        if (!w.ldc && !w.mwrt && w.ccmp && w.agts_s && w.agts_t) w.agts_s = 0; /* no config mode */
+    }
     p->acmp = w.acmp;
     p->agts_s = w.agts_s;
     p->agts_t = w.agts_t;
@@ -255,7 +266,30 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
 
 typedef struct geom { int tw, th, cx, cy; } geom;
 
-static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks, int cmp_every, const char *name)
+/* Block length for pp5_emc_run: single clocks, short blocks (so that block
+ * edges fall inside z-test pairs and loops), the renderer's few hundred, or
+ * everything left. */
+static long block_len(uint64_t *s, long left)
+{
+    int r = rint_(s, 100);
+    long n = r < 15 ? 1 : r < 45 ? 2 + rint_(s, 12) : r < 85 ? 16 + rint_(s, 400) : r < 95 ? 400 + rint_(s, 3000) : left;
+    return n < left ? n : left;
+}
+
+static void print_pins(long hc, const pp5_pins *pp)
+{
+    pp5_pins p = *pp;
+    fprintf(stderr, "  pins %ld: trst %d lsb %d dat %d%d%d%d%d%d addr %d/%d acmp %d s %d t %d bcmp %d e %d m %d "
+            "ccmp %d c %d ldc %d lde %d mwrt %d redundant %d\n", hc, p.trst, p.lsb, p.dat[0], p.dat[1], p.dat[2],
+            p.dat[3], p.dat[4], p.dat[5], p.addr_l, p.addr_h, p.acmp, p.agts_s, p.agts_t, p.bcmp, p.bgts_e,
+            p.bgts_m, p.ccmp, p.cgts_c, p.ldc, p.lde, p.mwrt, p.redundant);
+}
+
+/* blocks: the fast array takes the pins through pp5_emc_run in random
+ * blocks (compared at block ends, where its state is observable), the
+ * reference steps them one by one. */
+static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks, int cmp_every, const char *name,
+                            bool blocks)
 {
     ls_diag d;
     pp5_emc *f;
@@ -268,19 +302,29 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
     for (int i = 0; i < 6; i++) g->fields[i] = (uint8_t)rint_(&g->rng, 200);
     int w = pp5_emc_width(f), h = pp5_emc_height(f);
     bool ok = same_state(f, r, name, -1);
-    pp5_pins hist[4];
-    memset(hist, 0, sizeof hist);
+    pp5_pins *hist = calloc((size_t)clocks + 1, sizeof *hist);
+    long bstart = 0, bend = 0; /* the current block */
     for (long c = 0; c < clocks && ok; c++) {
-        pp5_pins p;
-        next_pins(g, &p, c);
-        hist[c % 4] = p;
-        pp5_emc_step(f, &p);
-        emc_ref_step(r, &p);
+        if (c == bend) {
+            bstart = c;
+            bend = c + (blocks ? block_len(&g->rng, clocks - c) : 1);
+            for (long i = bstart; i < bend; i++) next_pins(g, &hist[i], i);
+            if (blocks) pp5_emc_run(f, &hist[bstart], (size_t)(bend - bstart));
+        }
+        if (!blocks) pp5_emc_step(f, &hist[c]);
+        emc_ref_step(r, &hist[c]);
+        if (c != bend - 1) continue;
         if (chance(&g->rng, 1)) pp5_emc_sync(f); /* deferred Carry applied early: nothing else changes */
-        if (chance(&g->rng, 1)) {
+        if (chance(&g->rng, blocks ? 12 : 1)) {
             /* API writes: a field at one pixel, or a chip's configuration */
             if (chance(&g->rng, 80)) {
                 int x = rint_(&g->rng, w), y = rint_(&g->rng, h), a = rint_(&g->rng, 215) - 3, len = 1 + rint_(&g->rng, 64);
+                if (blocks && chance(&g->rng, 50)) {
+                    /* over S's address (the chip keeps S as a snapshot), and the
+                     * next block starts with a word that reads S into Carry */
+                    a = hist[c].addr_l - rint_(&g->rng, 3);
+                    g->s_word_next = true;
+                }
                 uint64_t v = rnd(&g->rng);
                 pp5_emc_set_field(f, x, y, a, len, v);
                 emc_ref_set_field(r, x, y, a, len, v);
@@ -293,17 +337,14 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
         }
         if (cmp_every <= 1 || rint_(&g->rng, cmp_every) == 0 || c == clocks - 1 || g_every)
             ok = same_state(f, r, name, c);
-        for (long hc = c - 3; !ok && hc <= c; hc++) {
-            if (hc < 0) continue;
-            p = hist[hc % 4];
-            fprintf(stderr, "  pins %ld: trst %d lsb %d dat %d%d%d%d%d%d addr %d/%d acmp %d s %d t %d bcmp %d e %d m %d "
-                    "ccmp %d c %d ldc %d lde %d mwrt %d redundant %d\n", hc, p.trst, p.lsb, p.dat[0], p.dat[1], p.dat[2],
-                    p.dat[3], p.dat[4], p.dat[5], p.addr_l, p.addr_h, p.acmp, p.agts_s, p.agts_t, p.bcmp, p.bgts_e,
-                    p.bgts_m, p.ccmp, p.cgts_c, p.ldc, p.lde, p.mwrt, p.redundant);
-        }
+        if (!ok && blocks) fprintf(stderr, "  (block of clocks %ld..%ld)\n", bstart, bend - 1);
+        for (long hc = (blocks ? bstart : c) - 3; !ok && hc <= c; hc++)
+            if (hc >= 0) print_pins(hc, &hist[hc]);
     }
-    printf("%s: %ld clocks, %llu coefficient sets, %llu A-16 warnings: %s\n", name, clocks,
-           (unsigned long long)pp5_emc_sets(f), (unsigned long long)pp5_emc_warning_count(f), ok ? "same" : "DIFFERENT");
+    printf("%s%s: %ld clocks, %llu coefficient sets, %llu A-16 warnings: %s\n", name, blocks ? ", blocks" : "",
+           clocks, (unsigned long long)pp5_emc_sets(f), (unsigned long long)pp5_emc_warning_count(f),
+           ok ? "same" : "DIFFERENT");
+    free(hist);
     free(g);
     pp5_emc_destroy(f);
     emc_ref_destroy(r);
@@ -320,7 +361,7 @@ static void random_pins_default(void **state)
         uint64_t cs = rnd(&s);
         char name[96];
         snprintf(name, sizeof name, "default options, case seed %#llx", (unsigned long long)cs);
-        assert_true(run_random_case(cs, &o, g_clocks, i == 0 ? 1 : 40, name));
+        assert_true(run_random_case(cs, &o, g_clocks, i == 0 ? 1 : 40, name, false));
     }
 }
 
@@ -355,7 +396,36 @@ static void random_pins_geometry_and_options(void **state)
                  "latency %d, case seed %#llx", o.tile_w, o.tile_h, o.chips_x, o.chips_y, o.sum_table,
                  o.carry_table, o.enable_table, o.mwrt_gated_by_e, o.loads_gated_by_e, (int)o.s_source,
                  o.qee_latency, (unsigned long long)cs);
-        assert_true(run_random_case(cs, &o, g_clocks / 2, i % 3 == 0 ? 1 : 25, name));
+        assert_true(run_random_case(cs, &o, g_clocks / 2, i % 3 == 0 ? 1 : 25, name, false));
+    }
+}
+
+/* pp5_emc_run in random blocks: default options (the chip-major path) and a
+ * few other geometries and options (which step clock by clock inside). */
+static void random_pins_blocks(void **state)
+{
+    (void)state;
+    /* (32×8 and 8×32: four-word chips without the 16×16 adder, T from tree_bit) */
+    static const geom gs[] = {{16, 16, 8, 8}, {16, 16, 2, 3}, {8, 8, 4, 4}, {32, 2, 2, 4}, {16, 16, 16, 16},
+                              {32, 8, 4, 4}, {8, 32, 4, 2}};
+    uint64_t s = g_seed ^ 0xb10c;
+    for (int i = 0; i < 12; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        geom gm = gs[i < 5 ? 0 : i < 10 ? i % 5 : i - 5];
+        o.tile_w = gm.tw;
+        o.tile_h = gm.th;
+        o.chips_x = gm.cx;
+        o.chips_y = gm.cy;
+        if (i == 3) o.qee_latency = rint_(&s, 41); /* T bits read before they are final */
+        if (i == 4) o.s_source = PP5_S_PREV_SUM;  /* steps */
+        if (i == 8) o.mwrt_gated_by_e = false;      /* steps */
+        uint64_t cs = rnd(&s);
+        char name[160];
+        snprintf(name, sizeof name, "geometry %dx%d tiles, %dx%d chips, S %d, gate %d, latency %d, case seed %#llx",
+                 o.tile_w, o.tile_h, o.chips_x, o.chips_y, (int)o.s_source, o.mwrt_gated_by_e, o.qee_latency,
+                 (unsigned long long)cs);
+        assert_true(run_random_case(cs, &o, g_clocks, i % 2 ? 1 : 4, name, true));
     }
 }
 
@@ -648,6 +718,95 @@ static void edge_words(void **state)
     }
 }
 
+/* pp5_render's pins for a random scene, recorded, then replayed through
+ * pp5_emc_run in random blocks against the reference stepped clock by clock. */
+typedef struct pin_rec {
+    pp5_pins *p;
+    size_t n, cap;
+} pin_rec;
+
+static void record_clock(void *user, const pp5_igc *g, const pp5_pins *pins, const pp5_emc *e)
+{
+    (void)g;
+    (void)e;
+    pin_rec *r = user;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 4096;
+        r->p = realloc(r->p, r->cap * sizeof *r->p);
+        assert_non_null(r->p);
+    }
+    r->p[r->n++] = *pins;
+}
+
+static void render_pins_blocks(void **state)
+{
+    (void)state;
+    uint64_t s = g_seed ^ 0x91b5;
+    for (int sc = 0; sc < 3; sc++) {
+        ls_buf b;
+        ls_buf_init(&b);
+        ls_buf_printf(&b, "clear %d %d %d\n", rint_(&s, 256), rint_(&s, 256), rint_(&s, 256));
+        int ntri = (int)(g_clocks / 600) + 4;
+        for (int i = 0; i < ntri; i++) {
+            if (chance(&s, 10)) {
+                ls_buf_printf(&b, "disc %.3f %.3f %.3f %d %d %d %.4f\n", frand(&s) * 140 - 6, frand(&s) * 140 - 6,
+                              1 + frand(&s) * 40, rint_(&s, 256), rint_(&s, 256), rint_(&s, 256), frand(&s));
+                continue;
+            }
+            ls_buf_puts(&b, "tri");
+            /* large triangles as in bench_pp5 (many chips lit), or small ones */
+            bool big = chance(&s, 60);
+            double cx = frand(&s) * 150 - 10, cy = frand(&s) * 150 - 10;
+            for (int v = 0; v < 3; v++)
+                ls_buf_printf(&b, " %.3f %.3f %.4f %d %d %d", big ? frand(&s) * 148 - 10 : cx + (frand(&s) - 0.5) * 10,
+                              big ? frand(&s) * 148 - 10 : cy + (frand(&s) - 0.5) * 10, frand(&s), rint_(&s, 256),
+                              rint_(&s, 256), rint_(&s, 256));
+            ls_buf_puts(&b, "\n");
+        }
+        pp5_scene scene;
+        ls_diag d;
+        assert_int_equal(pp5_scene_parse(b.data, b.len, "random", &scene, &d), LS_OK);
+        pp5_render_opts o;
+        pp5_render_opts_default(&o);
+        pin_rec rec = {NULL, 0, 0};
+        o.on_clock = record_clock;
+        o.user = &rec;
+        uint8_t *rgb = malloc(128 * 128 * 3);
+        pp5_render_stats st;
+        assert_int_equal(pp5_render(&scene, &o, rgb, &st, &d), LS_OK);
+        free(st.prim_clocks);
+        pp5_emc *f;
+        emc_ref *r;
+        assert_int_equal(pp5_emc_create(&f, &o.emc, &d), LS_OK);
+        assert_int_equal(emc_ref_create(&r, &o.emc, &d), LS_OK);
+        bool ok = true;
+        long blocks = 0;
+        for (size_t c = 0; c < rec.n && ok;) {
+            long rest = (long)(rec.n - c);
+            size_t len = (size_t)(sc == 2 ? rest : block_len(&s, rest < 600 ? rest : 600));
+            pp5_emc_run(f, rec.p + c, len);
+            for (size_t i = 0; i < len; i++) emc_ref_step(r, &rec.p[c + i]);
+            c += len;
+            blocks++;
+            if (chance(&s, 10) || c == rec.n) ok = same_state(f, r, "pp5_render pins in blocks", (long)c - 1);
+            if (!ok) fprintf(stderr, "  (block ending at clock %zu, %zu clocks)\n", c - 1, len);
+        }
+        printf("pp5_render pins, scene %d: %zu clocks in %ld blocks: %s\n", sc, rec.n, blocks, ok ? "same" : "DIFFERENT");
+        assert_true(ok);
+        /* the image is the colour fields */
+        for (int y = 0; y < 128; y++)
+            for (int x = 0; x < 128; x++)
+                for (int k = 0; k < 3; k++)
+                    assert_int_equal(rgb[(y * 128 + x) * 3 + k], pp5_emc_field(f, x, y, PP5_R_RED + 8 * k, 8));
+        free(rgb);
+        free(rec.p);
+        pp5_emc_destroy(f);
+        emc_ref_destroy(r);
+        pp5_scene_free(&scene);
+        ls_buf_free(&b);
+    }
+}
+
 int main(void)
 {
     g_seed = ls_test_seed(0xd1ffe4c0ffeeull);
@@ -658,8 +817,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_pins_default),
         cmocka_unit_test(random_pins_geometry_and_options),
+        cmocka_unit_test(random_pins_blocks),
         cmocka_unit_test(render_random_scenes),
         cmocka_unit_test(edge_words),
+        cmocka_unit_test(render_pins_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
