@@ -892,7 +892,7 @@ typedef struct seg_loop_st {
 
 static inline __attribute__((always_inline)) uint64_t
 seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_end,
-                unsigned *jp, const bool with_pins, const bool checked)
+                unsigned *jp, const bool with_pins, const bool checked, const bool records)
 {
     uint32_t shreg = st->shreg, sc = st->sc, ctr = st->ctr;
     const uint32_t csb_until = st->csb_until;
@@ -918,9 +918,11 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
         }
         const uint8_t addr = (uint8_t)(ctr >> P->ctr_sa);
         ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
-        seg_rec *r = &rec[(c0 + k) & 3];
-        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 | (uint64_t)addr << 32;
-        r->dat = dat;
+        if (records) {
+            seg_rec *r = &rec[(c0 + k) & 3];
+            r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 | (uint64_t)addr << 32;
+            r->dat = dat;
+        }
         if (with_pins) {
             unsigned char *p0 = (unsigned char *)&pins_out[k];
             unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
@@ -1045,13 +1047,22 @@ static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const se
         return seg_loop_self_run(st, ph, k, k_end);
     }
     unsigned j = 0;
-    if (!st->pins_out)
-        return seg_loop_clocks(st, ph, k, k_end, &j, false, false);
+    /* records for the last four clocks only: any earlier ones are overwritten
+     * by the clocks after the loop before the segment's end reads them (a loop
+     * has at least four clocks: seg_loop_plan) */
+    const uint64_t k_rec = k_end - 4 > k ? k_end - 4 : k;
+    if (!st->pins_out) {
+        k = seg_loop_clocks(st, ph, k, k_rec, &j, false, false, false);
+        return seg_loop_clocks(st, ph, k, k_end, &j, false, false, true);
+    }
     /* the clocks whose shares all land in the buffer, then the last two */
     const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
     const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
-    k = seg_loop_clocks(st, ph, k, k_mid, &j, true, false);
-    return seg_loop_clocks(st, ph, k, k_end, &j, true, true);
+    const uint64_t a = k_mid < k_rec ? k_mid : k_rec, b = k_mid > k_rec ? k_mid : k_rec;
+    k = seg_loop_clocks(st, ph, k, a, &j, true, false, false);
+    k = seg_loop_clocks(st, ph, k, k_mid, &j, true, false, true); /* (k_rec … k_mid) */
+    k = seg_loop_clocks(st, ph, k, b, &j, true, true, false);     /* (k_mid … k_rec) */
+    return seg_loop_clocks(st, ph, k, k_end, &j, true, true, true);
 }
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
