@@ -878,6 +878,19 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
 
 /* The loop's clocks k … k_end-1 (seg_loop_plan()): the state that changes, in
  * locals of its own (a function of its own, so that they stay in registers). */
+/* A self-loop's clocks [k0, kend), enough to make the record of any of them
+ * (seg_self_rec()): the segment's end needs those of its last four clocks
+ * only, which are rarely the loop's, so they are made there (or before a
+ * posting rebuilds the CoefGate columns they read). */
+typedef struct seg_self_desc {
+    uint64_t k0, kend;
+    uint64_t a;             /* seg_rec.a but ALUDat, CSB, Addr */
+    uint64_t outB0, sepB0;  /* *Dat of the clocks k0, k0 + 1 */
+    uint32_t sc0, csb_until;
+    uint8_t a0, step;       /* the address of clock k0, its step */
+    bool aludat, valid;
+} seg_self_desc;
+
 typedef struct seg_loop_st {
     uint32_t shreg, sc, csb_until;
     uint64_t outB, sepB;
@@ -888,6 +901,7 @@ typedef struct seg_loop_st {
     pp5_pins *pins_out; /* NULL: no pins */
     pp5_pins *tail;     /* pins_out[n], pins_out[n+1] */
     uint64_t n, c0;
+    seg_self_desc d;    /* set by a self-loop whose records are not made */
 } seg_loop_st;
 
 static inline __attribute__((always_inline)) uint64_t
@@ -960,7 +974,7 @@ static inline uint64_t seg_col(const uint64_t *blk, uint32_t sc, uint32_t csb_un
  * the last four clocks only. */
 static inline __attribute__((always_inline)) uint64_t
 seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
-              const bool with_pins, const bool checked)
+              const bool with_pins, const bool checked, const bool records)
 {
     const uint64_t k0 = k;
     uint32_t sc = st->sc;
@@ -1007,8 +1021,8 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
         sepB = seg_col(blk, sc - 1, csb_until);
         k = k_end;
     }
-    /* the records of the last (up to) four clocks */
-    for (uint64_t c = k_end - (k_end - k0 < 4 ? k_end - k0 : 4); c < k_end; c++) {
+    /* the records of the last (up to) four clocks (or later: seg_self_desc) */
+    for (uint64_t c = k_end - (k_end - k0 < 4 ? k_end - k0 : 4); records && c < k_end; c++) {
         const uint32_t i = (uint32_t)(c - k0), sci = sc0 + i;
         seg_rec *r = &st->rec[(c0 + c) & 3];
         r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
@@ -1023,16 +1037,40 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
     return k;
 }
 
-static inline uint64_t seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k,
-                                         uint64_t k_end)
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
+                  const bool records)
 {
+    if (!records) { /* the records later, from this */
+        seg_self_desc *d = &st->d;
+        d->k0 = k;
+        d->kend = k_end;
+        d->a = P->a;
+        d->outB0 = st->outB;
+        d->sepB0 = st->sepB;
+        d->sc0 = st->sc;
+        d->csb_until = st->csb_until;
+        d->a0 = (uint8_t)(st->ctr >> P->ctr_sa);
+        d->step = (uint8_t)(P->ctr_add >> P->ctr_sa);
+        d->aludat = st->shreg & 1u;
+        d->valid = true;
+    }
     if (!st->pins_out)
-        return seg_loop_self(st, P, k, k_end, false, false);
+        return seg_loop_self(st, P, k, k_end, false, false, records);
     /* the clocks whose shares all land in the buffer, then the last two */
     const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
     const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
-    k = seg_loop_self(st, P, k, k_mid, true, false);
-    return seg_loop_self(st, P, k, k_end, true, true);
+    k = seg_loop_self(st, P, k, k_mid, true, false, records);
+    return seg_loop_self(st, P, k, k_end, true, true, records);
+}
+
+/* The record of clock kc of the self-loop d (as seg_loop_self() makes it). */
+static void seg_self_rec(const seg_self_desc *d, const uint64_t *blk, uint64_t kc, seg_rec *r)
+{
+    const uint32_t i = (uint32_t)(kc - d->k0), sci = d->sc0 + i;
+    r->a = d->a | (uint64_t)d->aludat << 17 | (uint64_t)(sci < d->csb_until) << 21 |
+           (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32;
+    r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(blk, sci - 2, d->csb_until);
 }
 
 static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
@@ -1042,9 +1080,9 @@ static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const se
         if (ph[0].first_lsb) { /* the first clock sends the LSB token */
             seg_phase p1 = ph[0];
             p1.a |= 1ull << 40;
-            k = seg_loop_self_run(st, &p1, k, k + 1);
+            k = seg_loop_self_run(st, &p1, k, k + 1, true);
         }
-        return seg_loop_self_run(st, ph, k, k_end);
+        return seg_loop_self_run(st, ph, k, k_end, false);
     }
     unsigned j = 0;
     /* records for the last four clocks only: any earlier ones are overwritten
@@ -1135,6 +1173,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint32_t ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
                    (uint32_t)g->pma.ctr[2] << 16;
 
+    seg_self_desc desc; /* the last self-loop whose records are not made */
+    desc.valid = false;
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
@@ -1177,8 +1217,10 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             }
             if (K) {
                 seg_loop_st ls = {shreg, sc, csb_until, outB, sepB, ctr, trst, blk, rec,
-                                  with_pins ? pins_out : NULL, tail, n, c0};
+                                  with_pins ? pins_out : NULL, tail, n, c0, {0}};
                 k = seg_loop_run(&ls, ph, k, k + K);
+                if (ls.d.valid)
+                    desc = ls.d;
                 shreg = ls.shreg;
                 sc = ls.sc;
                 outB = ls.outB;
@@ -1270,6 +1312,12 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         if (__builtin_expect(post_c | post_i, 0)) {
             /* as clock_body(): the modules' postings, on the state in g */
             if (post_c) {
+                if (desc.valid) { /* its records before the columns change */
+                    for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
+                         kc < desc.kend; kc++)
+                        seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
+                    desc.valid = false;
+                }
                 g->cycle = c0 + k;
                 s->cl.first_pending = fp;
                 s->trr.stages = stages;
@@ -1376,6 +1424,8 @@ script_over:
      * of the pins ring */
     const uint64_t c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
+        if (desc.valid && c - c0 >= desc.k0 && c - c0 < desc.kend)
+            seg_self_rec(&desc, blk, c - c0, &rec[c & 3]);
         const seg_rec *r = &rec[c & 3];
         const unsigned bits = (unsigned)(r->a >> 16) & 0xffffu;
         const unsigned rpc = (unsigned)r->a & 0xffffu;
