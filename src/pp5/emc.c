@@ -2179,15 +2179,23 @@ static void step_word(pp5_emc *e, const pp5_pins *p)
             if (p->extop >> i & 1) e->extops[i]++;
         if (p->config_mode) {
             /* A-14: chip k takes address bit i from AddrH where bit i of k is 1;
-             * selected when the address it sees is all 0; shifts in the ACmp pin */
-            for (int k = 0; k < e->nchips; k++) {
-                uint8_t kk = (uint8_t)k;
-                uint8_t seen = (uint8_t)((e->lat_addr_l & ~kk) | (e->lat_addr_h & kk));
-                if (seen == 0) {
-                    if (chip_pending(e, k)) flush_chip(e, k);
-                    e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
-                    e->groups_dirty = true;
-                }
+             * selected when the address it sees, (AddrL & ~k) | (AddrH & k), is
+             * all 0, i.e. k ⊇ AddrL and k ∩ AddrH = ∅: the selected chips are
+             * AddrL | (a subset of the bits in neither), enumerated directly
+             * (paired addressing: exactly chip AddrL); shifts in the ACmp pin */
+            unsigned lo = e->lat_addr_l, hi = e->lat_addr_h, free = ~(lo | hi) & 0xffu;
+            if (!(lo & hi)) {
+                uint32_t in = (uint32_t)(p->acmp & 1) << 21;
+                unsigned sub = 0;
+                do {
+                    int k = (int)(lo | sub); /* (chip numbers are < 256: k's 8 bits are all of it) */
+                    if (k < e->nchips) {
+                        if (chip_pending(e, k)) flush_chip(e, k);
+                        e->config[k] = (e->config[k] >> 1) | in;
+                        e->groups_dirty = true;
+                    }
+                    sub = (sub - free) & free; /* the next subset of free */
+                } while (sub);
             }
         }
         sense_only(e, addr);

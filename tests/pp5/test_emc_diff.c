@@ -262,6 +262,18 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
         }
     }
     p->addr_h = p->pair ? (uint8_t)~p->addr_l : p->addr_l;
+    if (p->config_mode && chance(s, 40)) {
+        /* any AddrL/AddrH (A-14: chip k is selected when (AddrL & ~k) | (AddrH & k) = 0):
+         * disjoint ones select AddrL plus every subset of the bits in neither (both 0: all
+         * chips), overlapping ones none; chip numbers past the array's select nothing */
+        int r2 = rint_(s, 4);
+        uint8_t lo = (uint8_t)rnd(s) & (uint8_t)rnd(s), hi = (uint8_t)rnd(s);
+        if (r2 == 0) lo = hi = 0;
+        else if (r2 == 1) hi &= (uint8_t)~lo;
+        else if (r2 == 2) hi = (uint8_t)~lo & (uint8_t)~(1u << rint_(s, 8));
+        p->addr_l = lo;
+        p->addr_h = hi;
+    }
 }
 
 typedef struct geom { int tw, th, cx, cy; } geom;
