@@ -2251,7 +2251,7 @@ typedef struct seg_op {
     int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
     int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
     uint8_t k;
-    uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
+    uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c, s_mode;
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
     uint8_t shape;          /* SH_*: a word of the library with a short kernel */
     uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
@@ -2286,9 +2286,13 @@ typedef struct seg {
     int prev_plane;         /* plane read in the last clock decoded (PL_ZERO: none) */
     bool prev_write;        /* the last clock decoded was a writing op */
     bool has_t;
+    bool has_lde;           /* an op loads Enable (E ← E ∧ f: only darkens, enable_stays_0) */
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
     int16_t xslot[QEE_SETS][256], yslot[QEE_SETS][256]; /* by chip of the lead: slot, -1 none */
+    int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
+    uint64_t stopped[4];    /* those chips */
+    int entry_at[SEG_MAX];  /* seg_defer: log entry of op i (LdC ops from the first logged) */
     uint64_t *arena;
     size_t arena_cap, arena_len;
 } seg;
@@ -2324,63 +2328,76 @@ static void seg_reset(seg *g)
     g->n = 0;
     g->clocks = 0;
     g->has_t = false;
+    g->has_lde = false;
     g->min_uid = UINT64_MAX;
     g->last_t_ring = -2;
     g->last_t_k = -1;
 }
 
-/* The dark chips' share of the segment: Carry updates, logged. */
-static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
+/* Room in the log for the segment's Carry-loading ops, made before the chip
+ * pass (nothing has changed yet if there is none). */
+static bool seg_log_room(pp5_emc *e, const seg *g)
 {
-    int first = -1, nldc = 0; /* last op that overwrites Carry without reading it */
+    int count = 0;
+    for (int i = 0; i < g->n; i++) count += g->op[i].ldc;
+    if (!count) return true;
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
+        e->log_len = 0;
+        e->arch_len = 0;
+    }
+    if (e->log_len + count > LOG_LIMIT) flush_all(e);
+    if (e->log_len + count > e->log_cap) {
+        int nc = e->log_cap ? e->log_cap : 256;
+        while (nc < e->log_len + count) nc *= 2;
+        defer_op *nl = realloc(e->log, (size_t)nc * sizeof *nl);
+        if (!nl) return false;
+        e->log = nl;
+        e->log_cap = nc;
+    }
+    if (e->arch_len + count > e->arch_cap) {
+        int nc = e->arch_cap ? e->arch_cap : 64;
+        while (nc < e->arch_len + count) nc *= 2;
+        qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
+        if (!na) return false;
+        e->arch = na;
+        e->arch_cap = nc;
+    }
+    return true;
+}
+
+/* The dark chips' share of the segment, after the chip pass: their Carry
+ * updates, logged (A-11). Dark are the chips dark from the start (dark) and
+ * those whose E became all 0 at an Enable load of the segment (from op
+ * g->stop[c] on: the load only darkens, enable_stays_0). A chip starting at op
+ * s takes the ops from the last one that overwrites Carry without reading it,
+ * if that is at or after s (the z-test's preset: a constant written once),
+ * else from s. The entries are made once, for the ops from the earliest start. */
+static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+{
+    int last_over = -1, nldc = 0;
     for (int i = 0; i < g->n; i++)
         if (g->op[i].ldc) {
             nldc++;
-            if (g->op[i].fill || !g->op[i].reads_c) first = i;
+            if (g->op[i].fill || !g->op[i].reads_c) last_over = i;
         }
-    if (!nldc || !(dark[0] | dark[1] | dark[2] | dark[3])) return true;
-    int start = first < 0 ? 0 : g->op[first].fill ? first + 1 : first;
-    int count = 0;
-    for (int i = start; i < g->n; i++) count += g->op[i].ldc;
-    if (count) { /* room first (nothing changed yet if there is none) */
-        if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
-            e->log_len = 0;
-            e->arch_len = 0;
+    bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
+    bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
+    if (!nldc || !(any_dark || any_stop)) return;
+    int over_start = last_over < 0 ? g->n : g->op[last_over].fill ? last_over + 1 : last_over;
+#define SEG_EFF(s) (last_over >= (s) ? over_start : (s))
+    int emin = any_dark ? SEG_EFF(0) : g->n;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
+            if (ef < emin) emin = ef;
         }
-        if (e->log_len + count > LOG_LIMIT) flush_all(e);
-        if (e->log_len + count > e->log_cap) {
-            int nc = e->log_cap ? e->log_cap : 256;
-            while (nc < e->log_len + count) nc *= 2;
-            defer_op *nl = realloc(e->log, (size_t)nc * sizeof *nl);
-            if (!nl) return false;
-            e->log = nl;
-            e->log_cap = nc;
-        }
-        if (e->arch_len + count > e->arch_cap) {
-            int nc = e->arch_cap ? e->arch_cap : 64;
-            while (nc < e->arch_len + count) nc *= 2;
-            qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
-            if (!na) return false;
-            e->arch = na;
-            e->arch_cap = nc;
-        }
-    }
-    if (first >= 0) {
-        for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
-        if (g->op[first].fill) {
-            uint64_t v = g->op[first].fill_v ? ~0ull : 0;
-            for (int wd = 0; wd < 4; wd++)
-                for (uint64_t m = dark[wd]; m; m &= m - 1) {
-                    uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
-                    cy[0] = cy[1] = cy[2] = cy[3] = v;
-                }
-        }
-    }
-    if (!count) return true;
-    int entry0 = e->log_len;
-    for (int i = start; i < g->n; i++) {
+    /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
+     * logged op at or after i (-1: none) */
+    for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
-        if (!o->ldc) continue;
+        g->entry_at[i] = -1;
+        if (!o->ldc || i < emin) continue;
+        g->entry_at[i] = e->log_len;
         defer_op *d = &e->log[e->log_len++];
         /* (what flush_chip reads of the word) */
         d->u.ss = o->ss;
@@ -2406,12 +2423,46 @@ static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
             d->k = o->k;
         }
     }
-    for (int wd = 0; wd < 4; wd++) {
-        for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
-            e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry0;
-        e->pend[wd] |= dark[wd];
+    for (int i = g->n - 2; i >= 0; i--)
+        if (g->entry_at[i] < 0) g->entry_at[i] = g->entry_at[i + 1];
+    uint64_t fill_v = last_over >= 0 && g->op[last_over].fill && g->op[last_over].fill_v ? ~0ull : 0;
+    bool fill = last_over >= 0 && g->op[last_over].fill;
+    /* chips dark from the start (s = 0) */
+    if (any_dark) {
+        if (last_over >= 0) {
+            for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
+            if (fill)
+                for (int wd = 0; wd < 4; wd++)
+                    for (uint64_t m = dark[wd]; m; m &= m - 1) {
+                        uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
+                        cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                    }
+        }
+        int ef = SEG_EFF(0), en = ef < g->n ? g->entry_at[ef] : -1;
+        if (en >= 0)
+            for (int wd = 0; wd < 4; wd++) {
+                for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
+                    e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = en;
+                e->pend[wd] |= dark[wd];
+            }
     }
-    return true;
+    /* chips that went dark at an Enable load (nothing pending: they ran) */
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m), st = g->stop[c];
+            if (last_over >= st) {
+                drop_pending(e, c);
+                if (fill) {
+                    uint64_t *cy = plane(e, PL_CARRY, c);
+                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                }
+            }
+            int ef = SEG_EFF(st), en = ef < g->n ? g->entry_at[ef] : -1;
+            if (en < 0) continue;
+            if (!chip_pending(e, c)) e->pend_from[c] = en;
+            e->pend[wd] |= 1ull << (c & 63);
+        }
+#undef SEG_EFF
 }
 
 /* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
@@ -2533,7 +2584,7 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
-static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end)
+static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop)
 {
     size_t off = (size_t)c * 4;
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -2562,7 +2613,7 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
             int k = o->k;
             const seg_set *ss = &g->set[o->set_ring];
             if (!ss->adder) {
-                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, true));
+                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, !o->lde));
             } else {
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
@@ -2710,19 +2761,39 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
             ST4(mp, nm);
             Mprev = M; /* S of the next clock is M before the write */
         }
-        if (o->ldc) K = (A & B) | (C & (A | B)); /* A-9 maj; A-11 LdC not gated */
+        v4u maj = (A & B) | (C & (A | B)); /* */
+        if (o->ldc) K = maj; /* LdC not gated */
+        if (o->lde) {
+            E = maj; /* LdE not gated; E ← E ∧ f (enable_stays_0) */
+            if (can_stop && !(E[0] | E[1] | E[2] | (E[3] & e->lastmask))) {
+                /* dark from here on: only Carry changes (seg_defer logs it) */
+                ST4(plane(e, PL_E, c), E);
+                ST4(cyp, K);
+                return i + 1;
+            }
+        }
     }
+    if (g->has_lde) ST4(plane(e, PL_E, c), E);
     ST4(cyp, K);
     if (snap_at_end) ST4(e->s_snap + off, Mprev);
+    return 0;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end)
+static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
 {
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = run[wd]; m; m &= m - 1) seg_chip(e, g, wd * 64 + __builtin_ctzll(m), snap_at_end);
+    for (int wd = 0; wd < 4; wd++) {
+        g->stopped[wd] = 0;
+        for (uint64_t m = run[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop);
+            if (st) {
+                g->stop[c] = (int16_t)st;
+                g->stopped[wd] |= 1ull << (c & 63);
+            }
+        }
+    }
 }
 
 /* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
@@ -2793,11 +2864,14 @@ static void seg_flush(pp5_emc *e, seg *g)
         else if (settle == 2)
             for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
     }
-    if (!seg_defer_dark(e, g, dark)) { /* out of memory for the log: the dark chips run too */
+    bool can_stop = true; /* (a chip going dark at an Enable load stops, its Carry logged) */
+    if (!seg_log_room(e, g)) { /* out of memory for the log: the dark chips run too, none stops */
         for (int wd = 0; wd < 4; wd++) {
             for (uint64_t p = dark[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
             run[wd] |= dark[wd];
+            dark[wd] = 0;
         }
+        can_stop = false;
     }
     bool snap_at_end = g->prev_write;
     if (e->groups_dirty) regroup(e);
@@ -2830,7 +2904,11 @@ static void seg_flush(pp5_emc *e, seg *g)
         if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
     }
     seg_fuse(g);
-    seg_chips(e, g, run, snap_at_end);
+    seg_chips(e, g, run, snap_at_end, can_stop);
+    seg_defer(e, g, dark);
+    if (g->has_lde)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
     bool any_ldc = false;
     int last_ldc = -1;
     for (int i = 0; i < g->n; i++)
@@ -2843,7 +2921,7 @@ static void seg_flush(pp5_emc *e, seg *g)
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
         for (int wd = 0; wd < 4; wd++)
-            for (uint64_t m = run[wd]; m; m &= m - 1) e->s_gen[wd * 64 + __builtin_ctzll(m)] = e->gen;
+            for (uint64_t m = run[wd] & ~g->stopped[wd]; m; m &= m - 1) e->s_gen[wd * 64 + __builtin_ctzll(m)] = e->gen;
     seg_reset(g);
 }
 
@@ -2870,11 +2948,11 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     }
     if (!valid) e->warnings++; /* */
     bool write = p->mwrt && valid;
-    if (!write && !p->ldc) { /* changes nothing: S follows the read */
+    if (!write && !p->ldc && !p->lde) { /* changes nothing: S follows the read */
         seg_sense(g, addr);
         return true;
     }
-    bool fill = !write && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
     int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
     if (fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
         /* (a fill right after a fill: the second one is all that is seen; the
@@ -2898,6 +2976,8 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
     o->write = write;
     o->ldc = p->ldc;
+    o->lde = p->lde;
+    if (p->lde) g->has_lde = true;
     o->need_t = p->agts_t;
     o->need_s = p->agts_s;
     o->reads_c = p->cgts_c;
@@ -2924,7 +3004,8 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
     bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
     o->shape = SH_GENERIC;
-    if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
+    if (p->lde) { /* (Enable loads: the generic kernel) */
+    } else if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
     else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
     else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
         o->shape = SH_CARRY_T_NM;
@@ -3001,7 +3082,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_sense(g, addr);
             joined = true;
         } else {
-            joined = !p->lde && seg_add(e, g, p, addr);
+            /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
+             * becomes all 0 there stops (seg_chip), dark chips stay dark */
+            joined = (!p->lde || (!p->agts_t && enable_stays_0(e, p))) && seg_add(e, g, p, addr);
         }
         if (!joined) {
             seg_flush(e, g);

@@ -194,7 +194,16 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
         for (int i = 1 + rint_(s, 3); i > 0; i--) g->script[n++] = 1;
         g->script[n++] = 5;
         for (int i = 2 + rint_(s, 12); i > 0; i--) g->script[n++] = chance(s, 70) ? 6 : 2;
-        if (chance(s, 50)) g->script[n++] = 7;
+        if (chance(s, 50)) {
+            g->script[n++] = 7;
+            /* pp5_emc_run carries its segment on through this Enable load (it only
+             * darkens): chips dark from here take the next Carry loads into the log,
+             * the fill (4) among them or not, the others write on */
+            for (int i = rint_(s, 10); i > 0; i--) {
+                static const int after[] = {8, 6, 3, 4, 7, 2, 9, 5};
+                g->script[n++] = after[rint_(s, 8)];
+            }
+        }
         g->script[n++] = 0;
         for (int i = rint_(s, 3); i > 0; i--) g->script[n++] = 1; /* other chips dark now */
         for (int i = 1 + rint_(s, 8); i > 0; i--) g->script[n++] = chance(s, 50) ? 3 : 9;
