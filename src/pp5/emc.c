@@ -2765,8 +2765,10 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
         if (o->ldc) K = maj; /* LdC not gated */
         if (o->lde) {
             E = maj; /* LdE not gated; E ← E ∧ f (enable_stays_0) */
-            if (can_stop && !(E[0] | E[1] | E[2] | (E[3] & e->lastmask))) {
-                /* dark from here on: only Carry changes (seg_defer logs it) */
+            if (can_stop && !o->write && !(E[0] | E[1] | E[2] | (E[3] & e->lastmask))) {
+                /* dark from here on: only Carry changes (seg_defer logs it; S of the
+                 * next clock is then the plane this op read, as the log has it — not
+                 * after a write, whose S is M before it) */
                 ST4(plane(e, PL_E, c), E);
                 ST4(cyp, K);
                 return i + 1;
