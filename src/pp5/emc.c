@@ -1475,7 +1475,8 @@ sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t
  * combinations: E unchanged (the chip is skipped, its lit bit stays), E all 0
  * or all 1 (a fill), or else computed. False: not such a word, or R_T not
  * in the int64 range (the caller does it the general way). */
-static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
+/* (the chips as a mask: chips_in[4], or list[0..n) when chips_in is NULL) */
+static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, const uint64_t *chips_in)
 {
     if (!u->lde || !u->need_t || u->need_s || u->write || u->ldc || u->reads_c || u->save_read || u->keep_sum)
         return false;
@@ -1496,7 +1497,9 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
 #if SIGN_X86
     if (w.avx512) {
         sign_classes_avx512(e, &w, ones, cross); /* every chip's class, vectors of eight */
-        if (e->nchips <= 64) {
+        if (chips_in) {
+            for (int wd = 0; wd < 4; wd++) in[wd] = chips_in[wd];
+        } else if (e->nchips <= 64) {
             uint64_t m = 0;
             for (int i = 0; i < n; i++) m |= 1ull << list[i];
             in[0] = m;
@@ -1512,7 +1515,16 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
     {
         /* the chips as a mask, and the columns and rows present (their lead chips) */
         uint64_t need[2][4] = {{0}};
-        if (e->nchips <= 64) { /* (one word: kept in registers) */
+        if (chips_in) {
+            for (int wd = 0; wd < 4; wd++) {
+                in[wd] = chips_in[wd];
+                for (uint64_t r = in[wd]; r; r &= r - 1) {
+                    int c = wd * 64 + __builtin_ctzll(r), xl = e->xlead[c], yl = e->ylead[c];
+                    need[0][xl >> 6] |= 1ull << (xl & 63);
+                    need[1][yl >> 6] |= 1ull << (yl & 63);
+                }
+            }
+        } else if (e->nchips <= 64) { /* (one word: kept in registers) */
             uint64_t nx = 0, ny = 0, m = 0;
             for (int i = 0; i < n; i++) {
                 int c = list[i];
@@ -1972,7 +1984,7 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
         return;
     }
     const uint64_t *tp[256], *sp[256];
-    if (u->need_t && u->lde && sign_exec(e, u, list, n)) return; /* (an edge's sign: the whole word) */
+    if (u->need_t && u->lde && sign_exec(e, u, list, n, NULL)) return; /* (an edge's sign: the whole word) */
     if (u->need_t && u->lde) sign_planes(e, list, n, tp); /* (E loads test a sign) */
     else if (u->need_t)
         for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], true);
@@ -2150,10 +2162,16 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             e->pend[wd] |= later;
             for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
         }
+    } else if (u.fast4 && u.need_t && u.lde && !u.write && !u.ldc && !u.reads_c &&
+               sign_exec(e, &u, NULL, 0, (uint64_t[4]){e->eany[0], e->eany[1], e->eany[2], e->eany[3]})) {
+        /* an edge's sign on the lit chips, done (no list: their pending Carry
+         * stays, as settle_pending leaves it for a word that neither loads nor
+         * reads Carry nor writes) */
+        n = -1;
     } else {
         for (int wd = 0; wd * 64 < e->nchips; wd++) add_chips(e, &u, wd, e->eany[wd], list, &n);
     }
-    exec_list(e, &u, list, n, new_gen);
+    if (n >= 0) exec_list(e, &u, list, n, new_gen);
     /* S for the next microcycle (A-10): chips that wrote hold a snapshot; the
      * others read plane addr unchanged */
     if (prev_read) e->s_addr = valid ? addr : -1;
