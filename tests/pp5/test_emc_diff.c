@@ -426,11 +426,12 @@ static void random_pins_geometry_and_options(void **state)
 static void random_pins_blocks(void **state)
 {
     (void)state;
-    /* (32×8 and 8×32: four-word chips without the 16×16 adder, T from tree_bit) */
+    /* (32×8 and 8×32: four-word chips without the 16×16 adder, T from tree_bit;
+     * 16×13: four words with a partial last one, so E has bits past the chip) */
     static const geom gs[] = {{16, 16, 8, 8}, {16, 16, 2, 3}, {8, 8, 4, 4}, {32, 2, 2, 4}, {16, 16, 16, 16},
-                              {32, 8, 4, 4}, {8, 32, 4, 2}};
+                              {32, 8, 4, 4}, {8, 32, 4, 2}, {16, 13, 4, 4}};
     uint64_t s = g_seed ^ 0xb10c;
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 13; i++) {
         pp5_emc_options o;
         pp5_emc_options_default(&o);
         geom gm = gs[i < 5 ? 0 : i < 10 ? i % 5 : i - 5];
