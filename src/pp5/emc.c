@@ -2305,6 +2305,9 @@ typedef struct seg {
     bool prev_write;        /* the last clock decoded was a writing op */
     bool has_t;
     bool has_lde;           /* an op loads Enable (E ← E ∧ f: only darkens, enable_stays_0) */
+    int nldc;               /* ops that load Carry */
+    int last_ldc;           /* the last of them (-1: none) */
+    int last_over;          /* the last op that loads Carry without reading it (a fill too; -1: none) */
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
     int16_t xslot[QEE_SETS][256], yslot[QEE_SETS][256]; /* by chip of the lead: slot, -1 none */
@@ -2347,6 +2350,12 @@ static void seg_reset(seg *g)
     g->clocks = 0;
     g->has_t = false;
     g->has_lde = false;
+    g->nldc = 0;
+    g->last_ldc = g->last_over = -1;
+    for (int r = 0; r < QEE_SETS; r++) {
+        g->set[r].kmax = -1;
+        g->set[r].kmin = 128;
+    }
     g->min_uid = UINT64_MAX;
     g->last_t_ring = -2;
     g->last_t_k = -1;
@@ -2356,8 +2365,7 @@ static void seg_reset(seg *g)
  * pass (nothing has changed yet if there is none). */
 static bool seg_log_room(pp5_emc *e, const seg *g)
 {
-    int count = 0;
-    for (int i = 0; i < g->n; i++) count += g->op[i].ldc;
+    int count = g->nldc;
     if (!count) return true;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
         e->log_len = 0;
@@ -2392,12 +2400,7 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
  * else from s. The entries are made once, for the ops from the earliest start. */
 static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
 {
-    int last_over = -1, nldc = 0;
-    for (int i = 0; i < g->n; i++)
-        if (g->op[i].ldc) {
-            nldc++;
-            if (g->op[i].fill || !g->op[i].reads_c) last_over = i;
-        }
+    int last_over = g->last_over, nldc = g->nldc;
     bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
     bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
     if (!nldc || !(any_dark || any_stop)) return;
@@ -2411,10 +2414,10 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
         }
     /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
      * logged op at or after i (-1: none) */
-    for (int i = 0; i < g->n; i++) {
+    for (int i = emin; i < g->n; i++) {
         const seg_op *o = &g->op[i];
         g->entry_at[i] = -1;
-        if (!o->ldc || i < emin) continue;
+        if (!o->ldc) continue;
         g->entry_at[i] = e->log_len;
         defer_op *d = &e->log[e->log_len++];
         /* (what flush_chip reads of the word) */
@@ -2441,7 +2444,7 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
             d->k = o->k;
         }
     }
-    for (int i = g->n - 2; i >= 0; i--)
+    for (int i = g->n - 2; i >= emin; i--)
         if (g->entry_at[i] < 0) g->entry_at[i] = g->entry_at[i + 1];
     uint64_t fill_v = last_over >= 0 && g->op[last_over].fill && g->op[last_over].fill_v ? ~0ull : 0;
     bool fill = last_over >= 0 && g->op[last_over].fill;
@@ -2895,19 +2898,7 @@ static void seg_flush(pp5_emc *e, seg *g)
     }
     bool snap_at_end = g->prev_write;
     if (e->groups_dirty) regroup(e);
-    for (int r = 0; r < QEE_SETS; r++) {
-        g->set[r].kmax = -1;
-        g->set[r].kmin = 128;
-    }
-    for (int i = 0; i < g->n; i++) {
-        const seg_op *o = &g->op[i];
-        if (o->need_t && o->set_ring >= 0) {
-            seg_set *ss = &g->set[o->set_ring];
-            if (o->k > ss->kmax) ss->kmax = o->k;
-            if (o->k < ss->kmin) ss->kmin = o->k;
-        }
-    }
-    g->arena_len = 0;
+    g->arena_len = 0; /* (kmin, kmax: seg_add) */
     for (int r = 0; r < QEE_SETS; r++) {
         seg_set *ss = &g->set[r];
         int km = ss->kmax;
@@ -2929,14 +2920,7 @@ static void seg_flush(pp5_emc *e, seg *g)
     if (g->has_lde)
         for (int wd = 0; wd < 4; wd++)
             for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
-    bool any_ldc = false;
-    int last_ldc = -1;
-    for (int i = 0; i < g->n; i++)
-        if (g->op[i].ldc) {
-            any_ldc = true;
-            last_ldc = i;
-        }
-    if (any_ldc) e->carry_fill = g->op[last_ldc].fill ? 1 + g->op[last_ldc].fill_v : 0;
+    if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
@@ -3006,7 +2990,15 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
+    if (p->ldc) {
+        g->nldc++;
+        g->last_ldc = g->n - 1;
+        if (fill || !p->cgts_c) g->last_over = g->n - 1;
+    }
     if (set_ring >= 0) {
+        seg_set *ss = &g->set[set_ring];
+        if (k > ss->kmax) ss->kmax = k;
+        if (k < ss->kmin) ss->kmin = k;
         g->has_t = true;
         if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
     }
