@@ -2290,7 +2290,6 @@ typedef struct seg_set {
     i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
     size_t xbase, ybase;    /* arena offsets of slot 0 */
     int nx, ny;
-    int16_t xl[256], yl[256]; /* slot -> lead chip */
 } seg_set;
 
 enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
@@ -2310,7 +2309,11 @@ typedef struct seg {
     int last_over;          /* the last op that loads Carry without reading it (a fill too; -1: none) */
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
-    int16_t xslot[QEE_SETS][256], yslot[QEE_SETS][256]; /* by chip of the lead: slot, -1 none */
+    /* the running chips' columns and rows (the same slots for every set) */
+    int16_t xslot[256], yslot[256]; /* by chip of the lead: slot, -1 none */
+    int16_t xl[256], yl[256];       /* slot -> lead chip */
+    int nx, ny;
+    bool slots_made;                /* for this segment's running chips */
     int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
     uint64_t stopped[4];    /* those chips */
     int entry_at[SEG_MAX];  /* seg_defer: log entry of op i (LdC ops from the first logged) */
@@ -2339,7 +2342,7 @@ static struct seg *seg_new(void)
         g->arena_cap = 0;
         memset(g->xslot, -1, sizeof g->xslot);
         memset(g->yslot, -1, sizeof g->yslot);
-        for (int r = 0; r < QEE_SETS; r++) g->set[r].nx = g->set[r].ny = 0;
+        g->nx = g->ny = 0;
     }
     return g;
 }
@@ -2531,26 +2534,37 @@ static void masks16(const uint64_t *val, int klo, int nb, uint16_t *out)
     }
 }
 
+/* The running chips' columns and rows as slots, once a segment. */
+static void seg_slots(const pp5_emc *e, seg *g, const uint64_t *run)
+{
+    for (int i = 0; i < g->nx; i++) g->xslot[g->xl[i]] = -1; /* (the last segment's) */
+    for (int i = 0; i < g->ny; i++) g->yslot[g->yl[i]] = -1;
+    int nx = 0, ny = 0;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = run[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m), xl = e->xlead[c], yl = e->ylead[c];
+            if (g->xslot[xl] < 0) {
+                g->xslot[xl] = (int16_t)nx;
+                g->xl[nx++] = (int16_t)xl;
+            }
+            if (g->yslot[yl] < 0) {
+                g->yslot[yl] = (int16_t)ny;
+                g->yl[ny++] = (int16_t)yl;
+            }
+        }
+    g->nx = nx;
+    g->ny = ny;
+    g->slots_made = true;
+}
+
 /* The arena data of set ring r for the running chips (seg_set). */
 static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 {
     seg_set *ss = &g->set[r];
-    for (int i = 0; i < ss->nx; i++) g->xslot[r][ss->xl[i]] = -1; /* (the last segment's) */
-    for (int i = 0; i < ss->ny; i++) g->yslot[r][ss->yl[i]] = -1;
-    int16_t *xl = ss->xl, *yl = ss->yl;
-    ss->nx = ss->ny = 0;
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = run[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m);
-            if (g->xslot[r][e->xlead[c]] < 0) {
-                g->xslot[r][e->xlead[c]] = (int16_t)ss->nx;
-                xl[ss->nx++] = (int16_t)e->xlead[c];
-            }
-            if (g->yslot[r][e->ylead[c]] < 0) {
-                g->yslot[r][e->ylead[c]] = (int16_t)ss->ny;
-                yl[ss->ny++] = (int16_t)e->ylead[c];
-            }
-        }
+    if (!g->slots_made) seg_slots(e, g, run);
+    const int16_t *xl = g->xl, *yl = g->yl;
+    ss->nx = g->nx;
+    ss->ny = g->ny;
     size_t xw = (size_t)ss->nb + SEG_SLOT_EXTRA, yw = xw;
     size_t need = g->arena_len + (size_t)ss->nx * xw + (size_t)ss->ny * yw;
     if (need > g->arena_cap) {
@@ -2639,8 +2653,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
                     klo = ss->klo;
-                    xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
-                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    xd = g->arena + ss->xbase + (size_t)g->xslot[e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    yd = g->arena + ss->ybase + (size_t)g->yslot[e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
                     i128 pmn, pmx, rmn, rmx;
                     memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
@@ -2899,6 +2913,7 @@ static void seg_flush(pp5_emc *e, seg *g)
     bool snap_at_end = g->prev_write;
     if (e->groups_dirty) regroup(e);
     g->arena_len = 0; /* (kmin, kmax: seg_add) */
+    g->slots_made = false;
     for (int r = 0; r < QEE_SETS; r++) {
         seg_set *ss = &g->set[r];
         int km = ss->kmax;
