@@ -2343,6 +2343,7 @@ static struct seg *seg_new(void)
         memset(g->xslot, -1, sizeof g->xslot);
         memset(g->yslot, -1, sizeof g->yslot);
         g->nx = g->ny = 0;
+        g->slots_made = false;
     }
     return g;
 }
