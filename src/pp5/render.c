@@ -531,22 +531,27 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
      * the 8 planes of a channel (gathered by a byte transpose of 8 words),
      * bit-transposed, is the channel of pixels 8j … 8j+7 */
-    uint64_t *pl = malloc(8 * (npix / 8));
+    uint64_t *pl = malloc(3 * 8 * (npix / 8));
     if (!pl) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
     size_t pw = npix / 64; /* words per plane */
-    for (int k = 0; k < 3; k++) {
-        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)bit * pw);
-        for (size_t w = 0; w < pw; w++) {
-            uint64_t x[8];
-            for (int bit = 0; bit < 8; bit++) x[bit] = pl[(size_t)bit * pw + w];
-            bytes_transpose8(x); /* x[j] byte b = byte j of plane b: pixels 64w + 8j … */
-            for (int j = 0; j < 8; j++) {
-                uint64_t t = transpose8(x[j]); /* byte i = pixel 64w + 8j + i */
-                uint8_t *o = rgb + (64 * w + 8 * (size_t)j) * 3 + (size_t)k;
-                for (int i = 0; i < 8; i++) o[3 * i] = (uint8_t)(t >> (8 * i));
+    for (int k = 0; k < 3; k++)
+        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)(8 * k + bit) * pw);
+    for (size_t w = 0; w < pw; w++) {
+        uint64_t x[3][8];
+        for (int k = 0; k < 3; k++) {
+            for (int bit = 0; bit < 8; bit++) x[k][bit] = pl[(size_t)(8 * k + bit) * pw + w];
+            bytes_transpose8(x[k]); /* x[k][j] byte b = byte j of plane b: pixels 64w + 8j … */
+        }
+        uint8_t *o = rgb + 64 * w * 3;
+        for (int j = 0; j < 8; j++) {
+            uint64_t r = transpose8(x[0][j]), g = transpose8(x[1][j]), b = transpose8(x[2][j]);
+            for (int i = 0; i < 8; i++, o += 3) { /* byte i = pixel 64w + 8j + i */
+                o[0] = (uint8_t)(r >> (8 * i));
+                o[1] = (uint8_t)(g >> (8 * i));
+                o[2] = (uint8_t)(b >> (8 * i));
             }
         }
     }
