@@ -3068,11 +3068,31 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     memcpy(lat0.dat, e->lat_dat, 6);
     lat0.lsb = e->lat_lsb;
     const pp5_pins *prev = &lat0;
+    /* the collecting set's low coefficient bits of the short path, ORed into
+     * the set (acc_set) before anything reads its coefficients: the QEE's full
+     * step, a segment flush, the clock-by-clock path, the end (its bit count m
+     * stays current in the set: seg_add reads it) */
+    qee_set *acc_set = NULL;
+    uint64_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0, acc4 = 0, acc5 = 0;
+#define ACC_FLUSH()                                                                                \
+    do {                                                                                           \
+        if (acc_set) {                                                                             \
+            acc_set->coef[0] |= acc0;                                                              \
+            acc_set->coef[1] |= acc1;                                                              \
+            acc_set->coef[2] |= acc2;                                                              \
+            acc_set->coef[3] |= acc3;                                                              \
+            acc_set->coef[4] |= acc4;                                                              \
+            acc_set->coef[5] |= acc5;                                                              \
+            acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = 0;                                           \
+            acc_set = NULL;                                                                        \
+        }                                                                                          \
+    } while (0)
     for (size_t i = 0; i < n; i++) {
         const pp5_pins *p = &pins[i];
         if (p->trst) {
             uint64_t sh = e->shifts;
             if (prev->lsb || sh >= e->q_event) {
+                ACC_FLUSH();
                 /* a new set would take the ring slot of one the segment reads */
                 if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
                     (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
@@ -3085,9 +3105,18 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                     qee_set *into = &e->set[e->q_into];
                     int m = into->m;
                     uint64_t bit = 1ull << (m & 63);
-                    if (m < 64)
-                        for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1)));
-                    else
+                    if (m < 64) {
+                        if (into != acc_set) {
+                            ACC_FLUSH();
+                            acc_set = into;
+                        }
+                        acc0 |= bit & (0 - (uint64_t)(prev->dat[0] & 1));
+                        acc1 |= bit & (0 - (uint64_t)(prev->dat[1] & 1));
+                        acc2 |= bit & (0 - (uint64_t)(prev->dat[2] & 1));
+                        acc3 |= bit & (0 - (uint64_t)(prev->dat[3] & 1));
+                        acc4 |= bit & (0 - (uint64_t)(prev->dat[4] & 1));
+                        acc5 |= bit & (0 - (uint64_t)(prev->dat[5] & 1));
+                    } else
                         for (int c = 0; c < 6; c++)
                             into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
                     into->m = m + 1;
@@ -3112,14 +3141,25 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         } else {
             /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
              * becomes all 0 there stops (seg_chip), dark chips stay dark */
+            if (g->n == SEG_MAX) ACC_FLUSH(); /* (seg_add flushes the segment) */
             joined = (!p->lde || (!p->agts_t && enable_stays_0(e, p))) && seg_add(e, g, p, addr);
         }
         if (!joined) {
+            ACC_FLUSH();
             seg_flush(e, g);
             latch_pins(e, prev);
             step_word(e, p);
         }
         prev = p;
+    }
+#undef ACC_FLUSH
+    if (acc_set) {
+        acc_set->coef[0] |= acc0;
+        acc_set->coef[1] |= acc1;
+        acc_set->coef[2] |= acc2;
+        acc_set->coef[3] |= acc3;
+        acc_set->coef[4] |= acc4;
+        acc_set->coef[5] |= acc5;
     }
     latch_pins(e, prev);
     seg_flush(e, g);
