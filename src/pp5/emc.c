@@ -24,7 +24,7 @@
  * falls back to per-pixel evaluation).
  *
  * pp5_emc_run (a block of clocks) runs the words between two Enable loads
- * chip-major (see "blocks of clocks" below): the QEE advances as the block is
+ * that can light a pixel or read T chip-major (see "blocks of clocks" below): the QEE advances as the block is
  * decoded, then each chip that can change runs all of those words with its
  * Enable, Carry, S and bit-serial adder in registers, T's bits read from
  * per-segment column and row masks; dark chips log their Carry updates as
@@ -2243,16 +2243,21 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
 /* ---- blocks of clocks (pp5_emc_run) -------------------------------------- */
 
 /* Within a block the array runs chip-major: the words between two Enable
- * loads (or configuration words, or words whose T bit is not final yet) form
- * a segment; the QEE advances clock by clock as the segment is decoded (it
+ * loads that can light a pixel or read T (or configuration words, or words
+ * whose T bit is not final yet) form a segment; the QEE advances clock by clock as the segment is decoded (it
  * depends only on the pins), and when the segment ends each chip that can
  * change there runs all of its words in turn with Enable, Carry and S held in
  * registers. Chips are independent: a chip's state after a clock depends only
  * on its own state, the pins and its own T, so running them one after the
- * other gives the state of the clock-by-clock array. Within a segment E does
- * not change (no LdE), so a chip whose E is all 0 (dark) changes only in
- * Carry (writes are gated by E, A-11; LdC is not); those Carry updates join
- * the deferred log as pp5_emc_step would log them. A segment also ends
+ * other gives the state of the clock-by-clock array. Within a segment E can
+ * only go from 1 to 0: the Enable loads in it are of the E ← E ∧ f kind
+ * (enable_stays_0: a pixel with E = 0 keeps it; the z-test's a=0 b=e c=~cy
+ * lde), so a chip whose E is all 0 (dark) at the start stays dark and changes
+ * only in Carry (writes are gated by E, A-11; LdC is not), and a running chip
+ * whose E becomes all 0 at such a load stops there; their Carry updates join
+ * the deferred log as pp5_emc_step would log them (seg_defer). An edge's
+ * Enable load (it reads T) still ends the segment: sign_exec does it whole,
+ * cheaper than the segment's adder for the chips the edge crosses. A segment also ends
  * before a new coefficient set takes the ring slot of a set it reads, after
  * SEG_MAX ops, and at the end of the block. Only the A-9/A-10/A-11 defaults
  * on chips of four words take this path (other options step). */
