@@ -3042,8 +3042,8 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
     else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
         o->shape = SH_CARRY_T_NM;
-    o->m0 = plane(e, o->m_plane, 0);
-    o->s0 = plane(e, o->s_plane, 0);
+    o->m0 = e->mem + (size_t)o->m_plane * e->pw; /* (plane(e, m_plane, 0)) */
+    o->s0 = e->mem + (size_t)o->s_plane * e->pw;
     o->t_same = 0;
     if (o->need_t) {
         o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
