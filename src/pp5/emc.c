@@ -2516,25 +2516,31 @@ static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i1
 }
 
 /* Bits klo .. klo+nb-1 (≤ 63) of 16 values as 16-bit masks (bit i: value i). */
-static void masks16(const uint64_t *val, int klo, int nb, uint16_t *out)
+static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
 {
     for (int b = 0; b < nb; b += 8) {
-        uint8_t by[16];
-        for (int i = 0; i < 16; i++) by[i] = (uint8_t)(val[i] >> (klo + b));
         int n = nb - b < 8 ? nb - b : 8;
 #if defined(__SSE2__)
+        /* byte i = bits klo+b .. of val[i], gathered in two words (bytes stored
+         * one by one and read back as a vector would stall store forwarding) */
+        uint64_t w0 = 0, w1 = 0;
+        for (int i = 0; i < 8; i++) {
+            w0 |= (val[i] >> (klo + b) & 0xff) << (8 * i);
+            w1 |= (val[i + 8] >> (klo + b) & 0xff) << (8 * i);
+        }
         /* the top bit of each byte by movemask, doubling brings the next one up */
-        __m128i v;
-        memcpy(&v, by, 16);
+        __m128i v = _mm_set_epi64x((long long)w1, (long long)w0);
         for (int j = 7; j >= 0; j--) {
-            if (j < n) out[b + j] = (uint16_t)_mm_movemask_epi8(v);
+            if (j < n) out[b + j] = (uint64_t)_mm_movemask_epi8(v);
             v = _mm_add_epi8(v, v);
         }
 #else
+        uint8_t by[16];
+        for (int i = 0; i < 16; i++) by[i] = (uint8_t)(val[i] >> (klo + b));
         for (int j = 0; j < n; j++) {
             unsigned m = 0;
             for (int i = 0; i < 16; i++) m |= (unsigned)(by[i] >> j & 1) << i;
-            out[b + j] = (uint16_t)m;
+            out[b + j] = m;
         }
 #endif
     }
@@ -2615,9 +2621,7 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
         v += d1;
         d1 += d2;
     }
-    uint16_t mk[64];
-    masks16(lo, ss->klo, ss->nb, mk);
-    for (int j = 0; j < ss->nb; j++) d[j] = mk[j];
+    masks16(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
     lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
