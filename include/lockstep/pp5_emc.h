@@ -63,8 +63,8 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p);
 /* n clocks, pins[0..n) in order: exactly n calls of pp5_emc_step (same state
  * after the last one, for every geometry and option). The array looks ahead
  * within the block: with the A-9/A-10/A-11 defaults and 256-pixel (four-word)
- * chips it runs the words between two Enable loads chip by chip instead of
- * clock by clock (docs/pp5-render.md, "Speed"); other options step inside.
+ * chips it runs the words between two Enable loads (other than E ← E ∧ f
+ * loads without T, which it runs through) chip by chip instead of clock by clock (docs/pp5-render.md, "Speed"); other options step inside.
  * The renderer hands it the IGC's pins a block at a time when nobody
  * observes the clocks in between. pins must stay valid for the call only. */
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n);

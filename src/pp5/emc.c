@@ -24,7 +24,7 @@
  * falls back to per-pixel evaluation).
  *
  * pp5_emc_run (a block of clocks) runs the words between two Enable loads
- * chip-major (see "blocks of clocks" below): the QEE advances as the block is
+ * that can light a pixel or read T chip-major (see "blocks of clocks" below): the QEE advances as the block is
  * decoded, then each chip that can change runs all of those words with its
  * Enable, Carry, S and bit-serial adder in registers, T's bits read from
  * per-segment column and row masks; dark chips log their Carry updates as
@@ -1475,7 +1475,8 @@ sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t
  * combinations: E unchanged (the chip is skipped, its lit bit stays), E all 0
  * or all 1 (a fill), or else computed. False: not such a word, or R_T not
  * in the int64 range (the caller does it the general way). */
-static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
+/* (the chips as a mask: chips_in[4], or list[0..n) when chips_in is NULL) */
+static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, const uint64_t *chips_in)
 {
     if (!u->lde || !u->need_t || u->need_s || u->write || u->ldc || u->reads_c || u->save_read || u->keep_sum)
         return false;
@@ -1496,7 +1497,9 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
 #if SIGN_X86
     if (w.avx512) {
         sign_classes_avx512(e, &w, ones, cross); /* every chip's class, vectors of eight */
-        if (e->nchips <= 64) {
+        if (chips_in) {
+            for (int wd = 0; wd < 4; wd++) in[wd] = chips_in[wd];
+        } else if (e->nchips <= 64) {
             uint64_t m = 0;
             for (int i = 0; i < n; i++) m |= 1ull << list[i];
             in[0] = m;
@@ -1512,7 +1515,16 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n)
     {
         /* the chips as a mask, and the columns and rows present (their lead chips) */
         uint64_t need[2][4] = {{0}};
-        if (e->nchips <= 64) { /* (one word: kept in registers) */
+        if (chips_in) {
+            for (int wd = 0; wd < 4; wd++) {
+                in[wd] = chips_in[wd];
+                for (uint64_t r = in[wd]; r; r &= r - 1) {
+                    int c = wd * 64 + __builtin_ctzll(r), xl = e->xlead[c], yl = e->ylead[c];
+                    need[0][xl >> 6] |= 1ull << (xl & 63);
+                    need[1][yl >> 6] |= 1ull << (yl & 63);
+                }
+            }
+        } else if (e->nchips <= 64) { /* (one word: kept in registers) */
             uint64_t nx = 0, ny = 0, m = 0;
             for (int i = 0; i < n; i++) {
                 int c = list[i];
@@ -1972,7 +1984,7 @@ static void exec_list(pp5_emc *e, const alu_word *u, const int *list, int n, uin
         return;
     }
     const uint64_t *tp[256], *sp[256];
-    if (u->need_t && u->lde && sign_exec(e, u, list, n)) return; /* (an edge's sign: the whole word) */
+    if (u->need_t && u->lde && sign_exec(e, u, list, n, NULL)) return; /* (an edge's sign: the whole word) */
     if (u->need_t && u->lde) sign_planes(e, list, n, tp); /* (E loads test a sign) */
     else if (u->need_t)
         for (int i = 0; i < n; i++) tp[i] = tree_plane(e, list[i], true);
@@ -2150,10 +2162,16 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             e->pend[wd] |= later;
             for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
         }
+    } else if (u.fast4 && u.need_t && u.lde && !u.write && !u.ldc && !u.reads_c &&
+               sign_exec(e, &u, NULL, 0, (uint64_t[4]){e->eany[0], e->eany[1], e->eany[2], e->eany[3]})) {
+        /* an edge's sign on the lit chips, done (no list: their pending Carry
+         * stays, as settle_pending leaves it for a word that neither loads nor
+         * reads Carry nor writes) */
+        n = -1;
     } else {
         for (int wd = 0; wd * 64 < e->nchips; wd++) add_chips(e, &u, wd, e->eany[wd], list, &n);
     }
-    exec_list(e, &u, list, n, new_gen);
+    if (n >= 0) exec_list(e, &u, list, n, new_gen);
     /* S for the next microcycle (A-10): chips that wrote hold a snapshot; the
      * others read plane addr unchanged */
     if (prev_read) e->s_addr = valid ? addr : -1;
@@ -2179,15 +2197,23 @@ static void step_word(pp5_emc *e, const pp5_pins *p)
             if (p->extop >> i & 1) e->extops[i]++;
         if (p->config_mode) {
             /* A-14: chip k takes address bit i from AddrH where bit i of k is 1;
-             * selected when the address it sees is all 0; shifts in the ACmp pin */
-            for (int k = 0; k < e->nchips; k++) {
-                uint8_t kk = (uint8_t)k;
-                uint8_t seen = (uint8_t)((e->lat_addr_l & ~kk) | (e->lat_addr_h & kk));
-                if (seen == 0) {
-                    if (chip_pending(e, k)) flush_chip(e, k);
-                    e->config[k] = (e->config[k] >> 1) | ((uint32_t)(p->acmp & 1) << 21);
-                    e->groups_dirty = true;
-                }
+             * selected when the address it sees, (AddrL & ~k) | (AddrH & k), is
+             * all 0, i.e. k ⊇ AddrL and k ∩ AddrH = ∅: the selected chips are
+             * AddrL | (a subset of the bits in neither), enumerated directly
+             * (paired addressing: exactly chip AddrL); shifts in the ACmp pin */
+            unsigned lo = e->lat_addr_l, hi = e->lat_addr_h, free = ~(lo | hi) & 0xffu;
+            if (!(lo & hi)) {
+                uint32_t in = (uint32_t)(p->acmp & 1) << 21;
+                unsigned sub = 0;
+                do {
+                    int k = (int)(lo | sub); /* (chip numbers are < 256: k's 8 bits are all of it) */
+                    if (k < e->nchips) {
+                        if (chip_pending(e, k)) flush_chip(e, k);
+                        e->config[k] = (e->config[k] >> 1) | in;
+                        e->groups_dirty = true;
+                    }
+                    sub = (sub - free) & free; /* the next subset of free */
+                } while (sub);
             }
         }
         sense_only(e, addr);
@@ -2217,16 +2243,21 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
 /* ---- blocks of clocks (pp5_emc_run) -------------------------------------- */
 
 /* Within a block the array runs chip-major: the words between two Enable
- * loads (or configuration words, or words whose T bit is not final yet) form
- * a segment; the QEE advances clock by clock as the segment is decoded (it
+ * loads that can light a pixel or read T (or configuration words, or words
+ * whose T bit is not final yet) form a segment; the QEE advances clock by clock as the segment is decoded (it
  * depends only on the pins), and when the segment ends each chip that can
  * change there runs all of its words in turn with Enable, Carry and S held in
  * registers. Chips are independent: a chip's state after a clock depends only
  * on its own state, the pins and its own T, so running them one after the
- * other gives the state of the clock-by-clock array. Within a segment E does
- * not change (no LdE), so a chip whose E is all 0 (dark) changes only in
- * Carry (writes are gated by E, A-11; LdC is not); those Carry updates join
- * the deferred log as pp5_emc_step would log them. A segment also ends
+ * other gives the state of the clock-by-clock array. Within a segment E can
+ * only go from 1 to 0: the Enable loads in it are of the E ← E ∧ f kind
+ * (enable_stays_0: a pixel with E = 0 keeps it; the z-test's a=0 b=e c=~cy
+ * lde), so a chip whose E is all 0 (dark) at the start stays dark and changes
+ * only in Carry (writes are gated by E, A-11; LdC is not), and a running chip
+ * whose E becomes all 0 at such a load stops there; their Carry updates join
+ * the deferred log as pp5_emc_step would log them (seg_defer). An edge's
+ * Enable load (it reads T) still ends the segment: sign_exec does it whole,
+ * cheaper than the segment's adder for the chips the edge crosses. A segment also ends
  * before a new coefficient set takes the ring slot of a set it reads, after
  * SEG_MAX ops, and at the end of the block. Only the A-9/A-10/A-11 defaults
  * on chips of four words take this path (other options step). */
@@ -2243,7 +2274,7 @@ typedef struct seg_op {
     int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
     int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
     uint8_t k;
-    uint8_t write, ldc, fill, fill_v, need_t, need_s, reads_c, s_mode;
+    uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c, s_mode;
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
     uint8_t shape;          /* SH_*: a word of the library with a short kernel */
     uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
@@ -2264,7 +2295,6 @@ typedef struct seg_set {
     i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
     size_t xbase, ybase;    /* arena offsets of slot 0 */
     int nx, ny;
-    int16_t xl[256], yl[256]; /* slot -> lead chip */
 } seg_set;
 
 enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
@@ -2278,9 +2308,20 @@ typedef struct seg {
     int prev_plane;         /* plane read in the last clock decoded (PL_ZERO: none) */
     bool prev_write;        /* the last clock decoded was a writing op */
     bool has_t;
+    bool has_lde;           /* an op loads Enable (E ← E ∧ f: only darkens, enable_stays_0) */
+    int nldc;               /* ops that load Carry */
+    int last_ldc;           /* the last of them (-1: none) */
+    int last_over;          /* the last op that loads Carry without reading it (a fill too; -1: none) */
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
-    int16_t xslot[QEE_SETS][256], yslot[QEE_SETS][256]; /* by chip of the lead: slot, -1 none */
+    /* the running chips' columns and rows (the same slots for every set) */
+    int16_t xslot[256], yslot[256]; /* by chip of the lead: slot, -1 none */
+    int16_t xl[256], yl[256];       /* slot -> lead chip */
+    int nx, ny;
+    bool slots_made;                /* for this segment's running chips */
+    int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
+    uint64_t stopped[4];    /* those chips */
+    int entry_at[SEG_MAX];  /* seg_defer: log entry of op i (LdC ops from the first logged) */
     uint64_t *arena;
     size_t arena_cap, arena_len;
 } seg;
@@ -2306,7 +2347,8 @@ static struct seg *seg_new(void)
         g->arena_cap = 0;
         memset(g->xslot, -1, sizeof g->xslot);
         memset(g->yslot, -1, sizeof g->yslot);
-        for (int r = 0; r < QEE_SETS; r++) g->set[r].nx = g->set[r].ny = 0;
+        g->nx = g->ny = 0;
+        g->slots_made = false;
     }
     return g;
 }
@@ -2316,63 +2358,76 @@ static void seg_reset(seg *g)
     g->n = 0;
     g->clocks = 0;
     g->has_t = false;
+    g->has_lde = false;
+    g->nldc = 0;
+    g->last_ldc = g->last_over = -1;
+    for (int r = 0; r < QEE_SETS; r++) {
+        g->set[r].kmax = -1;
+        g->set[r].kmin = 128;
+    }
     g->min_uid = UINT64_MAX;
     g->last_t_ring = -2;
     g->last_t_k = -1;
 }
 
-/* The dark chips' share of the segment: Carry updates, logged. */
-static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
+/* Room in the log for the segment's Carry-loading ops, made before the chip
+ * pass (nothing has changed yet if there is none). */
+static bool seg_log_room(pp5_emc *e, const seg *g)
 {
-    int first = -1, nldc = 0; /* last op that overwrites Carry without reading it */
-    for (int i = 0; i < g->n; i++)
-        if (g->op[i].ldc) {
-            nldc++;
-            if (g->op[i].fill || !g->op[i].reads_c) first = i;
-        }
-    if (!nldc || !(dark[0] | dark[1] | dark[2] | dark[3])) return true;
-    int start = first < 0 ? 0 : g->op[first].fill ? first + 1 : first;
-    int count = 0;
-    for (int i = start; i < g->n; i++) count += g->op[i].ldc;
-    if (count) { /* room first (nothing changed yet if there is none) */
-        if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
-            e->log_len = 0;
-            e->arch_len = 0;
-        }
-        if (e->log_len + count > LOG_LIMIT) flush_all(e);
-        if (e->log_len + count > e->log_cap) {
-            int nc = e->log_cap ? e->log_cap : 256;
-            while (nc < e->log_len + count) nc *= 2;
-            defer_op *nl = realloc(e->log, (size_t)nc * sizeof *nl);
-            if (!nl) return false;
-            e->log = nl;
-            e->log_cap = nc;
-        }
-        if (e->arch_len + count > e->arch_cap) {
-            int nc = e->arch_cap ? e->arch_cap : 64;
-            while (nc < e->arch_len + count) nc *= 2;
-            qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
-            if (!na) return false;
-            e->arch = na;
-            e->arch_cap = nc;
-        }
-    }
-    if (first >= 0) {
-        for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
-        if (g->op[first].fill) {
-            uint64_t v = g->op[first].fill_v ? ~0ull : 0;
-            for (int wd = 0; wd < 4; wd++)
-                for (uint64_t m = dark[wd]; m; m &= m - 1) {
-                    uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
-                    cy[0] = cy[1] = cy[2] = cy[3] = v;
-                }
-        }
-    }
+    int count = g->nldc;
     if (!count) return true;
-    int entry0 = e->log_len;
-    for (int i = start; i < g->n; i++) {
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
+        e->log_len = 0;
+        e->arch_len = 0;
+    }
+    if (e->log_len + count > LOG_LIMIT) flush_all(e);
+    if (e->log_len + count > e->log_cap) {
+        int nc = e->log_cap ? e->log_cap : 256;
+        while (nc < e->log_len + count) nc *= 2;
+        defer_op *nl = realloc(e->log, (size_t)nc * sizeof *nl);
+        if (!nl) return false;
+        e->log = nl;
+        e->log_cap = nc;
+    }
+    if (e->arch_len + count > e->arch_cap) {
+        int nc = e->arch_cap ? e->arch_cap : 64;
+        while (nc < e->arch_len + count) nc *= 2;
+        qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
+        if (!na) return false;
+        e->arch = na;
+        e->arch_cap = nc;
+    }
+    return true;
+}
+
+/* The dark chips' share of the segment, after the chip pass: their Carry
+ * updates, logged (A-11). Dark are the chips dark from the start (dark) and
+ * those whose E became all 0 at an Enable load of the segment (from op
+ * g->stop[c] on: the load only darkens, enable_stays_0). A chip starting at op
+ * s takes the ops from the last one that overwrites Carry without reading it,
+ * if that is at or after s (the z-test's preset: a constant written once),
+ * else from s. The entries are made once, for the ops from the earliest start. */
+static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+{
+    int last_over = g->last_over, nldc = g->nldc;
+    bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
+    bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
+    if (!nldc || !(any_dark || any_stop)) return;
+    int over_start = last_over < 0 ? g->n : g->op[last_over].fill ? last_over + 1 : last_over;
+#define SEG_EFF(s) (last_over >= (s) ? over_start : (s))
+    int emin = any_dark ? SEG_EFF(0) : g->n;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
+            if (ef < emin) emin = ef;
+        }
+    /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
+     * logged op at or after i (-1: none) */
+    for (int i = emin; i < g->n; i++) {
         const seg_op *o = &g->op[i];
+        g->entry_at[i] = -1;
         if (!o->ldc) continue;
+        g->entry_at[i] = e->log_len;
         defer_op *d = &e->log[e->log_len++];
         /* (what flush_chip reads of the word) */
         d->u.ss = o->ss;
@@ -2398,12 +2453,46 @@ static bool seg_defer_dark(pp5_emc *e, seg *g, const uint64_t *dark)
             d->k = o->k;
         }
     }
-    for (int wd = 0; wd < 4; wd++) {
-        for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
-            e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry0;
-        e->pend[wd] |= dark[wd];
+    for (int i = g->n - 2; i >= emin; i--)
+        if (g->entry_at[i] < 0) g->entry_at[i] = g->entry_at[i + 1];
+    uint64_t fill_v = last_over >= 0 && g->op[last_over].fill && g->op[last_over].fill_v ? ~0ull : 0;
+    bool fill = last_over >= 0 && g->op[last_over].fill;
+    /* chips dark from the start (s = 0) */
+    if (any_dark) {
+        if (last_over >= 0) {
+            for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
+            if (fill)
+                for (int wd = 0; wd < 4; wd++)
+                    for (uint64_t m = dark[wd]; m; m &= m - 1) {
+                        uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
+                        cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                    }
+        }
+        int ef = SEG_EFF(0), en = ef < g->n ? g->entry_at[ef] : -1;
+        if (en >= 0)
+            for (int wd = 0; wd < 4; wd++) {
+                for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
+                    e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = en;
+                e->pend[wd] |= dark[wd];
+            }
     }
-    return true;
+    /* chips that went dark at an Enable load (nothing pending: they ran) */
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m), st = g->stop[c];
+            if (last_over >= st) {
+                drop_pending(e, c);
+                if (fill) {
+                    uint64_t *cy = plane(e, PL_CARRY, c);
+                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                }
+            }
+            int ef = SEG_EFF(st), en = ef < g->n ? g->entry_at[ef] : -1;
+            if (en < 0) continue;
+            if (!chip_pending(e, c)) e->pend_from[c] = en;
+            e->pend[wd] |= 1ull << (c & 63);
+        }
+#undef SEG_EFF
 }
 
 /* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
@@ -2427,50 +2516,67 @@ static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i1
 }
 
 /* Bits klo .. klo+nb-1 (≤ 63) of 16 values as 16-bit masks (bit i: value i). */
-static void masks16(const uint64_t *val, int klo, int nb, uint16_t *out)
+static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
 {
     for (int b = 0; b < nb; b += 8) {
-        uint8_t by[16];
-        for (int i = 0; i < 16; i++) by[i] = (uint8_t)(val[i] >> (klo + b));
         int n = nb - b < 8 ? nb - b : 8;
 #if defined(__SSE2__)
+        /* byte i = bits klo+b .. of val[i], gathered in two words (bytes stored
+         * one by one and read back as a vector would stall store forwarding) */
+        uint64_t w0 = 0, w1 = 0;
+        for (int i = 0; i < 8; i++) {
+            w0 |= (val[i] >> (klo + b) & 0xff) << (8 * i);
+            w1 |= (val[i + 8] >> (klo + b) & 0xff) << (8 * i);
+        }
         /* the top bit of each byte by movemask, doubling brings the next one up */
-        __m128i v;
-        memcpy(&v, by, 16);
+        __m128i v = _mm_set_epi64x((long long)w1, (long long)w0);
         for (int j = 7; j >= 0; j--) {
-            if (j < n) out[b + j] = (uint16_t)_mm_movemask_epi8(v);
+            if (j < n) out[b + j] = (uint64_t)_mm_movemask_epi8(v);
             v = _mm_add_epi8(v, v);
         }
 #else
+        uint8_t by[16];
+        for (int i = 0; i < 16; i++) by[i] = (uint8_t)(val[i] >> (klo + b));
         for (int j = 0; j < n; j++) {
             unsigned m = 0;
             for (int i = 0; i < 16; i++) m |= (unsigned)(by[i] >> j & 1) << i;
-            out[b + j] = (uint16_t)m;
+            out[b + j] = m;
         }
 #endif
     }
+}
+
+/* The running chips' columns and rows as slots, once a segment. */
+static void seg_slots(const pp5_emc *e, seg *g, const uint64_t *run)
+{
+    for (int i = 0; i < g->nx; i++) g->xslot[g->xl[i]] = -1; /* (the last segment's) */
+    for (int i = 0; i < g->ny; i++) g->yslot[g->yl[i]] = -1;
+    int nx = 0, ny = 0;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = run[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m), xl = e->xlead[c], yl = e->ylead[c];
+            if (g->xslot[xl] < 0) {
+                g->xslot[xl] = (int16_t)nx;
+                g->xl[nx++] = (int16_t)xl;
+            }
+            if (g->yslot[yl] < 0) {
+                g->yslot[yl] = (int16_t)ny;
+                g->yl[ny++] = (int16_t)yl;
+            }
+        }
+    g->nx = nx;
+    g->ny = ny;
+    g->slots_made = true;
 }
 
 /* The arena data of set ring r for the running chips (seg_set). */
 static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 {
     seg_set *ss = &g->set[r];
-    for (int i = 0; i < ss->nx; i++) g->xslot[r][ss->xl[i]] = -1; /* (the last segment's) */
-    for (int i = 0; i < ss->ny; i++) g->yslot[r][ss->yl[i]] = -1;
-    int16_t *xl = ss->xl, *yl = ss->yl;
-    ss->nx = ss->ny = 0;
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = run[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m);
-            if (g->xslot[r][e->xlead[c]] < 0) {
-                g->xslot[r][e->xlead[c]] = (int16_t)ss->nx;
-                xl[ss->nx++] = (int16_t)e->xlead[c];
-            }
-            if (g->yslot[r][e->ylead[c]] < 0) {
-                g->yslot[r][e->ylead[c]] = (int16_t)ss->ny;
-                yl[ss->ny++] = (int16_t)e->ylead[c];
-            }
-        }
+    if (!g->slots_made) seg_slots(e, g, run);
+    const int16_t *xl = g->xl, *yl = g->yl;
+    ss->nx = g->nx;
+    ss->ny = g->ny;
     size_t xw = (size_t)ss->nb + SEG_SLOT_EXTRA, yw = xw;
     size_t need = g->arena_len + (size_t)ss->nx * xw + (size_t)ss->ny * yw;
     if (need > g->arena_cap) {
@@ -2515,9 +2621,7 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
         v += d1;
         d1 += d2;
     }
-    uint16_t mk[64];
-    masks16(lo, ss->klo, ss->nb, mk);
-    for (int j = 0; j < ss->nb; j++) d[j] = mk[j];
+    masks16(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
     lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
@@ -2525,7 +2629,7 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
-static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end)
+static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop)
 {
     size_t off = (size_t)c * 4;
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -2554,13 +2658,13 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
             int k = o->k;
             const seg_set *ss = &g->set[o->set_ring];
             if (!ss->adder) {
-                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, true));
+                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, !o->lde));
             } else {
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
                     klo = ss->klo;
-                    xd = g->arena + ss->xbase + (size_t)g->xslot[ring][e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
-                    yd = g->arena + ss->ybase + (size_t)g->yslot[ring][e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    xd = g->arena + ss->xbase + (size_t)g->xslot[e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    yd = g->arena + ss->ybase + (size_t)g->yslot[e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
                     i128 pmn, pmx, rmn, rmx;
                     memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
@@ -2702,19 +2806,41 @@ static inline __attribute__((always_inline)) void seg_chip(pp5_emc *e, seg *g, i
             ST4(mp, nm);
             Mprev = M; /* S of the next clock is M before the write */
         }
-        if (o->ldc) K = (A & B) | (C & (A | B)); /* A-9 maj; A-11 LdC not gated */
+        v4u maj = (A & B) | (C & (A | B)); /* */
+        if (o->ldc) K = maj; /* LdC not gated */
+        if (o->lde) {
+            E = maj; /* LdE not gated; E ← E ∧ f (enable_stays_0) */
+            if (can_stop && !o->write && !(E[0] | E[1] | E[2] | (E[3] & e->lastmask))) {
+                /* dark from here on: only Carry changes (seg_defer logs it; S of the
+                 * next clock is then the plane this op read, as the log has it — not
+                 * after a write, whose S is M before it) */
+                ST4(plane(e, PL_E, c), E);
+                ST4(cyp, K);
+                return i + 1;
+            }
+        }
     }
+    if (g->has_lde) ST4(plane(e, PL_E, c), E);
     ST4(cyp, K);
     if (snap_at_end) ST4(e->s_snap + off, Mprev);
+    return 0;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end)
+static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
 {
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = run[wd]; m; m &= m - 1) seg_chip(e, g, wd * 64 + __builtin_ctzll(m), snap_at_end);
+    for (int wd = 0; wd < 4; wd++) {
+        g->stopped[wd] = 0;
+        for (uint64_t m = run[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop);
+            if (st) {
+                g->stop[c] = (int16_t)st;
+                g->stopped[wd] |= 1ull << (c & 63);
+            }
+        }
+    }
 }
 
 /* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
@@ -2785,27 +2911,19 @@ static void seg_flush(pp5_emc *e, seg *g)
         else if (settle == 2)
             for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
     }
-    if (!seg_defer_dark(e, g, dark)) { /* out of memory for the log: the dark chips run too */
+    bool can_stop = true; /* (a chip going dark at an Enable load stops, its Carry logged) */
+    if (!seg_log_room(e, g)) { /* out of memory for the log: the dark chips run too, none stops */
         for (int wd = 0; wd < 4; wd++) {
             for (uint64_t p = dark[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
             run[wd] |= dark[wd];
+            dark[wd] = 0;
         }
+        can_stop = false;
     }
     bool snap_at_end = g->prev_write;
     if (e->groups_dirty) regroup(e);
-    for (int r = 0; r < QEE_SETS; r++) {
-        g->set[r].kmax = -1;
-        g->set[r].kmin = 128;
-    }
-    for (int i = 0; i < g->n; i++) {
-        const seg_op *o = &g->op[i];
-        if (o->need_t && o->set_ring >= 0) {
-            seg_set *ss = &g->set[o->set_ring];
-            if (o->k > ss->kmax) ss->kmax = o->k;
-            if (o->k < ss->kmin) ss->kmin = o->k;
-        }
-    }
-    g->arena_len = 0;
+    g->arena_len = 0; /* (kmin, kmax: seg_add) */
+    g->slots_made = false;
     for (int r = 0; r < QEE_SETS; r++) {
         seg_set *ss = &g->set[r];
         int km = ss->kmax;
@@ -2822,20 +2940,17 @@ static void seg_flush(pp5_emc *e, seg *g)
         if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
     }
     seg_fuse(g);
-    seg_chips(e, g, run, snap_at_end);
-    bool any_ldc = false;
-    int last_ldc = -1;
-    for (int i = 0; i < g->n; i++)
-        if (g->op[i].ldc) {
-            any_ldc = true;
-            last_ldc = i;
-        }
-    if (any_ldc) e->carry_fill = g->op[last_ldc].fill ? 1 + g->op[last_ldc].fill_v : 0;
+    seg_chips(e, g, run, snap_at_end, can_stop);
+    seg_defer(e, g, dark);
+    if (g->has_lde)
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
+    if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
         for (int wd = 0; wd < 4; wd++)
-            for (uint64_t m = run[wd]; m; m &= m - 1) e->s_gen[wd * 64 + __builtin_ctzll(m)] = e->gen;
+            for (uint64_t m = run[wd] & ~g->stopped[wd]; m; m &= m - 1) e->s_gen[wd * 64 + __builtin_ctzll(m)] = e->gen;
     seg_reset(g);
 }
 
@@ -2862,11 +2977,11 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     }
     if (!valid) e->warnings++; /* */
     bool write = p->mwrt && valid;
-    if (!write && !p->ldc) { /* changes nothing: S follows the read */
+    if (!write && !p->ldc && !p->lde) { /* changes nothing: S follows the read */
         seg_sense(g, addr);
         return true;
     }
-    bool fill = !write && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
     int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
     if (fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
         /* (a fill right after a fill: the second one is all that is seen; the
@@ -2890,6 +3005,8 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
     o->write = write;
     o->ldc = p->ldc;
+    o->lde = p->lde;
+    if (p->lde) g->has_lde = true;
     o->need_t = p->agts_t;
     o->need_s = p->agts_s;
     o->reads_c = p->cgts_c;
@@ -2898,7 +3015,15 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
+    if (p->ldc) {
+        g->nldc++;
+        g->last_ldc = g->n - 1;
+        if (fill || !p->cgts_c) g->last_over = g->n - 1;
+    }
     if (set_ring >= 0) {
+        seg_set *ss = &g->set[set_ring];
+        if (k > ss->kmax) ss->kmax = k;
+        if (k < ss->kmin) ss->kmin = k;
         g->has_t = true;
         if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
     }
@@ -2916,12 +3041,13 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
     bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
     bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
     o->shape = SH_GENERIC;
-    if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
+    if (p->lde) { /* (Enable loads: the generic kernel) */
+    } else if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
     else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
     else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
         o->shape = SH_CARRY_T_NM;
-    o->m0 = plane(e, o->m_plane, 0);
-    o->s0 = plane(e, o->s_plane, 0);
+    o->m0 = e->mem + (size_t)o->m_plane * e->pw; /* (plane(e, m_plane, 0)) */
+    o->s0 = e->mem + (size_t)o->s_plane * e->pw;
     o->t_same = 0;
     if (o->need_t) {
         o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
@@ -2951,11 +3077,31 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     memcpy(lat0.dat, e->lat_dat, 6);
     lat0.lsb = e->lat_lsb;
     const pp5_pins *prev = &lat0;
+    /* the collecting set's low coefficient bits of the short path, ORed into
+     * the set (acc_set) before anything reads its coefficients: the QEE's full
+     * step, a segment flush, the clock-by-clock path, the end (its bit count m
+     * stays current in the set: seg_add reads it) */
+    qee_set *acc_set = NULL;
+    uint64_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0, acc4 = 0, acc5 = 0;
+#define ACC_FLUSH()                                                                                \
+    do {                                                                                           \
+        if (acc_set) {                                                                             \
+            acc_set->coef[0] |= acc0;                                                              \
+            acc_set->coef[1] |= acc1;                                                              \
+            acc_set->coef[2] |= acc2;                                                              \
+            acc_set->coef[3] |= acc3;                                                              \
+            acc_set->coef[4] |= acc4;                                                              \
+            acc_set->coef[5] |= acc5;                                                              \
+            acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = 0;                                           \
+            acc_set = NULL;                                                                        \
+        }                                                                                          \
+    } while (0)
     for (size_t i = 0; i < n; i++) {
         const pp5_pins *p = &pins[i];
         if (p->trst) {
             uint64_t sh = e->shifts;
             if (prev->lsb || sh >= e->q_event) {
+                ACC_FLUSH();
                 /* a new set would take the ring slot of one the segment reads */
                 if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
                     (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
@@ -2968,9 +3114,18 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                     qee_set *into = &e->set[e->q_into];
                     int m = into->m;
                     uint64_t bit = 1ull << (m & 63);
-                    if (m < 64)
-                        for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1)));
-                    else
+                    if (m < 64) {
+                        if (into != acc_set) {
+                            ACC_FLUSH();
+                            acc_set = into;
+                        }
+                        acc0 |= bit & (0 - (uint64_t)(prev->dat[0] & 1));
+                        acc1 |= bit & (0 - (uint64_t)(prev->dat[1] & 1));
+                        acc2 |= bit & (0 - (uint64_t)(prev->dat[2] & 1));
+                        acc3 |= bit & (0 - (uint64_t)(prev->dat[3] & 1));
+                        acc4 |= bit & (0 - (uint64_t)(prev->dat[4] & 1));
+                        acc5 |= bit & (0 - (uint64_t)(prev->dat[5] & 1));
+                    } else
                         for (int c = 0; c < 6; c++)
                             into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
                     into->m = m + 1;
@@ -2993,14 +3148,27 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_sense(g, addr);
             joined = true;
         } else {
-            joined = !p->lde && seg_add(e, g, p, addr);
+            /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
+             * becomes all 0 there stops (seg_chip), dark chips stay dark */
+            if (g->n == SEG_MAX) ACC_FLUSH(); /* (seg_add flushes the segment) */
+            joined = (!p->lde || (!p->agts_t && enable_stays_0(e, p))) && seg_add(e, g, p, addr);
         }
         if (!joined) {
+            ACC_FLUSH();
             seg_flush(e, g);
             latch_pins(e, prev);
             step_word(e, p);
         }
         prev = p;
+    }
+#undef ACC_FLUSH
+    if (acc_set) {
+        acc_set->coef[0] |= acc0;
+        acc_set->coef[1] |= acc1;
+        acc_set->coef[2] |= acc2;
+        acc_set->coef[3] |= acc3;
+        acc_set->coef[4] |= acc4;
+        acc_set->coef[5] |= acc5;
     }
     latch_pins(e, prev);
     seg_flush(e, g);

@@ -112,6 +112,7 @@ typedef struct gen {
     uint8_t fields[6];  /* favourite addresses, so reads and writes meet */
     int script[64], script_len, script_pos; /* a scripted run of library words */
     bool s_word_next;   /* the next word is ADDF's (reads S, loads Carry) */
+    long calm_hold;     /* clocks the calm phase is held for (segments past SEG_MAX ops) */
 } gen;
 
 static void queue_set(gen *g)
@@ -129,7 +130,8 @@ static void queue_set(gen *g)
         v[c] = chance(s, 50) ? -m : m;
     }
     int n;
-    if (chance(s, 5) || (g->calm && chance(s, 60))) n = 1 + rint_(s, 10); /* too short: sets closer than 12 */
+    if (g->calm_hold > 0) n = 100 + rint_(s, 40); /* (long: eight sets outlast a segment of SEG_MAX ops) */
+    else if (chance(s, 5) || (g->calm && chance(s, 60))) n = 1 + rint_(s, 10); /* too short: sets closer than 12 */
     else if (chance(s, 10)) n = 60 + rint_(s, 80);  /* long: bits past 64 and 128 */
     else n = 11 + rint_(s, 50);
     int gap = chance(s, 70) ? 0 : rint_(s, 6);
@@ -184,7 +186,12 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
     p->addr_h = p->addr_l;
     /* the word */
     if (rint_(s, 300) == 0) g->shrink = !g->shrink;
-    if (rint_(s, 250) == 0) g->calm = !g->calm;
+    if (g->calm_hold > 0 && g->script_pos >= g->script_len) {
+        g->calm_hold--;
+        g->calm = true;
+    } else if (rint_(s, 250) == 0) {
+        g->calm = !g->calm;
+    }
     if (g->script_pos >= g->script_len && rint_(s, 400) == 0) {
         /* the pattern deferred Carry meets in practice: all lit, edges darken chips, a
          * carry chain reading T (deferred on dark chips), all lit again, then words that
@@ -194,7 +201,16 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
         for (int i = 1 + rint_(s, 3); i > 0; i--) g->script[n++] = 1;
         g->script[n++] = 5;
         for (int i = 2 + rint_(s, 12); i > 0; i--) g->script[n++] = chance(s, 70) ? 6 : 2;
-        if (chance(s, 50)) g->script[n++] = 7;
+        if (chance(s, 50)) {
+            g->script[n++] = 7;
+            /* pp5_emc_run carries its segment on through this Enable load (it only
+             * darkens): chips dark from here take the next Carry loads into the log,
+             * the fill (4) among them or not, the others write on */
+            for (int i = rint_(s, 10); i > 0; i--) {
+                static const int after[] = {8, 6, 3, 4, 7, 2, 9, 5};
+                g->script[n++] = after[rint_(s, 8)];
+            }
+        }
         g->script[n++] = 0;
         for (int i = rint_(s, 3); i > 0; i--) g->script[n++] = 1; /* other chips dark now */
         for (int i = 1 + rint_(s, 8); i > 0; i--) g->script[n++] = chance(s, 50) ? 3 : 9;
@@ -262,6 +278,18 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
         }
     }
     p->addr_h = p->pair ? (uint8_t)~p->addr_l : p->addr_l;
+    if (p->config_mode && chance(s, 40)) {
+        /* any AddrL/AddrH (A-14: chip k is selected when (AddrL & ~k) | (AddrH & k) = 0):
+         * disjoint ones select AddrL plus every subset of the bits in neither (both 0: all
+         * chips), overlapping ones none; chip numbers past the array's select nothing */
+        int r2 = rint_(s, 4);
+        uint8_t lo = (uint8_t)rnd(s) & (uint8_t)rnd(s), hi = (uint8_t)rnd(s);
+        if (r2 == 0) lo = hi = 0;
+        else if (r2 == 1) hi &= (uint8_t)~lo;
+        else if (r2 == 2) hi = (uint8_t)~lo & (uint8_t)~(1u << rint_(s, 8));
+        p->addr_l = lo;
+        p->addr_h = hi;
+    }
 }
 
 typedef struct geom { int tw, th, cx, cy; } geom;
@@ -288,8 +316,8 @@ static void print_pins(long hc, const pp5_pins *pp)
 /* blocks: the fast array takes the pins through pp5_emc_run in random
  * blocks (compared at block ends, where its state is observable), the
  * reference steps them one by one. */
-static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks, int cmp_every, const char *name,
-                            bool blocks)
+static bool run_random_case_hold(uint64_t seed, const pp5_emc_options *o, long clocks, int cmp_every,
+                                 const char *name, bool blocks, long calm_hold)
 {
     ls_diag d;
     pp5_emc *f;
@@ -299,6 +327,11 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
     gen *g = calloc(1, sizeof *g);
     g->rng = seed;
     g->nchips = o->chips_x * o->chips_y;
+    g->calm_hold = calm_hold;
+    if (calm_hold) { /* (all chips lit first: the calm phase's words change them) */
+        g->script[0] = 0;
+        g->script_len = 1;
+    }
     for (int i = 0; i < 6; i++) g->fields[i] = (uint8_t)rint_(&g->rng, 200);
     int w = pp5_emc_width(f), h = pp5_emc_height(f);
     bool ok = same_state(f, r, name, -1);
@@ -307,7 +340,8 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
     for (long c = 0; c < clocks && ok; c++) {
         if (c == bend) {
             bstart = c;
-            bend = c + (blocks ? block_len(&g->rng, clocks - c) : 1);
+            long len = calm_hold ? 3000 : blocks ? block_len(&g->rng, clocks - c) : 1;
+            bend = c + (len < clocks - c ? len : clocks - c);
             for (long i = bstart; i < bend; i++) next_pins(g, &hist[i], i);
             if (blocks) pp5_emc_run(f, &hist[bstart], (size_t)(bend - bstart));
         }
@@ -349,6 +383,12 @@ static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks
     pp5_emc_destroy(f);
     emc_ref_destroy(r);
     return ok;
+}
+
+static bool run_random_case(uint64_t seed, const pp5_emc_options *o, long clocks, int cmp_every, const char *name,
+                            bool blocks)
+{
+    return run_random_case_hold(seed, o, clocks, cmp_every, name, blocks, 0);
 }
 
 static void random_pins_default(void **state)
@@ -405,11 +445,12 @@ static void random_pins_geometry_and_options(void **state)
 static void random_pins_blocks(void **state)
 {
     (void)state;
-    /* (32×8 and 8×32: four-word chips without the 16×16 adder, T from tree_bit) */
+    /* (32×8 and 8×32: four-word chips without the 16×16 adder, T from tree_bit;
+     * 16×13: four words with a partial last one, so E has bits past the chip) */
     static const geom gs[] = {{16, 16, 8, 8}, {16, 16, 2, 3}, {8, 8, 4, 4}, {32, 2, 2, 4}, {16, 16, 16, 16},
-                              {32, 8, 4, 4}, {8, 32, 4, 2}};
+                              {32, 8, 4, 4}, {8, 32, 4, 2}, {16, 13, 4, 4}};
     uint64_t s = g_seed ^ 0xb10c;
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 13; i++) {
         pp5_emc_options o;
         pp5_emc_options_default(&o);
         geom gm = gs[i < 5 ? 0 : i < 10 ? i % 5 : i - 5];
@@ -426,6 +467,15 @@ static void random_pins_blocks(void **state)
                  o.tile_w, o.tile_h, o.chips_x, o.chips_y, (int)o.s_source, o.mwrt_gated_by_e, o.qee_latency,
                  (unsigned long long)cs);
         assert_true(run_random_case(cs, &o, g_clocks, i % 2 ? 1 : 4, name, true));
+    }
+    /* a long calm phase: segments reach SEG_MAX ops and are flushed by seg_add */
+    for (int i = 0; i < 2; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        uint64_t cs = rnd(&s);
+        char name[96];
+        snprintf(name, sizeof name, "calm for 4000 clocks, case seed %#llx", (unsigned long long)cs);
+        assert_true(run_random_case_hold(cs, &o, g_clocks, 1, name, true, 4000));
     }
 }
 
