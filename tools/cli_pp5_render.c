@@ -1,5 +1,6 @@
 /* `lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] [--vcd trace.vcd]
- *  [--probe X,Y] [--stats stats.json] [--chips CXxCY] [--tile WxH]`: the scene
+ *  [--probe X,Y] [--stats stats.json] [--chips CXxCY] [--tile WxH]
+ *  [--origins full|tile]`: the scene
  *  renderer of src/pp5/render.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,11 @@ int cli_pp5_render(int argc, char **argv)
         } else if (!strcmp(a, "--tile") && has) {
             if (!parse_pair(argv[++i], 'x', 2048, &o.emc.tile_w, &o.emc.tile_h))
                 return cli_usage_error("--tile wants WxH pixels per chip, e.g. 16x16, not '%s'", argv[i]);
+        } else if (!strcmp(a, "--origins") && has) {
+            const char *v = argv[++i];
+            if (strcmp(v, "full") && strcmp(v, "tile"))
+                return cli_usage_error("--origins wants full (A-14 default) or tile, not '%s'", v);
+            o.emc.config_origin_full = !strcmp(v, "full");
         } else if (!strcmp(a, "--probe") && has) {
             if (!parse_pair(argv[++i], ',', 2047, &probe_x, &probe_y))
                 return cli_usage_error("--probe wants X,Y (array pixel, 0-based), not '%s'", argv[i]);
@@ -104,7 +110,7 @@ int cli_pp5_render(int argc, char **argv)
     if (!scene || !png)
         return cli_usage_error("usage: lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] "
                                "[--vcd trace.vcd [--probe X,Y]] [--stats stats.json] "
-                               "[--chips CXxCY] [--tile WxH]");
+                               "[--chips CXxCY] [--tile WxH] [--origins full|tile]");
     if (probe_x >= 0 && !vcdp) return cli_usage_error("--probe names the pixel shown in --vcd: give --vcd too");
     {
         /* the geometry's own checks (pp5_emc_create) before any work */
@@ -138,6 +144,14 @@ int cli_pp5_render(int argc, char **argv)
         ls_diag_set(&d, LS_ERR_ARG, scene, s.region_line, 1,
                     "region (%d, %d) + the %dx%d array reaches past pixel 2047 (11-bit chip "
                     "origins, A-14)", s.region_x, s.region_y, w, h);
+        pp5_scene_free(&s);
+        return cli_report(&d);
+    }
+    if (!o.emc.config_origin_full && (s.region_x % o.emc.tile_w || s.region_y % o.emc.tile_h)) {
+        ls_diag_set(&d, LS_ERR_ARG, scene, s.region_line, 1,
+                    "region (%d, %d) is not a multiple of the %dx%d tile: with --origins tile the "
+                    "chips keep only the high-order origin bits (A-14 alternative)",
+                    s.region_x, s.region_y, o.emc.tile_w, o.emc.tile_h);
         pp5_scene_free(&s);
         return cli_report(&d);
     }

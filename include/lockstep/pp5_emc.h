@@ -46,7 +46,9 @@ typedef struct pp5_emc_options {
     int qee_latency;            /* A-17: shifts from coefficient bit k to result bit k in R_T
                                  * (22 = 25 − 3: result bit k enters R_T at the end of
                                  * s = 25 + k, coefficient bit k is consumed at s = 3 + k) */
-    bool config_origin_full;    /* config holds full 11-bit X0/Y0 (default) */
+    bool config_origin_full;    /* A-14: config holds full 11-bit X0/Y0 (default); false:
+                                 * only the bits above the tile size count (origins are
+                                 * multiples of the tile size; power-of-two tiles) */
 } pp5_emc_options;
 
 void pp5_emc_options_default(pp5_emc_options *o);

@@ -134,6 +134,7 @@ struct pp5_emc {
     uint64_t eany[4];       /* chip c has some pixel with E = 1 */
     int carry_fill;         /* 1/2: Carry is all 0/1 since the last fill (0: unknown) */
     uint32_t *config;       /* per chip */
+    uint32_t x0_mask, y0_mask; /* bits of X0 / Y0 the QEE uses */
     /* QEE */
     qee_set set[QEE_SETS];
     int nset_total;         /* sets started (ring index = n % QEE_SETS) */
@@ -229,9 +230,14 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
         o.qee_latency < 0 || o.qee_latency > 64)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: bad geometry (need ≤ 256 chips, ≤ 2048 "
                            "pixels a side, a pixel count that is a multiple of 64, latency 0..64)");
+    if (!o.config_origin_full && ((o.tile_w & (o.tile_w - 1)) || (o.tile_h & (o.tile_h - 1))))
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: origins of high-order bits only (A-14 "
+                           "alternative) need power-of-two tile sides");
     pp5_emc *e = calloc(1, sizeof *e);
     if (!e) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     e->o = o;
+    e->x0_mask = o.config_origin_full ? 0x7ffu : 0x7ffu & ~(uint32_t)(o.tile_w - 1);
+    e->y0_mask = o.config_origin_full ? 0x7ffu : 0x7ffu & ~(uint32_t)(o.tile_h - 1);
     e->tw = o.tile_w;
     e->th = o.tile_h;
     e->w = o.tile_w * o.chips_x;
@@ -453,8 +459,12 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
 
 /* ---- QEE ---------------------------------------------------------------- */
 
-static inline int chip_x0(const pp5_emc *e, int c) { return (int)(e->config[c] & 0x7ff); }
-static inline int chip_y0(const pp5_emc *e, int c) { return (int)(e->config[c] >> 11 & 0x7ff); }
+/* A-14: the chip's origin X0<0:10>, Y0<0:10>; with config_origin_full off
+ * only the bits above the tile size count (the register holds the high-order
+ * bits of the chip's screen area, US 4,783,649; the low ones are the pixel's
+ * place in the chip), so origins act as multiples of the tile size. */
+static inline int chip_x0(const pp5_emc *e, int c) { return (int)(e->config[c] & e->x0_mask); }
+static inline int chip_y0(const pp5_emc *e, int c) { return (int)(e->config[c] >> 11 & e->y0_mask); }
 
 /* coefficient bits 0..k as a signed (k+1)-bit number: congruent mod 2^(k+1) */
 static inline i128 sext(u128 v, int k)

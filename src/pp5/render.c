@@ -446,6 +446,14 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                          s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
         goto out;
     }
+    if (!o->emc.config_origin_full && (s->region_x % o->emc.tile_w || s->region_y % o->emc.tile_h)) {
+        /* the chips would see their origins rounded down to the tile size */
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                         "pp5 render: with origins of high-order bits only (A-14 alternative) the "
+                         "region (%d, %d) must be a multiple of the %dx%d tile",
+                         s->region_x, s->region_y, o->emc.tile_w, o->emc.tile_h);
+        goto out;
+    }
     run_ctx rc = {e, o};
     /* host streams as actions (each instruction line parsed once per frame) */
     em = calloc(1, sizeof *em);

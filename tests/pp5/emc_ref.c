@@ -182,9 +182,15 @@ static void update_coords(emc_ref *e)
             int tx = x / e->o.tile_w, ty = y / e->o.tile_h;
             uint32_t c = e->config[ty * e->o.chips_x + tx];
             int p = pix(e, x, y);
-            /* config = X0<0:10>, Y0<0:10>, the chip's pixel (0, 0) on screen */
-            e->px[p] = (uint16_t)((c & 0x7ff) + (uint32_t)(x % e->o.tile_w));
-            e->py[p] = (uint16_t)((c >> 11 & 0x7ff) + (uint32_t)(y % e->o.tile_h));
+            /* A-14: config = X0<0:10>, Y0<0:10>, the chip's pixel (0, 0) on screen;
+             * the alternative keeps only the bits above the tile size */
+            uint32_t x0 = c & 0x7ff, y0 = c >> 11 & 0x7ff;
+            if (!e->o.config_origin_full) {
+                x0 -= x0 % (uint32_t)e->o.tile_w;
+                y0 -= y0 % (uint32_t)e->o.tile_h;
+            }
+            e->px[p] = (uint16_t)(x0 + (uint32_t)(x % e->o.tile_w));
+            e->py[p] = (uint16_t)(y0 + (uint32_t)(y % e->o.tile_h));
         }
     e->coords_dirty = false;
     e->q_owner = -1;

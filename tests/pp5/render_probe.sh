@@ -43,4 +43,14 @@ for g in "4x4 32x32" "2x8 64x16" "1x1 128x128"; do
     "$LOCKSTEP" pp5 render "$SRC/examples/pp5/demo.scene" -o "$OUT/d.png" --raw "$OUT/d.rgb" >/dev/null
     cmp "$OUT/g.rgb" "$OUT/d.rgb" || { echo "chips $1 tile $2: another picture"; exit 1; }
 done
-echo "probe ($X,$Y): rgb $R $G $B, zbuf $z; geometries agree"
+# A-14 alternative (--origins tile): for a region on the tile grid the chips'
+# origins are the same, so is the picture
+"$LOCKSTEP" pp5 render "$SRC/examples/pp5/demo.scene" -o "$OUT/t2.png" --raw "$OUT/t2.rgb" \
+    --origins tile >/dev/null
+cmp "$OUT/t2.rgb" "$OUT/d.rgb" || { echo "--origins tile: another picture"; exit 1; }
+sed 's/^region 1000 700/region 992 704/' "$SRC/tests/pp5/data/region1000.scene" > "$OUT/r.scene"
+for o in full tile; do
+    "$LOCKSTEP" pp5 render "$OUT/r.scene" -o "$OUT/r.png" --raw "$OUT/r_$o.rgb" --origins "$o" >/dev/null
+done
+cmp "$OUT/r_full.rgb" "$OUT/r_tile.rgb" || { echo "region 992 704: --origins tile differs"; exit 1; }
+echo "probe ($X,$Y): rgb $R $G $B, zbuf $z; geometries and origin readings agree"

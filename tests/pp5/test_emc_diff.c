@@ -430,12 +430,15 @@ static void random_pins_geometry_and_options(void **state)
             o.s_source = chance(&s, 70) ? PP5_S_PREV_READ : PP5_S_PREV_SUM;
             o.qee_latency = chance(&s, 50) ? 22 : rint_(&s, 41);
         }
+        /* A-14 alternative: origins of high-order bits only (power-of-two tiles) */
+        if (i >= 1 && !(gm.tw & (gm.tw - 1)) && !(gm.th & (gm.th - 1)) && chance(&s, 50))
+            o.config_origin_full = false;
         uint64_t cs = rnd(&s);
-        char name[160];
+        char name[192];
         snprintf(name, sizeof name, "geometry %dx%d tiles, %dx%d chips, tables %02x/%02x/%02x, gate %d/%d, S %d, "
-                 "latency %d, case seed %#llx", o.tile_w, o.tile_h, o.chips_x, o.chips_y, o.sum_table,
+                 "latency %d, origins %s, case seed %#llx", o.tile_w, o.tile_h, o.chips_x, o.chips_y, o.sum_table,
                  o.carry_table, o.enable_table, o.mwrt_gated_by_e, o.loads_gated_by_e, (int)o.s_source,
-                 o.qee_latency, (unsigned long long)cs);
+                 o.qee_latency, o.config_origin_full ? "full" : "tile", (unsigned long long)cs);
         assert_true(run_random_case(cs, &o, g_clocks / 2, i % 3 == 0 ? 1 : 25, name, false));
     }
 }
