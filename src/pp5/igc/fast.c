@@ -44,6 +44,41 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
 
+/* A quiet segment's record of one clock (seg_run() below): a compact pair of
+ * words. Bits 48…63 of a are free (seg_ctab entries leave the next address
+ * and the branch-back flag there; nothing reads them from a record). */
+typedef struct seg_rec {
+    uint64_t a;     /* PC (bits 0..15), SEG_* << 16, Addr << 32, LSB << 40 */
+    uint64_t dat;   /* *Dat of the clock, bit k in byte k */
+} seg_rec;
+enum {
+    SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
+    SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
+    SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
+    SEG_HOST = 1u << 11, /* a host clock (run_script): its inputs in the item */
+};
+/* The control state of the general segment clock, one word (seg_trans) */
+enum {
+    CS_IP = 1u << 0, CS_IBSY = 1u << 1, CS_CBSY = 1u << 2, CS_PCP = 1u << 3, /* PostC' */
+    CS_PIP = 1u << 4, /* PostI' */
+    CS_FP = 1u << 5,  /* the LSB token pending (first_pending) */
+    CS_MP = 1u << 6,  /* MsIn pending */
+    CS_MBI = 1u << 7, /* the set's MBI, or MsIn always */
+    /* the clock's conditions, above the state in seg_trans's index */
+    CS_SHIFT = 1u << 8, CS_CSB = 1u << 9, CS_LAST = 1u << 10 /* s + 1 ≥ csb_until */,
+    CS_DONE = 1u << 11,
+};
+/* seg_trans entry: the next state (bits 0…7), LSB (bit 8), the signal bits of
+ * the record (SEG_* << 16, as in seg_rec.a) */
+#define TR_LSB (1u << 8)
+#define TR_EVENT (((uint32_t)SEG_POSTC | SEG_POSTI | SEG_NEWL) << 16)
+/* seg_ctab entry: seg_rec.a's PC and SEG_SHIFT, TC1, TC2, BRANCH, TRR; the next
+ * address (no NewL) in bits 48…56; bit 63: a branch to the same or an earlier
+ * address (a loop may close) */
+#define CT_NEXT(e) ((unsigned)((e) >> 48) & 0x1ffu)
+#define CT_BACK (1ull << 63)
+#define CT_BRANCH ((uint64_t)SEG_BRANCH << 16)
+
 /* ---------------- pre-decode ---------------- */
 
 /* Everything a clock needs from a microword, obtained by running the module code
@@ -112,6 +147,61 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     }
 }
 
+/* seg_ctab for the store address a (from uop[a]): the AddrGen and Shift
+ * decisions of the clock, for each of the 32 conditions, as clock_body()
+ * takes them from the uop with RMode 0 and no NewL. */
+static void seg_ctab_build(pp5_igc *g, unsigned a)
+{
+    const pp5_uop *u = &g->uop[a];
+    for (unsigned cond = 0; cond < 32; cond++) {
+        const unsigned tc1 = cond & 1u, tc2 = (cond >> 1) & 1u, trr = (cond >> 2) & 1u;
+        const unsigned shift = (u->shift >> trr) & 1u;
+        const unsigned branch = !((u->pulldown >> cond) & 1u);
+        const unsigned next = branch ? u->braddr : (a + 1) & 0x1ffu;
+        const unsigned bits = shift * SEG_SHIFT | tc1 * SEG_TC1 | tc2 * SEG_TC2 |
+                              branch * SEG_BRANCH | trr * SEG_TRR;
+        g->seg_ctab[a * 32 + cond] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
+                                     ((branch && next <= a) ? CT_BACK : 0);
+    }
+}
+
+/* seg_trans: the Controller's posting decisions and IP (controller.c, as
+ * clock_body()), NewL = Done ∧ IP (sequencer.c), and the CSBLatch's LSB token
+ * and MsIn (serializer.c: LSB while the first token is pending and CSB is high,
+ * consumed by a shift; MsIn pending consumed by a shift, set again by a shift
+ * in which CSB falls, A-18), for every state and conditions (RMode 0). */
+static void seg_trans_build(pp5_igc *g)
+{
+    for (unsigned x = 0; x < 4096; x++) {
+        const bool ip = x & CS_IP, ibsy = x & CS_IBSY, cbsy = x & CS_CBSY, pcp = x & CS_PCP;
+        const bool pip = x & CS_PIP, fp = x & CS_FP, mp = x & CS_MP, mbi = x & CS_MBI;
+        const bool shift = x & CS_SHIFT, csb = x & CS_CSB, last = x & CS_LAST,
+                   done = x & CS_DONE;
+        const bool new_l = done & ip;
+        const bool post_c = cbsy & !csb & shift & !pcp;
+        const bool post_i = ibsy & !ip & !pip;
+        const bool ip_next = post_i | (ip & !new_l);
+        const bool lsb = fp & csb, msin = mp & shift;
+        const bool fall = csb & last & mbi;
+        const bool fp_next = shift ? fp & !csb : fp;
+        const bool mp_next = shift ? fall : mp;
+        const unsigned next = (ip_next ? CS_IP : 0) | (ibsy & !post_i ? CS_IBSY : 0) |
+                              (cbsy & !post_c ? CS_CBSY : 0) | (post_c ? CS_PCP : 0) |
+                              (post_i ? CS_PIP : 0) | (fp_next ? CS_FP : 0) |
+                              (mp_next ? CS_MP : 0) | (mbi ? CS_MBI : 0);
+        const unsigned bits = (csb ? SEG_CSB : 0) | (msin ? SEG_MSIN : 0) |
+                              (post_c ? SEG_POSTC : 0) | (post_i ? SEG_POSTI : 0) |
+                              (new_l ? SEG_NEWL : 0);
+        g->seg_trans[x] = next | (lsb ? TR_LSB : 0) | (uint32_t)bits << 16;
+    }
+}
+
+void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
+{
+    pp5_uop_decode(&g->uop[addr], g->seq.ucode[addr], true, &g->opt);
+    seg_ctab_build(g, addr);
+}
+
 void pp5_igc_fast_init(pp5_igc *g)
 {
     g->trr_top = pp5_trr_top(&g->opt);
@@ -126,7 +216,9 @@ void pp5_igc_fast_init(pp5_igc *g)
             g->uop[a] = g->uop[a - 1];
         else
             pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
+        seg_ctab_build(g, a);
     }
+    seg_trans_build(g);
     g->fast_stale = true;
     g->mod_stale = false;
 }
@@ -677,16 +769,6 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
  * In a loop of one or two words whose conditions (TRR, TC1, TC2) stay put,
  * seg_loop_plan() computes how long they do, and the clocks are run without
  * evaluating the controls at all (the closed form below). */
-typedef struct seg_rec {
-    uint64_t a;     /* PC (bits 0..15), SEG_* << 16, Addr << 32, LSB << 40 */
-    uint64_t dat;   /* *Dat of the clock, bit k in byte k */
-} seg_rec;
-enum {
-    SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
-    SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
-    SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
-    SEG_HOST = 1u << 11, /* a host clock (run_script): its inputs in the item */
-};
 #define SEG_SPREAD6 0x0000010101010101ull /* bit 0 of bytes 0..5 */
 
 static inline uint64_t spread6(unsigned dat6)
@@ -1121,9 +1203,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     size_t si = scripted ? sp->i : 0;
     uint64_t sdone = scripted ? sp->done : 0;
     const pp5_host_in *in_ring[4] = {NULL, NULL, NULL, NULL}; /* SEG_HOST clocks' inputs */
-    bool ip = ctl->ip, cbsy = ctl->cbsy, ibsy = ctl->ibsy;
-    bool post_c_prev = rp->post_c & !rp->in.reset;
-    bool post_i_prev = rp->post_i & !rp->in.reset;
+    /* the control state, one word (seg_trans); PostC', PostI' (a Reset at the
+     * end of the last clock cleared them) */
+    unsigned cs = (ctl->ip ? CS_IP : 0) | (ctl->ibsy ? CS_IBSY : 0) |
+                  (ctl->cbsy ? CS_CBSY : 0) | (rp->post_c & !rp->in.reset ? CS_PCP : 0) |
+                  (rp->post_i & !rp->in.reset ? CS_PIP : 0);
 
     pp5_pins tail[2];
     /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
@@ -1157,15 +1241,17 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint32_t sc = f->sc;
     uint32_t csb_until = f->csb_until;
     uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
-    bool fp = s->cl.first_pending, mp = s->cl.msin_pending;
-    bool mbi = s->cl.set_mbi | g->msin_always;
+    cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
+          (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+    const uint32_t *const trans = g->seg_trans;
     uint64_t stages = s->trr.stages;
     const int top = g->trr_top;
     const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
     /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
-    uint64_t q4_base = (uint64_t)(ibsy | cbsy) << 16 | (uint64_t)g->run_in.test_pe << 24 |
+    const uint64_t *const ctab = g->seg_ctab + (g->run_in.st1 ? 8 : 0) + (g->run_in.st2 ? 16 : 0);
+    uint64_t q4_base = (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16 | (uint64_t)g->run_in.test_pe << 24 |
                        (uint64_t)g->run_in.d << 32;
     const uint64_t *blk = f->blk;
     const pp5_uop *uop = g->uop;
@@ -1198,16 +1284,17 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         idle_max = seg_min(idle_max, it->clocks - sdone);
                         break;
                     }
-                } else if (ibsy | cbsy) {
+                } else if (cs & (CS_IBSY | CS_CBSY)) {
                     break;
                 }
                 si++;
                 sdone = 0;
             }
         }
-        if (try_loop & !hin & !(ibsy & !ip)) { /* (no PostI to come) */
+        if (try_loop & !hin & ((cs & (CS_IBSY | CS_IP)) != CS_IBSY)) { /* (no PostI to come) */
             seg_phase ph[2];
-            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
+            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) != 0,
+                                    (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
             uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
             g->seg_plans++;
@@ -1236,11 +1323,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
                 /* the CSB fall in the loop's last shift: MsIn pending */
                 if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
-                    mp = mbi & (in.sc < csb_until) & (sc == csb_until);
-                    fp = fp & !(in.sc < csb_until); /* the LSB token went out */
+                    const bool mp = (cs & CS_MBI) && in.sc < csb_until && sc == csb_until;
+                    cs = (cs & ~(unsigned)CS_MP) | (mp ? CS_MP : 0);
+                    if (in.sc < csb_until) /* the LSB token went out */
+                        cs &= ~(unsigned)CS_FP;
                 }
                 pc = (uint16_t)ph[K & 1].a;
-                post_c_prev = post_i_prev = false; /* (no posting in the loop) */
+                cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop) */
                 sdone += K;
                 if (k == n)
                     break;
@@ -1248,18 +1337,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 continue;
             }
         }
-        /* one clock, the general way (clock_body() with RMode 0, no host side) */
+        /* one clock, the general way (clock_body() with RMode 0, no host side):
+         * what the word does under the clock's conditions (seg_ctab) and what
+         * the control state does (seg_trans) are table entries */
         const pp5_uop *u = &uop[pc & 511u];
-        const bool done = u->done;
+        const unsigned done = u->done;
         /* a missing word (a warning): the full clock */
         if (__builtin_expect(!u->exists, 0))
             break;
-        /* TRR, Shift, NewL */
-        const bool trr = (stages >> top) & 1u;
-        const bool shift = (u->shift >> trr) & 1u;
-        const bool new_l = done & ip;
-        const bool csb = sc < csb_until;
-        const bool busy_start = ibsy | cbsy; /* what the host saw (host side) */
         /* LoopCount */
         if (__builtin_expect(done, 0)) {
             n1 = g->lc.lc1_post;
@@ -1268,12 +1353,18 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             n1 = (n1 - u->cnt1) & 0x7fu;
             n2 = (n2 - u->cnt2) & 0x7fu;
         }
-        const bool tc1 = n1 == 116, tc2 = n2 == 0;
-        /* AddrGen */
-        const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 | st_cond;
-        const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
-        const unsigned pc_now = pc;
-        pc = branch ? u->braddr : new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
+        /* TRR, Shift, AddrGen */
+        const unsigned trr = (stages >> top) & 1u;
+        uint64_t e = ctab[(pc & 511u) * 32 + ((unsigned)(n1 == 116) | (unsigned)(n2 == 0) << 1 |
+                                              trr << 2)];
+        const unsigned shift = (unsigned)(e >> 16) & 1u;
+        /* Controller, CSBLatch */
+        const unsigned csb = sc < csb_until;
+        const unsigned cs_then = cs;
+        const uint32_t t = trans[cs | shift << 8 | csb << 9 |
+                                 (unsigned)((uint64_t)sc + 1 >= csb_until) << 10 | done << 11];
+        cs = t & 0xffu;
+        pc = CT_NEXT(e);
         /* PixMemAddr */
         const unsigned sa = 8u * u->pma_ctr;
         const uint8_t addr = (uint8_t)(ctr >> sa);
@@ -1282,36 +1373,28 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
                   (uint32_t)g->pma.post[2] << 16;
         /* DirectReg */
-        const bool aludat = shreg & 1u;
+        const unsigned aludat = shreg & 1u;
         if (u->dir_en)
             shreg = (shreg >> 1) | (shreg & 0x80000000u);
-        if (__builtin_expect(new_l, 0))
-            shreg = g->dr.post;
-        /* Controller posting */
-        const bool post_c = cbsy & !csb & shift & !post_c_prev;
-        const bool post_i = ibsy & !ip & !post_i_prev;
-        ip = post_i | (ip & !new_l);
-        post_c_prev = post_c;
-        post_i_prev = post_i;
         /* Serializer */
-        const bool lsb = fp & csb;
-        const bool msin = mp & shift;
         const uint64_t col =
             (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 & (0 - (uint64_t)csb);
         const uint64_t dat = outB;
-        const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & mbi;
         const uint32_t sc_now = sc;
         if (shift) {
             outB = sepB;
             sepB = col;
             sc += sc != UINT32_MAX;
-            fp = fp & !csb;
-            stages = ((stages << 1) & trr_mask) | (msin ? msin_bit : 0);
-            mp = fall;
+            stages = ((stages << 1) & trr_mask) | ((t >> 16) & SEG_MSIN ? msin_bit : 0);
         }
-        if (__builtin_expect(post_c | post_i, 0)) {
+        if (__builtin_expect(t & TR_EVENT, 0)) {
+            if (t & ((uint32_t)SEG_NEWL << 16)) { /* a new instruction, not a branch */
+                pc = g->seq.uaddr_post;
+                e &= ~(CT_BRANCH | CT_BACK);
+                shreg = g->dr.post;
+            }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (post_c) {
+            if (t & ((uint32_t)SEG_POSTC << 16)) {
                 if (desc.valid) { /* its records before the columns change */
                     for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
                          kc < desc.kend; kc++)
@@ -1319,48 +1402,45 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     desc.valid = false;
                 }
                 g->cycle = c0 + k;
-                s->cl.first_pending = fp;
+                s->cl.first_pending = (cs & CS_FP) != 0;
                 s->trr.stages = stages;
                 ser_fast_post(g, sc_now);
-                ctl->cbsy = cbsy = false;
+                ctl->cbsy = false;
                 sc = f->sc;
                 csb_until = f->csb_until;
-                fp = s->cl.first_pending;
-                mbi = s->cl.set_mbi | g->msin_always;
+                cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
+                     (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
                 stages = s->trr.stages;
             }
-            if (post_i) {
+            if (t & ((uint32_t)SEG_POSTI << 16))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
-                ibsy = false;
-            }
-            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+            q4_base = (q4_base & ~(0xffull << 16)) |
+                      (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
         }
         /* a host clock: the host side at the clock's end, as clock_body() */
         bool host_stop = false;
         if (scripted && hin) {
             g->cycle = c0 + k;
-            const ls_status hs = pp5_igc_host_side(g, hin, busy_start, d);
+            const ls_status hs =
+                pp5_igc_host_side(g, hin, (cs_then & (CS_IBSY | CS_CBSY)) != 0, d);
             if (__builtin_expect(hs != LS_OK, 0)) {
                 if (d)
                     ls_diag_at_index(d, (long)(c0 + k));
                 *stp = hs;
                 host_stop = true;
             }
-            ibsy = ctl->ibsy; /* Go */
-            cbsy = ctl->cbsy;
-            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+            cs = (cs & ~(unsigned)(CS_IBSY | CS_CBSY)) | (ctl->ibsy ? CS_IBSY : 0) |
+                 (ctl->cbsy ? CS_CBSY : 0); /* Go */
+            q4_base = (q4_base & ~(0xffull << 16)) |
+                      (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
             host_stop |= ctl->rmode; /* RMode entered: the full clock from now */
             in_ring[(c0 + k) & 3] = hin;
             g->seg_host_clocks++;
         }
-        /* the record, the pins */
-        const unsigned bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
-                              (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
-                              (unsigned)msin << 6 | (unsigned)trr << 7 | (unsigned)post_c << 8 |
-                              (unsigned)post_i << 9 | (unsigned)new_l << 10 |
-                              (unsigned)(hin != NULL) << 11;
+        /* the record (bits 48…63 of e are not read from it), the pins */
         seg_rec *r = &rec[(c0 + k) & 3];
-        r->a = pc_now | (uint64_t)bits << 16 | (uint64_t)addr << 32 | (uint64_t)lsb << 40;
+        r->a = e | (t & 0xffff0000u) | (uint64_t)aludat << 17 | (uint64_t)addr << 32 |
+               (uint64_t)(t & TR_LSB) << 32 | (scripted && hin ? (uint64_t)SEG_HOST << 16 : 0);
         r->dat = dat;
         if (with_pins) {
             unsigned char *p0 = (unsigned char *)&pins_out[k];
@@ -1369,13 +1449,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                               : scripted && hin ? (q4_base & 0xffffffffull) | (uint64_t)hin->d << 32
                                                 : q4_base;
             st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | q4);
-            trst = (trst >> 1) | (unsigned)shift << 2;
+            trst = (trst >> 1) | shift << 2;
             const uint8_t pair = (u->pair & 1u) ? 0xff : 0;
             st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ pair) << 8));
             unsigned char *p2 = SEG_PINS(k + 2);
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
             st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
+            st64(p2 + 24, (dat >> 8) | (uint64_t)(t & TR_LSB) << 32);
         }
         k++;
         if (scripted) {
@@ -1390,12 +1470,12 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 sdone++;
             }
         }
-        if (until_not_busy & !(ibsy | cbsy))
+        if (until_not_busy & !(cs & (CS_IBSY | CS_CBSY)))
             break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
         skip -= skip != 0;
-        try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until)) & (skip == 0);
+        try_loop = (e & CT_BACK) && !((cs & CS_CBSY) && sc >= csb_until) && skip == 0;
     }
 script_over:
     if (scripted) {
@@ -1415,10 +1495,10 @@ script_over:
     g->pma.ctr[2] = (uint8_t)(ctr >> 16);
     f->sc = sc;
     f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
-    s->cl.first_pending = fp;
-    s->cl.msin_pending = mp;
+    s->cl.first_pending = (cs & CS_FP) != 0;
+    s->cl.msin_pending = (cs & CS_MP) != 0;
     s->trr.stages = stages;
-    ctl->ip = ip;
+    ctl->ip = (cs & CS_IP) != 0;
     g->mod_stale = true;
     /* the last (up to) four clocks: their records, and in order their shares
      * of the pins ring */

@@ -285,6 +285,14 @@ struct pp5_igc {
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
     pp5_uop uop[512];           /* per store address (416…511: no word line) */
+    /* The quiet segments' general clock as two table look-ups (fast.c):
+     * seg_ctab[a * 32 + cond]: what the word at a does under cond (TC1 | TC2 << 1 |
+     * TRR << 2 | ST1 << 3 | ST2 << 4) in RMode 0 — its record bits, next address
+     * and whether that is a branch back — redone with uop[a]; seg_trans[idx]: the
+     * Controller's and the CSBLatch's next control state and the clock's signal
+     * bits, for every control state × Shift, CSB, CSB's last shift and Done. */
+    uint64_t seg_ctab[512 * 32];
+    uint32_t seg_trans[4096];
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
@@ -299,6 +307,7 @@ void pp5_igc_post_i(pp5_igc *g);
 ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d);
 /* fast.c */
 void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants, decode all */
+void pp5_igc_fast_word(pp5_igc *g, unsigned addr); /* decode the store word at addr again */
 void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
 void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
 /* The fast clock; in is not NULL (pp5_igc_step_fast() supplies the idle inputs). */
