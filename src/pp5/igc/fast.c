@@ -68,10 +68,12 @@ enum {
     CS_SHIFT = 1u << 8, CS_CSB = 1u << 9, CS_LAST = 1u << 10 /* s + 1 ≥ csb_until */,
     CS_DONE = 1u << 11,
 };
-/* seg_trans entry: the next state (bits 0…7), LSB (bit 8), the signal bits of
- * the record (SEG_* << 16, as in seg_rec.a) */
-#define TR_LSB (1u << 8)
-#define TR_EVENT (((uint32_t)SEG_POSTC | SEG_POSTI | SEG_NEWL) << 16)
+/* seg_trans entry: the signal bits of the record and LSB where seg_rec.a has
+ * them (SEG_* << 16, bit 40), the next state in bits 56…63 */
+#define TR_LSB (1ull << 40)
+#define TR_BITS(b) ((uint64_t)(b) << 16)
+#define TR_EVENT TR_BITS(SEG_POSTC | SEG_POSTI | SEG_NEWL)
+#define TR_NEXT(t) ((unsigned)((t) >> 56))
 /* seg_ctab entry: seg_rec.a's PC and SEG_SHIFT, TC1, TC2, BRANCH, TRR; the next
  * address (no NewL) in bits 48…56; bit 63: a branch to the same or an earlier
  * address (a loop may close) */
@@ -192,7 +194,7 @@ static void seg_trans_build(pp5_igc *g)
         const unsigned bits = (csb ? SEG_CSB : 0) | (msin ? SEG_MSIN : 0) |
                               (post_c ? SEG_POSTC : 0) | (post_i ? SEG_POSTI : 0) |
                               (new_l ? SEG_NEWL : 0);
-        g->seg_trans[x] = next | (lsb ? TR_LSB : 0) | (uint32_t)bits << 16;
+        g->seg_trans[x] = (uint64_t)next << 56 | (lsb ? TR_LSB : 0) | TR_BITS(bits);
     }
 }
 
@@ -1243,7 +1245,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
           (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
-    const uint32_t *const trans = g->seg_trans;
+    const uint64_t *const trans = g->seg_trans;
     uint64_t stages = s->trr.stages;
     const int top = g->trr_top;
     const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
@@ -1303,8 +1305,21 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 K = 0;
             }
             if (K) {
-                seg_loop_st ls = {shreg, sc, csb_until, outB, sepB, ctr, trst, blk, rec,
-                                  with_pins ? pins_out : NULL, tail, n, c0, {0}};
+                seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
+                ls.shreg = shreg;
+                ls.sc = sc;
+                ls.csb_until = csb_until;
+                ls.outB = outB;
+                ls.sepB = sepB;
+                ls.ctr = ctr;
+                ls.trst = trst;
+                ls.blk = blk;
+                ls.rec = rec;
+                ls.pins_out = with_pins ? pins_out : NULL;
+                ls.tail = tail;
+                ls.n = n;
+                ls.c0 = c0;
+                ls.d.valid = false;
                 k = seg_loop_run(&ls, ph, k, k + K);
                 if (ls.d.valid)
                     desc = ls.d;
@@ -1361,9 +1376,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         /* Controller, CSBLatch */
         const unsigned csb = sc < csb_until;
         const unsigned cs_then = cs;
-        const uint32_t t = trans[cs | shift << 8 | csb << 9 |
+        const uint64_t t = trans[cs | shift << 8 | csb << 9 |
                                  (unsigned)((uint64_t)sc + 1 >= csb_until) << 10 | done << 11];
-        cs = t & 0xffu;
+        cs = TR_NEXT(t);
         pc = CT_NEXT(e);
         /* PixMemAddr */
         const unsigned sa = 8u * u->pma_ctr;
@@ -1385,16 +1400,16 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             outB = sepB;
             sepB = col;
             sc += sc != UINT32_MAX;
-            stages = ((stages << 1) & trr_mask) | ((t >> 16) & SEG_MSIN ? msin_bit : 0);
+            stages = ((stages << 1) & trr_mask) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
         }
         if (__builtin_expect(t & TR_EVENT, 0)) {
-            if (t & ((uint32_t)SEG_NEWL << 16)) { /* a new instruction, not a branch */
+            if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
                 pc = g->seq.uaddr_post;
                 e &= ~(CT_BRANCH | CT_BACK);
                 shreg = g->dr.post;
             }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (t & ((uint32_t)SEG_POSTC << 16)) {
+            if (t & TR_BITS(SEG_POSTC)) {
                 if (desc.valid) { /* its records before the columns change */
                     for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
                          kc < desc.kend; kc++)
@@ -1412,7 +1427,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                      (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
                 stages = s->trr.stages;
             }
-            if (t & ((uint32_t)SEG_POSTI << 16))
+            if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
             q4_base = (q4_base & ~(0xffull << 16)) |
                       (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
@@ -1439,8 +1454,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         }
         /* the record (bits 48…63 of e are not read from it), the pins */
         seg_rec *r = &rec[(c0 + k) & 3];
-        r->a = e | (t & 0xffff0000u) | (uint64_t)aludat << 17 | (uint64_t)addr << 32 |
-               (uint64_t)(t & TR_LSB) << 32 | (scripted && hin ? (uint64_t)SEG_HOST << 16 : 0);
+        r->a = e | t | (uint64_t)aludat << 17 | (uint64_t)addr << 32 |
+               (scripted && hin ? TR_BITS(SEG_HOST) : 0);
         r->dat = dat;
         if (with_pins) {
             unsigned char *p0 = (unsigned char *)&pins_out[k];
@@ -1455,7 +1470,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             unsigned char *p2 = SEG_PINS(k + 2);
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
             st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (uint64_t)(t & TR_LSB) << 32);
+            st64(p2 + 24, (dat >> 8) | (t & TR_LSB));
         }
         k++;
         if (scripted) {

@@ -292,7 +292,7 @@ struct pp5_igc {
      * Controller's and the CSBLatch's next control state and the clock's signal
      * bits, for every control state × Shift, CSB, CSB's last shift and Done. */
     uint64_t seg_ctab[512 * 32];
-    uint32_t seg_trans[4096];
+    uint64_t seg_trans[4096];
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
