@@ -149,22 +149,49 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     }
 }
 
-/* seg_ctab for the store address a (from uop[a]): the AddrGen and Shift
- * decisions of the clock, for each of the 32 conditions, as clock_body()
- * takes them from the uop with RMode 0 and no NewL. */
+/* seg_ctab for the store address a (from uop[a]) and the status levels of
+ * g->seg_ctab_st: the AddrGen and Shift decisions of the clock as
+ * clock_body() takes them from the uop with RMode 0 and no NewL, indexed by
+ * the loop counters as they are at the clock's start (after the reload of a
+ * Done word) — so that the look-up does not wait for the word's Cnt bits:
+ * CT_CODE1 (LC1 = 116, 117 or neither), CT_CODE2 (LC2 = 0, 1 or neither), TRR. */
 static void seg_ctab_build(pp5_igc *g, unsigned a)
 {
     const pp5_uop *u = &g->uop[a];
-    for (unsigned cond = 0; cond < 32; cond++) {
-        const unsigned tc1 = cond & 1u, tc2 = (cond >> 1) & 1u, trr = (cond >> 2) & 1u;
+    const unsigned st = g->seg_ctab_st;
+    for (unsigned x = 0; x < 32; x++) {
+        const unsigned c1 = x & 3u, c2 = (x >> 2) & 3u, trr = (x >> 4) & 1u;
+        /* the counter after the clock's step is at its terminal count
+         * (TC1: 116, TC2: 0) iff it was that plus the step before */
+        const unsigned d1 = u->done ? 0 : u->cnt1, d2 = u->done ? 0 : u->cnt2;
+        const unsigned tc1 = c1 == 1 + d1, tc2 = c2 == 1 + d2;
+        const unsigned cond = tc1 | tc2 << 1 | trr << 2 | st << 3;
         const unsigned shift = (u->shift >> trr) & 1u;
         const unsigned branch = !((u->pulldown >> cond) & 1u);
         const unsigned next = branch ? u->braddr : (a + 1) & 0x1ffu;
         const unsigned bits = shift * SEG_SHIFT | tc1 * SEG_TC1 | tc2 * SEG_TC2 |
                               branch * SEG_BRANCH | trr * SEG_TRR;
-        g->seg_ctab[a * 32 + cond] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
-                                     ((branch && next <= a) ? CT_BACK : 0);
+        g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
+                                  ((branch && next <= a) ? CT_BACK : 0);
     }
+}
+
+/* seg_ctab's index bits for the counters n1, n2 at the clock's start */
+static inline unsigned ct_code(unsigned n1, unsigned n2)
+{
+    const unsigned c1 = n1 - 115u < 3u ? n1 - 115u : 0;  /* 116 → 1, 117 → 2 */
+    const unsigned c2 = n2 < 2u ? n2 + 1u : 0;            /* 0 → 1, 1 → 2 */
+    return c1 | c2 << 2;
+}
+
+/* seg_ctab for the status levels st (ST1 | ST2 << 1), if it is not */
+static void seg_ctab_for(pp5_igc *g, unsigned st)
+{
+    if (g->seg_ctab_st == st)
+        return;
+    g->seg_ctab_st = st;
+    for (unsigned a = 0; a < 512; a++)
+        seg_ctab_build(g, a);
 }
 
 /* seg_trans: the Controller's posting decisions and IP (controller.c, as
@@ -201,7 +228,8 @@ static void seg_trans_build(pp5_igc *g)
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
     pp5_uop_decode(&g->uop[addr], g->seq.ucode[addr], true, &g->opt);
-    seg_ctab_build(g, addr);
+    if (g->seg_ctab_st < 4)
+        seg_ctab_build(g, addr);
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
@@ -218,8 +246,8 @@ void pp5_igc_fast_init(pp5_igc *g)
             g->uop[a] = g->uop[a - 1];
         else
             pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
-        seg_ctab_build(g, a);
     }
+    g->seg_ctab_st = 0xff; /* made by the first segment (seg_ctab_for) */
     seg_trans_build(g);
     g->fast_stale = true;
     g->mod_stale = false;
@@ -1252,7 +1280,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
     /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
-    const uint64_t *const ctab = g->seg_ctab + (g->run_in.st1 ? 8 : 0) + (g->run_in.st2 ? 16 : 0);
+    seg_ctab_for(g, (unsigned)g->run_in.st1 | (unsigned)g->run_in.st2 << 1);
+    const uint64_t *const ctab = g->seg_ctab;
     uint64_t q4_base = (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16 | (uint64_t)g->run_in.test_pe << 24 |
                        (uint64_t)g->run_in.d << 32;
     const uint64_t *blk = f->blk;
@@ -1360,18 +1389,19 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         /* a missing word (a warning): the full clock */
         if (__builtin_expect(!u->exists, 0))
             break;
-        /* LoopCount */
+        /* LoopCount: TC1, TC2 are in seg_ctab's entry, found from the counts
+         * at the clock's start */
         if (__builtin_expect(done, 0)) {
             n1 = g->lc.lc1_post;
             n2 = g->lc.lc2_post;
-        } else {
+        }
+        const unsigned trr = (stages >> top) & 1u;
+        /* TRR, Shift, AddrGen */
+        uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr << 4)];
+        if (!done) {
             n1 = (n1 - u->cnt1) & 0x7fu;
             n2 = (n2 - u->cnt2) & 0x7fu;
         }
-        /* TRR, Shift, AddrGen */
-        const unsigned trr = (stages >> top) & 1u;
-        uint64_t e = ctab[(pc & 511u) * 32 + ((unsigned)(n1 == 116) | (unsigned)(n2 == 0) << 1 |
-                                              trr << 2)];
         const unsigned shift = (unsigned)(e >> 16) & 1u;
         /* Controller, CSBLatch */
         const unsigned csb = sc < csb_until;
