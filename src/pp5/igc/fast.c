@@ -1402,7 +1402,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             n1 = (n1 - u->cnt1) & 0x7fu;
             n2 = (n2 - u->cnt2) & 0x7fu;
         }
-        const unsigned shift = (unsigned)(e >> 16) & 1u;
+        /* (Shift from the word, not from e: the look-up below need not wait for e) */
+        const unsigned shift = (u->shift >> trr) & 1u;
         /* Controller, CSBLatch */
         const unsigned csb = sc < csb_until;
         const unsigned cs_then = cs;
