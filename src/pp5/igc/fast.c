@@ -1521,7 +1521,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
         skip -= skip != 0;
-        try_loop = (e & CT_BACK) && !((cs & CS_CBSY) && sc >= csb_until) && skip == 0;
+        try_loop = (unsigned)(e >> 63) & ~((cs & CS_CBSY) / CS_CBSY & (sc >= csb_until)) &
+                   (skip == 0);
     }
 script_over:
     if (scripted) {
