@@ -43,6 +43,7 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
 #endif
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
+_Static_assert(sizeof(pp5_uop) == 64, "pp5_uop: 64 bytes, indexing is a shift");
 
 /* A quiet segment's record of one clock (seg_run() below): a compact pair of
  * words. Bits 48…63 of a are free (seg_ctab entries leave the next address
@@ -125,6 +126,9 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     uint8_t a = pp5_pixmemaddr_clock(&p, PP5_UW_PMA(uw), false);
     u->pma_ctr = a == 10 ? PP5_CTR_DST : a == 20 ? PP5_CTR_SRC : PP5_CTR_AUX;
     u->pma_step = (uint8_t)(p.ctr[u->pma_ctr] - a);
+    u->ctr_sa = (uint8_t)(8u * u->pma_ctr);
+    u->ctr_mask = 0xffu << u->ctr_sa;
+    u->ctr_add = (uint32_t)u->pma_step << u->ctr_sa;
     /* OutputLatch: the pin bytes this word drives two clocks later (ACmp before
      * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1. */
     for (unsigned r = 0; r < 2; r++) {
@@ -147,6 +151,7 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
         if (pins.addr_h != pins.addr_l)
             u->pair |= (uint8_t)(1u << r);
     }
+    u->pair0 = (u->pair & 1u) ? 0xff : 0;
 }
 
 /* seg_ctab for the store address a (from uop[a]) and the status levels of
@@ -961,7 +966,7 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
      * the first clock only (see above) */
     const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
     const bool lsb = in->fp & csb0 & !first_lsb;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < P; i++) { /* (a self-loop: ph[1] is ph[0]) */
         const pp5_uop *u = w[i];
         seg_phase *f = &ph[i];
         f->alu_lo = ld64(u->alu[0]);
@@ -971,15 +976,17 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
                               (unsigned)br[i] << 4 | (unsigned)trr << 7;
         f->a = pcs[i] | (uint64_t)bits << 16 | (uint64_t)lsb << 40;
         f->dir = u->dir_en;
-        f->pair = (u->pair & 1u) ? 0xff : 0;
+        f->pair = u->pair0;
         f->sh = (uint8_t)sh[i];
-        f->ctr_sa = (uint8_t)(8u * u->pma_ctr);
-        f->ctr_mask = 0xffu << f->ctr_sa;
-        f->ctr_add = (uint32_t)u->pma_step << f->ctr_sa;
+        f->ctr_sa = u->ctr_sa;
+        f->ctr_mask = u->ctr_mask;
+        f->ctr_add = u->ctr_add;
         f->cnt1 = (uint8_t)c1[i];
         f->cnt2 = (uint8_t)c2[i];
         f->first_lsb = first_lsb;
     }
+    if (P == 1) /* (the phases' TC bits are equal: checked above) */
+        ph[1] = ph[0];
     return K;
 }
 
@@ -1412,9 +1419,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         cs = TR_NEXT(t);
         pc = CT_NEXT(e);
         /* PixMemAddr */
-        const unsigned sa = 8u * u->pma_ctr;
-        const uint8_t addr = (uint8_t)(ctr >> sa);
-        ctr = (ctr & ~(0xffu << sa)) | ((ctr + ((uint32_t)u->pma_step << sa)) & (0xffu << sa));
+        const uint8_t addr = (uint8_t)(ctr >> u->ctr_sa);
+        ctr = (ctr & ~u->ctr_mask) | ((ctr + u->ctr_add) & u->ctr_mask);
         if (__builtin_expect(done, 0))
             ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
                   (uint32_t)g->pma.post[2] << 16;
@@ -1496,8 +1502,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                                                 : q4_base;
             st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | q4);
             trst = (trst >> 1) | shift << 2;
-            const uint8_t pair = (u->pair & 1u) ? 0xff : 0;
-            st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+            st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
             unsigned char *p2 = SEG_PINS(k + 2);
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
             st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);

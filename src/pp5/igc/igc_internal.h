@@ -206,7 +206,13 @@ typedef struct pp5_uop {
     uint8_t pma_step;       /* +1, 0 or 0xff (-1), mod 256 */
     uint8_t pair;           /* bit r: AddrH = ~AddrL for this word in RMode r */
     uint8_t exists;         /* address < 416 */
-    uint8_t pad[12];        /* 64 bytes: indexing is a shift */
+    /* the same PixMemAddr step on the three counters as one word (byte k =
+     * counter k): the counter's byte, the step there; and the Pair decision of
+     * RMode 0 as a byte (0 or 0xff: AddrH = AddrL ^ it) — for fast.c's segments */
+    uint8_t ctr_sa;
+    uint32_t ctr_mask, ctr_add;
+    uint8_t pair0;
+    uint8_t pad[3];         /* 64 bytes: indexing is a shift */
 } pp5_uop;
 void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
 
