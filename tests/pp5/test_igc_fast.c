@@ -301,6 +301,7 @@ static struct {
     long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
     long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (fast.c) */
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
+    long seg_host_loop; /* of them, clocked by loops in closed form */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -795,6 +796,19 @@ static void blocks_run(uint64_t seed, int run)
                     it.in.t = t_of(&o, b->reg);
                     it.in.d = b->value;
                 } else if (b->kind == PP5_ACT_GO) {
+                    if (chance(&s, 8)) { /* an extra write just before the Go: a
+                                          * random value for a random register
+                                          * (reserved bits, big exponents:
+                                          * warnings), P without D30/D31 */
+                        pp5_igc_item w = it;
+                        w.kind = PP5_ITEM_HOST;
+                        w.in.wr_en = true;
+                        w.in.t = (uint8_t)rn(&s, 8);
+                        w.in.d = (uint32_t)rnd(&s);
+                        if (o.reg_of_t[w.in.t & 7u] == PP5_REG_P)
+                            w.in.d &= 0x3fffffffu;
+                        items[ni++] = w;
+                    }
                     it.kind = PP5_ITEM_HOST;
                     it.in.go = true;
                 } else if (b->kind == PP5_ACT_RUN) {
@@ -910,6 +924,7 @@ static void blocks_run(uint64_t seed, int run)
     cov.seg += (long)gb->seg_clocks;
     cov.seg_loop += (long)gb->seg_loop_clocks;
     cov.seg_host += (long)gb->seg_host_clocks;
+    cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
     if (scripted)
         cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
@@ -928,13 +943,15 @@ static void test_blocks_library(void **state)
     for (int run = 0; run < 12; run++)
         blocks_run(seed, run);
     printf("library streams: %ld bursts, %ld clocks in quiet segments, %ld of them self-loops, "
-           "%ld host clocks; scripts: %ld failed host clocks, %ld warnings\n",
-           cov.bursts, cov.seg, cov.seg_loop, cov.seg_host, cov.script_errors,
-           cov.script_warnings);
+           "%ld host clocks (%ld in loops); scripts: %ld failed host clocks, %ld warnings\n",
+           cov.bursts, cov.seg, cov.seg_loop, cov.seg_host, cov.seg_host_loop,
+           cov.script_errors, cov.script_warnings);
     /* most idle clocks of the renderer's routines are quiet, many self-loops */
     assert_true(cov.seg > 20000 && cov.seg_loop > 8000);
     /* host clocks in segments; failed host clocks and warnings in scripts */
     assert_true(cov.seg_host > 500 && cov.script_errors >= 1 && cov.script_warnings > 20);
+    /* host runs ending with a Go clocked by loops (fast.c, seg_host_loopable) */
+    assert_true(cov.seg_host_loop > 200);
 }
 
 /* A stream built with pp5_stream_append() is the stream its text parses to. */

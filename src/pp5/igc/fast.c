@@ -1008,6 +1008,7 @@ typedef struct seg_self_desc {
     uint32_t sc0, csb_until;
     uint8_t a0, step;       /* the address of clock k0, its step */
     bool aludat, valid;
+    uint64_t hk0, hk1;      /* the host clocks among them (seg_host_run()) */
 } seg_self_desc;
 
 typedef struct seg_loop_st {
@@ -1173,6 +1174,7 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->step = (uint8_t)(P->ctr_add >> P->ctr_sa);
         d->aludat = st->shreg & 1u;
         d->valid = true;
+        d->hk0 = d->hk1 = 0;
     }
     if (!st->pins_out)
         return seg_loop_self(st, P, k, k_end, false, false, records);
@@ -1188,7 +1190,8 @@ static void seg_self_rec(const seg_self_desc *d, const uint64_t *blk, uint64_t k
 {
     const uint32_t i = (uint32_t)(kc - d->k0), sci = d->sc0 + i;
     r->a = d->a | (uint64_t)d->aludat << 17 | (uint64_t)(sci < d->csb_until) << 21 |
-           (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32;
+           (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32 |
+           (kc >= d->hk0 && kc < d->hk1 ? TR_BITS(SEG_HOST) : 0);
     r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(blk, sci - 2, d->csb_until);
 }
 
@@ -1220,6 +1223,23 @@ static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const se
     k = seg_loop_clocks(st, ph, k, k_mid, &j, true, false, true); /* (k_rec … k_mid) */
     k = seg_loop_clocks(st, ph, k, b, &j, true, true, false);     /* (k_mid … k_rec) */
     return seg_loop_clocks(st, ph, k, k_end, &j, true, true, true);
+}
+
+/* Host clocks inside a loop in closed form (run_script): a run of host items
+ * that ends with a Go, met while Busy is low, can be clocked by a loop (and
+ * the loop can go on through the wait after the Go) when no host side in it
+ * can touch what the loop reads or fail: a write with Busy low changes only
+ * latches that the postings read (A-F, C, I, P's counts and addresses) — not a
+ * P write with D30 (FBITS: may fail) or D31 (RMode) —, and the Go only raises
+ * IBsy and CBsy (the loop then stops before any posting they allow). The loop
+ * runs the clocks; the host sides run after it, in order, each at its own
+ * cycle (the warnings they give are those of that clock), and the pins of the
+ * host clocks get their D pads, those from the Go on their Busy. */
+static inline bool seg_host_loopable(const pp5_igc *g, const pp5_host_in *in)
+{
+    if (in->wr_en && (pp5_reg)g->opt.reg_of_t[in->t & 7u] == PP5_REG_P && (in->d >> 30))
+        return false;
+    return !(in->reset | in->test_pe);
 }
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
@@ -1302,6 +1322,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
+    size_t hr_no = 0;     /* no host run in a loop before this item (one failed) */
     while (k < n) {
         /* scripted: the item of this clock (finished ones skipped), and how
          * many idle clocks it has left */
@@ -1329,9 +1350,36 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 sdone = 0;
             }
         }
-        if (try_loop & !hin & ((cs & (CS_IBSY | CS_IP)) != CS_IBSY)) { /* (no PostI to come) */
+        /* scripted: a run of hm host clocks ending with a Go, with Busy low now,
+         * that a loop may clock (seg_host_loopable()); the loop may go on
+         * through the next item's idle clocks if the Go brings no PostI */
+        size_t hm = 0;
+        if (scripted && hin && try_loop && si >= hr_no && !(cs & (CS_IBSY | CS_CBSY)) &&
+            !uop[pc & 511u].done) {
+            size_t m = 0;
+            while (si + m < sn && m < 16 && items[si + m].kind == PP5_ITEM_HOST &&
+                   seg_host_loopable(g, &items[si + m].in)) {
+                if (items[si + m++].in.go) {
+                    hm = m;
+                    break;
+                }
+            }
+            if (hm) {
+                idle_max = hm;
+                if ((cs & CS_IP) && si + hm < sn) {
+                    const pp5_igc_item *nx = &items[si + hm];
+                    idle_max = nx->kind == PP5_ITEM_WAIT  ? n - k
+                             : nx->kind == PP5_ITEM_RUN ? hm + nx->clocks
+                                                         : hm;
+                }
+                idle_max = seg_min(idle_max, n - k);
+            }
+        }
+        if (try_loop & (!hin | (hm != 0)) & ((cs & (CS_IBSY | CS_IP)) != CS_IBSY)) {
+            /* (no PostI to come) */
             seg_phase ph[2];
-            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) != 0,
+            /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
+            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
                                     (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
             uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
@@ -1340,7 +1388,12 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
                 K = 0;
             }
+            if (K < hm) /* the loop must take every host clock of the run */
+                K = 0;
+            if (hm && !K) /* not for this run: its clocks the general way */
+                hr_no = si + hm;
             if (K) {
+                const uint64_t k0 = k;
                 seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
                 ls.shreg = shreg;
                 ls.sc = sc;
@@ -1381,7 +1434,40 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 }
                 pc = (uint16_t)ph[K & 1].a;
                 cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop) */
-                sdone += K;
+                if (hm) { /* the host clocks k0 … k0 + hm - 1 of the loop */
+                    const pp5_igc_item *hit = &items[si];
+                    const uint64_t kl = k - (K < 4 ? K : 4); /* the loop's last four */
+                    for (size_t j = 0; j < hm; j++) {
+                        const uint64_t kj = k0 + j;
+                        if (with_pins && !test_oe)
+                            memcpy((unsigned char *)&pins_out[kj] + offsetof(pp5_pins, d_out),
+                                   &hit[j].in.d, sizeof hit[j].in.d);
+                        if (kj >= kl) { /* its record may be one of the segment's last */
+                            in_ring[(c0 + kj) & 3] = &hit[j].in;
+                            if (!(ls.d.valid && kj >= ls.d.k0))
+                                rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
+                        }
+                        g->cycle = c0 + kj;
+                        /* cannot fail: Busy low, no FBITS load (seg_host_loopable) */
+                        (void)pp5_igc_host_side(g, &hit[j].in, false, d);
+                    }
+                    if (ls.d.valid) {
+                        desc.hk0 = k0;
+                        desc.hk1 = k0 + hm;
+                    }
+                    if (with_pins) /* Busy from the Go's clock on */
+                        for (uint64_t kj = k0 + hm - 1; kj < k; kj++)
+                            pins_out[kj].busy = true;
+                    cs |= (ctl->ibsy ? CS_IBSY : 0) | (ctl->cbsy ? CS_CBSY : 0);
+                    q4_base = (q4_base & ~(0xffull << 16)) |
+                              (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
+                    g->seg_host_clocks += hm;
+                    g->seg_host_loop_clocks += hm;
+                    si += hm;
+                    sdone = K - hm;
+                } else {
+                    sdone += K;
+                }
                 if (k == n)
                     break;
                 try_loop = false; /* the next clock the general way (its item first) */

@@ -305,6 +305,7 @@ struct pp5_igc {
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
+    uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
