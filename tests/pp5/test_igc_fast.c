@@ -796,17 +796,29 @@ static void blocks_run(uint64_t seed, int run)
                     it.in.t = t_of(&o, b->reg);
                     it.in.d = b->value;
                 } else if (b->kind == PP5_ACT_GO) {
-                    if (chance(&s, 8)) { /* an extra write just before the Go: a
+                    if (run == 9 && chance(&s, 2)) { /* run 9: P with FBITS before a
+                                                     * Go (now and then a bad one: the
+                                                     * clock fails, the stream ends) */
+                        pp5_igc_item w = it;
+                        w.kind = PP5_ITEM_HOST;
+                        w.in.wr_en = true;
+                        w.in.t = t_of(&o, PP5_REG_P);
+                        const uint32_t fb = chance(&s, 8) ? 128u : 129u + rn(&s, 31);
+                        w.in.d = ((uint32_t)rnd(&s) & 0x007fffffu) | fb << 23;
+                        items[ni++] = w;
+                    } else if (chance(&s, 8)) { /* an extra write just before the Go: a
                                           * random value for a random register
                                           * (reserved bits, big exponents:
-                                          * warnings), P without D30/D31 */
+                                          * warnings), P without RMode entry and
+                                          * mostly without FBITS (a bad FBITS
+                                          * fails the clock) */
                         pp5_igc_item w = it;
                         w.kind = PP5_ITEM_HOST;
                         w.in.wr_en = true;
                         w.in.t = (uint8_t)rn(&s, 8);
                         w.in.d = (uint32_t)rnd(&s);
                         if (o.reg_of_t[w.in.t & 7u] == PP5_REG_P)
-                            w.in.d &= 0x3fffffffu;
+                            w.in.d &= chance(&s, 4) ? 0x7fffffffu : 0x3fffffffu;
                         items[ni++] = w;
                     }
                     it.kind = PP5_ITEM_HOST;
