@@ -966,7 +966,10 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
      * the first clock only (see above) */
     const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
     const bool lsb = in->fp & csb0 & !first_lsb;
-    for (int i = 0; i < P; i++) { /* (a self-loop: ph[1] is ph[0]) */
+    /* (a self-loop: ph[1] is ph[0], written field by field like it: a copy of
+     * the struct would load it whole right after these narrow stores, which
+     * the CPU cannot forward) */
+    for (int i = 0; i < 2; i++) {
         const pp5_uop *u = w[i];
         seg_phase *f = &ph[i];
         f->alu_lo = ld64(u->alu[0]);
@@ -985,8 +988,6 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         f->cnt2 = (uint8_t)c2[i];
         f->first_lsb = first_lsb;
     }
-    if (P == 1) /* (the phases' TC bits are equal: checked above) */
-        ph[1] = ph[0];
     return K;
 }
 
