@@ -601,15 +601,15 @@ static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
     f->bit6_at = g->cycle + 1;
     pp5_serializer_post_latches(s);
     f->sone0 = 0;
-    f->bsy0 = 0;
+    /* (no branches: the bits are data, mispredicted once per posting) */
+    unsigned bsy0 = (unsigned)s->il.iwc << 6;
+    const unsigned mbi = s->il.mbi;
     for (int k = 0; k < 6; k++) {
-        f->tok0[k] = (int16_t)(s->cs[k].tok64 ? -1 : s->cs[k].dec_latch.index);
-        if (s->il.mbi && s->cg[k].enable)
-            f->bsy0 |= (uint8_t)(1u << k);
+        f->tok0[k] = (int16_t)(s->cs[k].dec_latch.index | -(int)s->cs[k].tok64);
+        bsy0 |= (mbi & (unsigned)s->cg[k].enable) << k;
     }
     f->tok0[6] = (int16_t)s->it.dec_latch.index;
-    if (s->il.iwc)
-        f->bsy0 |= 1u << 6;
+    f->bsy0 = (uint8_t)bsy0;
     f->bits_sent0 = 0;
     f->sc = 0;
     ser_fast_build(g);
