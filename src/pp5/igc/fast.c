@@ -1009,7 +1009,8 @@ typedef struct seg_self_desc {
     uint32_t sc0, csb_until;
     uint8_t a0, step;       /* the address of clock k0, its step */
     bool aludat, valid;
-    uint64_t hk0, hk1;      /* the host clocks among them (seg_host_run()) */
+    uint64_t hk0, hk1;      /* the host clocks among them (seg_host_loopable()) */
+    uint64_t pik;           /* the clock among them that posts I (or none) */
 } seg_self_desc;
 
 typedef struct seg_loop_st {
@@ -1176,6 +1177,7 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->aludat = st->shreg & 1u;
         d->valid = true;
         d->hk0 = d->hk1 = 0;
+        d->pik = UINT64_MAX;
     }
     if (!st->pins_out)
         return seg_loop_self(st, P, k, k_end, false, false, records);
@@ -1192,7 +1194,8 @@ static void seg_self_rec(const seg_self_desc *d, const uint64_t *blk, uint64_t k
     const uint32_t i = (uint32_t)(kc - d->k0), sci = d->sc0 + i;
     r->a = d->a | (uint64_t)d->aludat << 17 | (uint64_t)(sci < d->csb_until) << 21 |
            (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32 |
-           (kc >= d->hk0 && kc < d->hk1 ? TR_BITS(SEG_HOST) : 0);
+           (kc >= d->hk0 && kc < d->hk1 ? TR_BITS(SEG_HOST) : 0) |
+           (kc == d->pik ? TR_BITS(SEG_POSTI) : 0);
     r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(blk, sci - 2, d->csb_until);
 }
 
@@ -1376,8 +1379,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 idle_max = seg_min(idle_max, n - k);
             }
         }
-        if (try_loop & (!hin | (hm != 0)) & ((cs & (CS_IBSY | CS_IP)) != CS_IBSY)) {
-            /* (no PostI to come) */
+        /* a PostI in this clock may be the loop's first clock: it changes only
+         * IBsy, IP and latches that a NewL reads (a loop has no Done), and
+         * Busy stays high with CBsy (so a wait goes on) */
+        const bool posti_first = !hin && (cs & (CS_IBSY | CS_IP | CS_PIP | CS_CBSY)) ==
+                                             (CS_IBSY | CS_CBSY);
+        if (try_loop & (!hin | (hm != 0)) &
+            (((cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)) {
+            /* (no PostI to come, but in the first clock) */
             seg_phase ph[2];
             /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
@@ -1395,6 +1404,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 hr_no = si + hm;
             if (K) {
                 const uint64_t k0 = k;
+                if (posti_first) { /* as the general clock: the module's posting */
+                    pp5_igc_post_i(g); /* not in RMode: no store write */
+                    cs = (cs | CS_IP) & ~(unsigned)CS_IBSY;
+                    g->seg_posti_loops++;
+                }
                 seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
                 ls.shreg = shreg;
                 ls.sc = sc;
@@ -1434,7 +1448,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         cs &= ~(unsigned)CS_FP;
                 }
                 pc = (uint16_t)ph[K & 1].a;
-                cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop) */
+                cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
+                if (posti_first) { /* the record of the PostI clock, if one of the last */
+                    if (ls.d.valid && k0 >= ls.d.k0)
+                        desc.pik = k0;
+                    else if (k0 + 4 >= k)
+                        rec[(c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
+                }
                 if (hm) { /* the host clocks k0 … k0 + hm - 1 of the loop */
                     const pp5_igc_item *hit = &items[si];
                     const uint64_t kl = k - (K < 4 ? K : 4); /* the loop's last four */
@@ -1529,7 +1549,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         if (__builtin_expect(t & TR_EVENT, 0)) {
             if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
                 pc = g->seq.uaddr_post;
-                e &= ~(CT_BRANCH | CT_BACK);
+                /* (a loop may start with the routine's first word) */
+                e = (e & ~CT_BRANCH) | CT_BACK;
                 shreg = g->dr.post;
             }
             /* as clock_body(): the modules' postings, on the state in g */

@@ -306,6 +306,7 @@ struct pp5_igc {
     uint64_t seg_clocks, seg_loop_clocks;
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
     uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
+    uint64_t seg_posti_loops;   /* loops whose first clock posts I */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
