@@ -1610,8 +1610,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                                                 : q4_base;
             st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | q4);
             trst = (trst >> 1) | shift << 2;
-            st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
-            unsigned char *p2 = SEG_PINS(k + 2);
+            /* (one test for both: the two clocks after are in the buffer but
+             * near its end) */
+            unsigned char *p1 = p0 + sizeof(pp5_pins), *p2 = p0 + 2 * sizeof(pp5_pins);
+            if (__builtin_expect(k + 2 >= n, 0)) {
+                p1 = SEG_PINS(k + 1);
+                p2 = SEG_PINS(k + 2);
+            }
+            st16(p1 + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
             st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
             st64(p2 + 24, (dat >> 8) | (t & TR_LSB));
