@@ -159,13 +159,14 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
  * clock_body() takes them from the uop with RMode 0 and no NewL, indexed by
  * the loop counters as they are at the clock's start (after the reload of a
  * Done word) — so that the look-up does not wait for the word's Cnt bits:
- * CT_CODE1 (LC1 = 116, 117 or neither), CT_CODE2 (LC2 = 0, 1 or neither), TRR. */
+ * TRR (bit 0: the two entries of a word's usual case share a cache line), LC1
+ * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
 static void seg_ctab_build(pp5_igc *g, unsigned a)
 {
     const pp5_uop *u = &g->uop[a];
     const unsigned st = g->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
-        const unsigned c1 = x & 3u, c2 = (x >> 2) & 3u, trr = (x >> 4) & 1u;
+        const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
         /* the counter after the clock's step is at its terminal count
          * (TC1: 116, TC2: 0) iff it was that plus the step before */
         const unsigned d1 = u->done ? 0 : u->cnt1, d2 = u->done ? 0 : u->cnt2;
@@ -186,7 +187,7 @@ static inline unsigned ct_code(unsigned n1, unsigned n2)
 {
     const unsigned c1 = n1 - 115u < 3u ? n1 - 115u : 0;  /* 116 → 1, 117 → 2 */
     const unsigned c2 = n2 < 2u ? n2 + 1u : 0;            /* 0 → 1, 1 → 2 */
-    return c1 | c2 << 2;
+    return c1 << 1 | c2 << 3;
 }
 
 /* seg_ctab for the status levels st (ST1 | ST2 << 1), if it is not */
@@ -1511,7 +1512,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         }
         const unsigned trr = (stages >> top) & 1u;
         /* TRR, Shift, AddrGen */
-        uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr << 4)];
+        uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
         if (!done) {
             n1 = (n1 - u->cnt1) & 0x7fu;
             n2 = (n2 - u->cnt2) & 0x7fu;
