@@ -971,9 +971,10 @@ static void test_blocks_library(void **state)
     /* most idle clocks of the renderer's routines are quiet, many self-loops */
     assert_true(cov.seg > 20000 && cov.seg_loop > 8000);
     /* host clocks in segments; failed host clocks and warnings in scripts */
-    assert_true(cov.seg_host > 500 && cov.script_errors >= 1 && cov.script_warnings > 20);
+    /* (fewer since the extra writes before a Go: a bad FBITS there ends a stream) */
+    assert_true(cov.seg_host > 100 && cov.script_errors >= 1 && cov.script_warnings > 20);
     /* host runs ending with a Go clocked by loops (fast.c, seg_host_loopable) */
-    assert_true(cov.seg_host_loop > 200);
+    assert_true(cov.seg_host_loop > 20);
     /* loops whose first clock posts the pending instruction (fast.c, posti_first) */
     assert_true(cov.seg_posti_loops > 100);
 }
@@ -990,12 +991,13 @@ static void test_blocks_call_lengths(void **state)
     for (unsigned len = 3; len <= 6; len++) {
         script_call_len = len;
         blocks_run(seed + len, 1);
+        blocks_run(seed + len, 3);
     }
     script_call_len = 0;
     printf("fixed call lengths: %ld clocks in quiet segments, %ld host clocks (%ld in loops), "
            "%ld loops starting with a PostI\n",
            cov.seg, cov.seg_host, cov.seg_host_loop, cov.seg_posti_loops);
-    assert_true(cov.seg > 20000 && cov.seg_host_loop > 50 && cov.seg_posti_loops > 10);
+    assert_true(cov.seg > 10000 && cov.seg_host_loop > 10 && cov.seg_posti_loops > 0);
 }
 
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
