@@ -167,6 +167,8 @@ static void seg_ctab_build(pp5_igc *g, unsigned a)
     const unsigned st = g->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
         const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
+        if ((c1 == 3) | (c2 == 3)) /* (no such code: ct_code()) */
+            continue;
         /* the counter after the clock's step is at its terminal count
          * (TC1: 116, TC2: 0) iff it was that plus the step before */
         const unsigned d1 = u->done ? 0 : u->cnt1, d2 = u->done ? 0 : u->cnt2;
@@ -196,40 +198,70 @@ static void seg_ctab_for(pp5_igc *g, unsigned st)
     if (g->seg_ctab_st == st)
         return;
     g->seg_ctab_st = st;
-    for (unsigned a = 0; a < 512; a++)
-        seg_ctab_build(g, a);
+    /* Rows of the store's 416 words only: the general clock stops at a word
+     * with no word line before it looks (416…511 are never read). A word
+     * equal to the one before it (most of a store: 0) has the same entries
+     * but for its PC, the next address of a non-branch and the branch-back
+     * flag: derived from the previous row instead of decoded again. */
+    for (unsigned a = 0; a < PP5_UCODE_WORDS; a++) {
+        if (a == 0 || g->uop[a].uw != g->uop[a - 1].uw) {
+            seg_ctab_build(g, a);
+            continue;
+        }
+        const uint64_t *prev = &g->seg_ctab[(a - 1) * 32];
+        uint64_t *row = &g->seg_ctab[a * 32];
+        for (unsigned x = 0; x < 22; x += (x & 7u) == 5 ? 3 : 1) { /* (the codes) */
+            const uint64_t e = prev[x];
+            const bool branch = e & CT_BRANCH;
+            /* (a < 415: a + 1 does not wrap) */
+            const uint64_t next = branch ? CT_NEXT(e) : a + 1;
+            row[x] = ((e & 0x00000000ffff0000ull) | a | next << 48) |
+                     (branch && next <= a ? CT_BACK : 0);
+        }
+    }
 }
 
 /* seg_trans: the Controller's posting decisions and IP (controller.c, as
  * clock_body()), NewL = Done ∧ IP (sequencer.c), and the CSBLatch's LSB token
  * and MsIn (serializer.c: LSB while the first token is pending and CSB is high,
  * consumed by a shift; MsIn pending consumed by a shift, set again by a shift
- * in which CSB falls, A-18), for every state and conditions (RMode 0). */
-static void seg_trans_build(pp5_igc *g)
-{
-    for (unsigned x = 0; x < 4096; x++) {
-        const bool ip = x & CS_IP, ibsy = x & CS_IBSY, cbsy = x & CS_CBSY, pcp = x & CS_PCP;
-        const bool pip = x & CS_PIP, fp = x & CS_FP, mp = x & CS_MP, mbi = x & CS_MBI;
-        const bool shift = x & CS_SHIFT, csb = x & CS_CSB, last = x & CS_LAST,
-                   done = x & CS_DONE;
-        const bool new_l = done & ip;
-        const bool post_c = cbsy & !csb & shift & !pcp;
-        const bool post_i = ibsy & !ip & !pip;
-        const bool ip_next = post_i | (ip & !new_l);
-        const bool lsb = fp & csb, msin = mp & shift;
-        const bool fall = csb & last & mbi;
-        const bool fp_next = shift ? fp & !csb : fp;
-        const bool mp_next = shift ? fall : mp;
-        const unsigned next = (ip_next ? CS_IP : 0) | (ibsy & !post_i ? CS_IBSY : 0) |
-                              (cbsy & !post_c ? CS_CBSY : 0) | (post_c ? CS_PCP : 0) |
-                              (post_i ? CS_PIP : 0) | (fp_next ? CS_FP : 0) |
-                              (mp_next ? CS_MP : 0) | (mbi ? CS_MBI : 0);
-        const unsigned bits = (csb ? SEG_CSB : 0) | (msin ? SEG_MSIN : 0) |
-                              (post_c ? SEG_POSTC : 0) | (post_i ? SEG_POSTI : 0) |
-                              (new_l ? SEG_NEWL : 0);
-        g->seg_trans[x] = (uint64_t)next << 56 | (lsb ? TR_LSB : 0) | TR_BITS(bits);
-    }
-}
+ * in which CSB falls, A-18), for every state and conditions x (RMode 0). A
+ * constant of the program (the same for every IGC), written out by the
+ * preprocessor: TR_ENTRY(x) for x = 0 … 4095 (octal literals 00000 … 07777). */
+#define TB(x, m) (((x) & (m)) ? 1u : 0u)
+#define TR_NEWL(x) (TB(x, CS_DONE) & TB(x, CS_IP))
+#define TR_POSTC(x) (TB(x, CS_CBSY) & !TB(x, CS_CSB) & TB(x, CS_SHIFT) & !TB(x, CS_PCP))
+#define TR_POSTI(x) (TB(x, CS_IBSY) & !TB(x, CS_IP) & !TB(x, CS_PIP))
+#define TR_IPN(x) (TR_POSTI(x) | (TB(x, CS_IP) & !TR_NEWL(x)))
+#define TR_FPN(x) (TB(x, CS_FP) & !(TB(x, CS_SHIFT) & TB(x, CS_CSB)))
+#define TR_FALL(x) (TB(x, CS_CSB) & TB(x, CS_LAST) & TB(x, CS_MBI))
+#define TR_MPN(x) (TB(x, CS_SHIFT) ? TR_FALL(x) : TB(x, CS_MP))
+#define TR_STATE(x)                                                                        \
+    (TR_IPN(x) * CS_IP | (TB(x, CS_IBSY) & !TR_POSTI(x)) * CS_IBSY |                       \
+     (TB(x, CS_CBSY) & !TR_POSTC(x)) * CS_CBSY | TR_POSTC(x) * CS_PCP |                    \
+     TR_POSTI(x) * CS_PIP | TR_FPN(x) * CS_FP | TR_MPN(x) * CS_MP | TB(x, CS_MBI) * CS_MBI)
+#define TR_SIGNALS(x)                                                                      \
+    (TB(x, CS_CSB) * SEG_CSB | (TB(x, CS_MP) & TB(x, CS_SHIFT)) * SEG_MSIN |               \
+     TR_POSTC(x) * SEG_POSTC | TR_POSTI(x) * SEG_POSTI | TR_NEWL(x) * SEG_NEWL)
+#define TR_ENTRY(x)                                                                        \
+    ((uint64_t)TR_STATE(x) << 56 | (uint64_t)(TB(x, CS_FP) & TB(x, CS_CSB)) << 40 |       \
+     TR_BITS(TR_SIGNALS(x)))
+#define TR_O1(a, b, c)                                                                     \
+    TR_ENTRY(0##a##b##c##0), TR_ENTRY(0##a##b##c##1), TR_ENTRY(0##a##b##c##2),             \
+        TR_ENTRY(0##a##b##c##3), TR_ENTRY(0##a##b##c##4), TR_ENTRY(0##a##b##c##5),         \
+        TR_ENTRY(0##a##b##c##6), TR_ENTRY(0##a##b##c##7)
+#define TR_O2(a, b)                                                                        \
+    TR_O1(a, b, 0), TR_O1(a, b, 1), TR_O1(a, b, 2), TR_O1(a, b, 3), TR_O1(a, b, 4),       \
+        TR_O1(a, b, 5), TR_O1(a, b, 6), TR_O1(a, b, 7)
+#define TR_O3(a)                                                                           \
+    TR_O2(a, 0), TR_O2(a, 1), TR_O2(a, 2), TR_O2(a, 3), TR_O2(a, 4), TR_O2(a, 5),         \
+        TR_O2(a, 6), TR_O2(a, 7)
+static const uint64_t seg_trans[4096] = {TR_O3(0), TR_O3(1), TR_O3(2), TR_O3(3),
+                                         TR_O3(4), TR_O3(5), TR_O3(6), TR_O3(7)};
+_Static_assert(TR_ENTRY(0) == 0 &&
+                   TR_ENTRY(CS_IBSY) ==
+                       ((uint64_t)(CS_IP | CS_PIP) << 56 | TR_BITS(SEG_POSTI)),
+               "seg_trans: an idle state stays; IBsy without IP posts I and sets IP");
 
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
@@ -254,7 +286,6 @@ void pp5_igc_fast_init(pp5_igc *g)
             pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
     }
     g->seg_ctab_st = 0xff; /* made by the first segment (seg_ctab_for) */
-    seg_trans_build(g);
     g->fast_stale = true;
     g->mod_stale = false;
 }
@@ -1305,7 +1336,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
           (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
-    const uint64_t *const trans = g->seg_trans;
+    const uint64_t *const trans = seg_trans;
     uint64_t stages = s->trr.stages;
     const int top = g->trr_top;
     const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;

@@ -295,12 +295,12 @@ struct pp5_igc {
      * seg_ctab[a * 32 + x]: what the word at a does in RMode 0 with the status
      * levels seg_ctab_st, for the loop counters and TRR coded in x (fast.c) — its
      * record bits, next address and whether that is a branch back — redone with
-     * uop[a] and when the levels change; seg_trans[idx]: the
-     * Controller's and the CSBLatch's next control state and the clock's signal
-     * bits, for every control state × Shift, CSB, CSB's last shift and Done. */
+     * uop[a] and when the levels change. (With seg_trans, a constant table of
+     * fast.c: the Controller's and the CSBLatch's next control state and the
+     * clock's signal bits, for every control state × Shift, CSB, CSB's last
+     * shift and Done.) */
     uint64_t seg_ctab[512 * 32];
     unsigned seg_ctab_st;       /* the status levels seg_ctab is for (> 3: none yet) */
-    uint64_t seg_trans[4096];
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
