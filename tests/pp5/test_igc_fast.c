@@ -191,8 +191,12 @@ static void random_ucode(uint64_t *s, uint32_t *words, int kind)
         free(u);
         return;
     }
+    /* (structured words: now and then the word before again — runs of equal
+     * words, whose fast-path tables are derived from each other) */
     for (unsigned a = 0; a < PP5_UCODE_WORDS; a++)
-        words[a] = kind == 0 ? (uint32_t)rnd(s) : structured_word(s, a);
+        words[a] = kind == 0                  ? (uint32_t)rnd(s)
+                 : a > 0 && chance(s, 3) ? words[a - 1]
+                                         : structured_word(s, a);
 }
 
 static uint32_t random_coef(uint64_t *s)
