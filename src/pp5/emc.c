@@ -2276,19 +2276,32 @@ enum { SEG_MAX = 512 };
 enum { S_INIT, S_PREV_M, S_PLANE };
 
 typedef struct seg_op {
+    /* the op's template (seg_tmpl: fixed by the control pins and the address's validity) */
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
-    uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
-    const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
+    uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c;
+    uint8_t shape;          /* SH_*: a word of the library with a short kernel */
+    uint8_t kind;           /* template only: OPK_* */
+    /* (bytes up to here are copied from the template; the rest per op) */
+    uint8_t s_mode;
+    uint8_t t_same;         /* T is the previous T op's (same set and bit) */
+    uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
+    uint8_t k;
+    int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
     int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
     int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
     int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
-    int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
-    uint8_t k;
-    uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c, s_mode;
-    uint8_t t_same;         /* T is the previous T op's (same set and bit) */
-    uint8_t shape;          /* SH_*: a word of the library with a short kernel */
-    uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
+    uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
+    const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
 } seg_op;
+#define SEG_TMPL_BYTES offsetof(seg_op, s_mode)
+
+/* What pp5_emc_run does with a word that changes something (seg_tmpl): join
+ * the segment, or step it (an Enable load that reads T or can light a pixel) */
+enum { OPK_JOIN = 1, OPK_STEP };
+
+/* Templates: key = the eleven control pins acmp .. mwrt as bits 0..10 (the
+ * pins' order) and the address's validity as bit 11 (pins_key). */
+enum { TMPL_KEYS = 1 << 12, TMPL_MAX = 64 };
 
 enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
 
@@ -2332,6 +2345,9 @@ typedef struct seg {
     int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
     uint64_t stopped[4];    /* those chips */
     int entry_at[SEG_MAX];  /* seg_defer: log entry of op i (LdC ops from the first logged) */
+    uint8_t tmap[TMPL_KEYS]; /* key -> template index + 1 (0: not made yet) */
+    int ntmpl;
+    seg_op tmpl[TMPL_MAX + 1]; /* (+ a spare) */
     uint64_t *arena;
     size_t arena_cap, arena_len;
 } seg;
@@ -2359,6 +2375,8 @@ static struct seg *seg_new(void)
         memset(g->yslot, -1, sizeof g->yslot);
         g->nx = g->ny = 0;
         g->slots_made = false;
+        memset(g->tmap, 0, sizeof g->tmap);
+        g->ntmpl = 0;
     }
     return g;
 }
@@ -2972,9 +2990,89 @@ static inline void seg_sense(seg *g, int addr)
     g->clocks++;
 }
 
-/* The word of pins p (ALU controls, no LdE) joins the segment; false when
- * it cannot (its T bit may still change): the caller steps it. */
-static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
+/* The template key of pins p (TMPL_KEYS): the control bytes acmp .. mwrt
+ * are consecutive (pp5.h: the struct has no padding), one compare of 16
+ * bytes with 0 gives them as bits. */
+_Static_assert(offsetof(pp5_pins, mwrt) == offsetof(pp5_pins, acmp) + 10 &&
+                   offsetof(pp5_pins, agts_s) == offsetof(pp5_pins, acmp) + 1 &&
+                   offsetof(pp5_pins, cgts_c) == offsetof(pp5_pins, acmp) + 7 &&
+                   offsetof(pp5_pins, acmp) + 16 <= sizeof(pp5_pins),
+               "pp5_pins: control bytes acmp .. mwrt consecutive");
+enum { KB_ACMP, KB_AGTS_S, KB_AGTS_T, KB_BCMP, KB_BGTS_E, KB_BGTS_M, KB_CCMP, KB_CGTS_C, KB_LDC, KB_LDE, KB_MWRT,
+       KB_VALID };
+static inline unsigned pins_key(const pp5_pins *p, bool valid)
+{
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&p->acmp);
+    unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0x7ffu;
+#else
+    const uint8_t *b = &p->acmp;
+    unsigned m = 0;
+    for (int i = 0; i < 11; i++) m |= (unsigned)(b[i] != 0) << i;
+#endif
+    return m | (unsigned)valid << KB_VALID;
+}
+
+/* The template of key (made once per array): the op's fields that depend
+ * only on the control pins and the address's validity. */
+static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, seg *g, unsigned key)
+{
+    _Static_assert(TMPL_MAX < 256, "tmap holds an index + 1 in a byte");
+    /* (more than TMPL_MAX keys: the spare slot, remade each time) */
+    seg_op *o = &g->tmpl[g->ntmpl < TMPL_MAX ? g->ntmpl : TMPL_MAX];
+    memset(o, 0, sizeof *o);
+    pp5_pins q;
+    memset(&q, 0, sizeof q);
+    uint8_t *b = &q.acmp;
+    for (int i = 0; i < 11; i++) b[i] = (uint8_t)(key >> i & 1);
+    const pp5_pins *p = &q;
+    bool valid = key >> KB_VALID & 1, write = p->mwrt && valid;
+    bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+    o->ss = p->agts_s ? 0 : ~0ull;
+    o->ts = p->agts_t ? 0 : ~0ull;
+    o->es = p->bgts_e ? 0 : ~0ull;
+    o->ms = p->bgts_m ? 0 : ~0ull;
+    o->cs = p->cgts_c ? 0 : ~0ull;
+    o->acm = p->acmp ? ~0ull : 0;
+    o->bcm = p->bcmp ? ~0ull : 0;
+    o->ccm = p->ccmp ? ~0ull : 0;
+    o->write = write;
+    o->ldc = p->ldc;
+    o->lde = p->lde;
+    o->need_t = p->agts_t;
+    o->need_s = p->agts_s;
+    o->reads_c = p->cgts_c;
+    /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
+    o->fill = fill;
+    o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+    /* operand buses (A-8) of the library's words: b=0 is BCmp with no source,
+     * c=0 CCmp with no source, b=~m M with BCmp, c=cy Carry without CCmp */
+    bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
+    bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
+    o->shape = SH_GENERIC;
+    if (p->lde) { /* (Enable loads: the generic kernel) */
+    } else if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
+    else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
+    else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
+        o->shape = SH_CARRY_T_NM;
+    /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
+     * becomes all 0 there stops (seg_chip), dark chips stay dark */
+    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? OPK_JOIN : OPK_STEP;
+    if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
+    return o;
+}
+
+static inline const seg_op *seg_tmpl(const pp5_emc *e, seg *g, unsigned key)
+{
+    int ix = g->tmap[key];
+    return ix ? &g->tmpl[ix - 1] : seg_tmpl_make(e, g, key);
+}
+
+/* The word of pins p (ALU controls; its template t of kind OPK_JOIN) joins
+ * the segment; false when it cannot (its T bit may still change): the
+ * caller steps it. */
+static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_op *t)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
     int set_ring = -1, k = 0;
@@ -2986,49 +3084,30 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         k = e->rt_k;
     }
     if (!valid) e->warnings++; /* */
-    bool write = p->mwrt && valid;
-    if (!write && !p->ldc && !p->lde) { /* changes nothing: S follows the read */
+    if (!t->write && !t->ldc && !t->lde) { /* changes nothing: S follows the read */
         seg_sense(g, addr);
         return true;
     }
-    bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
-    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
-    if (fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
+    if (t->fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
         /* (a fill right after a fill: the second one is all that is seen; the
          * waiting z-test repeats its Carry preset) */
         seg_op *o = &g->op[g->n - 1];
-        o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+        o->fill_v = t->fill_v;
         g->prev_plane = valid ? addr : PL_ZERO;
         g->clocks++;
         return true;
     }
     if (g->n == SEG_MAX) seg_flush(e, g);
     seg_op *o = &g->op[g->n++];
-    o->ss = p->agts_s ? 0 : ~0ull;
-    o->ts = p->agts_t ? 0 : ~0ull;
-    o->es = p->bgts_e ? 0 : ~0ull;
-    o->ms = p->bgts_m ? 0 : ~0ull;
-    o->cs = p->cgts_c ? 0 : ~0ull;
-    o->acm = p->acmp ? ~0ull : 0;
-    o->bcm = p->bcmp ? ~0ull : 0;
-    o->ccm = p->ccmp ? ~0ull : 0;
+    memcpy(o, t, SEG_TMPL_BYTES);
     o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
-    o->write = write;
-    o->ldc = p->ldc;
-    o->lde = p->lde;
-    if (p->lde) g->has_lde = true;
-    o->need_t = p->agts_t;
-    o->need_s = p->agts_s;
-    o->reads_c = p->cgts_c;
-    /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
-    o->fill = fill;
-    o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+    if (t->lde) g->has_lde = true;
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
-    if (p->ldc) {
+    if (t->ldc) {
         g->nldc++;
         g->last_ldc = g->n - 1;
-        if (fill || !p->cgts_c) g->last_over = g->n - 1;
+        if (t->fill || !t->reads_c) g->last_over = g->n - 1;
     }
     if (set_ring >= 0) {
         seg_set *ss = &g->set[set_ring];
@@ -3046,26 +3125,17 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         o->s_plane = (int16_t)g->prev_plane;
         o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
     }
-    /* operand buses (A-8) of the library's words: b=0 is BCmp with no source,
-     * c=0 CCmp with no source, b=~m M with BCmp, c=cy Carry without CCmp */
-    bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
-    bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
-    o->shape = SH_GENERIC;
-    if (p->lde) { /* (Enable loads: the generic kernel) */
-    } else if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
-    else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
-    else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
-        o->shape = SH_CARRY_T_NM;
     o->m0 = e->mem + (size_t)o->m_plane * e->pw; /* (plane(e, m_plane, 0)) */
     o->s0 = e->mem + (size_t)o->s_plane * e->pw;
     o->t_same = 0;
-    if (o->need_t) {
+    o->run = 0;
+    if (t->need_t) {
         o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
         g->last_t_ring = set_ring;
         g->last_t_k = k;
     }
     g->prev_plane = o->m_plane;
-    g->prev_write = write;
+    g->prev_write = t->write;
     g->clocks++;
     return true;
 }
@@ -3158,10 +3228,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_sense(g, addr);
             joined = true;
         } else {
-            /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
-             * becomes all 0 there stops (seg_chip), dark chips stay dark */
+            const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (g->n == SEG_MAX) ACC_FLUSH(); /* (seg_add flushes the segment) */
-            joined = (!p->lde || (!p->agts_t && enable_stays_0(e, p))) && seg_add(e, g, p, addr);
+            joined = t->kind == OPK_JOIN && seg_add(e, g, p, addr, t);
         }
         if (!joined) {
             ACC_FLUSH();
