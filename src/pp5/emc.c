@@ -162,6 +162,13 @@ struct pp5_emc {
     qee_set *arch;          /* copies of the sets those ops read T from */
     int arch_len, arch_cap;
     int *pend_from;         /* per chip: first log entry not yet applied (-1: none) */
+    /* log[hole_lo .. hole_hi) are reserved, not written (seg_defer): they are the
+     * Carry-loading ops of hole_op[hole_first .. hole_n), T from arch[hole_arch[i]],
+     * written when a chip's entries are applied (log_fill) — in a triangle
+     * stream the next z-test's Carry preset drops them first */
+    int hole_lo, hole_hi, hole_first, hole_n;
+    const struct seg_op *hole_op;
+    const int *hole_arch;
     uint64_t pend[4];       /* chips with pending entries */
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
@@ -193,6 +200,13 @@ static inline uint64_t *plane(const pp5_emc *e, int a, int c)
     return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
 }
 static void flush_chip(pp5_emc *e, int c);
+static void log_fill(pp5_emc *e);
+static inline void log_clear(pp5_emc *e)
+{
+    e->log_len = 0;
+    e->arch_len = 0;
+    e->hole_lo = e->hole_hi = 0;
+}
 static void flush_all(pp5_emc *e);
 static bool block_capable(const pp5_emc *e);
 static struct seg *seg_new(void);
@@ -1931,6 +1945,7 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 /* Apply chip c's deferred Carry updates (E was 0 for all of them). */
 static void flush_chip(pp5_emc *e, int c)
 {
+    if (e->hole_hi > e->hole_lo) log_fill(e);
     size_t wpc = (size_t)e->wpc;
     uint64_t *cy = plane(e, PL_CARRY, c);
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -1956,8 +1971,7 @@ static void flush_all(pp5_emc *e)
 {
     for (int wd = 0; wd * 64 < e->nchips; wd++)
         while (e->pend[wd]) flush_chip(e, wd * 64 + __builtin_ctzll(e->pend[wd]));
-    e->log_len = 0;
-    e->arch_len = 0;
+    log_clear(e);
 }
 
 static inline void drop_pending(pp5_emc *e, int c)
@@ -2098,10 +2112,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     word_setup(e, p, addr, &u);
     bool prev_read = e->o.s_source == PP5_S_PREV_READ;
     uint64_t new_gen = e->gen + 1;
-    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
-        e->log_len = 0;
-        e->arch_len = 0;
-    }
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
     if (e->log_len >= LOG_LIMIT) flush_all(e);
     if (prev_read && !u.write && !u.gate_l && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m &&
         !p->cgts_c) {
@@ -2324,7 +2335,10 @@ enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 }
 /* per slot: nb masks, 16 low words, min and max (two i128), a word "masks and low words made" */
 
 typedef struct seg {
-    seg_op op[SEG_MAX];
+    seg_op *op;             /* opbuf[0] or [1]: the other one may hold the log's hole (seg_defer) */
+    int *arch_at;           /* archbuf[0] or [1] alongside: the log's set copy of op i (-1: T = 0) */
+    seg_op opbuf[2][SEG_MAX];
+    int archbuf[2][SEG_MAX];
     seg_set set[QEE_SETS];  /* by ring index */
     int n;                  /* ops (words that write or load Carry) */
     int clocks;             /* clocks decoded (ops and clocks that only read) */
@@ -2369,6 +2383,8 @@ static struct seg *seg_new(void)
 {
     seg *g = malloc(sizeof(seg));
     if (g) {
+        g->op = g->opbuf[0];
+        g->arch_at = g->archbuf[0];
         g->arena = NULL;
         g->arena_cap = 0;
         memset(g->xslot, -1, sizeof g->xslot);
@@ -2404,10 +2420,7 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
 {
     int count = g->nldc;
     if (!count) return true;
-    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
-        e->log_len = 0;
-        e->arch_len = 0;
-    }
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
     if (e->log_len + count > LOG_LIMIT) flush_all(e);
     if (e->log_len + count > e->log_cap) {
         int nc = e->log_cap ? e->log_cap : 256;
@@ -2428,36 +2441,15 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
     return true;
 }
 
-/* The dark chips' share of the segment, after the chip pass: their Carry
- * updates, logged (A-11). Dark are the chips dark from the start (dark) and
- * those whose E became all 0 at an Enable load of the segment (from op
- * g->stop[c] on: the load only darkens, enable_stays_0). A chip starting at op
- * s takes the ops from the last one that overwrites Carry without reading it,
- * if that is at or after s (the z-test's preset: a constant written once),
- * else from s. The entries are made once, for the ops from the earliest start. */
-static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+/* Write the log's reserved entries (the hole seg_defer left) from the
+ * segment's ops: what flush_chip reads of each word. */
+static void log_fill(pp5_emc *e)
 {
-    int last_over = g->last_over, nldc = g->nldc;
-    bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
-    bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
-    if (!nldc || !(any_dark || any_stop)) return;
-    int over_start = last_over < 0 ? g->n : g->op[last_over].fill ? last_over + 1 : last_over;
-#define SEG_EFF(s) (last_over >= (s) ? over_start : (s))
-    int emin = any_dark ? SEG_EFF(0) : g->n;
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
-            int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
-            if (ef < emin) emin = ef;
-        }
-    /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
-     * logged op at or after i (-1: none) */
-    for (int i = emin; i < g->n; i++) {
-        const seg_op *o = &g->op[i];
-        g->entry_at[i] = -1;
+    int j = e->hole_lo;
+    for (int i = e->hole_first; i < e->hole_n; i++) {
+        const seg_op *o = &e->hole_op[i];
         if (!o->ldc) continue;
-        g->entry_at[i] = e->log_len;
-        defer_op *d = &e->log[e->log_len++];
-        /* (what flush_chip reads of the word) */
+        defer_op *d = &e->log[j++];
         d->u.ss = o->ss;
         d->u.ts = o->ts;
         d->u.es = o->es;
@@ -2470,32 +2462,96 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
         d->u.need_t = o->need_t;
         d->u.need_s = o->need_s;
         d->s_addr = o->s_addr;
-        d->set_ix = -1;
-        d->k = 0;
+        d->set_ix = e->hole_arch[i];
+        d->k = d->set_ix >= 0 ? o->k : 0;
+    }
+    e->hole_lo = e->hole_hi = 0;
+}
+
+/* The dark chips' share of the segment, after the chip pass: their Carry
+ * updates, logged (A-11). Dark are the chips dark from the start (dark) and
+ * those whose E became all 0 at an Enable load of the segment (from op
+ * g->stop[c] on: the load only darkens, enable_stays_0). A chip starting at op
+ * s takes the ops from the last one that overwrites Carry without reading it,
+ * if that is at or after s (the z-test's preset: a constant written once),
+ * else from s. The entries are made once, for the ops from the earliest start,
+ * as a hole in the log (log_fill writes them if a chip's entries are ever
+ * applied): the segment's op buffer is kept for it, the next segment decodes
+ * into the other one. */
+static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+{
+    int last_over = g->last_over, nldc = g->nldc;
+    bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
+    bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
+    if (!nldc || !(any_dark || any_stop)) return;
+    int over_start = last_over < 0 ? g->n : g->op[last_over].fill ? last_over + 1 : last_over;
+#define SEG_EFF(s) (last_over >= (s) ? over_start : (s))
+    uint64_t fill_v = last_over >= 0 && g->op[last_over].fill && g->op[last_over].fill_v ? ~0ull : 0;
+    bool fill = last_over >= 0 && g->op[last_over].fill;
+    /* what the segment overwrites: nothing pending there (the chips that went
+     * dark at an Enable load ran: nothing was pending) */
+    if (any_dark && last_over >= 0) {
+        for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd];
+        if (fill)
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t m = dark[wd]; m; m &= m - 1) {
+                    uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
+                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                }
+    }
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m);
+            if (last_over >= g->stop[c]) {
+                drop_pending(e, c);
+                if (fill) {
+                    uint64_t *cy = plane(e, PL_CARRY, c);
+                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                }
+            }
+        }
+    /* no chip left with pending entries: the log (and an earlier hole) is dropped;
+     * else an earlier hole is written before its op buffer is reused */
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
+    if (e->hole_hi > e->hole_lo) log_fill(e);
+    int emin = any_dark ? SEG_EFF(0) : g->n;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
+            if (ef < emin) emin = ef;
+        }
+    /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
+     * logged op at or after i (-1: none) */
+    int lo = e->log_len;
+    for (int i = emin; i < g->n; i++) {
+        const seg_op *o = &g->op[i];
+        g->entry_at[i] = -1;
+        if (!o->ldc) continue;
+        g->entry_at[i] = e->log_len++;
+        g->arch_at[i] = -1;
         if (o->need_t && o->set_ring >= 0) {
             /* (the set as it is now: bits below k were final when the word read it) */
             const qee_set *s = &e->set[o->set_ring];
             if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m))
                 e->arch[e->arch_len++] = *s;
-            d->set_ix = e->arch_len - 1;
-            d->k = o->k;
+            g->arch_at[i] = e->arch_len - 1;
         }
+    }
+    if (e->log_len > lo) {
+        e->hole_lo = lo;
+        e->hole_hi = e->log_len;
+        e->hole_first = emin;
+        e->hole_n = g->n;
+        e->hole_op = g->op;
+        e->hole_arch = g->arch_at;
+        int b = g->op == g->opbuf[0];
+        g->op = g->opbuf[b];
+        g->arch_at = g->archbuf[b];
     }
     for (int i = g->n - 2; i >= emin; i--)
         if (g->entry_at[i] < 0) g->entry_at[i] = g->entry_at[i + 1];
-    uint64_t fill_v = last_over >= 0 && g->op[last_over].fill && g->op[last_over].fill_v ? ~0ull : 0;
-    bool fill = last_over >= 0 && g->op[last_over].fill;
     /* chips dark from the start (s = 0) */
     if (any_dark) {
-        if (last_over >= 0) {
-            for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
-            if (fill)
-                for (int wd = 0; wd < 4; wd++)
-                    for (uint64_t m = dark[wd]; m; m &= m - 1) {
-                        uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
-                        cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
-                    }
-        }
         int ef = SEG_EFF(0), en = ef < g->n ? g->entry_at[ef] : -1;
         if (en >= 0)
             for (int wd = 0; wd < 4; wd++) {
@@ -2504,18 +2560,10 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
                 e->pend[wd] |= dark[wd];
             }
     }
-    /* chips that went dark at an Enable load (nothing pending: they ran) */
+    /* chips that went dark at an Enable load */
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), st = g->stop[c];
-            if (last_over >= st) {
-                drop_pending(e, c);
-                if (fill) {
-                    uint64_t *cy = plane(e, PL_CARRY, c);
-                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
-                }
-            }
-            int ef = SEG_EFF(st), en = ef < g->n ? g->entry_at[ef] : -1;
+            int c = wd * 64 + __builtin_ctzll(m), ef = SEG_EFF(g->stop[c]), en = ef < g->n ? g->entry_at[ef] : -1;
             if (en < 0) continue;
             if (!chip_pending(e, c)) e->pend_from[c] = en;
             e->pend[wd] |= 1ull << (c & 63);
