@@ -41,6 +41,9 @@
 #include <immintrin.h>
 #define EMC_AVX512 1
 #endif
+#ifndef PP5_EMC_SIGN_ISA
+#define PP5_EMC_SIGN_ISA 2 /* (below: 1 = AVX2 at most, 0 = portable; the tests build all three) */
+#endif
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -318,7 +321,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     if (block_capable(e)) e->seg = seg_new(); /* (none: pp5_emc_run steps) */
 #ifdef EMC_AVX512
     __builtin_cpu_init();
-    e->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+    e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512vl");
 #endif
     *out = e;
@@ -2622,6 +2625,24 @@ static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
     }
 }
 
+#ifdef EMC_AVX512
+/* masks16 with the 16 values in two vectors: a shift and a byte truncation
+ * give eight bits of each at once */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void masks16_avx512(const uint64_t *val, int klo, int nb,
+                                                                                 uint64_t *out)
+{
+    __m512i a = _mm512_loadu_si512((const void *)val), b = _mm512_loadu_si512((const void *)(val + 8));
+    for (int bb = 0; bb < nb; bb += 8) {
+        int n = nb - bb < 8 ? nb - bb : 8;
+        __m128i sh = _mm_cvtsi32_si128(klo + bb);
+        __m128i v = _mm_unpacklo_epi64(_mm512_cvtepi64_epi8(_mm512_srl_epi64(a, sh)),
+                                       _mm512_cvtepi64_epi8(_mm512_srl_epi64(b, sh)));
+        for (int j = 0; j < n; j++)
+            out[bb + j] = (uint64_t)_mm_test_epi8_mask(v, _mm_set1_epi8((char)(1 << j)));
+    }
+}
+#endif
+
 /* The running chips' columns and rows as slots, once a segment. */
 static void seg_slots(const pp5_emc *e, seg *g, const uint64_t *run)
 {
@@ -2684,7 +2705,8 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 
 /* A line's masks and low words (d: its arena data, a: y line), for a chip
  * whose adder starts: many chips of a segment need none (constant T). */
-static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d)
+static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d,
+                                                bool avx512)
 {
     uint64_t *lo = d + ss->nb;
     /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
@@ -2697,7 +2719,12 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
         v += d1;
         d1 += d2;
     }
-    masks16(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
+#ifdef EMC_AVX512
+    if (avx512) masks16_avx512(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
+    else
+#endif
+        masks16(lo, ss->klo, ss->nb, d);
+    (void)avx512;
     lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
@@ -2760,8 +2787,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
                 } else {
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
-                        if (!xd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 0, chip_x0(e, c), xd);
-                        if (!yd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 1, chip_y0(e, c), yd);
+                        if (!xd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 0, chip_x0(e, c), xd, e->avx512);
+                        if (!yd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 1, chip_y0(e, c), yd, e->avx512);
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
                             const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
