@@ -166,12 +166,12 @@ struct pp5_emc {
     int arch_len, arch_cap;
     int *pend_from;         /* per chip: first log entry not yet applied (-1: none) */
     /* log[hole_lo .. hole_hi) are reserved, not written (seg_defer): they are the
-     * Carry-loading ops of hole_op[hole_first .. hole_n), T from arch[hole_arch[i]],
+     * Carry-loading ops of hole_op[hole_first .. hole_n), T from arch[hole_arch[set ring]],
      * written when a chip's entries are applied (log_fill) — in a triangle
      * stream the next z-test's Carry preset drops them first */
     int hole_lo, hole_hi, hole_first, hole_n;
     const struct seg_op *hole_op;
-    const int *hole_arch;
+    int hole_arch[8];       /* (QEE_SETS) */
     uint64_t pend[4];       /* chips with pending entries */
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
@@ -2304,6 +2304,7 @@ typedef struct seg_op {
     int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
     int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
     int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
+    int16_t ldc_rank;       /* Carry-loading ops before this one in the segment */
     uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
     const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
 } seg_op;
@@ -2339,9 +2340,7 @@ enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 }
 
 typedef struct seg {
     seg_op *op;             /* opbuf[0] or [1]: the other one may hold the log's hole (seg_defer) */
-    int *arch_at;           /* archbuf[0] or [1] alongside: the log's set copy of op i (-1: T = 0) */
     seg_op opbuf[2][SEG_MAX];
-    int archbuf[2][SEG_MAX];
     seg_set set[QEE_SETS];  /* by ring index */
     int n;                  /* ops (words that write or load Carry) */
     int clocks;             /* clocks decoded (ops and clocks that only read) */
@@ -2361,7 +2360,8 @@ typedef struct seg {
     bool slots_made;                /* for this segment's running chips */
     int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
     uint64_t stopped[4];    /* those chips */
-    int entry_at[SEG_MAX];  /* seg_defer: log entry of op i (LdC ops from the first logged) */
+    unsigned ldc_rings;     /* sets that Carry-loading ops read T from (bit: ring index) */
+    bool keep_ops;          /* the log's hole keeps this segment's op buffer (seg_defer) */
     uint8_t tmap[TMPL_KEYS]; /* key -> template index + 1 (0: not made yet) */
     int ntmpl;
     seg_op tmpl[TMPL_MAX + 1]; /* (+ a spare) */
@@ -2387,7 +2387,7 @@ static struct seg *seg_new(void)
     seg *g = malloc(sizeof(seg));
     if (g) {
         g->op = g->opbuf[0];
-        g->arch_at = g->archbuf[0];
+        g->keep_ops = false;
         g->arena = NULL;
         g->arena_cap = 0;
         memset(g->xslot, -1, sizeof g->xslot);
@@ -2402,11 +2402,16 @@ static struct seg *seg_new(void)
 
 static void seg_reset(seg *g)
 {
+    if (g->keep_ops) { /* (the log's hole has the ops: the next segment takes the other buffer) */
+        g->op = g->opbuf[g->op == g->opbuf[0]];
+        g->keep_ops = false;
+    }
     g->n = 0;
     g->clocks = 0;
     g->has_t = false;
     g->has_lde = false;
     g->nldc = 0;
+    g->ldc_rings = 0;
     g->last_ldc = g->last_over = -1;
     for (int r = 0; r < QEE_SETS; r++) {
         g->set[r].kmax = -1;
@@ -2433,9 +2438,9 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
         e->log = nl;
         e->log_cap = nc;
     }
-    if (e->arch_len + count > e->arch_cap) {
+    if (e->arch_len + QEE_SETS > e->arch_cap) {
         int nc = e->arch_cap ? e->arch_cap : 64;
-        while (nc < e->arch_len + count) nc *= 2;
+        while (nc < e->arch_len + QEE_SETS) nc *= 2;
         qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
         if (!na) return false;
         e->arch = na;
@@ -2465,7 +2470,7 @@ static void log_fill(pp5_emc *e)
         d->u.need_t = o->need_t;
         d->u.need_s = o->need_s;
         d->s_addr = o->s_addr;
-        d->set_ix = e->hole_arch[i];
+        d->set_ix = o->need_t && o->set_ring >= 0 ? e->hole_arch[o->set_ring] : -1;
         d->k = d->set_ix >= 0 ? o->k : 0;
     }
     e->hole_lo = e->hole_hi = 0;
@@ -2523,39 +2528,29 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
             int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
             if (ef < emin) emin = ef;
         }
-    /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
-     * logged op at or after i (-1: none) */
-    int lo = e->log_len;
-    for (int i = emin; i < g->n; i++) {
-        const seg_op *o = &g->op[i];
-        g->entry_at[i] = -1;
-        if (!o->ldc) continue;
-        g->entry_at[i] = e->log_len++;
-        g->arch_at[i] = -1;
-        if (o->need_t && o->set_ring >= 0) {
-            /* (the set as it is now: bits below k were final when the word read it) */
-            const qee_set *s = &e->set[o->set_ring];
-            if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m))
-                e->arch[e->arch_len++] = *s;
-            g->arch_at[i] = e->arch_len - 1;
-        }
-    }
-    if (e->log_len > lo) {
+    /* entries (room made by seg_log_room): the Carry-loading ops from emin, the
+     * first logged op at or after op i is entry lo + ldc_rank[i] - ldc_rank[emin]
+     * (none when ldc_rank[i] = nldc); T of the sets as they are now (bits below k
+     * were final when a word read bit k) */
+    int lo = e->log_len, base = emin < g->n ? g->op[emin].ldc_rank : nldc;
+#define SEG_ENTRY(i) ((i) < g->n && g->op[i].ldc_rank < nldc ? lo + g->op[i].ldc_rank - base : -1)
+    if (nldc > base) {
+        e->log_len += nldc - base;
         e->hole_lo = lo;
         e->hole_hi = e->log_len;
         e->hole_first = emin;
         e->hole_n = g->n;
         e->hole_op = g->op;
-        e->hole_arch = g->arch_at;
-        int b = g->op == g->opbuf[0];
-        g->op = g->opbuf[b];
-        g->arch_at = g->archbuf[b];
+        for (unsigned m = g->ldc_rings; m; m &= m - 1) {
+            int r = __builtin_ctz(m);
+            e->arch[e->arch_len] = e->set[r];
+            e->hole_arch[r] = e->arch_len++;
+        }
+        g->keep_ops = true; /* (seg_flush moves to the other buffer at its end) */
     }
-    for (int i = g->n - 2; i >= emin; i--)
-        if (g->entry_at[i] < 0) g->entry_at[i] = g->entry_at[i + 1];
     /* chips dark from the start (s = 0) */
     if (any_dark) {
-        int ef = SEG_EFF(0), en = ef < g->n ? g->entry_at[ef] : -1;
+        int ef = SEG_EFF(0), en = SEG_ENTRY(ef);
         if (en >= 0)
             for (int wd = 0; wd < 4; wd++) {
                 for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
@@ -2566,12 +2561,13 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
     /* chips that went dark at an Enable load */
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), ef = SEG_EFF(g->stop[c]), en = ef < g->n ? g->entry_at[ef] : -1;
+            int c = wd * 64 + __builtin_ctzll(m), ef = SEG_EFF(g->stop[c]), en = SEG_ENTRY(ef);
             if (en < 0) continue;
             if (!chip_pending(e, c)) e->pend_from[c] = en;
             e->pend[wd] |= 1ull << (c & 63);
         }
 #undef SEG_EFF
+#undef SEG_ENTRY
 }
 
 /* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
@@ -2951,7 +2947,7 @@ static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
  * bits of one set with the adder; the chip pass takes them in one loop. */
 static void seg_fuse(seg *g)
 {
-    for (int i = 0; i < g->n; i++) g->op[i].run = 0;
+    /* (run is 0 from seg_add) */
     for (int i = 0; i < g->n;) {
         seg_op *o = &g->op[i];
         bool head = o->need_t && !o->t_same && o->set_ring >= 0 && g->set[o->set_ring].adder;
@@ -3044,11 +3040,11 @@ static void seg_flush(pp5_emc *e, seg *g)
     }
     seg_fuse(g);
     seg_chips(e, g, run, snap_at_end, can_stop);
+    if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     seg_defer(e, g, dark);
     if (g->has_lde)
         for (int wd = 0; wd < 4; wd++)
             for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
-    if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
@@ -3179,7 +3175,9 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_o
     if (t->lde) g->has_lde = true;
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
+    o->ldc_rank = (int16_t)g->nldc;
     if (t->ldc) {
+        if (t->need_t && set_ring >= 0) g->ldc_rings |= 1u << set_ring;
         g->nldc++;
         g->last_ldc = g->n - 1;
         if (t->fill || !t->reads_c) g->last_over = g->n - 1;
