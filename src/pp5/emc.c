@@ -178,7 +178,7 @@ struct pp5_emc {
     uint64_t extops[6], warnings;
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
-    bool avx512;            /* the processor has AVX-512 (F, BW, VL) */
+    int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -323,6 +323,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     __builtin_cpu_init();
     e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512vl");
+    if (e->avx512 && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("gfni")) e->avx512 = 2;
 #endif
     *out = e;
     return LS_OK;
@@ -2621,24 +2622,6 @@ static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
     }
 }
 
-#ifdef EMC_AVX512
-/* masks16 with the 16 values in two vectors: a shift and a byte truncation
- * give eight bits of each at once */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void masks16_avx512(const uint64_t *val, int klo, int nb,
-                                                                                 uint64_t *out)
-{
-    __m512i a = _mm512_loadu_si512((const void *)val), b = _mm512_loadu_si512((const void *)(val + 8));
-    for (int bb = 0; bb < nb; bb += 8) {
-        int n = nb - bb < 8 ? nb - bb : 8;
-        __m128i sh = _mm_cvtsi32_si128(klo + bb);
-        __m128i v = _mm_unpacklo_epi64(_mm512_cvtepi64_epi8(_mm512_srl_epi64(a, sh)),
-                                       _mm512_cvtepi64_epi8(_mm512_srl_epi64(b, sh)));
-        for (int j = 0; j < n; j++)
-            out[bb + j] = (uint64_t)_mm_test_epi8_mask(v, _mm_set1_epi8((char)(1 << j)));
-    }
-}
-#endif
-
 /* The running chips' columns and rows as slots, once a segment. */
 static void seg_slots(const pp5_emc *e, seg *g, const uint64_t *run)
 {
@@ -2701,8 +2684,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
 
 /* A line's masks and low words (d: its arena data, a: y line), for a chip
  * whose adder starts: many chips of a segment need none (constant T). */
-static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d,
-                                                bool avx512)
+static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d)
 {
     uint64_t *lo = d + ss->nb;
     /* the part's 16 values mod 2^64 (bits ≤ 63 of the sum need no more):
@@ -2715,14 +2697,49 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
         v += d1;
         d1 += d2;
     }
-#ifdef EMC_AVX512
-    if (avx512) masks16_avx512(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
-    else
-#endif
-        masks16(lo, ss->klo, ss->nb, d);
-    (void)avx512;
+    masks16(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
     lo[SEG_LOWS + SEG_RANGE] = 1;
 }
+
+#ifdef EMC_AVX512
+/* seg_line with AVX-512 (DQ: 64-bit products) and GFNI: the 16 values in two
+ * vectors (stored as vectors: the adder start loads them so, and a vector
+ * load of scalar stores would wait for them), their masks eight bits at a
+ * time by a shift, a byte truncation and one affine instruction that
+ * transposes the two 8×8 bit blocks (byte i: bits of value i → byte j: bit j
+ * of the eight values; it reads matrix row 7 − j for result bit j, so the
+ * values go in reversed) */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,gfni"), noinline)) static void
+seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d)
+{
+    uint64_t *lo = d + ss->nb;
+    __m512i q = _mm512_set1_epi64((long long)(uint64_t)s->coef[a ? 5 : 3]);
+    __m512i l1 = _mm512_set1_epi64((long long)(uint64_t)s->coef[a ? 1 : 0]);
+    __m512i c0 = _mm512_set1_epi64(a ? 0 : (long long)(uint64_t)s->coef[2]);
+    __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64(origin), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+    __m512i x1 = _mm512_add_epi64(x0, _mm512_set1_epi64(8));
+    /* (q·x + l)·x + c mod 2^64, as the forward differences of seg_line */
+    __m512i va = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x0), l1), x0), c0);
+    __m512i vb = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x1), l1), x1), c0);
+    _mm512_storeu_si512((void *)lo, va);
+    _mm512_storeu_si512((void *)(lo + 8), vb);
+    const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    va = _mm512_permutexvar_epi64(rev, va);
+    vb = _mm512_permutexvar_epi64(rev, vb);
+    const __m128i unit = _mm_set1_epi64x((long long)0x8040201008040201ull); /* byte i = 1 << i */
+    int klo = ss->klo, nb = ss->nb;
+    for (int bb = 0; bb < nb; bb += 8) {
+        int n = nb - bb < 8 ? nb - bb : 8;
+        __m128i sh = _mm_cvtsi32_si128(klo + bb);
+        __m128i v = _mm_unpacklo_epi64(_mm512_cvtepi64_epi8(_mm512_srl_epi64(va, sh)),
+                                       _mm512_cvtepi64_epi8(_mm512_srl_epi64(vb, sh)));
+        __m128i t = _mm_gf2p8affine_epi64_epi8(unit, v, 0); /* qword h, byte j: bit j of values 8h .. 8h+7 */
+        __m128i w = _mm_unpacklo_epi8(t, _mm_srli_si128(t, 8)); /* 16-bit lane j: bit j of the 16 values */
+        _mm512_mask_storeu_epi64(d + bb, (__mmask8)((1u << n) - 1), _mm512_cvtepu16_epi64(w));
+    }
+    lo[SEG_LOWS + SEG_RANGE] = 1;
+}
+#endif
 
 /* Chip c runs the segment's ops. T of a set marked adder: bits from the
  * chip's constant bit up are constants; below it a bit-serial adder of
@@ -2783,8 +2800,16 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
                 } else {
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
-                        if (!xd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 0, chip_x0(e, c), xd, e->avx512);
-                        if (!yd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 1, chip_y0(e, c), yd, e->avx512);
+                        for (int a = 0; a < 2; a++) {
+                            uint64_t *ld = a ? yd : xd;
+                            if (ld[ss->nb + SEG_LOWS + SEG_RANGE]) continue; /* (made by an earlier chip) */
+                            int origin = a ? chip_y0(e, c) : chip_x0(e, c);
+#ifdef EMC_AVX512
+                            if (e->avx512 == 2) seg_line_gfni(&e->set[ring], ss, a, origin, ld);
+                            else
+#endif
+                                seg_line(&e->set[ring], ss, a, origin, ld);
+                        }
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
                             const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
