@@ -3094,6 +3094,7 @@ _Static_assert(offsetof(pp5_pins, mwrt) == offsetof(pp5_pins, acmp) + 10 &&
                    offsetof(pp5_pins, cgts_c) == offsetof(pp5_pins, acmp) + 7 &&
                    offsetof(pp5_pins, acmp) + 16 <= sizeof(pp5_pins),
                "pp5_pins: control bytes acmp .. mwrt consecutive");
+_Static_assert(offsetof(pp5_pins, dat) + 8 <= sizeof(pp5_pins), "pp5_pins: dat[0..5] read as 8 bytes");
 enum { KB_ACMP, KB_AGTS_S, KB_AGTS_T, KB_BCMP, KB_BGTS_E, KB_BGTS_M, KB_CCMP, KB_CGTS_C, KB_LDC, KB_LDE, KB_MWRT,
        KB_VALID };
 static inline unsigned pins_key(const pp5_pins *p, bool valid)
@@ -3260,17 +3261,24 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
      * step, a segment flush, the clock-by-clock path, the end (its bit count m
      * stays current in the set: seg_add reads it) */
     qee_set *acc_set = NULL;
-    uint64_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0, acc4 = 0, acc5 = 0;
+#if defined(__SSE2__)
+    /* (coefficients 0..5 as the 64-bit lanes of three vectors: a clock's six
+     * bits are spread to the lanes and shifted to bit m together) */
+    __m128i acc01 = _mm_setzero_si128(), acc23 = acc01, acc45 = acc01;
+    const __m128i dat_bits = _mm_set_epi64x(0, 0x010101010101ll), zero128 = acc01;
+#define ACC_OUT(c) (uint64_t)_mm_cvtsi128_si64((c) & 1 ? _mm_unpackhi_epi64(ACC_V(c), ACC_V(c)) : ACC_V(c))
+#define ACC_V(c) ((c) < 2 ? acc01 : (c) < 4 ? acc23 : acc45)
+#define ACC_ZERO() (acc01 = acc23 = acc45 = zero128)
+#else
+    uint64_t acc[6] = {0};
+#define ACC_OUT(c) acc[c]
+#define ACC_ZERO() memset(acc, 0, sizeof acc)
+#endif
 #define ACC_FLUSH()                                                                                \
     do {                                                                                           \
         if (acc_set) {                                                                             \
-            acc_set->coef[0] |= acc0;                                                              \
-            acc_set->coef[1] |= acc1;                                                              \
-            acc_set->coef[2] |= acc2;                                                              \
-            acc_set->coef[3] |= acc3;                                                              \
-            acc_set->coef[4] |= acc4;                                                              \
-            acc_set->coef[5] |= acc5;                                                              \
-            acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = 0;                                           \
+            for (int c_ = 0; c_ < 6; c_++) acc_set->coef[c_] |= ACC_OUT(c_);                       \
+            ACC_ZERO();                                                                            \
             acc_set = NULL;                                                                        \
         }                                                                                          \
     } while (0)
@@ -3297,12 +3305,18 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                             ACC_FLUSH();
                             acc_set = into;
                         }
-                        acc0 |= bit & (0 - (uint64_t)(prev->dat[0] & 1));
-                        acc1 |= bit & (0 - (uint64_t)(prev->dat[1] & 1));
-                        acc2 |= bit & (0 - (uint64_t)(prev->dat[2] & 1));
-                        acc3 |= bit & (0 - (uint64_t)(prev->dat[3] & 1));
-                        acc4 |= bit & (0 - (uint64_t)(prev->dat[4] & 1));
-                        acc5 |= bit & (0 - (uint64_t)(prev->dat[5] & 1));
+#if defined(__SSE2__)
+                        /* dat[0..5] (and two bytes masked off) as 64-bit lanes, shifted to bit m */
+                        __m128i d8 = _mm_loadl_epi64((const __m128i *)(const void *)prev->dat) & dat_bits;
+                        __m128i w16 = _mm_unpacklo_epi8(d8, zero128), c = _mm_cvtsi32_si128(m);
+                        __m128i lo32 = _mm_unpacklo_epi16(w16, zero128), hi32 = _mm_unpackhi_epi16(w16, zero128);
+                        acc01 |= _mm_sll_epi64(_mm_unpacklo_epi32(lo32, zero128), c);
+                        acc23 |= _mm_sll_epi64(_mm_unpackhi_epi32(lo32, zero128), c);
+                        acc45 |= _mm_sll_epi64(_mm_unpacklo_epi32(hi32, zero128), c);
+                        (void)bit;
+#else
+                        for (int c = 0; c < 6; c++) acc[c] |= bit & (0 - (uint64_t)(prev->dat[c] & 1));
+#endif
                     } else
                         for (int c = 0; c < 6; c++)
                             into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
@@ -3338,15 +3352,11 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         }
         prev = p;
     }
+    ACC_FLUSH();
 #undef ACC_FLUSH
-    if (acc_set) {
-        acc_set->coef[0] |= acc0;
-        acc_set->coef[1] |= acc1;
-        acc_set->coef[2] |= acc2;
-        acc_set->coef[3] |= acc3;
-        acc_set->coef[4] |= acc4;
-        acc_set->coef[5] |= acc5;
-    }
+#undef ACC_OUT
+#undef ACC_V
+#undef ACC_ZERO
     latch_pins(e, prev);
     seg_flush(e, g);
 }
