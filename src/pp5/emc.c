@@ -787,22 +787,33 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(
 {
     /* (pl, rl: the values; only their low k bits count) */
     uint64_t lim = 1ull << k, low = lim - 1;
-    cy[0] = cy[1] = cy[2] = cy[3] = 0;
     __m512i lowv = _mm512_set1_epi64((long long)low);
     __m512i p0 = _mm512_and_si512(_mm512_loadu_si512(pl), lowv), p1 = _mm512_and_si512(_mm512_loadu_si512(pl + 8), lowv);
     if (k <= 31) {
+        /* row ly: P(lx) ≥ 2^k − R(ly), sixteen 32-bit lanes; the thresholds of
+         * the 16 rows in one vector, a row's broadcast by a permute, the masks
+         * joined in mask registers (no read-modify-write of cy) */
         __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)), _mm512_cvtepi64_epi32(p1), 1);
-        for (int ly = 0; ly < 16; ly++) {
-            __mmask16 m = _mm512_cmpge_epu32_mask(p, _mm512_set1_epi32((int)(uint32_t)(lim - (rl[ly] & low))));
-            cy[ly >> 2] |= (uint64_t)m << (16 * (ly & 3));
+        __m512i limv = _mm512_set1_epi64((long long)lim);
+        __m512i r0 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl), lowv));
+        __m512i r1 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl + 8), lowv));
+        __m512i th = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(r0)), _mm512_cvtepi64_epi32(r1), 1);
+#define CARRY16_ROW(ly) _mm512_cmpge_epu32_mask(p, _mm512_permutexvar_epi32(_mm512_set1_epi32(ly), th))
+        for (int q = 0; q < 4; q++) {
+            __mmask32 lo = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 1), (__mmask32)CARRY16_ROW(4 * q));
+            __mmask32 hi = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 3), (__mmask32)CARRY16_ROW(4 * q + 2));
+            cy[q] = (uint64_t)_cvtmask64_u64(_mm512_kunpackd((__mmask64)hi, (__mmask64)lo));
         }
+#undef CARRY16_ROW
         return;
     }
+    uint64_t acc[4] = {0, 0, 0, 0};
     for (int ly = 0; ly < 16; ly++) {
         __m512i t = _mm512_set1_epi64((long long)(lim - (rl[ly] & low)));
         uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
-        cy[ly >> 2] |= m << (16 * (ly & 3));
+        acc[ly >> 2] |= m << (16 * (ly & 3));
     }
+    memcpy(cy, acc, sizeof acc);
 }
 #endif
 
