@@ -2138,14 +2138,14 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             int v = e->o.carry_table >> idx & 1;
             if (e->carry_fill != v + 1) { /* (the z-test repeats its preset while it waits) */
                 uint64_t *cy = plane(e, PL_CARRY, 0);
-                for (size_t w = 0; w < e->pw; w++) cy[w] = v ? ~0ull : 0;
+                memset(cy, v ? 0xff : 0, e->pw * sizeof *cy);
                 e->carry_fill = v + 1;
             }
             memset(e->pend, 0, sizeof e->pend); /* overwritten, never read: nothing pending */
         }
         if (u.lde) {
-            uint64_t v = e->o.enable_table >> idx & 1 ? ~0ull : 0, *en = plane(e, PL_E, 0);
-            for (size_t w = 0; w < e->pw; w++) en[w] = v;
+            int v = e->o.enable_table >> idx & 1;
+            memset(plane(e, PL_E, 0), v ? 0xff : 0, e->pw * sizeof(uint64_t));
             for (int wd = 0; wd * 64 < e->nchips; wd++) {
                 int nw = e->nchips - wd * 64;
                 e->eany[wd] = v ? (nw >= 64 ? ~0ull : (1ull << nw) - 1) : 0;
