@@ -353,7 +353,25 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e);
 }
 
-void pp5_emc_sync(pp5_emc *e) { flush_all(e); }
+/* pp5_emc_run leaves its last segment open (the next block carries it on:
+ * a renderer's 256-clock blocks cut no segment); whatever looks at the state
+ * or changes it from outside runs it first. Logically const (the accessors
+ * take a const array, as pp5_emc_carry): the clocks were handed over already. */
+static void seg_flush(pp5_emc *e, struct seg *g);
+static bool seg_open(const struct seg *g);
+static inline void seg_settle(const pp5_emc *ce)
+{
+    if (ce->seg && seg_open(ce->seg)) {
+        pp5_emc *e = (pp5_emc *)ce;
+        seg_flush(e, e->seg);
+    }
+}
+
+void pp5_emc_sync(pp5_emc *e)
+{
+    seg_settle(e);
+    flush_all(e);
+}
 int pp5_emc_width(const pp5_emc *e) { return e->w; }
 int pp5_emc_height(const pp5_emc *e) { return e->h; }
 int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
@@ -364,6 +382,7 @@ uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchi
 void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
     if (k < 0 || k >= e->nchips) return;
+    seg_settle(e);
     if (chip_pending(e, k)) flush_chip(e, k); /* their T used the old origin */
     e->config[k] = v & 0x3fffff;
     e->groups_dirty = true;
@@ -381,6 +400,7 @@ static int getbit(const uint64_t *pl, int i) { return (int)(pl[i >> 6] >> (i & 6
 int pp5_emc_mem_bit(const pp5_emc *e, int x, int y, int a)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h || a < 0 || a >= PP5_EMC_MEM_BITS) return 0;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     return getbit(plane(e, a, c), i);
 }
@@ -393,6 +413,7 @@ uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
 void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     if (chip_pending(e, c)) flush_chip(e, c); /* they read this memory */
     if (e->s_addr >= 0 && e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
@@ -409,12 +430,14 @@ void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 int pp5_emc_enable(const pp5_emc *e, int x, int y)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     return getbit(plane(e, PL_E, c), i);
 }
 int pp5_emc_carry(const pp5_emc *e, int x, int y)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     /* logically const: brings the chip's deferred Carry updates up to date */
     if (chip_pending(e, c)) flush_chip((pp5_emc *)e, c);
@@ -450,6 +473,7 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
 {
     int a = which == PP5_EMC_PLANE_E ? PL_E : which == PP5_EMC_PLANE_CARRY ? PL_CARRY
           : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
+    seg_settle(e);
     if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
     if (64 % e->tw == 0) {
         /* whole chip rows sit in one word on both sides */
@@ -2271,6 +2295,7 @@ static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
 
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
 {
+    seg_settle(e);
     if (p->trst) qee_step(e);
     step_word(e, p);
     latch_pins(e, p);
@@ -2381,6 +2406,8 @@ typedef struct seg {
     size_t arena_cap, arena_len;
 } seg;
 
+static bool seg_open(const seg *g) { return g->n || g->clocks; }
+
 static bool block_capable(const pp5_emc *e)
 {
     const pp5_emc_options *o = &e->o;
@@ -2394,6 +2421,7 @@ static void seg_free(seg *g)
     free(g);
 }
 
+static void seg_reset(seg *g);
 static struct seg *seg_new(void)
 {
     seg *g = malloc(sizeof(seg));
@@ -2408,6 +2436,7 @@ static struct seg *seg_new(void)
         g->slots_made = false;
         memset(g->tmap, 0, sizeof g->tmap);
         g->ntmpl = 0;
+        seg_reset(g);
     }
     return g;
 }
@@ -3257,7 +3286,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
         return;
     }
-    seg_reset(g);
+    /* (the segment the last block left open carries on) */
     /* the pin latches are the previous clock's pins: read there, written back
      * before the clock-by-clock path and at the end */
     pp5_pins lat0;
@@ -3369,5 +3398,5 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 #undef ACC_V
 #undef ACC_ZERO
     latch_pins(e, prev);
-    seg_flush(e, g);
+    /* (the segment stays open: seg_settle) */
 }
