@@ -131,6 +131,7 @@ int main(int argc, char **argv)
         if (pp5_emc_create(&e, NULL, &d) != LS_OK) return 1;
         double c0 = cpu_now(), w0 = wall_now();
         pp5_emc_run(e, rec.p, rec.n);
+        pp5_emc_sync(e); /* (the frame complete: the segment left open, the deferred Carry) */
         timing_add(&emc, cpu_now() - c0, wall_now() - w0);
         pp5_emc_destroy(e);
         /* the same in blocks of PP5_STREAM_BLOCK clocks, as pp5_render hands them over */
@@ -139,6 +140,7 @@ int main(int argc, char **argv)
         w0 = wall_now();
         for (size_t i = 0; i < rec.n; i += PP5_STREAM_BLOCK)
             pp5_emc_run(e, rec.p + i, rec.n - i < PP5_STREAM_BLOCK ? rec.n - i : PP5_STREAM_BLOCK);
+        pp5_emc_sync(e);
         timing_add(&emc_blk, cpu_now() - c0, wall_now() - w0);
         pp5_emc_destroy(e);
     }
