@@ -2319,9 +2319,15 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
  * the deferred log as pp5_emc_step would log them (seg_defer). An edge's
  * Enable load (it reads T) still ends the segment: sign_exec does it whole,
  * cheaper than the segment's adder for the chips the edge crosses. A segment also ends
- * before a new coefficient set takes the ring slot of a set it reads, after
- * SEG_MAX ops, and at the end of the block. Only the A-9/A-10/A-11 defaults
- * on chips of four words take this path (other options step). */
+ * before a new coefficient set takes the ring slot of a set it reads and after
+ * SEG_MAX ops; at the end of the block it stays open (the next block carries
+ * it on; pp5_emc_step, the accessors and the API writes run it first:
+ * seg_settle). Only the A-9/A-10/A-11 defaults on chips of four words take
+ * this path (other options step).
+ *
+ * Decoding a word is a template copy: the op's fields that depend only on the
+ * eleven control pins and the address's validity are made once per array
+ * (seg_tmpl_make, keyed by one 16-byte compare of the pins: pins_key). */
 
 enum { SEG_MAX = 512 };
 enum { S_INIT, S_PREV_M, S_PLANE };
