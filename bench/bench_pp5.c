@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "base/buf.h"
+#include "bench_pp5_scene.h"
 #include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
@@ -75,26 +76,7 @@ int main(int argc, char **argv)
     if (reps < 1) reps = 1;
     ls_buf b;
     ls_buf_init(&b);
-    uint64_t s = 12345;
-    ls_buf_puts(&b, "clear 0 0 0\n");
-    for (int i = 0; i < ntri; i++) {
-        ls_buf_puts(&b, "tri");
-        for (int v = 0; v < 3; v++) {
-            s = s * 6364136223846793005ull + 1442695040888963407ull;
-            double x = (double)(s >> 40 & 0xffff) / 65536.0 * 148 - 10;
-            double y = (double)(s >> 20 & 0xffff) / 65536.0 * 148 - 10;
-            ls_buf_printf(&b, " %.3f %.3f %.3f %d %d %d", x, y, (double)(s >> 8 & 0xff) / 256.0,
-                          (int)(s >> 10 & 0xff), (int)(s >> 18 & 0xff), (int)(s >> 26 & 0xff));
-        }
-        ls_buf_puts(&b, "\n");
-    }
-    for (int i = 0; i < ndisc; i++) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        ls_buf_printf(&b, "disc %.3f %.3f %.3f %d %d %d %.3f\n", (double)(s >> 40 & 0xffff) / 65536.0 * 128,
-                      (double)(s >> 20 & 0xffff) / 65536.0 * 128, 2 + (double)(s >> 8 & 0xff) / 8.0,
-                      (int)(s >> 10 & 0xff), (int)(s >> 18 & 0xff), (int)(s >> 26 & 0xff),
-                      (double)(s >> 30 & 0xff) / 256.0);
-    }
+    bench_pp5_scene(&b, ntri, ndisc);
     pp5_scene sc;
     ls_diag d;
     if (pp5_scene_parse(b.data, b.len, "bench", &sc, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
@@ -131,6 +113,7 @@ int main(int argc, char **argv)
         if (pp5_emc_create(&e, NULL, &d) != LS_OK) return 1;
         double c0 = cpu_now(), w0 = wall_now();
         pp5_emc_run(e, rec.p, rec.n);
+        pp5_emc_sync(e); /* (the frame complete: the segment left open, the deferred Carry) */
         timing_add(&emc, cpu_now() - c0, wall_now() - w0);
         pp5_emc_destroy(e);
         /* the same in blocks of PP5_STREAM_BLOCK clocks, as pp5_render hands them over */
@@ -139,6 +122,7 @@ int main(int argc, char **argv)
         w0 = wall_now();
         for (size_t i = 0; i < rec.n; i += PP5_STREAM_BLOCK)
             pp5_emc_run(e, rec.p + i, rec.n - i < PP5_STREAM_BLOCK ? rec.n - i : PP5_STREAM_BLOCK);
+        pp5_emc_sync(e);
         timing_add(&emc_blk, cpu_now() - c0, wall_now() - w0);
         pp5_emc_destroy(e);
     }

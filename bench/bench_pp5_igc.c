@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include "base/buf.h"
+#include "bench_pp5_scene.h"
 #include "pp5/igc/igc_internal.h" /* the segment counters */
 #include "pp5/render.h"
 #include "pp5/stream.h"
@@ -170,19 +171,7 @@ int main(int argc, char **argv)
     /* the scene of bench_pp5.c */
     ls_buf b;
     ls_buf_init(&b);
-    uint64_t s = 12345;
-    ls_buf_puts(&b, "clear 0 0 0\n");
-    for (int i = 0; i < ntri; i++) {
-        ls_buf_puts(&b, "tri");
-        for (int v = 0; v < 3; v++) {
-            s = s * 6364136223846793005ull + 1442695040888963407ull;
-            double x = (double)(s >> 40 & 0xffff) / 65536.0 * 148 - 10;
-            double y = (double)(s >> 20 & 0xffff) / 65536.0 * 148 - 10;
-            ls_buf_printf(&b, " %.3f %.3f %.3f %d %d %d", x, y, (double)(s >> 8 & 0xff) / 256.0,
-                          (int)(s >> 10 & 0xff), (int)(s >> 18 & 0xff), (int)(s >> 26 & 0xff));
-        }
-        ls_buf_puts(&b, "\n");
-    }
+    bench_pp5_scene(&b, ntri, 0);
     pp5_scene sc;
     ls_diag d;
     if (pp5_scene_parse(b.data, b.len, "bench", &sc, &d) != LS_OK) {

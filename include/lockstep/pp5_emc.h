@@ -68,7 +68,10 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p);
  * chips it runs the words between two Enable loads (other than E ← E ∧ f
  * loads without T, which it runs through) chip by chip instead of clock by clock (docs/pp5-render.md, "Speed"); other options step inside.
  * The renderer hands it the IGC's pins a block at a time when nobody
- * observes the clocks in between. pins must stay valid for the call only. */
+ * observes the clocks in between. pins must stay valid for the call only
+ * (the pins are decoded during the call; the words of the last segment may
+ * be run later — by the next pp5_emc_run, pp5_emc_step or any accessor below,
+ * which is why the const ones may modify the array's private state). */
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n);
 /* Apply the Carry updates the array defers on chips whose Enable is all 0
  * (an optimisation: the accessors below do this themselves when they read

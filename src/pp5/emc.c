@@ -41,6 +41,9 @@
 #include <immintrin.h>
 #define EMC_AVX512 1
 #endif
+#ifndef PP5_EMC_SIGN_ISA
+#define PP5_EMC_SIGN_ISA 2 /* (below: 1 = AVX2 at most, 0 = portable; the tests build all three) */
+#endif
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -162,13 +165,20 @@ struct pp5_emc {
     qee_set *arch;          /* copies of the sets those ops read T from */
     int arch_len, arch_cap;
     int *pend_from;         /* per chip: first log entry not yet applied (-1: none) */
+    /* log[hole_lo .. hole_hi) are reserved, not written (seg_defer): they are the
+     * Carry-loading ops of hole_op[hole_first .. hole_n), T from arch[hole_arch[set ring]],
+     * written when a chip's entries are applied (log_fill) — in a triangle
+     * stream the next z-test's Carry preset drops them first */
+    int hole_lo, hole_hi, hole_first, hole_n;
+    const struct seg_op *hole_op;
+    int hole_arch[8];       /* (QEE_SETS) */
     uint64_t pend[4];       /* chips with pending entries */
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
-    bool avx512;            /* the processor has AVX-512 (F, BW, VL) */
+    int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -193,6 +203,13 @@ static inline uint64_t *plane(const pp5_emc *e, int a, int c)
     return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
 }
 static void flush_chip(pp5_emc *e, int c);
+static void log_fill(pp5_emc *e);
+static inline void log_clear(pp5_emc *e)
+{
+    e->log_len = 0;
+    e->arch_len = 0;
+    e->hole_lo = e->hole_hi = 0;
+}
 static void flush_all(pp5_emc *e);
 static bool block_capable(const pp5_emc *e);
 static struct seg *seg_new(void);
@@ -304,8 +321,9 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     if (block_capable(e)) e->seg = seg_new(); /* (none: pp5_emc_run steps) */
 #ifdef EMC_AVX512
     __builtin_cpu_init();
-    e->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+    e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512vl");
+    if (e->avx512 && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("gfni")) e->avx512 = 2;
 #endif
     *out = e;
     return LS_OK;
@@ -335,7 +353,25 @@ void pp5_emc_destroy(pp5_emc *e)
     free(e);
 }
 
-void pp5_emc_sync(pp5_emc *e) { flush_all(e); }
+/* pp5_emc_run leaves its last segment open (the next block carries it on:
+ * a renderer's 256-clock blocks cut no segment); whatever looks at the state
+ * or changes it from outside runs it first. Logically const (the accessors
+ * take a const array, as pp5_emc_carry): the clocks were handed over already. */
+static void seg_flush(pp5_emc *e, struct seg *g);
+static bool seg_open(const struct seg *g);
+static inline void seg_settle(const pp5_emc *ce)
+{
+    if (ce->seg && seg_open(ce->seg)) {
+        pp5_emc *e = (pp5_emc *)ce;
+        seg_flush(e, e->seg);
+    }
+}
+
+void pp5_emc_sync(pp5_emc *e)
+{
+    seg_settle(e);
+    flush_all(e);
+}
 int pp5_emc_width(const pp5_emc *e) { return e->w; }
 int pp5_emc_height(const pp5_emc *e) { return e->h; }
 int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
@@ -346,6 +382,7 @@ uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchi
 void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
     if (k < 0 || k >= e->nchips) return;
+    seg_settle(e);
     if (chip_pending(e, k)) flush_chip(e, k); /* their T used the old origin */
     e->config[k] = v & 0x3fffff;
     e->groups_dirty = true;
@@ -363,6 +400,7 @@ static int getbit(const uint64_t *pl, int i) { return (int)(pl[i >> 6] >> (i & 6
 int pp5_emc_mem_bit(const pp5_emc *e, int x, int y, int a)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h || a < 0 || a >= PP5_EMC_MEM_BITS) return 0;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     return getbit(plane(e, a, c), i);
 }
@@ -375,6 +413,7 @@ uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
 void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     if (chip_pending(e, c)) flush_chip(e, c); /* they read this memory */
     if (e->s_addr >= 0 && e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
@@ -391,12 +430,14 @@ void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
 int pp5_emc_enable(const pp5_emc *e, int x, int y)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     return getbit(plane(e, PL_E, c), i);
 }
 int pp5_emc_carry(const pp5_emc *e, int x, int y)
 {
     if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
+    seg_settle(e);
     int i, c = locate(e, x, y, &i);
     /* logically const: brings the chip's deferred Carry updates up to date */
     if (chip_pending(e, c)) flush_chip((pp5_emc *)e, c);
@@ -432,6 +473,7 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
 {
     int a = which == PP5_EMC_PLANE_E ? PL_E : which == PP5_EMC_PLANE_CARRY ? PL_CARRY
           : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
+    seg_settle(e);
     if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
     if (64 % e->tw == 0) {
         /* whole chip rows sit in one word on both sides */
@@ -769,22 +811,33 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(
 {
     /* (pl, rl: the values; only their low k bits count) */
     uint64_t lim = 1ull << k, low = lim - 1;
-    cy[0] = cy[1] = cy[2] = cy[3] = 0;
     __m512i lowv = _mm512_set1_epi64((long long)low);
     __m512i p0 = _mm512_and_si512(_mm512_loadu_si512(pl), lowv), p1 = _mm512_and_si512(_mm512_loadu_si512(pl + 8), lowv);
     if (k <= 31) {
+        /* row ly: P(lx) ≥ 2^k − R(ly), sixteen 32-bit lanes; the thresholds of
+         * the 16 rows in one vector, a row's broadcast by a permute, the masks
+         * joined in mask registers (no read-modify-write of cy) */
         __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)), _mm512_cvtepi64_epi32(p1), 1);
-        for (int ly = 0; ly < 16; ly++) {
-            __mmask16 m = _mm512_cmpge_epu32_mask(p, _mm512_set1_epi32((int)(uint32_t)(lim - (rl[ly] & low))));
-            cy[ly >> 2] |= (uint64_t)m << (16 * (ly & 3));
+        __m512i limv = _mm512_set1_epi64((long long)lim);
+        __m512i r0 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl), lowv));
+        __m512i r1 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl + 8), lowv));
+        __m512i th = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(r0)), _mm512_cvtepi64_epi32(r1), 1);
+#define CARRY16_ROW(ly) _mm512_cmpge_epu32_mask(p, _mm512_permutexvar_epi32(_mm512_set1_epi32(ly), th))
+        for (int q = 0; q < 4; q++) {
+            __mmask32 lo = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 1), (__mmask32)CARRY16_ROW(4 * q));
+            __mmask32 hi = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 3), (__mmask32)CARRY16_ROW(4 * q + 2));
+            cy[q] = (uint64_t)_cvtmask64_u64(_mm512_kunpackd((__mmask64)hi, (__mmask64)lo));
         }
+#undef CARRY16_ROW
         return;
     }
+    uint64_t acc[4] = {0, 0, 0, 0};
     for (int ly = 0; ly < 16; ly++) {
         __m512i t = _mm512_set1_epi64((long long)(lim - (rl[ly] & low)));
         uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
-        cy[ly >> 2] |= m << (16 * (ly & 3));
+        acc[ly >> 2] |= m << (16 * (ly & 3));
     }
+    memcpy(cy, acc, sizeof acc);
 }
 #endif
 
@@ -1931,6 +1984,7 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 /* Apply chip c's deferred Carry updates (E was 0 for all of them). */
 static void flush_chip(pp5_emc *e, int c)
 {
+    if (e->hole_hi > e->hole_lo) log_fill(e);
     size_t wpc = (size_t)e->wpc;
     uint64_t *cy = plane(e, PL_CARRY, c);
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -1956,8 +2010,7 @@ static void flush_all(pp5_emc *e)
 {
     for (int wd = 0; wd * 64 < e->nchips; wd++)
         while (e->pend[wd]) flush_chip(e, wd * 64 + __builtin_ctzll(e->pend[wd]));
-    e->log_len = 0;
-    e->arch_len = 0;
+    log_clear(e);
 }
 
 static inline void drop_pending(pp5_emc *e, int c)
@@ -2098,10 +2151,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     word_setup(e, p, addr, &u);
     bool prev_read = e->o.s_source == PP5_S_PREV_READ;
     uint64_t new_gen = e->gen + 1;
-    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
-        e->log_len = 0;
-        e->arch_len = 0;
-    }
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
     if (e->log_len >= LOG_LIMIT) flush_all(e);
     if (prev_read && !u.write && !u.gate_l && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m &&
         !p->cgts_c) {
@@ -2112,14 +2162,14 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             int v = e->o.carry_table >> idx & 1;
             if (e->carry_fill != v + 1) { /* (the z-test repeats its preset while it waits) */
                 uint64_t *cy = plane(e, PL_CARRY, 0);
-                for (size_t w = 0; w < e->pw; w++) cy[w] = v ? ~0ull : 0;
+                memset(cy, v ? 0xff : 0, e->pw * sizeof *cy);
                 e->carry_fill = v + 1;
             }
             memset(e->pend, 0, sizeof e->pend); /* overwritten, never read: nothing pending */
         }
         if (u.lde) {
-            uint64_t v = e->o.enable_table >> idx & 1 ? ~0ull : 0, *en = plane(e, PL_E, 0);
-            for (size_t w = 0; w < e->pw; w++) en[w] = v;
+            int v = e->o.enable_table >> idx & 1;
+            memset(plane(e, PL_E, 0), v ? 0xff : 0, e->pw * sizeof(uint64_t));
             for (int wd = 0; wd * 64 < e->nchips; wd++) {
                 int nw = e->nchips - wd * 64;
                 e->eany[wd] = v ? (nw >= 64 ? ~0ull : (1ull << nw) - 1) : 0;
@@ -2245,6 +2295,7 @@ static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
 
 void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
 {
+    seg_settle(e);
     if (p->trst) qee_step(e);
     step_word(e, p);
     latch_pins(e, p);
@@ -2268,27 +2319,47 @@ void pp5_emc_step(pp5_emc *e, const pp5_pins *p)
  * the deferred log as pp5_emc_step would log them (seg_defer). An edge's
  * Enable load (it reads T) still ends the segment: sign_exec does it whole,
  * cheaper than the segment's adder for the chips the edge crosses. A segment also ends
- * before a new coefficient set takes the ring slot of a set it reads, after
- * SEG_MAX ops, and at the end of the block. Only the A-9/A-10/A-11 defaults
- * on chips of four words take this path (other options step). */
+ * before a new coefficient set takes the ring slot of a set it reads and after
+ * SEG_MAX ops; at the end of the block it stays open (the next block carries
+ * it on; pp5_emc_step, the accessors and the API writes run it first:
+ * seg_settle). Only the A-9/A-10/A-11 defaults on chips of four words take
+ * this path (other options step).
+ *
+ * Decoding a word is a template copy: the op's fields that depend only on the
+ * eleven control pins and the address's validity are made once per array
+ * (seg_tmpl_make, keyed by one 16-byte compare of the pins: pins_key). */
 
 enum { SEG_MAX = 512 };
 enum { S_INIT, S_PREV_M, S_PLANE };
 
 typedef struct seg_op {
+    /* the op's template (seg_tmpl: fixed by the control pins and the address's validity) */
     uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
-    uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
-    const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
+    uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c;
+    uint8_t shape;          /* SH_*: a word of the library with a short kernel */
+    uint8_t kind;           /* template only: OPK_* */
+    /* (bytes up to here are copied from the template; the rest per op) */
+    uint8_t s_mode;
+    uint8_t t_same;         /* T is the previous T op's (same set and bit) */
+    uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
+    uint8_t k;
+    int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
     int16_t m_plane;        /* plane read (and written): addr, or PL_ZERO outside memory */
     int16_t s_plane;        /* S_PLANE: the plane the previous clock read */
     int16_t s_addr;         /* e->s_addr in this clock (-1: S = 0), for the log */
-    int8_t set_ring;        /* T = bit k of e->set[set_ring]; -1: T = 0 */
-    uint8_t k;
-    uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c, s_mode;
-    uint8_t t_same;         /* T is the previous T op's (same set and bit) */
-    uint8_t shape;          /* SH_*: a word of the library with a short kernel */
-    uint8_t run;            /* first op of a fused run (seg_fuse): its length in bits, else 0 */
+    int16_t ldc_rank;       /* Carry-loading ops before this one in the segment */
+    uint64_t *m0;           /* chip 0's words of plane m_plane (chip c: + 4c) */
+    const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
 } seg_op;
+#define SEG_TMPL_BYTES offsetof(seg_op, s_mode)
+
+/* What pp5_emc_run does with a word that changes something (seg_tmpl): join
+ * the segment, or step it (an Enable load that reads T or can light a pixel) */
+enum { OPK_JOIN = 1, OPK_STEP };
+
+/* Templates: key = the eleven control pins acmp .. mwrt as bits 0..10 (the
+ * pins' order) and the address's validity as bit 11 (pins_key). */
+enum { TMPL_KEYS = 1 << 12, TMPL_MAX = 64 };
 
 enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
 
@@ -2311,7 +2382,8 @@ enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 }
 /* per slot: nb masks, 16 low words, min and max (two i128), a word "masks and low words made" */
 
 typedef struct seg {
-    seg_op op[SEG_MAX];
+    seg_op *op;             /* opbuf[0] or [1]: the other one may hold the log's hole (seg_defer) */
+    seg_op opbuf[2][SEG_MAX];
     seg_set set[QEE_SETS];  /* by ring index */
     int n;                  /* ops (words that write or load Carry) */
     int clocks;             /* clocks decoded (ops and clocks that only read) */
@@ -2331,10 +2403,16 @@ typedef struct seg {
     bool slots_made;                /* for this segment's running chips */
     int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
     uint64_t stopped[4];    /* those chips */
-    int entry_at[SEG_MAX];  /* seg_defer: log entry of op i (LdC ops from the first logged) */
+    unsigned ldc_rings;     /* sets that Carry-loading ops read T from (bit: ring index) */
+    bool keep_ops;          /* the log's hole keeps this segment's op buffer (seg_defer) */
+    uint8_t tmap[TMPL_KEYS]; /* key -> template index + 1 (0: not made yet) */
+    int ntmpl;
+    seg_op tmpl[TMPL_MAX + 1]; /* (+ a spare) */
     uint64_t *arena;
     size_t arena_cap, arena_len;
 } seg;
+
+static bool seg_open(const seg *g) { return g->n || g->clocks; }
 
 static bool block_capable(const pp5_emc *e)
 {
@@ -2349,27 +2427,38 @@ static void seg_free(seg *g)
     free(g);
 }
 
+static void seg_reset(seg *g);
 static struct seg *seg_new(void)
 {
     seg *g = malloc(sizeof(seg));
     if (g) {
+        g->op = g->opbuf[0];
+        g->keep_ops = false;
         g->arena = NULL;
         g->arena_cap = 0;
         memset(g->xslot, -1, sizeof g->xslot);
         memset(g->yslot, -1, sizeof g->yslot);
         g->nx = g->ny = 0;
         g->slots_made = false;
+        memset(g->tmap, 0, sizeof g->tmap);
+        g->ntmpl = 0;
+        seg_reset(g);
     }
     return g;
 }
 
 static void seg_reset(seg *g)
 {
+    if (g->keep_ops) { /* (the log's hole has the ops: the next segment takes the other buffer) */
+        g->op = g->opbuf[g->op == g->opbuf[0]];
+        g->keep_ops = false;
+    }
     g->n = 0;
     g->clocks = 0;
     g->has_t = false;
     g->has_lde = false;
     g->nldc = 0;
+    g->ldc_rings = 0;
     g->last_ldc = g->last_over = -1;
     for (int r = 0; r < QEE_SETS; r++) {
         g->set[r].kmax = -1;
@@ -2386,10 +2475,7 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
 {
     int count = g->nldc;
     if (!count) return true;
-    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) {
-        e->log_len = 0;
-        e->arch_len = 0;
-    }
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
     if (e->log_len + count > LOG_LIMIT) flush_all(e);
     if (e->log_len + count > e->log_cap) {
         int nc = e->log_cap ? e->log_cap : 256;
@@ -2399,9 +2485,9 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
         e->log = nl;
         e->log_cap = nc;
     }
-    if (e->arch_len + count > e->arch_cap) {
+    if (e->arch_len + QEE_SETS > e->arch_cap) {
         int nc = e->arch_cap ? e->arch_cap : 64;
-        while (nc < e->arch_len + count) nc *= 2;
+        while (nc < e->arch_len + QEE_SETS) nc *= 2;
         qee_set *na = realloc(e->arch, (size_t)nc * sizeof *na);
         if (!na) return false;
         e->arch = na;
@@ -2410,36 +2496,15 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
     return true;
 }
 
-/* The dark chips' share of the segment, after the chip pass: their Carry
- * updates, logged (A-11). Dark are the chips dark from the start (dark) and
- * those whose E became all 0 at an Enable load of the segment (from op
- * g->stop[c] on: the load only darkens, enable_stays_0). A chip starting at op
- * s takes the ops from the last one that overwrites Carry without reading it,
- * if that is at or after s (the z-test's preset: a constant written once),
- * else from s. The entries are made once, for the ops from the earliest start. */
-static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+/* Write the log's reserved entries (the hole seg_defer left) from the
+ * segment's ops: what flush_chip reads of each word. */
+static void log_fill(pp5_emc *e)
 {
-    int last_over = g->last_over, nldc = g->nldc;
-    bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
-    bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
-    if (!nldc || !(any_dark || any_stop)) return;
-    int over_start = last_over < 0 ? g->n : g->op[last_over].fill ? last_over + 1 : last_over;
-#define SEG_EFF(s) (last_over >= (s) ? over_start : (s))
-    int emin = any_dark ? SEG_EFF(0) : g->n;
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
-            int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
-            if (ef < emin) emin = ef;
-        }
-    /* entries (room made by seg_log_room), then entry_at[i] = entry of the first
-     * logged op at or after i (-1: none) */
-    for (int i = emin; i < g->n; i++) {
-        const seg_op *o = &g->op[i];
-        g->entry_at[i] = -1;
+    int j = e->hole_lo;
+    for (int i = e->hole_first; i < e->hole_n; i++) {
+        const seg_op *o = &e->hole_op[i];
         if (!o->ldc) continue;
-        g->entry_at[i] = e->log_len;
-        defer_op *d = &e->log[e->log_len++];
-        /* (what flush_chip reads of the word) */
+        defer_op *d = &e->log[j++];
         d->u.ss = o->ss;
         d->u.ts = o->ts;
         d->u.es = o->es;
@@ -2452,33 +2517,87 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
         d->u.need_t = o->need_t;
         d->u.need_s = o->need_s;
         d->s_addr = o->s_addr;
-        d->set_ix = -1;
-        d->k = 0;
-        if (o->need_t && o->set_ring >= 0) {
-            /* (the set as it is now: bits below k were final when the word read it) */
-            const qee_set *s = &e->set[o->set_ring];
-            if (!(e->arch_len > 0 && e->arch[e->arch_len - 1].uid == s->uid && e->arch[e->arch_len - 1].m == s->m))
-                e->arch[e->arch_len++] = *s;
-            d->set_ix = e->arch_len - 1;
-            d->k = o->k;
-        }
+        d->set_ix = o->need_t && o->set_ring >= 0 ? e->hole_arch[o->set_ring] : -1;
+        d->k = d->set_ix >= 0 ? o->k : 0;
     }
-    for (int i = g->n - 2; i >= emin; i--)
-        if (g->entry_at[i] < 0) g->entry_at[i] = g->entry_at[i + 1];
+    e->hole_lo = e->hole_hi = 0;
+}
+
+/* The dark chips' share of the segment, after the chip pass: their Carry
+ * updates, logged (A-11). Dark are the chips dark from the start (dark) and
+ * those whose E became all 0 at an Enable load of the segment (from op
+ * g->stop[c] on: the load only darkens, enable_stays_0). A chip starting at op
+ * s takes the ops from the last one that overwrites Carry without reading it,
+ * if that is at or after s (the z-test's preset: a constant written once),
+ * else from s. The entries are made once, for the ops from the earliest start,
+ * as a hole in the log (log_fill writes them if a chip's entries are ever
+ * applied): the segment's op buffer is kept for it, the next segment decodes
+ * into the other one. */
+static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+{
+    int last_over = g->last_over, nldc = g->nldc;
+    bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
+    bool any_stop = (g->stopped[0] | g->stopped[1] | g->stopped[2] | g->stopped[3]) != 0;
+    if (!nldc || !(any_dark || any_stop)) return;
+    int over_start = last_over < 0 ? g->n : g->op[last_over].fill ? last_over + 1 : last_over;
+#define SEG_EFF(s) (last_over >= (s) ? over_start : (s))
     uint64_t fill_v = last_over >= 0 && g->op[last_over].fill && g->op[last_over].fill_v ? ~0ull : 0;
     bool fill = last_over >= 0 && g->op[last_over].fill;
+    /* what the segment overwrites: nothing pending there (the chips that went
+     * dark at an Enable load ran: nothing was pending) */
+    if (any_dark && last_over >= 0) {
+        for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd];
+        if (fill)
+            for (int wd = 0; wd < 4; wd++)
+                for (uint64_t m = dark[wd]; m; m &= m - 1) {
+                    uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
+                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                }
+    }
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int c = wd * 64 + __builtin_ctzll(m);
+            if (last_over >= g->stop[c]) {
+                drop_pending(e, c);
+                if (fill) {
+                    uint64_t *cy = plane(e, PL_CARRY, c);
+                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
+                }
+            }
+        }
+    /* no chip left with pending entries: the log (and an earlier hole) is dropped;
+     * else an earlier hole is written before its op buffer is reused */
+    if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
+    if (e->hole_hi > e->hole_lo) log_fill(e);
+    int emin = any_dark ? SEG_EFF(0) : g->n;
+    for (int wd = 0; wd < 4; wd++)
+        for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
+            int st = g->stop[wd * 64 + __builtin_ctzll(m)], ef = SEG_EFF(st);
+            if (ef < emin) emin = ef;
+        }
+    /* entries (room made by seg_log_room): the Carry-loading ops from emin, the
+     * first logged op at or after op i is entry lo + ldc_rank[i] - ldc_rank[emin]
+     * (none when ldc_rank[i] = nldc); T of the sets as they are now (bits below k
+     * were final when a word read bit k) */
+    int lo = e->log_len, base = emin < g->n ? g->op[emin].ldc_rank : nldc;
+#define SEG_ENTRY(i) ((i) < g->n && g->op[i].ldc_rank < nldc ? lo + g->op[i].ldc_rank - base : -1)
+    if (nldc > base) {
+        e->log_len += nldc - base;
+        e->hole_lo = lo;
+        e->hole_hi = e->log_len;
+        e->hole_first = emin;
+        e->hole_n = g->n;
+        e->hole_op = g->op;
+        for (unsigned m = g->ldc_rings; m; m &= m - 1) {
+            int r = __builtin_ctz(m);
+            e->arch[e->arch_len] = e->set[r];
+            e->hole_arch[r] = e->arch_len++;
+        }
+        g->keep_ops = true; /* (seg_flush moves to the other buffer at its end) */
+    }
     /* chips dark from the start (s = 0) */
     if (any_dark) {
-        if (last_over >= 0) {
-            for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd]; /* overwritten: nothing pending */
-            if (fill)
-                for (int wd = 0; wd < 4; wd++)
-                    for (uint64_t m = dark[wd]; m; m &= m - 1) {
-                        uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
-                        cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
-                    }
-        }
-        int ef = SEG_EFF(0), en = ef < g->n ? g->entry_at[ef] : -1;
+        int ef = SEG_EFF(0), en = SEG_ENTRY(ef);
         if (en >= 0)
             for (int wd = 0; wd < 4; wd++) {
                 for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
@@ -2486,23 +2605,16 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
                 e->pend[wd] |= dark[wd];
             }
     }
-    /* chips that went dark at an Enable load (nothing pending: they ran) */
+    /* chips that went dark at an Enable load */
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), st = g->stop[c];
-            if (last_over >= st) {
-                drop_pending(e, c);
-                if (fill) {
-                    uint64_t *cy = plane(e, PL_CARRY, c);
-                    cy[0] = cy[1] = cy[2] = cy[3] = fill_v;
-                }
-            }
-            int ef = SEG_EFF(st), en = ef < g->n ? g->entry_at[ef] : -1;
+            int c = wd * 64 + __builtin_ctzll(m), ef = SEG_EFF(g->stop[c]), en = SEG_ENTRY(ef);
             if (en < 0) continue;
             if (!chip_pending(e, c)) e->pend_from[c] = en;
             e->pend[wd] |= 1ull << (c & 63);
         }
 #undef SEG_EFF
+#undef SEG_ENTRY
 }
 
 /* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
@@ -2635,6 +2747,46 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
     lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
+#ifdef EMC_AVX512
+/* seg_line with AVX-512 (DQ: 64-bit products) and GFNI: the 16 values in two
+ * vectors (stored as vectors: the adder start loads them so, and a vector
+ * load of scalar stores would wait for them), their masks eight bits at a
+ * time by a shift, a byte truncation and one affine instruction that
+ * transposes the two 8×8 bit blocks (byte i: bits of value i → byte j: bit j
+ * of the eight values; it reads matrix row 7 − j for result bit j, so the
+ * values go in reversed) */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,gfni"), noinline)) static void
+seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *d)
+{
+    uint64_t *lo = d + ss->nb;
+    __m512i q = _mm512_set1_epi64((long long)(uint64_t)s->coef[a ? 5 : 3]);
+    __m512i l1 = _mm512_set1_epi64((long long)(uint64_t)s->coef[a ? 1 : 0]);
+    __m512i c0 = _mm512_set1_epi64(a ? 0 : (long long)(uint64_t)s->coef[2]);
+    __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64(origin), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+    __m512i x1 = _mm512_add_epi64(x0, _mm512_set1_epi64(8));
+    /* (q·x + l)·x + c mod 2^64, as the forward differences of seg_line */
+    __m512i va = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x0), l1), x0), c0);
+    __m512i vb = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x1), l1), x1), c0);
+    _mm512_storeu_si512((void *)lo, va);
+    _mm512_storeu_si512((void *)(lo + 8), vb);
+    const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    va = _mm512_permutexvar_epi64(rev, va);
+    vb = _mm512_permutexvar_epi64(rev, vb);
+    const __m128i unit = _mm_set1_epi64x((long long)0x8040201008040201ull); /* byte i = 1 << i */
+    int klo = ss->klo, nb = ss->nb;
+    for (int bb = 0; bb < nb; bb += 8) {
+        int n = nb - bb < 8 ? nb - bb : 8;
+        __m128i sh = _mm_cvtsi32_si128(klo + bb);
+        __m128i v = _mm_unpacklo_epi64(_mm512_cvtepi64_epi8(_mm512_srl_epi64(va, sh)),
+                                       _mm512_cvtepi64_epi8(_mm512_srl_epi64(vb, sh)));
+        __m128i t = _mm_gf2p8affine_epi64_epi8(unit, v, 0); /* qword h, byte j: bit j of values 8h .. 8h+7 */
+        __m128i w = _mm_unpacklo_epi8(t, _mm_srli_si128(t, 8)); /* 16-bit lane j: bit j of the 16 values */
+        _mm512_mask_storeu_epi64(d + bb, (__mmask8)((1u << n) - 1), _mm512_cvtepu16_epi64(w));
+    }
+    lo[SEG_LOWS + SEG_RANGE] = 1;
+}
+#endif
+
 /* Chip c runs the segment's ops. T of a set marked adder: bits from the
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
@@ -2694,8 +2846,16 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
                 } else {
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
-                        if (!xd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 0, chip_x0(e, c), xd);
-                        if (!yd[ss->nb + SEG_LOWS + SEG_RANGE]) seg_line(&e->set[ring], ss, 1, chip_y0(e, c), yd);
+                        for (int a = 0; a < 2; a++) {
+                            uint64_t *ld = a ? yd : xd;
+                            if (ld[ss->nb + SEG_LOWS + SEG_RANGE]) continue; /* (made by an earlier chip) */
+                            int origin = a ? chip_y0(e, c) : chip_x0(e, c);
+#ifdef EMC_AVX512
+                            if (e->avx512 == 2) seg_line_gfni(&e->set[ring], ss, a, origin, ld);
+                            else
+#endif
+                                seg_line(&e->set[ring], ss, a, origin, ld);
+                        }
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
                             const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
@@ -2858,7 +3018,7 @@ static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
  * bits of one set with the adder; the chip pass takes them in one loop. */
 static void seg_fuse(seg *g)
 {
-    for (int i = 0; i < g->n; i++) g->op[i].run = 0;
+    /* (run is 0 from seg_add) */
     for (int i = 0; i < g->n;) {
         seg_op *o = &g->op[i];
         bool head = o->need_t && !o->t_same && o->set_ring >= 0 && g->set[o->set_ring].adder;
@@ -2951,11 +3111,11 @@ static void seg_flush(pp5_emc *e, seg *g)
     }
     seg_fuse(g);
     seg_chips(e, g, run, snap_at_end, can_stop);
+    if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     seg_defer(e, g, dark);
     if (g->has_lde)
         for (int wd = 0; wd < 4; wd++)
             for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
-    if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
@@ -2972,9 +3132,90 @@ static inline void seg_sense(seg *g, int addr)
     g->clocks++;
 }
 
-/* The word of pins p (ALU controls, no LdE) joins the segment; false when
- * it cannot (its T bit may still change): the caller steps it. */
-static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
+/* The template key of pins p (TMPL_KEYS): the control bytes acmp .. mwrt
+ * are consecutive (pp5.h: the struct has no padding), one compare of 16
+ * bytes with 0 gives them as bits. */
+_Static_assert(offsetof(pp5_pins, mwrt) == offsetof(pp5_pins, acmp) + 10 &&
+                   offsetof(pp5_pins, agts_s) == offsetof(pp5_pins, acmp) + 1 &&
+                   offsetof(pp5_pins, cgts_c) == offsetof(pp5_pins, acmp) + 7 &&
+                   offsetof(pp5_pins, acmp) + 16 <= sizeof(pp5_pins),
+               "pp5_pins: control bytes acmp .. mwrt consecutive");
+_Static_assert(offsetof(pp5_pins, dat) + 8 <= sizeof(pp5_pins), "pp5_pins: dat[0..5] read as 8 bytes");
+enum { KB_ACMP, KB_AGTS_S, KB_AGTS_T, KB_BCMP, KB_BGTS_E, KB_BGTS_M, KB_CCMP, KB_CGTS_C, KB_LDC, KB_LDE, KB_MWRT,
+       KB_VALID };
+static inline unsigned pins_key(const pp5_pins *p, bool valid)
+{
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&p->acmp);
+    unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0x7ffu;
+#else
+    const uint8_t *b = &p->acmp;
+    unsigned m = 0;
+    for (int i = 0; i < 11; i++) m |= (unsigned)(b[i] != 0) << i;
+#endif
+    return m | (unsigned)valid << KB_VALID;
+}
+
+/* The template of key (made once per array): the op's fields that depend
+ * only on the control pins and the address's validity. */
+static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, seg *g, unsigned key)
+{
+    _Static_assert(TMPL_MAX < 256, "tmap holds an index + 1 in a byte");
+    /* (more than TMPL_MAX keys: the spare slot, remade each time) */
+    seg_op *o = &g->tmpl[g->ntmpl < TMPL_MAX ? g->ntmpl : TMPL_MAX];
+    memset(o, 0, sizeof *o);
+    pp5_pins q;
+    memset(&q, 0, sizeof q);
+    uint8_t *b = &q.acmp;
+    for (int i = 0; i < 11; i++) b[i] = (uint8_t)(key >> i & 1);
+    const pp5_pins *p = &q;
+    bool valid = key >> KB_VALID & 1, write = p->mwrt && valid;
+    bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
+    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
+    o->ss = p->agts_s ? 0 : ~0ull;
+    o->ts = p->agts_t ? 0 : ~0ull;
+    o->es = p->bgts_e ? 0 : ~0ull;
+    o->ms = p->bgts_m ? 0 : ~0ull;
+    o->cs = p->cgts_c ? 0 : ~0ull;
+    o->acm = p->acmp ? ~0ull : 0;
+    o->bcm = p->bcmp ? ~0ull : 0;
+    o->ccm = p->ccmp ? ~0ull : 0;
+    o->write = write;
+    o->ldc = p->ldc;
+    o->lde = p->lde;
+    o->need_t = p->agts_t;
+    o->need_s = p->agts_s;
+    o->reads_c = p->cgts_c;
+    /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
+    o->fill = fill;
+    o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+    /* operand buses (A-8) of the library's words: b=0 is BCmp with no source,
+     * c=0 CCmp with no source, b=~m M with BCmp, c=cy Carry without CCmp */
+    bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
+    bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
+    o->shape = SH_GENERIC;
+    if (p->lde) { /* (Enable loads: the generic kernel) */
+    } else if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
+    else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
+    else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
+        o->shape = SH_CARRY_T_NM;
+    /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
+     * becomes all 0 there stops (seg_chip), dark chips stay dark */
+    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? OPK_JOIN : OPK_STEP;
+    if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
+    return o;
+}
+
+static inline const seg_op *seg_tmpl(const pp5_emc *e, seg *g, unsigned key)
+{
+    int ix = g->tmap[key];
+    return ix ? &g->tmpl[ix - 1] : seg_tmpl_make(e, g, key);
+}
+
+/* The word of pins p (ALU controls; its template t of kind OPK_JOIN) joins
+ * the segment; false when it cannot (its T bit may still change): the
+ * caller steps it. */
+static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_op *t)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
     int set_ring = -1, k = 0;
@@ -2986,49 +3227,32 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         k = e->rt_k;
     }
     if (!valid) e->warnings++; /* */
-    bool write = p->mwrt && valid;
-    if (!write && !p->ldc && !p->lde) { /* changes nothing: S follows the read */
+    if (!t->write && !t->ldc && !t->lde) { /* changes nothing: S follows the read */
         seg_sense(g, addr);
         return true;
     }
-    bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
-    int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
-    if (fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
+    if (t->fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
         /* (a fill right after a fill: the second one is all that is seen; the
          * waiting z-test repeats its Carry preset) */
         seg_op *o = &g->op[g->n - 1];
-        o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+        o->fill_v = t->fill_v;
         g->prev_plane = valid ? addr : PL_ZERO;
         g->clocks++;
         return true;
     }
     if (g->n == SEG_MAX) seg_flush(e, g);
     seg_op *o = &g->op[g->n++];
-    o->ss = p->agts_s ? 0 : ~0ull;
-    o->ts = p->agts_t ? 0 : ~0ull;
-    o->es = p->bgts_e ? 0 : ~0ull;
-    o->ms = p->bgts_m ? 0 : ~0ull;
-    o->cs = p->cgts_c ? 0 : ~0ull;
-    o->acm = p->acmp ? ~0ull : 0;
-    o->bcm = p->bcmp ? ~0ull : 0;
-    o->ccm = p->ccmp ? ~0ull : 0;
+    memcpy(o, t, SEG_TMPL_BYTES);
     o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
-    o->write = write;
-    o->ldc = p->ldc;
-    o->lde = p->lde;
-    if (p->lde) g->has_lde = true;
-    o->need_t = p->agts_t;
-    o->need_s = p->agts_s;
-    o->reads_c = p->cgts_c;
-    /* no operand depends on the pixel: Carry becomes a constant (as alu's fill) */
-    o->fill = fill;
-    o->fill_v = (uint8_t)(e->o.carry_table >> idx & 1);
+    if (t->lde) g->has_lde = true;
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
-    if (p->ldc) {
+    o->ldc_rank = (int16_t)g->nldc;
+    if (t->ldc) {
+        if (t->need_t && set_ring >= 0) g->ldc_rings |= 1u << set_ring;
         g->nldc++;
         g->last_ldc = g->n - 1;
-        if (fill || !p->cgts_c) g->last_over = g->n - 1;
+        if (t->fill || !t->reads_c) g->last_over = g->n - 1;
     }
     if (set_ring >= 0) {
         seg_set *ss = &g->set[set_ring];
@@ -3046,26 +3270,17 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr)
         o->s_plane = (int16_t)g->prev_plane;
         o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
     }
-    /* operand buses (A-8) of the library's words: b=0 is BCmp with no source,
-     * c=0 CCmp with no source, b=~m M with BCmp, c=cy Carry without CCmp */
-    bool b0 = !p->bgts_e && !p->bgts_m && p->bcmp, c0 = !p->cgts_c && p->ccmp;
-    bool at = p->agts_t && !p->agts_s && !p->acmp, as = p->agts_s && !p->agts_t && !p->acmp;
-    o->shape = SH_GENERIC;
-    if (p->lde) { /* (Enable loads: the generic kernel) */
-    } else if (write && !p->ldc && b0 && c0 && at) o->shape = SH_WRITE_T;
-    else if (write && !p->ldc && b0 && c0 && as) o->shape = SH_WRITE_S;
-    else if (!write && p->ldc && at && !p->bgts_e && p->bgts_m && p->bcmp && p->cgts_c && !p->ccmp)
-        o->shape = SH_CARRY_T_NM;
     o->m0 = e->mem + (size_t)o->m_plane * e->pw; /* (plane(e, m_plane, 0)) */
     o->s0 = e->mem + (size_t)o->s_plane * e->pw;
     o->t_same = 0;
-    if (o->need_t) {
+    o->run = 0;
+    if (t->need_t) {
         o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
         g->last_t_ring = set_ring;
         g->last_t_k = k;
     }
     g->prev_plane = o->m_plane;
-    g->prev_write = write;
+    g->prev_write = t->write;
     g->clocks++;
     return true;
 }
@@ -3077,7 +3292,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         for (size_t i = 0; i < n; i++) pp5_emc_step(e, &pins[i]);
         return;
     }
-    seg_reset(g);
+    /* (the segment the last block left open carries on) */
     /* the pin latches are the previous clock's pins: read there, written back
      * before the clock-by-clock path and at the end */
     pp5_pins lat0;
@@ -3092,17 +3307,24 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
      * step, a segment flush, the clock-by-clock path, the end (its bit count m
      * stays current in the set: seg_add reads it) */
     qee_set *acc_set = NULL;
-    uint64_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0, acc4 = 0, acc5 = 0;
+#if defined(__SSE2__)
+    /* (coefficients 0..5 as the 64-bit lanes of three vectors: a clock's six
+     * bits are spread to the lanes and shifted to bit m together) */
+    __m128i acc01 = _mm_setzero_si128(), acc23 = acc01, acc45 = acc01;
+    const __m128i dat_bits = _mm_set_epi64x(0, 0x010101010101ll), zero128 = acc01;
+#define ACC_OUT(c) (uint64_t)_mm_cvtsi128_si64((c) & 1 ? _mm_unpackhi_epi64(ACC_V(c), ACC_V(c)) : ACC_V(c))
+#define ACC_V(c) ((c) < 2 ? acc01 : (c) < 4 ? acc23 : acc45)
+#define ACC_ZERO() (acc01 = acc23 = acc45 = zero128)
+#else
+    uint64_t acc[6] = {0};
+#define ACC_OUT(c) acc[c]
+#define ACC_ZERO() memset(acc, 0, sizeof acc)
+#endif
 #define ACC_FLUSH()                                                                                \
     do {                                                                                           \
         if (acc_set) {                                                                             \
-            acc_set->coef[0] |= acc0;                                                              \
-            acc_set->coef[1] |= acc1;                                                              \
-            acc_set->coef[2] |= acc2;                                                              \
-            acc_set->coef[3] |= acc3;                                                              \
-            acc_set->coef[4] |= acc4;                                                              \
-            acc_set->coef[5] |= acc5;                                                              \
-            acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = 0;                                           \
+            for (int c_ = 0; c_ < 6; c_++) acc_set->coef[c_] |= ACC_OUT(c_);                       \
+            ACC_ZERO();                                                                            \
             acc_set = NULL;                                                                        \
         }                                                                                          \
     } while (0)
@@ -3129,12 +3351,18 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                             ACC_FLUSH();
                             acc_set = into;
                         }
-                        acc0 |= bit & (0 - (uint64_t)(prev->dat[0] & 1));
-                        acc1 |= bit & (0 - (uint64_t)(prev->dat[1] & 1));
-                        acc2 |= bit & (0 - (uint64_t)(prev->dat[2] & 1));
-                        acc3 |= bit & (0 - (uint64_t)(prev->dat[3] & 1));
-                        acc4 |= bit & (0 - (uint64_t)(prev->dat[4] & 1));
-                        acc5 |= bit & (0 - (uint64_t)(prev->dat[5] & 1));
+#if defined(__SSE2__)
+                        /* dat[0..5] (and two bytes masked off) as 64-bit lanes, shifted to bit m */
+                        __m128i d8 = _mm_loadl_epi64((const __m128i *)(const void *)prev->dat) & dat_bits;
+                        __m128i w16 = _mm_unpacklo_epi8(d8, zero128), c = _mm_cvtsi32_si128(m);
+                        __m128i lo32 = _mm_unpacklo_epi16(w16, zero128), hi32 = _mm_unpackhi_epi16(w16, zero128);
+                        acc01 |= _mm_sll_epi64(_mm_unpacklo_epi32(lo32, zero128), c);
+                        acc23 |= _mm_sll_epi64(_mm_unpackhi_epi32(lo32, zero128), c);
+                        acc45 |= _mm_sll_epi64(_mm_unpacklo_epi32(hi32, zero128), c);
+                        (void)bit;
+#else
+                        for (int c = 0; c < 6; c++) acc[c] |= bit & (0 - (uint64_t)(prev->dat[c] & 1));
+#endif
                     } else
                         for (int c = 0; c < 6; c++)
                             into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
@@ -3158,10 +3386,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_sense(g, addr);
             joined = true;
         } else {
-            /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
-             * becomes all 0 there stops (seg_chip), dark chips stay dark */
+            const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (g->n == SEG_MAX) ACC_FLUSH(); /* (seg_add flushes the segment) */
-            joined = (!p->lde || (!p->agts_t && enable_stays_0(e, p))) && seg_add(e, g, p, addr);
+            joined = t->kind == OPK_JOIN && seg_add(e, g, p, addr, t);
         }
         if (!joined) {
             ACC_FLUSH();
@@ -3171,15 +3398,11 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         }
         prev = p;
     }
+    ACC_FLUSH();
 #undef ACC_FLUSH
-    if (acc_set) {
-        acc_set->coef[0] |= acc0;
-        acc_set->coef[1] |= acc1;
-        acc_set->coef[2] |= acc2;
-        acc_set->coef[3] |= acc3;
-        acc_set->coef[4] |= acc4;
-        acc_set->coef[5] |= acc5;
-    }
+#undef ACC_OUT
+#undef ACC_V
+#undef ACC_ZERO
     latch_pins(e, prev);
-    seg_flush(e, g);
+    /* (the segment stays open: seg_settle) */
 }
