@@ -457,8 +457,11 @@ static void one_run(uint64_t seed, int run, int clocks)
     cov.warnings += (long)pp5_igc_warning_count(a);
     cov.seg += (long)b->seg_clocks;
     cov.seg_loop += (long)b->seg_loop_clocks;
-    for (int i = 0; i < 512; i++) /* the pre-decoded store follows the store */
-        assert_memory_equal(&a->uop[i], &b->uop[i], sizeof a->uop[i]);
+    for (int i = 0; i < 512; i++) { /* the pre-decoded store follows the store */
+        pp5_uop ua = a->uop[i], ub = b->uop[i];
+        ua.ctab_ok = ub.ctab_ok = 0; /* (whether b's seg_ctab row is made yet) */
+        assert_memory_equal(&ua, &ub, sizeof ua);
+    }
     pp5_igc_destroy(a);
     pp5_igc_destroy(b);
 }

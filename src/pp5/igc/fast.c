@@ -161,9 +161,9 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
  * Done word) — so that the look-up does not wait for the word's Cnt bits:
  * TRR (bit 0: the two entries of a word's usual case share a cache line), LC1
  * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
-static void seg_ctab_build(pp5_igc *g, unsigned a)
+static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned a)
 {
-    const pp5_uop *u = &g->uop[a];
+    pp5_uop *u = &g->uop[a];
     const unsigned st = g->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
         const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
@@ -182,6 +182,8 @@ static void seg_ctab_build(pp5_igc *g, unsigned a)
         g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
                                   ((branch && next <= a) ? CT_BACK : 0);
     }
+    u->ctab_ok = 1;
+    g->seg_ctab_rows++;
 }
 
 /* seg_ctab's index bits for the counters n1, n2 at the clock's start */
@@ -192,33 +194,17 @@ static inline unsigned ct_code(unsigned n1, unsigned n2)
     return c1 << 1 | c2 << 3;
 }
 
-/* seg_ctab for the status levels st (ST1 | ST2 << 1), if it is not */
+/* seg_ctab for the status levels st (ST1 | ST2 << 1): if it is for others,
+ * every row is to be made again (on its word's first use: seg_run()). Rows are
+ * made lazily because a fresh IGC (pp5_render makes one per frame) runs only
+ * a few dozen of its 416 words in segments. */
 static void seg_ctab_for(pp5_igc *g, unsigned st)
 {
     if (g->seg_ctab_st == st)
         return;
     g->seg_ctab_st = st;
-    /* Rows of the store's 416 words only: the general clock stops at a word
-     * with no word line before it looks (416…511 are never read). A word
-     * equal to the one before it (most of a store: 0) has the same entries
-     * but for its PC, the next address of a non-branch and the branch-back
-     * flag: derived from the previous row instead of decoded again. */
-    for (unsigned a = 0; a < PP5_UCODE_WORDS; a++) {
-        if (a == 0 || g->uop[a].uw != g->uop[a - 1].uw) {
-            seg_ctab_build(g, a);
-            continue;
-        }
-        const uint64_t *prev = &g->seg_ctab[(a - 1) * 32];
-        uint64_t *row = &g->seg_ctab[a * 32];
-        for (unsigned x = 0; x < 22; x += (x & 7u) == 5 ? 3 : 1) { /* (the codes) */
-            const uint64_t e = prev[x];
-            const bool branch = e & CT_BRANCH;
-            /* (a < 415: a + 1 does not wrap) */
-            const uint64_t next = branch ? CT_NEXT(e) : a + 1;
-            row[x] = ((e & 0x00000000ffff0000ull) | a | next << 48) |
-                     (branch && next <= a ? CT_BACK : 0);
-        }
-    }
+    for (unsigned a = 0; a < 512; a++)
+        g->uop[a].ctab_ok = 0;
 }
 
 /* seg_trans: the Controller's posting decisions and IP (controller.c, as
@@ -265,17 +251,12 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
+    /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
     pp5_uop_decode(&g->uop[addr], g->seq.ucode[addr], true, &g->opt);
-    if (g->seg_ctab_st < 4)
-        seg_ctab_build(g, addr);
 }
 
-void pp5_igc_fast_init(pp5_igc *g)
+void pp5_igc_fast_decode_all(pp5_igc *g)
 {
-    g->trr_top = pp5_trr_top(&g->opt);
-    g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
-    g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
-    g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
     /* most of a store is the same word (0): decode each distinct word once */
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
@@ -285,7 +266,15 @@ void pp5_igc_fast_init(pp5_igc *g)
         else
             pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
     }
-    g->seg_ctab_st = 0xff; /* made by the first segment (seg_ctab_for) */
+    g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
+}
+
+void pp5_igc_fast_init(pp5_igc *g)
+{
+    g->trr_top = pp5_trr_top(&g->opt);
+    g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
+    g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
+    g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
     g->fast_stale = true;
     g->mod_stale = false;
 }
@@ -1531,10 +1520,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
          * what the word does under the clock's conditions (seg_ctab) and what
          * the control state does (seg_trans) are table entries */
         const pp5_uop *u = &uop[pc & 511u];
+        /* a missing word (a warning): the full clock; a word whose seg_ctab
+         * row is not made yet: make it (one test for both) */
+        if (__builtin_expect(!u->ctab_ok, 0)) {
+            if (!u->exists)
+                break;
+            seg_ctab_build(g, pc & 511u);
+        }
         const unsigned done = u->done;
-        /* a missing word (a warning): the full clock */
-        if (__builtin_expect(!u->exists, 0))
-            break;
         /* LoopCount: TC1, TC2 are in seg_ctab's entry, found from the counts
          * at the clock's start */
         if (__builtin_expect(done, 0)) {
