@@ -85,9 +85,11 @@ enum {
 /* ---------------- pre-decode ---------------- */
 
 /* Everything a clock needs from a microword, obtained by running the module code
- * on scratch state for every input combination that matters. */
-void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
+ * on scratch state for every input combination that matters. g: the options,
+ * and the memo of the AddrGen pull-downs (seq_pulldown). */
+void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 {
+    const pp5_options *o = &g->opt;
     memset(u, 0, sizeof *u);
     u->uw = uw;
     u->exists = exists;
@@ -106,17 +108,28 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
                 u->shift |= (uint8_t)(1u << (r * 2 + t));
         }
     /* Sequencer AddrGen: the pull-down for each combination of the conditions
-     * (NewL is applied by the caller: it always pulls down). */
-    for (unsigned cond = 0; cond < 32; cond++) {
-        pp5_sequencer s; /* AddrGen reads pc and the posted address only (not the
-                          * 416-word store: no need to clear it) */
-        s.pc = 0;
-        s.uaddr_post = 0;
-        pp5_sequencer_next(&s, o, uw, false, cond & 1, (cond >> 1) & 1, (cond >> 3) & 1,
-                           (cond >> 4) & 1, (cond >> 2) & 1);
-        if (!s.branch)
-            u->pulldown |= 1u << cond;
+     * (NewL is applied by the caller: it always pulls down). It reads the word
+     * through its Seq field only (sequencer.c: the behaviour seq_table gives
+     * that field; the branch address is not a condition), so it is run once
+     * per Seq field value and IGC, on the first word with that field (the
+     * tests' random microcode would show a pull-down that depended on more). */
+    const unsigned sf = PP5_UW_SEQ(uw);
+    if (!((g->seq_pulldown_ok >> sf) & 1u)) {
+        uint32_t pd = 0;
+        for (unsigned cond = 0; cond < 32; cond++) {
+            pp5_sequencer s; /* AddrGen reads pc and the posted address only (not
+                              * the 416-word store: no need to clear it) */
+            s.pc = 0;
+            s.uaddr_post = 0;
+            pp5_sequencer_next(&s, o, uw, false, cond & 1, (cond >> 1) & 1, (cond >> 3) & 1,
+                               (cond >> 4) & 1, (cond >> 2) & 1);
+            if (!s.branch)
+                pd |= 1u << cond;
+        }
+        g->seq_pulldown[sf] = pd;
+        g->seq_pulldown_ok |= (uint8_t)(1u << sf);
     }
+    u->pulldown = g->seq_pulldown[sf];
     /* PixMemAddr: which counter and which step */
     pp5_pixmemaddr p;
     memset(&p, 0, sizeof p);
@@ -130,7 +143,8 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     u->ctr_mask = 0xffu << u->ctr_sa;
     u->ctr_add = (uint32_t)u->pma_step << u->ctr_sa;
     /* OutputLatch: the pin bytes this word drives two clocks later (ACmp before
-     * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1. */
+     * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1:
+     * one clock with the word two clocks ago and one clock ago (address 0) */
     for (unsigned r = 0; r < 2; r++) {
         pp5_outputlatch ol;
         memset(&ol, 0, sizeof ol);
@@ -141,13 +155,9 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
         src.rmode = r;
         pp5_pins pins;
         ol.hist[1] = src; /* becomes hist[2]: the ALU controls */
+        ol.hist[0] = src; /* becomes hist[1]: the address, Pair */
         pp5_outputlatch_clock(&ol, &src, &pins);
         memcpy(u->alu[r], (const unsigned char *)&pins + offsetof(pp5_pins, acmp), 15);
-        /* now the same word one clock ago (hist[1]) with address 0 */
-        memset(&ol, 0, sizeof ol);
-        ol.hist[0] = src;
-        memset(&src, 0, sizeof src);
-        pp5_outputlatch_clock(&ol, &src, &pins);
         if (pins.addr_h != pins.addr_l)
             u->pair |= (uint8_t)(1u << r);
     }
@@ -252,11 +262,12 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
-    pp5_uop_decode(&g->uop[addr], g->seq.ucode[addr], true, &g->opt);
+    pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
 }
 
 void pp5_igc_fast_decode_all(pp5_igc *g)
 {
+    g->seq_pulldown_ok = 0;
     /* most of a store is the same word (0): decode each distinct word once */
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
@@ -264,7 +275,7 @@ void pp5_igc_fast_decode_all(pp5_igc *g)
         if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
             g->uop[a] = g->uop[a - 1];
         else
-            pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
+            pp5_uop_decode(g, &g->uop[a], w, exists);
     }
     g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
 }
@@ -504,7 +515,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         if (!h->valid)
             continue;
         pp5_uop u;
-        pp5_uop_decode(&u, h->uw, true, &g->opt);
+        pp5_uop_decode(g, &u, h->uw, true);
         unsigned dat6 = 0;
         for (int j = 0; j < 6; j++)
             dat6 |= (unsigned)h->dat[j] << j;

@@ -219,7 +219,7 @@ typedef struct pp5_uop {
     uint8_t ctab_ok;
     uint8_t pad[2];         /* 64 bytes: indexing is a shift */
 } pp5_uop;
-void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
+void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists);
 
 /* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src)
  * and the signals of the clock that nothing but an observer reads (rebuilt by
@@ -318,6 +318,10 @@ struct pp5_igc {
      * shift and Done.) */
     uint64_t seg_ctab[512 * 32];
     unsigned seg_ctab_st;       /* the status levels seg_ctab is for (> 3: none yet) */
+    /* pp5_uop_decode(): the AddrGen pull-down of a word by its Seq field
+     * (bit f of seq_pulldown_ok: seq_pulldown[f] made) */
+    uint32_t seq_pulldown[8];
+    uint8_t seq_pulldown_ok;
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
