@@ -29,6 +29,9 @@
 
 #include <stddef.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define PIN_OFF(f) (offsetof(pp5_pins, f) - offsetof(pp5_pins, acmp))
 _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) == 21 &&
@@ -338,6 +341,30 @@ static void ser_fast_build(pp5_igc *g)
     f->clear_at[6] = clear6;
     const uint32_t c6 = ((f->bsy0 >> 6) & 1u) ? clear6 : 0;
     f->csb_until = c6 > until ? c6 : until;
+    /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
+    const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
+#if defined(__SSE2__)
+    /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) as
+     * three rounds of unpacks in registers (bytes, 16-bit pairs, 32-bit
+     * quads), stored as 16-byte pairs of blk words (a load of one word lies
+     * inside one store: forwarded) */
+    const __m128i z = _mm_setzero_si128();
+    const __m128i a01 = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)y[0]),
+                                          _mm_cvtsi64_si128((long long)y[1]));
+    const __m128i a23 = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)y[2]),
+                                          _mm_cvtsi64_si128((long long)y[3]));
+    const __m128i a45 = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)y[4]),
+                                          _mm_cvtsi64_si128((long long)y[5]));
+    const __m128i lo03 = _mm_unpacklo_epi16(a01, a23), hi03 = _mm_unpackhi_epi16(a01, a23);
+    const __m128i lo47 = _mm_unpacklo_epi16(a45, z), hi47 = _mm_unpackhi_epi16(a45, z);
+    _mm_storeu_si128((__m128i *)&f->blk[0], _mm_unpacklo_epi32(lo03, lo47));
+    _mm_storeu_si128((__m128i *)&f->blk[2], _mm_unpackhi_epi32(lo03, lo47));
+    _mm_storeu_si128((__m128i *)&f->blk[4], _mm_unpacklo_epi32(hi03, hi47));
+    _mm_storeu_si128((__m128i *)&f->blk[6], _mm_unpackhi_epi32(hi03, hi47));
+    const __m128i t2 = _mm_set1_epi64x((long long)tv);
+    for (int j = 8; j < 16; j += 2)
+        _mm_storeu_si128((__m128i *)&f->blk[j], t2);
+#else
     /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
      * three rounds of block swaps */
     /* (named scalars, not arrays: a vectorised version mixes 8- and 16-byte
@@ -370,10 +397,9 @@ static void ser_fast_build(pp5_igc *g)
     f->blk[5] = r5;
     f->blk[6] = r6;
     f->blk[7] = r7;
-    /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
-    const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
     for (int j = 8; j < 16; j++)
         f->blk[j] = tv;
+#endif
 }
 
 static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
