@@ -307,6 +307,7 @@ static struct {
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
     long seg_host_loop; /* of them, clocked by loops in closed form */
     long seg_posti_loops; /* loops whose first clock posts I */
+    long ctab_rows, ctab_drops; /* seg_ctab rows made on first use, made rows dropped */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -457,6 +458,8 @@ static void one_run(uint64_t seed, int run, int clocks)
     cov.warnings += (long)pp5_igc_warning_count(a);
     cov.seg += (long)b->seg_clocks;
     cov.seg_loop += (long)b->seg_loop_clocks;
+    cov.ctab_rows += (long)b->seg_ctab_rows;
+    cov.ctab_drops += (long)b->seg_ctab_drops;
     for (int i = 0; i < 512; i++) { /* the pre-decoded store follows the store */
         pp5_uop ua = a->uop[i], ub = b->uop[i];
         ua.ctab_ok = ub.ctab_ok = 0; /* (whether b's seg_ctab row is made yet) */
@@ -481,6 +484,10 @@ static void test_random_differential(void **state)
     assert_true(cov.csb > 50000 && cov.post_c > 2000 && cov.msin > 300 && cov.trr > 10000 &&
                 cov.rmode > 10000 && cov.errors > 200 && cov.dat > 5000 && cov.mbi > 5000 &&
                 cov.branch > 30000 && cov.warnings > 10000 && cov.bursts > 500);
+    /* seg_ctab rows made on a word's first use, and dropped again (a store
+     * write or new status levels) before a segment used the word again */
+    printf("seg_ctab rows made %ld, made rows dropped %ld\n", cov.ctab_rows, cov.ctab_drops);
+    assert_true(cov.ctab_rows > 1000 && cov.ctab_drops > 100);
 }
 
 /* The same renderer streams through pp5_stream_run (fast steps, full steps

@@ -216,8 +216,10 @@ static void seg_ctab_for(pp5_igc *g, unsigned st)
     if (g->seg_ctab_st == st)
         return;
     g->seg_ctab_st = st;
-    for (unsigned a = 0; a < 512; a++)
+    for (unsigned a = 0; a < 512; a++) {
+        g->seg_ctab_drops += g->uop[a].ctab_ok;
         g->uop[a].ctab_ok = 0;
+    }
 }
 
 /* seg_trans: the Controller's posting decisions and IP (controller.c, as
@@ -265,6 +267,7 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
+    g->seg_ctab_drops += g->uop[addr].ctab_ok;
     pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
 }
 

@@ -302,7 +302,9 @@ struct pp5_igc {
     uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
     uint64_t seg_posti_loops;   /* loops whose first clock posts I */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
-    uint64_t seg_ctab_rows;     /* seg_ctab rows made (for the tests' coverage checks) */
+    /* seg_ctab rows made, and made rows dropped by a store write or a change
+     * of the status levels (for the tests' coverage checks) */
+    uint64_t seg_ctab_rows, seg_ctab_drops;
     /* ---- the pre-decoded store: a function of the store and the options,
      * which pp5_igc_reset() keeps, so it keeps these too (not cleared: made
      * by pp5_igc_create(), then kept current by every store write) ---- */
