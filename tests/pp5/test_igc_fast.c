@@ -307,6 +307,7 @@ static struct {
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
     long seg_host_loop; /* of them, clocked by loops in closed form */
     long seg_posti_loops; /* loops whose first clock posts I */
+    long seg_postc_loops; /* self-loops whose last clock posts C */
     long ctab_rows, ctab_drops; /* seg_ctab rows made on first use, made rows dropped */
 } cov;
 
@@ -960,6 +961,7 @@ static void blocks_run(uint64_t seed, int run)
     cov.seg_host += (long)gb->seg_host_clocks;
     cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
     cov.seg_posti_loops += (long)gb->seg_posti_loops;
+    cov.seg_postc_loops += (long)gb->seg_postc_loops;
     if (scripted)
         cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
@@ -991,6 +993,9 @@ static void test_blocks_library(void **state)
     assert_true(cov.seg_host_loop > 20);
     /* loops whose first clock posts the pending instruction (fast.c, posti_first) */
     assert_true(cov.seg_posti_loops > 100);
+    /* self-loops whose last clock posts C (fast.c, t_pc) */
+    printf("%ld self-loops ending with a PostC\n", cov.seg_postc_loops);
+    assert_true(cov.seg_postc_loops > 100);
 }
 
 /* The scripts of the library streams in calls of fixed lengths 3 … 6: the
@@ -1009,9 +1014,10 @@ static void test_blocks_call_lengths(void **state)
     }
     script_call_len = 0;
     printf("fixed call lengths: %ld clocks in quiet segments, %ld host clocks (%ld in loops), "
-           "%ld loops starting with a PostI\n",
-           cov.seg, cov.seg_host, cov.seg_host_loop, cov.seg_posti_loops);
-    assert_true(cov.seg > 10000 && cov.seg_host_loop > 10 && cov.seg_posti_loops > 0);
+           "%ld loops starting with a PostI, %ld ending with a PostC\n",
+           cov.seg, cov.seg_host, cov.seg_host_loop, cov.seg_posti_loops, cov.seg_postc_loops);
+    assert_true(cov.seg > 10000 && cov.seg_host_loop > 10 && cov.seg_posti_loops > 0 &&
+                cov.seg_postc_loops > 0);
 }
 
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
