@@ -927,6 +927,11 @@ static void blocks_run(uint64_t seed, int run)
                     assert_int_equal(pp5_igc_step(ga, &idle, &pa, &da), LS_OK);
                     if (!pins_equal(&pa, &buf[j]))
                         fail_at(seed, run, pp5_igc_cycle(ga) - 1, "blocks: pins");
+                    if (until && j + 1 < ran && !pp5_igc_busy(ga)) {
+                        snprintf(why, sizeof why, "Busy fell after clock %llu of %llu",
+                                 (unsigned long long)j, (unsigned long long)ran);
+                        fail_at(seed, run, pp5_igc_cycle(ga), "blocks: run_idle past the fall");
+                    }
                 }
                 if (until && ran < m && pp5_igc_busy(ga)) {
                     snprintf(why, sizeof why, "stopped while busy");
@@ -1020,6 +1025,76 @@ static void test_blocks_call_lengths(void **state)
                 cov.seg_postc_loops > 0);
 }
 
+/* Self-loops whose last clock posts C (fast.c, t_pc): a loop counter's
+ * terminal count or the TRR token arriving in that very clock must keep the
+ * clock out of the loop. A routine counting LC1 down in a self-loop that
+ * shifts every clock, the next instruction's Go while it loops; the I word's
+ * bits 23-30 (LC1 and the FNI exponent: the count, the I token's place and so
+ * CSB's length) and FBITS swept, so that TC1 and TRR change at every offset
+ * from the CSB fall; scripts against full steps (script_check). */
+static void test_postc_loop_edges(void **state)
+{
+    (void)state;
+    static const char src[] = "idle: nop cond jmp idle done\n"
+                              ".org 4\n"
+                              "l:    nop force cnt1 bntc1 l\n"
+                              "      nop cond jmp idle done\n";
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), "edges", u, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0xed9e5ull), s = seed;
+    enum { BURST = 64 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, postc_loops = 0;
+    for (unsigned fb = 129; fb <= 159; fb += 2) {
+        for (unsigned v = 0; v < 256; v++) {
+            pp5_igc *ga, *gb;
+            ls_diag d;
+            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            /* P: FBITS; I: UADDR 4, TRREn, QEEMode 01, bits 23-30 */
+            const uint32_t w[5] = {1u << 30 | fb << 23, 4u | 1u << 17 | 1u << 18 | v << 23, 0,
+                                   4u | 1u << 17 | 1u << 18 | ((v * 37u + 11u) & 0xffu) << 23, 0};
+            const pp5_reg r[5] = {PP5_REG_P, PP5_REG_I, PP5_REG_I, PP5_REG_I, PP5_REG_I};
+            pp5_igc_item items[12];
+            size_t ni = 0;
+            memset(items, 0, sizeof items);
+            for (int i = 0; i < 5; i++) {
+                if (i == 2 || i == 4) { /* Go, then wait */
+                    items[ni].kind = PP5_ITEM_HOST;
+                    items[ni++].in.go = true;
+                    items[ni++].kind = PP5_ITEM_WAIT;
+                    continue;
+                }
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni].in.wr_en = true;
+                items[ni].in.t = t_of(&o, r[i]);
+                items[ni++].in.d = w[i];
+            }
+            items[ni].kind = PP5_ITEM_RUN;
+            items[ni++].clocks = 300;
+            pp5_host_in idle;
+            memset(&idle, 0, sizeof idle);
+            (void)script_check(seed, (int)(fb * 256 + v), &s, ga, gb, items, ni, &idle, buf,
+                               BURST, &bursts);
+            postc_loops += (long)gb->seg_postc_loops;
+            pp5_igc_destroy(ga);
+            pp5_igc_destroy(gb);
+        }
+    }
+    free(u);
+    printf("PostC-last edges: %ld self-loops ending with a PostC in %ld script calls\n",
+           postc_loops, bursts);
+    assert_true(postc_loops > 1000);
+}
+
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
 static void test_stream_append(void **state)
 {
@@ -1083,6 +1158,7 @@ int main(void)
         cmocka_unit_test(test_stream_runner),
         cmocka_unit_test(test_blocks_library),
         cmocka_unit_test(test_blocks_call_lengths),
+        cmocka_unit_test(test_postc_loop_edges),
         cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
