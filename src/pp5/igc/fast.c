@@ -1470,40 +1470,30 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     cs = (cs | CS_IP) & ~(unsigned)CS_IBSY;
                     g->seg_posti_loops++;
                 }
-                /* The clock after a self-loop (one word shifting every clock,
-                 * DirectReg untouched): if it is the same word with the same
-                 * Shift, what ended the loop — TC1, TC2 or TRR changing, or the
-                 * CSB fall with CBsy set — changes only that clock's record
-                 * bits (TC1, TC2, Branch, TRR: its seg_ctab entry), its next
-                 * address and, at most, brings a PostC and MsIn (seg_trans: no
-                 * PostI, no NewL, no LSB token). Then the loop takes it as its
-                 * last clock; the record, the next address and the posting (as
-                 * the general clock does it after its shift) follow the loop. */
-                bool x_clock = false;
-                uint64_t x_t = 0, x_e = 0; /* that clock's seg_trans and seg_ctab entries */
-                if (!hm && ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir && K < idle_max &&
-                    k + K < n && uop[pc & 511u].ctab_ok) {
+                /* A self-loop that ends because CSB falls with CBsy set: its
+                 * next clock posts C. If that clock is otherwise one of the
+                 * loop's (same word, same TC1, TC2, TRR: the seg_ctab entry
+                 * equals the loop's; no PostI with it: seg_trans), the loop
+                 * takes it as its last clock and the posting follows the loop
+                 * (as the general clock does it after its shift). */
+                uint64_t t_pc = 0; /* that clock's seg_trans entry, or 0: no */
+                if (!hm && ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir && (cs & CS_CBSY) &&
+                    (uint64_t)sc + K == csb_until && K < idle_max && k + K < n &&
+                    uop[pc & 511u].ctab_ok) {
                     const unsigned m1 = (n1 - (unsigned)(K * ph[0].cnt1)) & 0x7fu;
                     const unsigned m2 = (n2 - (unsigned)(K * ph[0].cnt2)) & 0x7fu;
                     const uint64_t st_k = K >= 64 ? 0 : (stages << K) & trr_mask;
                     const unsigned trr_k = (st_k >> top) & 1u;
                     const uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(m1, m2) | trr_k)];
-                    /* the state after the loop's K clocks (as after the loop
-                     * below): a CSB fall in its last shift set MsIn pending (with
-                     * the set's MBI); the LSB token went out with its first shift
-                     * if CSB was high */
-                    const uint64_t sck = (uint64_t)sc + K;
-                    const bool had_csb = sc < csb_until;
-                    const unsigned cs_k =
-                        (cs & ~(unsigned)(CS_MP | CS_PCP | CS_PIP | (had_csb ? CS_FP : 0))) |
-                        ((cs & CS_MBI) && had_csb && sck == csb_until ? CS_MP : 0);
-                    const uint64_t t = trans[cs_k | CS_SHIFT | (unsigned)(sck < csb_until) << 9 |
-                                             (unsigned)(sck + 1 >= csb_until) << 10];
-                    if (((e ^ ph[0].a) & (0xffffull | TR_BITS(SEG_SHIFT))) == 0 &&
-                        !(t & (TR_BITS(SEG_POSTI | SEG_NEWL) | TR_LSB))) {
-                        x_clock = true;
-                        x_t = t;
-                        x_e = e;
+                    /* the state after the loop's K clocks: the CSB fall in its
+                     * last shift set MsIn pending (with the set's MBI), the LSB
+                     * token went out with its first shift (CSB was high) */
+                    const unsigned cs_k = (cs & ~(unsigned)(CS_MP | CS_FP | CS_PCP | CS_PIP)) |
+                                          ((cs & CS_MBI) ? CS_MP : 0);
+                    const uint64_t t = trans[cs_k | CS_SHIFT | CS_LAST];
+                    if (((e ^ ph[0].a) & 0xffffffffull) == 0 &&
+                        (t & TR_EVENT) == TR_BITS(SEG_POSTC)) {
+                        t_pc = t;
                         K++;
                     }
                 }
@@ -1587,49 +1577,39 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 } else {
                     sdone += K;
                 }
-                if (x_clock) { /* the clock after the loop, taken by it (above) */
+                if (t_pc) { /* the loop's last clock posted C (above) */
                     const uint64_t kp = k - 1; /* that clock */
-                    cs = TR_NEXT(x_t);
-                    if (x_t & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
+                    cs = TR_NEXT(t_pc);
+                    if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
                         stages |= msin_bit;
-                    /* the self-loop's records (before a posting rebuilds the
-                     * columns they read, as the general clock's PostC), then
-                     * that clock's own bits */
+                    /* the self-loop's records before the posting rebuilds the
+                     * columns they read (as the general clock's PostC), then
+                     * that clock's PostC and MsIn */
                     if (desc.valid) {
                         for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
                              kc < desc.kend; kc++)
                             seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
                         desc.valid = false;
                     }
-                    const uint64_t xb = TR_BITS(SEG_TC1 | SEG_TC2 | SEG_BRANCH | SEG_TRR);
-                    seg_rec *xr = &rec[(c0 + kp) & 3];
-                    xr->a = (xr->a & ~xb) | (x_e & xb) | (x_t & TR_BITS(SEG_POSTC | SEG_MSIN));
-                    pc = CT_NEXT(x_e);
-                    g->seg_exit_loops++;
-                    if (x_t & TR_BITS(SEG_POSTC)) {
-                        g->cycle = c0 + kp;
-                        s->cl.first_pending = (cs & CS_FP) != 0;
-                        s->trr.stages = stages;
-                        ser_fast_post(g, (uint32_t)(sc - 1)); /* s at that clock's start */
-                        ctl->cbsy = false;
-                        sc = f->sc;
-                        csb_until = f->csb_until;
-                        cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) |
-                             (s->cl.first_pending ? CS_FP : 0) |
-                             (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
-                        stages = s->trr.stages;
-                        q4_base = (q4_base & ~(0xffull << 16)) |
-                                  (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
-                        if (with_pins) /* Busy at that clock's end */
-                            pins_out[kp].busy = (cs & (CS_IBSY | CS_CBSY)) != 0;
-                        g->seg_postc_loops++;
-                    }
+                    rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+                    g->cycle = c0 + kp;
+                    s->cl.first_pending = (cs & CS_FP) != 0;
+                    s->trr.stages = stages;
+                    ser_fast_post(g, csb_until); /* s at that clock's start */
+                    ctl->cbsy = false;
+                    sc = f->sc;
+                    csb_until = f->csb_until;
+                    cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
+                         (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+                    stages = s->trr.stages;
+                    q4_base = (q4_base & ~(0xffull << 16)) |
+                              (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
+                    if (with_pins) /* Busy at that clock's end */
+                        pins_out[kp].busy = (cs & (CS_IBSY | CS_CBSY)) != 0;
+                    g->seg_postc_loops++;
                     if (k == n || (until_not_busy & !(cs & (CS_IBSY | CS_CBSY))))
                         break; /* (Busy fell: the caller's wait is over) */
-                    /* as after a general clock: a loop may close at a branch back */
-                    try_loop = (unsigned)(x_e >> 63) &
-                               ~((cs & CS_CBSY) / CS_CBSY & (sc >= csb_until));
-                    continue;
+                    continue; /* (a loop may start at once: the word branches back) */
                 }
                 if (k == n)
                     break;

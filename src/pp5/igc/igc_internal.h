@@ -301,9 +301,7 @@ struct pp5_igc {
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
     uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
     uint64_t seg_posti_loops;   /* loops whose first clock posts I */
-    uint64_t seg_exit_loops;    /* self-loops that took the clock after them (its TC1,
-                                 * TC2, TRR or a PostC ended them) */
-    uint64_t seg_postc_loops;   /* of them, whose last clock posts C */
+    uint64_t seg_postc_loops;   /* self-loops whose last clock posts C */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
     /* seg_ctab rows made, and made rows dropped by a store write or a change
      * of the status levels (for the tests' coverage checks) */
