@@ -60,6 +60,9 @@ typedef uint16_t v16u16 __attribute__((vector_size(32)));
 
 enum { T_WIN = 8 };
 enum { PL_E = PP5_EMC_MEM_BITS, PL_CARRY, PL_ZERO, NPLANES };
+#ifndef PLANE_PAD
+#define PLANE_PAD 8
+#endif
 
 typedef struct qee_set {
     uint64_t token_shift;   /* shift index on which the LSB token was consumed */
@@ -129,6 +132,7 @@ struct pp5_emc {
     pp5_emc_options o;
     int w, h, tw, th, nchips, tpix, wpc, npix;
     size_t pw;              /* words per plane = nchips·wpc */
+    size_t ps;              /* plane stride in words: pw + PLANE_PAD (plane a at mem + a·ps) */
     uint64_t lastmask;      /* valid pixels of a chip's last word */
     uint64_t *mem;          /* NPLANES planes: memory, E, Carry, a zero plane */
     uint64_t *s_snap;       /* S per chip when s_gen[c] == gen, else plane s_addr */
@@ -200,7 +204,7 @@ void pp5_emc_options_default(pp5_emc_options *o)
 
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
-    return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
+    return e->mem + (size_t)a * e->ps + (size_t)c * (size_t)e->wpc;
 }
 static void flush_chip(pp5_emc *e, int c);
 static void log_fill(pp5_emc *e);
@@ -266,7 +270,8 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
     e->pw = (size_t)e->nchips * (size_t)e->wpc;
     size_t nc = (size_t)e->nchips;
-    e->mem = zalloc64(e->pw * NPLANES);
+    e->ps = e->pw + PLANE_PAD;
+    e->mem = zalloc64(e->ps * NPLANES);
     e->s_snap = zalloc64(e->pw);
     e->s_gen = calloc(nc, sizeof(uint64_t));
     e->config = calloc(nc, sizeof *e->config);
@@ -3270,8 +3275,8 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_o
         o->s_plane = (int16_t)g->prev_plane;
         o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
     }
-    o->m0 = e->mem + (size_t)o->m_plane * e->pw; /* (plane(e, m_plane, 0)) */
-    o->s0 = e->mem + (size_t)o->s_plane * e->pw;
+    o->m0 = e->mem + (size_t)o->m_plane * e->ps; /* (plane(e, m_plane, 0)) */
+    o->s0 = e->mem + (size_t)o->s_plane * e->ps;
     o->t_same = 0;
     o->run = 0;
     if (t->need_t) {
