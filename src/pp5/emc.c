@@ -828,21 +828,33 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(
         __m512i r1 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl + 8), lowv));
         __m512i th = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(r0)), _mm512_cvtepi64_epi32(r1), 1);
 #define CARRY16_ROW(ly) _mm512_cmpge_epu32_mask(p, _mm512_permutexvar_epi32(_mm512_set1_epi32(ly), th))
-        for (int q = 0; q < 4; q++) {
-            __mmask32 lo = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 1), (__mmask32)CARRY16_ROW(4 * q));
-            __mmask32 hi = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 3), (__mmask32)CARRY16_ROW(4 * q + 2));
-            cy[q] = (uint64_t)_cvtmask64_u64(_mm512_kunpackd((__mmask64)hi, (__mmask64)lo));
-        }
+#define CARRY16_WORD(q)                                                                                             \
+    (long long)_cvtmask64_u64(                                                                                     \
+        _mm512_kunpackd((__mmask64)_mm512_kunpackw((__mmask32)CARRY16_ROW(4 * (q) + 3), (__mmask32)CARRY16_ROW(4 * (q) + 2)), \
+                        (__mmask64)_mm512_kunpackw((__mmask32)CARRY16_ROW(4 * (q) + 1), (__mmask32)CARRY16_ROW(4 * (q)))))
+        /* the four words joined in registers, one 256-bit store: the caller
+         * reads cy as one vector (word stores read back by a vector load
+         * stall store forwarding) */
+        __m128i w01 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(0)), CARRY16_WORD(1), 1);
+        __m128i w23 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(2)), CARRY16_WORD(3), 1);
+        _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1));
+#undef CARRY16_WORD
 #undef CARRY16_ROW
         return;
     }
-    uint64_t acc[4] = {0, 0, 0, 0};
-    for (int ly = 0; ly < 16; ly++) {
-        __m512i t = _mm512_set1_epi64((long long)(lim - (rl[ly] & low)));
-        uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
-        acc[ly >> 2] |= m << (16 * (ly & 3));
-    }
-    memcpy(cy, acc, sizeof acc);
+    /* (the words in registers, as above) */
+#define CARRY16_ROW64(ly)                                                                                           \
+    (((uint64_t)_mm512_cmpge_epu64_mask(p0, _mm512_set1_epi64((long long)(lim - (rl[ly] & low)))) |                  \
+      (uint64_t)_mm512_cmpge_epu64_mask(p1, _mm512_set1_epi64((long long)(lim - (rl[ly] & low)))) << 8)              \
+     << (16 * ((ly) & 3)))
+#define CARRY16_WORD64(q)                                                                                           \
+    (long long)(CARRY16_ROW64(4 * (q)) | CARRY16_ROW64(4 * (q) + 1) | CARRY16_ROW64(4 * (q) + 2) |                 \
+                CARRY16_ROW64(4 * (q) + 3))
+    __m128i w01 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD64(0)), CARRY16_WORD64(1), 1);
+    __m128i w23 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD64(2)), CARRY16_WORD64(3), 1);
+    _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1));
+#undef CARRY16_WORD64
+#undef CARRY16_ROW64
 }
 #endif
 
