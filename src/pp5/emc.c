@@ -2635,9 +2635,38 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
 }
 
 /* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
-static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i128 *mx)
+static inline bool part_narrow(const i128 *co, int is_y)
+{
+    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0];
+    return q >= -((i128)1 << 38) && q < ((i128)1 << 38) && l >= -((i128)1 << 50) && l < ((i128)1 << 50);
+}
+
+/* narrow: part_narrow(co, is_y), and origin + n ≤ 2^12 (A-14: 11-bit
+ * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
+ * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
+ * sets are narrow); else the 128-bit ones */
+static void part_range(const i128 *co, int is_y, bool narrow, int origin, int n, i128 *mn, i128 *mx)
 {
     i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
+    if (narrow) {
+        int64_t q6 = (int64_t)q, l6 = (int64_t)l, o6 = origin;
+        int64_t lo, hi;
+        if (q6 == 0) {
+            int64_t u = l6 * o6, v = l6 * (o6 + n - 1);
+            lo = u < v ? u : v;
+            hi = u < v ? v : u;
+        } else {
+            lo = hi = q6 * o6 * o6 + l6 * o6;
+            for (int i = 1; i < n; i++) {
+                int64_t x = o6 + i, v = q6 * x * x + l6 * x;
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+        }
+        *mn = lo;
+        *mx = hi;
+        return;
+    }
     if (q == 0) {
         i128 u = l * o, v = l * (o + n - 1);
         *mn = u < v ? u : v;
@@ -2729,6 +2758,8 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     ss->xbase = g->arena_len;
     ss->ybase = g->arena_len + (size_t)ss->nx * xw;
     g->arena_len = need;
+    /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
+    bool narrow[2] = {part_narrow(ss->co, 0), part_narrow(ss->co, 1)};
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
         for (int i = 0; i < n; i++) {
@@ -2736,7 +2767,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
             uint64_t *lo = d + ss->nb;
             i128 mn, mx;
-            part_range(ss->co, a, origin, 16, &mn, &mx);
+            part_range(ss->co, a, narrow[a], origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
             memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
             lo[SEG_LOWS + SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
