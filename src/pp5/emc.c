@@ -1804,12 +1804,12 @@ static void qee_shift(pp5_emc *e)
             into = &e->set[(e->nset_total - 2) % QEE_SETS];
         }
         if (into && into->open && into->m < 128) {
-            /* (64-bit halves: a 128-bit negate per coefficient cost more) */
-            uint64_t lo = into->m < 64 ? 1ull << (into->m & 63) : 0, hi = into->m >= 64 ? 1ull << (into->m & 63) : 0;
-            for (int c = 0; c < 6; c++) {
-                uint64_t on = 0 - (uint64_t)(e->lat_dat[c] & 1);
-                into->coef[c] |= (u128)(hi & on) << 64 | (lo & on);
-            }
+            /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
+            uint64_t bit = 1ull << (into->m & 63);
+            if (into->m < 64)
+                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1)));
+            else
+                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1))) << 64;
             into->m++;
         }
     }
