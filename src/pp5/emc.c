@@ -3338,25 +3338,6 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_o
     return true;
 }
 
-/* A clock whose word only reads (no LdC, LdE, MWrt, not a redundant code):
- * the four bytes in one 8-byte load. */
-_Static_assert(offsetof(pp5_pins, lde) == offsetof(pp5_pins, ldc) + 1 &&
-                   offsetof(pp5_pins, mwrt) == offsetof(pp5_pins, ldc) + 2 &&
-                   offsetof(pp5_pins, redundant) == offsetof(pp5_pins, ldc) + 6 &&
-                   offsetof(pp5_pins, ldc) + 8 <= sizeof(pp5_pins),
-               "pp5_pins: ldc, lde, mwrt, redundant within 8 bytes");
-static inline bool pins_nop(const pp5_pins *p)
-{
-    uint64_t w;
-    memcpy(&w, &p->ldc, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return !(w & 0x00ff000000ffffffull); /* (bytes 0, 1, 2 and 6) */
-#else
-    (void)w;
-    return !(p->ldc | p->lde | p->mwrt | p->redundant);
-#endif
-}
-
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 {
     seg *g = e->seg;
@@ -3402,67 +3383,6 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     } while (0)
     for (size_t i = 0; i < n; i++) {
         const pp5_pins *p = &pins[i];
-        if (pins_nop(p) && i + 1 < n && pins_nop(p + 1) && !(p->trst && (prev->lsb || e->shifts >= e->q_event))) {
-            /* A run of clocks that only read (the microcode's waits and the
-             * z-test's and colours' gaps: 21-40 clocks a run), each with at
-             * most a short QEE step: the collecting set's bit count and the
-             * shift index in registers, S of the last read and R_T's bit
-             * index set once at the end (nothing reads them in between). */
-            qee_set *into = e->q_into >= 0 ? &e->set[e->q_into] : NULL;
-            int m = into ? into->m : 0;
-            if (into && m < 64 && into != acc_set) {
-                ACC_FLUSH();
-                acc_set = into;
-            }
-            uint64_t sh = e->shifts, sh0 = sh, ev = e->q_event;
-            const pp5_pins *q = p, *qp = prev;
-            size_t j = i;
-            for (;;) {
-                if (q->trst) {
-                    if (qp->lsb || sh >= ev) break; /* (the full step: the general path) */
-                    if (into) {
-                        if (m < 64) {
-#if defined(__SSE2__)
-                            __m128i d8 = _mm_loadl_epi64((const __m128i *)(const void *)qp->dat) & dat_bits;
-                            __m128i w16 = _mm_unpacklo_epi8(d8, zero128), c = _mm_cvtsi32_si128(m);
-                            __m128i lo32 = _mm_unpacklo_epi16(w16, zero128), hi32 = _mm_unpackhi_epi16(w16, zero128);
-                            acc01 |= _mm_sll_epi64(_mm_unpacklo_epi32(lo32, zero128), c);
-                            acc23 |= _mm_sll_epi64(_mm_unpackhi_epi32(lo32, zero128), c);
-                            acc45 |= _mm_sll_epi64(_mm_unpacklo_epi32(hi32, zero128), c);
-#else
-                            for (int c = 0; c < 6; c++) acc[c] |= (1ull << m) & (0 - (uint64_t)(qp->dat[c] & 1));
-#endif
-                        } else {
-                            uint64_t bit = 1ull << (m & 63);
-                            for (int c = 0; c < 6; c++)
-                                into->coef[c] |= (u128)(bit & (0 - (uint64_t)(qp->dat[c] & 1))) << 64;
-                        }
-                        m++;
-                    }
-                    sh++;
-                }
-                qp = q;
-                if (++j == n) break;
-                q = &pins[j];
-                if (!pins_nop(q)) break;
-            }
-            if (j > i) {
-                /* clocks i .. j-1 done: S follows the last one's read (seg_sense) */
-                const pp5_pins *last_prev = j - 1 == i ? prev : &pins[j - 2];
-                g->prev_plane = last_prev->addr_l < PP5_EMC_MEM_BITS ? last_prev->addr_l : PL_ZERO;
-                g->prev_write = false;
-                g->clocks += (int)(j - i);
-                if (into) into->m = m;
-                if (sh != sh0) {
-                    e->rt_set = e->q_rt;
-                    if (e->q_rt >= 0) e->rt_k = (int)(sh - 1 - e->q_rt_base);
-                    e->shifts = sh;
-                }
-                prev = qp;
-                i = j - 1;
-                continue;
-            }
-        }
         if (p->trst) {
             uint64_t sh = e->shifts;
             if (prev->lsb || sh >= e->q_event) {
@@ -3508,16 +3428,16 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         }
         int addr = prev->addr_l;
         bool joined;
-        if (pins_nop(p)) {
-            seg_sense(g, addr);
-            joined = true;
-        } else if (p->redundant) {
+        if (p->redundant) {
             joined = !p->config_mode;
             if (joined) {
                 for (int x = 0; x < 6; x++)
                     if (p->extop >> x & 1) e->extops[x]++; /* */
                 seg_sense(g, addr);
             }
+        } else if (!(p->ldc | p->lde | p->mwrt)) {
+            seg_sense(g, addr);
+            joined = true;
         } else {
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (g->n == SEG_MAX) ACC_FLUSH(); /* (seg_add flushes the segment) */
