@@ -2356,10 +2356,10 @@ enum { S_INIT, S_PREV_M, S_PLANE };
 
 typedef struct seg_op {
     /* the op's template (seg_tmpl: fixed by the control pins and the address's validity) */
-    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
     uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c;
     uint8_t shape;          /* SH_*: a word of the library with a short kernel */
     uint8_t kind;           /* template only: OPK_* */
+    uint8_t opm;            /* the operand masks of alu_word (each all 0 or all 1) as bits: OPM */
     /* (bytes up to here are copied from the template; the rest per op) */
     uint8_t s_mode;
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
@@ -2374,6 +2374,11 @@ typedef struct seg_op {
     const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
 } seg_op;
 #define SEG_TMPL_BYTES offsetof(seg_op, s_mode)
+/* Operand mask b of op o (OPM_SS .. OPM_CCM: alu_word's ss .. ccm), kept as
+ * one bit so that an op is 48 bytes, not 104: the decode writes and the chip
+ * pass reads fewer lines. */
+enum { OPM_SS, OPM_TS, OPM_ES, OPM_MS, OPM_CS, OPM_ACM, OPM_BCM, OPM_CCM };
+#define OPM(o, b) ((uint64_t)0 - (uint64_t)((o)->opm >> (b) & 1))
 
 /* What pp5_emc_run does with a word that changes something (seg_tmpl): join
  * the segment, or step it (an Enable load that reads T or can light a pixel) */
@@ -2527,14 +2532,14 @@ static void log_fill(pp5_emc *e)
         const seg_op *o = &e->hole_op[i];
         if (!o->ldc) continue;
         defer_op *d = &e->log[j++];
-        d->u.ss = o->ss;
-        d->u.ts = o->ts;
-        d->u.es = o->es;
-        d->u.ms = o->ms;
-        d->u.cs = o->cs;
-        d->u.acm = o->acm;
-        d->u.bcm = o->bcm;
-        d->u.ccm = o->ccm;
+        d->u.ss = OPM(o, OPM_SS);
+        d->u.ts = OPM(o, OPM_TS);
+        d->u.es = OPM(o, OPM_ES);
+        d->u.ms = OPM(o, OPM_MS);
+        d->u.cs = OPM(o, OPM_CS);
+        d->u.acm = OPM(o, OPM_ACM);
+        d->u.bcm = OPM(o, OPM_BCM);
+        d->u.ccm = OPM(o, OPM_CCM);
         d->u.addr = o->m_plane;
         d->u.need_t = o->need_t;
         d->u.need_s = o->need_s;
@@ -3021,9 +3026,9 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             Mprev = M;
             continue;
         }
-        v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
-        v4u B = ((E | SPLAT4(o->es)) & (M | SPLAT4(o->ms))) ^ SPLAT4(o->bcm);
-        v4u C = (K | SPLAT4(o->cs)) ^ SPLAT4(o->ccm);
+        v4u A = ((S | SPLAT4(OPM(o, OPM_SS))) & (T | SPLAT4(OPM(o, OPM_TS)))) ^ SPLAT4(OPM(o, OPM_ACM)); /* */
+        v4u B = ((E | SPLAT4(OPM(o, OPM_ES))) & (M | SPLAT4(OPM(o, OPM_MS)))) ^ SPLAT4(OPM(o, OPM_BCM));
+        v4u C = (K | SPLAT4(OPM(o, OPM_CS))) ^ SPLAT4(OPM(o, OPM_CCM));
         if (o->write) {
             v4u nm = M ^ ((M ^ (A ^ B ^ C)) & E); /* A-9 sum, A-11 gated by E */
             ST4(mp, nm);
@@ -3225,14 +3230,9 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
     bool valid = key >> KB_VALID & 1, write = p->mwrt && valid;
     bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
     int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
-    o->ss = p->agts_s ? 0 : ~0ull;
-    o->ts = p->agts_t ? 0 : ~0ull;
-    o->es = p->bgts_e ? 0 : ~0ull;
-    o->ms = p->bgts_m ? 0 : ~0ull;
-    o->cs = p->cgts_c ? 0 : ~0ull;
-    o->acm = p->acmp ? ~0ull : 0;
-    o->bcm = p->bcmp ? ~0ull : 0;
-    o->ccm = p->ccmp ? ~0ull : 0;
+    /* (an unselected source is all ones: A-8's wired AND) */
+    o->opm = (uint8_t)(!p->agts_s << OPM_SS | !p->agts_t << OPM_TS | !p->bgts_e << OPM_ES | !p->bgts_m << OPM_MS |
+                       !p->cgts_c << OPM_CS | !!p->acmp << OPM_ACM | !!p->bcmp << OPM_BCM | !!p->ccmp << OPM_CCM);
     o->write = write;
     o->ldc = p->ldc;
     o->lde = p->lde;
