@@ -485,6 +485,22 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
           : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
     seg_settle(e);
     if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e->tw == 16 && e->w % 16 == 0) {
+        /* (the default chips) a chip row is one aligned 16-bit piece of the
+         * picture's words (bit order = byte order here): no merging, and every
+         * piece is written, so no clearing first */
+        typedef uint16_t __attribute__((may_alias)) u16_alias;
+        u16_alias *o16 = (u16_alias *)out;
+        for (int c = 0; c < e->nchips; c++) {
+            const uint64_t *src = plane(e, a, c);
+            size_t x0 = (size_t)(c % e->o.chips_x) * 16, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+            for (int ly = 0; ly < e->th; ly++)
+                o16[((y0 + (size_t)ly) * (size_t)e->w + x0) >> 4] = (uint16_t)(src[ly >> 2] >> (16 * (ly & 3)));
+        }
+        return;
+    }
+#endif
     if (64 % e->tw == 0) {
         /* whole chip rows sit in one word on both sides */
         memset(out, 0, (size_t)e->npix / 8);

@@ -191,8 +191,12 @@ static void random_ucode(uint64_t *s, uint32_t *words, int kind)
         free(u);
         return;
     }
+    /* (structured words: now and then the word before again — runs of equal
+     * words, whose fast-path tables are derived from each other) */
     for (unsigned a = 0; a < PP5_UCODE_WORDS; a++)
-        words[a] = kind == 0 ? (uint32_t)rnd(s) : structured_word(s, a);
+        words[a] = kind == 0                  ? (uint32_t)rnd(s)
+                 : a > 0 && chance(s, 3) ? words[a - 1]
+                                         : structured_word(s, a);
 }
 
 static uint32_t random_coef(uint64_t *s)
@@ -301,6 +305,8 @@ static struct {
     long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
     long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (fast.c) */
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
+    long seg_host_loop; /* of them, clocked by loops in closed form */
+    long seg_posti_loops; /* loops whose first clock posts I */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -632,6 +638,9 @@ static const pp5_host_in *ref_next(const pp5_igc_item *items, size_t n, size_t *
     return NULL;
 }
 
+/* The length of script_check()'s calls (0: random). */
+static unsigned script_call_len;
+
 /* Runs the script on gb by pp5_igc_run_script() in calls of random length and
  * the same clocks on ga by full steps; compares every clock's pins, the status
  * of the failing clock, the cursor and the whole state after each call.
@@ -644,7 +653,11 @@ static bool script_check(uint64_t seed, int run, uint64_t *s, pp5_igc *ga, pp5_i
     size_t ri = 0;
     uint64_t rdone = 0;
     for (;;) {
-        const uint64_t m = rn(s, 8) == 0 ? 0 : 1 + rn(s, burst);
+        /* (short calls now and then: segments that end inside or just after a
+         * loop, whose last records the segment's end makes) */
+        const uint64_t m = script_call_len ? script_call_len
+                         : rn(s, 8) == 0     ? 0
+                                             : 1 + rn(s, chance(s, 3) ? 8 : burst);
         ls_status sb;
         ls_diag db;
         ls_diag_clear(&db);
@@ -742,7 +755,7 @@ static void blocks_run(uint64_t seed, int run)
     ls_buf_printf(&b, "write P fbits=%d src=%d lc2=%d\nwait\n", PP5_R_FBITS, PP5_R_ZTEMP,
                   PP5_R_ZBITS);
     ls_diag d;
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 16; i++) {
         pp5_prim p;
         memset(&p, 0, sizeof p);
         p.kind = chance(&s, 4) ? PP5_PRIM_DISC : PP5_PRIM_TRI;
@@ -795,6 +808,31 @@ static void blocks_run(uint64_t seed, int run)
                     it.in.t = t_of(&o, b->reg);
                     it.in.d = b->value;
                 } else if (b->kind == PP5_ACT_GO) {
+                    if (run == 9 && chance(&s, 2)) { /* run 9: P with FBITS before a
+                                                     * Go (now and then a bad one: the
+                                                     * clock fails, the stream ends) */
+                        pp5_igc_item w = it;
+                        w.kind = PP5_ITEM_HOST;
+                        w.in.wr_en = true;
+                        w.in.t = t_of(&o, PP5_REG_P);
+                        const uint32_t fb = chance(&s, 8) ? 128u : 129u + rn(&s, 31);
+                        w.in.d = ((uint32_t)rnd(&s) & 0x007fffffu) | fb << 23;
+                        items[ni++] = w;
+                    } else if (chance(&s, 8)) { /* an extra write just before the Go: a
+                                          * random value for a random register
+                                          * (reserved bits, big exponents:
+                                          * warnings), P without RMode entry and
+                                          * mostly without FBITS (a bad FBITS
+                                          * fails the clock) */
+                        pp5_igc_item w = it;
+                        w.kind = PP5_ITEM_HOST;
+                        w.in.wr_en = true;
+                        w.in.t = (uint8_t)rn(&s, 8);
+                        w.in.d = (uint32_t)rnd(&s);
+                        if (o.reg_of_t[w.in.t & 7u] == PP5_REG_P)
+                            w.in.d &= chance(&s, 4) ? 0x7fffffffu : 0x3fffffffu;
+                        items[ni++] = w;
+                    }
                     it.kind = PP5_ITEM_HOST;
                     it.in.go = true;
                 } else if (b->kind == PP5_ACT_RUN) {
@@ -910,6 +948,8 @@ static void blocks_run(uint64_t seed, int run)
     cov.seg += (long)gb->seg_clocks;
     cov.seg_loop += (long)gb->seg_loop_clocks;
     cov.seg_host += (long)gb->seg_host_clocks;
+    cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
+    cov.seg_posti_loops += (long)gb->seg_posti_loops;
     if (scripted)
         cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
@@ -928,13 +968,40 @@ static void test_blocks_library(void **state)
     for (int run = 0; run < 12; run++)
         blocks_run(seed, run);
     printf("library streams: %ld bursts, %ld clocks in quiet segments, %ld of them self-loops, "
-           "%ld host clocks; scripts: %ld failed host clocks, %ld warnings\n",
-           cov.bursts, cov.seg, cov.seg_loop, cov.seg_host, cov.script_errors,
-           cov.script_warnings);
+           "%ld host clocks (%ld in loops), %ld loops starting with a PostI; scripts: %ld "
+           "failed host clocks, %ld warnings\n",
+           cov.bursts, cov.seg, cov.seg_loop, cov.seg_host, cov.seg_host_loop,
+           cov.seg_posti_loops, cov.script_errors, cov.script_warnings);
     /* most idle clocks of the renderer's routines are quiet, many self-loops */
     assert_true(cov.seg > 20000 && cov.seg_loop > 8000);
     /* host clocks in segments; failed host clocks and warnings in scripts */
-    assert_true(cov.seg_host > 500 && cov.script_errors >= 1 && cov.script_warnings > 20);
+    /* (fewer since the extra writes before a Go: a bad FBITS there ends a stream) */
+    assert_true(cov.seg_host > 100 && cov.script_errors >= 1 && cov.script_warnings > 20);
+    /* host runs ending with a Go clocked by loops (fast.c, seg_host_loopable) */
+    assert_true(cov.seg_host_loop > 20);
+    /* loops whose first clock posts the pending instruction (fast.c, posti_first) */
+    assert_true(cov.seg_posti_loops > 100);
+}
+
+/* The scripts of the library streams in calls of fixed lengths 3 … 6: the
+ * segments end at every offset from the events (loops cut by the call's end to
+ * four clocks, whose first clock posts I or is a host clock, their records
+ * made by the segment's end). */
+static void test_blocks_call_lengths(void **state)
+{
+    (void)state;
+    uint64_t seed = ls_test_seed(0xca11ull);
+    memset(&cov, 0, sizeof cov);
+    for (unsigned len = 3; len <= 6; len++) {
+        script_call_len = len;
+        blocks_run(seed + len, 1);
+        blocks_run(seed + len, 3);
+    }
+    script_call_len = 0;
+    printf("fixed call lengths: %ld clocks in quiet segments, %ld host clocks (%ld in loops), "
+           "%ld loops starting with a PostI\n",
+           cov.seg, cov.seg_host, cov.seg_host_loop, cov.seg_posti_loops);
+    assert_true(cov.seg > 10000 && cov.seg_host_loop > 10 && cov.seg_posti_loops > 0);
 }
 
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
@@ -999,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_random_differential),
         cmocka_unit_test(test_stream_runner),
         cmocka_unit_test(test_blocks_library),
+        cmocka_unit_test(test_blocks_call_lengths),
         cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,6 +43,44 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
 #endif
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
+_Static_assert(sizeof(pp5_uop) == 64, "pp5_uop: 64 bytes, indexing is a shift");
+
+/* A quiet segment's record of one clock (seg_run() below): a compact pair of
+ * words. Bits 48…63 of a are free (seg_ctab entries leave the next address
+ * and the branch-back flag there; nothing reads them from a record). */
+typedef struct seg_rec {
+    uint64_t a;     /* PC (bits 0..15), SEG_* << 16, Addr << 32, LSB << 40 */
+    uint64_t dat;   /* *Dat of the clock, bit k in byte k */
+} seg_rec;
+enum {
+    SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
+    SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
+    SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
+    SEG_HOST = 1u << 11, /* a host clock (run_script): its inputs in the item */
+};
+/* The control state of the general segment clock, one word (seg_trans) */
+enum {
+    CS_IP = 1u << 0, CS_IBSY = 1u << 1, CS_CBSY = 1u << 2, CS_PCP = 1u << 3, /* PostC' */
+    CS_PIP = 1u << 4, /* PostI' */
+    CS_FP = 1u << 5,  /* the LSB token pending (first_pending) */
+    CS_MP = 1u << 6,  /* MsIn pending */
+    CS_MBI = 1u << 7, /* the set's MBI, or MsIn always */
+    /* the clock's conditions, above the state in seg_trans's index */
+    CS_SHIFT = 1u << 8, CS_CSB = 1u << 9, CS_LAST = 1u << 10 /* s + 1 ≥ csb_until */,
+    CS_DONE = 1u << 11,
+};
+/* seg_trans entry: the signal bits of the record and LSB where seg_rec.a has
+ * them (SEG_* << 16, bit 40), the next state in bits 56…63 */
+#define TR_LSB (1ull << 40)
+#define TR_BITS(b) ((uint64_t)(b) << 16)
+#define TR_EVENT TR_BITS(SEG_POSTC | SEG_POSTI | SEG_NEWL)
+#define TR_NEXT(t) ((unsigned)((t) >> 56))
+/* seg_ctab entry: seg_rec.a's PC and SEG_SHIFT, TC1, TC2, BRANCH, TRR; the next
+ * address (no NewL) in bits 48…56; bit 63: a branch to the same or an earlier
+ * address (a loop may close) */
+#define CT_NEXT(e) ((unsigned)((e) >> 48) & 0x1ffu)
+#define CT_BACK (1ull << 63)
+#define CT_BRANCH ((uint64_t)SEG_BRANCH << 16)
 
 /* ---------------- pre-decode ---------------- */
 
@@ -88,6 +126,9 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     uint8_t a = pp5_pixmemaddr_clock(&p, PP5_UW_PMA(uw), false);
     u->pma_ctr = a == 10 ? PP5_CTR_DST : a == 20 ? PP5_CTR_SRC : PP5_CTR_AUX;
     u->pma_step = (uint8_t)(p.ctr[u->pma_ctr] - a);
+    u->ctr_sa = (uint8_t)(8u * u->pma_ctr);
+    u->ctr_mask = 0xffu << u->ctr_sa;
+    u->ctr_add = (uint32_t)u->pma_step << u->ctr_sa;
     /* OutputLatch: the pin bytes this word drives two clocks later (ACmp before
      * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1. */
     for (unsigned r = 0; r < 2; r++) {
@@ -110,6 +151,123 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
         if (pins.addr_h != pins.addr_l)
             u->pair |= (uint8_t)(1u << r);
     }
+    u->pair0 = (u->pair & 1u) ? 0xff : 0;
+}
+
+/* seg_ctab for the store address a (from uop[a]) and the status levels of
+ * g->seg_ctab_st: the AddrGen and Shift decisions of the clock as
+ * clock_body() takes them from the uop with RMode 0 and no NewL, indexed by
+ * the loop counters as they are at the clock's start (after the reload of a
+ * Done word) — so that the look-up does not wait for the word's Cnt bits:
+ * TRR (bit 0: the two entries of a word's usual case share a cache line), LC1
+ * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
+static void seg_ctab_build(pp5_igc *g, unsigned a)
+{
+    const pp5_uop *u = &g->uop[a];
+    const unsigned st = g->seg_ctab_st;
+    for (unsigned x = 0; x < 32; x++) {
+        const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
+        if ((c1 == 3) | (c2 == 3)) /* (no such code: ct_code()) */
+            continue;
+        /* the counter after the clock's step is at its terminal count
+         * (TC1: 116, TC2: 0) iff it was that plus the step before */
+        const unsigned d1 = u->done ? 0 : u->cnt1, d2 = u->done ? 0 : u->cnt2;
+        const unsigned tc1 = c1 == 1 + d1, tc2 = c2 == 1 + d2;
+        const unsigned cond = tc1 | tc2 << 1 | trr << 2 | st << 3;
+        const unsigned shift = (u->shift >> trr) & 1u;
+        const unsigned branch = !((u->pulldown >> cond) & 1u);
+        const unsigned next = branch ? u->braddr : (a + 1) & 0x1ffu;
+        const unsigned bits = shift * SEG_SHIFT | tc1 * SEG_TC1 | tc2 * SEG_TC2 |
+                              branch * SEG_BRANCH | trr * SEG_TRR;
+        g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
+                                  ((branch && next <= a) ? CT_BACK : 0);
+    }
+}
+
+/* seg_ctab's index bits for the counters n1, n2 at the clock's start */
+static inline unsigned ct_code(unsigned n1, unsigned n2)
+{
+    const unsigned c1 = n1 - 115u < 3u ? n1 - 115u : 0;  /* 116 → 1, 117 → 2 */
+    const unsigned c2 = n2 < 2u ? n2 + 1u : 0;            /* 0 → 1, 1 → 2 */
+    return c1 << 1 | c2 << 3;
+}
+
+/* seg_ctab for the status levels st (ST1 | ST2 << 1), if it is not */
+static void seg_ctab_for(pp5_igc *g, unsigned st)
+{
+    if (g->seg_ctab_st == st)
+        return;
+    g->seg_ctab_st = st;
+    /* Rows of the store's 416 words only: the general clock stops at a word
+     * with no word line before it looks (416…511 are never read). A word
+     * equal to the one before it (most of a store: 0) has the same entries
+     * but for its PC, the next address of a non-branch and the branch-back
+     * flag: derived from the previous row instead of decoded again. */
+    for (unsigned a = 0; a < PP5_UCODE_WORDS; a++) {
+        if (a == 0 || g->uop[a].uw != g->uop[a - 1].uw) {
+            seg_ctab_build(g, a);
+            continue;
+        }
+        const uint64_t *prev = &g->seg_ctab[(a - 1) * 32];
+        uint64_t *row = &g->seg_ctab[a * 32];
+        for (unsigned x = 0; x < 22; x += (x & 7u) == 5 ? 3 : 1) { /* (the codes) */
+            const uint64_t e = prev[x];
+            const bool branch = e & CT_BRANCH;
+            /* (a < 415: a + 1 does not wrap) */
+            const uint64_t next = branch ? CT_NEXT(e) : a + 1;
+            row[x] = ((e & 0x00000000ffff0000ull) | a | next << 48) |
+                     (branch && next <= a ? CT_BACK : 0);
+        }
+    }
+}
+
+/* seg_trans: the Controller's posting decisions and IP (controller.c, as
+ * clock_body()), NewL = Done ∧ IP (sequencer.c), and the CSBLatch's LSB token
+ * and MsIn (serializer.c: LSB while the first token is pending and CSB is high,
+ * consumed by a shift; MsIn pending consumed by a shift, set again by a shift
+ * in which CSB falls, A-18), for every state and conditions x (RMode 0). A
+ * constant of the program (the same for every IGC), written out by the
+ * preprocessor: TR_ENTRY(x) for x = 0 … 4095 (octal literals 00000 … 07777). */
+#define TB(x, m) (((x) & (m)) ? 1u : 0u)
+#define TR_NEWL(x) (TB(x, CS_DONE) & TB(x, CS_IP))
+#define TR_POSTC(x) (TB(x, CS_CBSY) & !TB(x, CS_CSB) & TB(x, CS_SHIFT) & !TB(x, CS_PCP))
+#define TR_POSTI(x) (TB(x, CS_IBSY) & !TB(x, CS_IP) & !TB(x, CS_PIP))
+#define TR_IPN(x) (TR_POSTI(x) | (TB(x, CS_IP) & !TR_NEWL(x)))
+#define TR_FPN(x) (TB(x, CS_FP) & !(TB(x, CS_SHIFT) & TB(x, CS_CSB)))
+#define TR_FALL(x) (TB(x, CS_CSB) & TB(x, CS_LAST) & TB(x, CS_MBI))
+#define TR_MPN(x) (TB(x, CS_SHIFT) ? TR_FALL(x) : TB(x, CS_MP))
+#define TR_STATE(x)                                                                        \
+    (TR_IPN(x) * CS_IP | (TB(x, CS_IBSY) & !TR_POSTI(x)) * CS_IBSY |                       \
+     (TB(x, CS_CBSY) & !TR_POSTC(x)) * CS_CBSY | TR_POSTC(x) * CS_PCP |                    \
+     TR_POSTI(x) * CS_PIP | TR_FPN(x) * CS_FP | TR_MPN(x) * CS_MP | TB(x, CS_MBI) * CS_MBI)
+#define TR_SIGNALS(x)                                                                      \
+    (TB(x, CS_CSB) * SEG_CSB | (TB(x, CS_MP) & TB(x, CS_SHIFT)) * SEG_MSIN |               \
+     TR_POSTC(x) * SEG_POSTC | TR_POSTI(x) * SEG_POSTI | TR_NEWL(x) * SEG_NEWL)
+#define TR_ENTRY(x)                                                                        \
+    ((uint64_t)TR_STATE(x) << 56 | (uint64_t)(TB(x, CS_FP) & TB(x, CS_CSB)) << 40 |       \
+     TR_BITS(TR_SIGNALS(x)))
+#define TR_O1(a, b, c)                                                                     \
+    TR_ENTRY(0##a##b##c##0), TR_ENTRY(0##a##b##c##1), TR_ENTRY(0##a##b##c##2),             \
+        TR_ENTRY(0##a##b##c##3), TR_ENTRY(0##a##b##c##4), TR_ENTRY(0##a##b##c##5),         \
+        TR_ENTRY(0##a##b##c##6), TR_ENTRY(0##a##b##c##7)
+#define TR_O2(a, b)                                                                        \
+    TR_O1(a, b, 0), TR_O1(a, b, 1), TR_O1(a, b, 2), TR_O1(a, b, 3), TR_O1(a, b, 4),       \
+        TR_O1(a, b, 5), TR_O1(a, b, 6), TR_O1(a, b, 7)
+#define TR_O3(a)                                                                           \
+    TR_O2(a, 0), TR_O2(a, 1), TR_O2(a, 2), TR_O2(a, 3), TR_O2(a, 4), TR_O2(a, 5),         \
+        TR_O2(a, 6), TR_O2(a, 7)
+static const uint64_t seg_trans[4096] = {TR_O3(0), TR_O3(1), TR_O3(2), TR_O3(3),
+                                         TR_O3(4), TR_O3(5), TR_O3(6), TR_O3(7)};
+_Static_assert(TR_ENTRY(0) == 0 &&
+                   TR_ENTRY(CS_IBSY) ==
+                       ((uint64_t)(CS_IP | CS_PIP) << 56 | TR_BITS(SEG_POSTI)),
+               "seg_trans: an idle state stays; IBsy without IP posts I and sets IP");
+
+void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
+{
+    pp5_uop_decode(&g->uop[addr], g->seq.ucode[addr], true, &g->opt);
+    if (g->seg_ctab_st < 4)
+        seg_ctab_build(g, addr);
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
@@ -127,6 +285,7 @@ void pp5_igc_fast_init(pp5_igc *g)
         else
             pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
     }
+    g->seg_ctab_st = 0xff; /* made by the first segment (seg_ctab_for) */
     g->fast_stale = true;
     g->mod_stale = false;
 }
@@ -474,15 +633,15 @@ static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
     f->bit6_at = g->cycle + 1;
     pp5_serializer_post_latches(s);
     f->sone0 = 0;
-    f->bsy0 = 0;
+    /* (no branches: the bits are data, mispredicted once per posting) */
+    unsigned bsy0 = (unsigned)s->il.iwc << 6;
+    const unsigned mbi = s->il.mbi;
     for (int k = 0; k < 6; k++) {
-        f->tok0[k] = (int16_t)(s->cs[k].tok64 ? -1 : s->cs[k].dec_latch.index);
-        if (s->il.mbi && s->cg[k].enable)
-            f->bsy0 |= (uint8_t)(1u << k);
+        f->tok0[k] = (int16_t)(s->cs[k].dec_latch.index | -(int)s->cs[k].tok64);
+        bsy0 |= (mbi & (unsigned)s->cg[k].enable) << k;
     }
     f->tok0[6] = (int16_t)s->it.dec_latch.index;
-    if (s->il.iwc)
-        f->bsy0 |= 1u << 6;
+    f->bsy0 = (uint8_t)bsy0;
     f->bits_sent0 = 0;
     f->sc = 0;
     ser_fast_build(g);
@@ -677,16 +836,6 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
  * In a loop of one or two words whose conditions (TRR, TC1, TC2) stay put,
  * seg_loop_plan() computes how long they do, and the clocks are run without
  * evaluating the controls at all (the closed form below). */
-typedef struct seg_rec {
-    uint64_t a;     /* PC (bits 0..15), SEG_* << 16, Addr << 32, LSB << 40 */
-    uint64_t dat;   /* *Dat of the clock, bit k in byte k */
-} seg_rec;
-enum {
-    SEG_SHIFT = 1u << 0, SEG_ALUDAT = 1u << 1, SEG_TC1 = 1u << 2, SEG_TC2 = 1u << 3,
-    SEG_BRANCH = 1u << 4, SEG_CSB = 1u << 5, SEG_MSIN = 1u << 6, SEG_TRR = 1u << 7,
-    SEG_POSTC = 1u << 8, SEG_POSTI = 1u << 9, SEG_NEWL = 1u << 10,
-    SEG_HOST = 1u << 11, /* a host clock (run_script): its inputs in the item */
-};
 #define SEG_SPREAD6 0x0000010101010101ull /* bit 0 of bytes 0..5 */
 
 static inline uint64_t spread6(unsigned dat6)
@@ -849,6 +998,9 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
      * the first clock only (see above) */
     const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
     const bool lsb = in->fp & csb0 & !first_lsb;
+    /* (a self-loop: ph[1] is ph[0], written field by field like it: a copy of
+     * the struct would load it whole right after these narrow stores, which
+     * the CPU cannot forward) */
     for (int i = 0; i < 2; i++) {
         const pp5_uop *u = w[i];
         seg_phase *f = &ph[i];
@@ -859,11 +1011,11 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
                               (unsigned)br[i] << 4 | (unsigned)trr << 7;
         f->a = pcs[i] | (uint64_t)bits << 16 | (uint64_t)lsb << 40;
         f->dir = u->dir_en;
-        f->pair = (u->pair & 1u) ? 0xff : 0;
+        f->pair = u->pair0;
         f->sh = (uint8_t)sh[i];
-        f->ctr_sa = (uint8_t)(8u * u->pma_ctr);
-        f->ctr_mask = 0xffu << f->ctr_sa;
-        f->ctr_add = (uint32_t)u->pma_step << f->ctr_sa;
+        f->ctr_sa = u->ctr_sa;
+        f->ctr_mask = u->ctr_mask;
+        f->ctr_add = u->ctr_add;
         f->cnt1 = (uint8_t)c1[i];
         f->cnt2 = (uint8_t)c2[i];
         f->first_lsb = first_lsb;
@@ -889,6 +1041,8 @@ typedef struct seg_self_desc {
     uint32_t sc0, csb_until;
     uint8_t a0, step;       /* the address of clock k0, its step */
     bool aludat, valid;
+    uint64_t hk0, hk1;      /* the host clocks among them (seg_host_loopable()) */
+    uint64_t pik;           /* the clock among them that posts I (or none) */
 } seg_self_desc;
 
 typedef struct seg_loop_st {
@@ -1054,6 +1208,8 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->step = (uint8_t)(P->ctr_add >> P->ctr_sa);
         d->aludat = st->shreg & 1u;
         d->valid = true;
+        d->hk0 = d->hk1 = 0;
+        d->pik = UINT64_MAX;
     }
     if (!st->pins_out)
         return seg_loop_self(st, P, k, k_end, false, false, records);
@@ -1069,7 +1225,9 @@ static void seg_self_rec(const seg_self_desc *d, const uint64_t *blk, uint64_t k
 {
     const uint32_t i = (uint32_t)(kc - d->k0), sci = d->sc0 + i;
     r->a = d->a | (uint64_t)d->aludat << 17 | (uint64_t)(sci < d->csb_until) << 21 |
-           (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32;
+           (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32 |
+           (kc >= d->hk0 && kc < d->hk1 ? TR_BITS(SEG_HOST) : 0) |
+           (kc == d->pik ? TR_BITS(SEG_POSTI) : 0);
     r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(blk, sci - 2, d->csb_until);
 }
 
@@ -1103,6 +1261,23 @@ static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const se
     return seg_loop_clocks(st, ph, k, k_end, &j, true, true, true);
 }
 
+/* Host clocks inside a loop in closed form (run_script): a run of host items
+ * that ends with a Go, met while Busy is low, can be clocked by a loop (and
+ * the loop can go on through the wait after the Go) when no host side in it
+ * can touch what the loop reads or fail: a write with Busy low changes only
+ * latches that the postings read (A-F, C, I, P's counts and addresses) — not a
+ * P write with D30 (FBITS: may fail) or D31 (RMode) —, and the Go only raises
+ * IBsy and CBsy (the loop then stops before any posting they allow). The loop
+ * runs the clocks; the host sides run after it, in order, each at its own
+ * cycle (the warnings they give are those of that clock), and the pins of the
+ * host clocks get their D pads, those from the Go on their Busy. */
+static inline bool seg_host_loopable(const pp5_igc *g, const pp5_host_in *in)
+{
+    if (in->wr_en && (pp5_reg)g->opt.reg_of_t[in->t & 7u] == PP5_REG_P && (in->d >> 30))
+        return false;
+    return !(in->reset | in->test_pe);
+}
+
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
  * not quiet). The fast form is current (!fast_stale). */
 static inline __attribute__((always_inline)) uint64_t
@@ -1121,9 +1296,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     size_t si = scripted ? sp->i : 0;
     uint64_t sdone = scripted ? sp->done : 0;
     const pp5_host_in *in_ring[4] = {NULL, NULL, NULL, NULL}; /* SEG_HOST clocks' inputs */
-    bool ip = ctl->ip, cbsy = ctl->cbsy, ibsy = ctl->ibsy;
-    bool post_c_prev = rp->post_c & !rp->in.reset;
-    bool post_i_prev = rp->post_i & !rp->in.reset;
+    /* the control state, one word (seg_trans); PostC', PostI' (a Reset at the
+     * end of the last clock cleared them) */
+    unsigned cs = (ctl->ip ? CS_IP : 0) | (ctl->ibsy ? CS_IBSY : 0) |
+                  (ctl->cbsy ? CS_CBSY : 0) | (rp->post_c & !rp->in.reset ? CS_PCP : 0) |
+                  (rp->post_i & !rp->in.reset ? CS_PIP : 0);
 
     pp5_pins tail[2];
     /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
@@ -1157,15 +1334,18 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint32_t sc = f->sc;
     uint32_t csb_until = f->csb_until;
     uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
-    bool fp = s->cl.first_pending, mp = s->cl.msin_pending;
-    bool mbi = s->cl.set_mbi | g->msin_always;
+    cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
+          (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+    const uint64_t *const trans = seg_trans;
     uint64_t stages = s->trr.stages;
     const int top = g->trr_top;
     const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
     /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
-    uint64_t q4_base = (uint64_t)(ibsy | cbsy) << 16 | (uint64_t)g->run_in.test_pe << 24 |
+    seg_ctab_for(g, (unsigned)g->run_in.st1 | (unsigned)g->run_in.st2 << 1);
+    const uint64_t *const ctab = g->seg_ctab;
+    uint64_t q4_base = (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16 | (uint64_t)g->run_in.test_pe << 24 |
                        (uint64_t)g->run_in.d << 32;
     const uint64_t *blk = f->blk;
     const pp5_uop *uop = g->uop;
@@ -1178,6 +1358,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
+    size_t hr_no = 0;     /* no host run in a loop before this item (one failed) */
     while (k < n) {
         /* scripted: the item of this clock (finished ones skipped), and how
          * many idle clocks it has left */
@@ -1198,16 +1379,50 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         idle_max = seg_min(idle_max, it->clocks - sdone);
                         break;
                     }
-                } else if (ibsy | cbsy) {
+                } else if (cs & (CS_IBSY | CS_CBSY)) {
                     break;
                 }
                 si++;
                 sdone = 0;
             }
         }
-        if (try_loop & !hin & !(ibsy & !ip)) { /* (no PostI to come) */
+        /* scripted: a run of hm host clocks ending with a Go, with Busy low now,
+         * that a loop may clock (seg_host_loopable()); the loop may go on
+         * through the next item's idle clocks if the Go brings no PostI */
+        size_t hm = 0;
+        if (scripted && hin && try_loop && si >= hr_no && !(cs & (CS_IBSY | CS_CBSY)) &&
+            !uop[pc & 511u].done) {
+            size_t m = 0;
+            while (si + m < sn && m < 16 && items[si + m].kind == PP5_ITEM_HOST &&
+                   seg_host_loopable(g, &items[si + m].in)) {
+                if (items[si + m++].in.go) {
+                    hm = m;
+                    break;
+                }
+            }
+            if (hm) {
+                idle_max = hm;
+                if ((cs & CS_IP) && si + hm < sn) {
+                    const pp5_igc_item *nx = &items[si + hm];
+                    idle_max = nx->kind == PP5_ITEM_WAIT  ? n - k
+                             : nx->kind == PP5_ITEM_RUN ? hm + nx->clocks
+                                                         : hm;
+                }
+                idle_max = seg_min(idle_max, n - k);
+            }
+        }
+        /* a PostI in this clock may be the loop's first clock: it changes only
+         * IBsy, IP and latches that a NewL reads (a loop has no Done), and
+         * Busy stays high with CBsy (so a wait goes on) */
+        const bool posti_first = !hin && (cs & (CS_IBSY | CS_IP | CS_PIP | CS_CBSY)) ==
+                                             (CS_IBSY | CS_CBSY);
+        if (try_loop & (!hin | (hm != 0)) &
+            (((cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)) {
+            /* (no PostI to come, but in the first clock) */
             seg_phase ph[2];
-            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, cbsy, mbi, mp, fp, top,
+            /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
+            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
+                                    (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
             uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
             g->seg_plans++;
@@ -1215,9 +1430,32 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
                 K = 0;
             }
+            if (K < hm) /* the loop must take every host clock of the run */
+                K = 0;
+            if (hm && !K) /* not for this run: its clocks the general way */
+                hr_no = si + hm;
             if (K) {
-                seg_loop_st ls = {shreg, sc, csb_until, outB, sepB, ctr, trst, blk, rec,
-                                  with_pins ? pins_out : NULL, tail, n, c0, {0}};
+                const uint64_t k0 = k;
+                if (posti_first) { /* as the general clock: the module's posting */
+                    pp5_igc_post_i(g); /* not in RMode: no store write */
+                    cs = (cs | CS_IP) & ~(unsigned)CS_IBSY;
+                    g->seg_posti_loops++;
+                }
+                seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
+                ls.shreg = shreg;
+                ls.sc = sc;
+                ls.csb_until = csb_until;
+                ls.outB = outB;
+                ls.sepB = sepB;
+                ls.ctr = ctr;
+                ls.trst = trst;
+                ls.blk = blk;
+                ls.rec = rec;
+                ls.pins_out = with_pins ? pins_out : NULL;
+                ls.tail = tail;
+                ls.n = n;
+                ls.c0 = c0;
+                ls.d.valid = false;
                 k = seg_loop_run(&ls, ph, k, k + K);
                 if (ls.d.valid)
                     desc = ls.d;
@@ -1236,82 +1474,119 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
                 /* the CSB fall in the loop's last shift: MsIn pending */
                 if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
-                    mp = mbi & (in.sc < csb_until) & (sc == csb_until);
-                    fp = fp & !(in.sc < csb_until); /* the LSB token went out */
+                    const bool mp = (cs & CS_MBI) && in.sc < csb_until && sc == csb_until;
+                    cs = (cs & ~(unsigned)CS_MP) | (mp ? CS_MP : 0);
+                    if (in.sc < csb_until) /* the LSB token went out */
+                        cs &= ~(unsigned)CS_FP;
                 }
                 pc = (uint16_t)ph[K & 1].a;
-                post_c_prev = post_i_prev = false; /* (no posting in the loop) */
-                sdone += K;
+                cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
+                if (posti_first) { /* the record of the PostI clock, if one of the last */
+                    if (ls.d.valid && k0 >= ls.d.k0)
+                        desc.pik = k0;
+                    else if (k0 + 4 >= k)
+                        rec[(c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
+                }
+                if (hm) { /* the host clocks k0 … k0 + hm - 1 of the loop */
+                    const pp5_igc_item *hit = &items[si];
+                    const uint64_t kl = k - (K < 4 ? K : 4); /* the loop's last four */
+                    for (size_t j = 0; j < hm; j++) {
+                        const uint64_t kj = k0 + j;
+                        if (with_pins && !test_oe)
+                            memcpy((unsigned char *)&pins_out[kj] + offsetof(pp5_pins, d_out),
+                                   &hit[j].in.d, sizeof hit[j].in.d);
+                        if (kj >= kl) { /* its record may be one of the segment's last */
+                            in_ring[(c0 + kj) & 3] = &hit[j].in;
+                            if (!(ls.d.valid && kj >= ls.d.k0))
+                                rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
+                        }
+                        g->cycle = c0 + kj;
+                        /* cannot fail: Busy low, no FBITS load (seg_host_loopable) */
+                        (void)pp5_igc_host_side(g, &hit[j].in, false, d);
+                    }
+                    if (ls.d.valid) {
+                        desc.hk0 = k0;
+                        desc.hk1 = k0 + hm;
+                    }
+                    if (with_pins) /* Busy from the Go's clock on */
+                        for (uint64_t kj = k0 + hm - 1; kj < k; kj++)
+                            pins_out[kj].busy = true;
+                    cs |= (ctl->ibsy ? CS_IBSY : 0) | (ctl->cbsy ? CS_CBSY : 0);
+                    q4_base = (q4_base & ~(0xffull << 16)) |
+                              (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
+                    g->seg_host_clocks += hm;
+                    g->seg_host_loop_clocks += hm;
+                    si += hm;
+                    sdone = K - hm;
+                } else {
+                    sdone += K;
+                }
                 if (k == n)
                     break;
                 try_loop = false; /* the next clock the general way (its item first) */
                 continue;
             }
         }
-        /* one clock, the general way (clock_body() with RMode 0, no host side) */
+        /* one clock, the general way (clock_body() with RMode 0, no host side):
+         * what the word does under the clock's conditions (seg_ctab) and what
+         * the control state does (seg_trans) are table entries */
         const pp5_uop *u = &uop[pc & 511u];
-        const bool done = u->done;
+        const unsigned done = u->done;
         /* a missing word (a warning): the full clock */
         if (__builtin_expect(!u->exists, 0))
             break;
-        /* TRR, Shift, NewL */
-        const bool trr = (stages >> top) & 1u;
-        const bool shift = (u->shift >> trr) & 1u;
-        const bool new_l = done & ip;
-        const bool csb = sc < csb_until;
-        const bool busy_start = ibsy | cbsy; /* what the host saw (host side) */
-        /* LoopCount */
+        /* LoopCount: TC1, TC2 are in seg_ctab's entry, found from the counts
+         * at the clock's start */
         if (__builtin_expect(done, 0)) {
             n1 = g->lc.lc1_post;
             n2 = g->lc.lc2_post;
-        } else {
+        }
+        const unsigned trr = (stages >> top) & 1u;
+        /* TRR, Shift, AddrGen */
+        uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
+        if (!done) {
             n1 = (n1 - u->cnt1) & 0x7fu;
             n2 = (n2 - u->cnt2) & 0x7fu;
         }
-        const bool tc1 = n1 == 116, tc2 = n2 == 0;
-        /* AddrGen */
-        const unsigned cond = (unsigned)tc1 | (unsigned)tc2 << 1 | (unsigned)trr << 2 | st_cond;
-        const bool branch = !new_l & !((u->pulldown >> cond) & 1u);
-        const unsigned pc_now = pc;
-        pc = branch ? u->braddr : new_l ? g->seq.uaddr_post : (pc + 1) & 0x1ffu;
+        /* (Shift from the word, not from e: the look-up below need not wait for e) */
+        const unsigned shift = (u->shift >> trr) & 1u;
+        /* Controller, CSBLatch */
+        const unsigned csb = sc < csb_until;
+        const unsigned cs_then = cs;
+        const uint64_t t = trans[cs | shift << 8 | csb << 9 |
+                                 (unsigned)((uint64_t)sc + 1 >= csb_until) << 10 | done << 11];
+        cs = TR_NEXT(t);
+        pc = CT_NEXT(e);
         /* PixMemAddr */
-        const unsigned sa = 8u * u->pma_ctr;
-        const uint8_t addr = (uint8_t)(ctr >> sa);
-        ctr = (ctr & ~(0xffu << sa)) | ((ctr + ((uint32_t)u->pma_step << sa)) & (0xffu << sa));
+        const uint8_t addr = (uint8_t)(ctr >> u->ctr_sa);
+        ctr = (ctr & ~u->ctr_mask) | ((ctr + u->ctr_add) & u->ctr_mask);
         if (__builtin_expect(done, 0))
             ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
                   (uint32_t)g->pma.post[2] << 16;
         /* DirectReg */
-        const bool aludat = shreg & 1u;
+        const unsigned aludat = shreg & 1u;
         if (u->dir_en)
             shreg = (shreg >> 1) | (shreg & 0x80000000u);
-        if (__builtin_expect(new_l, 0))
-            shreg = g->dr.post;
-        /* Controller posting */
-        const bool post_c = cbsy & !csb & shift & !post_c_prev;
-        const bool post_i = ibsy & !ip & !post_i_prev;
-        ip = post_i | (ip & !new_l);
-        post_c_prev = post_c;
-        post_i_prev = post_i;
         /* Serializer */
-        const bool lsb = fp & csb;
-        const bool msin = mp & shift;
         const uint64_t col =
             (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 & (0 - (uint64_t)csb);
         const uint64_t dat = outB;
-        const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & mbi;
         const uint32_t sc_now = sc;
         if (shift) {
             outB = sepB;
             sepB = col;
             sc += sc != UINT32_MAX;
-            fp = fp & !csb;
-            stages = ((stages << 1) & trr_mask) | (msin ? msin_bit : 0);
-            mp = fall;
+            stages = ((stages << 1) & trr_mask) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
         }
-        if (__builtin_expect(post_c | post_i, 0)) {
+        if (__builtin_expect(t & TR_EVENT, 0)) {
+            if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
+                pc = g->seq.uaddr_post;
+                /* (a loop may start with the routine's first word) */
+                e = (e & ~CT_BRANCH) | CT_BACK;
+                shreg = g->dr.post;
+            }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (post_c) {
+            if (t & TR_BITS(SEG_POSTC)) {
                 if (desc.valid) { /* its records before the columns change */
                     for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
                          kc < desc.kend; kc++)
@@ -1319,48 +1594,45 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     desc.valid = false;
                 }
                 g->cycle = c0 + k;
-                s->cl.first_pending = fp;
+                s->cl.first_pending = (cs & CS_FP) != 0;
                 s->trr.stages = stages;
                 ser_fast_post(g, sc_now);
-                ctl->cbsy = cbsy = false;
+                ctl->cbsy = false;
                 sc = f->sc;
                 csb_until = f->csb_until;
-                fp = s->cl.first_pending;
-                mbi = s->cl.set_mbi | g->msin_always;
+                cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
+                     (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
                 stages = s->trr.stages;
             }
-            if (post_i) {
+            if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
-                ibsy = false;
-            }
-            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+            q4_base = (q4_base & ~(0xffull << 16)) |
+                      (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
         }
         /* a host clock: the host side at the clock's end, as clock_body() */
         bool host_stop = false;
         if (scripted && hin) {
             g->cycle = c0 + k;
-            const ls_status hs = pp5_igc_host_side(g, hin, busy_start, d);
+            const ls_status hs =
+                pp5_igc_host_side(g, hin, (cs_then & (CS_IBSY | CS_CBSY)) != 0, d);
             if (__builtin_expect(hs != LS_OK, 0)) {
                 if (d)
                     ls_diag_at_index(d, (long)(c0 + k));
                 *stp = hs;
                 host_stop = true;
             }
-            ibsy = ctl->ibsy; /* Go */
-            cbsy = ctl->cbsy;
-            q4_base = (q4_base & ~(0xffull << 16)) | (uint64_t)(ibsy | cbsy) << 16;
+            cs = (cs & ~(unsigned)(CS_IBSY | CS_CBSY)) | (ctl->ibsy ? CS_IBSY : 0) |
+                 (ctl->cbsy ? CS_CBSY : 0); /* Go */
+            q4_base = (q4_base & ~(0xffull << 16)) |
+                      (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
             host_stop |= ctl->rmode; /* RMode entered: the full clock from now */
             in_ring[(c0 + k) & 3] = hin;
             g->seg_host_clocks++;
         }
-        /* the record, the pins */
-        const unsigned bits = (unsigned)shift | (unsigned)aludat << 1 | (unsigned)tc1 << 2 |
-                              (unsigned)tc2 << 3 | (unsigned)branch << 4 | (unsigned)csb << 5 |
-                              (unsigned)msin << 6 | (unsigned)trr << 7 | (unsigned)post_c << 8 |
-                              (unsigned)post_i << 9 | (unsigned)new_l << 10 |
-                              (unsigned)(hin != NULL) << 11;
+        /* the record (bits 48…63 of e are not read from it), the pins */
         seg_rec *r = &rec[(c0 + k) & 3];
-        r->a = pc_now | (uint64_t)bits << 16 | (uint64_t)addr << 32 | (uint64_t)lsb << 40;
+        r->a = e | t | (uint64_t)aludat << 17 | (uint64_t)addr << 32 |
+               (scripted && hin ? TR_BITS(SEG_HOST) : 0);
         r->dat = dat;
         if (with_pins) {
             unsigned char *p0 = (unsigned char *)&pins_out[k];
@@ -1369,13 +1641,18 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                               : scripted && hin ? (q4_base & 0xffffffffull) | (uint64_t)hin->d << 32
                                                 : q4_base;
             st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | q4);
-            trst = (trst >> 1) | (unsigned)shift << 2;
-            const uint8_t pair = (u->pair & 1u) ? 0xff : 0;
-            st16(SEG_PINS(k + 1) + 30, (uint16_t)(addr | (addr ^ pair) << 8));
-            unsigned char *p2 = SEG_PINS(k + 2);
+            trst = (trst >> 1) | shift << 2;
+            /* (one test for both: the two clocks after are in the buffer but
+             * near its end) */
+            unsigned char *p1 = p0 + sizeof(pp5_pins), *p2 = p0 + 2 * sizeof(pp5_pins);
+            if (__builtin_expect(k + 2 >= n, 0)) {
+                p1 = SEG_PINS(k + 1);
+                p2 = SEG_PINS(k + 2);
+            }
+            st16(p1 + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
             st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (uint64_t)lsb << 40);
+            st64(p2 + 24, (dat >> 8) | (t & TR_LSB));
         }
         k++;
         if (scripted) {
@@ -1390,12 +1667,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 sdone++;
             }
         }
-        if (until_not_busy & !(ibsy | cbsy))
+        if (until_not_busy & !(cs & (CS_IBSY | CS_CBSY)))
             break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
         skip -= skip != 0;
-        try_loop = branch & (pc <= pc_now) & !(cbsy & (sc >= csb_until)) & (skip == 0);
+        try_loop = (unsigned)(e >> 63) & ~((cs & CS_CBSY) / CS_CBSY & (sc >= csb_until)) &
+                   (skip == 0);
     }
 script_over:
     if (scripted) {
@@ -1415,10 +1693,10 @@ script_over:
     g->pma.ctr[2] = (uint8_t)(ctr >> 16);
     f->sc = sc;
     f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
-    s->cl.first_pending = fp;
-    s->cl.msin_pending = mp;
+    s->cl.first_pending = (cs & CS_FP) != 0;
+    s->cl.msin_pending = (cs & CS_MP) != 0;
     s->trr.stages = stages;
-    ctl->ip = ip;
+    ctl->ip = (cs & CS_IP) != 0;
     g->mod_stale = true;
     /* the last (up to) four clocks: their records, and in order their shares
      * of the pins ring */

@@ -131,7 +131,7 @@ void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w)
     if (g->seq.ucode[addr] == w)
         return; /* uop[addr] already decodes w */
     g->seq.ucode[addr] = w;
-    pp5_uop_decode(&g->uop[addr], w, true, &g->opt);
+    pp5_igc_fast_word(g, addr);
 }
 
 uint32_t pp5_igc_ucode(const pp5_igc *g, size_t addr)

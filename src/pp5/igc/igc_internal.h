@@ -206,7 +206,13 @@ typedef struct pp5_uop {
     uint8_t pma_step;       /* +1, 0 or 0xff (-1), mod 256 */
     uint8_t pair;           /* bit r: AddrH = ~AddrL for this word in RMode r */
     uint8_t exists;         /* address < 416 */
-    uint8_t pad[12];        /* 64 bytes: indexing is a shift */
+    /* the same PixMemAddr step on the three counters as one word (byte k =
+     * counter k): the counter's byte, the step there; and the Pair decision of
+     * RMode 0 as a byte (0 or 0xff: AddrH = AddrL ^ it) — for fast.c's segments */
+    uint8_t ctr_sa;
+    uint32_t ctr_mask, ctr_add;
+    uint8_t pair0;
+    uint8_t pad[3];         /* 64 bytes: indexing is a shift */
 } pp5_uop;
 void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
 
@@ -285,10 +291,22 @@ struct pp5_igc {
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
     pp5_uop uop[512];           /* per store address (416…511: no word line) */
+    /* The quiet segments' general clock as two table look-ups (fast.c):
+     * seg_ctab[a * 32 + x]: what the word at a does in RMode 0 with the status
+     * levels seg_ctab_st, for the loop counters and TRR coded in x (fast.c) — its
+     * record bits, next address and whether that is a branch back — redone with
+     * uop[a] and when the levels change. (With seg_trans, a constant table of
+     * fast.c: the Controller's and the CSBLatch's next control state and the
+     * clock's signal bits, for every control state × Shift, CSB, CSB's last
+     * shift and Done.) */
+    uint64_t seg_ctab[512 * 32];
+    unsigned seg_ctab_st;       /* the status levels seg_ctab is for (> 3: none yet) */
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
+    uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
+    uint64_t seg_posti_loops;   /* loops whose first clock posts I */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -299,6 +317,7 @@ void pp5_igc_post_i(pp5_igc *g);
 ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d);
 /* fast.c */
 void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants, decode all */
+void pp5_igc_fast_word(pp5_igc *g, unsigned addr); /* decode the store word at addr again */
 void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
 void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
 /* The fast clock; in is not NULL (pp5_igc_step_fast() supplies the idle inputs). */
