@@ -60,6 +60,14 @@ typedef uint16_t v16u16 __attribute__((vector_size(32)));
 
 enum { T_WIN = 8 };
 enum { PL_E = PP5_EMC_MEM_BITS, PL_CARRY, PL_ZERO, NPLANES };
+/* Words between two planes' ends and starts (one cache line): with 64 chips
+ * a plane is 2 KB, and at a 2 KB stride the 48 planes a chip's z-test reads
+ * and writes fall in 2 of a 32 KB 8-way L1's 64 sets (address bits 6..11),
+ * 16 lines for 48: conflict misses. A stride of 2 KB + 64 B puts them in 48
+ * sets (cachegrind: the chip pass's L1 read misses −44 %). */
+#ifndef PLANE_PAD
+#define PLANE_PAD 8
+#endif
 
 typedef struct qee_set {
     uint64_t token_shift;   /* shift index on which the LSB token was consumed */
@@ -129,8 +137,9 @@ struct pp5_emc {
     pp5_emc_options o;
     int w, h, tw, th, nchips, tpix, wpc, npix;
     size_t pw;              /* words per plane = nchips·wpc */
+    size_t ps;              /* plane stride in words: pw + PLANE_PAD (plane a at mem + a·ps, chip c + c·wpc) */
     uint64_t lastmask;      /* valid pixels of a chip's last word */
-    uint64_t *mem;          /* NPLANES planes: memory, E, Carry, a zero plane */
+    uint64_t *mem;          /* NPLANES planes: memory, E, Carry, a zero plane (ps apart) */
     uint64_t *s_snap;       /* S per chip when s_gen[c] == gen, else plane s_addr */
     uint64_t *s_gen, gen;
     int s_addr;             /* -1: S = 0 */
@@ -200,7 +209,7 @@ void pp5_emc_options_default(pp5_emc_options *o)
 
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
-    return e->mem + ((size_t)a * (size_t)e->nchips + (size_t)c) * (size_t)e->wpc;
+    return e->mem + (size_t)a * e->ps + (size_t)c * (size_t)e->wpc;
 }
 static void flush_chip(pp5_emc *e, int c);
 static void log_fill(pp5_emc *e);
@@ -266,7 +275,8 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
     e->pw = (size_t)e->nchips * (size_t)e->wpc;
     size_t nc = (size_t)e->nchips;
-    e->mem = zalloc64(e->pw * NPLANES);
+    e->ps = e->pw + PLANE_PAD;
+    e->mem = zalloc64(e->ps * NPLANES);
     e->s_snap = zalloc64(e->pw);
     e->s_gen = calloc(nc, sizeof(uint64_t));
     e->config = calloc(nc, sizeof *e->config);
@@ -475,6 +485,22 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
           : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
     seg_settle(e);
     if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e->tw == 16 && e->w % 16 == 0) {
+        /* (the default chips) a chip row is one aligned 16-bit piece of the
+         * picture's words (bit order = byte order here): no merging, and every
+         * piece is written, so no clearing first */
+        typedef uint16_t __attribute__((may_alias)) u16_alias;
+        u16_alias *o16 = (u16_alias *)out;
+        for (int c = 0; c < e->nchips; c++) {
+            const uint64_t *src = plane(e, a, c);
+            size_t x0 = (size_t)(c % e->o.chips_x) * 16, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+            for (int ly = 0; ly < e->th; ly++)
+                o16[((y0 + (size_t)ly) * (size_t)e->w + x0) >> 4] = (uint16_t)(src[ly >> 2] >> (16 * (ly & 3)));
+        }
+        return;
+    }
+#endif
     if (64 % e->tw == 0) {
         /* whole chip rows sit in one word on both sides */
         memset(out, 0, (size_t)e->npix / 8);
@@ -823,21 +849,33 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(
         __m512i r1 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl + 8), lowv));
         __m512i th = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(r0)), _mm512_cvtepi64_epi32(r1), 1);
 #define CARRY16_ROW(ly) _mm512_cmpge_epu32_mask(p, _mm512_permutexvar_epi32(_mm512_set1_epi32(ly), th))
-        for (int q = 0; q < 4; q++) {
-            __mmask32 lo = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 1), (__mmask32)CARRY16_ROW(4 * q));
-            __mmask32 hi = _mm512_kunpackw((__mmask32)CARRY16_ROW(4 * q + 3), (__mmask32)CARRY16_ROW(4 * q + 2));
-            cy[q] = (uint64_t)_cvtmask64_u64(_mm512_kunpackd((__mmask64)hi, (__mmask64)lo));
-        }
+#define CARRY16_WORD(q)                                                                                             \
+    (long long)_cvtmask64_u64(                                                                                     \
+        _mm512_kunpackd((__mmask64)_mm512_kunpackw((__mmask32)CARRY16_ROW(4 * (q) + 3), (__mmask32)CARRY16_ROW(4 * (q) + 2)), \
+                        (__mmask64)_mm512_kunpackw((__mmask32)CARRY16_ROW(4 * (q) + 1), (__mmask32)CARRY16_ROW(4 * (q)))))
+        /* the four words joined in registers, one 256-bit store: the caller
+         * reads cy as one vector (word stores read back by a vector load
+         * stall store forwarding) */
+        __m128i w01 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(0)), CARRY16_WORD(1), 1);
+        __m128i w23 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(2)), CARRY16_WORD(3), 1);
+        _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1));
+#undef CARRY16_WORD
 #undef CARRY16_ROW
         return;
     }
-    uint64_t acc[4] = {0, 0, 0, 0};
-    for (int ly = 0; ly < 16; ly++) {
-        __m512i t = _mm512_set1_epi64((long long)(lim - (rl[ly] & low)));
-        uint64_t m = (uint64_t)_mm512_cmpge_epu64_mask(p0, t) | (uint64_t)_mm512_cmpge_epu64_mask(p1, t) << 8;
-        acc[ly >> 2] |= m << (16 * (ly & 3));
-    }
-    memcpy(cy, acc, sizeof acc);
+    /* (the words in registers, as above) */
+#define CARRY16_ROW64(ly)                                                                                           \
+    (((uint64_t)_mm512_cmpge_epu64_mask(p0, _mm512_set1_epi64((long long)(lim - (rl[ly] & low)))) |                  \
+      (uint64_t)_mm512_cmpge_epu64_mask(p1, _mm512_set1_epi64((long long)(lim - (rl[ly] & low)))) << 8)              \
+     << (16 * ((ly) & 3)))
+#define CARRY16_WORD64(q)                                                                                           \
+    (long long)(CARRY16_ROW64(4 * (q)) | CARRY16_ROW64(4 * (q) + 1) | CARRY16_ROW64(4 * (q) + 2) |                 \
+                CARRY16_ROW64(4 * (q) + 3))
+    __m128i w01 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD64(0)), CARRY16_WORD64(1), 1);
+    __m128i w23 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD64(2)), CARRY16_WORD64(3), 1);
+    _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1));
+#undef CARRY16_WORD64
+#undef CARRY16_ROW64
 }
 #endif
 
@@ -1787,12 +1825,12 @@ static void qee_shift(pp5_emc *e)
             into = &e->set[(e->nset_total - 2) % QEE_SETS];
         }
         if (into && into->open && into->m < 128) {
-            /* (64-bit halves: a 128-bit negate per coefficient cost more) */
-            uint64_t lo = into->m < 64 ? 1ull << (into->m & 63) : 0, hi = into->m >= 64 ? 1ull << (into->m & 63) : 0;
-            for (int c = 0; c < 6; c++) {
-                uint64_t on = 0 - (uint64_t)(e->lat_dat[c] & 1);
-                into->coef[c] |= (u128)(hi & on) << 64 | (lo & on);
-            }
+            /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
+            uint64_t bit = 1ull << (into->m & 63);
+            if (into->m < 64)
+                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1)));
+            else
+                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1))) << 64;
             into->m++;
         }
     }
@@ -2334,10 +2372,10 @@ enum { S_INIT, S_PREV_M, S_PLANE };
 
 typedef struct seg_op {
     /* the op's template (seg_tmpl: fixed by the control pins and the address's validity) */
-    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* operand masks, as alu_word */
     uint8_t write, ldc, lde, fill, fill_v, need_t, need_s, reads_c;
     uint8_t shape;          /* SH_*: a word of the library with a short kernel */
     uint8_t kind;           /* template only: OPK_* */
+    uint8_t opm;            /* the operand masks of alu_word (each all 0 or all 1) as bits: OPM */
     /* (bytes up to here are copied from the template; the rest per op) */
     uint8_t s_mode;
     uint8_t t_same;         /* T is the previous T op's (same set and bit) */
@@ -2352,6 +2390,11 @@ typedef struct seg_op {
     const uint64_t *s0;     /* S_PLANE: chip 0's words of plane s_plane */
 } seg_op;
 #define SEG_TMPL_BYTES offsetof(seg_op, s_mode)
+/* Operand mask b of op o (OPM_SS .. OPM_CCM: alu_word's ss .. ccm), kept as
+ * one bit so that an op is 48 bytes, not 104: the decode writes and the chip
+ * pass reads fewer lines. */
+enum { OPM_SS, OPM_TS, OPM_ES, OPM_MS, OPM_CS, OPM_ACM, OPM_BCM, OPM_CCM };
+#define OPM(o, b) ((uint64_t)0 - (uint64_t)((o)->opm >> (b) & 1))
 
 /* What pp5_emc_run does with a word that changes something (seg_tmpl): join
  * the segment, or step it (an Enable load that reads T or can light a pixel) */
@@ -2505,14 +2548,14 @@ static void log_fill(pp5_emc *e)
         const seg_op *o = &e->hole_op[i];
         if (!o->ldc) continue;
         defer_op *d = &e->log[j++];
-        d->u.ss = o->ss;
-        d->u.ts = o->ts;
-        d->u.es = o->es;
-        d->u.ms = o->ms;
-        d->u.cs = o->cs;
-        d->u.acm = o->acm;
-        d->u.bcm = o->bcm;
-        d->u.ccm = o->ccm;
+        d->u.ss = OPM(o, OPM_SS);
+        d->u.ts = OPM(o, OPM_TS);
+        d->u.es = OPM(o, OPM_ES);
+        d->u.ms = OPM(o, OPM_MS);
+        d->u.cs = OPM(o, OPM_CS);
+        d->u.acm = OPM(o, OPM_ACM);
+        d->u.bcm = OPM(o, OPM_BCM);
+        d->u.ccm = OPM(o, OPM_CCM);
         d->u.addr = o->m_plane;
         d->u.need_t = o->need_t;
         d->u.need_s = o->need_s;
@@ -2618,9 +2661,38 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
 }
 
 /* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
-static void part_range(const i128 *co, int is_y, int origin, int n, i128 *mn, i128 *mx)
+static inline bool part_narrow(const i128 *co, int is_y)
+{
+    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0];
+    return q >= -((i128)1 << 38) && q < ((i128)1 << 38) && l >= -((i128)1 << 50) && l < ((i128)1 << 50);
+}
+
+/* narrow: part_narrow(co, is_y), and origin + n ≤ 2^12 (A-14: 11-bit
+ * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
+ * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
+ * sets are narrow); else the 128-bit ones */
+static void part_range(const i128 *co, int is_y, bool narrow, int origin, int n, i128 *mn, i128 *mx)
 {
     i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
+    if (narrow) {
+        int64_t q6 = (int64_t)q, l6 = (int64_t)l, o6 = origin;
+        int64_t lo, hi;
+        if (q6 == 0) {
+            int64_t u = l6 * o6, v = l6 * (o6 + n - 1);
+            lo = u < v ? u : v;
+            hi = u < v ? v : u;
+        } else {
+            lo = hi = q6 * o6 * o6 + l6 * o6;
+            for (int i = 1; i < n; i++) {
+                int64_t x = o6 + i, v = q6 * x * x + l6 * x;
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+        }
+        *mn = lo;
+        *mx = hi;
+        return;
+    }
     if (q == 0) {
         i128 u = l * o, v = l * (o + n - 1);
         *mn = u < v ? u : v;
@@ -2712,6 +2784,8 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     ss->xbase = g->arena_len;
     ss->ybase = g->arena_len + (size_t)ss->nx * xw;
     g->arena_len = need;
+    /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
+    bool narrow[2] = {part_narrow(ss->co, 0), part_narrow(ss->co, 1)};
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
         for (int i = 0; i < n; i++) {
@@ -2719,7 +2793,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
             uint64_t *lo = d + ss->nb;
             i128 mn, mx;
-            part_range(ss->co, a, origin, 16, &mn, &mx);
+            part_range(ss->co, a, narrow[a], origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
             memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
             lo[SEG_LOWS + SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
@@ -2968,9 +3042,9 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             Mprev = M;
             continue;
         }
-        v4u A = ((S | SPLAT4(o->ss)) & (T | SPLAT4(o->ts))) ^ SPLAT4(o->acm); /* */
-        v4u B = ((E | SPLAT4(o->es)) & (M | SPLAT4(o->ms))) ^ SPLAT4(o->bcm);
-        v4u C = (K | SPLAT4(o->cs)) ^ SPLAT4(o->ccm);
+        v4u A = ((S | SPLAT4(OPM(o, OPM_SS))) & (T | SPLAT4(OPM(o, OPM_TS)))) ^ SPLAT4(OPM(o, OPM_ACM)); /* */
+        v4u B = ((E | SPLAT4(OPM(o, OPM_ES))) & (M | SPLAT4(OPM(o, OPM_MS)))) ^ SPLAT4(OPM(o, OPM_BCM));
+        v4u C = (K | SPLAT4(OPM(o, OPM_CS))) ^ SPLAT4(OPM(o, OPM_CCM));
         if (o->write) {
             v4u nm = M ^ ((M ^ (A ^ B ^ C)) & E); /* A-9 sum, A-11 gated by E */
             ST4(mp, nm);
@@ -3172,14 +3246,9 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
     bool valid = key >> KB_VALID & 1, write = p->mwrt && valid;
     bool fill = !write && !p->lde && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m && !p->cgts_c;
     int idx = (1 ^ (p->acmp & 1)) << 2 | (1 ^ (p->bcmp & 1)) << 1 | (1 ^ (p->ccmp & 1));
-    o->ss = p->agts_s ? 0 : ~0ull;
-    o->ts = p->agts_t ? 0 : ~0ull;
-    o->es = p->bgts_e ? 0 : ~0ull;
-    o->ms = p->bgts_m ? 0 : ~0ull;
-    o->cs = p->cgts_c ? 0 : ~0ull;
-    o->acm = p->acmp ? ~0ull : 0;
-    o->bcm = p->bcmp ? ~0ull : 0;
-    o->ccm = p->ccmp ? ~0ull : 0;
+    /* (an unselected source is all ones: A-8's wired AND) */
+    o->opm = (uint8_t)(!p->agts_s << OPM_SS | !p->agts_t << OPM_TS | !p->bgts_e << OPM_ES | !p->bgts_m << OPM_MS |
+                       !p->cgts_c << OPM_CS | !!p->acmp << OPM_ACM | !!p->bcmp << OPM_BCM | !!p->ccmp << OPM_CCM);
     o->write = write;
     o->ldc = p->ldc;
     o->lde = p->lde;
@@ -3270,8 +3339,8 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_o
         o->s_plane = (int16_t)g->prev_plane;
         o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
     }
-    o->m0 = e->mem + (size_t)o->m_plane * e->pw; /* (plane(e, m_plane, 0)) */
-    o->s0 = e->mem + (size_t)o->s_plane * e->pw;
+    o->m0 = e->mem + (size_t)o->m_plane * e->ps; /* (plane(e, m_plane, 0)) */
+    o->s0 = e->mem + (size_t)o->s_plane * e->ps;
     o->t_same = 0;
     o->run = 0;
     if (t->need_t) {

@@ -36,6 +36,8 @@ static uint64_t g_seed;
 static long g_clocks = 6000;
 static bool g_every;    /* LOCKSTEP_DIFF_EVERY=1: compare after every clock in every case */
 static bool g_near_lib; /* random words are library words with one or two bits flipped */
+static bool g_wide;     /* coefficient sets of 60-120 bits with x and y terms of 2^48 .. 2^62: segments
+                         * reading bits up to 63 get line ranges past int64 (part_range's 128-bit path) */
 
 static uint64_t rnd(uint64_t *s) { return ls_test_rand(s); }
 static int rint_(uint64_t *s, int n) { return (int)(rnd(s) % (uint64_t)n); }
@@ -126,12 +128,14 @@ static void queue_set(gen *g)
         bool used = c == 2 || (mode >= 2 && c < 2) || (mode >= 7 && c != 4) || mode == 9;
         if (!used) continue;
         int mag = c == 2 ? fb + rint_(s, 16) : c < 2 ? fb - 6 + rint_(s, 10) : fb - 12 + rint_(s, 8);
+        if (g_wide && c != 2 && c != 4) mag = 48 + rint_(s, 15);
         if (mag < 1) mag = 1;
         i128 m = (i128)(rnd(s) & ((1ull << (mag > 62 ? 62 : mag)) - 1));
         v[c] = chance(s, 50) ? -m : m;
     }
     int n;
     if (g->calm_hold > 0) n = 100 + rint_(s, 40); /* (long: eight sets outlast a segment of SEG_MAX ops) */
+    else if (g_wide) n = 60 + rint_(s, 60);
     else if (chance(s, 5) || (g->calm && chance(s, 60))) n = 1 + rint_(s, 10); /* too short: sets closer than 12 */
     else if (chance(s, 10)) n = 60 + rint_(s, 80);  /* long: bits past 64 and 128 */
     else n = 11 + rint_(s, 50);
@@ -492,6 +496,19 @@ static void random_pins_blocks(void **state)
         snprintf(name, sizeof name, "calm for 4000 clocks, case seed %#llx", (unsigned long long)cs);
         assert_true(run_random_case_hold(cs, &o, g_clocks, 1, name, true, 4000));
     }
+    /* wide x and y terms read up to bit 63 (part_range's 128-bit path) */
+    g_wide = true;
+    for (int i = 0; i < 3; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        uint64_t cs = rnd(&s);
+        char name[96];
+        snprintf(name, sizeof name, "wide coefficients, case seed %#llx", (unsigned long long)cs);
+        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
+        if (!ok) g_wide = false;
+        assert_true(ok);
+    }
+    g_wide = false;
     /* random words next to the library's (one or two bits flipped), compared often */
     g_near_lib = true;
     for (int i = 0; i < 4; i++) {
