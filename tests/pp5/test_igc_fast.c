@@ -307,6 +307,8 @@ static struct {
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
     long seg_host_loop; /* of them, clocked by loops in closed form */
     long seg_posti_loops; /* loops whose first clock posts I */
+    long seg_postc_loops; /* self-loops whose last clock posts C */
+    long ctab_rows, ctab_drops; /* seg_ctab rows made on first use, made rows dropped */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -457,8 +459,13 @@ static void one_run(uint64_t seed, int run, int clocks)
     cov.warnings += (long)pp5_igc_warning_count(a);
     cov.seg += (long)b->seg_clocks;
     cov.seg_loop += (long)b->seg_loop_clocks;
-    for (int i = 0; i < 512; i++) /* the pre-decoded store follows the store */
-        assert_memory_equal(&a->uop[i], &b->uop[i], sizeof a->uop[i]);
+    cov.ctab_rows += (long)b->seg_ctab_rows;
+    cov.ctab_drops += (long)b->seg_ctab_drops;
+    for (int i = 0; i < 512; i++) { /* the pre-decoded store follows the store */
+        pp5_uop ua = a->uop[i], ub = b->uop[i];
+        ua.ctab_ok = ub.ctab_ok = 0; /* (whether b's seg_ctab row is made yet) */
+        assert_memory_equal(&ua, &ub, sizeof ua);
+    }
     pp5_igc_destroy(a);
     pp5_igc_destroy(b);
 }
@@ -478,6 +485,10 @@ static void test_random_differential(void **state)
     assert_true(cov.csb > 50000 && cov.post_c > 2000 && cov.msin > 300 && cov.trr > 10000 &&
                 cov.rmode > 10000 && cov.errors > 200 && cov.dat > 5000 && cov.mbi > 5000 &&
                 cov.branch > 30000 && cov.warnings > 10000 && cov.bursts > 500);
+    /* seg_ctab rows made on a word's first use, and dropped again (a store
+     * write or new status levels) before a segment used the word again */
+    printf("seg_ctab rows made %ld, made rows dropped %ld\n", cov.ctab_rows, cov.ctab_drops);
+    assert_true(cov.ctab_rows > 1000 && cov.ctab_drops > 100);
 }
 
 /* The same renderer streams through pp5_stream_run (fast steps, full steps
@@ -916,6 +927,11 @@ static void blocks_run(uint64_t seed, int run)
                     assert_int_equal(pp5_igc_step(ga, &idle, &pa, &da), LS_OK);
                     if (!pins_equal(&pa, &buf[j]))
                         fail_at(seed, run, pp5_igc_cycle(ga) - 1, "blocks: pins");
+                    if (until && j + 1 < ran && !pp5_igc_busy(ga)) {
+                        snprintf(why, sizeof why, "Busy fell after clock %llu of %llu",
+                                 (unsigned long long)j, (unsigned long long)ran);
+                        fail_at(seed, run, pp5_igc_cycle(ga), "blocks: run_idle past the fall");
+                    }
                 }
                 if (until && ran < m && pp5_igc_busy(ga)) {
                     snprintf(why, sizeof why, "stopped while busy");
@@ -950,6 +966,7 @@ static void blocks_run(uint64_t seed, int run)
     cov.seg_host += (long)gb->seg_host_clocks;
     cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
     cov.seg_posti_loops += (long)gb->seg_posti_loops;
+    cov.seg_postc_loops += (long)gb->seg_postc_loops;
     if (scripted)
         cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
@@ -981,6 +998,9 @@ static void test_blocks_library(void **state)
     assert_true(cov.seg_host_loop > 20);
     /* loops whose first clock posts the pending instruction (fast.c, posti_first) */
     assert_true(cov.seg_posti_loops > 100);
+    /* self-loops whose last clock posts C (fast.c, t_pc) */
+    printf("%ld self-loops ending with a PostC\n", cov.seg_postc_loops);
+    assert_true(cov.seg_postc_loops > 100);
 }
 
 /* The scripts of the library streams in calls of fixed lengths 3 … 6: the
@@ -999,9 +1019,80 @@ static void test_blocks_call_lengths(void **state)
     }
     script_call_len = 0;
     printf("fixed call lengths: %ld clocks in quiet segments, %ld host clocks (%ld in loops), "
-           "%ld loops starting with a PostI\n",
-           cov.seg, cov.seg_host, cov.seg_host_loop, cov.seg_posti_loops);
-    assert_true(cov.seg > 10000 && cov.seg_host_loop > 10 && cov.seg_posti_loops > 0);
+           "%ld loops starting with a PostI, %ld ending with a PostC\n",
+           cov.seg, cov.seg_host, cov.seg_host_loop, cov.seg_posti_loops, cov.seg_postc_loops);
+    assert_true(cov.seg > 10000 && cov.seg_host_loop > 10 && cov.seg_posti_loops > 0 &&
+                cov.seg_postc_loops > 0);
+}
+
+/* Self-loops whose last clock posts C (fast.c, t_pc): a loop counter's
+ * terminal count or the TRR token arriving in that very clock must keep the
+ * clock out of the loop. A routine counting LC1 down in a self-loop that
+ * shifts every clock, the next instruction's Go while it loops; the I word's
+ * bits 23-30 (LC1 and the FNI exponent: the count, the I token's place and so
+ * CSB's length) and FBITS swept, so that TC1 and TRR change at every offset
+ * from the CSB fall; scripts against full steps (script_check). */
+static void test_postc_loop_edges(void **state)
+{
+    (void)state;
+    static const char src[] = "idle: nop cond jmp idle done\n"
+                              ".org 4\n"
+                              "l:    nop force cnt1 bntc1 l\n"
+                              "      nop cond jmp idle done\n";
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), "edges", u, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0xed9e5ull), s = seed;
+    enum { BURST = 64 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, postc_loops = 0;
+    for (unsigned fb = 129; fb <= 159; fb += 2) {
+        for (unsigned v = 0; v < 256; v++) {
+            pp5_igc *ga, *gb;
+            ls_diag d;
+            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            /* P: FBITS; I: UADDR 4, TRREn, QEEMode 01, bits 23-30 */
+            const uint32_t w[5] = {1u << 30 | fb << 23, 4u | 1u << 17 | 1u << 18 | v << 23, 0,
+                                   4u | 1u << 17 | 1u << 18 | ((v * 37u + 11u) & 0xffu) << 23, 0};
+            const pp5_reg r[5] = {PP5_REG_P, PP5_REG_I, PP5_REG_I, PP5_REG_I, PP5_REG_I};
+            pp5_igc_item items[12];
+            size_t ni = 0;
+            memset(items, 0, sizeof items);
+            for (int i = 0; i < 5; i++) {
+                if (i == 2 || i == 4) { /* Go, then wait */
+                    items[ni].kind = PP5_ITEM_HOST;
+                    items[ni++].in.go = true;
+                    items[ni++].kind = PP5_ITEM_WAIT;
+                    continue;
+                }
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni].in.wr_en = true;
+                items[ni].in.t = t_of(&o, r[i]);
+                items[ni++].in.d = w[i];
+            }
+            items[ni].kind = PP5_ITEM_RUN;
+            items[ni++].clocks = 300;
+            pp5_host_in idle;
+            memset(&idle, 0, sizeof idle);
+            (void)script_check(seed, (int)(fb * 256 + v), &s, ga, gb, items, ni, &idle, buf,
+                               BURST, &bursts);
+            postc_loops += (long)gb->seg_postc_loops;
+            pp5_igc_destroy(ga);
+            pp5_igc_destroy(gb);
+        }
+    }
+    free(u);
+    printf("PostC-last edges: %ld self-loops ending with a PostC in %ld script calls\n",
+           postc_loops, bursts);
+    assert_true(postc_loops > 1000);
 }
 
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
@@ -1067,6 +1158,7 @@ int main(void)
         cmocka_unit_test(test_stream_runner),
         cmocka_unit_test(test_blocks_library),
         cmocka_unit_test(test_blocks_call_lengths),
+        cmocka_unit_test(test_postc_loop_edges),
         cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,9 @@
 
 #include <stddef.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define PIN_OFF(f) (offsetof(pp5_pins, f) - offsetof(pp5_pins, acmp))
 _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) == 21 &&
@@ -85,9 +88,11 @@ enum {
 /* ---------------- pre-decode ---------------- */
 
 /* Everything a clock needs from a microword, obtained by running the module code
- * on scratch state for every input combination that matters. */
-void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
+ * on scratch state for every input combination that matters. g: the options,
+ * and the memo of the AddrGen pull-downs (seq_pulldown). */
+void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 {
+    const pp5_options *o = &g->opt;
     memset(u, 0, sizeof *u);
     u->uw = uw;
     u->exists = exists;
@@ -106,17 +111,28 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
                 u->shift |= (uint8_t)(1u << (r * 2 + t));
         }
     /* Sequencer AddrGen: the pull-down for each combination of the conditions
-     * (NewL is applied by the caller: it always pulls down). */
-    for (unsigned cond = 0; cond < 32; cond++) {
-        pp5_sequencer s; /* AddrGen reads pc and the posted address only (not the
-                          * 416-word store: no need to clear it) */
-        s.pc = 0;
-        s.uaddr_post = 0;
-        pp5_sequencer_next(&s, o, uw, false, cond & 1, (cond >> 1) & 1, (cond >> 3) & 1,
-                           (cond >> 4) & 1, (cond >> 2) & 1);
-        if (!s.branch)
-            u->pulldown |= 1u << cond;
+     * (NewL is applied by the caller: it always pulls down). It reads the word
+     * through its Seq field only (sequencer.c: the behaviour seq_table gives
+     * that field; the branch address is not a condition), so it is run once
+     * per Seq field value and IGC, on the first word with that field (the
+     * tests' random microcode would show a pull-down that depended on more). */
+    const unsigned sf = PP5_UW_SEQ(uw);
+    if (!((g->seq_pulldown_ok >> sf) & 1u)) {
+        uint32_t pd = 0;
+        for (unsigned cond = 0; cond < 32; cond++) {
+            pp5_sequencer s; /* AddrGen reads pc and the posted address only (not
+                              * the 416-word store: no need to clear it) */
+            s.pc = 0;
+            s.uaddr_post = 0;
+            pp5_sequencer_next(&s, o, uw, false, cond & 1, (cond >> 1) & 1, (cond >> 3) & 1,
+                               (cond >> 4) & 1, (cond >> 2) & 1);
+            if (!s.branch)
+                pd |= 1u << cond;
+        }
+        g->seq_pulldown[sf] = pd;
+        g->seq_pulldown_ok |= (uint8_t)(1u << sf);
     }
+    u->pulldown = g->seq_pulldown[sf];
     /* PixMemAddr: which counter and which step */
     pp5_pixmemaddr p;
     memset(&p, 0, sizeof p);
@@ -130,7 +146,8 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
     u->ctr_mask = 0xffu << u->ctr_sa;
     u->ctr_add = (uint32_t)u->pma_step << u->ctr_sa;
     /* OutputLatch: the pin bytes this word drives two clocks later (ACmp before
-     * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1. */
+     * the DirEn XNOR) and its Pair decision one clock later, for RMode 0 and 1:
+     * one clock with the word two clocks ago and one clock ago (address 0) */
     for (unsigned r = 0; r < 2; r++) {
         pp5_outputlatch ol;
         memset(&ol, 0, sizeof ol);
@@ -141,13 +158,9 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
         src.rmode = r;
         pp5_pins pins;
         ol.hist[1] = src; /* becomes hist[2]: the ALU controls */
+        ol.hist[0] = src; /* becomes hist[1]: the address, Pair */
         pp5_outputlatch_clock(&ol, &src, &pins);
         memcpy(u->alu[r], (const unsigned char *)&pins + offsetof(pp5_pins, acmp), 15);
-        /* now the same word one clock ago (hist[1]) with address 0 */
-        memset(&ol, 0, sizeof ol);
-        ol.hist[0] = src;
-        memset(&src, 0, sizeof src);
-        pp5_outputlatch_clock(&ol, &src, &pins);
         if (pins.addr_h != pins.addr_l)
             u->pair |= (uint8_t)(1u << r);
     }
@@ -161,9 +174,9 @@ void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o)
  * Done word) — so that the look-up does not wait for the word's Cnt bits:
  * TRR (bit 0: the two entries of a word's usual case share a cache line), LC1
  * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
-static void seg_ctab_build(pp5_igc *g, unsigned a)
+static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned a)
 {
-    const pp5_uop *u = &g->uop[a];
+    pp5_uop *u = &g->uop[a];
     const unsigned st = g->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
         const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
@@ -182,6 +195,8 @@ static void seg_ctab_build(pp5_igc *g, unsigned a)
         g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
                                   ((branch && next <= a) ? CT_BACK : 0);
     }
+    u->ctab_ok = 1;
+    g->seg_ctab_rows++;
 }
 
 /* seg_ctab's index bits for the counters n1, n2 at the clock's start */
@@ -192,32 +207,18 @@ static inline unsigned ct_code(unsigned n1, unsigned n2)
     return c1 << 1 | c2 << 3;
 }
 
-/* seg_ctab for the status levels st (ST1 | ST2 << 1), if it is not */
+/* seg_ctab for the status levels st (ST1 | ST2 << 1): if it is for others,
+ * every row is to be made again (on its word's first use: seg_run()). Rows are
+ * made lazily because a fresh IGC (pp5_render makes one per frame) runs only
+ * a few dozen of its 416 words in segments. */
 static void seg_ctab_for(pp5_igc *g, unsigned st)
 {
     if (g->seg_ctab_st == st)
         return;
     g->seg_ctab_st = st;
-    /* Rows of the store's 416 words only: the general clock stops at a word
-     * with no word line before it looks (416…511 are never read). A word
-     * equal to the one before it (most of a store: 0) has the same entries
-     * but for its PC, the next address of a non-branch and the branch-back
-     * flag: derived from the previous row instead of decoded again. */
-    for (unsigned a = 0; a < PP5_UCODE_WORDS; a++) {
-        if (a == 0 || g->uop[a].uw != g->uop[a - 1].uw) {
-            seg_ctab_build(g, a);
-            continue;
-        }
-        const uint64_t *prev = &g->seg_ctab[(a - 1) * 32];
-        uint64_t *row = &g->seg_ctab[a * 32];
-        for (unsigned x = 0; x < 22; x += (x & 7u) == 5 ? 3 : 1) { /* (the codes) */
-            const uint64_t e = prev[x];
-            const bool branch = e & CT_BRANCH;
-            /* (a < 415: a + 1 does not wrap) */
-            const uint64_t next = branch ? CT_NEXT(e) : a + 1;
-            row[x] = ((e & 0x00000000ffff0000ull) | a | next << 48) |
-                     (branch && next <= a ? CT_BACK : 0);
-        }
+    for (unsigned a = 0; a < 512; a++) {
+        g->seg_ctab_drops += g->uop[a].ctab_ok;
+        g->uop[a].ctab_ok = 0;
     }
 }
 
@@ -265,9 +266,24 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
-    pp5_uop_decode(&g->uop[addr], g->seq.ucode[addr], true, &g->opt);
-    if (g->seg_ctab_st < 4)
-        seg_ctab_build(g, addr);
+    /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
+    g->seg_ctab_drops += g->uop[addr].ctab_ok;
+    pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
+}
+
+void pp5_igc_fast_decode_all(pp5_igc *g)
+{
+    g->seq_pulldown_ok = 0;
+    /* most of a store is the same word (0): decode each distinct word once */
+    for (unsigned a = 0; a < 512; a++) {
+        bool exists = a < PP5_UCODE_WORDS;
+        uint32_t w = exists ? g->seq.ucode[a] : 0;
+        if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
+            g->uop[a] = g->uop[a - 1];
+        else
+            pp5_uop_decode(g, &g->uop[a], w, exists);
+    }
+    g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
@@ -276,16 +292,6 @@ void pp5_igc_fast_init(pp5_igc *g)
     g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
     g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
     g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
-    /* most of a store is the same word (0): decode each distinct word once */
-    for (unsigned a = 0; a < 512; a++) {
-        bool exists = a < PP5_UCODE_WORDS;
-        uint32_t w = exists ? g->seq.ucode[a] : 0;
-        if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
-            g->uop[a] = g->uop[a - 1];
-        else
-            pp5_uop_decode(&g->uop[a], w, exists, &g->opt);
-    }
-    g->seg_ctab_st = 0xff; /* made by the first segment (seg_ctab_for) */
     g->fast_stale = true;
     g->mod_stale = false;
 }
@@ -338,6 +344,30 @@ static void ser_fast_build(pp5_igc *g)
     f->clear_at[6] = clear6;
     const uint32_t c6 = ((f->bsy0 >> 6) & 1u) ? clear6 : 0;
     f->csb_until = c6 > until ? c6 : until;
+    /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
+    const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
+#if defined(__SSE2__)
+    /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) as
+     * three rounds of unpacks in registers (bytes, 16-bit pairs, 32-bit
+     * quads), stored as 16-byte pairs of blk words (a load of one word lies
+     * inside one store: forwarded) */
+    const __m128i z = _mm_setzero_si128();
+    const __m128i a01 = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)y[0]),
+                                          _mm_cvtsi64_si128((long long)y[1]));
+    const __m128i a23 = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)y[2]),
+                                          _mm_cvtsi64_si128((long long)y[3]));
+    const __m128i a45 = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)y[4]),
+                                          _mm_cvtsi64_si128((long long)y[5]));
+    const __m128i lo03 = _mm_unpacklo_epi16(a01, a23), hi03 = _mm_unpackhi_epi16(a01, a23);
+    const __m128i lo47 = _mm_unpacklo_epi16(a45, z), hi47 = _mm_unpackhi_epi16(a45, z);
+    _mm_storeu_si128((__m128i *)&f->blk[0], _mm_unpacklo_epi32(lo03, lo47));
+    _mm_storeu_si128((__m128i *)&f->blk[2], _mm_unpackhi_epi32(lo03, lo47));
+    _mm_storeu_si128((__m128i *)&f->blk[4], _mm_unpacklo_epi32(hi03, hi47));
+    _mm_storeu_si128((__m128i *)&f->blk[6], _mm_unpackhi_epi32(hi03, hi47));
+    const __m128i t2 = _mm_set1_epi64x((long long)tv);
+    for (int j = 8; j < 16; j += 2)
+        _mm_storeu_si128((__m128i *)&f->blk[j], t2);
+#else
     /* blk[j] byte k = y[k] byte j: an 8×8 byte transpose (rows 6, 7 zero) in
      * three rounds of block swaps */
     /* (named scalars, not arrays: a vectorised version mixes 8- and 16-byte
@@ -370,10 +400,9 @@ static void ser_fast_build(pp5_igc *g)
     f->blk[5] = r5;
     f->blk[6] = r6;
     f->blk[7] = r7;
-    /* bit k of tail → 0xff in byte k (no carries: each byte is 0 or 1 times 255) */
-    const uint64_t tv = ((tail * 0x0000000810204081ull) & 0x0000010101010101ull) * 0xffu;
     for (int j = 8; j < 16; j++)
         f->blk[j] = tv;
+#endif
 }
 
 static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
@@ -515,7 +544,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         if (!h->valid)
             continue;
         pp5_uop u;
-        pp5_uop_decode(&u, h->uw, true, &g->opt);
+        pp5_uop_decode(g, &u, h->uw, true);
         unsigned dat6 = 0;
         for (int j = 0; j < 6; j++)
             dat6 |= (unsigned)h->dat[j] << j;
@@ -1441,6 +1470,33 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     cs = (cs | CS_IP) & ~(unsigned)CS_IBSY;
                     g->seg_posti_loops++;
                 }
+                /* A self-loop that ends because CSB falls with CBsy set: its
+                 * next clock posts C. If that clock is otherwise one of the
+                 * loop's (same word, same TC1, TC2, TRR: the seg_ctab entry
+                 * equals the loop's; no PostI with it: seg_trans), the loop
+                 * takes it as its last clock and the posting follows the loop
+                 * (as the general clock does it after its shift). */
+                uint64_t t_pc = 0; /* that clock's seg_trans entry, or 0: no */
+                if (!hm && ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir && (cs & CS_CBSY) &&
+                    (uint64_t)sc + K == csb_until && K < idle_max && k + K < n &&
+                    uop[pc & 511u].ctab_ok) {
+                    const unsigned m1 = (n1 - (unsigned)(K * ph[0].cnt1)) & 0x7fu;
+                    const unsigned m2 = (n2 - (unsigned)(K * ph[0].cnt2)) & 0x7fu;
+                    const uint64_t st_k = K >= 64 ? 0 : (stages << K) & trr_mask;
+                    const unsigned trr_k = (st_k >> top) & 1u;
+                    const uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(m1, m2) | trr_k)];
+                    /* the state after the loop's K clocks: the CSB fall in its
+                     * last shift set MsIn pending (with the set's MBI), the LSB
+                     * token went out with its first shift (CSB was high) */
+                    const unsigned cs_k = (cs & ~(unsigned)(CS_MP | CS_FP | CS_PCP | CS_PIP)) |
+                                          ((cs & CS_MBI) ? CS_MP : 0);
+                    const uint64_t t = trans[cs_k | CS_SHIFT | CS_LAST];
+                    if (((e ^ ph[0].a) & 0xffffffffull) == 0 &&
+                        (t & TR_EVENT) == TR_BITS(SEG_POSTC)) {
+                        t_pc = t;
+                        K++;
+                    }
+                }
                 seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
                 ls.shreg = shreg;
                 ls.sc = sc;
@@ -1521,6 +1577,40 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 } else {
                     sdone += K;
                 }
+                if (t_pc) { /* the loop's last clock posted C (above) */
+                    const uint64_t kp = k - 1; /* that clock */
+                    cs = TR_NEXT(t_pc);
+                    if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
+                        stages |= msin_bit;
+                    /* the self-loop's records before the posting rebuilds the
+                     * columns they read (as the general clock's PostC), then
+                     * that clock's PostC and MsIn */
+                    if (desc.valid) {
+                        for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
+                             kc < desc.kend; kc++)
+                            seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
+                        desc.valid = false;
+                    }
+                    rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+                    g->cycle = c0 + kp;
+                    s->cl.first_pending = (cs & CS_FP) != 0;
+                    s->trr.stages = stages;
+                    ser_fast_post(g, csb_until); /* s at that clock's start */
+                    ctl->cbsy = false;
+                    sc = f->sc;
+                    csb_until = f->csb_until;
+                    cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
+                         (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+                    stages = s->trr.stages;
+                    q4_base = (q4_base & ~(0xffull << 16)) |
+                              (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
+                    if (with_pins) /* Busy at that clock's end */
+                        pins_out[kp].busy = (cs & (CS_IBSY | CS_CBSY)) != 0;
+                    g->seg_postc_loops++;
+                    if (k == n || (until_not_busy & !(cs & (CS_IBSY | CS_CBSY))))
+                        break; /* (Busy fell: the caller's wait is over) */
+                    continue; /* (a loop may start at once: the word branches back) */
+                }
                 if (k == n)
                     break;
                 try_loop = false; /* the next clock the general way (its item first) */
@@ -1531,10 +1621,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
          * what the word does under the clock's conditions (seg_ctab) and what
          * the control state does (seg_trans) are table entries */
         const pp5_uop *u = &uop[pc & 511u];
+        /* a missing word (a warning): the full clock; a word whose seg_ctab
+         * row is not made yet: make it (one test for both) */
+        if (__builtin_expect(!u->ctab_ok, 0)) {
+            if (!u->exists)
+                break;
+            seg_ctab_build(g, pc & 511u);
+        }
         const unsigned done = u->done;
-        /* a missing word (a warning): the full clock */
-        if (__builtin_expect(!u->exists, 0))
-            break;
         /* LoopCount: TC1, TC2 are in seg_ctab's entry, found from the counts
          * at the clock's start */
         if (__builtin_expect(done, 0)) {

@@ -4,6 +4,7 @@
 #include "pp5/igc/igc_internal.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,10 +73,12 @@ static ls_status check_options(const pp5_options *o, ls_diag *d)
 
 void pp5_igc_reset(pp5_igc *g)
 {
+    /* everything but the store, the options and the store's pre-decode (a
+     * function of those two, current: every store write redoes its word) */
     uint32_t saved[PP5_UCODE_WORDS];
     memcpy(saved, g->seq.ucode, sizeof saved);
     pp5_options opt = g->opt;
-    memset(g, 0, sizeof *g);
+    memset(g, 0, offsetof(pp5_igc, uop));
     g->opt = opt;
     memcpy(g->seq.ucode, saved, sizeof saved);
     pp5_controller_reset(&g->ctl);
@@ -94,10 +97,14 @@ ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
     ls_status st = check_options(opt, d);
     if (st != LS_OK)
         return st;
-    pp5_igc *g = calloc(1, sizeof *g);
+    /* not calloc: the 160 KiB of pre-decode tables after the state are
+     * written before they are read (uop[] below, seg_ctab rows on first use) */
+    pp5_igc *g = malloc(sizeof *g);
     if (!g)
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    memset(g, 0, offsetof(pp5_igc, uop)); /* (the store: all 0) */
     g->opt = *opt;
+    pp5_igc_fast_decode_all(g);
     pp5_igc_reset(g);
     *out = g;
     return LS_OK;

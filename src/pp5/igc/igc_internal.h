@@ -212,9 +212,14 @@ typedef struct pp5_uop {
     uint8_t ctr_sa;
     uint32_t ctr_mask, ctr_add;
     uint8_t pair0;
-    uint8_t pad[3];         /* 64 bytes: indexing is a shift */
+    /* seg_ctab's row for this address is made, for the levels seg_ctab_st
+     * (fast.c: rows are made on a word's first use in a segment; cleared by
+     * every decode and when the levels change). Only for an existing word: the
+     * general clock tests this one byte for both. */
+    uint8_t ctab_ok;
+    uint8_t pad[2];         /* 64 bytes: indexing is a shift */
 } pp5_uop;
-void pp5_uop_decode(pp5_uop *u, uint32_t uw, bool exists, const pp5_options *o);
+void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists);
 
 /* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src)
  * and the signals of the clock that nothing but an observer reads (rebuilt by
@@ -290,24 +295,36 @@ struct pp5_igc {
     int trr_top;                /* pp5_trr_top(&opt) */
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
-    pp5_uop uop[512];           /* per store address (416…511: no word line) */
-    /* The quiet segments' general clock as two table look-ups (fast.c):
-     * seg_ctab[a * 32 + x]: what the word at a does in RMode 0 with the status
-     * levels seg_ctab_st, for the loop counters and TRR coded in x (fast.c) — its
-     * record bits, next address and whether that is a branch back — redone with
-     * uop[a] and when the levels change. (With seg_trans, a constant table of
-     * fast.c: the Controller's and the CSBLatch's next control state and the
-     * clock's signal bits, for every control state × Shift, CSB, CSB's last
-     * shift and Done.) */
-    uint64_t seg_ctab[512 * 32];
-    unsigned seg_ctab_st;       /* the status levels seg_ctab is for (> 3: none yet) */
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
      * self-loop form (fast.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
     uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
     uint64_t seg_posti_loops;   /* loops whose first clock posts I */
+    uint64_t seg_postc_loops;   /* self-loops whose last clock posts C */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
+    /* seg_ctab rows made, and made rows dropped by a store write or a change
+     * of the status levels (for the tests' coverage checks) */
+    uint64_t seg_ctab_rows, seg_ctab_drops;
+    /* ---- the pre-decoded store: a function of the store and the options,
+     * which pp5_igc_reset() keeps, so it keeps these too (not cleared: made
+     * by pp5_igc_create(), then kept current by every store write) ---- */
+    pp5_uop uop[512];           /* per store address (416…511: no word line) */
+    /* The quiet segments' general clock as two table look-ups (fast.c):
+     * seg_ctab[a * 32 + x]: what the word at a does in RMode 0 with the status
+     * levels seg_ctab_st, for the loop counters and TRR coded in x (fast.c) — its
+     * record bits, next address and whether that is a branch back — made
+     * from uop[a] on the word's first use by a segment after a store write
+     * or a change of the levels (uop[a].ctab_ok). (With seg_trans, a constant table of
+     * fast.c: the Controller's and the CSBLatch's next control state and the
+     * clock's signal bits, for every control state × Shift, CSB, CSB's last
+     * shift and Done.) */
+    uint64_t seg_ctab[512 * 32];
+    unsigned seg_ctab_st;       /* the status levels seg_ctab is for (> 3: none yet) */
+    /* pp5_uop_decode(): the AddrGen pull-down of a word by its Seq field
+     * (bit f of seq_pulldown_ok: seq_pulldown[f] made) */
+    uint32_t seq_pulldown[8];
+    uint8_t seq_pulldown_ok;
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -316,7 +333,8 @@ void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w);
 void pp5_igc_post_i(pp5_igc *g);
 ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d);
 /* fast.c */
-void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants, decode all */
+void pp5_igc_fast_decode_all(pp5_igc *g); /* at creation: uop[] for the whole store */
+void pp5_igc_fast_init(pp5_igc *g);     /* after reset: derived constants */
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr); /* decode the store word at addr again */
 void pp5_igc_fast_pack(pp5_igc *g);     /* module structs → compact */
 void pp5_igc_fast_unpack(pp5_igc *g);   /* compact → module structs */
