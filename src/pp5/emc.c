@@ -173,7 +173,13 @@ struct pp5_emc {
     int log_len, log_cap;
     qee_set *arch;          /* copies of the sets those ops read T from */
     int arch_len, arch_cap;
-    int *pend_from;         /* per chip: first log entry not yet applied (-1: none) */
+    int *pend_from;         /* per chip: first log entry not yet applied (-1: none), unless in grp */
+    /* chips whose first pending entry is grp_from instead (one value for the
+     * chips a segment leaves dark from its start, seg_defer: no store per
+     * chip); a bit counts only while the chip's pend bit is set, and a chip's
+     * own pend_from is set only with its bit cleared (pend_set) */
+    uint64_t grp[4];
+    int grp_from;
     /* log[hole_lo .. hole_hi) are reserved, not written (seg_defer): they are the
      * Carry-loading ops of hole_op[hole_first .. hole_n), T from arch[hole_arch[set ring]],
      * written when a chip's entries are applied (log_fill) — in a triangle
@@ -224,6 +230,17 @@ static bool block_capable(const pp5_emc *e);
 static struct seg *seg_new(void);
 static void seg_free(struct seg *g);
 static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
+/* chip c's first pending entry (c pending) */
+static inline int pend_start(const pp5_emc *e, int c)
+{
+    return e->grp[c >> 6] >> (c & 63) & 1 ? e->grp_from : e->pend_from[c];
+}
+/* chip c's first pending entry becomes en (its own value, out of the group) */
+static inline void pend_set(pp5_emc *e, int c, int en)
+{
+    e->pend_from[c] = en;
+    e->grp[c >> 6] &= ~(1ull << (c & 63));
+}
 
 static void update_lit(pp5_emc *e, int c)
 {
@@ -2025,7 +2042,7 @@ static void flush_chip(pp5_emc *e, int c)
     uint64_t *cy = plane(e, PL_CARRY, c);
     const uint64_t *zero = plane(e, PL_ZERO, c);
     bool std = e->o.carry_table == 0xE8;
-    for (int i = e->pend_from[c]; i < e->log_len; i++) {
+    for (int i = pend_start(e, c); i < e->log_len; i++) {
         const defer_op *d = &e->log[i];
         const defer_word *u = &d->u;
         const uint64_t *t = u->need_t && d->set_ix >= 0 ? tree_bit(e, c, &e->arch[d->set_ix], d->k, false) : zero;
@@ -2254,7 +2271,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
                 later = 0;
             }
             for (uint64_t fresh = later & ~e->pend[wd]; fresh; fresh &= fresh - 1)
-                e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = entry;
+                pend_set(e, wd * 64 + __builtin_ctzll(fresh), entry);
             e->pend[wd] |= later;
             for (; now; now &= now - 1) list[n++] = wd * 64 + __builtin_ctzll(now); /* nothing pending */
         }
@@ -2641,17 +2658,21 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
         int ef = SEG_EFF(0), en = SEG_ENTRY(ef);
         if (en >= 0)
             for (int wd = 0; wd < 4; wd++) {
-                for (uint64_t fresh = dark[wd] & ~e->pend[wd]; fresh; fresh &= fresh - 1)
-                    e->pend_from[wd * 64 + __builtin_ctzll(fresh)] = en;
+                /* the fresh ones become the group (starting at en); chips of
+                 * the old group still pending take its start as their own */
+                for (uint64_t old = e->grp[wd] & e->pend[wd]; old; old &= old - 1)
+                    e->pend_from[wd * 64 + __builtin_ctzll(old)] = e->grp_from;
+                e->grp[wd] = dark[wd] & ~e->pend[wd];
                 e->pend[wd] |= dark[wd];
             }
+        if (en >= 0) e->grp_from = en;
     }
     /* chips that went dark at an Enable load */
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
             int c = wd * 64 + __builtin_ctzll(m), ef = SEG_EFF(g->stop[c]), en = SEG_ENTRY(ef);
             if (en < 0) continue;
-            if (!chip_pending(e, c)) e->pend_from[c] = en;
+            if (!chip_pending(e, c)) pend_set(e, c, en);
             e->pend[wd] |= 1ull << (c & 63);
         }
 #undef SEG_EFF

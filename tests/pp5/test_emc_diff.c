@@ -36,6 +36,7 @@ static uint64_t g_seed;
 static long g_clocks = 6000;
 static bool g_every;    /* LOCKSTEP_DIFF_EVERY=1: compare after every clock in every case */
 static bool g_near_lib; /* random words are library words with one or two bits flipped */
+static bool g_regroup;  /* scripts in which dark chips pend as a group, run, then pend on their own */
 static bool g_wide;     /* coefficient sets of 60-120 bits with x and y terms of 2^48 .. 2^62: segments
                          * reading bits up to 63 get line ranges past int64 (part_range's 128-bit path) */
 
@@ -219,6 +220,28 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
         g->script[n++] = 0;
         for (int i = rint_(s, 3); i > 0; i--) g->script[n++] = 1; /* other chips dark now */
         for (int i = 1 + rint_(s, 8); i > 0; i--) g->script[n++] = chance(s, 50) ? 3 : 9;
+        g->script_len = n;
+        g->script_pos = 0;
+    }
+    if (g_regroup && g->script_pos >= g->script_len && rint_(s, 120) == 0) {
+        /* chips darkened by edges pend from one start (pp5_emc_run's group), more
+         * chips join a second group while the first pend on; all lit again, a word
+         * reading Carry applies everything (the log empties), Carry all 1 and the
+         * z-test's Enable load stop every chip inside the segment, they pend on
+         * their own from a new start; all lit, words reading Carry apply it */
+        int n = 0;
+        g->script[n++] = 0;
+        for (int r = 0; r < 2; r++) {
+            for (int i = 1 + rint_(s, 2); i > 0; i--) g->script[n++] = 1;
+            for (int i = 2 + rint_(s, 3); i > 0; i--) g->script[n++] = 6;
+        }
+        g->script[n++] = 0;
+        g->script[n++] = 3;
+        g->script[n++] = 5;
+        g->script[n++] = 7;
+        for (int i = 2 + rint_(s, 4); i > 0; i--) g->script[n++] = 6;
+        g->script[n++] = 0;
+        for (int i = 1 + rint_(s, 3); i > 0; i--) g->script[n++] = 3;
         g->script_len = n;
         g->script_pos = 0;
     }
@@ -522,6 +545,20 @@ static void random_pins_blocks(void **state)
         assert_true(ok);
     }
     g_near_lib = false;
+    /* dark chips pending as a group, then on their own (the group's start must
+     * not stick to them) */
+    g_regroup = true;
+    for (int i = 0; i < 3; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        uint64_t cs = rnd(&s);
+        char name[96];
+        snprintf(name, sizeof name, "group, then own pending starts, case seed %#llx", (unsigned long long)cs);
+        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
+        if (!ok) g_regroup = false;
+        assert_true(ok);
+    }
+    g_regroup = false;
 }
 
 /* ---- pp5_render on random scenes ---------------------------------------- */
