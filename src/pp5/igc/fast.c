@@ -1328,8 +1328,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     /* the control state, one word (seg_trans); PostC', PostI' (a Reset at the
      * end of the last clock cleared them) */
     unsigned cs = (ctl->ip ? CS_IP : 0) | (ctl->ibsy ? CS_IBSY : 0) |
-                  (ctl->cbsy ? CS_CBSY : 0) | (rp->post_c & !rp->in.reset ? CS_PCP : 0) |
-                  (rp->post_i & !rp->in.reset ? CS_PIP : 0);
+                  (ctl->cbsy ? CS_CBSY : 0) | ((rp->post_c & !rp->in.reset) ? CS_PCP : 0) |
+                  ((rp->post_i & !rp->in.reset) ? CS_PIP : 0);
 
     pp5_pins tail[2];
     /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
@@ -1364,7 +1364,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint32_t csb_until = f->csb_until;
     uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
-          (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
     const uint64_t *const trans = seg_trans;
     uint64_t stages = s->trr.stages;
     const int top = g->trr_top;
@@ -1600,7 +1600,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     sc = f->sc;
                     csb_until = f->csb_until;
                     cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-                         (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+                         ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
                     stages = s->trr.stages;
                     q4_base = (q4_base & ~(0xffull << 16)) |
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
@@ -1695,7 +1695,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 sc = f->sc;
                 csb_until = f->csb_until;
                 cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-                     (s->cl.set_mbi | g->msin_always ? CS_MBI : 0);
+                     ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
                 stages = s->trr.stages;
             }
             if (t & TR_BITS(SEG_POSTI))
