@@ -532,6 +532,10 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
         }
         return;
     }
+    /* (every bit is written below; cleared first all the same, so that the
+     * compiler's xor form of copy_bits' masked merge never reads undefined
+     * bytes: valgrind memcheck flagged the caller's compares) */
+    memset(out, 0, (size_t)e->npix / 8);
     for (int c = 0; c < e->nchips; c++) {
         const uint64_t *src = plane(e, a, c);
         size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
