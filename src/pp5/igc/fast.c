@@ -1307,6 +1307,34 @@ static inline bool seg_host_loopable(const pp5_igc *g, const pp5_host_in *in)
     return !(in->reset | in->test_pe);
 }
 
+/* PostC in clock kp of a segment (the general clock, or a self-loop's last):
+ * the records of the self-loop d among the last four before clock k, made
+ * before the posting rebuilds the CoefGate columns they read; then the
+ * Serializer's posting on the state written back to g (sc_start: s at the
+ * clock's start), and the Serializer's state taken back into the segment's
+ * locals (*cs: the LSB token pending and the set's MBI). */
+static inline __attribute__((always_inline)) void
+seg_post_c(pp5_igc *g, seg_self_desc *desc, seg_rec rec[4], uint64_t c0, uint64_t k, uint64_t kp,
+           uint32_t sc_start, unsigned *cs, uint32_t *sc, uint32_t *csb_until, uint64_t *stages)
+{
+    pp5_serializer *s = &g->ser;
+    if (desc->valid) {
+        for (uint64_t kc = k >= 4 && k - 4 > desc->k0 ? k - 4 : desc->k0; kc < desc->kend; kc++)
+            seg_self_rec(desc, g->fs.blk, kc, &rec[(c0 + kc) & 3]);
+        desc->valid = false;
+    }
+    g->cycle = c0 + kp;
+    s->cl.first_pending = (*cs & CS_FP) != 0;
+    s->trr.stages = *stages;
+    ser_fast_post(g, sc_start);
+    g->ctl.cbsy = false;
+    *sc = g->fs.sc;
+    *csb_until = g->fs.csb_until;
+    *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
+          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
+    *stages = s->trr.stages;
+}
+
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
  * not quiet). The fast form is current (!fast_stale). */
 static inline __attribute__((always_inline)) uint64_t
@@ -1582,26 +1610,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     cs = TR_NEXT(t_pc);
                     if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
                         stages |= msin_bit;
-                    /* the self-loop's records before the posting rebuilds the
-                     * columns they read (as the general clock's PostC), then
-                     * that clock's PostC and MsIn */
-                    if (desc.valid) {
-                        for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
-                             kc < desc.kend; kc++)
-                            seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
-                        desc.valid = false;
-                    }
+                    /* (s at that clock's start: csb_until) */
+                    seg_post_c(g, &desc, rec, c0, k, kp, csb_until, &cs, &sc, &csb_until,
+                               &stages);
+                    /* that clock's PostC and MsIn (after the self-loop's records) */
                     rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
-                    g->cycle = c0 + kp;
-                    s->cl.first_pending = (cs & CS_FP) != 0;
-                    s->trr.stages = stages;
-                    ser_fast_post(g, csb_until); /* s at that clock's start */
-                    ctl->cbsy = false;
-                    sc = f->sc;
-                    csb_until = f->csb_until;
-                    cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-                         ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-                    stages = s->trr.stages;
                     q4_base = (q4_base & ~(0xffull << 16)) |
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
                     if (with_pins) /* Busy at that clock's end */
@@ -1680,24 +1693,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 shreg = g->dr.post;
             }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (t & TR_BITS(SEG_POSTC)) {
-                if (desc.valid) { /* its records before the columns change */
-                    for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
-                         kc < desc.kend; kc++)
-                        seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
-                    desc.valid = false;
-                }
-                g->cycle = c0 + k;
-                s->cl.first_pending = (cs & CS_FP) != 0;
-                s->trr.stages = stages;
-                ser_fast_post(g, sc_now);
-                ctl->cbsy = false;
-                sc = f->sc;
-                csb_until = f->csb_until;
-                cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-                     ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-                stages = s->trr.stages;
-            }
+            if (t & TR_BITS(SEG_POSTC))
+                seg_post_c(g, &desc, rec, c0, k, k, sc_now, &cs, &sc, &csb_until, &stages);
             if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
             q4_base = (q4_base & ~(0xffull << 16)) |
