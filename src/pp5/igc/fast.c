@@ -269,6 +269,8 @@ void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
     g->seg_ctab_drops += g->uop[addr].ctab_ok;
     pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
+    /* (any loop plan's shape may read this word: all dropped) */
+    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key);
 }
 
 void pp5_igc_fast_decode_all(pp5_igc *g)
@@ -284,6 +286,7 @@ void pp5_igc_fast_decode_all(pp5_igc *g)
             pp5_uop_decode(g, &g->uop[a], w, exists);
     }
     g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
+    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key); /* no loop plan shapes yet */
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
@@ -881,14 +884,7 @@ static inline uint64_t spread6(unsigned dat6)
  * what they are at each phase and no PostC, MsIn, LSB token or Done can occur.
  * seg_loop_plan() checks that the two words form such a loop under the present
  * conditions and returns how many clocks it keeps doing so. */
-typedef struct seg_phase {
-    uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
-    uint64_t q4;                /* pins bytes 32..39 but TrSt, ALUDat */
-    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
-    uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
-    uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
-    bool first_lsb;             /* the LSB token in the first clock (self-loops only) */
-} seg_phase;
+typedef pp5_seg_phase seg_phase; /* (igc_internal.h: the plan memo keeps two) */
 
 typedef struct seg_loop_in {
     unsigned pc, n1, n2;
@@ -933,22 +929,23 @@ static inline uint64_t seg_count_hits(unsigned d0, unsigned d1, unsigned n, unsi
 
 static inline uint64_t seg_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* Fills ph[0], ph[1] and returns K ≥ 4; or 0: not such a loop; or
- * SEG_PLAN_SHORT | K: such a loop, but for K < 4 clocks only. */
-#define SEG_PLAN_SHORT 0x100u
-static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_t n,
-                              seg_phase ph[2])
+/* The part of a plan at in->pc that does not depend on the state but through
+ * TRR, the status levels and the loop counters' classes (seg_shape_key()):
+ * which words loop (w0 at PC, w1 its successor) and what they do — into m
+ * (period 0: no loop of one or two words with TC1, TC2 that can stay). */
+static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
+                           pp5_seg_shape *m)
 {
-    const bool trr = (in->stages >> in->top) & 1u;
     const pp5_uop *w[2];
     unsigned pcs[2], m1 = in->n1, m2 = in->n2;
     bool tc1[2], tc2[2], br[2];
     unsigned pc = in->pc;
     int P = 0;
+    m->period = 0;
     for (int i = 0; i < 2; i++) {
         const pp5_uop *u = &uop[pc & 511u];
         if (u->done | !u->exists)
-            return 0;
+            return;
         w[i] = u;
         pcs[i] = pc;
         m1 = (m1 - u->cnt1) & 0x7fu;
@@ -966,7 +963,7 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         pc = next;
     }
     if (P == 0)
-        return 0;
+        return;
     if (P == 1) { /* a self-loop: the second clock is the same word */
         w[1] = w[0];
         pcs[1] = pcs[0];
@@ -974,34 +971,83 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         tc1[1] = ((in->n1 - 2u * w[0]->cnt1) & 0x7fu) == 116;
         tc2[1] = ((in->n2 - 2u * w[0]->cnt2) & 0x7fu) == 0;
     }
-    unsigned sh[2], c1[2], c2[2];
-    for (int i = 0; i < 2; i++) {
-        sh[i] = (w[i]->shift >> trr) & 1u;
-        c1[i] = w[i]->cnt1;
-        c2[i] = w[i]->cnt2;
-    }
-    uint64_t K = n;
     /* TC1, TC2: constant if not counted; else low at both phases until the
-     * terminal count */
-    if (c1[0] + c1[1]) {
-        if (tc1[0] | tc1[1])
-            return 0;
-        K = seg_min(K, seg_count_hits(c1[0], c1[1], in->n1, 116));
-    } else if (tc1[0] != tc1[1]) {
-        return 0;
+     * terminal count (seg_loop_plan() finds when) */
+    if (w[0]->cnt1 + w[1]->cnt1 ? tc1[0] | tc1[1] : tc1[0] != tc1[1])
+        return;
+    if (w[0]->cnt2 + w[1]->cnt2 ? tc2[0] | tc2[1] : tc2[0] != tc2[1])
+        return;
+    for (int i = 0; i < 2; i++) {
+        const pp5_uop *u = w[i];
+        pp5_seg_phase *f = &m->ph[i];
+        const unsigned sh = (u->shift >> trr) & 1u;
+        f->alu_lo = ld64(u->alu[0]);
+        f->alu_hi = ld64(u->alu[0] + 8);
+        f->q4 = 0; /* (the plan's) */
+        const unsigned bits = sh | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
+                              (unsigned)br[i] << 4 | (unsigned)trr << 7;
+        f->a = pcs[i] | (uint64_t)bits << 16; /* (the LSB bit: the plan's) */
+        f->dir = u->dir_en;
+        f->pair = u->pair0;
+        f->sh = (uint8_t)sh;
+        f->ctr_sa = u->ctr_sa;
+        f->ctr_mask = u->ctr_mask;
+        f->ctr_add = u->ctr_add;
+        f->cnt1 = u->cnt1;
+        f->cnt2 = u->cnt2;
+        f->first_lsb = false; /* (the plan's) */
+        m->uw[i] = u->uw;
     }
-    if (c2[0] + c2[1]) {
-        if (tc2[0] | tc2[1])
-            return 0;
-        K = seg_min(K, seg_count_hits(c2[0], c2[1], in->n2, 0));
-    } else if (tc2[0] != tc2[1]) {
-        return 0;
+    m->period = (uint8_t)P;
+}
+
+/* The conditions a shape depends on besides the store (seg_plan_shape()):
+ * TRR, the status levels, and whether LC1 is 116, 117, 118 or other and LC2
+ * 0, 1, 2 or other (TC1 and TC2 at the loop's first two clocks: each word
+ * counts by at most one); never 0. */
+static inline unsigned seg_shape_key(const seg_loop_in *in, bool trr)
+{
+    const unsigned n1c = in->n1 - 116u < 3u ? in->n1 - 115u : 0;
+    const unsigned n2c = in->n2 < 3u ? in->n2 + 1u : 0;
+    return 1u | (unsigned)trr << 1 | n1c << 2 | n2c << 4 | (in->st_cond >> 3) << 6;
+}
+
+/* Fills ph[0], ph[1] and returns K ≥ 4; or 0: not such a loop; or
+ * SEG_PLAN_SHORT | K: such a loop, but for K < 4 clocks only. The shape comes
+ * from the memo of the plans made at the same address (g->seg_shape). */
+#define SEG_PLAN_SHORT 0x100u
+static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_phase ph[2])
+{
+    const bool trr = (in->stages >> in->top) & 1u;
+    pp5_seg_shape scratch, *m = &scratch;
+    if (__builtin_expect(in->pc < 512, 1)) {
+        const unsigned key = seg_shape_key(in, trr);
+        m = &g->seg_shape[in->pc];
+        if (g->seg_shape_key[in->pc] != key) {
+            seg_plan_shape(g->uop, in, trr, m);
+            g->seg_shape_key[in->pc] = (uint16_t)key;
+            g->seg_shapes++;
+        }
+    } else {
+        seg_plan_shape(g->uop, in, trr, m);
+        g->seg_shapes++;
     }
+    if (!m->period)
+        return 0;
+    const unsigned sh0 = m->ph[0].sh, sh1 = m->ph[1].sh;
+    const unsigned c10 = m->ph[0].cnt1, c11 = m->ph[1].cnt1;
+    const unsigned c20 = m->ph[0].cnt2, c21 = m->ph[1].cnt2;
+    uint64_t K = n;
+    /* the terminal counts (not reached in the first two clocks: the shape) */
+    if (c10 + c11)
+        K = seg_min(K, seg_count_hits(c10, c11, in->n1, 116));
+    if (c20 + c21)
+        K = seg_min(K, seg_count_hits(c20, c21, in->n2, 0));
     const bool csb0 = in->sc < in->csb_until;
-    if (sh[0] + sh[1]) {
+    if (sh0 + sh1) {
         /* no MsIn to shift in; the LSB token only in the first clock of a word
          * that loops on itself and shifts every clock (seg_loop_self) */
-        if (in->mp | (in->fp & csb0 & !(P == 1 && sh[0] && !w[0]->dir_en)))
+        if (in->mp | (in->fp & csb0 & !(m->period == 1 && sh0 && !m->ph[0].dir)))
             return 0;
         /* TRR at the j-th shift is stage top - j (0 below stage 0) */
         const uint64_t low = (1ull << in->top) - 1;
@@ -1010,7 +1056,7 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         const uint64_t J = differ ? (uint64_t)(in->top - (63 - __builtin_clzll(differ)))
                          : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
         if (J != UINT64_MAX)
-            K = seg_min(K, seg_reach(sh[0], sh[1], J));
+            K = seg_min(K, seg_reach(sh0, sh1, J));
         /* no PostC (with CBsy, CSB must stay high), no shift after the CSB fall
          * that sets MsIn pending (the fall itself may be the loop's last shift:
          * the caller sets MsIn pending then), no saturation of the count */
@@ -1019,34 +1065,34 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
             stop = seg_min(stop, in->csb_until);
         if (stop <= in->sc)
             return 0;
-        K = seg_min(K, seg_reach(sh[0], sh[1], stop - in->sc));
+        K = seg_min(K, seg_reach(sh0, sh1, stop - in->sc));
     }
     if (K < 4) /* too short to pay; nor can a loop start before it ends */
         return K | SEG_PLAN_SHORT;
     /* LSB: constant when the loop does not shift (CSB stays); else sent by
      * the first clock only (see above) */
-    const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
+    const bool first_lsb = in->fp & csb0 & (sh0 | sh1);
     const bool lsb = in->fp & csb0 & !first_lsb;
-    /* (a self-loop: ph[1] is ph[0], written field by field like it: a copy of
-     * the struct would load it whole right after these narrow stores, which
-     * the CPU cannot forward) */
+    /* the shape's phases with what depends on the state, field by field as
+     * the loops read them (a copy of the struct would store 16 bytes at a
+     * time, and a narrower load from inside such a store may not be
+     * forwarded from it) */
     for (int i = 0; i < 2; i++) {
-        const pp5_uop *u = w[i];
+        const pp5_seg_phase *e = &m->ph[i];
         seg_phase *f = &ph[i];
-        f->alu_lo = ld64(u->alu[0]);
-        f->alu_hi = ld64(u->alu[0] + 8);
-        f->q4 = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)u->uw << 32 : in->q4_base;
-        const unsigned bits = sh[i] | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
-                              (unsigned)br[i] << 4 | (unsigned)trr << 7;
-        f->a = pcs[i] | (uint64_t)bits << 16 | (uint64_t)lsb << 40;
-        f->dir = u->dir_en;
-        f->pair = u->pair0;
-        f->sh = (uint8_t)sh[i];
-        f->ctr_sa = u->ctr_sa;
-        f->ctr_mask = u->ctr_mask;
-        f->ctr_add = u->ctr_add;
-        f->cnt1 = (uint8_t)c1[i];
-        f->cnt2 = (uint8_t)c2[i];
+        f->alu_lo = e->alu_lo;
+        f->alu_hi = e->alu_hi;
+        f->q4 = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)m->uw[i] << 32
+                            : in->q4_base;
+        f->a = e->a | (uint64_t)lsb << 40;
+        f->ctr_mask = e->ctr_mask;
+        f->ctr_add = e->ctr_add;
+        f->dir = e->dir;
+        f->pair = e->pair;
+        f->sh = e->sh;
+        f->ctr_sa = e->ctr_sa;
+        f->cnt1 = e->cnt1;
+        f->cnt2 = e->cnt2;
         f->first_lsb = first_lsb;
     }
     return K;
@@ -1481,7 +1527,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
                                     (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
-            uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
+            uint64_t K = seg_loop_plan(g, &in, idle_max, ph);
             g->seg_plans++;
             if (K & SEG_PLAN_SHORT) {
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
