@@ -1571,6 +1571,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         K++;
                     }
                 }
+                /* a host run: Busy from the Go's clock on, its clocks before
+                 * it patched after the loop (fewer: the loop goes on through
+                 * the wait) */
+                if (hm) {
+                    ph[0].q4 |= 1ull << 16;
+                    ph[1].q4 |= 1ull << 16;
+                }
                 seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
                 ls.shreg = shreg;
                 ls.sc = sc;
@@ -1638,9 +1645,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         desc.hk0 = k0;
                         desc.hk1 = k0 + hm;
                     }
-                    if (with_pins) /* Busy from the Go's clock on */
-                        for (uint64_t kj = k0 + hm - 1; kj < k; kj++)
-                            pins_out[kj].busy = true;
+                    if (with_pins) /* Busy only from the Go's clock on (above) */
+                        for (uint64_t kj = k0; kj < k0 + hm - 1; kj++)
+                            pins_out[kj].busy = false;
                     cs |= (ctl->ibsy ? CS_IBSY : 0) | (ctl->cbsy ? CS_CBSY : 0);
                     q4_base = (q4_base & ~(0xffull << 16)) |
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
