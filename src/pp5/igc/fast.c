@@ -1196,14 +1196,70 @@ static inline uint64_t seg_col(const uint64_t *blk, uint32_t sc, uint32_t csb_un
            (0 - (uint64_t)(sc < csb_until));
 }
 
+/* A self-loop's clocks k … k_end-1 with pins (seg_loop_self(): its state in
+ * a struct of its own, so that both calls share one set-up). checked: the
+ * last two clocks of the buffer (SEG_PINS). */
+typedef struct seg_self_k {
+    uint32_t sc;
+    const uint32_t csb_until;
+    uint8_t a;
+    const uint8_t step, pair;
+    unsigned trst;
+    uint64_t outB, sepB;
+    const uint64_t q1, q4, alu_hi, lsb40;
+    const uint64_t *blk;
+    pp5_pins *pins_out, *tail;
+    const uint64_t n, c0;
+} seg_self_k;
+
+static inline __attribute__((always_inline)) uint64_t
+seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const bool checked)
+{
+    uint32_t sc = st->sc;
+    uint8_t a = st->a;
+    unsigned trst = st->trst;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    const uint32_t csb_until = st->csb_until;
+    const uint8_t step = st->step, pair = st->pair;
+    const uint64_t q1 = st->q1, q4 = st->q4, alu_hi = st->alu_hi, lsb40 = st->lsb40;
+    const uint64_t *blk = st->blk;
+    pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
+    const uint64_t n = st->n, c0 = st->c0;
+    for (; k < k_end; k++) {
+        const uint64_t dat = outB;
+        const uint64_t col = seg_col(blk, sc, csb_until);
+        outB = sepB;
+        sepB = col;
+        sc++;
+        const uint8_t addr = a;
+        a = (uint8_t)(a + step);
+        unsigned char *p0 = (unsigned char *)&pins_out[k];
+        unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
+        unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
+        st64(p0, c0 + k);
+        st64(p0 + 32, (trst & 1u) | q4);
+        trst = (trst >> 1) | 4u;
+        st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+        st64(p2 + 8, q1);
+        st64(p2 + 16, alu_hi | dat << 56);
+        st64(p2 + 24, (dat >> 8) | lsb40);
+    }
+    st->sc = sc;
+    st->a = a;
+    st->trst = trst;
+    st->outB = outB;
+    st->sepB = sepB;
+    return k;
+}
+
 /* The commonest loop: one word that shifts every clock and leaves DirectReg
  * alone (the waits for the TRR token, the QLOAD/QADD bit loops). ALUDat, the
  * word's pins and its signals are constant; per clock only the address, the
  * shift count and the column change, and the records are made afterwards for
  * the last four clocks only. */
 static inline __attribute__((always_inline)) uint64_t
-seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
-              const bool with_pins, const bool checked, const bool records)
+seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_mid, uint64_t k_end,
+              const bool with_pins, const bool records)
 {
     const uint64_t k0 = k;
     uint32_t sc = st->sc;
@@ -1223,25 +1279,17 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
     const uint64_t q4 = (uint64_t)aludat << 8 | P->q4, alu_hi = P->alu_hi;
     const uint64_t lsb40 = P->a & (1ull << 40);
     if (with_pins) {
-        for (; k < k_end; k++) {
-            const uint64_t dat = outB;
-            const uint64_t col = seg_col(blk, sc, csb_until);
-            outB = sepB;
-            sepB = col;
-            sc++;
-            const uint8_t addr = a;
-            a = (uint8_t)(a + step);
-            unsigned char *p0 = (unsigned char *)&pins_out[k];
-            unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
-            unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
-            st64(p0, c0 + k);
-            st64(p0 + 32, (trst & 1u) | q4);
-            trst = (trst >> 1) | 4u;
-            st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
-            st64(p2 + 8, q1);
-            st64(p2 + 16, alu_hi | dat << 56);
-            st64(p2 + 24, (dat >> 8) | lsb40);
-        }
+        /* the clocks whose shares all land in the buffer, then the last two
+         * (checked: SEG_PINS) */
+        seg_self_k sk = {sc, csb_until, a, step, pair, trst, outB, sepB, q1, q4, alu_hi, lsb40,
+                         blk, pins_out, tail, n, c0};
+        k = seg_self_clocks(&sk, k, k_mid, false);
+        k = seg_self_clocks(&sk, k, k_end, true);
+        sc = sk.sc;
+        a = sk.a;
+        outB = sk.outB;
+        sepB = sk.sepB;
+        trst = sk.trst;
     } else {
         const uint64_t K = k_end - k;
         sc += (uint32_t)K;
@@ -1287,12 +1335,11 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->pik = UINT64_MAX;
     }
     if (!st->pins_out)
-        return seg_loop_self(st, P, k, k_end, false, false, records);
+        return seg_loop_self(st, P, k, k_end, k_end, false, records);
     /* the clocks whose shares all land in the buffer, then the last two */
     const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
     const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
-    k = seg_loop_self(st, P, k, k_mid, true, false, records);
-    return seg_loop_self(st, P, k, k_end, true, true, records);
+    return seg_loop_self(st, P, k, k_mid, k_end, true, records);
 }
 
 /* The record of clock kc of the self-loop d (as seg_loop_self() makes it). */
