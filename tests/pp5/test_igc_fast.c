@@ -1215,6 +1215,86 @@ static void test_shape_memo(void **state)
     assert_true(plans - shapes > 100 && shapes > 100);
 }
 
+/* Self-loops in their steady stretches (fast.c, seg_self_clocks()): a
+ * counted self-loop that shifts every clock, entered right after the NewL of
+ * a Done word that shifts or not (the loop's first three clocks take TrSt from
+ * the clocks before it), while the C coefficient of a fresh posting is still
+ * being sent, so that the loop runs across the CSB fall at every offset (the
+ * column with CSB high, then 0); LC1, FBITS and the coefficient swept.
+ * Against full steps (script_check), in long calls. */
+static void test_self_loop_stretches(void **state)
+{
+    (void)state;
+    static const char *const src[3] = {
+        "idle: nop force jmp idle done\n.org 4\n"
+        "l:    a=t b=0 c=0 mwrt dst+ force cnt1 bntc1 l\n"
+        "      nop force jmp idle done\n",
+        "idle: nop halt jmp idle done\n.org 4\n"
+        "l:    a=t b=0 c=0 mwrt dst+ force cnt1 bntc1 l\n"
+        "      nop halt jmp idle done\n",
+        "idle: nop cond jmp idle done\n.org 4\n"
+        "l:    nop force cnt1 bntc1 l\n"
+        "      nop cond jmp idle done\n"};
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0x5e1f5ull), s = seed;
+    enum { BURST = 300 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, loop_clocks = 0;
+    for (int prog = 0; prog < 3; prog++) {
+        pp5_ucode *u = calloc(1, sizeof *u);
+        assert_non_null(u);
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        assert_int_equal(pp5_uasm(src[prog], strlen(src[prog]), "stretch", u, &errs), LS_OK);
+        ls_diag_list_free(&errs);
+        for (unsigned fb = 129; fb <= 159; fb += 6) {
+            for (unsigned lc = 0; lc < 48; lc++) {
+                pp5_igc *ga, *gb;
+                ls_diag d;
+                assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+                assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+                assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+                assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+                /* P: FBITS; then twice C, I (UADDR 4, QEEMode 01: C only,
+                 * LC1), Go, wait */
+                pp5_igc_item items[12];
+                memset(items, 0, sizeof items);
+                items[0].kind = PP5_ITEM_HOST;
+                items[0].in.wr_en = true;
+                items[0].in.t = t_of(&o, PP5_REG_P);
+                items[0].in.d = 1u << 30 | fb << 23;
+                for (int i = 0; i < 2; i++) {
+                    pp5_igc_item *it = &items[1 + 4 * i];
+                    it[0].kind = PP5_ITEM_HOST;
+                    it[0].in.wr_en = true;
+                    it[0].in.t = t_of(&o, PP5_REG_C);
+                    it[0].in.d = random_coef(&s);
+                    it[1].kind = PP5_ITEM_HOST;
+                    it[1].in.wr_en = true;
+                    it[1].in.t = t_of(&o, PP5_REG_I);
+                    it[1].in.d = 4u | 1u << 18 | (i ? 2 * lc + 5 : lc) << 23;
+                    it[2].kind = PP5_ITEM_HOST;
+                    it[2].in.go = true;
+                    it[3].kind = PP5_ITEM_WAIT;
+                }
+                items[9].kind = PP5_ITEM_RUN;
+                items[9].clocks = 40;
+                pp5_host_in idle;
+                memset(&idle, 0, sizeof idle);
+                (void)script_check(seed, (int)(prog * 100000 + fb * 100 + lc), &s, ga, gb, items,
+                                   10, &idle, buf, BURST, &bursts);
+                loop_clocks += (long)gb->seg_loop_clocks;
+                pp5_igc_destroy(ga);
+                pp5_igc_destroy(gb);
+            }
+        }
+        free(u);
+    }
+    printf("self-loop stretches: %ld clocks in loops, %ld script calls\n", loop_clocks, bursts);
+    assert_true(loop_clocks > 10000);
+}
+
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
 static void test_stream_append(void **state)
 {
@@ -1280,6 +1360,7 @@ int main(void)
         cmocka_unit_test(test_blocks_call_lengths),
         cmocka_unit_test(test_postc_loop_edges),
         cmocka_unit_test(test_shape_memo),
+        cmocka_unit_test(test_self_loop_stretches),
         cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

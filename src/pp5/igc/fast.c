@@ -1197,8 +1197,13 @@ static inline uint64_t seg_col(const uint64_t *blk, uint32_t sc, uint32_t csb_un
 }
 
 /* A self-loop's clocks k … k_end-1 with pins (seg_loop_self(): its state in
- * a struct of its own, so that both calls share one set-up). checked: the
- * last two clocks of the buffer (SEG_PINS). */
+ * a struct of its own, so that the calls share one set-up). checked: the
+ * last two clocks of the buffer (SEG_PINS). The general form
+ * (SEG_SELF_ANY), and two for the steady stretches: from the loop's fourth
+ * clock on, TrSt is its own shift (1, and stays), and while CSB is high and
+ * s < 127 the column needs neither the CSB mask nor the clamp
+ * (SEG_SELF_CSB), while CSB is low it is 0 (SEG_SELF_NO_CSB). */
+enum { SEG_SELF_ANY, SEG_SELF_CSB, SEG_SELF_NO_CSB };
 typedef struct seg_self_k {
     uint32_t sc;
     const uint32_t csb_until;
@@ -1213,7 +1218,7 @@ typedef struct seg_self_k {
 } seg_self_k;
 
 static inline __attribute__((always_inline)) uint64_t
-seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const bool checked)
+seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, const bool checked)
 {
     uint32_t sc = st->sc;
     uint8_t a = st->a;
@@ -1227,7 +1232,9 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const bool checked)
     const uint64_t n = st->n, c0 = st->c0;
     for (; k < k_end; k++) {
         const uint64_t dat = outB;
-        const uint64_t col = seg_col(blk, sc, csb_until);
+        const uint64_t col = form == SEG_SELF_CSB      ? (blk[sc >> 3] >> (sc & 7u)) & SEG_SPREAD6
+                           : form == SEG_SELF_NO_CSB ? 0
+                                                     : seg_col(blk, sc, csb_until);
         outB = sepB;
         sepB = col;
         sc++;
@@ -1237,8 +1244,12 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const bool checked)
         unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
         unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
         st64(p0, c0 + k);
-        st64(p0 + 32, (trst & 1u) | q4);
-        trst = (trst >> 1) | 4u;
+        if (form == SEG_SELF_ANY) {
+            st64(p0 + 32, (trst & 1u) | q4);
+            trst = (trst >> 1) | 4u;
+        } else { /* (trst is 7, and stays) */
+            st64(p0 + 32, 1u | q4);
+        }
         st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
         st64(p2 + 8, q1);
         st64(p2 + 16, alu_hi | dat << 56);
@@ -1283,8 +1294,19 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_mid, u
          * (checked: SEG_PINS) */
         seg_self_k sk = {sc, csb_until, a, step, pair, trst, outB, sepB, q1, q4, alu_hi, lsb40,
                          blk, pins_out, tail, n, c0};
-        k = seg_self_clocks(&sk, k, k_mid, false);
-        k = seg_self_clocks(&sk, k, k_end, true);
+        if (k_mid - k > 3) {
+            /* the first three clocks, then the steady stretches: CSB high
+             * with s < 127, CSB high beyond (rare: the general form), CSB low */
+            k = seg_self_clocks(&sk, k, k + 3, SEG_SELF_ANY, false);
+            const uint32_t lim = csb_until < 127 ? csb_until : 127;
+            const uint64_t k_hi = sk.sc < lim ? seg_min(k_mid, k + (lim - sk.sc)) : k;
+            k = seg_self_clocks(&sk, k, k_hi, SEG_SELF_CSB, false);
+            const uint64_t k_lo = sk.sc < csb_until ? seg_min(k_mid, k + (csb_until - sk.sc)) : k;
+            k = seg_self_clocks(&sk, k, k_lo, SEG_SELF_ANY, false);
+            k = seg_self_clocks(&sk, k, k_mid, SEG_SELF_NO_CSB, false);
+        }
+        k = seg_self_clocks(&sk, k, k_mid, SEG_SELF_ANY, false);
+        k = seg_self_clocks(&sk, k, k_end, SEG_SELF_ANY, true);
         sc = sk.sc;
         a = sk.a;
         outB = sk.outB;
