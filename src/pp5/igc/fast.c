@@ -1635,6 +1635,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     break;
                 }
             }
+            /* (a loop with a Go in it stops at the CSB end, CBsy being set:
+             * if CSB is low already and the word at PC shifts, none forms —
+             * seg_loop_plan() would say so; QLOAD's wait, where the host run
+             * comes after the CSB end) */
+            if (hm && sc >= csb_until && ((uop[pc & 511u].shift >> ((stages >> top) & 1u)) & 1u)) {
+                hr_no = si + hm;
+                hm = 0;
+            }
             if (hm) {
                 idle_max = hm;
                 if ((cs & CS_IP) && si + hm < sn) {
