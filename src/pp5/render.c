@@ -279,32 +279,6 @@ __attribute__((format(printf, 3, 4))) static void emit_or(emitter *em, uint32_t 
     va_end(ap);
 }
 
-/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
-static uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    return x ^ t ^ (t << 28);
-}
-
-/* x[j] byte i <-> x[i] byte j (an 8×8 byte transpose, three rounds of swaps) */
-static void bytes_transpose8(uint64_t x[8])
-{
-    static const uint64_t keep[3] = {0x00000000ffffffffull, 0x0000ffff0000ffffull, 0x00ff00ff00ff00ffull};
-    for (int r = 0, d = 4; r < 3; r++, d >>= 1)
-        for (int i = 0; i < 8; i++) {
-            if (i & d) continue;
-            uint64_t a = x[i], b = x[i + d];
-            int sh = 8 * d;
-            x[i] = (a & keep[r]) | ((b & keep[r]) << sh);
-            x[i + d] = ((a >> sh) & keep[r]) | (b & ~keep[r]);
-        }
-}
-
 /* plane v = a x + b y + c through three vertices (x, y, val) */
 static void plane3(const double p[3][6], int k, double *a, double *b, double *c)
 {
@@ -534,36 +508,21 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     st->clocks = pp5_igc_cycle(g) - c0;
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = pp5_emc_warning_count(e);
-    /* read-back: the 24 colour planes, whole planes at a time */
+    /* read-back: each colour field as a byte per pixel (pp5_emc_field8), then
+     * interleaved as RGB */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
-    /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
-     * the 8 planes of a channel (gathered by a byte transpose of 8 words),
-     * bit-transposed, is the channel of pixels 8j … 8j+7 */
-    uint64_t *pl = malloc(3 * 8 * (npix / 8));
-    if (!pl) {
+    uint8_t *chan = malloc(3 * npix);
+    if (!chan) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    size_t pw = npix / 64; /* words per plane */
-    for (int k = 0; k < 3; k++)
-        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)(8 * k + bit) * pw);
-    for (size_t w = 0; w < pw; w++) {
-        uint64_t x[3][8];
-        for (int k = 0; k < 3; k++) {
-            for (int bit = 0; bit < 8; bit++) x[k][bit] = pl[(size_t)(8 * k + bit) * pw + w];
-            bytes_transpose8(x[k]); /* x[k][j] byte b = byte j of plane b: pixels 64w + 8j … */
-        }
-        uint8_t *o = rgb + 64 * w * 3;
-        for (int j = 0; j < 8; j++) {
-            uint64_t r = transpose8(x[0][j]), g = transpose8(x[1][j]), b = transpose8(x[2][j]);
-            for (int i = 0; i < 8; i++, o += 3) { /* byte i = pixel 64w + 8j + i */
-                o[0] = (uint8_t)(r >> (8 * i));
-                o[1] = (uint8_t)(g >> (8 * i));
-                o[2] = (uint8_t)(b >> (8 * i));
-            }
-        }
+    for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
+    for (size_t p = 0; p < npix; p++) {
+        rgb[3 * p] = chan[p];
+        rgb[3 * p + 1] = chan[npix + p];
+        rgb[3 * p + 2] = chan[2 * npix + p];
     }
-    free(pl);
+    free(chan);
 out:
     if (rs != LS_OK && st->prim_clocks) {
         free(st->prim_clocks);
