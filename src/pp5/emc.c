@@ -620,6 +620,12 @@ void pp5_emc_field8(const pp5_emc *e, int first, int n, uint8_t *out)
             for (int b = 0; b < 8; b++) x[b] = src[b][w];
             word(x, bytes);
             const uint8_t *by = (const uint8_t *)bytes;
+            if (e->tw == 16 && 64 * w + 64 <= e->tpix) {
+                /* (the default chips) four whole chip rows */
+                uint8_t *o = out + (y0 + 4 * (size_t)w) * (size_t)e->w + x0;
+                for (int r = 0; r < 4; r++) memcpy(o + (size_t)r * (size_t)e->w, by + 16 * r, 16);
+                continue;
+            }
             /* pixel p of the chip is (p % tw, p / tw): whole runs of a chip row */
             for (int p = 0; p < 64;) {
                 const int lp = 64 * w + p, lx = lp % e->tw, ly = lp / e->tw;
