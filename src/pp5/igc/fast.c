@@ -983,7 +983,6 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
         const unsigned sh = (u->shift >> trr) & 1u;
         f->alu_lo = ld64(u->alu[0]);
         f->alu_hi = ld64(u->alu[0] + 8);
-        f->q4 = 0; /* (the plan's) */
         const unsigned bits = sh | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
                               (unsigned)br[i] << 4 | (unsigned)trr << 7;
         f->a = pcs[i] | (uint64_t)bits << 16; /* (the LSB bit: the plan's) */
@@ -995,7 +994,6 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
         f->ctr_add = u->ctr_add;
         f->cnt1 = u->cnt1;
         f->cnt2 = u->cnt2;
-        f->first_lsb = false; /* (the plan's) */
         m->uw[i] = u->uw;
     }
     m->period = (uint8_t)P;
@@ -1012,24 +1010,29 @@ static inline unsigned seg_shape_key(const seg_loop_in *in, bool trr)
     return 1u | (unsigned)trr << 1 | n1c << 2 | n2c << 4 | (in->st_cond >> 3) << 6;
 }
 
-/* Fills ph[0], ph[1] and returns K ≥ 4; or 0: not such a loop; or
- * SEG_PLAN_SHORT | K: such a loop, but for K < 4 clocks only. The shape comes
- * from the memo of the plans made at the same address (g->seg_shape). */
+/* A loop plan: the shape's phases (the memo's, not copied) and what depends
+ * on the state besides. */
+typedef struct seg_plan {
+    const seg_phase *ph;
+    uint64_t q4[2];   /* each phase's pins bytes 32..39 but TrSt, ALUDat */
+    uint64_t lsb40;   /* the LSB token (bit 40 of a record, of the pins word) */
+    bool first_lsb;   /* the LSB token in the first clock (self-loops only) */
+} seg_plan;
+
+/* Fills pl and returns K ≥ 4; or 0: not such a loop; or SEG_PLAN_SHORT | K:
+ * such a loop, but for K < 4 clocks only. The shape comes from the memo of
+ * the plans made at the same address (g->seg_shape). */
 #define SEG_PLAN_SHORT 0x100u
-static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_phase ph[2])
+static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
 {
     const bool trr = (in->stages >> in->top) & 1u;
-    pp5_seg_shape scratch, *m = &scratch;
-    if (__builtin_expect(in->pc < 512, 1)) {
-        const unsigned key = seg_shape_key(in, trr);
-        m = &g->seg_shape[in->pc];
-        if (g->seg_shape_key[in->pc] != key) {
-            seg_plan_shape(g->uop, in, trr, m);
-            g->seg_shape_key[in->pc] = (uint16_t)key;
-            g->seg_shapes++;
-        }
-    } else {
-        seg_plan_shape(g->uop, in, trr, m);
+    if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
+        return 0;
+    const unsigned key = seg_shape_key(in, trr);
+    const pp5_seg_shape *m = &g->seg_shape[in->pc];
+    if (g->seg_shape_key[in->pc] != key) {
+        seg_plan_shape(g->uop, in, trr, &g->seg_shape[in->pc]);
+        g->seg_shape_key[in->pc] = (uint16_t)key;
         g->seg_shapes++;
     }
     if (!m->period)
@@ -1073,28 +1076,12 @@ static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg
      * the first clock only (see above) */
     const bool first_lsb = in->fp & csb0 & (sh0 | sh1);
     const bool lsb = in->fp & csb0 & !first_lsb;
-    /* the shape's phases with what depends on the state, field by field as
-     * the loops read them (a copy of the struct would store 16 bytes at a
-     * time, and a narrower load from inside such a store may not be
-     * forwarded from it) */
-    for (int i = 0; i < 2; i++) {
-        const pp5_seg_phase *e = &m->ph[i];
-        seg_phase *f = &ph[i];
-        f->alu_lo = e->alu_lo;
-        f->alu_hi = e->alu_hi;
-        f->q4 = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)m->uw[i] << 32
-                            : in->q4_base;
-        f->a = e->a | (uint64_t)lsb << 40;
-        f->ctr_mask = e->ctr_mask;
-        f->ctr_add = e->ctr_add;
-        f->dir = e->dir;
-        f->pair = e->pair;
-        f->sh = e->sh;
-        f->ctr_sa = e->ctr_sa;
-        f->cnt1 = e->cnt1;
-        f->cnt2 = e->cnt2;
-        f->first_lsb = first_lsb;
-    }
+    pl->ph = m->ph;
+    for (int i = 0; i < 2; i++)
+        pl->q4[i] = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)m->uw[i] << 32
+                                : in->q4_base;
+    pl->lsb40 = (uint64_t)lsb << 40;
+    pl->first_lsb = first_lsb;
     return K;
 }
 
@@ -1121,6 +1108,8 @@ typedef struct seg_self_desc {
 } seg_self_desc;
 
 typedef struct seg_loop_st {
+    uint64_t q4[2];     /* the plan's (seg_plan) */
+    uint64_t lsb40;
     uint32_t shreg, sc, csb_until;
     uint64_t outB, sepB;
     uint32_t ctr;
@@ -1145,6 +1134,7 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
     seg_rec *rec = st->rec;
     pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
     const uint64_t n = st->n, c0 = st->c0;
+    const uint64_t q4a = st->q4[0], q4b = st->q4[1], lsb40 = st->lsb40;
     for (; k < k_end; k++, j ^= 1u) {
         const seg_phase *P = &ph[j];
         const bool aludat = shreg & 1u;
@@ -1163,7 +1153,8 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
         ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
         if (records) {
             seg_rec *r = &rec[(c0 + k) & 3];
-            r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 | (uint64_t)addr << 32;
+            r->a = P->a | lsb40 | (uint64_t)aludat << 17 | (uint64_t)csb << 21 |
+                   (uint64_t)addr << 32;
             r->dat = dat;
         }
         if (with_pins) {
@@ -1171,12 +1162,12 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
             unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
             unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
             st64(p0, c0 + k);
-            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | P->q4);
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | (j ? q4b : q4a));
             trst = (trst >> 1) | (unsigned)P->sh << 2;
             st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
             st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
             st64(p2 + 16, P->alu_hi | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (P->a & (1ull << 40)));
+            st64(p2 + 24, (dat >> 8) | lsb40);
         }
     }
     st->shreg = shreg;
@@ -1287,8 +1278,8 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_mid, u
     const uint64_t n = st->n, c0 = st->c0;
     const bool aludat = st->shreg & 1u;
     const uint64_t q1 = P->alu_lo ^ (uint64_t)(P->dir & !aludat); /* dir is 0 here */
-    const uint64_t q4 = (uint64_t)aludat << 8 | P->q4, alu_hi = P->alu_hi;
-    const uint64_t lsb40 = P->a & (1ull << 40);
+    const uint64_t q4 = (uint64_t)aludat << 8 | st->q4[0], alu_hi = P->alu_hi;
+    const uint64_t lsb40 = st->lsb40;
     if (with_pins) {
         /* the clocks whose shares all land in the buffer, then the last two
          * (checked: SEG_PINS) */
@@ -1324,7 +1315,7 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_mid, u
     for (uint64_t c = k_end - (k_end - k0 < 4 ? k_end - k0 : 4); records && c < k_end; c++) {
         const uint32_t i = (uint32_t)(c - k0), sci = sc0 + i;
         seg_rec *r = &st->rec[(c0 + c) & 3];
-        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
+        r->a = P->a | lsb40 | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
                (uint64_t)(uint8_t)(a0 + step * i) << 32;
         r->dat = i == 0 ? outB0 : i == 1 ? sepB0 : seg_col(blk, sci - 2, csb_until);
     }
@@ -1344,7 +1335,7 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         seg_self_desc *d = &st->d;
         d->k0 = k;
         d->kend = k_end;
-        d->a = P->a;
+        d->a = P->a | st->lsb40;
         d->outB0 = st->outB;
         d->sepB0 = st->sepB;
         d->sc0 = st->sc;
@@ -1391,7 +1382,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
     pp5_pins *const pins_out = st->pins_out;
     const uint64_t c0 = st->c0;
     const uint64_t aludat8 = (uint64_t)(st->shreg & 1u) << 8;
-    const uint64_t lsb40 = ph[0].a & (1ull << 40); /* (the same in both phases) */
+    const uint64_t lsb40 = st->lsb40;
     struct {
         uint64_t q4, alu_lo, alu_hi;
         uint32_t mask, add;
@@ -1399,7 +1390,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
         uint8_t pair;
     } f[2];
     for (int i = 0; i < 2; i++) {
-        f[i].q4 = ph[i].q4 | aludat8;
+        f[i].q4 = st->q4[i] | aludat8;
         f[i].alu_lo = ph[i].alu_lo; /* (dir 0: no ALUDat term) */
         f[i].alu_hi = ph[i].alu_hi;
         f[i].mask = ph[i].ctr_mask;
@@ -1437,13 +1428,14 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
 }
 
 static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
-                                                       uint64_t k, uint64_t k_end)
+                                                       bool first_lsb, uint64_t k, uint64_t k_end)
 {
     if (ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir) { /* one word (same PC and signals) */
-        if (ph[0].first_lsb) { /* the first clock sends the LSB token */
-            seg_phase p1 = ph[0];
-            p1.a |= 1ull << 40;
-            k = seg_loop_self_run(st, &p1, k, k + 1, true);
+        if (first_lsb) { /* the first clock sends the LSB token */
+            const uint64_t lsb40 = st->lsb40;
+            st->lsb40 = 1ull << 40;
+            k = seg_loop_self_run(st, ph, k, k + 1, true);
+            st->lsb40 = lsb40;
         }
         return seg_loop_self_run(st, ph, k, k_end, false);
     }
@@ -1662,12 +1654,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         if (try_loop & (!hin | (hm != 0)) &
             (((cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)) {
             /* (no PostI to come, but in the first clock) */
-            seg_phase ph[2];
+            seg_plan pl;
             /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
                                     (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
-            uint64_t K = seg_loop_plan(g, &in, idle_max, ph);
+            uint64_t K = seg_loop_plan(g, &in, idle_max, &pl);
+            const seg_phase *const ph = pl.ph;
             g->seg_plans++;
             if (K & SEG_PLAN_SHORT) {
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
@@ -1715,10 +1708,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                  * it patched after the loop (fewer: the loop goes on through
                  * the wait) */
                 if (hm) {
-                    ph[0].q4 |= 1ull << 16;
-                    ph[1].q4 |= 1ull << 16;
+                    pl.q4[0] |= 1ull << 16;
+                    pl.q4[1] |= 1ull << 16;
                 }
                 seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
+                ls.q4[0] = pl.q4[0];
+                ls.q4[1] = pl.q4[1];
+                ls.lsb40 = pl.lsb40;
                 ls.shreg = shreg;
                 ls.sc = sc;
                 ls.csb_until = csb_until;
@@ -1733,7 +1729,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 ls.n = n;
                 ls.c0 = c0;
                 ls.d.valid = false;
-                k = seg_loop_run(&ls, ph, k, k + K);
+                k = seg_loop_run(&ls, ph, pl.first_lsb, k, k + K);
                 if (ls.d.valid)
                     desc = ls.d;
                 shreg = ls.shreg;

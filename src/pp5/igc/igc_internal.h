@@ -225,17 +225,16 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists);
  * what one of its words does at every clock of that phase. */
 typedef struct pp5_seg_phase {
     uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
-    uint64_t q4;                /* pins bytes 32..39 but TrSt, ALUDat */
-    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
+    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr, the LSB token */
     uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
     uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
-    bool first_lsb;             /* the LSB token in the first clock (self-loops only) */
 } pp5_seg_phase;
 
 /* The part of a loop plan made at address a that depends only on the store,
  * the status levels, TRR and the loop counters' classes (fast.c:
  * seg_plan_shape()): which words loop, and their phases but for the parts
- * that depend on the rest of the state (q4, the LSB bits). */
+ * that depend on the rest of the state (the pins' Busy/TestPE/D word, the LSB
+ * token: the plan's, seg_plan). */
 typedef struct pp5_seg_shape {
     pp5_seg_phase ph[2];
     uint32_t uw[2];             /* the words (TestOE drives them on the D pads) */
