@@ -1094,17 +1094,19 @@ static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg
  * locals of its own (a function of its own, so that they stay in registers). */
 /* A self-loop's clocks [k0, kend), enough to make the record of any of them
  * (seg_self_rec()): the segment's end needs those of its last four clocks
- * only, which are rarely the loop's, so they are made there (or before a
- * posting rebuilds the CoefGate columns they read). */
+ * only, which are rarely the loop's, so they are made there. A posting
+ * rebuilds the CoefGate columns they read: it leaves them a copy (blk). */
 typedef struct seg_self_desc {
     uint64_t k0, kend;
     uint64_t a;             /* seg_rec.a but ALUDat, CSB, Addr */
     uint64_t outB0, sepB0;  /* *Dat of the clocks k0, k0 + 1 */
+    const uint64_t *blk;    /* the CoefGate columns of the loop's clocks */
     uint32_t sc0, csb_until;
     uint8_t a0, step;       /* the address of clock k0, its step */
     bool aludat, valid;
     uint64_t hk0, hk1;      /* the host clocks among them (seg_host_loopable()) */
     uint64_t pik;           /* the clock among them that posts I (or none) */
+    uint64_t pck, pcb;      /* the clock among them that posts C (or none), its bits */
 } seg_self_desc;
 
 typedef struct seg_loop_st {
@@ -1338,6 +1340,7 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->a = P->a | st->lsb40;
         d->outB0 = st->outB;
         d->sepB0 = st->sepB;
+        d->blk = st->blk;
         d->sc0 = st->sc;
         d->csb_until = st->csb_until;
         d->a0 = (uint8_t)(st->ctr >> P->ctr_sa);
@@ -1346,6 +1349,8 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->valid = true;
         d->hk0 = d->hk1 = 0;
         d->pik = UINT64_MAX;
+        d->pck = UINT64_MAX;
+        d->pcb = 0;
     }
     if (!st->pins_out)
         return seg_loop_self(st, P, k, k_end, k_end, false, records);
@@ -1356,14 +1361,14 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
 }
 
 /* The record of clock kc of the self-loop d (as seg_loop_self() makes it). */
-static void seg_self_rec(const seg_self_desc *d, const uint64_t *blk, uint64_t kc, seg_rec *r)
+static void seg_self_rec(const seg_self_desc *d, uint64_t kc, seg_rec *r)
 {
     const uint32_t i = (uint32_t)(kc - d->k0), sci = d->sc0 + i;
     r->a = d->a | (uint64_t)d->aludat << 17 | (uint64_t)(sci < d->csb_until) << 21 |
            (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32 |
            (kc >= d->hk0 && kc < d->hk1 ? TR_BITS(SEG_HOST) : 0) |
-           (kc == d->pik ? TR_BITS(SEG_POSTI) : 0);
-    r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(blk, sci - 2, d->csb_until);
+           (kc == d->pik ? TR_BITS(SEG_POSTI) : 0) | (kc == d->pck ? d->pcb : 0);
+    r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(d->blk, sci - 2, d->csb_until);
 }
 
 /* Clocks k … k_end-1 (an even number, from the loop's first phase) of a loop
@@ -1478,20 +1483,19 @@ static inline bool seg_host_loopable(const pp5_igc *g, const pp5_host_in *in)
 }
 
 /* PostC in clock kp of a segment (the general clock, or a self-loop's last):
- * the records of the self-loop d among the last four before clock k, made
- * before the posting rebuilds the CoefGate columns they read; then the
+ * the self-loop d keeps the CoefGate columns its records read (a copy in
+ * blk_saved, unless it has one), which the posting rebuilds; then the
  * Serializer's posting on the state written back to g (sc_start: s at the
  * clock's start), and the Serializer's state taken back into the segment's
  * locals (*cs: the LSB token pending and the set's MBI). */
 static inline __attribute__((always_inline)) void
-seg_post_c(pp5_igc *g, seg_self_desc *desc, seg_rec rec[4], uint64_t c0, uint64_t k, uint64_t kp,
+seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp, uint64_t c0,
            uint32_t sc_start, unsigned *cs, uint32_t *sc, uint32_t *csb_until, uint64_t *stages)
 {
     pp5_serializer *s = &g->ser;
-    if (desc->valid) {
-        for (uint64_t kc = k >= 4 && k - 4 > desc->k0 ? k - 4 : desc->k0; kc < desc->kend; kc++)
-            seg_self_rec(desc, g->fs.blk, kc, &rec[(c0 + kc) & 3]);
-        desc->valid = false;
+    if (desc->valid && desc->blk == g->fs.blk) {
+        memcpy(blk_saved, g->fs.blk, sizeof g->fs.blk);
+        desc->blk = blk_saved;
     }
     g->cycle = c0 + kp;
     s->cl.first_pending = (*cs & CS_FP) != 0;
@@ -1582,6 +1586,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
 
     seg_self_desc desc; /* the last self-loop whose records are not made */
     desc.valid = false;
+    uint64_t blk_saved[16]; /* its CoefGate columns, after a posting (seg_post_c) */
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
@@ -1800,10 +1805,15 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
                         stages |= msin_bit;
                     /* (s at that clock's start: csb_until) */
-                    seg_post_c(g, &desc, rec, c0, k, kp, csb_until, &cs, &sc, &csb_until,
+                    seg_post_c(g, &desc, blk_saved, kp, c0, csb_until, &cs, &sc, &csb_until,
                                &stages);
-                    /* that clock's PostC and MsIn (after the self-loop's records) */
-                    rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+                    /* that clock's PostC and MsIn (its record: the self-loop's) */
+                    if (desc.valid && kp >= desc.k0 && kp < desc.kend) {
+                        desc.pck = kp;
+                        desc.pcb = t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+                    } else {
+                        rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+                    }
                     q4_base = (q4_base & ~(0xffull << 16)) |
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
                     if (with_pins) /* Busy at that clock's end */
@@ -1883,7 +1893,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             }
             /* as clock_body(): the modules' postings, on the state in g */
             if (t & TR_BITS(SEG_POSTC))
-                seg_post_c(g, &desc, rec, c0, k, k, sc_now, &cs, &sc, &csb_until, &stages);
+                seg_post_c(g, &desc, blk_saved, k, c0, sc_now, &cs, &sc, &csb_until, &stages);
             if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
             q4_base = (q4_base & ~(0xffull << 16)) |
@@ -1983,7 +1993,7 @@ script_over:
     const uint64_t c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
         if (desc.valid && c - c0 >= desc.k0 && c - c0 < desc.kend)
-            seg_self_rec(&desc, blk, c - c0, &rec[c & 3]);
+            seg_self_rec(&desc, c - c0, &rec[c & 3]);
         const seg_rec *r = &rec[c & 3];
         const unsigned bits = (unsigned)(r->a >> 16) & 0xffffu;
         const unsigned rpc = (unsigned)r->a & 0xffffu;
