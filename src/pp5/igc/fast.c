@@ -310,37 +310,41 @@ static inline unsigned gather_bytes(uint64_t v)
 
 static inline uint64_t low_mask(uint32_t s) { return s >= 64 ? ~0ull : (1ull << s) - 1; }
 
-/* From tok0, sone0, bsy0 and the posted latches (ManReg, sign, nullify): the raw
- * bit streams, the gated CoefGate input per s, the busy-clear points and CSB. */
-static void ser_fast_build(pp5_igc *g)
+/* Coefficient k of the compact form, from its posted latches (ManReg, sign,
+ * nullify), its token stage at the base t (tok0[k]), SOne (sone) and busy
+ * latch (bsy) at the base: its raw bit stream x[k] and busy-clear point; returns
+ * its gated CoefGate input by s; puts bit k of the tail (the input past the
+ * stream's end) in *tail and raises *until to the clear point if busy.
+ * Branch-free (masks and selects): the bits are data, a branch on them is
+ * mispredicted often, once per posting. */
+static inline __attribute__((always_inline)) uint64_t
+ser_fast_coef(pp5_ser_fast *f, const pp5_serializer *s, int k, int t, unsigned sone,
+              unsigned bsy, unsigned *tail, uint32_t *until)
 {
-    pp5_ser_fast *f = &g->fs;
-    const pp5_serializer *s = &g->ser;
-    /* branch-free (masks and selects): the bits are data, a branch on them
-     * is mispredicted often, once per posting */
-    uint64_t y[6];
-    unsigned tail = 0;
-    uint32_t until = 0;
-    for (int k = 0; k < 6; k++) {
-        const int t = f->tok0[k];
-        /* CoefSer bit-line: bits 40..62 = ManReg, 63 = the leading 1, 0 elsewhere
-         * (and 0 at and beyond the shifter's end, which is past 63). */
-        const uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
-        const uint64_t x = (unsigned)t < 64u ? w >> t : 0;
-        f->x[k] = x;
-        const uint64_t so = 0 - (uint64_t)((f->sone0 >> k) & 1u);
-        const uint64_t sign = 0 - (uint64_t)s->cg[k].sign, en = 0 - (uint64_t)s->cg[k].enable;
-        /* CoefGate: b(s) = enable ∧ (x_s ⊕ (sign ∧ SOne before s)); SOne before s
-         * is the bits strictly above x's lowest 1, or all of them if set already. */
-        const uint64_t inv = sign & (so | ~(x ^ (x - 1)));
-        y[k] = en & (x ^ inv);
-        tail |= (unsigned)(en & sign & (so | (0 - (uint64_t)(x != 0))) & 1u) << k;
-        const int len = s->cs[k].len;
-        const uint32_t clear = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
-        f->clear_at[k] = clear;
-        const uint32_t c = ((f->bsy0 >> k) & 1u) ? clear : 0;
-        until = c > until ? c : until;
-    }
+    /* CoefSer bit-line: bits 40..62 = ManReg, 63 = the leading 1, 0 elsewhere
+     * (and 0 at and beyond the shifter's end, which is past 63). */
+    const uint64_t w = (uint64_t)(s->cs[k].man_reg | (1u << 23)) << 40;
+    const uint64_t x = (unsigned)t < 64u ? w >> t : 0;
+    f->x[k] = x;
+    const uint64_t so = 0 - (uint64_t)sone;
+    const uint64_t sign = 0 - (uint64_t)s->cg[k].sign, en = 0 - (uint64_t)s->cg[k].enable;
+    /* CoefGate: b(s) = enable ∧ (x_s ⊕ (sign ∧ SOne before s)); SOne before s
+     * is the bits strictly above x's lowest 1, or all of them if set already. */
+    const uint64_t inv = sign & (so | ~(x ^ (x - 1)));
+    *tail |= (unsigned)(en & sign & (so | (0 - (uint64_t)(x != 0))) & 1u) << k;
+    const int len = s->cs[k].len;
+    const uint32_t clear = t < 0 ? UINT32_MAX : (uint32_t)(len + 1 - t > 1 ? len + 1 - t : 1);
+    f->clear_at[k] = clear;
+    const uint32_t c = bsy ? clear : 0;
+    *until = c > *until ? c : *until;
+    return en & (x ^ inv);
+}
+
+/* The rest of the compact form, from the six coefficients' gated inputs y, tail
+ * bits and latest clear point (ser_fast_coef()), tok0[6] and bsy0: ITok's clear
+ * point, CSB's end, the CoefGate input blocks. */
+static void ser_fast_blk(pp5_ser_fast *f, const uint64_t y[6], unsigned tail, uint32_t until)
+{
     const int t = f->tok0[6];
     const uint32_t clear6 = t < 0 ? UINT32_MAX
                                   : (uint32_t)(SER_LEN_I + 1 - t > 1 ? SER_LEN_I + 1 - t : 1);
@@ -406,6 +410,20 @@ static void ser_fast_build(pp5_igc *g)
     for (int j = 8; j < 16; j++)
         f->blk[j] = tv;
 #endif
+}
+
+/* From tok0, sone0, bsy0 and the posted latches (ManReg, sign, nullify): the raw
+ * bit streams, the gated CoefGate input per s, the busy-clear points and CSB. */
+static void ser_fast_build(pp5_igc *g)
+{
+    pp5_ser_fast *f = &g->fs;
+    uint64_t y[6];
+    unsigned tail = 0;
+    uint32_t until = 0;
+    for (int k = 0; k < 6; k++)
+        y[k] = ser_fast_coef(f, &g->ser, k, f->tok0[k], (f->sone0 >> k) & 1u,
+                             (f->bsy0 >> k) & 1u, &tail, &until);
+    ser_fast_blk(f, y, tail, until);
 }
 
 /* Bit sc of the six raw bit streams, as bits 0..5 (0 outside 0..63). */
@@ -665,20 +683,31 @@ static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
     /* this clock's *Bit came from the set being replaced */
     f->bit6 = (uint8_t)raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
     f->bit6_at = g->cycle + 1;
-    pp5_serializer_post_latches(s);
-    f->sone0 = 0;
-    /* (no branches: the bits are data, mispredicted once per posting) */
-    unsigned bsy0 = (unsigned)s->il.iwc << 6;
+    /* the module's posting (pp5_serializer_post_latches()) and the compact
+     * form's build (ser_fast_build(), with SOne cleared) in one loop over the
+     * coefficients (no branches: the bits are data, mispredicted once per
+     * posting) */
+    pp5_serializer_post_il(s);
     const unsigned mbi = s->il.mbi;
+    unsigned bsy0 = (unsigned)s->il.iwc << 6;
+    uint64_t y[6];
+    unsigned tail = 0;
+    uint32_t until = 0;
     for (int k = 0; k < 6; k++) {
-        f->tok0[k] = (int16_t)(s->cs[k].dec_latch.index | -(int)s->cs[k].tok64);
-        bsy0 |= (mbi & (unsigned)s->cg[k].enable) << k;
+        pp5_serializer_post_coef(s, k);
+        const int t = s->cs[k].dec_latch.index | -(int)s->cs[k].tok64;
+        const unsigned bsy = mbi & (unsigned)s->cg[k].enable;
+        f->tok0[k] = (int16_t)t;
+        bsy0 |= bsy << k;
+        y[k] = ser_fast_coef(f, s, k, t, 0, bsy, &tail, &until);
     }
+    pp5_serializer_post_set(s);
     f->tok0[6] = (int16_t)s->it.dec_latch.index;
+    f->sone0 = 0;
     f->bsy0 = (uint8_t)bsy0;
     f->bits_sent0 = 0;
     f->sc = 0;
-    ser_fast_build(g);
+    ser_fast_blk(f, y, tail, until);
 }
 
 /* ---------------- the clock ---------------- */

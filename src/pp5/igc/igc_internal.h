@@ -166,6 +166,41 @@ bool pp5_serializer_csb(const pp5_serializer *s);
 /* PostC, latch side: ILatch outputs, ManReg, Tok64, sign, nullify, LSB token
  * pending, the set's MBI and the TRR token (shared with the fast path). */
 void pp5_serializer_post_latches(pp5_serializer *s);
+/* Its three parts, in this order (the fast path's posting, ser_fast_post(),
+ * does its own per-coefficient work in the same loop as the middle one). */
+/* ILatch outputs: "TRREnLSP2 and MBIHSP2 are qualified by IWCHSP2". */
+static inline void pp5_serializer_post_il(pp5_serializer *s)
+{
+    pp5_ilatch *il = &s->il;
+    il->iwc = il->qee_mode != 0;
+    il->ab_en = il->qee_mode >= 2;
+    il->def_en = il->qee_mode == 3;
+    il->trren = il->trren_raw && il->iwc;
+    il->mbi = il->mbi_raw && il->iwc;
+}
+/* Coefficient k: ManReg, Tok64, sign, nullify (QEEMode enables C with IWC, A
+ * and B with ab_en, D, E, F with def_en). */
+static inline void pp5_serializer_post_coef(pp5_serializer *s, int k)
+{
+    const pp5_ilatch *il = &s->il;
+    pp5_coefser *c = &s->cs[k];
+    pp5_coefgate *g = &s->cg[k];
+    const bool mode_en = k == PP5_COEF_C ? il->iwc : (k <= PP5_COEF_B ? il->ab_en : il->def_en);
+    c->man_reg = c->man_latch;
+    c->tok64 = c->dec_latch.dec64;
+    g->sign = g->sign_latch;
+    g->enable = !c->tok64 && mode_en;
+}
+/* The set: LSB token pending, its MBI; TRRShifter: "a token is loaded into one
+ * of the 31 loadable stages (the position of the token corresponds to FBITS)"
+ * when TRREn. */
+static inline void pp5_serializer_post_set(pp5_serializer *s)
+{
+    s->cl.first_pending = s->il.iwc;
+    s->cl.set_mbi = s->il.mbi;
+    if (s->il.trren)
+        s->trr.stages |= 1ull << s->trr.fbits_pos;
+}
 /* One clock: outputs for this clock, then state update on Shift/PostC. */
 void pp5_serializer_clock(pp5_serializer *s, const pp5_options *o, bool shift, bool post_c);
 /* Shift-only stages and the output stage index of the TRR shifter. */

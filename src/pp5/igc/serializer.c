@@ -201,29 +201,10 @@ void pp5_serializer_clock(pp5_serializer *s, const pp5_options *o, bool shift, b
 
 void pp5_serializer_post_latches(pp5_serializer *s)
 {
-    /* ILatch outputs: "TRREnLSP2 and MBIHSP2 are qualified by IWCHSP2". */
-    pp5_ilatch *il = &s->il;
-    il->iwc = il->qee_mode != 0;
-    il->ab_en = il->qee_mode >= 2;
-    il->def_en = il->qee_mode == 3;
-    il->trren = il->trren_raw && il->iwc;
-    il->mbi = il->mbi_raw && il->iwc;
-    for (int k = 0; k < 6; k++) {
-        pp5_coefser *c = &s->cs[k];
-        pp5_coefgate *g = &s->cg[k];
-        bool mode_en = k == PP5_COEF_C ? il->iwc
-                     : (k <= PP5_COEF_B ? il->ab_en : il->def_en);
-        c->man_reg = c->man_latch;
-        c->tok64 = c->dec_latch.dec64;
-        g->sign = g->sign_latch;
-        g->enable = !c->tok64 && mode_en;
-    }
-    s->cl.first_pending = il->iwc;
-    s->cl.set_mbi = il->mbi;
-    /* TRRShifter: "a token is loaded into one of the 31 loadable stages (the
-     * position of the token corresponds to FBITS)" when TRREn. */
-    if (il->trren)
-        s->trr.stages |= 1ull << s->trr.fbits_pos;
+    pp5_serializer_post_il(s);
+    for (int k = 0; k < 6; k++)
+        pp5_serializer_post_coef(s, k);
+    pp5_serializer_post_set(s);
 }
 
 bool pp5_serializer_trr(const pp5_serializer *s, const pp5_options *o)
