@@ -693,6 +693,7 @@ static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
     uint64_t y[6];
     unsigned tail = 0;
     uint32_t until = 0;
+#pragma GCC unroll 6 /* (mode_en and the shifts by k become constants) */
     for (int k = 0; k < 6; k++) {
         pp5_serializer_post_coef(s, k);
         const int t = s->cs[k].dec_latch.index | -(int)s->cs[k].tok64;
