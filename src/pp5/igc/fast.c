@@ -1627,6 +1627,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         /* scripted: the item of this clock (finished ones skipped), and how
          * many idle clocks it has left */
         const pp5_host_in *hin = NULL;
+        /* scripted, no loop to try: the general clock at once if the item is
+         * an idle one not over (what the search below would find; the loop's
+         * idle_max is not needed) */
+        if (scripted && !try_loop && si < sn &&
+            ((items[si].kind == PP5_ITEM_RUN && sdone < items[si].clocks) ||
+             (items[si].kind == PP5_ITEM_WAIT && (cs & (CS_IBSY | CS_CBSY)))))
+            goto general;
         uint64_t idle_max = n - k;
         if (scripted) {
             for (;;) {
@@ -1861,6 +1868,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 continue;
             }
         }
+    general:;
         /* one clock, the general way (clock_body() with RMode 0, no host side):
          * what the word does under the clock's conditions (seg_ctab) and what
          * the control state does (seg_trans) are table entries */
