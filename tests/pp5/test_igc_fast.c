@@ -306,6 +306,7 @@ static struct {
     long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (fast.c) */
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
     long seg_host_loop; /* of them, clocked by loops in closed form */
+    long seg_go_last; /* of those loops, the ones ending with the Go's clock (CSB low) */
     long seg_posti_loops; /* loops whose first clock posts I */
     long seg_postc_loops; /* self-loops whose last clock posts C */
     long ctab_rows, ctab_drops; /* seg_ctab rows made on first use, made rows dropped */
@@ -972,6 +973,7 @@ static void blocks_run(uint64_t seed, int run)
     cov.seg_loop += (long)gb->seg_loop_clocks;
     cov.seg_host += (long)gb->seg_host_clocks;
     cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
+    cov.seg_go_last += (long)gb->seg_go_last_loops;
     cov.seg_posti_loops += (long)gb->seg_posti_loops;
     cov.seg_postc_loops += (long)gb->seg_postc_loops;
     if (scripted)
@@ -1003,6 +1005,10 @@ static void test_blocks_library(void **state)
     assert_true(cov.seg_host > 100 && cov.script_errors >= 1 && cov.script_warnings > 20);
     /* host runs ending with a Go clocked by loops (fast.c, seg_host_loopable) */
     assert_true(cov.seg_host_loop > 20);
+    /* of them, runs after the CSB end at a word that shifts (QLOAD's wait):
+     * the loop ends with the Go's clock (fast.c, go_last) */
+    printf("%ld host-run loops ending with the Go\n", cov.seg_go_last);
+    assert_true(cov.seg_go_last > 10);
     /* loops whose first clock posts the pending instruction (fast.c, posti_first) */
     assert_true(cov.seg_posti_loops > 100);
     /* self-loops whose last clock posts C (fast.c, t_pc) */

@@ -1661,6 +1661,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
          * that a loop may clock (seg_host_loopable()); the loop may go on
          * through the next item's idle clocks if the Go brings no PostI */
         size_t hm = 0;
+        bool go_last = false; /* the loop ends with the Go's clock (below) */
         if (scripted && hin && try_loop && si >= hr_no && !(cs & (CS_IBSY | CS_CBSY)) &&
             !uop[pc & 511u].done) {
             size_t m = 0;
@@ -1671,17 +1672,17 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     break;
                 }
             }
-            /* (a loop with a Go in it stops at the CSB end, CBsy being set:
-             * if CSB is low already and the word at PC shifts, none forms —
-             * seg_loop_plan() would say so; QLOAD's wait, where the host run
-             * comes after the CSB end) */
-            if (hm && sc >= csb_until && ((uop[pc & 511u].shift >> ((stages >> top) & 1u)) & 1u)) {
-                hr_no = si + hm;
-                hm = 0;
-            }
+            /* (a loop that goes on after the Go stops at the CSB end, CBsy
+             * being set: if CSB is low already and the word at PC shifts, its
+             * first shift after the Go posts C. The loop then ends with the
+             * Go's clock, and CBsy is low in all its clocks (the Go sets it at
+             * the clock's end): QLOAD's wait, where the host run comes after
+             * the CSB end) */
+            go_last = hm && sc >= csb_until &&
+                      ((uop[pc & 511u].shift >> ((stages >> top) & 1u)) & 1u);
             if (hm) {
                 idle_max = hm;
-                if ((cs & CS_IP) && si + hm < sn) {
+                if (!go_last && (cs & CS_IP) && si + hm < sn) {
                     const pp5_igc_item *nx = &items[si + hm];
                     idle_max = nx->kind == PP5_ITEM_WAIT  ? n - k
                              : nx->kind == PP5_ITEM_RUN ? hm + nx->clocks
@@ -1700,7 +1701,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             /* (no PostI to come, but in the first clock) */
             seg_plan pl;
             /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
-            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
+            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until,
+                                    (cs & CS_CBSY) || (hm && !go_last),
                                     (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
             uint64_t K = seg_loop_plan(g, &in, idle_max, &pl);
@@ -1833,6 +1835,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
                     g->seg_host_clocks += hm;
                     g->seg_host_loop_clocks += hm;
+                    g->seg_go_last_loops += go_last;
                     si += hm;
                     sdone = K - hm;
                 } else {

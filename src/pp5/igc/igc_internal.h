@@ -355,6 +355,7 @@ struct pp5_igc {
     uint64_t seg_clocks, seg_loop_clocks;
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
     uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
+    uint64_t seg_go_last_loops; /* loops of a host run ending with the Go's clock (CSB low) */
     uint64_t seg_posti_loops;   /* loops whose first clock posts I */
     uint64_t seg_postc_loops;   /* self-loops whose last clock posts C */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
