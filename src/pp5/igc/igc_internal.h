@@ -99,8 +99,22 @@ enum { PP5_COEF_A = 0, PP5_COEF_B, PP5_COEF_C, PP5_COEF_D, PP5_COEF_E, PP5_COEF_
 #define PP5_TS_LEN_I 74
 
 typedef struct pp5_expdec_out { int index; bool dec64; } pp5_expdec_out;
-/* ExpDec: 8-bit adder of the exponent field and b, decoded (Table 1). */
-pp5_expdec_out pp5_expdec(unsigned exp_field, unsigned b);
+/* ExpDec (inline: every coefficient write decodes): "An 8-bit adder generates the value to be decoded … For adder outputs in the
+ * range i = 128 through 191, Dec(191-i)LSP1 is asserted. For adder outputs
+ * outside this range, Dec64LSP1 is asserted." (Table 1) */
+static inline pp5_expdec_out pp5_expdec(unsigned exp_field, unsigned b)
+{
+    unsigned sum = (exp_field + b) & 0xffu; /* 8-bit adder */
+    pp5_expdec_out o;
+    if (sum >= 128 && sum <= 191) {
+        o.index = (int)(191 - sum);
+        o.dec64 = false;
+    } else {
+        o.index = 64;
+        o.dec64 = true;
+    }
+    return o;
+}
 
 typedef struct pp5_coefser {
     int len;                /* Token Shifter length */
@@ -155,9 +169,26 @@ typedef struct pp5_serializer {
     unsigned bits_sent;     /* shift cycles with CSB high in the current set */
 } pp5_serializer;
 void pp5_serializer_init(pp5_serializer *s);
-/* Register writes (seed, Serializer: "When a coefficient is loaded …"). */
-void pp5_serializer_write_coef(pp5_serializer *s, int coef, uint32_t d);
-void pp5_serializer_write_i(pp5_serializer *s, uint32_t d);
+/* Register writes (seed, Serializer: "When a coefficient is loaded …"), inline:
+ * the host side of every write. CoefSer: "the 23-bit mantissa field is latched into ManLatch, and the decoded exponent
+ * … is latched into TokLatch"; CoefGate: "the signbit of the coefficient is
+ * latched into leafcell WordLatch". */
+static inline void pp5_serializer_write_coef(pp5_serializer *s, int k, uint32_t d)
+{
+    s->cs[k].man_latch = d & 0x7fffffu;
+    s->cs[k].dec_latch = pp5_expdec((d >> 23) & 0xffu, s->fbits_reg);
+    s->cg[k].sign_latch = (d >> 31) & 1u;
+}
+
+/* ILatch + ITok: "When IWord is asserted, D<17-19,22> are latched"; the exponent field of the
+ * opcode "is also decoded in ExpDec and the decoded exponent latched into ITok". */
+static inline void pp5_serializer_write_i(pp5_serializer *s, uint32_t d)
+{
+    s->il.qee_mode = (d >> 18) & 3u;
+    s->il.trren_raw = (d >> 17) & 1u;
+    s->il.mbi_raw = (d >> 22) & 1u;
+    s->it.dec_latch = pp5_expdec((d >> 23) & 0xffu, s->fbits_reg);
+}
 /* P write with D30 = 1: load FBITS; returns false for an out-of-range value. */
 bool pp5_serializer_load_fbits(pp5_serializer *s, uint32_t d);
 int pp5_serializer_fbits(const pp5_serializer *s);

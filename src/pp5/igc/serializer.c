@@ -10,23 +10,7 @@
 
 #include <string.h>
 
-/* ========================= ExpDec =========================
- * "An 8-bit adder generates the value to be decoded … For adder outputs in the
- * range i = 128 through 191, Dec(191-i)LSP1 is asserted. For adder outputs
- * outside this range, Dec64LSP1 is asserted." (Table 1) */
-pp5_expdec_out pp5_expdec(unsigned exp_field, unsigned b)
-{
-    unsigned sum = (exp_field + b) & 0xffu; /* 8-bit adder */
-    pp5_expdec_out o;
-    if (sum >= 128 && sum <= 191) {
-        o.index = (int)(191 - sum);
-        o.dec64 = false;
-    } else {
-        o.index = 64;
-        o.dec64 = true;
-    }
-    return o;
-}
+/* ExpDec: igc_internal.h (inline: every register write decodes). */
 
 static const int ts_len[6] = {PP5_TS_LEN_A, PP5_TS_LEN_B, PP5_TS_LEN_C,
                               PP5_TS_LEN_DEF, PP5_TS_LEN_DEF, PP5_TS_LEN_DEF};
@@ -67,27 +51,8 @@ bool pp5_serializer_load_fbits(pp5_serializer *s, uint32_t d)
 
 int pp5_serializer_fbits(const pp5_serializer *s) { return (int)s->fbits_reg - 1; }
 
-/* ========================= CoefSer (write side) =========================
- * "the 23-bit mantissa field is latched into ManLatch, and the decoded exponent
- * … is latched into TokLatch"; CoefGate: "the signbit of the coefficient is
- * latched into leafcell WordLatch". */
-void pp5_serializer_write_coef(pp5_serializer *s, int k, uint32_t d)
-{
-    s->cs[k].man_latch = d & 0x7fffffu;
-    s->cs[k].dec_latch = pp5_expdec((d >> 23) & 0xffu, s->fbits_reg);
-    s->cg[k].sign_latch = (d >> 31) & 1u;
-}
-
-/* ========================= ILatch + ITok (write side) =========================
- * "When IWord is asserted, D<17-19,22> are latched"; the exponent field of the
- * opcode "is also decoded in ExpDec and the decoded exponent latched into ITok". */
-void pp5_serializer_write_i(pp5_serializer *s, uint32_t d)
-{
-    s->il.qee_mode = (d >> 18) & 3u;
-    s->il.trren_raw = (d >> 17) & 1u;
-    s->il.mbi_raw = (d >> 22) & 1u;
-    s->it.dec_latch = pp5_expdec((d >> 23) & 0xffu, s->fbits_reg);
-}
+/* CoefSer, ILatch + ITok (write side): igc_internal.h (inline: the host side
+ * of every write). */
 
 /* ========================= CSBLatch =========================
  * "CSBHSP1 is generated as a 7-way logical-OR of 7 busy latches". */
