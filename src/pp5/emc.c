@@ -3485,9 +3485,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
      * it) and its coefficient bits of the shifts since bit m_lo, one word a
      * shift (cdat, ORed into the set before anything reads its coefficients:
      * QEE_PUT); e->shifts, R_T's set and bit index are brought up to date when
-     * something reads them (QEE_RT_PUT). A clock takes the short step's few
-     * operations whether TrSt is set or not, with the counts advanced by TrSt:
-     * no branch on it. With no collecting set, m counts into nothing. */
+     * something reads them (QEE_RT_PUT). Every clock stores its coefficient
+     * bits at m (a clock without TrSt: overwritten by the next one, or past
+     * the bits read). With no collecting set, m counts into nothing. */
     uint64_t sh = e->shifts;
     qee_set *into;
     unsigned m, m_lo;
@@ -3540,9 +3540,11 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                 QEE_PUT();
                 QEE_GET();
             }
-        } else {
-            m += tr;
-            sh += tr;
+        } else if (tr) {
+            /* (a branch, not m += tr: the next clock's store address would
+             * wait on this clock's TrSt load; the branch is predicted) */
+            m++;
+            sh++;
         }
         int addr = prev->addr_l;
         int added = SEG_ADDED;
@@ -3552,7 +3554,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
              * first, so that the rare steps' branch does not wait on the
              * template's loads) */
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
-            QEE_RT_PUT(); /* (seg_add reads R_T and the set's bit count) */
+            if (p->agts_t) QEE_RT_PUT(); /* (seg_add reads R_T and its set's bit count) */
             added = seg_add(e, g, &d, p, addr, t);
         } else if (p->redundant) {
             if (!p->config_mode) {
@@ -3565,7 +3567,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (t->kind != OPK_JOIN) added = SEG_STEP;
             else {
-                QEE_RT_PUT();
+                if (p->agts_t) QEE_RT_PUT();
                 added = seg_add(e, g, &d, p, addr, t);
             }
         }
