@@ -1792,6 +1792,10 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
     }
 }
 
+/* The ring slot of set number i ≥ 0 (i % QEE_SETS, without the sign fix-up of %) */
+_Static_assert((QEE_SETS & (QEE_SETS - 1)) == 0, "QEE_SETS is a power of two");
+static inline int qee_ring(int i) { return i & (QEE_SETS - 1); }
+
 /* For the next shift (sh = e->shifts, no LSB token): which set collects the
  * coefficient bits, which one R_T reads, and the first shift from which
  * qee_shift's choices could differ (a set reaching its bit 0 or its output,
@@ -1803,12 +1807,12 @@ static void qee_plan(pp5_emc *e)
     e->q_into = -1;
     e->q_rt = -1;
     if (e->nset_total > 0) {
-        int ni = (e->nset_total - 1) % QEE_SETS, into = -1;
+        int ni = qee_ring(e->nset_total - 1), into = -1;
         const qee_set *s = &e->set[ni];
         if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) into = ni;
         else {
             ev = s->token_shift + SET_TOKEN_TO_BIT0;
-            if (e->nset_total > 1) into = (e->nset_total - 2) % QEE_SETS;
+            if (e->nset_total > 1) into = qee_ring(e->nset_total - 2);
         }
         if (into >= 0 && e->set[into].open && e->set[into].m < 128) {
             e->q_into = into;
@@ -1818,9 +1822,9 @@ static void qee_plan(pp5_emc *e)
     }
     uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        const qee_set *s = &e->set[i % QEE_SETS];
+        const qee_set *s = &e->set[qee_ring(i)];
         if (sh >= s->token_shift + lead) {
-            e->q_rt = i % QEE_SETS;
+            e->q_rt = qee_ring(i);
             e->q_rt_base = s->token_shift + lead;
             if (e->q_rt_base + 1000 < ev) ev = e->q_rt_base + 1000;
             break;
@@ -1836,12 +1840,12 @@ static void qee_shift(pp5_emc *e)
     /* coefficient bits consumed on this shift go to the newest set whose bit 0
      * has started; an older set stops collecting when a newer one starts */
     if (e->nset_total > 0) {
-        qee_set *s = &e->set[(e->nset_total - 1) % QEE_SETS], *into = NULL;
+        qee_set *s = &e->set[qee_ring(e->nset_total - 1)], *into = NULL;
         if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) {
-            if (e->nset_total > 1) e->set[(e->nset_total - 2) % QEE_SETS].open = false;
+            if (e->nset_total > 1) e->set[qee_ring(e->nset_total - 2)].open = false;
             into = s;
         } else if (e->nset_total > 1) {
-            into = &e->set[(e->nset_total - 2) % QEE_SETS];
+            into = &e->set[qee_ring(e->nset_total - 2)];
         }
         if (into && into->open && into->m < 128) {
             /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
@@ -1854,7 +1858,7 @@ static void qee_shift(pp5_emc *e)
         }
     }
     if (e->lat_lsb) {
-        qee_set *s = &e->set[e->nset_total % QEE_SETS];
+        qee_set *s = &e->set[qee_ring(e->nset_total)];
         memset(s, 0, sizeof *s);
         s->token_shift = sh;
         s->open = true;
@@ -1866,10 +1870,10 @@ static void qee_shift(pp5_emc *e)
     e->rt_set = -1;
     uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        qee_set *s = &e->set[i % QEE_SETS];
+        qee_set *s = &e->set[qee_ring(i)];
         if (sh >= s->token_shift + lead) {
             uint64_t k = sh - s->token_shift - lead;
-            e->rt_set = i % QEE_SETS;
+            e->rt_set = qee_ring(i);
             e->rt_k = k > 1000 ? 1000 : (int)k;
             break;
         }
