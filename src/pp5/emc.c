@@ -2420,8 +2420,10 @@ enum { OPM_SS, OPM_TS, OPM_ES, OPM_MS, OPM_CS, OPM_ACM, OPM_BCM, OPM_CCM };
 #define OPM(o, b) ((uint64_t)0 - (uint64_t)((o)->opm >> (b) & 1))
 
 /* What pp5_emc_run does with a word that changes something (seg_tmpl): join
- * the segment, or step it (an Enable load that reads T or can light a pixel) */
-enum { OPK_JOIN = 1, OPK_STEP };
+ * the segment, or step it (an Enable load that reads T or can light a pixel);
+ * a word that joins and changes nothing after all (its write outside memory)
+ * only moves S (OPK_SENSE) */
+enum { OPK_JOIN = 1, OPK_STEP, OPK_SENSE };
 
 /* Templates: key = the eleven control pins acmp .. mwrt as bits 0..10 (the
  * pins' order) and the address's validity as bit 11 (pins_key). */
@@ -3231,6 +3233,7 @@ static void seg_flush(pp5_emc *e, seg *g)
  * clock to the next) and put back into the seg (seg_dec_put) before anything
  * else reads them: seg_flush, the clock-by-clock path, the end of the block. */
 typedef struct seg_dec {
+    seg_op *op;             /* g->op (the op's byte stores could alias it: not reloaded) */
     int n, clocks, prev_plane, nldc;
     bool prev_write;
 } seg_dec;
@@ -3246,6 +3249,7 @@ static inline void seg_dec_put(seg *g, const seg_dec *d)
 
 static inline void seg_dec_get(const seg *g, seg_dec *d)
 {
+    d->op = g->op;
     d->n = g->n;
     d->clocks = g->clocks;
     d->prev_plane = g->prev_plane;
@@ -3325,7 +3329,8 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
         o->shape = SH_CARRY_T_NM;
     /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
      * becomes all 0 there stops (seg_chip), dark chips stay dark */
-    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? OPK_JOIN : OPK_STEP;
+    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
+                                                              : OPK_STEP;
     if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
     return o;
 }
@@ -3341,9 +3346,13 @@ static inline const seg_op *seg_tmpl(const pp5_emc *e, seg *g, unsigned key)
  * caller flushes it and adds the word again) */
 enum { SEG_ADDED, SEG_STEP, SEG_FULL };
 
-/* The word of pins p (ALU controls; its template t of kind OPK_JOIN) joins
- * the segment (g with its decode state d). */
-static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg_dec *d, const pp5_pins *p, int addr, const seg_op *t)
+/* The word of pins p (ALU controls; its template t of kind OPK_JOIN or
+ * OPK_SENSE) joins the segment (g with its decode state d). lde: the word
+ * may load Enable (a constant where it is inlined: the common words' copy
+ * has no Enable code); mem, ps: e->mem and e->ps (the op's byte stores may
+ * alias them: kept in registers by the caller). */
+static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg_dec *d, const pp5_pins *p, int addr,
+                                                         const seg_op *t, bool lde, uint64_t *mem, size_t ps)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
     int set_ring = -1, k = 0;
@@ -3354,16 +3363,16 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
         set_ring = e->rt_set;
         k = e->rt_k;
     }
-    if (!t->write && !t->ldc && !t->lde) { /* changes nothing: S follows the read */
+    if (t->kind == OPK_SENSE) { /* changes nothing: S follows the read */
         if (!valid) e->warnings++; /* */
         seg_sense(d, addr);
         return SEG_ADDED;
     }
-    if (t->fill && d->n && d->clocks && g->op[d->n - 1].fill && !d->prev_write) {
+    if (t->fill && d->n && d->clocks && d->op[d->n - 1].fill && !d->prev_write) {
         /* (a fill right after a fill: the second one is all that is seen; the
          * waiting z-test repeats its Carry preset) */
         if (!valid) e->warnings++;
-        seg_op *o = &g->op[d->n - 1];
+        seg_op *o = &d->op[d->n - 1];
         o->fill_v = t->fill_v;
         d->prev_plane = valid ? addr : PL_ZERO;
         d->clocks++;
@@ -3371,10 +3380,11 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
     }
     if (d->n == SEG_MAX) return SEG_FULL;
     if (!valid) e->warnings++;
-    seg_op *o = &g->op[d->n++];
+    seg_op *o = &d->op[d->n++];
     memcpy(o, t, SEG_TMPL_BYTES);
-    o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
-    if (t->lde) g->has_lde = true;
+    int m_plane = valid ? addr : PL_ZERO, s_plane = d->clocks ? d->prev_plane : PL_ZERO;
+    o->m_plane = (int16_t)m_plane;
+    if (lde && t->lde) g->has_lde = true;
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
     o->ldc_rank = (int16_t)d->nldc;
@@ -3391,17 +3401,16 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
         g->has_t = true;
         if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
     }
+    o->s_plane = (int16_t)s_plane;
     if (!d->clocks) {
         o->s_mode = S_INIT;
-        o->s_plane = PL_ZERO;
         o->s_addr = (int16_t)e->s_addr;
     } else {
         o->s_mode = d->prev_write ? S_PREV_M : S_PLANE;
-        o->s_plane = (int16_t)d->prev_plane;
-        o->s_addr = (int16_t)(d->prev_plane == PL_ZERO ? -1 : d->prev_plane);
+        o->s_addr = (int16_t)(s_plane == PL_ZERO ? -1 : s_plane);
     }
-    o->m0 = e->mem + (size_t)o->m_plane * e->ps; /* (plane(e, m_plane, 0)) */
-    o->s0 = e->mem + (size_t)o->s_plane * e->ps;
+    o->m0 = mem + (size_t)m_plane * ps; /* (plane(e, m_plane, 0)) */
+    o->s0 = mem + (size_t)s_plane * ps;
     o->t_same = 0;
     o->run = 0;
     if (t->need_t) {
@@ -3409,7 +3418,7 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
         g->last_t_ring = set_ring;
         g->last_t_k = k;
     }
-    d->prev_plane = o->m_plane;
+    d->prev_plane = m_plane;
     d->prev_write = t->write;
     d->clocks++;
     return SEG_ADDED;
@@ -3484,6 +3493,8 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     const pp5_pins *prev = &lat0;
     seg_dec d;
     seg_dec_get(g, &d);
+    uint64_t *const mem = e->mem;
+    const size_t ps = e->ps;
     /* The QEE's short path (qee_step) in locals: the shift count sh, the
      * collecting set's bit count m (stored in the set before seg_add reads
      * it) and its coefficient bits of the shifts since bit m_lo, one word a
@@ -3559,7 +3570,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
              * template's loads) */
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (p->agts_t) QEE_RT_PUT(); /* (seg_add reads R_T and its set's bit count) */
-            added = seg_add(e, g, &d, p, addr, t);
+            added = seg_add(e, g, &d, p, addr, t, false, mem, ps);
         } else if (p->redundant) {
             if (!p->config_mode) {
                 for (int x = 0; x < 6; x++)
@@ -3569,10 +3580,10 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                 added = SEG_STEP;
         } else {
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
-            if (t->kind != OPK_JOIN) added = SEG_STEP;
+            if (t->kind == OPK_STEP) added = SEG_STEP;
             else {
                 if (p->agts_t) QEE_RT_PUT();
-                added = seg_add(e, g, &d, p, addr, t);
+                added = seg_add(e, g, &d, p, addr, t, true, mem, ps);
             }
         }
         if (added == SEG_FULL) {
@@ -3580,7 +3591,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_dec_put(g, &d);
             seg_flush(e, g);
             seg_dec_get(g, &d);
-            added = seg_add(e, g, &d, p, addr, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)));
+            added = seg_add(e, g, &d, p, addr, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true, mem, ps);
         }
         if (added == SEG_STEP) {
             QEE_PUT();
