@@ -3460,6 +3460,22 @@ static void qee_bits_put(qee_set *s, const uint64_t *dat, int lo, int hi)
     }
 }
 
+/* Pins p load Carry or Enable, write, or are a redundant code (else the clock
+ * only reads: seg_sense). */
+_Static_assert(offsetof(pp5_pins, ldc) + 1 == offsetof(pp5_pins, lde) && offsetof(pp5_pins, lde) + 1 == offsetof(pp5_pins, mwrt) &&
+                   offsetof(pp5_pins, ldc) + 6 == offsetof(pp5_pins, redundant),
+               "pp5_pins: ldc, lde, mwrt .. redundant in one 8-byte word");
+static inline bool pins_change(const pp5_pins *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, &p->ldc, 8); /* (ldc lde mwrt extop config_mode pair redundant dat[0]) */
+    return (w & 0x00ff000000ffffffull) != 0;
+#else
+    return (p->ldc | p->lde | p->mwrt | p->redundant) != 0;
+#endif
+}
+
 /* dat[0..5] of pins p, bit 0 of each, as bits 0, 8, .., 40 (qee_bits_put) */
 static inline uint64_t dat_bits(const pp5_pins *p)
 {
@@ -3530,40 +3546,43 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     } while (0)
     QEE_GET();
     for (const pp5_pins *p = pins, *end = pins + n; p < end; prev = p++) {
-        unsigned tr = p->trst != 0;
-        /* qee_step's short path: the shift's coefficient bits */
+        /* the shift's coefficient bits (a clock without TrSt: overwritten by
+         * the next one, or past the bits read) */
         cdat[m & 127] = dat_bits(prev);
-        if (__builtin_expect(tr & ((prev->lsb != 0) | (sh >= e->q_event)), 0)) {
-            /* the QEE's full step (an event of qee_plan, a new LSB token): it
-             * collects into the same set as the short path would (into, its
-             * plan), so the bits just stored stand (its own OR of them is the
-             * same bit) */
-            QEE_RT_PUT();
-            /* a new set would take the ring slot of one the segment reads */
-            if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
-                (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid) {
-                QEE_PUT();
-                seg_dec_put(g, &d);
-                seg_flush(e, g);
-                seg_dec_get(g, &d);
+        if (p->trst) {
+            if (__builtin_expect(prev->lsb || sh >= e->q_event, 0)) {
+                /* the QEE's full step (an event of qee_plan, a new LSB token):
+                 * it collects into the same set as the short path would (into,
+                 * its plan), so the bits just stored stand (its own OR of them
+                 * is the same bit) */
+                QEE_RT_PUT();
+                /* a new set would take the ring slot of one the segment reads */
+                if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
+                    (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid) {
+                    QEE_PUT();
+                    seg_dec_put(g, &d);
+                    seg_flush(e, g);
+                    seg_dec_get(g, &d);
+                }
+                latch_pins(e, prev);
+                qee_shift(e);
+                sh = e->shifts;
+                if (into) m = (unsigned)into->m;
+                if (e->q_into < 0 || &e->set[e->q_into] != into) { /* (another collecting set) */
+                    QEE_PUT();
+                    QEE_GET();
+                }
+            } else {
+                /* qee_step's short path (a branch on TrSt, not m += TrSt: the
+                 * next clock's store address would wait on this clock's TrSt
+                 * load; the branch is predicted) */
+                m++;
+                sh++;
             }
-            latch_pins(e, prev);
-            qee_shift(e);
-            sh = e->shifts;
-            if (into) m = (unsigned)into->m;
-            if (e->q_into < 0 || &e->set[e->q_into] != into) { /* (another collecting set) */
-                QEE_PUT();
-                QEE_GET();
-            }
-        } else if (tr) {
-            /* (a branch, not m += tr: the next clock's store address would
-             * wait on this clock's TrSt load; the branch is predicted) */
-            m++;
-            sh++;
         }
         int addr = prev->addr_l;
         int added = SEG_ADDED;
-        if (!(p->ldc | p->lde | p->mwrt | p->redundant)) seg_sense(&d, addr);
+        if (!pins_change(p)) seg_sense(&d, addr);
         else if (!(p->lde | p->redundant)) {
             /* (a word that loads no Enable joins: OPK_JOIN; tested on the pins
              * first, so that the rare steps' branch does not wait on the
