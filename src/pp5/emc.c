@@ -1834,7 +1834,9 @@ static void qee_plan(pp5_emc *e)
     e->q_event = ev;
 }
 
-static void qee_shift(pp5_emc *e)
+/* kept: a set whose coefficient bits of this shift the caller keeps
+ * itself (pp5_emc_run's cdat; NULL: none) — only its bit count advances */
+static void qee_shift(pp5_emc *e, const qee_set *kept)
 {
     uint64_t sh = e->shifts;
     /* coefficient bits consumed on this shift go to the newest set whose bit 0
@@ -1848,12 +1850,15 @@ static void qee_shift(pp5_emc *e)
             into = &e->set[qee_ring(e->nset_total - 2)];
         }
         if (into && into->open && into->m < 128) {
-            /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
-            uint64_t bit = 1ull << (into->m & 63);
-            if (into->m < 64)
-                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1)));
-            else
-                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1))) << 64;
+            if (into != kept) {
+                /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
+                uint64_t bit = 1ull << (into->m & 63);
+                if (into->m < 64)
+                    for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1)));
+                else
+                    for (int c = 0; c < 6; c++)
+                        into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1))) << 64;
+            }
             into->m++;
         }
     }
@@ -1888,7 +1893,7 @@ static inline void qee_step(pp5_emc *e)
 {
     uint64_t sh = e->shifts;
     if (e->lat_lsb || sh >= e->q_event) {
-        qee_shift(e);
+        qee_shift(e, NULL);
         return;
     }
     if (e->q_into >= 0) {
@@ -3518,11 +3523,14 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
      * QEE_PUT); e->shifts, R_T's set and bit index are brought up to date when
      * something reads them (QEE_RT_PUT). Every clock stores its coefficient
      * bits at m (a clock without TrSt: overwritten by the next one, or past
-     * the bits read). With no collecting set, m counts into nothing. */
+     * the bits read; with a collecting set m ≤ 128, the shift that fills it
+     * stores at 128: cdat has room, bit 0 stays). With no collecting set, m
+     * counts into nothing (cdat[m & 255]). A full step (qee_shift) that
+     * collects into the same set leaves the OR to cdat too (its kept). */
     uint64_t sh = e->shifts;
     qee_set *into;
     unsigned m, m_lo;
-    uint64_t cdat[128 + 8];
+    uint64_t cdat[256 + 8];
     memset(cdat, 0, sizeof cdat); /* (qee_bits_put reads whole groups of eight) */
 #define QEE_GET()                                                                                  \
     do {                                                                                           \
@@ -3548,7 +3556,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     for (const pp5_pins *p = pins, *end = pins + n; p < end; prev = p++) {
         /* the shift's coefficient bits (a clock without TrSt: overwritten by
          * the next one, or past the bits read) */
-        cdat[m & 127] = dat_bits(prev);
+        cdat[m & 255] = dat_bits(prev);
         if (p->trst) {
             if (__builtin_expect(prev->lsb || sh >= e->q_event, 0)) {
                 /* the QEE's full step (an event of qee_plan, a new LSB token):
@@ -3565,7 +3573,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                     seg_dec_get(g, &d);
                 }
                 latch_pins(e, prev);
-                qee_shift(e);
+                qee_shift(e, into); /* (into's bits of this shift: cdat[m]) */
                 sh = e->shifts;
                 if (into) m = (unsigned)into->m;
                 if (e->q_into < 0 || &e->set[e->q_into] != into) { /* (another collecting set) */
