@@ -3467,7 +3467,8 @@ static void qee_bits_put(qee_set *s, const uint64_t *dat, int lo, int hi)
 
 /* Pins p load Carry or Enable, write, or are a redundant code (else the clock
  * only reads: seg_sense). */
-_Static_assert(offsetof(pp5_pins, ldc) + 1 == offsetof(pp5_pins, lde) && offsetof(pp5_pins, lde) + 1 == offsetof(pp5_pins, mwrt) &&
+_Static_assert(offsetof(pp5_pins, ldc) + 1 == offsetof(pp5_pins, lde) &&
+                   offsetof(pp5_pins, lde) + 1 == offsetof(pp5_pins, mwrt) &&
                    offsetof(pp5_pins, ldc) + 6 == offsetof(pp5_pins, redundant),
                "pp5_pins: ldc, lde, mwrt .. redundant in one 8-byte word");
 static inline bool pins_change(const pp5_pins *p)
@@ -3521,17 +3522,17 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     seg_dec_get(g, &d);
     uint64_t *const mem = e->mem;
     const size_t ps = e->ps;
-    /* The QEE's short path (qee_step) in locals: the shift count sh, the
-     * collecting set's bit count m (stored in the set before seg_add reads
-     * it) and its coefficient bits of the shifts since bit m_lo, one word a
-     * shift (cdat, ORed into the set before anything reads its coefficients:
+    /* The QEE's short path (qee_step) in locals: the collecting set's bit
+     * count m (stored in the set before seg_add reads it), the shift count
+     * sh_base + m, and the set's coefficient bits of the shifts since bit
+     * m_lo, one word a shift (cdat, ORed into the set before anything reads its coefficients:
      * QEE_PUT); e->shifts, R_T's set and bit index are brought up to date when
      * something reads them (QEE_RT_PUT). Every clock stores its coefficient
      * bits at m (a clock without TrSt: overwritten by the next one, or past
      * the bits read; with a collecting set m ≤ 128, the shift that fills it
      * stores at 128: cdat has room, bit 0 stays). With no collecting set, m
      * counts into nothing (cdat[m & 255]). A full step (qee_shift) that
-     * collects into the same set leaves the OR to cdat too (its kept). */
+     * collects into the same set leaves its bits to cdat too (kept). */
     qee_set *into;
     /* (the shift count is sh_base + m: both advance on a short step, so the
      * loop carries m alone, and the planned event is a bit count, m_event) */
@@ -3573,9 +3574,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         if (p->trst) {
             if (__builtin_expect(prev->lsb || m >= m_event, 0)) {
                 /* the QEE's full step (an event of qee_plan, a new LSB token):
-                 * it collects into the same set as the short path would (into,
-                 * its plan), so the bits just stored stand (its own OR of them
-                 * is the same bit) */
+                 * when it collects into the set the short path would (into,
+                 * the plan's), the bits just stored stand and qee_shift only
+                 * counts them (kept); else it collects them itself */
                 QEE_RT_PUT();
                 /* a new set would take the ring slot of one the segment reads */
                 if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
