@@ -155,10 +155,12 @@ static result measure(const char *name, const pp5_stream *s, const pp5_ucode *u,
     if (mode == 4) { /* how the clocks ran (counters of fast.c), per clock */
         const double all = (double)pp5_igc_cycle(g);
         printf("  %-14s %.1f %% in quiet segments: loops %.1f %%, host clocks %.1f %%; "
-               "%.1f loop plans and %.1f loops per 100 clocks (%.2f ending with a PostC)\n", "",
+               "%.1f loop plans (%.2f shapes made) and %.1f loops per 100 clocks "
+               "(%.2f ending with a PostC)\n", "",
                100.0 * (double)g->seg_clocks / all, 100.0 * (double)g->seg_loop_clocks / all,
                100.0 * (double)g->seg_host_clocks / all, 100.0 * (double)g->seg_plans / all,
-               100.0 * (double)g->seg_loops / all, 100.0 * (double)g->seg_postc_loops / all);
+               100.0 * (double)g->seg_shapes / all, 100.0 * (double)g->seg_loops / all,
+               100.0 * (double)g->seg_postc_loops / all);
     }
     pp5_igc_destroy(g);
     return r;

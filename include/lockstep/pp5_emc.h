@@ -101,6 +101,10 @@ uint64_t pp5_emc_sets(const pp5_emc *e);
  * p = y·width + x; which = 0..207 (memory), PP5_EMC_PLANE_E or
  * PP5_EMC_PLANE_CARRY (anything else reads 0). out holds width·height/64 words. */
 void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out);
+/* An n-bit field (n = 0..8) as one byte per pixel in row-major order (out[y·width
+ * + x]): bit b of the byte is memory bit first + b of the pixel (bits outside
+ * 0..207, and bits b >= n, read 0). out holds width·height bytes. */
+void pp5_emc_field8(const pp5_emc *e, int first, int n, uint8_t *out);
 
 #ifdef __cplusplus
 }

@@ -546,6 +546,99 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
     }
 }
 
+/* ---- fields as bytes (read-back) -------------------------------------------
+ * A field of up to 8 bits as one byte a pixel: bit b of the byte is bit b of
+ * the pixel's plane first + b. 64 pixels of one chip word and 8 planes are an
+ * 8×64 bit matrix to transpose: bytes first (byte j of the 8 plane words into
+ * one word), then bits (an 8×8 transpose per word). */
+
+/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
+static uint64_t bits_transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    return x ^ t ^ (t << 28);
+}
+
+/* 64 pixels' bytes from the 8 plane words x[b] (bit p of x[b] = bit b of
+ * pixel p): byte p of out[p / 8]. */
+static void field_word_c(const uint64_t x[8], uint64_t out[8])
+{
+    for (int j = 0; j < 8; j++) {
+        uint64_t g = 0; /* byte b = byte j of plane b */
+        for (int b = 0; b < 8; b++) g |= (x[b] >> (8 * j) & 0xff) << (8 * b);
+        out[j] = bits_transpose8(g);
+    }
+}
+
+#if defined(EMC_AVX512)
+/* The same with AVX-512 VBMI and GFNI: one byte permutation gathers byte j of
+ * the 8 planes into word j (plane 7 first: the affine instruction's matrix
+ * rows run from bit 7 down), one affine transform against the unit bytes
+ * transposes each word's 8×8 bits. */
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_word_gfni(const uint64_t x[8],
+                                                                                       uint64_t out[8])
+{
+    static const uint8_t idx_bytes[64] = {
+#define FW_ROW(j) 56 + (j), 48 + (j), 40 + (j), 32 + (j), 24 + (j), 16 + (j), 8 + (j), (j)
+        FW_ROW(0), FW_ROW(1), FW_ROW(2), FW_ROW(3), FW_ROW(4), FW_ROW(5), FW_ROW(6), FW_ROW(7)
+#undef FW_ROW
+    };
+    const __m512i idx = _mm512_loadu_si512(idx_bytes);
+    const __m512i unit = _mm512_set1_epi64(0x8040201008040201ll); /* byte k = 1 << k */
+    __m512i m = _mm512_permutexvar_epi8(idx, _mm512_loadu_si512(x));
+    _mm512_storeu_si512(out, _mm512_gf2p8affine_epi64_epi8(unit, m, 0));
+}
+#endif
+
+void pp5_emc_field8(const pp5_emc *e, int first, int n, uint8_t *out)
+{
+    seg_settle(e);
+    if (n < 0) n = 0;
+    if (n > 8) n = 8;
+    int pl[8]; /* the planes read (planes past n, or outside memory, read 0) */
+    for (int b = 0; b < 8; b++) {
+        long a = (long)first + b;
+        pl[b] = b < n && a >= 0 && a < PP5_EMC_MEM_BITS ? (int)a : PL_ZERO;
+    }
+    void (*word)(const uint64_t *, uint64_t *) = field_word_c;
+#if defined(EMC_AVX512)
+    if (PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("gfni"))
+        word = field_word_gfni;
+#endif
+    for (int c = 0; c < e->nchips; c++) {
+        const uint64_t *src[8];
+        for (int b = 0; b < 8; b++) src[b] = plane(e, pl[b], c);
+        const size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
+        for (int w = 0; w < e->wpc; w++) {
+            uint64_t x[8], bytes[8];
+            for (int b = 0; b < 8; b++) x[b] = src[b][w];
+            word(x, bytes);
+            const uint8_t *by = (const uint8_t *)bytes;
+            if (e->tw == 16 && 64 * w + 64 <= e->tpix) {
+                /* (the default chips) four whole chip rows */
+                uint8_t *o = out + (y0 + 4 * (size_t)w) * (size_t)e->w + x0;
+                for (int r = 0; r < 4; r++) memcpy(o + (size_t)r * (size_t)e->w, by + 16 * r, 16);
+                continue;
+            }
+            /* pixel p of the chip is (p % tw, p / tw): whole runs of a chip row */
+            for (int p = 0; p < 64;) {
+                const int lp = 64 * w + p, lx = lp % e->tw, ly = lp / e->tw;
+                int run = e->tw - lx < 64 - p ? e->tw - lx : 64 - p;
+                if (lp >= e->tpix) break;
+                if (run > e->tpix - lp) run = e->tpix - lp;
+                memcpy(out + (y0 + (size_t)ly) * (size_t)e->w + x0 + (size_t)lx, by + p, (size_t)run);
+                p += run;
+            }
+        }
+    }
+}
+
 /* ---- QEE ---------------------------------------------------------------- */
 
 /* A-14: the chip's origin X0<0:10>, Y0<0:10>; with config_origin_full off

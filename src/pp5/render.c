@@ -155,7 +155,7 @@ void pp5_render_opts_default(pp5_render_opts *o)
  * actions to a stream (the renderer's own loop: the text of each instruction
  * line is parsed once per frame by pp5_stream_parse and its actions reused,
  * coefficients become register writes directly). */
-enum { EMIT_CACHE = 32, EMIT_ARGS = 4 };
+enum { EMIT_CACHE = 32, EMIT_ARGS = 4, PRIM_ACTIONS = 64, PRIM_COEFS = 24 };
 typedef struct emitter {
     ls_buf *text;
     pp5_stream *acts;
@@ -166,9 +166,65 @@ typedef struct emitter {
         size_t n;
     } cache[EMIT_CACHE];
     int ncache;
+    /* Primitives as actions: every primitive of a kind is the same sequence
+     * of actions but for its coefficient values. The first one of a kind is
+     * built line by line and kept (tmpl); the next ones copy it and only set
+     * the coefficient writes, in the order emit_prim makes them. */
+    struct {
+        pp5_action a[PRIM_ACTIONS];
+        uint8_t coef_at[PRIM_COEFS]; /* indices of the coefficient writes in a */
+        int n, ncoef;
+        bool ready;
+    } tmpl[2];
+    int kind;        /* the primitive being emitted (-1: none, or text) */
+    bool replay;     /* ... from its kind's template */
+    int coef_i;      /* coefficient writes made so far */
+    size_t base;     /* its first action in acts */
     ls_status err;
     ls_diag *d;
 } emitter;
+
+static void prim_begin(emitter *em, int kind)
+{
+    if (!em->acts || em->err != LS_OK) return;
+    em->kind = kind;
+    em->coef_i = 0;
+    em->base = em->acts->n;
+    em->replay = em->tmpl[kind].ready;
+    if (em->replay) {
+        pp5_stream *s = em->acts;
+        const int n = em->tmpl[kind].n;
+        if (s->cap - s->n < (size_t)n) {
+            size_t nc = s->n + (size_t)n + 64;
+            pp5_action *na = realloc(s->a, nc * sizeof *na);
+            if (!na) {
+                em->err = ls_diag_set(em->d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+                em->replay = false;
+                em->kind = -1;
+                return;
+            }
+            s->a = na;
+            s->cap = nc;
+        }
+        memcpy(s->a + s->n, em->tmpl[kind].a, (size_t)n * sizeof *s->a);
+        s->n += (size_t)n;
+    }
+}
+
+static void prim_end(emitter *em)
+{
+    if (em->kind < 0) return;
+    const int kind = em->kind;
+    const size_t n = em->acts->n - em->base;
+    if (!em->replay && em->err == LS_OK && n <= PRIM_ACTIONS) {
+        memcpy(em->tmpl[kind].a, em->acts->a + em->base, n * sizeof *em->acts->a);
+        em->tmpl[kind].n = (int)n;
+        em->tmpl[kind].ncoef = em->coef_i;
+        em->tmpl[kind].ready = em->coef_i <= PRIM_COEFS;
+    }
+    em->kind = -1;
+    em->replay = false;
+}
 
 static bool emit_push(emitter *em, const pp5_action *a)
 {
@@ -195,8 +251,17 @@ static void emit_write(emitter *em, char name, uint32_t value)
         ls_buf_printf(em->text, "write %c 0x%08x\n", name, (unsigned)value);
         return;
     }
+    if (em->replay) {
+        if (em->coef_i < em->tmpl[em->kind].ncoef)
+            em->acts->a[em->base + em->tmpl[em->kind].coef_at[em->coef_i]].value = value;
+        em->coef_i++;
+        return;
+    }
     pp5_action a = {.kind = PP5_ACT_WRITE, .reg = (pp5_reg)(PP5_REG_A + (name - 'A')), .value = value};
-    emit_push(em, &a);
+    if (emit_push(em, &a) && em->kind >= 0) {
+        if (em->coef_i < PRIM_COEFS) em->tmpl[em->kind].coef_at[em->coef_i] = (uint8_t)(em->acts->n - 1 - em->base);
+        em->coef_i++;
+    }
 }
 
 /* A coefficient as the graphics processor sends it: an IEEE single, written
@@ -214,7 +279,7 @@ static void coef(emitter *em, char name, double v)
  * only %d) reuses its actions without being formatted again. */
 static void emit_v(emitter *em, uint32_t or_first, const char *fmt, va_list ap0)
 {
-    if (em->err != LS_OK) return;
+    if (em->err != LS_OK || em->replay) return; /* (replay: the template has the line's actions) */
     va_list ap;
     va_copy(ap, ap0);
     int nargs = 0, arg[EMIT_ARGS] = {0};
@@ -279,32 +344,6 @@ __attribute__((format(printf, 3, 4))) static void emit_or(emitter *em, uint32_t 
     va_end(ap);
 }
 
-/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
-static uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    return x ^ t ^ (t << 28);
-}
-
-/* x[j] byte i <-> x[i] byte j (an 8×8 byte transpose, three rounds of swaps) */
-static void bytes_transpose8(uint64_t x[8])
-{
-    static const uint64_t keep[3] = {0x00000000ffffffffull, 0x0000ffff0000ffffull, 0x00ff00ff00ff00ffull};
-    for (int r = 0, d = 4; r < 3; r++, d >>= 1)
-        for (int i = 0; i < 8; i++) {
-            if (i & d) continue;
-            uint64_t a = x[i], b = x[i + d];
-            int sh = 8 * d;
-            x[i] = (a & keep[r]) | ((b & keep[r]) << sh);
-            x[i + d] = ((a >> sh) & keep[r]) | (b & ~keep[r]);
-        }
-}
-
 /* plane v = a x + b y + c through three vertices (x, y, val) */
 static void plane3(const double p[3][6], int k, double *a, double *b, double *c)
 {
@@ -324,6 +363,7 @@ static void emit_prim(const pp5_prim *p, emitter *b)
         double area2 = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
         if (!(fabs(area2) > 1e-9)) return; /* degenerate: covers no pixel centre */
         double sg = area2 > 0 ? 1 : -1;
+        prim_begin(b, 0);
         emit(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
         for (int k = 0; k < 3; k++) {
             const double *p0 = v[k], *p1 = v[(k + 1) % 3];
@@ -351,8 +391,10 @@ static void emit_prim(const pp5_prim *p, emitter *b)
             emit(b, "write I uaddr=%d dst=%d qee=linear trren fni=8\ngo\nwait\n",
                           PP5_R_UADDR_QLOAD, field[k]);
         }
+        prim_end(b);
     } else {
         double cx = p->v[0][0], cy = p->v[0][1], r = p->v[0][2];
+        prim_begin(b, 1);
         emit(b, "write I uaddr=%d qee=none\ngo\nwait\n", PP5_R_UADDR_ENALL);
         /* pp5.md §6: Q = r^2 - (x-a)^2 - (y-b)^2 */
         coef(b, 'A', 2 * cx);
@@ -371,6 +413,7 @@ static void emit_prim(const pp5_prim *p, emitter *b)
             emit(b, "write I uaddr=%d dst=%d qee=const trren fni=8\ngo\nwait\n",
                           PP5_R_UADDR_QLOAD, field[k]);
         }
+        prim_end(b);
     }
 }
 
@@ -379,6 +422,7 @@ ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
 {
     emitter em;
     memset(&em, 0, sizeof em);
+    em.kind = -1;
     em.text = bufp;
     em.d = d;
     emit_prim(p, &em);
@@ -463,6 +507,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     }
     snprintf(acts.fname, sizeof acts.fname, "setup");
     em->acts = &acts;
+    em->kind = -1;
     em->d = d;
     /* the microcode library goes in as the host loads it: RMode postings of
      * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
@@ -534,36 +579,21 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     st->clocks = pp5_igc_cycle(g) - c0;
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = pp5_emc_warning_count(e);
-    /* read-back: the 24 colour planes, whole planes at a time */
+    /* read-back: each colour field as a byte per pixel (pp5_emc_field8), then
+     * interleaved as RGB */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
-    /* bit b of pixel p's channel k is bit p of plane field[k] + b: byte j of
-     * the 8 planes of a channel (gathered by a byte transpose of 8 words),
-     * bit-transposed, is the channel of pixels 8j … 8j+7 */
-    uint64_t *pl = malloc(3 * 8 * (npix / 8));
-    if (!pl) {
+    uint8_t *chan = malloc(3 * npix);
+    if (!chan) {
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    size_t pw = npix / 64; /* words per plane */
-    for (int k = 0; k < 3; k++)
-        for (int bit = 0; bit < 8; bit++) pp5_emc_plane(e, field[k] + bit, pl + (size_t)(8 * k + bit) * pw);
-    for (size_t w = 0; w < pw; w++) {
-        uint64_t x[3][8];
-        for (int k = 0; k < 3; k++) {
-            for (int bit = 0; bit < 8; bit++) x[k][bit] = pl[(size_t)(8 * k + bit) * pw + w];
-            bytes_transpose8(x[k]); /* x[k][j] byte b = byte j of plane b: pixels 64w + 8j … */
-        }
-        uint8_t *o = rgb + 64 * w * 3;
-        for (int j = 0; j < 8; j++) {
-            uint64_t r = transpose8(x[0][j]), g = transpose8(x[1][j]), b = transpose8(x[2][j]);
-            for (int i = 0; i < 8; i++, o += 3) { /* byte i = pixel 64w + 8j + i */
-                o[0] = (uint8_t)(r >> (8 * i));
-                o[1] = (uint8_t)(g >> (8 * i));
-                o[2] = (uint8_t)(b >> (8 * i));
-            }
-        }
+    for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
+    for (size_t p = 0; p < npix; p++) {
+        rgb[3 * p] = chan[p];
+        rgb[3 * p + 1] = chan[npix + p];
+        rgb[3 * p + 2] = chan[2 * npix + p];
     }
-    free(pl);
+    free(chan);
 out:
     if (rs != LS_OK && st->prim_clocks) {
         free(st->prim_clocks);

@@ -63,7 +63,10 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
  * as pp5_stream_run, handed over in order as blocks of up to
  * PP5_STREAM_BLOCK clocks. Every clock that ran is handed over before the
  * call returns, also when it stops with an error. */
-enum { PP5_STREAM_BLOCK = 256 };
+/* (512: pp5_render runs one stream per primitive, ~300 clocks for a small
+ * triangle, so most streams fit in one block; every block boundary ends the
+ * IGC's quiet segment and any loop in closed form in it) */
+enum { PP5_STREAM_BLOCK = 512 };
 typedef void (*pp5_block_fn)(void *user, const pp5_pins *pins, size_t n);
 ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
                                 pp5_block_fn fn, void *user, ls_diag *d);

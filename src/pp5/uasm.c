@@ -258,7 +258,15 @@ static void warn_at(asm_ctx *c, int col, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool teq(tok t, const char *s) { return strlen(s) == t.n && strncmp(t.p, s, t.n) == 0; }
+/* the token is exactly s (byte by byte: the renderer assembles the library
+ * every frame, and most compares fail at the first byte) */
+static bool teq(tok t, const char *s)
+{
+    size_t i = 0;
+    for (; i < t.n; i++)
+        if (s[i] == '\0' || t.p[i] != s[i]) return false;
+    return s[i] == '\0';
+}
 
 static bool parse_num(tok t, long *out)
 {

@@ -309,6 +309,7 @@ static struct {
     long seg_posti_loops; /* loops whose first clock posts I */
     long seg_postc_loops; /* self-loops whose last clock posts C */
     long ctab_rows, ctab_drops; /* seg_ctab rows made on first use, made rows dropped */
+    long plans, shapes; /* loop plans made, of them with a shape made (not memoised) */
 } cov;
 
 static void fail_at(uint64_t seed, int run, uint64_t cycle, const char *what)
@@ -461,6 +462,8 @@ static void one_run(uint64_t seed, int run, int clocks)
     cov.seg_loop += (long)b->seg_loop_clocks;
     cov.ctab_rows += (long)b->seg_ctab_rows;
     cov.ctab_drops += (long)b->seg_ctab_drops;
+    cov.plans += (long)b->seg_plans;
+    cov.shapes += (long)b->seg_shapes;
     for (int i = 0; i < 512; i++) { /* the pre-decoded store follows the store */
         pp5_uop ua = a->uop[i], ub = b->uop[i];
         ua.ctab_ok = ub.ctab_ok = 0; /* (whether b's seg_ctab row is made yet) */
@@ -489,6 +492,10 @@ static void test_random_differential(void **state)
      * write or new status levels) before a segment used the word again */
     printf("seg_ctab rows made %ld, made rows dropped %ld\n", cov.ctab_rows, cov.ctab_drops);
     assert_true(cov.ctab_rows > 1000 && cov.ctab_drops > 100);
+    /* loop plans whose shape came from the memo, and shapes made (first
+     * plans at an address, other conditions, a store write since) */
+    printf("loop plans %ld, shapes made %ld\n", cov.plans, cov.shapes);
+    assert_true(cov.shapes > 1000 && cov.plans - cov.shapes > 1000);
 }
 
 /* The same renderer streams through pp5_stream_run (fast steps, full steps
@@ -1095,6 +1102,199 @@ static void test_postc_loop_edges(void **state)
     assert_true(postc_loops > 1000);
 }
 
+/* The loop plans' memo of shapes (fast.c) follows the store and the loop
+ * counters: counted loops of one word (LC1, LC2) and of two words run as a
+ * script of two instructions — the first with a count far from the terminal
+ * one, the second with every count near it (where a loop's first two clocks
+ * reach it, which the memo's key must tell apart) and some others; then one
+ * of the loop's words (the first, or the second: the shape at the first reads
+ * it too) is written again with another word of the same loop form (other
+ * pins, other PixMemAddr step) and the script runs again; then the word is
+ * put back. Against full steps (script_check). */
+static void test_shape_memo(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        unsigned addr, other; /* the loop word rewritten, the word written there */
+        bool lc2;             /* the loop counts LC2 (else LC1) */
+    } progs[3] = {
+        {"idle: nop cond jmp idle done\n"
+         ".org 4\n"
+         "l:    nop force cnt1 bntc1 l\n"
+         "      nop cond jmp idle done\n"
+         "      a=t b=0 c=0 mwrt dst+ force cnt1 bntc1 l\n",
+         4, 6, false},
+        {"idle: nop cond jmp idle done\n"
+         ".org 4\n"
+         "l:    nop cond inc\n"
+         "      nop force cnt1 bntc1 l\n"
+         "      nop cond jmp idle done\n"
+         "      a=1 b=1 c=1 ldc src+ force cnt1 bntc1 l\n",
+         5, 7, false},
+        {"idle: nop cond jmp idle done\n"
+         ".org 4\n"
+         "l:    nop force cnt2 bntc2 l\n"
+         "      nop cond jmp idle done\n"
+         "      a=t b=0 c=0 mwrt dst+ force cnt2 bntc2 l\n",
+         4, 6, true},
+    };
+    /* the second instruction's count: near the terminal count (TC1: 116,
+     * TC2: 0) and elsewhere */
+    static const unsigned near1[] = {113, 114, 115, 116, 117, 118, 119, 120, 121, 30, 31};
+    static const unsigned near2[] = {125, 126, 127, 0, 1, 2, 3, 4, 5, 30, 31};
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0x5a9e3ull), s = seed;
+    enum { BURST = 64 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, plans = 0, shapes = 0;
+    for (int prog = 0; prog < 3; prog++) {
+        pp5_ucode *u = calloc(1, sizeof *u);
+        assert_non_null(u);
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        assert_int_equal(pp5_uasm(progs[prog].src, strlen(progs[prog].src), "memo", u, &errs),
+                         LS_OK);
+        ls_diag_list_free(&errs);
+        const unsigned addr = progs[prog].addr, other = progs[prog].other;
+        for (unsigned v = 0; v < sizeof near1 / sizeof near1[0]; v++) {
+            pp5_igc *ga, *gb;
+            ls_diag d;
+            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            /* P: FBITS; then twice P (LC2), I (UADDR 4, LC1), Go, wait */
+            pp5_igc_item items[12];
+            memset(items, 0, sizeof items);
+            items[0].kind = PP5_ITEM_HOST;
+            items[0].in.wr_en = true;
+            items[0].in.t = t_of(&o, PP5_REG_P);
+            items[0].in.d = 1u << 30 | 141u << 23;
+            for (int i = 0; i < 2; i++) {
+                const unsigned lc1 = progs[prog].lc2 || i == 0 ? 40 : near1[v];
+                const unsigned lc2 = !progs[prog].lc2 || i == 0 ? 40 : near2[v];
+                pp5_igc_item *it = &items[1 + 4 * i];
+                it[0].kind = PP5_ITEM_HOST;
+                it[0].in.wr_en = true;
+                it[0].in.t = t_of(&o, PP5_REG_P);
+                it[0].in.d = lc2 << 16;
+                it[1].kind = PP5_ITEM_HOST;
+                it[1].in.wr_en = true;
+                it[1].in.t = t_of(&o, PP5_REG_I);
+                it[1].in.d = 4u | lc1 << 23;
+                it[2].kind = PP5_ITEM_HOST;
+                it[2].in.go = true;
+                it[3].kind = PP5_ITEM_WAIT;
+            }
+            items[9].kind = PP5_ITEM_RUN;
+            items[9].clocks = 20;
+            pp5_host_in idle;
+            memset(&idle, 0, sizeof idle);
+            for (int round = 0; round < 3; round++) {
+                /* round 1: the loop word replaced; round 2: put back */
+                if (round > 0) {
+                    const uint32_t w = u->words[round == 1 ? other : addr];
+                    assert_int_equal(pp5_igc_load_ucode(ga, addr, &w, 1, &d), LS_OK);
+                    assert_int_equal(pp5_igc_load_ucode(gb, addr, &w, 1, &d), LS_OK);
+                }
+                (void)script_check(seed, (int)(prog * 1000 + v * 10 + round), &s, ga, gb, items,
+                                   10, &idle, buf, BURST, &bursts);
+            }
+            plans += (long)gb->seg_plans;
+            shapes += (long)gb->seg_shapes;
+            pp5_igc_destroy(ga);
+            pp5_igc_destroy(gb);
+        }
+        free(u);
+    }
+    printf("shape memo: %ld loop plans, %ld shapes made, in %ld script calls\n", plans, shapes,
+           bursts);
+    /* (shapes from the memo too: the later plans at a word) */
+    assert_true(plans - shapes > 100 && shapes > 100);
+}
+
+/* Self-loops in their steady stretches (fast.c, seg_self_clocks()): a
+ * counted self-loop that shifts every clock, entered right after the NewL of
+ * a Done word that shifts or not (the loop's first three clocks take TrSt from
+ * the clocks before it), while the C coefficient of a fresh posting is still
+ * being sent, so that the loop runs across the CSB fall at every offset (the
+ * column with CSB high, then 0); LC1, FBITS and the coefficient swept.
+ * Against full steps (script_check), in long calls. */
+static void test_self_loop_stretches(void **state)
+{
+    (void)state;
+    static const char *const src[3] = {
+        "idle: nop force jmp idle done\n.org 4\n"
+        "l:    a=t b=0 c=0 mwrt dst+ force cnt1 bntc1 l\n"
+        "      nop force jmp idle done\n",
+        "idle: nop halt jmp idle done\n.org 4\n"
+        "l:    a=t b=0 c=0 mwrt dst+ force cnt1 bntc1 l\n"
+        "      nop halt jmp idle done\n",
+        "idle: nop cond jmp idle done\n.org 4\n"
+        "l:    nop force cnt1 bntc1 l\n"
+        "      nop cond jmp idle done\n"};
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0x5e1f5ull), s = seed;
+    enum { BURST = 300 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, loop_clocks = 0;
+    for (int prog = 0; prog < 3; prog++) {
+        pp5_ucode *u = calloc(1, sizeof *u);
+        assert_non_null(u);
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        assert_int_equal(pp5_uasm(src[prog], strlen(src[prog]), "stretch", u, &errs), LS_OK);
+        ls_diag_list_free(&errs);
+        for (unsigned fb = 129; fb <= 159; fb += 6) {
+            for (unsigned lc = 0; lc < 48; lc++) {
+                pp5_igc *ga, *gb;
+                ls_diag d;
+                assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+                assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+                assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+                assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+                /* P: FBITS; then twice C, I (UADDR 4, QEEMode 01: C only,
+                 * LC1), Go, wait */
+                pp5_igc_item items[12];
+                memset(items, 0, sizeof items);
+                items[0].kind = PP5_ITEM_HOST;
+                items[0].in.wr_en = true;
+                items[0].in.t = t_of(&o, PP5_REG_P);
+                items[0].in.d = 1u << 30 | fb << 23;
+                for (int i = 0; i < 2; i++) {
+                    pp5_igc_item *it = &items[1 + 4 * i];
+                    it[0].kind = PP5_ITEM_HOST;
+                    it[0].in.wr_en = true;
+                    it[0].in.t = t_of(&o, PP5_REG_C);
+                    it[0].in.d = random_coef(&s);
+                    it[1].kind = PP5_ITEM_HOST;
+                    it[1].in.wr_en = true;
+                    it[1].in.t = t_of(&o, PP5_REG_I);
+                    it[1].in.d = 4u | 1u << 18 | (i ? 2 * lc + 5 : lc) << 23;
+                    it[2].kind = PP5_ITEM_HOST;
+                    it[2].in.go = true;
+                    it[3].kind = PP5_ITEM_WAIT;
+                }
+                items[9].kind = PP5_ITEM_RUN;
+                items[9].clocks = 40;
+                pp5_host_in idle;
+                memset(&idle, 0, sizeof idle);
+                (void)script_check(seed, (int)(prog * 100000 + fb * 100 + lc), &s, ga, gb, items,
+                                   10, &idle, buf, BURST, &bursts);
+                loop_clocks += (long)gb->seg_loop_clocks;
+                pp5_igc_destroy(ga);
+                pp5_igc_destroy(gb);
+            }
+        }
+        free(u);
+    }
+    printf("self-loop stretches: %ld clocks in loops, %ld script calls\n", loop_clocks, bursts);
+    assert_true(loop_clocks > 10000);
+}
+
 /* A stream built with pp5_stream_append() is the stream its text parses to. */
 static void test_stream_append(void **state)
 {
@@ -1159,6 +1359,8 @@ int main(void)
         cmocka_unit_test(test_blocks_library),
         cmocka_unit_test(test_blocks_call_lengths),
         cmocka_unit_test(test_postc_loop_edges),
+        cmocka_unit_test(test_shape_memo),
+        cmocka_unit_test(test_self_loop_stretches),
         cmocka_unit_test(test_stream_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -269,6 +269,8 @@ void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
     g->seg_ctab_drops += g->uop[addr].ctab_ok;
     pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
+    /* (any loop plan's shape may read this word: all dropped) */
+    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key);
 }
 
 void pp5_igc_fast_decode_all(pp5_igc *g)
@@ -284,6 +286,7 @@ void pp5_igc_fast_decode_all(pp5_igc *g)
             pp5_uop_decode(g, &g->uop[a], w, exists);
     }
     g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
+    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key); /* no loop plan shapes yet */
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
@@ -405,13 +408,15 @@ static void ser_fast_build(pp5_igc *g)
 #endif
 }
 
+/* Bit sc of the six raw bit streams, as bits 0..5 (0 outside 0..63). */
 static unsigned raw_bits_at(const pp5_ser_fast *f, int32_t sc)
 {
-    unsigned b = 0;
-    if (sc >= 0 && sc < 64)
-        for (int k = 0; k < 6; k++)
-            b |= (unsigned)((f->x[k] >> sc) & 1u) << k;
-    return b;
+    if ((uint32_t)sc >= 64)
+        return 0;
+    /* (written out: as a loop it was compiled as one, ~60 instructions a posting) */
+    return (unsigned)((f->x[0] >> sc) & 1u) | (unsigned)((f->x[1] >> sc) & 1u) << 1 |
+           (unsigned)((f->x[2] >> sc) & 1u) << 2 | (unsigned)((f->x[3] >> sc) & 1u) << 3 |
+           (unsigned)((f->x[4] >> sc) & 1u) << 4 | (unsigned)((f->x[5] >> sc) & 1u) << 5;
 }
 
 static inline uint64_t ld64(const void *p)
@@ -881,14 +886,7 @@ static inline uint64_t spread6(unsigned dat6)
  * what they are at each phase and no PostC, MsIn, LSB token or Done can occur.
  * seg_loop_plan() checks that the two words form such a loop under the present
  * conditions and returns how many clocks it keeps doing so. */
-typedef struct seg_phase {
-    uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
-    uint64_t q4;                /* pins bytes 32..39 but TrSt, ALUDat */
-    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr */
-    uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
-    uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
-    bool first_lsb;             /* the LSB token in the first clock (self-loops only) */
-} seg_phase;
+typedef pp5_seg_phase seg_phase; /* (igc_internal.h: the plan memo keeps two) */
 
 typedef struct seg_loop_in {
     unsigned pc, n1, n2;
@@ -933,22 +931,23 @@ static inline uint64_t seg_count_hits(unsigned d0, unsigned d1, unsigned n, unsi
 
 static inline uint64_t seg_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* Fills ph[0], ph[1] and returns K ≥ 4; or 0: not such a loop; or
- * SEG_PLAN_SHORT | K: such a loop, but for K < 4 clocks only. */
-#define SEG_PLAN_SHORT 0x100u
-static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_t n,
-                              seg_phase ph[2])
+/* The part of a plan at in->pc that does not depend on the state but through
+ * TRR, the status levels and the loop counters' classes (seg_shape_key()):
+ * which words loop (w0 at PC, w1 its successor) and what they do — into m
+ * (period 0: no loop of one or two words with TC1, TC2 that can stay). */
+static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
+                           pp5_seg_shape *m)
 {
-    const bool trr = (in->stages >> in->top) & 1u;
     const pp5_uop *w[2];
     unsigned pcs[2], m1 = in->n1, m2 = in->n2;
     bool tc1[2], tc2[2], br[2];
     unsigned pc = in->pc;
     int P = 0;
+    m->period = 0;
     for (int i = 0; i < 2; i++) {
         const pp5_uop *u = &uop[pc & 511u];
         if (u->done | !u->exists)
-            return 0;
+            return;
         w[i] = u;
         pcs[i] = pc;
         m1 = (m1 - u->cnt1) & 0x7fu;
@@ -966,7 +965,7 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         pc = next;
     }
     if (P == 0)
-        return 0;
+        return;
     if (P == 1) { /* a self-loop: the second clock is the same word */
         w[1] = w[0];
         pcs[1] = pcs[0];
@@ -974,34 +973,86 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         tc1[1] = ((in->n1 - 2u * w[0]->cnt1) & 0x7fu) == 116;
         tc2[1] = ((in->n2 - 2u * w[0]->cnt2) & 0x7fu) == 0;
     }
-    unsigned sh[2], c1[2], c2[2];
-    for (int i = 0; i < 2; i++) {
-        sh[i] = (w[i]->shift >> trr) & 1u;
-        c1[i] = w[i]->cnt1;
-        c2[i] = w[i]->cnt2;
-    }
-    uint64_t K = n;
     /* TC1, TC2: constant if not counted; else low at both phases until the
-     * terminal count */
-    if (c1[0] + c1[1]) {
-        if (tc1[0] | tc1[1])
-            return 0;
-        K = seg_min(K, seg_count_hits(c1[0], c1[1], in->n1, 116));
-    } else if (tc1[0] != tc1[1]) {
-        return 0;
+     * terminal count (seg_loop_plan() finds when) */
+    if (w[0]->cnt1 + w[1]->cnt1 ? tc1[0] | tc1[1] : tc1[0] != tc1[1])
+        return;
+    if (w[0]->cnt2 + w[1]->cnt2 ? tc2[0] | tc2[1] : tc2[0] != tc2[1])
+        return;
+    for (int i = 0; i < 2; i++) {
+        const pp5_uop *u = w[i];
+        pp5_seg_phase *f = &m->ph[i];
+        const unsigned sh = (u->shift >> trr) & 1u;
+        f->alu_lo = ld64(u->alu[0]);
+        f->alu_hi = ld64(u->alu[0] + 8);
+        const unsigned bits = sh | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
+                              (unsigned)br[i] << 4 | (unsigned)trr << 7;
+        f->a = pcs[i] | (uint64_t)bits << 16; /* (the LSB bit: the plan's) */
+        f->dir = u->dir_en;
+        f->pair = u->pair0;
+        f->sh = (uint8_t)sh;
+        f->ctr_sa = u->ctr_sa;
+        f->ctr_mask = u->ctr_mask;
+        f->ctr_add = u->ctr_add;
+        f->cnt1 = u->cnt1;
+        f->cnt2 = u->cnt2;
+        m->uw[i] = u->uw;
     }
-    if (c2[0] + c2[1]) {
-        if (tc2[0] | tc2[1])
-            return 0;
-        K = seg_min(K, seg_count_hits(c2[0], c2[1], in->n2, 0));
-    } else if (tc2[0] != tc2[1]) {
+    m->period = (uint8_t)P;
+}
+
+/* The conditions a shape depends on besides the store (seg_plan_shape()):
+ * TRR, the status levels, and whether LC1 is 116, 117, 118 or other and LC2
+ * 0, 1, 2 or other (TC1 and TC2 at the loop's first two clocks: each word
+ * counts by at most one); never 0. */
+static inline unsigned seg_shape_key(const seg_loop_in *in, bool trr)
+{
+    const unsigned n1c = in->n1 - 116u < 3u ? in->n1 - 115u : 0;
+    const unsigned n2c = in->n2 < 3u ? in->n2 + 1u : 0;
+    return 1u | (unsigned)trr << 1 | n1c << 2 | n2c << 4 | (in->st_cond >> 3) << 6;
+}
+
+/* A loop plan: the shape's phases (the memo's, not copied) and what depends
+ * on the state besides. */
+typedef struct seg_plan {
+    const seg_phase *ph;
+    uint64_t q4[2];   /* each phase's pins bytes 32..39 but TrSt, ALUDat */
+    uint64_t lsb40;   /* the LSB token (bit 40 of a record, of the pins word) */
+    bool first_lsb;   /* the LSB token in the first clock (self-loops only) */
+} seg_plan;
+
+/* Fills pl and returns K ≥ 4; or 0: not such a loop; or SEG_PLAN_SHORT | K:
+ * such a loop, but for K < 4 clocks only. The shape comes from the memo of
+ * the plans made at the same address (g->seg_shape). */
+#define SEG_PLAN_SHORT 0x100u
+static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
+{
+    const bool trr = (in->stages >> in->top) & 1u;
+    if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
         return 0;
+    const unsigned key = seg_shape_key(in, trr);
+    const pp5_seg_shape *m = &g->seg_shape[in->pc];
+    if (g->seg_shape_key[in->pc] != key) {
+        seg_plan_shape(g->uop, in, trr, &g->seg_shape[in->pc]);
+        g->seg_shape_key[in->pc] = (uint16_t)key;
+        g->seg_shapes++;
     }
+    if (!m->period)
+        return 0;
+    const unsigned sh0 = m->ph[0].sh, sh1 = m->ph[1].sh;
+    const unsigned c10 = m->ph[0].cnt1, c11 = m->ph[1].cnt1;
+    const unsigned c20 = m->ph[0].cnt2, c21 = m->ph[1].cnt2;
+    uint64_t K = n;
+    /* the terminal counts (not reached in the first two clocks: the shape) */
+    if (c10 + c11)
+        K = seg_min(K, seg_count_hits(c10, c11, in->n1, 116));
+    if (c20 + c21)
+        K = seg_min(K, seg_count_hits(c20, c21, in->n2, 0));
     const bool csb0 = in->sc < in->csb_until;
-    if (sh[0] + sh[1]) {
+    if (sh0 + sh1) {
         /* no MsIn to shift in; the LSB token only in the first clock of a word
          * that loops on itself and shifts every clock (seg_loop_self) */
-        if (in->mp | (in->fp & csb0 & !(P == 1 && sh[0] && !w[0]->dir_en)))
+        if (in->mp | (in->fp & csb0 & !(m->period == 1 && sh0 && !m->ph[0].dir)))
             return 0;
         /* TRR at the j-th shift is stage top - j (0 below stage 0) */
         const uint64_t low = (1ull << in->top) - 1;
@@ -1010,7 +1061,7 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
         const uint64_t J = differ ? (uint64_t)(in->top - (63 - __builtin_clzll(differ)))
                          : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
         if (J != UINT64_MAX)
-            K = seg_min(K, seg_reach(sh[0], sh[1], J));
+            K = seg_min(K, seg_reach(sh0, sh1, J));
         /* no PostC (with CBsy, CSB must stay high), no shift after the CSB fall
          * that sets MsIn pending (the fall itself may be the loop's last shift:
          * the caller sets MsIn pending then), no saturation of the count */
@@ -1019,36 +1070,20 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
             stop = seg_min(stop, in->csb_until);
         if (stop <= in->sc)
             return 0;
-        K = seg_min(K, seg_reach(sh[0], sh[1], stop - in->sc));
+        K = seg_min(K, seg_reach(sh0, sh1, stop - in->sc));
     }
     if (K < 4) /* too short to pay; nor can a loop start before it ends */
         return K | SEG_PLAN_SHORT;
     /* LSB: constant when the loop does not shift (CSB stays); else sent by
      * the first clock only (see above) */
-    const bool first_lsb = in->fp & csb0 & (sh[0] | sh[1]);
+    const bool first_lsb = in->fp & csb0 & (sh0 | sh1);
     const bool lsb = in->fp & csb0 & !first_lsb;
-    /* (a self-loop: ph[1] is ph[0], written field by field like it: a copy of
-     * the struct would load it whole right after these narrow stores, which
-     * the CPU cannot forward) */
-    for (int i = 0; i < 2; i++) {
-        const pp5_uop *u = w[i];
-        seg_phase *f = &ph[i];
-        f->alu_lo = ld64(u->alu[0]);
-        f->alu_hi = ld64(u->alu[0] + 8);
-        f->q4 = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)u->uw << 32 : in->q4_base;
-        const unsigned bits = sh[i] | (unsigned)tc1[i] << 2 | (unsigned)tc2[i] << 3 |
-                              (unsigned)br[i] << 4 | (unsigned)trr << 7;
-        f->a = pcs[i] | (uint64_t)bits << 16 | (uint64_t)lsb << 40;
-        f->dir = u->dir_en;
-        f->pair = u->pair0;
-        f->sh = (uint8_t)sh[i];
-        f->ctr_sa = u->ctr_sa;
-        f->ctr_mask = u->ctr_mask;
-        f->ctr_add = u->ctr_add;
-        f->cnt1 = (uint8_t)c1[i];
-        f->cnt2 = (uint8_t)c2[i];
-        f->first_lsb = first_lsb;
-    }
+    pl->ph = m->ph;
+    for (int i = 0; i < 2; i++)
+        pl->q4[i] = in->test_oe ? (in->q4_base & 0xffffffffull) | (uint64_t)m->uw[i] << 32
+                                : in->q4_base;
+    pl->lsb40 = (uint64_t)lsb << 40;
+    pl->first_lsb = first_lsb;
     return K;
 }
 
@@ -1061,20 +1096,24 @@ static uint64_t seg_loop_plan(const pp5_uop *uop, const seg_loop_in *in, uint64_
  * locals of its own (a function of its own, so that they stay in registers). */
 /* A self-loop's clocks [k0, kend), enough to make the record of any of them
  * (seg_self_rec()): the segment's end needs those of its last four clocks
- * only, which are rarely the loop's, so they are made there (or before a
- * posting rebuilds the CoefGate columns they read). */
+ * only, which are rarely the loop's, so they are made there. A posting
+ * rebuilds the CoefGate columns they read: it leaves them a copy (blk). */
 typedef struct seg_self_desc {
     uint64_t k0, kend;
     uint64_t a;             /* seg_rec.a but ALUDat, CSB, Addr */
     uint64_t outB0, sepB0;  /* *Dat of the clocks k0, k0 + 1 */
+    const uint64_t *blk;    /* the CoefGate columns of the loop's clocks */
     uint32_t sc0, csb_until;
     uint8_t a0, step;       /* the address of clock k0, its step */
     bool aludat, valid;
     uint64_t hk0, hk1;      /* the host clocks among them (seg_host_loopable()) */
     uint64_t pik;           /* the clock among them that posts I (or none) */
+    uint64_t pck, pcb;      /* the clock among them that posts C (or none), its bits */
 } seg_self_desc;
 
 typedef struct seg_loop_st {
+    uint64_t q4[2];     /* the plan's (seg_plan) */
+    uint64_t lsb40;
     uint32_t shreg, sc, csb_until;
     uint64_t outB, sepB;
     uint32_t ctr;
@@ -1099,6 +1138,7 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
     seg_rec *rec = st->rec;
     pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
     const uint64_t n = st->n, c0 = st->c0;
+    const uint64_t q4a = st->q4[0], q4b = st->q4[1], lsb40 = st->lsb40;
     for (; k < k_end; k++, j ^= 1u) {
         const seg_phase *P = &ph[j];
         const bool aludat = shreg & 1u;
@@ -1117,7 +1157,8 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
         ctr = (ctr & ~P->ctr_mask) | ((ctr + P->ctr_add) & P->ctr_mask);
         if (records) {
             seg_rec *r = &rec[(c0 + k) & 3];
-            r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)csb << 21 | (uint64_t)addr << 32;
+            r->a = P->a | lsb40 | (uint64_t)aludat << 17 | (uint64_t)csb << 21 |
+                   (uint64_t)addr << 32;
             r->dat = dat;
         }
         if (with_pins) {
@@ -1125,12 +1166,12 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
             unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
             unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
             st64(p0, c0 + k);
-            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | P->q4);
+            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | (j ? q4b : q4a));
             trst = (trst >> 1) | (unsigned)P->sh << 2;
             st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
             st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
             st64(p2 + 16, P->alu_hi | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (P->a & (1ull << 40)));
+            st64(p2 + 24, (dat >> 8) | lsb40);
         }
     }
     st->shreg = shreg;
@@ -1150,14 +1191,81 @@ static inline uint64_t seg_col(const uint64_t *blk, uint32_t sc, uint32_t csb_un
            (0 - (uint64_t)(sc < csb_until));
 }
 
+/* A self-loop's clocks k … k_end-1 with pins (seg_loop_self(): its state in
+ * a struct of its own, so that the calls share one set-up). checked: the
+ * last two clocks of the buffer (SEG_PINS). The general form
+ * (SEG_SELF_ANY), and two for the steady stretches: from the loop's fourth
+ * clock on, TrSt is its own shift (1, and stays), and while CSB is high and
+ * s < 127 the column needs neither the CSB mask nor the clamp
+ * (SEG_SELF_CSB), while CSB is low it is 0 (SEG_SELF_NO_CSB). */
+enum { SEG_SELF_ANY, SEG_SELF_CSB, SEG_SELF_NO_CSB };
+typedef struct seg_self_k {
+    uint32_t sc;
+    const uint32_t csb_until;
+    uint8_t a;
+    const uint8_t step, pair;
+    unsigned trst;
+    uint64_t outB, sepB;
+    const uint64_t q1, q4, alu_hi, lsb40;
+    const uint64_t *blk;
+    pp5_pins *pins_out, *tail;
+    const uint64_t n, c0;
+} seg_self_k;
+
+static inline __attribute__((always_inline)) uint64_t
+seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, const bool checked)
+{
+    uint32_t sc = st->sc;
+    uint8_t a = st->a;
+    unsigned trst = st->trst;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    const uint32_t csb_until = st->csb_until;
+    const uint8_t step = st->step, pair = st->pair;
+    const uint64_t q1 = st->q1, q4 = st->q4, alu_hi = st->alu_hi, lsb40 = st->lsb40;
+    const uint64_t *blk = st->blk;
+    pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
+    const uint64_t n = st->n, c0 = st->c0;
+    for (; k < k_end; k++) {
+        const uint64_t dat = outB;
+        const uint64_t col = form == SEG_SELF_CSB      ? (blk[sc >> 3] >> (sc & 7u)) & SEG_SPREAD6
+                           : form == SEG_SELF_NO_CSB ? 0
+                                                     : seg_col(blk, sc, csb_until);
+        outB = sepB;
+        sepB = col;
+        sc++;
+        const uint8_t addr = a;
+        a = (uint8_t)(a + step);
+        unsigned char *p0 = (unsigned char *)&pins_out[k];
+        unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
+        unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
+        st64(p0, c0 + k);
+        if (form == SEG_SELF_ANY) {
+            st64(p0 + 32, (trst & 1u) | q4);
+            trst = (trst >> 1) | 4u;
+        } else { /* (trst is 7, and stays) */
+            st64(p0 + 32, 1u | q4);
+        }
+        st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+        st64(p2 + 8, q1);
+        st64(p2 + 16, alu_hi | dat << 56);
+        st64(p2 + 24, (dat >> 8) | lsb40);
+    }
+    st->sc = sc;
+    st->a = a;
+    st->trst = trst;
+    st->outB = outB;
+    st->sepB = sepB;
+    return k;
+}
+
 /* The commonest loop: one word that shifts every clock and leaves DirectReg
  * alone (the waits for the TRR token, the QLOAD/QADD bit loops). ALUDat, the
  * word's pins and its signals are constant; per clock only the address, the
  * shift count and the column change, and the records are made afterwards for
  * the last four clocks only. */
 static inline __attribute__((always_inline)) uint64_t
-seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
-              const bool with_pins, const bool checked, const bool records)
+seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_mid, uint64_t k_end,
+              const bool with_pins, const bool records)
 {
     const uint64_t k0 = k;
     uint32_t sc = st->sc;
@@ -1174,28 +1282,31 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
     const uint64_t n = st->n, c0 = st->c0;
     const bool aludat = st->shreg & 1u;
     const uint64_t q1 = P->alu_lo ^ (uint64_t)(P->dir & !aludat); /* dir is 0 here */
-    const uint64_t q4 = (uint64_t)aludat << 8 | P->q4, alu_hi = P->alu_hi;
-    const uint64_t lsb40 = P->a & (1ull << 40);
+    const uint64_t q4 = (uint64_t)aludat << 8 | st->q4[0], alu_hi = P->alu_hi;
+    const uint64_t lsb40 = st->lsb40;
     if (with_pins) {
-        for (; k < k_end; k++) {
-            const uint64_t dat = outB;
-            const uint64_t col = seg_col(blk, sc, csb_until);
-            outB = sepB;
-            sepB = col;
-            sc++;
-            const uint8_t addr = a;
-            a = (uint8_t)(a + step);
-            unsigned char *p0 = (unsigned char *)&pins_out[k];
-            unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
-            unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
-            st64(p0, c0 + k);
-            st64(p0 + 32, (trst & 1u) | q4);
-            trst = (trst >> 1) | 4u;
-            st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
-            st64(p2 + 8, q1);
-            st64(p2 + 16, alu_hi | dat << 56);
-            st64(p2 + 24, (dat >> 8) | lsb40);
+        /* the clocks whose shares all land in the buffer, then the last two
+         * (checked: SEG_PINS) */
+        seg_self_k sk = {sc, csb_until, a, step, pair, trst, outB, sepB, q1, q4, alu_hi, lsb40,
+                         blk, pins_out, tail, n, c0};
+        if (k_mid - k > 3) {
+            /* the first three clocks, then the steady stretches: CSB high
+             * with s < 127, CSB high beyond (rare: the general form), CSB low */
+            k = seg_self_clocks(&sk, k, k + 3, SEG_SELF_ANY, false);
+            const uint32_t lim = csb_until < 127 ? csb_until : 127;
+            const uint64_t k_hi = sk.sc < lim ? seg_min(k_mid, k + (lim - sk.sc)) : k;
+            k = seg_self_clocks(&sk, k, k_hi, SEG_SELF_CSB, false);
+            const uint64_t k_lo = sk.sc < csb_until ? seg_min(k_mid, k + (csb_until - sk.sc)) : k;
+            k = seg_self_clocks(&sk, k, k_lo, SEG_SELF_ANY, false);
+            k = seg_self_clocks(&sk, k, k_mid, SEG_SELF_NO_CSB, false);
         }
+        k = seg_self_clocks(&sk, k, k_mid, SEG_SELF_ANY, false);
+        k = seg_self_clocks(&sk, k, k_end, SEG_SELF_ANY, true);
+        sc = sk.sc;
+        a = sk.a;
+        outB = sk.outB;
+        sepB = sk.sepB;
+        trst = sk.trst;
     } else {
         const uint64_t K = k_end - k;
         sc += (uint32_t)K;
@@ -1208,7 +1319,7 @@ seg_loop_self(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_end,
     for (uint64_t c = k_end - (k_end - k0 < 4 ? k_end - k0 : 4); records && c < k_end; c++) {
         const uint32_t i = (uint32_t)(c - k0), sci = sc0 + i;
         seg_rec *r = &st->rec[(c0 + c) & 3];
-        r->a = P->a | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
+        r->a = P->a | lsb40 | (uint64_t)aludat << 17 | (uint64_t)(sci < csb_until) << 21 |
                (uint64_t)(uint8_t)(a0 + step * i) << 32;
         r->dat = i == 0 ? outB0 : i == 1 ? sepB0 : seg_col(blk, sci - 2, csb_until);
     }
@@ -1228,9 +1339,10 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         seg_self_desc *d = &st->d;
         d->k0 = k;
         d->kend = k_end;
-        d->a = P->a;
+        d->a = P->a | st->lsb40;
         d->outB0 = st->outB;
         d->sepB0 = st->sepB;
+        d->blk = st->blk;
         d->sc0 = st->sc;
         d->csb_until = st->csb_until;
         d->a0 = (uint8_t)(st->ctr >> P->ctr_sa);
@@ -1239,35 +1351,98 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
         d->valid = true;
         d->hk0 = d->hk1 = 0;
         d->pik = UINT64_MAX;
+        d->pck = UINT64_MAX;
+        d->pcb = 0;
     }
     if (!st->pins_out)
-        return seg_loop_self(st, P, k, k_end, false, false, records);
+        return seg_loop_self(st, P, k, k_end, k_end, false, records);
     /* the clocks whose shares all land in the buffer, then the last two */
     const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
     const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
-    k = seg_loop_self(st, P, k, k_mid, true, false, records);
-    return seg_loop_self(st, P, k, k_end, true, true, records);
+    return seg_loop_self(st, P, k, k_mid, k_end, true, records);
 }
 
 /* The record of clock kc of the self-loop d (as seg_loop_self() makes it). */
-static void seg_self_rec(const seg_self_desc *d, const uint64_t *blk, uint64_t kc, seg_rec *r)
+static void seg_self_rec(const seg_self_desc *d, uint64_t kc, seg_rec *r)
 {
     const uint32_t i = (uint32_t)(kc - d->k0), sci = d->sc0 + i;
     r->a = d->a | (uint64_t)d->aludat << 17 | (uint64_t)(sci < d->csb_until) << 21 |
            (uint64_t)(uint8_t)(d->a0 + d->step * i) << 32 |
            (kc >= d->hk0 && kc < d->hk1 ? TR_BITS(SEG_HOST) : 0) |
-           (kc == d->pik ? TR_BITS(SEG_POSTI) : 0);
-    r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(blk, sci - 2, d->csb_until);
+           (kc == d->pik ? TR_BITS(SEG_POSTI) : 0) | (kc == d->pck ? d->pcb : 0);
+    r->dat = i == 0 ? d->outB0 : i == 1 ? d->sepB0 : seg_col(d->blk, sci - 2, d->csb_until);
+}
+
+/* Clocks k … k_end-1 (an even number, from the loop's first phase) of a loop
+ * of two words that leave DirectReg alone, with pins and no records (the
+ * unchecked stretch of seg_loop_run()): two clocks per turn, one of each
+ * phase, so that what a phase drives (ALUDat among it: DirectReg holds) is
+ * taken once per loop. */
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_end)
+{
+    uint32_t sc = st->sc, ctr = st->ctr;
+    const uint32_t csb_until = st->csb_until;
+    uint64_t outB = st->outB, sepB = st->sepB;
+    unsigned trst = st->trst;
+    const uint64_t *blk = st->blk;
+    pp5_pins *const pins_out = st->pins_out;
+    const uint64_t c0 = st->c0;
+    const uint64_t aludat8 = (uint64_t)(st->shreg & 1u) << 8;
+    const uint64_t lsb40 = st->lsb40;
+    struct {
+        uint64_t q4, alu_lo, alu_hi;
+        uint32_t mask, add;
+        unsigned sa, sh;
+        uint8_t pair;
+    } f[2];
+    for (int i = 0; i < 2; i++) {
+        f[i].q4 = st->q4[i] | aludat8;
+        f[i].alu_lo = ph[i].alu_lo; /* (dir 0: no ALUDat term) */
+        f[i].alu_hi = ph[i].alu_hi;
+        f[i].mask = ph[i].ctr_mask;
+        f[i].add = ph[i].ctr_add;
+        f[i].sa = ph[i].ctr_sa;
+        f[i].sh = ph[i].sh;
+        f[i].pair = ph[i].pair;
+    }
+    for (; k < k_end; k += 2) {
+        for (int i = 0; i < 2; i++) {
+            const uint64_t dat = outB;
+            if (f[i].sh) {
+                outB = sepB;
+                sepB = seg_col(blk, sc, csb_until);
+                sc++;
+            }
+            const uint8_t addr = (uint8_t)(ctr >> f[i].sa);
+            ctr = (ctr & ~f[i].mask) | ((ctr + f[i].add) & f[i].mask);
+            unsigned char *p0 = (unsigned char *)&pins_out[k + (unsigned)i];
+            st64(p0, c0 + k + (unsigned)i);
+            st64(p0 + 32, (trst & 1u) | f[i].q4);
+            trst = (trst >> 1) | f[i].sh << 2;
+            st16(p0 + sizeof(pp5_pins) + 30, (uint16_t)(addr | (addr ^ f[i].pair) << 8));
+            st64(p0 + 2 * sizeof(pp5_pins) + 8, f[i].alu_lo);
+            st64(p0 + 2 * sizeof(pp5_pins) + 16, f[i].alu_hi | dat << 56);
+            st64(p0 + 2 * sizeof(pp5_pins) + 24, (dat >> 8) | lsb40);
+        }
+    }
+    st->sc = sc;
+    st->ctr = ctr;
+    st->outB = outB;
+    st->sepB = sepB;
+    st->trst = trst;
+    return k;
 }
 
 static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
-                                                       uint64_t k, uint64_t k_end)
+                                                       bool first_lsb, uint64_t k, uint64_t k_end)
 {
     if (ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir) { /* one word (same PC and signals) */
-        if (ph[0].first_lsb) { /* the first clock sends the LSB token */
-            seg_phase p1 = ph[0];
-            p1.a |= 1ull << 40;
-            k = seg_loop_self_run(st, &p1, k, k + 1, true);
+        if (first_lsb) { /* the first clock sends the LSB token */
+            const uint64_t lsb40 = st->lsb40;
+            st->lsb40 = 1ull << 40;
+            k = seg_loop_self_run(st, ph, k, k + 1, true);
+            st->lsb40 = lsb40;
         }
         return seg_loop_self_run(st, ph, k, k_end, false);
     }
@@ -1284,6 +1459,8 @@ static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const se
     const uint64_t lim = st->n >= 2 ? st->n - 2 : 0;
     const uint64_t k_mid = k_end <= lim ? k_end : lim > k ? lim : k;
     const uint64_t a = k_mid < k_rec ? k_mid : k_rec, b = k_mid > k_rec ? k_mid : k_rec;
+    if (!(ph[0].dir | ph[1].dir)) /* (ZTEST's loops) */
+        k = seg_loop_pairs(st, ph, k, k + ((a - k) & ~1ull));
     k = seg_loop_clocks(st, ph, k, a, &j, true, false, false);
     k = seg_loop_clocks(st, ph, k, k_mid, &j, true, false, true); /* (k_rec … k_mid) */
     k = seg_loop_clocks(st, ph, k, b, &j, true, true, false);     /* (k_mid … k_rec) */
@@ -1305,6 +1482,33 @@ static inline bool seg_host_loopable(const pp5_igc *g, const pp5_host_in *in)
     if (in->wr_en && (pp5_reg)g->opt.reg_of_t[in->t & 7u] == PP5_REG_P && (in->d >> 30))
         return false;
     return !(in->reset | in->test_pe);
+}
+
+/* PostC in clock kp of a segment (the general clock, or a self-loop's last):
+ * the self-loop d keeps the CoefGate columns its records read (a copy in
+ * blk_saved, unless it has one), which the posting rebuilds; then the
+ * Serializer's posting on the state written back to g (sc_start: s at the
+ * clock's start), and the Serializer's state taken back into the segment's
+ * locals (*cs: the LSB token pending and the set's MBI). */
+static inline __attribute__((always_inline)) void
+seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp, uint64_t c0,
+           uint32_t sc_start, unsigned *cs, uint32_t *sc, uint32_t *csb_until, uint64_t *stages)
+{
+    pp5_serializer *s = &g->ser;
+    if (desc->valid && desc->blk == g->fs.blk) {
+        memcpy(blk_saved, g->fs.blk, sizeof g->fs.blk);
+        desc->blk = blk_saved;
+    }
+    g->cycle = c0 + kp;
+    s->cl.first_pending = (*cs & CS_FP) != 0;
+    s->trr.stages = *stages;
+    ser_fast_post(g, sc_start);
+    g->ctl.cbsy = false;
+    *sc = g->fs.sc;
+    *csb_until = g->fs.csb_until;
+    *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
+          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
+    *stages = s->trr.stages;
 }
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
@@ -1384,6 +1588,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
 
     seg_self_desc desc; /* the last self-loop whose records are not made */
     desc.valid = false;
+    uint64_t blk_saved[16]; /* its CoefGate columns, after a posting (seg_post_c) */
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
     unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
@@ -1429,6 +1634,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     break;
                 }
             }
+            /* (a loop with a Go in it stops at the CSB end, CBsy being set:
+             * if CSB is low already and the word at PC shifts, none forms —
+             * seg_loop_plan() would say so; QLOAD's wait, where the host run
+             * comes after the CSB end) */
+            if (hm && sc >= csb_until && ((uop[pc & 511u].shift >> ((stages >> top) & 1u)) & 1u)) {
+                hr_no = si + hm;
+                hm = 0;
+            }
             if (hm) {
                 idle_max = hm;
                 if ((cs & CS_IP) && si + hm < sn) {
@@ -1448,12 +1661,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         if (try_loop & (!hin | (hm != 0)) &
             (((cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)) {
             /* (no PostI to come, but in the first clock) */
-            seg_phase ph[2];
+            seg_plan pl;
             /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until, (cs & CS_CBSY) || hm,
                                     (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
                                     st_cond, test_oe, q4_base};
-            uint64_t K = seg_loop_plan(uop, &in, idle_max, ph);
+            uint64_t K = seg_loop_plan(g, &in, idle_max, &pl);
+            const seg_phase *const ph = pl.ph;
             g->seg_plans++;
             if (K & SEG_PLAN_SHORT) {
                 skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
@@ -1497,7 +1711,17 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         K++;
                     }
                 }
+                /* a host run: Busy from the Go's clock on, its clocks before
+                 * it patched after the loop (fewer: the loop goes on through
+                 * the wait) */
+                if (hm) {
+                    pl.q4[0] |= 1ull << 16;
+                    pl.q4[1] |= 1ull << 16;
+                }
                 seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
+                ls.q4[0] = pl.q4[0];
+                ls.q4[1] = pl.q4[1];
+                ls.lsb40 = pl.lsb40;
                 ls.shreg = shreg;
                 ls.sc = sc;
                 ls.csb_until = csb_until;
@@ -1512,7 +1736,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 ls.n = n;
                 ls.c0 = c0;
                 ls.d.valid = false;
-                k = seg_loop_run(&ls, ph, k, k + K);
+                k = seg_loop_run(&ls, ph, pl.first_lsb, k, k + K);
                 if (ls.d.valid)
                     desc = ls.d;
                 shreg = ls.shreg;
@@ -1564,9 +1788,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                         desc.hk0 = k0;
                         desc.hk1 = k0 + hm;
                     }
-                    if (with_pins) /* Busy from the Go's clock on */
-                        for (uint64_t kj = k0 + hm - 1; kj < k; kj++)
-                            pins_out[kj].busy = true;
+                    if (with_pins) /* Busy only from the Go's clock on (above) */
+                        for (uint64_t kj = k0; kj < k0 + hm - 1; kj++)
+                            pins_out[kj].busy = false;
                     cs |= (ctl->ibsy ? CS_IBSY : 0) | (ctl->cbsy ? CS_CBSY : 0);
                     q4_base = (q4_base & ~(0xffull << 16)) |
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
@@ -1582,26 +1806,16 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     cs = TR_NEXT(t_pc);
                     if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
                         stages |= msin_bit;
-                    /* the self-loop's records before the posting rebuilds the
-                     * columns they read (as the general clock's PostC), then
-                     * that clock's PostC and MsIn */
-                    if (desc.valid) {
-                        for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
-                             kc < desc.kend; kc++)
-                            seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
-                        desc.valid = false;
+                    /* (s at that clock's start: csb_until) */
+                    seg_post_c(g, &desc, blk_saved, kp, c0, csb_until, &cs, &sc, &csb_until,
+                               &stages);
+                    /* that clock's PostC and MsIn (its record: the self-loop's) */
+                    if (desc.valid && kp >= desc.k0 && kp < desc.kend) {
+                        desc.pck = kp;
+                        desc.pcb = t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+                    } else {
+                        rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
                     }
-                    rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
-                    g->cycle = c0 + kp;
-                    s->cl.first_pending = (cs & CS_FP) != 0;
-                    s->trr.stages = stages;
-                    ser_fast_post(g, csb_until); /* s at that clock's start */
-                    ctl->cbsy = false;
-                    sc = f->sc;
-                    csb_until = f->csb_until;
-                    cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-                         ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-                    stages = s->trr.stages;
                     q4_base = (q4_base & ~(0xffull << 16)) |
                               (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
                     if (with_pins) /* Busy at that clock's end */
@@ -1680,24 +1894,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 shreg = g->dr.post;
             }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (t & TR_BITS(SEG_POSTC)) {
-                if (desc.valid) { /* its records before the columns change */
-                    for (uint64_t kc = k >= 4 && k - 4 > desc.k0 ? k - 4 : desc.k0;
-                         kc < desc.kend; kc++)
-                        seg_self_rec(&desc, blk, kc, &rec[(c0 + kc) & 3]);
-                    desc.valid = false;
-                }
-                g->cycle = c0 + k;
-                s->cl.first_pending = (cs & CS_FP) != 0;
-                s->trr.stages = stages;
-                ser_fast_post(g, sc_now);
-                ctl->cbsy = false;
-                sc = f->sc;
-                csb_until = f->csb_until;
-                cs = (cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-                     ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-                stages = s->trr.stages;
-            }
+            if (t & TR_BITS(SEG_POSTC))
+                seg_post_c(g, &desc, blk_saved, k, c0, sc_now, &cs, &sc, &csb_until, &stages);
             if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
             q4_base = (q4_base & ~(0xffull << 16)) |
@@ -1797,7 +1995,7 @@ script_over:
     const uint64_t c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
         if (desc.valid && c - c0 >= desc.k0 && c - c0 < desc.kend)
-            seg_self_rec(&desc, blk, c - c0, &rec[c & 3]);
+            seg_self_rec(&desc, c - c0, &rec[c & 3]);
         const seg_rec *r = &rec[c & 3];
         const unsigned bits = (unsigned)(r->a >> 16) & 0xffffu;
         const unsigned rpc = (unsigned)r->a & 0xffffu;

@@ -221,6 +221,26 @@ typedef struct pp5_uop {
 } pp5_uop;
 void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists);
 
+/* One phase of a loop in closed form (fast.c: seg_loop_plan(), seg_loop_run()):
+ * what one of its words does at every clock of that phase. */
+typedef struct pp5_seg_phase {
+    uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
+    uint64_t a;                 /* seg_rec.a but ALUDat, CSB, Addr, the LSB token */
+    uint32_t ctr_mask, ctr_add; /* PixMemAddr: the counter's byte, the step there */
+    uint8_t dir, pair, sh, ctr_sa, cnt1, cnt2;
+} pp5_seg_phase;
+
+/* The part of a loop plan made at address a that depends only on the store,
+ * the status levels, TRR and the loop counters' classes (fast.c:
+ * seg_plan_shape()): which words loop, and their phases but for the parts
+ * that depend on the rest of the state (the pins' Busy/TestPE/D word, the LSB
+ * token: the plan's, seg_plan). */
+typedef struct pp5_seg_shape {
+    pp5_seg_phase ph[2];
+    uint32_t uw[2];             /* the words (TestOE drives them on the D pads) */
+    uint8_t period;             /* 1: a self-loop, 2: two words, 0: no loop */
+} pp5_seg_shape;
+
 /* One clock as the fast step records it: the OutputLatch sources (pp5_ol_src)
  * and the signals of the clock that nothing but an observer reads (rebuilt by
  * the unpack). Bytes, not bit flags: each is one store of a value already in
@@ -303,6 +323,7 @@ struct pp5_igc {
     uint64_t seg_posti_loops;   /* loops whose first clock posts I */
     uint64_t seg_postc_loops;   /* self-loops whose last clock posts C */
     uint64_t seg_plans, seg_loops; /* loop plans made, loops run (for the bench) */
+    uint64_t seg_shapes;        /* of the plans, those whose shape was not in the memo */
     /* seg_ctab rows made, and made rows dropped by a store write or a change
      * of the status levels (for the tests' coverage checks) */
     uint64_t seg_ctab_rows, seg_ctab_drops;
@@ -325,6 +346,12 @@ struct pp5_igc {
      * (bit f of seq_pulldown_ok: seq_pulldown[f] made) */
     uint32_t seq_pulldown[8];
     uint8_t seq_pulldown_ok;
+    /* The loop plans' memo (fast.c, seg_loop_plan()): seg_shape[a] is the
+     * shape of the last plan made at address a, for the conditions coded in
+     * seg_shape_key[a] (0: none). Every decode of a word clears all keys (the
+     * shape reads the word after a too), pp5_igc_create() included. */
+    uint16_t seg_shape_key[512];
+    pp5_seg_shape seg_shape[512];
 };
 void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
