@@ -1885,6 +1885,10 @@ static void sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp)
     }
 }
 
+/* The ring slot of set number i ≥ 0 (i % QEE_SETS, without the sign fix-up of %) */
+_Static_assert((QEE_SETS & (QEE_SETS - 1)) == 0, "QEE_SETS is a power of two");
+static inline int qee_ring(int i) { return i & (QEE_SETS - 1); }
+
 /* For the next shift (sh = e->shifts, no LSB token): which set collects the
  * coefficient bits, which one R_T reads, and the first shift from which
  * qee_shift's choices could differ (a set reaching its bit 0 or its output,
@@ -1896,12 +1900,12 @@ static void qee_plan(pp5_emc *e)
     e->q_into = -1;
     e->q_rt = -1;
     if (e->nset_total > 0) {
-        int ni = (e->nset_total - 1) % QEE_SETS, into = -1;
+        int ni = qee_ring(e->nset_total - 1), into = -1;
         const qee_set *s = &e->set[ni];
         if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) into = ni;
         else {
             ev = s->token_shift + SET_TOKEN_TO_BIT0;
-            if (e->nset_total > 1) into = (e->nset_total - 2) % QEE_SETS;
+            if (e->nset_total > 1) into = qee_ring(e->nset_total - 2);
         }
         if (into >= 0 && e->set[into].open && e->set[into].m < 128) {
             e->q_into = into;
@@ -1911,9 +1915,9 @@ static void qee_plan(pp5_emc *e)
     }
     uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        const qee_set *s = &e->set[i % QEE_SETS];
+        const qee_set *s = &e->set[qee_ring(i)];
         if (sh >= s->token_shift + lead) {
-            e->q_rt = i % QEE_SETS;
+            e->q_rt = qee_ring(i);
             e->q_rt_base = s->token_shift + lead;
             if (e->q_rt_base + 1000 < ev) ev = e->q_rt_base + 1000;
             break;
@@ -1923,31 +1927,36 @@ static void qee_plan(pp5_emc *e)
     e->q_event = ev;
 }
 
-static void qee_shift(pp5_emc *e)
+/* kept: a set whose coefficient bits of this shift the caller keeps
+ * itself (pp5_emc_run's cdat; NULL: none) — only its bit count advances */
+static void qee_shift(pp5_emc *e, const qee_set *kept)
 {
     uint64_t sh = e->shifts;
     /* coefficient bits consumed on this shift go to the newest set whose bit 0
      * has started; an older set stops collecting when a newer one starts */
     if (e->nset_total > 0) {
-        qee_set *s = &e->set[(e->nset_total - 1) % QEE_SETS], *into = NULL;
+        qee_set *s = &e->set[qee_ring(e->nset_total - 1)], *into = NULL;
         if (sh >= s->token_shift + SET_TOKEN_TO_BIT0) {
-            if (e->nset_total > 1) e->set[(e->nset_total - 2) % QEE_SETS].open = false;
+            if (e->nset_total > 1) e->set[qee_ring(e->nset_total - 2)].open = false;
             into = s;
         } else if (e->nset_total > 1) {
-            into = &e->set[(e->nset_total - 2) % QEE_SETS];
+            into = &e->set[qee_ring(e->nset_total - 2)];
         }
         if (into && into->open && into->m < 128) {
-            /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
-            uint64_t bit = 1ull << (into->m & 63);
-            if (into->m < 64)
-                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1)));
-            else
-                for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1))) << 64;
+            if (into != kept) {
+                /* (one 64-bit half: a 128-bit negate or OR per coefficient cost more) */
+                uint64_t bit = 1ull << (into->m & 63);
+                if (into->m < 64)
+                    for (int c = 0; c < 6; c++) into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1)));
+                else
+                    for (int c = 0; c < 6; c++)
+                        into->coef[c] |= (u128)(bit & (0 - (uint64_t)(e->lat_dat[c] & 1))) << 64;
+            }
             into->m++;
         }
     }
     if (e->lat_lsb) {
-        qee_set *s = &e->set[e->nset_total % QEE_SETS];
+        qee_set *s = &e->set[qee_ring(e->nset_total)];
         memset(s, 0, sizeof *s);
         s->token_shift = sh;
         s->open = true;
@@ -1959,10 +1968,10 @@ static void qee_shift(pp5_emc *e)
     e->rt_set = -1;
     uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        qee_set *s = &e->set[i % QEE_SETS];
+        qee_set *s = &e->set[qee_ring(i)];
         if (sh >= s->token_shift + lead) {
             uint64_t k = sh - s->token_shift - lead;
-            e->rt_set = i % QEE_SETS;
+            e->rt_set = qee_ring(i);
             e->rt_k = k > 1000 ? 1000 : (int)k;
             break;
         }
@@ -1977,7 +1986,7 @@ static inline void qee_step(pp5_emc *e)
 {
     uint64_t sh = e->shifts;
     if (e->lat_lsb || sh >= e->q_event) {
-        qee_shift(e);
+        qee_shift(e, NULL);
         return;
     }
     if (e->q_into >= 0) {
@@ -2509,8 +2518,10 @@ enum { OPM_SS, OPM_TS, OPM_ES, OPM_MS, OPM_CS, OPM_ACM, OPM_BCM, OPM_CCM };
 #define OPM(o, b) ((uint64_t)0 - (uint64_t)((o)->opm >> (b) & 1))
 
 /* What pp5_emc_run does with a word that changes something (seg_tmpl): join
- * the segment, or step it (an Enable load that reads T or can light a pixel) */
-enum { OPK_JOIN = 1, OPK_STEP };
+ * the segment, or step it (an Enable load that reads T or can light a pixel);
+ * a word that joins and changes nothing after all (its write outside memory)
+ * only moves S (OPK_SENSE) */
+enum { OPK_JOIN = 1, OPK_STEP, OPK_SENSE };
 
 /* Templates: key = the eleven control pins acmp .. mwrt as bits 0..10 (the
  * pins' order) and the address's validity as bit 11 (pins_key). */
@@ -3314,12 +3325,42 @@ static void seg_flush(pp5_emc *e, seg *g)
     seg_reset(g);
 }
 
-/* A clock that only reads (S follows it) joins the segment. */
-static inline void seg_sense(seg *g, int addr)
+/* What the decode changes on most clocks — the segment's op count, clocks,
+ * the plane the last clock read and whether it wrote, its Carry loads —
+ * kept by pp5_emc_run in locals (registers: no store and reload from one
+ * clock to the next) and put back into the seg (seg_dec_put) before anything
+ * else reads them: seg_flush, the clock-by-clock path, the end of the block. */
+typedef struct seg_dec {
+    seg_op *op;             /* g->op (the op's byte stores could alias it: not reloaded) */
+    int n, clocks, prev_plane, nldc;
+    bool prev_write;
+} seg_dec;
+
+static inline void seg_dec_put(seg *g, const seg_dec *d)
 {
-    g->prev_plane = addr < PP5_EMC_MEM_BITS ? addr : PL_ZERO;
-    g->prev_write = false;
-    g->clocks++;
+    g->n = d->n;
+    g->clocks = d->clocks;
+    g->prev_plane = d->prev_plane;
+    g->prev_write = d->prev_write;
+    g->nldc = d->nldc;
+}
+
+static inline void seg_dec_get(const seg *g, seg_dec *d)
+{
+    d->op = g->op;
+    d->n = g->n;
+    d->clocks = g->clocks;
+    d->prev_plane = g->prev_plane;
+    d->prev_write = g->prev_write;
+    d->nldc = g->nldc;
+}
+
+/* A clock that only reads (S follows it) joins the segment. */
+static inline void seg_sense(seg_dec *d, int addr)
+{
+    d->prev_plane = addr < PP5_EMC_MEM_BITS ? addr : PL_ZERO;
+    d->prev_write = false;
+    d->clocks++;
 }
 
 /* The template key of pins p (TMPL_KEYS): the control bytes acmp .. mwrt
@@ -3386,7 +3427,8 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
         o->shape = SH_CARRY_T_NM;
     /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
      * becomes all 0 there stops (seg_chip), dark chips stay dark */
-    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? OPK_JOIN : OPK_STEP;
+    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
+                                                              : OPK_STEP;
     if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
     return o;
 }
@@ -3397,47 +3439,58 @@ static inline const seg_op *seg_tmpl(const pp5_emc *e, seg *g, unsigned key)
     return ix ? &g->tmpl[ix - 1] : seg_tmpl_make(e, g, key);
 }
 
-/* The word of pins p (ALU controls; its template t of kind OPK_JOIN) joins
- * the segment; false when it cannot (its T bit may still change): the
- * caller steps it. */
-static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_op *t)
+/* seg_add's answer: the word joined the segment; it cannot (its T bit may
+ * still change: the caller steps it); the segment is full (SEG_MAX ops: the
+ * caller flushes it and adds the word again) */
+enum { SEG_ADDED, SEG_STEP, SEG_FULL };
+
+/* The word of pins p (ALU controls; its template t of kind OPK_JOIN or
+ * OPK_SENSE) joins the segment (g with its decode state d). lde: the word
+ * may load Enable (a constant where it is inlined: the common words' copy
+ * has no Enable code); mem, ps: e->mem and e->ps (the op's byte stores may
+ * alias them: kept in registers by the caller). */
+static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg_dec *d, const pp5_pins *p, int addr,
+                                                         const seg_op *t, bool lde, uint64_t *mem, size_t ps)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
     int set_ring = -1, k = 0;
     if (p->agts_t && e->rt_set >= 0 && e->rt_k < 128) {
         const qee_set *s = &e->set[e->rt_set];
         /* bit k is final once coefficient bit k has arrived (or no more will) */
-        if (!(e->rt_k < s->m || !s->open || s->m >= 128)) return false;
+        if (!(e->rt_k < s->m || !s->open || s->m >= 128)) return SEG_STEP;
         set_ring = e->rt_set;
         k = e->rt_k;
     }
-    if (!valid) e->warnings++; /* */
-    if (!t->write && !t->ldc && !t->lde) { /* changes nothing: S follows the read */
-        seg_sense(g, addr);
-        return true;
+    if (t->kind == OPK_SENSE) { /* changes nothing: S follows the read */
+        if (!valid) e->warnings++; /* */
+        seg_sense(d, addr);
+        return SEG_ADDED;
     }
-    if (t->fill && g->n && g->clocks && g->op[g->n - 1].fill && !g->prev_write) {
+    if (t->fill && d->n && d->clocks && d->op[d->n - 1].fill && !d->prev_write) {
         /* (a fill right after a fill: the second one is all that is seen; the
          * waiting z-test repeats its Carry preset) */
-        seg_op *o = &g->op[g->n - 1];
+        if (!valid) e->warnings++;
+        seg_op *o = &d->op[d->n - 1];
         o->fill_v = t->fill_v;
-        g->prev_plane = valid ? addr : PL_ZERO;
-        g->clocks++;
-        return true;
+        d->prev_plane = valid ? addr : PL_ZERO;
+        d->clocks++;
+        return SEG_ADDED;
     }
-    if (g->n == SEG_MAX) seg_flush(e, g);
-    seg_op *o = &g->op[g->n++];
+    if (d->n == SEG_MAX) return SEG_FULL;
+    if (!valid) e->warnings++;
+    seg_op *o = &d->op[d->n++];
     memcpy(o, t, SEG_TMPL_BYTES);
-    o->m_plane = (int16_t)(valid ? addr : PL_ZERO);
-    if (t->lde) g->has_lde = true;
+    int m_plane = valid ? addr : PL_ZERO, s_plane = d->clocks ? d->prev_plane : PL_ZERO;
+    o->m_plane = (int16_t)m_plane;
+    if (lde && t->lde) g->has_lde = true;
     o->set_ring = (int8_t)set_ring;
     o->k = (uint8_t)k;
-    o->ldc_rank = (int16_t)g->nldc;
+    o->ldc_rank = (int16_t)d->nldc;
     if (t->ldc) {
         if (t->need_t && set_ring >= 0) g->ldc_rings |= 1u << set_ring;
-        g->nldc++;
-        g->last_ldc = g->n - 1;
-        if (t->fill || !t->reads_c) g->last_over = g->n - 1;
+        d->nldc++;
+        g->last_ldc = d->n - 1;
+        if (t->fill || !t->reads_c) g->last_over = d->n - 1;
     }
     if (set_ring >= 0) {
         seg_set *ss = &g->set[set_ring];
@@ -3446,17 +3499,16 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_o
         g->has_t = true;
         if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
     }
-    if (!g->clocks) {
+    o->s_plane = (int16_t)s_plane;
+    if (!d->clocks) {
         o->s_mode = S_INIT;
-        o->s_plane = PL_ZERO;
         o->s_addr = (int16_t)e->s_addr;
     } else {
-        o->s_mode = g->prev_write ? S_PREV_M : S_PLANE;
-        o->s_plane = (int16_t)g->prev_plane;
-        o->s_addr = (int16_t)(g->prev_plane == PL_ZERO ? -1 : g->prev_plane);
+        o->s_mode = d->prev_write ? S_PREV_M : S_PLANE;
+        o->s_addr = (int16_t)(s_plane == PL_ZERO ? -1 : s_plane);
     }
-    o->m0 = e->mem + (size_t)o->m_plane * e->ps; /* (plane(e, m_plane, 0)) */
-    o->s0 = e->mem + (size_t)o->s_plane * e->ps;
+    o->m0 = mem + (size_t)m_plane * ps; /* (plane(e, m_plane, 0)) */
+    o->s0 = mem + (size_t)s_plane * ps;
     o->t_same = 0;
     o->run = 0;
     if (t->need_t) {
@@ -3464,12 +3516,84 @@ static bool seg_add(pp5_emc *e, seg *g, const pp5_pins *p, int addr, const seg_o
         g->last_t_ring = set_ring;
         g->last_t_k = k;
     }
-    g->prev_plane = o->m_plane;
-    g->prev_write = t->write;
-    g->clocks++;
-    return true;
+    d->prev_plane = m_plane;
+    d->prev_write = t->write;
+    d->clocks++;
+    return SEG_ADDED;
 }
 
+/* The collecting set's coefficient bits lo .. hi-1 of the short path ORed
+ * into set s: dat[j] holds bit j of coefficient c at bit 8c (the pins'
+ * dat[0..5] masked to bit 0, stored as one 64-bit word a shift: each is read
+ * back by a load of its size, which store forwarding serves). Eight words
+ * ORed at shifts 0..7 transpose them: byte c then holds bits b .. b+7 of
+ * coefficient c (dat has room for the words past hi up to the next
+ * multiple of 8, all holding only bits 8c: the words outside lo .. hi-1 are
+ * masked off after the transpose). */
+static void qee_bits_put(qee_set *s, const uint64_t *dat, int lo, int hi)
+{
+    for (int half = lo >> 6; half <= (hi - 1) >> 6; half++) { /* (64-bit halves: no 128-bit shifts) */
+        uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0;
+        int b0 = lo > half * 64 ? lo & ~7 : half * 64, b1 = hi < half * 64 + 64 ? hi : half * 64 + 64;
+        for (int b = b0; b < b1; b += 8) {
+            uint64_t x = dat[b] | dat[b + 1] << 1 | dat[b + 2] << 2 | dat[b + 3] << 3 | dat[b + 4] << 4 |
+                         dat[b + 5] << 5 | dat[b + 6] << 6 | dat[b + 7] << 7;
+            unsigned keep = (hi - b >= 8 ? 0xffu : (1u << (hi - b)) - 1) & (0xffu << (lo > b ? lo - b : 0));
+            x &= keep * 0x010101010101ull;
+            int at = b & 63;
+            w0 |= (x & 0xff) << at;
+            w1 |= (x >> 8 & 0xff) << at;
+            w2 |= (x >> 16 & 0xff) << at;
+            w3 |= (x >> 24 & 0xff) << at;
+            w4 |= (x >> 32 & 0xff) << at;
+            w5 |= (x >> 40 & 0xff) << at;
+        }
+        int up = half * 64;
+        s->coef[0] |= (u128)w0 << up;
+        s->coef[1] |= (u128)w1 << up;
+        s->coef[2] |= (u128)w2 << up;
+        s->coef[3] |= (u128)w3 << up;
+        s->coef[4] |= (u128)w4 << up;
+        s->coef[5] |= (u128)w5 << up;
+    }
+}
+
+/* Pins p load Carry or Enable, write, or are a redundant code (else the clock
+ * only reads: seg_sense). */
+_Static_assert(offsetof(pp5_pins, ldc) + 1 == offsetof(pp5_pins, lde) &&
+                   offsetof(pp5_pins, lde) + 1 == offsetof(pp5_pins, mwrt) &&
+                   offsetof(pp5_pins, ldc) + 6 == offsetof(pp5_pins, redundant),
+               "pp5_pins: ldc, lde, mwrt .. redundant in one 8-byte word");
+static inline bool pins_change(const pp5_pins *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, &p->ldc, 8); /* (ldc lde mwrt extop config_mode pair redundant dat[0]) */
+    return (w & 0x00ff000000ffffffull) != 0;
+#else
+    return (p->ldc | p->lde | p->mwrt | p->redundant) != 0;
+#endif
+}
+
+/* dat[0..5] of pins p, bit 0 of each, as bits 0, 8, .., 40 (qee_bits_put) */
+static inline uint64_t dat_bits(const pp5_pins *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t dat;
+    memcpy(&dat, p->dat, 8); /* (dat[0..5], then lsb and addr_l: masked off) */
+    return dat & 0x010101010101ull;
+#else
+    uint64_t dat = 0;
+    for (int c = 0; c < 6; c++) dat |= (uint64_t)(p->dat[c] & 1) << 8 * c;
+    return dat;
+#endif
+}
+
+/* (GCC's straight-line vectorizer packs the decode's counters into one
+ * vector register and unpacks them every clock: −6 % in the decode alone) */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
 void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 {
     seg *g = e->seg;
@@ -3487,107 +3611,136 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     memcpy(lat0.dat, e->lat_dat, 6);
     lat0.lsb = e->lat_lsb;
     const pp5_pins *prev = &lat0;
-    /* the collecting set's low coefficient bits of the short path, ORed into
-     * the set (acc_set) before anything reads its coefficients: the QEE's full
-     * step, a segment flush, the clock-by-clock path, the end (its bit count m
-     * stays current in the set: seg_add reads it) */
-    qee_set *acc_set = NULL;
-#if defined(__SSE2__)
-    /* (coefficients 0..5 as the 64-bit lanes of three vectors: a clock's six
-     * bits are spread to the lanes and shifted to bit m together) */
-    __m128i acc01 = _mm_setzero_si128(), acc23 = acc01, acc45 = acc01;
-    const __m128i dat_bits = _mm_set_epi64x(0, 0x010101010101ll), zero128 = acc01;
-#define ACC_OUT(c) (uint64_t)_mm_cvtsi128_si64((c) & 1 ? _mm_unpackhi_epi64(ACC_V(c), ACC_V(c)) : ACC_V(c))
-#define ACC_V(c) ((c) < 2 ? acc01 : (c) < 4 ? acc23 : acc45)
-#define ACC_ZERO() (acc01 = acc23 = acc45 = zero128)
-#else
-    uint64_t acc[6] = {0};
-#define ACC_OUT(c) acc[c]
-#define ACC_ZERO() memset(acc, 0, sizeof acc)
-#endif
-#define ACC_FLUSH()                                                                                \
+    seg_dec d;
+    seg_dec_get(g, &d);
+    uint64_t *const mem = e->mem;
+    const size_t ps = e->ps;
+    /* The QEE's short path (qee_step) in locals: the collecting set's bit
+     * count m (stored in the set before seg_add reads it), the shift count
+     * sh_base + m, and the set's coefficient bits of the shifts since bit
+     * m_lo, one word a shift (cdat, ORed into the set before anything reads its coefficients:
+     * QEE_PUT); e->shifts, R_T's set and bit index are brought up to date when
+     * something reads them (QEE_RT_PUT). Every clock stores its coefficient
+     * bits at m (a clock without TrSt: overwritten by the next one, or past
+     * the bits read; with a collecting set m ≤ 128, the shift that fills it
+     * stores at 128: cdat has room, bit 0 stays). With no collecting set, m
+     * counts into nothing (cdat[m & 255]). A full step (qee_shift) that
+     * collects into the same set leaves its bits to cdat too (kept). */
+    qee_set *into;
+    /* (the shift count is sh_base + m: both advance on a short step, so the
+     * loop carries m alone, and the planned event is a bit count, m_event) */
+    uint64_t m, m_lo, sh_base, m_event;
+    uint64_t cdat[256 + 8];
+    memset(cdat, 0, sizeof cdat); /* (qee_bits_put reads whole groups of eight) */
+#define QEE_SH_GET()                                                                               \
     do {                                                                                           \
-        if (acc_set) {                                                                             \
-            for (int c_ = 0; c_ < 6; c_++) acc_set->coef[c_] |= ACC_OUT(c_);                       \
-            ACC_ZERO();                                                                            \
-            acc_set = NULL;                                                                        \
+        sh_base = e->shifts - m;                                                                   \
+        m_event = e->q_event >= sh_base ? e->q_event - sh_base : 0;                                \
+    } while (0)
+#define QEE_GET()                                                                                  \
+    do {                                                                                           \
+        into = e->q_into >= 0 ? &e->set[e->q_into] : NULL;                                         \
+        m = m_lo = into ? (uint64_t)into->m : 0;                                                   \
+        QEE_SH_GET();                                                                              \
+    } while (0)
+#define QEE_RT_PUT()                                                                               \
+    do {                                                                                           \
+        uint64_t sh_ = sh_base + m;                                                                \
+        if (into) into->m = (int)m;                                                                \
+        if (sh_ != e->shifts) {                                                                    \
+            e->rt_set = e->q_rt;                                                                   \
+            if (e->q_rt >= 0) e->rt_k = (int)(sh_ - 1 - e->q_rt_base);                             \
+            e->shifts = sh_;                                                                       \
         }                                                                                          \
     } while (0)
-    for (size_t i = 0; i < n; i++) {
-        const pp5_pins *p = &pins[i];
+#define QEE_PUT()                                                                                  \
+    do {                                                                                           \
+        QEE_RT_PUT();                                                                              \
+        if (m > m_lo && into) qee_bits_put(into, cdat, (int)m_lo, (int)m);                         \
+        m_lo = m;                                                                                  \
+    } while (0)
+    QEE_GET();
+    for (const pp5_pins *p = pins, *end = pins + n; p < end; prev = p++) {
+        /* the shift's coefficient bits (a clock without TrSt: overwritten by
+         * the next one, or past the bits read) */
+        cdat[m & 255] = dat_bits(prev);
         if (p->trst) {
-            uint64_t sh = e->shifts;
-            if (prev->lsb || sh >= e->q_event) {
-                ACC_FLUSH();
+            if (__builtin_expect(prev->lsb || m >= m_event, 0)) {
+                /* the QEE's full step (an event of qee_plan, a new LSB token):
+                 * when it collects into the set the short path would (into,
+                 * the plan's), the bits just stored stand and qee_shift only
+                 * counts them (kept); else it collects them itself */
+                QEE_RT_PUT();
                 /* a new set would take the ring slot of one the segment reads */
                 if (prev->lsb && g->has_t && e->nset_total >= QEE_SETS &&
-                    (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid)
+                    (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid) {
+                    QEE_PUT();
+                    seg_dec_put(g, &d);
                     seg_flush(e, g);
-                latch_pins(e, prev);
-                qee_shift(e);
-            } else {
-                /* qee_step's short path */
-                if (e->q_into >= 0) {
-                    qee_set *into = &e->set[e->q_into];
-                    int m = into->m;
-                    uint64_t bit = 1ull << (m & 63);
-                    if (m < 64) {
-                        if (into != acc_set) {
-                            ACC_FLUSH();
-                            acc_set = into;
-                        }
-#if defined(__SSE2__)
-                        /* dat[0..5] (and two bytes masked off) as 64-bit lanes, shifted to bit m */
-                        __m128i d8 = _mm_loadl_epi64((const __m128i *)(const void *)prev->dat) & dat_bits;
-                        __m128i w16 = _mm_unpacklo_epi8(d8, zero128), c = _mm_cvtsi32_si128(m);
-                        __m128i lo32 = _mm_unpacklo_epi16(w16, zero128), hi32 = _mm_unpackhi_epi16(w16, zero128);
-                        acc01 |= _mm_sll_epi64(_mm_unpacklo_epi32(lo32, zero128), c);
-                        acc23 |= _mm_sll_epi64(_mm_unpackhi_epi32(lo32, zero128), c);
-                        acc45 |= _mm_sll_epi64(_mm_unpacklo_epi32(hi32, zero128), c);
-                        (void)bit;
-#else
-                        for (int c = 0; c < 6; c++) acc[c] |= bit & (0 - (uint64_t)(prev->dat[c] & 1));
-#endif
-                    } else
-                        for (int c = 0; c < 6; c++)
-                            into->coef[c] |= (u128)(bit & (0 - (uint64_t)(prev->dat[c] & 1))) << 64;
-                    into->m = m + 1;
+                    seg_dec_get(g, &d);
                 }
-                e->rt_set = e->q_rt;
-                if (e->q_rt >= 0) e->rt_k = (int)(sh - e->q_rt_base);
-                e->shifts = sh + 1;
+                latch_pins(e, prev);
+                qee_shift(e, into); /* (into's bits of this shift: cdat[m]) */
+                if (into) m = (uint64_t)into->m;
+                QEE_SH_GET(); /* (e->shifts and R_T are qee_shift's) */
+                if (e->q_into < 0 || &e->set[e->q_into] != into) { /* (another collecting set) */
+                    QEE_PUT();
+                    QEE_GET();
+                }
+            } else {
+                /* qee_step's short path (a branch on TrSt, not m += TrSt: the
+                 * next clock's store address would wait on this clock's TrSt
+                 * load; the branch is predicted) */
+                m++;
             }
         }
         int addr = prev->addr_l;
-        bool joined;
-        if (p->redundant) {
-            joined = !p->config_mode;
-            if (joined) {
+        int added = SEG_ADDED;
+        if (!pins_change(p)) seg_sense(&d, addr);
+        else if (!(p->lde | p->redundant)) {
+            /* (a word that loads no Enable joins: OPK_JOIN; tested on the pins
+             * first, so that the rare steps' branch does not wait on the
+             * template's loads) */
+            const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
+            if (p->agts_t) QEE_RT_PUT(); /* (seg_add reads R_T and its set's bit count) */
+            added = seg_add(e, g, &d, p, addr, t, false, mem, ps);
+        } else if (p->redundant) {
+            if (!p->config_mode) {
                 for (int x = 0; x < 6; x++)
                     if (p->extop >> x & 1) e->extops[x]++; /* */
-                seg_sense(g, addr);
-            }
-        } else if (!(p->ldc | p->lde | p->mwrt)) {
-            seg_sense(g, addr);
-            joined = true;
+                seg_sense(&d, addr);
+            } else
+                added = SEG_STEP;
         } else {
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
-            if (g->n == SEG_MAX) ACC_FLUSH(); /* (seg_add flushes the segment) */
-            joined = t->kind == OPK_JOIN && seg_add(e, g, p, addr, t);
+            if (t->kind == OPK_STEP) added = SEG_STEP;
+            else {
+                if (p->agts_t) QEE_RT_PUT();
+                added = seg_add(e, g, &d, p, addr, t, true, mem, ps);
+            }
         }
-        if (!joined) {
-            ACC_FLUSH();
+        if (added == SEG_FULL) {
+            QEE_PUT();
+            seg_dec_put(g, &d);
+            seg_flush(e, g);
+            seg_dec_get(g, &d);
+            added = seg_add(e, g, &d, p, addr, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true, mem, ps);
+        }
+        if (added == SEG_STEP) {
+            QEE_PUT();
+            seg_dec_put(g, &d);
             seg_flush(e, g);
             latch_pins(e, prev);
             step_word(e, p);
+            seg_dec_get(g, &d);
         }
-        prev = p;
     }
-    ACC_FLUSH();
-#undef ACC_FLUSH
-#undef ACC_OUT
-#undef ACC_V
-#undef ACC_ZERO
+    QEE_PUT();
+    seg_dec_put(g, &d);
+#undef QEE_SH_GET
+#undef QEE_GET
+#undef QEE_RT_PUT
+#undef QEE_PUT
     latch_pins(e, prev);
     /* (the segment stays open: seg_settle) */
 }
