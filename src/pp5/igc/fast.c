@@ -1055,7 +1055,9 @@ typedef struct seg_plan {
  * such a loop, but for K < 4 clocks only. The shape comes from the memo of
  * the plans made at the same address (g->seg_shape). */
 #define SEG_PLAN_SHORT 0x100u
-static uint64_t seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
+/* (inlined into its one caller: the seg_loop_in stays in registers, no call) */
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
 {
     const bool trr = (in->stages >> in->top) & 1u;
     if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
@@ -1699,7 +1701,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         if (try_loop & (!hin | (hm != 0)) &
             (((cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)) {
             /* (no PostI to come, but in the first clock) */
-            seg_plan pl;
+            /* (filled when K > 0: cleared for the compiler, which cannot tell) */
+            seg_plan pl = {NULL, {0, 0}, 0, false};
             /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
             const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until,
                                     (cs & CS_CBSY) || (hm && !go_last),
