@@ -1466,8 +1466,9 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
     return k;
 }
 
-static __attribute__((noinline)) uint64_t seg_loop_run(seg_loop_st *st, const seg_phase ph[2],
-                                                       bool first_lsb, uint64_t k, uint64_t k_end)
+/* (inlined into its one caller: the loop's state struct need not live in memory) */
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_run(seg_loop_st *st, const seg_phase ph[2], bool first_lsb, uint64_t k, uint64_t k_end)
 {
     if (ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir) { /* one word (same PC and signals) */
         if (first_lsb) { /* the first clock sends the LSB token */
