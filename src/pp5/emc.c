@@ -194,6 +194,7 @@ struct pp5_emc {
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
     int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
+    bool bits_gfni;         /* and VBMI: pp5_emc_run puts coefficient bits with qee_bits_put_gfni */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -351,6 +352,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512vl");
     if (e->avx512 && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("gfni")) e->avx512 = 2;
+    e->bits_gfni = e->avx512 == 2 && __builtin_cpu_supports("avx512vbmi");
 #endif
     *out = e;
     return LS_OK;
@@ -576,12 +578,13 @@ static void field_word_c(const uint64_t x[8], uint64_t out[8])
 }
 
 #if defined(EMC_AVX512)
-/* The same with AVX-512 VBMI and GFNI: one byte permutation gathers byte j of
- * the 8 planes into word j (plane 7 first: the affine instruction's matrix
- * rows run from bit 7 down), one affine transform against the unit bytes
- * transposes each word's 8×8 bits. */
-__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_word_gfni(const uint64_t x[8],
-                                                                                       uint64_t out[8])
+/* The 8×64 bit transpose of field_word_c with AVX-512 VBMI and GFNI: x holds
+ * eight words x[b]; the result's byte p (of word p / 8) holds bit p of each,
+ * bit b from x[b]. One byte permutation gathers byte j of the 8 words into
+ * word j (word 7 first: the affine instruction's matrix rows run from bit 7
+ * down), one affine transform against the unit bytes transposes each word's
+ * 8×8 bits. (Also qee_bits_put_gfni's.) */
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static inline __m512i bits_transpose_8x64_gfni(__m512i x)
 {
     static const uint8_t idx_bytes[64] = {
 #define FW_ROW(j) 56 + (j), 48 + (j), 40 + (j), 32 + (j), 24 + (j), 16 + (j), 8 + (j), (j)
@@ -590,8 +593,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_wo
     };
     const __m512i idx = _mm512_loadu_si512(idx_bytes);
     const __m512i unit = _mm512_set1_epi64(0x8040201008040201ll); /* byte k = 1 << k */
-    __m512i m = _mm512_permutexvar_epi8(idx, _mm512_loadu_si512(x));
-    _mm512_storeu_si512(out, _mm512_gf2p8affine_epi64_epi8(unit, m, 0));
+    return _mm512_gf2p8affine_epi64_epi8(unit, _mm512_permutexvar_epi8(idx, x), 0);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_word_gfni(const uint64_t x[8],
+                                                                                       uint64_t out[8])
+{
+    _mm512_storeu_si512(out, bits_transpose_8x64_gfni(_mm512_loadu_si512(x)));
 }
 #endif
 
@@ -3558,6 +3566,30 @@ static void qee_bits_put(qee_set *s, const uint64_t *dat, int lo, int hi)
     }
 }
 
+#if defined(EMC_AVX512)
+/* qee_bits_put with AVX-512 VBMI and GFNI, a 64-bit half at a time: the
+ * half's 64 words (8 vectors of 8; only bit 0 of bytes 0..5 is set in each)
+ * merged into one, group g shifted by g (word j, byte c, bit g = bit 8g + j
+ * of coefficient c), then field8's bit transpose puts bit 8g + j of
+ * coefficient c at word c, byte g, bit j. dat must hold the words of each
+ * half it touches (pp5_emc_run's cdat: 256 + 8). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void qee_bits_put_gfni(qee_set *s,
+                                                                                         const uint64_t *dat, int lo,
+                                                                                         int hi)
+{
+    for (int half = lo >> 6; half <= (hi - 1) >> 6; half++) {
+        const uint64_t *d = dat + half * 64;
+        __m512i y = _mm512_loadu_si512(d);
+        for (int g = 1; g < 8; g++) y = _mm512_or_si512(y, _mm512_slli_epi64(_mm512_loadu_si512(d + 8 * g), g));
+        int b0 = lo > half * 64 ? lo - half * 64 : 0, b1 = hi < half * 64 + 64 ? hi - half * 64 : 64;
+        uint64_t keep = (b1 == 64 ? ~0ull : (1ull << b1) - 1) & (~0ull << b0), w[8];
+        _mm512_storeu_si512(w, _mm512_and_si512(bits_transpose_8x64_gfni(y), _mm512_set1_epi64((long long)keep)));
+        int up = half * 64;
+        for (int c = 0; c < 6; c++) s->coef[c] |= (u128)w[c] << up;
+    }
+}
+#endif
+
 /* Pins p load Carry or Enable, write, or are a redundant code (else the clock
  * only reads: seg_sense). */
 _Static_assert(offsetof(pp5_pins, ldc) + 1 == offsetof(pp5_pins, lde) &&
@@ -3631,7 +3663,12 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
      * loop carries m alone, and the planned event is a bit count, m_event) */
     uint64_t m, m_lo, sh_base, m_event;
     uint64_t cdat[256 + 8];
-    memset(cdat, 0, sizeof cdat); /* (qee_bits_put reads whole groups of eight) */
+    memset(cdat, 0, sizeof cdat); /* (qee_bits_put reads whole groups of eight, the GFNI form halves) */
+    void (*const bits_put)(qee_set *, const uint64_t *, int, int) =
+#if defined(EMC_AVX512)
+        e->bits_gfni ? qee_bits_put_gfni :
+#endif
+                     qee_bits_put;
 #define QEE_SH_GET()                                                                               \
     do {                                                                                           \
         sh_base = e->shifts - m;                                                                   \
@@ -3656,7 +3693,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 #define QEE_PUT()                                                                                  \
     do {                                                                                           \
         QEE_RT_PUT();                                                                              \
-        if (m > m_lo && into) qee_bits_put(into, cdat, (int)m_lo, (int)m);                         \
+        if (m > m_lo && into) bits_put(into, cdat, (int)m_lo, (int)m);                             \
         m_lo = m;                                                                                  \
     } while (0)
     QEE_GET();
