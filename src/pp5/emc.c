@@ -1901,7 +1901,10 @@ static inline int qee_ring(int i) { return i & (QEE_SETS - 1); }
  * coefficient bits, which one R_T reads, and the first shift from which
  * qee_shift's choices could differ (a set reaching its bit 0 or its output,
  * the collecting set full, R_T's index at its cap): until then qee_step
- * takes the same choices without searching. */
+ * takes the same choices without searching. In the same search of the
+ * sets, R_T at the end of the shift just done (sh − 1): result bit k of the
+ * newest set that had reached its output, k = sh − 1 − token − 2 − latency
+ * (A-17) — an older set than the plan's, or the same one. */
 static void qee_plan(pp5_emc *e)
 {
     uint64_t sh = e->shifts, ev = UINT64_MAX;
@@ -1922,15 +1925,24 @@ static void qee_plan(pp5_emc *e)
         }
     }
     uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
+    e->rt_set = -1;
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        const qee_set *s = &e->set[qee_ring(i)];
-        if (sh >= s->token_shift + lead) {
+        const uint64_t out = e->set[qee_ring(i)].token_shift + lead; /* (the shift of its result bit 0) */
+        if (e->q_rt < 0) {
+            if (sh < out) {
+                if (out < ev) ev = out;
+                continue;
+            }
             e->q_rt = qee_ring(i);
-            e->q_rt_base = s->token_shift + lead;
-            if (e->q_rt_base + 1000 < ev) ev = e->q_rt_base + 1000;
+            e->q_rt_base = out;
+            if (out + 1000 < ev) ev = out + 1000;
+        }
+        if (sh > out) { /* (out ≤ sh − 1: R_T of the shift just done) */
+            uint64_t k = sh - 1 - out;
+            e->rt_set = qee_ring(i);
+            e->rt_k = k > 1000 ? 1000 : (int)k;
             break;
         }
-        if (s->token_shift + lead < ev) ev = s->token_shift + lead;
     }
     e->q_event = ev;
 }
@@ -1971,19 +1983,7 @@ static void qee_shift(pp5_emc *e, const qee_set *kept)
         s->uid = (uint64_t)e->nset_total;
         e->nset_total++;
     }
-    /* R_T at the end of this shift: result bit k of the newest set that has
-     * reached its output, k = sh − token − 2 − latency (A-17) */
-    e->rt_set = -1;
-    uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
-    for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        qee_set *s = &e->set[qee_ring(i)];
-        if (sh >= s->token_shift + lead) {
-            uint64_t k = sh - s->token_shift - lead;
-            e->rt_set = qee_ring(i);
-            e->rt_k = k > 1000 ? 1000 : (int)k;
-            break;
-        }
-    }
+    /* (R_T at the end of this shift: qee_plan's, in its search of the sets) */
     e->shifts = sh + 1;
     qee_plan(e);
 }
