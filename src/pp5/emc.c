@@ -3636,13 +3636,16 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     /* (the segment the last block left open carries on) */
     /* the pin latches are the previous clock's pins: read there, written back
      * before the clock-by-clock path and at the end */
-    pp5_pins lat0;
-    memset(&lat0, 0, sizeof lat0);
-    lat0.addr_l = e->lat_addr_l;
-    lat0.addr_h = e->lat_addr_h;
-    memcpy(lat0.dat, e->lat_dat, 6);
-    lat0.lsb = e->lat_lsb;
-    const pp5_pins *prev = &lat0;
+    /* (the loop reads the previous clock's pins at p − 1, one register fewer
+     * than a pointer of its own: the first clock runs on a copy of pins[0]
+     * that follows the latches, head[1], the rest on pins[1 .. n)) */
+    pp5_pins head[2];
+    memset(head, 0, sizeof head);
+    head[0].addr_l = e->lat_addr_l;
+    head[0].addr_h = e->lat_addr_h;
+    memcpy(head[0].dat, e->lat_dat, 6);
+    head[0].lsb = e->lat_lsb;
+    if (n) head[1] = pins[0];
     seg_dec d;
     seg_dec_get(g, &d);
     uint64_t *const mem = e->mem;
@@ -3697,7 +3700,11 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         m_lo = m;                                                                                  \
     } while (0)
     QEE_GET();
-    for (const pp5_pins *p = pins, *end = pins + n; p < end; prev = p++) {
+    /* two ranges, one loop body: head[1] (none when n = 0), then pins[1 .. n) */
+    const pp5_pins *p = head + 1, *end = n ? head + 2 : head + 1;
+    for (int range = 0; range < 2; range++, p = pins + (n > 0), end = pins + n)
+    for (; p < end; p++) { /* (not indented: the clock's body) */
+        const pp5_pins *const prev = p - 1;
         /* the shift's coefficient bits (a clock without TrSt: overwritten by
          * the next one, or past the bits read) */
         cdat[m & 255] = dat_bits(prev);
@@ -3778,6 +3785,6 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 #undef QEE_GET
 #undef QEE_RT_PUT
 #undef QEE_PUT
-    latch_pins(e, prev);
+    latch_pins(e, n > 1 ? pins + n - 1 : head + n);
     /* (the segment stays open: seg_settle) */
 }
