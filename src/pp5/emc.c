@@ -3579,13 +3579,19 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void qee_bits
 {
     for (int half = lo >> 6; half <= (hi - 1) >> 6; half++) {
         const uint64_t *d = dat + half * 64;
-        __m512i y = _mm512_loadu_si512(d);
-        for (int g = 1; g < 8; g++) y = _mm512_or_si512(y, _mm512_slli_epi64(_mm512_loadu_si512(d + 8 * g), g));
+#define BITS_GROUP(g) _mm512_slli_epi64(_mm512_loadu_si512(d + 8 * (g)), g) /* (shift counts constant) */
+        __m512i y = _mm512_or_si512(_mm512_or_si512(_mm512_or_si512(BITS_GROUP(0), BITS_GROUP(1)),
+                                                     _mm512_or_si512(BITS_GROUP(2), BITS_GROUP(3))),
+                                    _mm512_or_si512(_mm512_or_si512(BITS_GROUP(4), BITS_GROUP(5)),
+                                                    _mm512_or_si512(BITS_GROUP(6), BITS_GROUP(7))));
+#undef BITS_GROUP
         int b0 = lo > half * 64 ? lo - half * 64 : 0, b1 = hi < half * 64 + 64 ? hi - half * 64 : 64;
         uint64_t keep = (b1 == 64 ? ~0ull : (1ull << b1) - 1) & (~0ull << b0), w[8];
         _mm512_storeu_si512(w, _mm512_and_si512(bits_transpose_8x64_gfni(y), _mm512_set1_epi64((long long)keep)));
-        int up = half * 64;
-        for (int c = 0; c < 6; c++) s->coef[c] |= (u128)w[c] << up;
+        if (half) /* (a constant shift: a variable 128-bit shift costs a few instructions a coefficient) */
+            for (int c = 0; c < 6; c++) s->coef[c] |= (u128)w[c] << 64;
+        else
+            for (int c = 0; c < 6; c++) s->coef[c] |= w[c];
     }
 }
 #endif
