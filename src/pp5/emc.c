@@ -194,6 +194,7 @@ struct pp5_emc {
     uint64_t ones4[4];      /* a constant T plane of four-word chips */
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
     int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
+    bool bits_gfni;         /* and VBMI: pp5_emc_run puts coefficient bits with qee_bits_put_gfni */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -351,6 +352,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512vl");
     if (e->avx512 && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("gfni")) e->avx512 = 2;
+    e->bits_gfni = e->avx512 == 2 && __builtin_cpu_supports("avx512vbmi");
 #endif
     *out = e;
     return LS_OK;
@@ -576,12 +578,13 @@ static void field_word_c(const uint64_t x[8], uint64_t out[8])
 }
 
 #if defined(EMC_AVX512)
-/* The same with AVX-512 VBMI and GFNI: one byte permutation gathers byte j of
- * the 8 planes into word j (plane 7 first: the affine instruction's matrix
- * rows run from bit 7 down), one affine transform against the unit bytes
- * transposes each word's 8×8 bits. */
-__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_word_gfni(const uint64_t x[8],
-                                                                                       uint64_t out[8])
+/* The 8×64 bit transpose of field_word_c with AVX-512 VBMI and GFNI: x holds
+ * eight words x[b]; the result's byte p (of word p / 8) holds bit p of each,
+ * bit b from x[b]. One byte permutation gathers byte j of the 8 words into
+ * word j (word 7 first: the affine instruction's matrix rows run from bit 7
+ * down), one affine transform against the unit bytes transposes each word's
+ * 8×8 bits. (Also qee_bits_put_gfni's.) */
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static inline __m512i bits_transpose_8x64_gfni(__m512i x)
 {
     static const uint8_t idx_bytes[64] = {
 #define FW_ROW(j) 56 + (j), 48 + (j), 40 + (j), 32 + (j), 24 + (j), 16 + (j), 8 + (j), (j)
@@ -590,8 +593,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_wo
     };
     const __m512i idx = _mm512_loadu_si512(idx_bytes);
     const __m512i unit = _mm512_set1_epi64(0x8040201008040201ll); /* byte k = 1 << k */
-    __m512i m = _mm512_permutexvar_epi8(idx, _mm512_loadu_si512(x));
-    _mm512_storeu_si512(out, _mm512_gf2p8affine_epi64_epi8(unit, m, 0));
+    return _mm512_gf2p8affine_epi64_epi8(unit, _mm512_permutexvar_epi8(idx, x), 0);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_word_gfni(const uint64_t x[8],
+                                                                                       uint64_t out[8])
+{
+    _mm512_storeu_si512(out, bits_transpose_8x64_gfni(_mm512_loadu_si512(x)));
 }
 #endif
 
@@ -1893,7 +1901,10 @@ static inline int qee_ring(int i) { return i & (QEE_SETS - 1); }
  * coefficient bits, which one R_T reads, and the first shift from which
  * qee_shift's choices could differ (a set reaching its bit 0 or its output,
  * the collecting set full, R_T's index at its cap): until then qee_step
- * takes the same choices without searching. */
+ * takes the same choices without searching. In the same search of the
+ * sets, R_T at the end of the shift just done (sh − 1): result bit k of the
+ * newest set that had reached its output, k = sh − 1 − token − 2 − latency
+ * (A-17) — an older set than the plan's, or the same one. */
 static void qee_plan(pp5_emc *e)
 {
     uint64_t sh = e->shifts, ev = UINT64_MAX;
@@ -1914,15 +1925,24 @@ static void qee_plan(pp5_emc *e)
         }
     }
     uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
+    e->rt_set = -1;
     for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        const qee_set *s = &e->set[qee_ring(i)];
-        if (sh >= s->token_shift + lead) {
+        const uint64_t out = e->set[qee_ring(i)].token_shift + lead; /* (the shift of its result bit 0) */
+        if (e->q_rt < 0) {
+            if (sh < out) {
+                if (out < ev) ev = out;
+                continue;
+            }
             e->q_rt = qee_ring(i);
-            e->q_rt_base = s->token_shift + lead;
-            if (e->q_rt_base + 1000 < ev) ev = e->q_rt_base + 1000;
+            e->q_rt_base = out;
+            if (out + 1000 < ev) ev = out + 1000;
+        }
+        if (sh > out) { /* (out ≤ sh − 1: R_T of the shift just done) */
+            uint64_t k = sh - 1 - out;
+            e->rt_set = qee_ring(i);
+            e->rt_k = k > 1000 ? 1000 : (int)k;
             break;
         }
-        if (s->token_shift + lead < ev) ev = s->token_shift + lead;
     }
     e->q_event = ev;
 }
@@ -1963,19 +1983,7 @@ static void qee_shift(pp5_emc *e, const qee_set *kept)
         s->uid = (uint64_t)e->nset_total;
         e->nset_total++;
     }
-    /* R_T at the end of this shift: result bit k of the newest set that has
-     * reached its output, k = sh − token − 2 − latency (A-17) */
-    e->rt_set = -1;
-    uint64_t lead = SET_TOKEN_TO_BIT0 + (uint64_t)e->o.qee_latency;
-    for (int i = e->nset_total - 1; i >= 0 && i >= e->nset_total - QEE_SETS; i--) {
-        qee_set *s = &e->set[qee_ring(i)];
-        if (sh >= s->token_shift + lead) {
-            uint64_t k = sh - s->token_shift - lead;
-            e->rt_set = qee_ring(i);
-            e->rt_k = k > 1000 ? 1000 : (int)k;
-            break;
-        }
-    }
+    /* (R_T at the end of this shift: qee_plan's, in its search of the sets) */
     e->shifts = sh + 1;
     qee_plan(e);
 }
@@ -3558,6 +3566,36 @@ static void qee_bits_put(qee_set *s, const uint64_t *dat, int lo, int hi)
     }
 }
 
+#if defined(EMC_AVX512)
+/* qee_bits_put with AVX-512 VBMI and GFNI, a 64-bit half at a time: the
+ * half's 64 words (8 vectors of 8; only bit 0 of bytes 0..5 is set in each)
+ * merged into one, group g shifted by g (word j, byte c, bit g = bit 8g + j
+ * of coefficient c), then field8's bit transpose puts bit 8g + j of
+ * coefficient c at word c, byte g, bit j. dat must hold the words of each
+ * half it touches (pp5_emc_run's cdat: 256 + 8). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void qee_bits_put_gfni(qee_set *s,
+                                                                                         const uint64_t *dat, int lo,
+                                                                                         int hi)
+{
+    for (int half = lo >> 6; half <= (hi - 1) >> 6; half++) {
+        const uint64_t *d = dat + half * 64;
+#define BITS_GROUP(g) _mm512_slli_epi64(_mm512_loadu_si512(d + 8 * (g)), g) /* (shift counts constant) */
+        __m512i y = _mm512_or_si512(_mm512_or_si512(_mm512_or_si512(BITS_GROUP(0), BITS_GROUP(1)),
+                                                     _mm512_or_si512(BITS_GROUP(2), BITS_GROUP(3))),
+                                    _mm512_or_si512(_mm512_or_si512(BITS_GROUP(4), BITS_GROUP(5)),
+                                                    _mm512_or_si512(BITS_GROUP(6), BITS_GROUP(7))));
+#undef BITS_GROUP
+        int b0 = lo > half * 64 ? lo - half * 64 : 0, b1 = hi < half * 64 + 64 ? hi - half * 64 : 64;
+        uint64_t keep = (b1 == 64 ? ~0ull : (1ull << b1) - 1) & (~0ull << b0), w[8];
+        _mm512_storeu_si512(w, _mm512_and_si512(bits_transpose_8x64_gfni(y), _mm512_set1_epi64((long long)keep)));
+        if (half) /* (a constant shift: a variable 128-bit shift costs a few instructions a coefficient) */
+            for (int c = 0; c < 6; c++) s->coef[c] |= (u128)w[c] << 64;
+        else
+            for (int c = 0; c < 6; c++) s->coef[c] |= w[c];
+    }
+}
+#endif
+
 /* Pins p load Carry or Enable, write, or are a redundant code (else the clock
  * only reads: seg_sense). */
 _Static_assert(offsetof(pp5_pins, ldc) + 1 == offsetof(pp5_pins, lde) &&
@@ -3604,13 +3642,16 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     /* (the segment the last block left open carries on) */
     /* the pin latches are the previous clock's pins: read there, written back
      * before the clock-by-clock path and at the end */
-    pp5_pins lat0;
-    memset(&lat0, 0, sizeof lat0);
-    lat0.addr_l = e->lat_addr_l;
-    lat0.addr_h = e->lat_addr_h;
-    memcpy(lat0.dat, e->lat_dat, 6);
-    lat0.lsb = e->lat_lsb;
-    const pp5_pins *prev = &lat0;
+    /* (the loop reads the previous clock's pins at p − 1, one register fewer
+     * than a pointer of its own: the first clock runs on a copy of pins[0]
+     * that follows the latches, head[1], the rest on pins[1 .. n)) */
+    pp5_pins head[2];
+    memset(head, 0, sizeof head);
+    head[0].addr_l = e->lat_addr_l;
+    head[0].addr_h = e->lat_addr_h;
+    memcpy(head[0].dat, e->lat_dat, 6);
+    head[0].lsb = e->lat_lsb;
+    if (n) head[1] = pins[0];
     seg_dec d;
     seg_dec_get(g, &d);
     uint64_t *const mem = e->mem;
@@ -3631,7 +3672,12 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
      * loop carries m alone, and the planned event is a bit count, m_event) */
     uint64_t m, m_lo, sh_base, m_event;
     uint64_t cdat[256 + 8];
-    memset(cdat, 0, sizeof cdat); /* (qee_bits_put reads whole groups of eight) */
+    memset(cdat, 0, sizeof cdat); /* (qee_bits_put reads whole groups of eight, the GFNI form halves) */
+    void (*const bits_put)(qee_set *, const uint64_t *, int, int) =
+#if defined(EMC_AVX512)
+        e->bits_gfni ? qee_bits_put_gfni :
+#endif
+                     qee_bits_put;
 #define QEE_SH_GET()                                                                               \
     do {                                                                                           \
         sh_base = e->shifts - m;                                                                   \
@@ -3656,11 +3702,15 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 #define QEE_PUT()                                                                                  \
     do {                                                                                           \
         QEE_RT_PUT();                                                                              \
-        if (m > m_lo && into) qee_bits_put(into, cdat, (int)m_lo, (int)m);                         \
+        if (m > m_lo && into) bits_put(into, cdat, (int)m_lo, (int)m);                             \
         m_lo = m;                                                                                  \
     } while (0)
     QEE_GET();
-    for (const pp5_pins *p = pins, *end = pins + n; p < end; prev = p++) {
+    /* two ranges, one loop body: head[1] (none when n = 0), then pins[1 .. n) */
+    const pp5_pins *p = head + 1, *end = n ? head + 2 : head + 1;
+    for (int range = 0; range < 2; range++, p = pins + (n > 0), end = pins + n)
+    for (; p < end; p++) { /* (not indented: the clock's body) */
+        const pp5_pins *const prev = p - 1;
         /* the shift's coefficient bits (a clock without TrSt: overwritten by
          * the next one, or past the bits read) */
         cdat[m & 255] = dat_bits(prev);
@@ -3741,6 +3791,6 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
 #undef QEE_GET
 #undef QEE_RT_PUT
 #undef QEE_PUT
-    latch_pins(e, prev);
+    latch_pins(e, n > 1 ? pins + n - 1 : head + n);
     /* (the segment stays open: seg_settle) */
 }
