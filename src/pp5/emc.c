@@ -554,17 +554,7 @@ void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
  * 8×64 bit matrix to transpose: bytes first (byte j of the 8 plane words into
  * one word), then bits (an 8×8 transpose per word). */
 
-/* byte j bit i -> byte i bit j (an 8×8 bit transpose) */
-static uint64_t bits_transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    return x ^ t ^ (t << 28);
-}
+static inline uint64_t transpose8(uint64_t x); /* (the QEE's, below: an 8×8 bit transpose) */
 
 /* 64 pixels' bytes from the 8 plane words x[b] (bit p of x[b] = bit b of
  * pixel p): byte p of out[p / 8]. */
@@ -573,7 +563,7 @@ static void field_word_c(const uint64_t x[8], uint64_t out[8])
     for (int j = 0; j < 8; j++) {
         uint64_t g = 0; /* byte b = byte j of plane b */
         for (int b = 0; b < 8; b++) g |= (x[b] >> (8 * j) & 0xff) << (8 * b);
-        out[j] = bits_transpose8(g);
+        out[j] = transpose8(g);
     }
 }
 
