@@ -461,6 +461,20 @@ static inline uint16_t ld16(const void *p)
     return v;
 }
 static inline void st64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+
+/* Bytes 16…31 of a pins word: lo | dat << 56 and hi | dat >> 8 — the data
+ * bits (one a byte, bytes 0…5 of dat) moved up seven bytes across the two
+ * words: one 16-byte store (the EMC reads them a block later, not at once) */
+static inline void st_dat16(void *p, uint64_t lo, uint64_t hi, uint64_t dat)
+{
+#if defined(__SSE2__)
+    const __m128i d = _mm_slli_si128(_mm_cvtsi64_si128((long long)dat), 7);
+    _mm_storeu_si128((__m128i *)p, _mm_or_si128(d, _mm_set_epi64x((long long)hi, (long long)lo)));
+#else
+    st64(p, lo | dat << 56);
+    st64((unsigned char *)p + 8, hi | dat >> 8);
+#endif
+}
 static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
 
 /* What clock c contributes to the pins of the next three clocks (OutputLatch,
@@ -1207,8 +1221,7 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
             trst = (trst >> 1) | (unsigned)P->sh << 2;
             st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
             st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
-            st64(p2 + 16, P->alu_hi | dat << 56);
-            st64(p2 + 24, (dat >> 8) | lsb40);
+            st_dat16(p2 + 16, P->alu_hi, lsb40, dat);
         }
     }
     st->shreg = shreg;
@@ -1284,8 +1297,7 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
         }
         st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
         st64(p2 + 8, q1);
-        st64(p2 + 16, alu_hi | dat << 56);
-        st64(p2 + 24, (dat >> 8) | lsb40);
+        st_dat16(p2 + 16, alu_hi, lsb40, dat);
     }
     st->sc = sc;
     st->a = a;
@@ -1459,8 +1471,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
             trst = (trst >> 1) | f[i].sh << 2;
             st16(p0 + sizeof(pp5_pins) + 30, (uint16_t)(addr | (addr ^ f[i].pair) << 8));
             st64(p0 + 2 * sizeof(pp5_pins) + 8, f[i].alu_lo);
-            st64(p0 + 2 * sizeof(pp5_pins) + 16, f[i].alu_hi | dat << 56);
-            st64(p0 + 2 * sizeof(pp5_pins) + 24, (dat >> 8) | lsb40);
+            st_dat16(p0 + 2 * sizeof(pp5_pins) + 16, f[i].alu_hi, lsb40, dat);
         }
     }
     st->sc = sc;
@@ -1992,8 +2003,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             }
             st16(p1 + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
-            st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (t & TR_LSB));
+            st_dat16(p2 + 16, ld64(u->alu[0] + 8), t & TR_LSB, dat);
         }
         k++;
         if (scripted) {
