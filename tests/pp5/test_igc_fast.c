@@ -1108,6 +1108,83 @@ static void test_postc_loop_edges(void **state)
     assert_true(postc_loops > 1000);
 }
 
+/* The Busy that a script's host clock sees (in the general clock, from the
+ * clock's seg_trans entry: IBsy or CBsy at the clock's start): a write of P
+ * and I and a Go a few clocks after a Go — while IBsy is high (before PostI),
+ * while only CBsy is (the coefficients still being sent), and after — under
+ * each busy-write policy, with a Go while busy a warning or an error. Against
+ * full steps (script_check: pins, state, warnings, statuses). */
+static void test_host_busy_kinds(void **state)
+{
+    (void)state;
+    static const char src[] = "idle: nop cond jmp idle done\n"
+                              ".org 4\n"
+                              "l:    nop force cnt1 bntc1 l\n"
+                              "      nop cond jmp idle done\n";
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), "busy", u, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    uint64_t seed = ls_test_seed(0xb5b1ull), s = seed;
+    enum { BURST = 64 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, warned = 0, failed = 0;
+    for (unsigned policy = 0; policy < 4; policy++) {
+        pp5_options o;
+        pp5_options_default(&o);
+        o.busy_write = policy & 1u ? PP5_BUSY_WRITE_ERROR : PP5_BUSY_WRITE_LAST_WINS;
+        o.go_while_busy_error = (policy & 2u) != 0;
+        for (unsigned gap = 0; gap < 120; gap++) {
+            pp5_igc *ga, *gb;
+            ls_diag d;
+            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            const unsigned fb = 129u + 2u * (gap % 16u), v = (gap * 37u + 11u) & 0xffu;
+            /* P: FBITS; I: UADDR 4, TRREn, QEEMode 01, bits 23-30 */
+            const uint32_t w[2] = {1u << 30 | fb << 23, 4u | 1u << 17 | 1u << 18 | v << 23};
+            const pp5_reg r[2] = {PP5_REG_P, PP5_REG_I};
+            pp5_igc_item items[16];
+            size_t ni = 0;
+            memset(items, 0, sizeof items);
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 2; i++) {
+                    items[ni].kind = PP5_ITEM_HOST;
+                    items[ni].in.wr_en = true;
+                    items[ni].in.t = t_of(&o, r[i]);
+                    items[ni++].in.d = w[i];
+                }
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni++].in.go = true;
+                if (round == 0) { /* the first set posted and being sent */
+                    items[ni++].kind = PP5_ITEM_WAIT;
+                } else if (round == 1 && gap > 0) { /* the third writes gap clocks after */
+                    items[ni].kind = PP5_ITEM_RUN;
+                    items[ni++].clocks = gap;
+                }
+            }
+            items[ni++].kind = PP5_ITEM_WAIT;
+            items[ni].kind = PP5_ITEM_RUN;
+            items[ni++].clocks = 100;
+            pp5_host_in idle;
+            memset(&idle, 0, sizeof idle);
+            failed += !script_check(seed, (int)(policy * 100 + gap), &s, ga, gb, items, ni, &idle,
+                                    buf, BURST, &bursts);
+            warned += pp5_igc_warning_count(gb) > 0;
+            pp5_igc_destroy(ga);
+            pp5_igc_destroy(gb);
+        }
+    }
+    free(u);
+    printf("host clocks while busy: %ld runs with warnings, %ld ending in an error, %ld script "
+           "calls\n",
+           warned, failed, bursts);
+    assert_true(warned > 20 && failed > 30);
+}
+
 /* The loop plans' memo of shapes (fast.c) follows the store and the loop
  * counters: counted loops of one word (LC1, LC2) and of two words run as a
  * script of two instructions — the first with a count far from the terminal
@@ -1365,6 +1442,7 @@ int main(void)
         cmocka_unit_test(test_blocks_library),
         cmocka_unit_test(test_blocks_call_lengths),
         cmocka_unit_test(test_postc_loop_edges),
+        cmocka_unit_test(test_host_busy_kinds),
         cmocka_unit_test(test_shape_memo),
         cmocka_unit_test(test_self_loop_stretches),
         cmocka_unit_test(test_stream_append),

@@ -78,6 +78,9 @@ enum {
 #define TR_BITS(b) ((uint64_t)(b) << 16)
 #define TR_EVENT TR_BITS(SEG_POSTC | SEG_POSTI | SEG_NEWL)
 #define TR_NEXT(t) ((unsigned)((t) >> 56))
+/* bit 48: IBsy or CBsy at the clock's start (the host side's Busy; seg_rec.a's
+ * bits 48…63 are not read) */
+#define TR_BUSY_THEN (1ull << 48)
 /* seg_ctab entry: seg_rec.a's PC and SEG_SHIFT, TC1, TC2, BRANCH, TRR; the next
  * address (no NewL) in bits 48…56; bit 63: a branch to the same or an earlier
  * address (a loop may close) */
@@ -199,12 +202,14 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
     g->seg_ctab_rows++;
 }
 
-/* seg_ctab's index bits for the counters n1, n2 at the clock's start */
+/* seg_ctab's index bits for the counters n1, n2 at the clock's start:
+ * LC1 116 → 1, 117 → 2 (bits 1-2), LC2 0 → 1, 1 → 2 (bits 3-4), else 0 — as
+ * two look-ups (the counters are 7-bit; a byte indexes them all) */
+static const uint8_t ct_code1[256] = {[116] = 1u << 1, [117] = 2u << 1};
+static const uint8_t ct_code2[256] = {[0] = 1u << 3, [1] = 2u << 3};
 static inline unsigned ct_code(unsigned n1, unsigned n2)
 {
-    const unsigned c1 = n1 - 115u < 3u ? n1 - 115u : 0;  /* 116 → 1, 117 → 2 */
-    const unsigned c2 = n2 < 2u ? n2 + 1u : 0;            /* 0 → 1, 1 → 2 */
-    return c1 << 1 | c2 << 3;
+    return (unsigned)ct_code1[(uint8_t)n1] | ct_code2[(uint8_t)n2];
 }
 
 /* seg_ctab for the status levels st (ST1 | ST2 << 1): if it is for others,
@@ -245,8 +250,8 @@ static void seg_ctab_for(pp5_igc *g, unsigned st)
     (TB(x, CS_CSB) * SEG_CSB | (TB(x, CS_MP) & TB(x, CS_SHIFT)) * SEG_MSIN |               \
      TR_POSTC(x) * SEG_POSTC | TR_POSTI(x) * SEG_POSTI | TR_NEWL(x) * SEG_NEWL)
 #define TR_ENTRY(x)                                                                        \
-    ((uint64_t)TR_STATE(x) << 56 | (uint64_t)(TB(x, CS_FP) & TB(x, CS_CSB)) << 40 |       \
-     TR_BITS(TR_SIGNALS(x)))
+    ((uint64_t)TR_STATE(x) << 56 | (uint64_t)(TB(x, CS_IBSY) | TB(x, CS_CBSY)) << 48 |    \
+     (uint64_t)(TB(x, CS_FP) & TB(x, CS_CSB)) << 40 | TR_BITS(TR_SIGNALS(x)))
 #define TR_O1(a, b, c)                                                                     \
     TR_ENTRY(0##a##b##c##0), TR_ENTRY(0##a##b##c##1), TR_ENTRY(0##a##b##c##2),             \
         TR_ENTRY(0##a##b##c##3), TR_ENTRY(0##a##b##c##4), TR_ENTRY(0##a##b##c##5),         \
@@ -261,7 +266,7 @@ static const uint64_t seg_trans[4096] = {TR_O3(0), TR_O3(1), TR_O3(2), TR_O3(3),
                                          TR_O3(4), TR_O3(5), TR_O3(6), TR_O3(7)};
 _Static_assert(TR_ENTRY(0) == 0 &&
                    TR_ENTRY(CS_IBSY) ==
-                       ((uint64_t)(CS_IP | CS_PIP) << 56 | TR_BITS(SEG_POSTI)),
+                       ((uint64_t)(CS_IP | CS_PIP) << 56 | TR_BUSY_THEN | TR_BITS(SEG_POSTI)),
                "seg_trans: an idle state stays; IBsy without IP posts I and sets IP");
 
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
@@ -456,6 +461,20 @@ static inline uint16_t ld16(const void *p)
     return v;
 }
 static inline void st64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+
+/* Bytes 16…31 of a pins word: lo | dat << 56 and hi | dat >> 8 — the data
+ * bits (one a byte, bytes 0…5 of dat) moved up seven bytes across the two
+ * words: one 16-byte store (the EMC reads them a block later, not at once) */
+static inline void st_dat16(void *p, uint64_t lo, uint64_t hi, uint64_t dat)
+{
+#if defined(__SSE2__)
+    const __m128i d = _mm_slli_si128(_mm_cvtsi64_si128((long long)dat), 7);
+    _mm_storeu_si128((__m128i *)p, _mm_or_si128(d, _mm_set_epi64x((long long)hi, (long long)lo)));
+#else
+    st64(p, lo | dat << 56);
+    st64((unsigned char *)p + 8, hi | dat >> 8);
+#endif
+}
 static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
 
 /* What clock c contributes to the pins of the next three clocks (OutputLatch,
@@ -1202,8 +1221,7 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
             trst = (trst >> 1) | (unsigned)P->sh << 2;
             st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
             st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
-            st64(p2 + 16, P->alu_hi | dat << 56);
-            st64(p2 + 24, (dat >> 8) | lsb40);
+            st_dat16(p2 + 16, P->alu_hi, lsb40, dat);
         }
     }
     st->shreg = shreg;
@@ -1279,8 +1297,7 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
         }
         st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
         st64(p2 + 8, q1);
-        st64(p2 + 16, alu_hi | dat << 56);
-        st64(p2 + 24, (dat >> 8) | lsb40);
+        st_dat16(p2 + 16, alu_hi, lsb40, dat);
     }
     st->sc = sc;
     st->a = a;
@@ -1454,8 +1471,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
             trst = (trst >> 1) | f[i].sh << 2;
             st16(p0 + sizeof(pp5_pins) + 30, (uint16_t)(addr | (addr ^ f[i].pair) << 8));
             st64(p0 + 2 * sizeof(pp5_pins) + 8, f[i].alu_lo);
-            st64(p0 + 2 * sizeof(pp5_pins) + 16, f[i].alu_hi | dat << 56);
-            st64(p0 + 2 * sizeof(pp5_pins) + 24, (dat >> 8) | lsb40);
+            st_dat16(p0 + 2 * sizeof(pp5_pins) + 16, f[i].alu_hi, lsb40, dat);
         }
     }
     st->sc = sc;
@@ -1905,7 +1921,6 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         const unsigned shift = (u->shift >> trr) & 1u;
         /* Controller, CSBLatch */
         const unsigned csb = sc < csb_until;
-        const unsigned cs_then = cs;
         const uint64_t t = trans[cs | shift << 8 | csb << 9 |
                                  (unsigned)((uint64_t)sc + 1 >= csb_until) << 10 | done << 11];
         cs = TR_NEXT(t);
@@ -1951,7 +1966,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         if (scripted && hin) {
             g->cycle = c0 + k;
             const ls_status hs =
-                pp5_igc_host_side(g, hin, (cs_then & (CS_IBSY | CS_CBSY)) != 0, d);
+                pp5_igc_host_side(g, hin, (t & TR_BUSY_THEN) != 0, d);
             if (__builtin_expect(hs != LS_OK, 0)) {
                 if (d)
                     ls_diag_at_index(d, (long)(c0 + k));
@@ -1988,8 +2003,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             }
             st16(p1 + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
             st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
-            st64(p2 + 16, ld64(u->alu[0] + 8) | dat << 56);
-            st64(p2 + 24, (dat >> 8) | (t & TR_LSB));
+            st_dat16(p2 + 16, ld64(u->alu[0] + 8), t & TR_LSB, dat);
         }
         k++;
         if (scripted) {
