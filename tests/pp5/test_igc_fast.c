@@ -1038,6 +1038,23 @@ static void test_blocks_call_lengths(void **state)
                 cov.seg_postc_loops > 0);
 }
 
+/* The routine of test_postc_loop_edges and test_host_busy_kinds: an idle
+ * word, and at 4 a self-loop counting LC1 down, shifting every clock. */
+static pp5_ucode *assemble_self_loop_routine(const char *name)
+{
+    static const char src[] = "idle: nop cond jmp idle done\n"
+                              ".org 4\n"
+                              "l:    nop force cnt1 bntc1 l\n"
+                              "      nop cond jmp idle done\n";
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), name, u, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    return u;
+}
+
 /* Self-loops whose last clock posts C (fast.c, t_pc): a loop counter's
  * terminal count or the TRR token arriving in that very clock must keep the
  * clock out of the loop. A routine counting LC1 down in a self-loop that
@@ -1048,16 +1065,7 @@ static void test_blocks_call_lengths(void **state)
 static void test_postc_loop_edges(void **state)
 {
     (void)state;
-    static const char src[] = "idle: nop cond jmp idle done\n"
-                              ".org 4\n"
-                              "l:    nop force cnt1 bntc1 l\n"
-                              "      nop cond jmp idle done\n";
-    pp5_ucode *u = calloc(1, sizeof *u);
-    assert_non_null(u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
-    assert_int_equal(pp5_uasm(src, strlen(src), "edges", u, &errs), LS_OK);
-    ls_diag_list_free(&errs);
+    pp5_ucode *u = assemble_self_loop_routine("edges");
     pp5_options o;
     pp5_options_default(&o);
     uint64_t seed = ls_test_seed(0xed9e5ull), s = seed;
@@ -1117,16 +1125,7 @@ static void test_postc_loop_edges(void **state)
 static void test_host_busy_kinds(void **state)
 {
     (void)state;
-    static const char src[] = "idle: nop cond jmp idle done\n"
-                              ".org 4\n"
-                              "l:    nop force cnt1 bntc1 l\n"
-                              "      nop cond jmp idle done\n";
-    pp5_ucode *u = calloc(1, sizeof *u);
-    assert_non_null(u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
-    assert_int_equal(pp5_uasm(src, strlen(src), "busy", u, &errs), LS_OK);
-    ls_diag_list_free(&errs);
+    pp5_ucode *u = assemble_self_loop_routine("busy");
     uint64_t seed = ls_test_seed(0xb5b1ull), s = seed;
     enum { BURST = 64 };
     static pp5_pins buf[BURST];
