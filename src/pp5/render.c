@@ -465,21 +465,15 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         o = &def;
     }
     memset(st, 0, sizeof *st);
-    pp5_ucode *u = calloc(1, sizeof *u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
     pp5_igc *g = NULL;
     pp5_emc *e = NULL;
     emitter *em = NULL;
     pp5_stream acts;
     memset(&acts, 0, sizeof acts);
     ls_status rs;
-    if (!u) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    rs = pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib.pp5m", u, &errs);
-    if (rs != LS_OK) {
-        if (errs.count) *d = errs.items[0];
-        goto out;
-    }
+    /* the microcode library, assembled at build time (pp5_render_ucode_words) */
+    const uint32_t *uw = pp5_render_ucode_words;
+    const size_t ucount = pp5_render_ucode_count;
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
     if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
@@ -512,9 +506,9 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     /* the microcode library goes in as the host loads it: RMode postings of
      * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
     emit(em, "write P rmode\n");
-    for (size_t a = 0; a < u->count; a++) {
+    for (size_t a = 0; a < ucount; a++) {
         emit_or(em, (uint32_t)a << PP5_I_UADDR_LSB, "write I uaddr=0\n");
-        emit_write(em, 'C', u->words[a]);
+        emit_write(em, 'C', uw[a]);
         emit(em, "go\nwait\n");
     }
     emit(em, "run 3\n");
@@ -545,11 +539,11 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     if ((rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->setup_clocks = pp5_igc_cycle(g) - c0;
     for (size_t a = 0; a < PP5_UCODE_WORDS; a++)
-        if (pp5_igc_ucode(g, a) != (a < u->count ? u->words[a] : 0)) {
+        if (pp5_igc_ucode(g, a) != (a < ucount ? uw[a] : 0)) {
             rs = ls_diag_set(d, LS_ERR_FAULT, "lib.pp5m", 0, 0,
                              "pp5 render: the microcode store holds 0x%08x at %zu after the RMode "
                              "load, not 0x%08x", (unsigned)pp5_igc_ucode(g, a), a,
-                             (unsigned)(a < u->count ? u->words[a] : 0));
+                             (unsigned)(a < ucount ? uw[a] : 0));
             goto out;
         }
     st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
@@ -601,9 +595,7 @@ out:
     }
     free(em);
     pp5_stream_free(&acts);
-    ls_diag_list_free(&errs);
     pp5_emc_destroy(e);
     pp5_igc_destroy(g);
-    free(u);
     return rs;
 }

@@ -38,6 +38,10 @@ enum {
 };
 /* The microcode library (identical to examples/pp5/lib.pp5m). */
 extern const char pp5_render_ucode[];
+/* The same library assembled at build time (src/pp5/gen_ucode_words.c):
+ * words 0 .. pp5_render_ucode_count-1, the rest of the store 0. */
+extern const uint32_t pp5_render_ucode_words[];
+extern const size_t pp5_render_ucode_count;
 
 typedef void (*pp5_render_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins,
                                     const pp5_emc *e);
