@@ -582,10 +582,18 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
-    for (size_t p = 0; p < npix; p++) {
-        rgb[3 * p] = chan[p];
-        rgb[3 * p + 1] = chan[npix + p];
-        rgb[3 * p + 2] = chan[2 * npix + p];
+    /* (a pixel's three bytes as one 4-byte store, the next pixel overwriting
+     * the fourth; the last pixel byte by byte: one store a pixel, not three) */
+    const uint8_t *cr = chan, *cg = chan + npix, *cb = chan + 2 * npix;
+    for (size_t p = 0; p + 1 < npix; p++) {
+        uint32_t v = (uint32_t)cr[p] | (uint32_t)cg[p] << 8 | (uint32_t)cb[p] << 16;
+        uint8_t b4[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), 0};
+        memcpy(rgb + 3 * p, b4, 4);
+    }
+    if (npix) {
+        rgb[3 * npix - 3] = cr[npix - 1];
+        rgb[3 * npix - 2] = cg[npix - 1];
+        rgb[3 * npix - 1] = cb[npix - 1];
     }
     free(chan);
 out:
