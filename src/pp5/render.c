@@ -456,6 +456,66 @@ static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_dia
 }
 
 
+/* Three planes of bytes → RGB triples. isa 2: 64 pixels at a time by byte
+ * permutes (AVX-512 VBMI, when the CPU has it), the rest as below; isa 0: a
+ * pixel's three bytes as one 4-byte store, the next pixel overwriting the
+ * fourth (one store a pixel, not three), the last pixel byte by byte. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RENDER_VBMI 1
+typedef uint8_t v64u8 __attribute__((vector_size(64), aligned(1)));
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t rgb_interleave_vbmi(
+    const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out)
+{
+    /* output byte j of vector v is channel (64v + j) % 3 of pixel (64v + j) / 3;
+     * first r and g (indices 0..63 and 64..127 of the pair), then b over them */
+    v64u8 m_rg[3], m_b[3];
+    for (int v = 0; v < 3; v++)
+        for (int j = 0; j < 64; j++) {
+            int q = 64 * v + j, px = q / 3, ch = q % 3;
+            m_rg[v][j] = (uint8_t)(ch == 1 ? 64 + px : px);
+            m_b[v][j] = (uint8_t)(ch == 2 ? 64 + px : j);
+        }
+    size_t p = 0;
+    for (; p + 64 <= n; p += 64) {
+        v64u8 vr, vg, vb;
+        memcpy(&vr, r + p, 64);
+        memcpy(&vg, g + p, 64);
+        memcpy(&vb, b + p, 64);
+        for (int v = 0; v < 3; v++) {
+            v64u8 t = __builtin_shuffle(vr, vg, m_rg[v]);
+            v64u8 o = __builtin_shuffle(t, vb, m_b[v]);
+            memcpy(out + 3 * p + 64 * v, &o, 64);
+        }
+    }
+    return p;
+}
+#endif
+
+void pp5_rgb_interleave(const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out,
+                        int isa)
+{
+    size_t p = 0;
+#ifdef RENDER_VBMI
+    if (isa >= 2) {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw"))
+            p = rgb_interleave_vbmi(r, g, b, n, out);
+    }
+#else
+    (void)isa;
+#endif
+    for (; p + 1 < n; p++) {
+        uint32_t v = (uint32_t)r[p] | (uint32_t)g[p] << 8 | (uint32_t)b[p] << 16;
+        uint8_t b4[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), 0};
+        memcpy(out + 3 * p, b4, 4);
+    }
+    if (p < n) {
+        out[3 * p] = r[p];
+        out[3 * p + 1] = g[p];
+        out[3 * p + 2] = b[p];
+    }
+}
+
 ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                      pp5_render_stats *st, ls_diag *d)
 {
@@ -582,19 +642,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
-    /* (a pixel's three bytes as one 4-byte store, the next pixel overwriting
-     * the fourth; the last pixel byte by byte: one store a pixel, not three) */
-    const uint8_t *cr = chan, *cg = chan + npix, *cb = chan + 2 * npix;
-    for (size_t p = 0; p + 1 < npix; p++) {
-        uint32_t v = (uint32_t)cr[p] | (uint32_t)cg[p] << 8 | (uint32_t)cb[p] << 16;
-        uint8_t b4[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), 0};
-        memcpy(rgb + 3 * p, b4, 4);
-    }
-    if (npix) {
-        rgb[3 * npix - 3] = cr[npix - 1];
-        rgb[3 * npix - 2] = cg[npix - 1];
-        rgb[3 * npix - 1] = cb[npix - 1];
-    }
+    pp5_rgb_interleave(chan, chan + npix, chan + 2 * npix, npix, rgb, 2);
     free(chan);
 out:
     if (rs != LS_OK && st->prim_clocks) {

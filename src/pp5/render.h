@@ -65,6 +65,11 @@ typedef struct pp5_render_stats {
 ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                      pp5_render_stats *st, ls_diag *d);
 
+/* Three planes of n bytes → n RGB triples in out (3n bytes). isa 2 uses
+ * AVX-512 VBMI where the CPU has it, 0 the portable loop; same bytes. */
+void pp5_rgb_interleave(const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out,
+                        int isa);
+
 /* Host-stream text for one primitive (what the graphics processor sends). */
 ls_status pp5_render_prim_stream(const pp5_prim *p, void *buf /* ls_buf* */, ls_diag *d);
 #endif
