@@ -3096,6 +3096,21 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                 }
             }
         }
+        if (o->run && o->shape == SH_WRITE_S) {
+            /* a fused copy run (seg_fuse): M ← S where E, S each op's plane
+             * (the plane the clock before it read) */
+            int n = o->run;
+            for (int j = 0; j < n; j++) {
+                uint64_t *tp = o[j].m0 + off;
+                LD4(S, o[j].s0 + off);
+                LD4(M, tp);
+                v4u nm = M ^ ((M ^ S) & E);
+                ST4(tp, nm);
+            }
+            Mprev = M; /* S of the next clock is M before the last write */
+            i += n - 1;
+            continue;
+        }
         if (o->run) {
             /* a fused run (seg_fuse): bits k, k+1, ... of one set, T of each bit
              * the next one of the adder (positioned by the bit before) or a
@@ -3214,7 +3229,9 @@ static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
 
 /* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
  * reading the same T) and field loads (a=t b=0 c=0 mwrt) over consecutive
- * bits of one set with the adder; the chip pass takes them in one loop. */
+ * bits of one set with the adder, and copies (a=s b=0 c=0 mwrt, S the plane
+ * the clock before read: the z-test's copy loop); the chip pass takes each
+ * in one loop. */
 static void seg_fuse(seg *g)
 {
     /* (run is 0 from seg_add) */
@@ -3232,6 +3249,12 @@ static void seg_fuse(seg *g)
             }
             if (n >= 2) o->run = (uint8_t)n;
             i += n >= 2 ? 2 * n : 1;
+            continue;
+        }
+        if (o->shape == SH_WRITE_S && o->s_mode == S_PLANE) { /* (the z-test's copy loop) */
+            while (i + n < g->n && n < 255 && g->op[i + n].shape == SH_WRITE_S && g->op[i + n].s_mode == S_PLANE) n++;
+            if (n >= 2) o->run = (uint8_t)n;
+            i += n >= 2 ? n : 1;
             continue;
         }
         if (head && o->shape == SH_WRITE_T) {
