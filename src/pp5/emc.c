@@ -3113,47 +3113,53 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
         }
         if (o->run) {
             /* a fused run (seg_fuse): bits k, k+1, ... of one set, T of each bit
-             * the next one of the adder (positioned by the bit before) or a
-             * constant; the ops' own kernels */
-            int k = o->k, n = o->run;
-            for (int j = 0; j < n; j++) {
-                if (j) {
-                    k++;
-                    if (k >= kc) {
-                        T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> k & 1));
-                    } else {
-                        uint16_t xm = (uint16_t)xd[k - klo], ym = (uint16_t)yd[k - klo];
-                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
-                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
-                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
-                        v4u x = u ^ v;
-                        AT = x ^ AK;
-                        AK = (u & v) | (AK & x);
-                        next_k = k + 1;
-                        last_k = k;
-                        T = AT;
-                    }
+             * the next one of the adder (positioned by the bit before) while
+             * below kc, then constants; the ops' own kernels. The op's fields
+             * in locals: the plane stores could alias its bytes. */
+            int k0 = o->k, n = o->run;
+            bool pair = o->shape == SH_CARRY_T_NM;
+            int st = pair ? 2 : 1;
+            int na = kc - k0; /* bits j < na from the adder (j = 0: T as set above) */
+            na = na < 1 ? 1 : na > n ? n : na;
+            const seg_op *q = o;
+#define SEG_RUN_BIT()                                                                                                 \
+    do {                                                                                                              \
+        uint64_t *tp = q[pair].m0 + off;                                                                              \
+        if (pair) { /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */                                  \
+            v4u Z;                                                                                                    \
+            LD4(Z, q->m0 + off);                                                                                      \
+            v4u B = ~Z;                                                                                               \
+            K = (T & B) | (K & (T | B));                                                                              \
+        }                                                                                                             \
+        LD4(M, tp);                                                                                                   \
+        v4u nm = M ^ ((M ^ T) & E);                                                                                   \
+        ST4(tp, nm);                                                                                                  \
+        q += st;                                                                                                      \
+    } while (0)
+            SEG_RUN_BIT();
+            if (na > 1) {
+                const uint64_t *xk = xd + (k0 + 1 - klo), *yk = yd + (k0 + 1 - klo);
+                for (int j = 1; j < na; j++) {
+                    uint16_t xm = (uint16_t)*xk++, ym = (uint16_t)*yk++;
+                    v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+                    v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+                    v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+                    v4u x = u ^ v;
+                    T = x ^ AK;
+                    AK = (u & v) | (AK & x);
+                    SEG_RUN_BIT();
                 }
-                if (o->shape == SH_CARRY_T_NM) {
-                    /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */
-                    const seg_op *oa = o + 2 * j;
-                    v4u Z;
-                    LD4(Z, oa->m0 + off);
-                    v4u B = ~Z;
-                    K = (T & B) | (K & (T | B));
-                    uint64_t *tp = oa[1].m0 + off;
-                    LD4(M, tp);
-                    v4u nm = M ^ ((M ^ T) & E);
-                    ST4(tp, nm);
-                } else {
-                    uint64_t *tp = o[j].m0 + off;
-                    LD4(M, tp);
-                    v4u nm = M ^ ((M ^ T) & E);
-                    ST4(tp, nm);
-                }
-                Mprev = M; /* */
+                AT = T;
+                last_k = k0 + na - 1;
+                next_k = last_k + 1;
             }
-            i += (o->shape == SH_CARRY_T_NM ? 2 * n : n) - 1;
+            for (int j = na; j < n; j++) {
+                T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> (k0 + j) & 1));
+                SEG_RUN_BIT();
+            }
+#undef SEG_RUN_BIT
+            Mprev = M; /* */
+            i += st * n - 1;
             continue;
         }
         uint64_t *mp = o->m0 + off;
