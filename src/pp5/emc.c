@@ -3216,10 +3216,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     return 0;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target_clones("avx2", "default")))
-#endif
-static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
+static inline __attribute__((always_inline)) void seg_chips_body(pp5_emc *e, seg *g, const uint64_t *run,
+                                                                  bool snap_at_end, bool can_stop)
 {
     for (int wd = 0; wd < 4; wd++) {
         g->stopped[wd] = 0;
@@ -3231,6 +3229,47 @@ static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
             }
         }
     }
+}
+
+/* The chip pass compiled three times: portable (the vector extensions on
+ * SSE2), AVX2, and AVX-512 VL (the same 256-bit code; GCC joins its
+ * and/or/xor chains into vpternlogq: the select M ^ ((M ^ T) & E) and the
+ * adder's sum and carry become one or two instructions each). Chosen by
+ * what the processor has and PP5_EMC_SIGN_ISA, so that the isa0 and isa1
+ * test builds run the portable and AVX2 forms on any machine. */
+static __attribute__((noinline)) void seg_chips_portable(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
+                                                         bool can_stop)
+{
+    seg_chips_body(e, g, run, snap_at_end, can_stop);
+}
+
+#ifdef EMC_AVX512
+__attribute__((target("avx2"), noinline)) static void seg_chips_avx2(pp5_emc *e, seg *g, const uint64_t *run,
+                                                                      bool snap_at_end, bool can_stop)
+{
+    seg_chips_body(e, g, run, snap_at_end, can_stop);
+}
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw"), noinline)) static void
+seg_chips_avx512(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
+{
+    seg_chips_body(e, g, run, snap_at_end, can_stop);
+}
+#endif
+
+static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
+{
+#ifdef EMC_AVX512
+    if (e->avx512) { /* (F, BW, VL, and PP5_EMC_SIGN_ISA ≥ 2) */
+        seg_chips_avx512(e, g, run, snap_at_end, can_stop);
+        return;
+    }
+    if (PP5_EMC_SIGN_ISA >= 1 && __builtin_cpu_supports("avx2")) {
+        seg_chips_avx2(e, g, run, snap_at_end, can_stop);
+        return;
+    }
+#endif
+    seg_chips_portable(e, g, run, snap_at_end, can_stop);
 }
 
 /* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
