@@ -2986,11 +2986,63 @@ seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *
 }
 #endif
 
+#ifdef EMC_AVX512
+/* A fused T run of the chip pass (seg_chip) with AVX-512 VL + BW on 256-bit
+ * vectors: each of the run's boolean functions one vpternlogq — the
+ * z-test's Carry ← maj(T, ~Z, Carry), the write M ← T where E, the adder's
+ * sum and carry — and the adder's row bits (R's bit of row ly in lane ly)
+ * from a mask register (vpmovm2w) instead of a broadcast, an and and a
+ * compare. The run's n bits: bit 0 with T as given, bits 1 .. na-1 from the
+ * adder (its carry *ak, masks xk/yk from bit 1 on), bits na .. n-1 the
+ * constants of qmin. T, K, the adder's carry and the last M read come back
+ * through the pointers (inlined into seg_chips_avx512: registers). */
+enum { TL_XOR3 = 0x96, TL_MAJ = 0xE8, TL_SEL = 0xD8 /* a=M b=T c=E: E ? T : M */,
+       TL_MAJ_NZ = 0xD4 /* a=K b=T c=Z: maj(T, ~Z, K) */ };
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw"))) static inline void
+seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint64_t *xk, const uint64_t *yk,
+               uint64_t qmin, int k0, v4u E, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
+{
+    __m256i e = (__m256i)E, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
+#define SEG_RUN_BIT512(PAIR)                                                                                          \
+    do {                                                                                                              \
+        uint64_t *mp = q[PAIR].m0 + off;                                                                              \
+        if (PAIR) kk = _mm256_ternarylogic_epi64(kk, t, _mm256_loadu_si256((const __m256i *)(q->m0 + off)), TL_MAJ_NZ); \
+        m = _mm256_loadu_si256((const __m256i *)mp);                                                                  \
+        _mm256_storeu_si256((__m256i *)mp, _mm256_ternarylogic_epi64(m, t, e, TL_SEL));                               \
+        q += 1 + PAIR;                                                                                                \
+    } while (0)
+#define SEG_RUN512(PAIR)                                                                                              \
+    do {                                                                                                              \
+        SEG_RUN_BIT512(PAIR);                                                                                         \
+        for (int j = 1; j < na; j++) {                                                                                \
+            __m256i u = _mm256_set1_epi16((short)(uint16_t)*xk++);                                                    \
+            __m256i v = _mm256_movm_epi16((__mmask16)*yk++);                                                          \
+            t = _mm256_ternarylogic_epi64(u, v, ak, TL_XOR3);                                                         \
+            ak = _mm256_ternarylogic_epi64(ak, u, v, TL_MAJ);                                                         \
+            SEG_RUN_BIT512(PAIR);                                                                                     \
+        }                                                                                                             \
+        for (int j = na; j < n; j++) {                                                                                \
+            t = _mm256_set1_epi64x((long long)((uint64_t)0 - (qmin >> (k0 + j) & 1)));                                \
+            SEG_RUN_BIT512(PAIR);                                                                                     \
+        }                                                                                                             \
+    } while (0)
+    if (pair) SEG_RUN512(1);
+    else SEG_RUN512(0);
+#undef SEG_RUN512
+#undef SEG_RUN_BIT512
+    *Tp = (v4u)t;
+    *Kp = (v4u)kk;
+    *akp = (v4u)ak;
+    *Mp = (v4u)m;
+}
+#endif
+
 /* Chip c runs the segment's ops. T of a set marked adder: bits from the
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
-static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop)
+static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop,
+                                                          int isa)
 {
     size_t off = (size_t)c * 4;
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -3121,6 +3173,20 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             int st = pair ? 2 : 1;
             int na = kc - k0; /* bits j < na from the adder (j = 0: T as set above) */
             na = na < 1 ? 1 : na > n ? n : na;
+#ifdef EMC_AVX512
+            if (isa == 2) { /* (seg_chips_avx512) */
+                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, E, &T,
+                               &K, &AK, &M);
+                if (na > 1) {
+                    AT = T;
+                    last_k = k0 + na - 1;
+                    next_k = last_k + 1;
+                }
+                Mprev = M; /* */
+                i += st * n - 1;
+                continue;
+            }
+#endif
             const seg_op *q = o;
 #define SEG_RUN_BIT()                                                                                                 \
     do {                                                                                                              \
@@ -3217,12 +3283,12 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
 }
 
 static inline __attribute__((always_inline)) void seg_chips_body(pp5_emc *e, seg *g, const uint64_t *run,
-                                                                  bool snap_at_end, bool can_stop)
+                                                                  bool snap_at_end, bool can_stop, int isa)
 {
     for (int wd = 0; wd < 4; wd++) {
         g->stopped[wd] = 0;
         for (uint64_t m = run[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop);
+            int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop, isa);
             if (st) {
                 g->stop[c] = (int16_t)st;
                 g->stopped[wd] |= 1ull << (c & 63);
@@ -3240,20 +3306,20 @@ static inline __attribute__((always_inline)) void seg_chips_body(pp5_emc *e, seg
 static __attribute__((noinline)) void seg_chips_portable(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
                                                          bool can_stop)
 {
-    seg_chips_body(e, g, run, snap_at_end, can_stop);
+    seg_chips_body(e, g, run, snap_at_end, can_stop, 0);
 }
 
 #ifdef EMC_AVX512
 __attribute__((target("avx2"), noinline)) static void seg_chips_avx2(pp5_emc *e, seg *g, const uint64_t *run,
                                                                       bool snap_at_end, bool can_stop)
 {
-    seg_chips_body(e, g, run, snap_at_end, can_stop);
+    seg_chips_body(e, g, run, snap_at_end, can_stop, 1);
 }
 
 __attribute__((target("avx2,avx512f,avx512vl,avx512bw"), noinline)) static void
 seg_chips_avx512(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
 {
-    seg_chips_body(e, g, run, snap_at_end, can_stop);
+    seg_chips_body(e, g, run, snap_at_end, can_stop, 2);
 }
 #endif
 
