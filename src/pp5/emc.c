@@ -3057,6 +3057,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
     uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
     int klo = 0;
+    /* the chip's column and row slots (the same for every set) */
+    size_t xslot = (size_t)g->xslot[e->xlead[c]], yslot = (size_t)g->yslot[e->ylead[c]];
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
         if (o->fill) {
@@ -3076,8 +3078,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
                     klo = ss->klo;
-                    xd = g->arena + ss->xbase + (size_t)g->xslot[e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
-                    yd = g->arena + ss->ybase + (size_t)g->yslot[e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    xd = g->arena + ss->xbase + xslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    yd = g->arena + ss->ybase + yslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
                     i128 pmn, pmx, rmn, rmx;
                     memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
