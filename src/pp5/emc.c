@@ -2994,11 +2994,63 @@ seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *
 }
 #endif
 
+#ifdef EMC_AVX512
+/* A fused T run of the chip pass (seg_chip) with AVX-512 VL + BW on 256-bit
+ * vectors: each of the run's boolean functions one vpternlogq — the
+ * z-test's Carry ← maj(T, ~Z, Carry), the write M ← T where E, the adder's
+ * sum and carry — and the adder's row bits (R's bit of row ly in lane ly)
+ * from a mask register (vpmovm2w) instead of a broadcast, an and and a
+ * compare. The run's n bits: bit 0 with T as given, bits 1 .. na-1 from the
+ * adder (its carry *ak, masks xk/yk from bit 1 on), bits na .. n-1 the
+ * constants of qmin. T, K, the adder's carry and the last M read come back
+ * through the pointers (inlined into seg_chips_avx512: registers). */
+enum { TL_XOR3 = 0x96, TL_MAJ = 0xE8, TL_SEL = 0xD8 /* a=M b=T c=E: E ? T : M */,
+       TL_MAJ_NZ = 0xD4 /* a=K b=T c=Z: maj(T, ~Z, K) */ };
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw"))) static inline void
+seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint64_t *xk, const uint64_t *yk,
+               uint64_t qmin, int k0, v4u E, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
+{
+    __m256i e = (__m256i)E, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
+#define SEG_RUN_BIT512(PAIR)                                                                                          \
+    do {                                                                                                              \
+        uint64_t *mp = q[PAIR].m0 + off;                                                                              \
+        if (PAIR) kk = _mm256_ternarylogic_epi64(kk, t, _mm256_loadu_si256((const __m256i *)(q->m0 + off)), TL_MAJ_NZ); \
+        m = _mm256_loadu_si256((const __m256i *)mp);                                                                  \
+        _mm256_storeu_si256((__m256i *)mp, _mm256_ternarylogic_epi64(m, t, e, TL_SEL));                               \
+        q += 1 + PAIR;                                                                                                \
+    } while (0)
+#define SEG_RUN512(PAIR)                                                                                              \
+    do {                                                                                                              \
+        SEG_RUN_BIT512(PAIR);                                                                                         \
+        for (int j = 1; j < na; j++) {                                                                                \
+            __m256i u = _mm256_set1_epi16((short)(uint16_t)*xk++);                                                    \
+            __m256i v = _mm256_movm_epi16((__mmask16)*yk++);                                                          \
+            t = _mm256_ternarylogic_epi64(u, v, ak, TL_XOR3);                                                         \
+            ak = _mm256_ternarylogic_epi64(ak, u, v, TL_MAJ);                                                         \
+            SEG_RUN_BIT512(PAIR);                                                                                     \
+        }                                                                                                             \
+        for (int j = na; j < n; j++) {                                                                                \
+            t = _mm256_set1_epi64x((long long)((uint64_t)0 - (qmin >> (k0 + j) & 1)));                                \
+            SEG_RUN_BIT512(PAIR);                                                                                     \
+        }                                                                                                             \
+    } while (0)
+    if (pair) SEG_RUN512(1);
+    else SEG_RUN512(0);
+#undef SEG_RUN512
+#undef SEG_RUN_BIT512
+    *Tp = (v4u)t;
+    *Kp = (v4u)kk;
+    *akp = (v4u)ak;
+    *Mp = (v4u)m;
+}
+#endif
+
 /* Chip c runs the segment's ops. T of a set marked adder: bits from the
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
-static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop)
+static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop,
+                                                          int isa)
 {
     size_t off = (size_t)c * 4;
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -3013,6 +3065,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
     uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
     int klo = 0;
+    /* the chip's column and row slots (the same for every set) */
+    size_t xslot = (size_t)g->xslot[e->xlead[c]], yslot = (size_t)g->yslot[e->ylead[c]];
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
         if (o->fill) {
@@ -3032,8 +3086,8 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                 if (o->set_ring != ring) {
                     ring = o->set_ring;
                     klo = ss->klo;
-                    xd = g->arena + ss->xbase + (size_t)g->xslot[e->xlead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
-                    yd = g->arena + ss->ybase + (size_t)g->yslot[e->ylead[c]] * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    xd = g->arena + ss->xbase + xslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+                    yd = g->arena + ss->ybase + yslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
                     i128 pmn, pmx, rmn, rmx;
                     memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
@@ -3104,49 +3158,84 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                 }
             }
         }
+        if (o->run && o->shape == SH_WRITE_S) {
+            /* a fused copy run (seg_fuse): M ← S where E, S each op's plane
+             * (the plane the clock before it read) */
+            int n = o->run;
+            for (int j = 0; j < n; j++) {
+                uint64_t *tp = o[j].m0 + off;
+                LD4(S, o[j].s0 + off);
+                LD4(M, tp);
+                v4u nm = M ^ ((M ^ S) & E);
+                ST4(tp, nm);
+            }
+            Mprev = M; /* S of the next clock is M before the last write */
+            i += n - 1;
+            continue;
+        }
         if (o->run) {
             /* a fused run (seg_fuse): bits k, k+1, ... of one set, T of each bit
-             * the next one of the adder (positioned by the bit before) or a
-             * constant; the ops' own kernels */
-            int k = o->k, n = o->run;
-            for (int j = 0; j < n; j++) {
-                if (j) {
-                    k++;
-                    if (k >= kc) {
-                        T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> k & 1));
-                    } else {
-                        uint16_t xm = (uint16_t)xd[k - klo], ym = (uint16_t)yd[k - klo];
-                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
-                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
-                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
-                        v4u x = u ^ v;
-                        AT = x ^ AK;
-                        AK = (u & v) | (AK & x);
-                        next_k = k + 1;
-                        last_k = k;
-                        T = AT;
-                    }
-                }
-                if (o->shape == SH_CARRY_T_NM) {
-                    /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */
-                    const seg_op *oa = o + 2 * j;
-                    v4u Z;
-                    LD4(Z, oa->m0 + off);
-                    v4u B = ~Z;
-                    K = (T & B) | (K & (T | B));
-                    uint64_t *tp = oa[1].m0 + off;
-                    LD4(M, tp);
-                    v4u nm = M ^ ((M ^ T) & E);
-                    ST4(tp, nm);
-                } else {
-                    uint64_t *tp = o[j].m0 + off;
-                    LD4(M, tp);
-                    v4u nm = M ^ ((M ^ T) & E);
-                    ST4(tp, nm);
+             * the next one of the adder (positioned by the bit before) while
+             * below kc, then constants; the ops' own kernels. The op's fields
+             * in locals: the plane stores could alias its bytes. */
+            int k0 = o->k, n = o->run;
+            bool pair = o->shape == SH_CARRY_T_NM;
+            int st = pair ? 2 : 1;
+            int na = kc - k0; /* bits j < na from the adder (j = 0: T as set above) */
+            na = na < 1 ? 1 : na > n ? n : na;
+#ifdef EMC_AVX512
+            if (isa == 2) { /* (seg_chips_avx512) */
+                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, E, &T,
+                               &K, &AK, &M);
+                if (na > 1) {
+                    AT = T;
+                    last_k = k0 + na - 1;
+                    next_k = last_k + 1;
                 }
                 Mprev = M; /* */
+                i += st * n - 1;
+                continue;
             }
-            i += (o->shape == SH_CARRY_T_NM ? 2 * n : n) - 1;
+#endif
+            const seg_op *q = o;
+#define SEG_RUN_BIT()                                                                                                 \
+    do {                                                                                                              \
+        uint64_t *tp = q[pair].m0 + off;                                                                              \
+        if (pair) { /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */                                  \
+            v4u Z;                                                                                                    \
+            LD4(Z, q->m0 + off);                                                                                      \
+            v4u B = ~Z;                                                                                               \
+            K = (T & B) | (K & (T | B));                                                                              \
+        }                                                                                                             \
+        LD4(M, tp);                                                                                                   \
+        v4u nm = M ^ ((M ^ T) & E);                                                                                   \
+        ST4(tp, nm);                                                                                                  \
+        q += st;                                                                                                      \
+    } while (0)
+            SEG_RUN_BIT();
+            if (na > 1) {
+                const uint64_t *xk = xd + (k0 + 1 - klo), *yk = yd + (k0 + 1 - klo);
+                for (int j = 1; j < na; j++) {
+                    uint16_t xm = (uint16_t)*xk++, ym = (uint16_t)*yk++;
+                    v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+                    v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+                    v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+                    v4u x = u ^ v;
+                    T = x ^ AK;
+                    AK = (u & v) | (AK & x);
+                    SEG_RUN_BIT();
+                }
+                AT = T;
+                last_k = k0 + na - 1;
+                next_k = last_k + 1;
+            }
+            for (int j = na; j < n; j++) {
+                T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> (k0 + j) & 1));
+                SEG_RUN_BIT();
+            }
+#undef SEG_RUN_BIT
+            Mprev = M; /* */
+            i += st * n - 1;
             continue;
         }
         uint64_t *mp = o->m0 + off;
@@ -3203,15 +3292,13 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     return 0;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target_clones("avx2", "default")))
-#endif
-static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
+static inline __attribute__((always_inline)) void seg_chips_body(pp5_emc *e, seg *g, const uint64_t *run,
+                                                                  bool snap_at_end, bool can_stop, int isa)
 {
     for (int wd = 0; wd < 4; wd++) {
         g->stopped[wd] = 0;
         for (uint64_t m = run[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop);
+            int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop, isa);
             if (st) {
                 g->stop[c] = (int16_t)st;
                 g->stopped[wd] |= 1ull << (c & 63);
@@ -3220,9 +3307,52 @@ static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
     }
 }
 
+/* The chip pass compiled three times: portable (the vector extensions on
+ * SSE2), AVX2, and AVX-512 VL (the same 256-bit code; GCC joins its
+ * and/or/xor chains into vpternlogq: the select M ^ ((M ^ T) & E) and the
+ * adder's sum and carry become one or two instructions each). Chosen by
+ * what the processor has and PP5_EMC_SIGN_ISA, so that the isa0 and isa1
+ * test builds run the portable and AVX2 forms on any machine. */
+static __attribute__((noinline)) void seg_chips_portable(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end,
+                                                         bool can_stop)
+{
+    seg_chips_body(e, g, run, snap_at_end, can_stop, 0);
+}
+
+#ifdef EMC_AVX512
+__attribute__((target("avx2"), noinline)) static void seg_chips_avx2(pp5_emc *e, seg *g, const uint64_t *run,
+                                                                      bool snap_at_end, bool can_stop)
+{
+    seg_chips_body(e, g, run, snap_at_end, can_stop, 1);
+}
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw"), noinline)) static void
+seg_chips_avx512(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
+{
+    seg_chips_body(e, g, run, snap_at_end, can_stop, 2);
+}
+#endif
+
+static void seg_chips(pp5_emc *e, seg *g, const uint64_t *run, bool snap_at_end, bool can_stop)
+{
+#ifdef EMC_AVX512
+    if (e->avx512) { /* (F, BW, VL, and PP5_EMC_SIGN_ISA ≥ 2) */
+        seg_chips_avx512(e, g, run, snap_at_end, can_stop);
+        return;
+    }
+    if (PP5_EMC_SIGN_ISA >= 1 && __builtin_cpu_supports("avx2")) {
+        seg_chips_avx2(e, g, run, snap_at_end, can_stop);
+        return;
+    }
+#endif
+    seg_chips_portable(e, g, run, snap_at_end, can_stop);
+}
+
 /* Fused runs: the z-test's pairs (a=t b=~m c=cy ldc, then a=t b=0 c=0 mwrt
  * reading the same T) and field loads (a=t b=0 c=0 mwrt) over consecutive
- * bits of one set with the adder; the chip pass takes them in one loop. */
+ * bits of one set with the adder, and copies (a=s b=0 c=0 mwrt, S the plane
+ * the clock before read: the z-test's copy loop); the chip pass takes each
+ * in one loop. */
 static void seg_fuse(seg *g)
 {
     /* (run is 0 from seg_add) */
@@ -3240,6 +3370,12 @@ static void seg_fuse(seg *g)
             }
             if (n >= 2) o->run = (uint8_t)n;
             i += n >= 2 ? 2 * n : 1;
+            continue;
+        }
+        if (o->shape == SH_WRITE_S && o->s_mode == S_PLANE) { /* (the z-test's copy loop) */
+            while (i + n < g->n && n < 255 && g->op[i + n].shape == SH_WRITE_S && g->op[i + n].s_mode == S_PLANE) n++;
+            if (n >= 2) o->run = (uint8_t)n;
+            i += n >= 2 ? n : 1;
             continue;
         }
         if (head && o->shape == SH_WRITE_T) {

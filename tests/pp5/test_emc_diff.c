@@ -37,6 +37,7 @@ static long g_clocks = 6000;
 static bool g_every;    /* LOCKSTEP_DIFF_EVERY=1: compare after every clock in every case */
 static bool g_near_lib; /* random words are library words with one or two bits flipped */
 static bool g_regroup;  /* scripts in which dark chips pend as a group, run, then pend on their own */
+static bool g_runs;     /* scripts of field loads over consecutive T bits, then more words reading T */
 static bool g_wide;     /* coefficient sets of 60-120 bits with x and y terms of 2^48 .. 2^62: segments
                          * reading bits up to 63 get line ranges past int64 (part_range's 128-bit path) */
 
@@ -242,6 +243,21 @@ static void next_pins(gen *g, pp5_pins *p, long clock)
         for (int i = 2 + rint_(s, 4); i > 0; i--) g->script[n++] = 6;
         g->script[n++] = 0;
         for (int i = 1 + rint_(s, 3); i > 0; i--) g->script[n++] = 3;
+        g->script_len = n;
+        g->script_pos = 0;
+    }
+    if (g_runs && g->script_pos >= g->script_len && rint_(s, 40) == 0) {
+        /* all lit, field loads on consecutive T bits (the chip pass runs them
+         * as one fused run), then words reading T of the same set at later
+         * bits (the chip's bit-serial adder must be where the run left it),
+         * field loads, copies, the z-test's Carry word */
+        int n = 0;
+        g->script[n++] = 0;
+        for (int i = 2 + rint_(s, 6); i > 0; i--) g->script[n++] = 2;
+        for (int i = 1 + rint_(s, 5); i > 0; i--) {
+            static const int after[] = {2, 3, 6, 8, 2, 3};
+            g->script[n++] = after[rint_(s, 6)];
+        }
         g->script_len = n;
         g->script_pos = 0;
     }
@@ -559,6 +575,19 @@ static void random_pins_blocks(void **state)
         assert_true(ok);
     }
     g_regroup = false;
+    /* fused runs of T bits followed by words reading T of the same set */
+    g_runs = true;
+    for (int i = 0; i < 3; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        uint64_t cs = rnd(&s);
+        char name[96];
+        snprintf(name, sizeof name, "runs, then reads of the same set, case seed %#llx", (unsigned long long)cs);
+        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
+        if (!ok) g_runs = false;
+        assert_true(ok);
+    }
+    g_runs = false;
 }
 
 /* ---- pp5_render on random scenes ---------------------------------------- */
