@@ -195,6 +195,8 @@ struct pp5_emc {
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
     int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
     bool bits_gfni;         /* and VBMI: pp5_emc_run puts coefficient bits with qee_bits_put_gfni */
+    uint8_t es0[256];       /* enable_stays_0 by operand pins (0: not known yet) */
+    uint64_t leads[2][4];   /* the chips that lead their column (x) / row (y) group (regroup) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -681,6 +683,11 @@ static void regroup(pp5_emc *e)
         if (firsty[y0] < 0) firsty[y0] = (int16_t)c;
         e->xlead[c] = firstx[x0];
         e->ylead[c] = firsty[y0];
+    }
+    memset(e->leads, 0, sizeof e->leads);
+    for (int c = 0; c < e->nchips; c++) {
+        e->leads[0][c >> 6] |= (uint64_t)(e->xlead[c] == c) << (c & 63);
+        e->leads[1][c >> 6] |= (uint64_t)(e->ylead[c] == c) << (c & 63);
     }
     e->groups_dirty = false;
 }
@@ -1268,21 +1275,36 @@ static bool sign_word_init(const pp5_emc *e, sign_word *w)
     if (e->rt_set < 0 || !e->fast_uv || e->rt_k > 100) return false;
     const qee_set *s = &e->set[e->rt_set];
     int k = e->rt_k;
-    if ((s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) return false; /* xy term in bits 0..k */
-    i128 v[5] = {sext(s->coef[3], k), sext(s->coef[5], k), sext(s->coef[0], k), sext(s->coef[1], k),
-                 sext(s->coef[2], k)};
     static const int lim[5] = {35, 35, 47, 47, 59};
-    for (int i = 0; i < 5; i++)
-        if (v[i] <= -((i128)1 << lim[i]) || v[i] >= (i128)1 << lim[i]) return false;
+    static const int ci[5] = {3, 5, 0, 1, 2}; /* D, F, A, B, C */
+    int64_t v6[5];
+    if (k <= 63) {
+        /* (the usual case: a (k+1)-bit number fits in int64, and sign-extending
+         * the low word is enough — no 128-bit shifts) */
+        int sh = 63 - k;
+        if ((uint64_t)s->coef[4] << sh) return false; /* xy term in bits 0..k */
+        for (int i = 0; i < 5; i++) {
+            int64_t v = (int64_t)((uint64_t)s->coef[ci[i]] << sh) >> sh;
+            if (v <= -((int64_t)1 << lim[i]) || v >= (int64_t)1 << lim[i]) return false;
+            v6[i] = v;
+        }
+    } else {
+        if ((s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) return false; /* xy term in bits 0..k */
+        for (int i = 0; i < 5; i++) {
+            i128 v = sext(s->coef[ci[i]], k);
+            if (v <= -((i128)1 << lim[i]) || v >= (i128)1 << lim[i]) return false;
+            v6[i] = (int64_t)v;
+        }
+    }
     w->k = k;
     w->ks = k < 63 ? k : 63; /* |Q| < 2^62: the index is 0 or -1 from bit 63 up */
     w->n[0] = e->tw;
     w->n[1] = e->th;
-    w->q[0] = (int64_t)v[0];
-    w->q[1] = (int64_t)v[1];
-    w->l[0] = (int64_t)v[2];
-    w->l[1] = (int64_t)v[3];
-    w->c = (int64_t)v[4];
+    w->q[0] = v6[0];
+    w->q[1] = v6[1];
+    w->l[0] = v6[2];
+    w->l[1] = v6[3];
+    w->c = v6[4];
     w->avx512 = sign_avx512();
     memset(w->done, 0, sizeof w->done);
     return true;
@@ -1506,22 +1528,6 @@ static const uint64_t *sign_sum_plane(pp5_emc *e, int c, const qee_set *s, int k
 }
 
 #if SIGN_X86
-/* The lead chips of a column or row grouping (lead[c] == c) as a chip mask,
- * 32 chips a compare. */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void sign_leads_avx512(const int16_t *lead, int nchips,
-                                                                                  uint64_t *mask)
-{
-    static const int16_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-    __m512i ix = _mm512_loadu_si512(iota), step = _mm512_set1_epi16(32);
-    for (int b = 0; b < nchips; b += 32) {
-        __mmask32 lm = nchips - b >= 32 ? ~0u : (1u << (nchips - b)) - 1;
-        __mmask32 m = _mm512_mask_cmpeq_epi16_mask(lm, _mm512_maskz_loadu_epi16(lm, lead + b), ix);
-        mask[b >> 6] |= (uint64_t)m << (b & 63);
-        ix = _mm512_add_epi16(ix, step);
-    }
-}
-
 /* sign_exec's chip classes for every chip (0..nchips−1): the extremes of
  * every column and row (each lead chip once), then eight chips a vector, the
  * extremes of each chip's column and row gathered, summed, shifted by k and
@@ -1529,12 +1535,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void sign_lea
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_avx512(const pp5_emc *e, sign_word *w,
                                                                                     uint64_t *ones, uint64_t *cross)
 {
-    uint64_t lead[2][4] = {{0}};
-    sign_leads_avx512(e->xlead, e->nchips, lead[0]);
-    sign_leads_avx512(e->ylead, e->nchips, lead[1]);
     for (int a = 0; a < 2; a++)
         for (int wd = 0; wd < 4; wd++)
-            for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
+            for (uint64_t r = e->leads[a][wd]; r; r &= r - 1) { /* (made by regroup) */
                 int ld = wd * 64 + __builtin_ctzll(r);
                 sign_axis_calc(w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
             }
@@ -1672,8 +1675,11 @@ sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t
         __m256i maj = _mm256_or_si256(_mm256_and_si256(A, B), _mm256_and_si256(C, _mm256_or_si256(A, B)));
         __m256i ne = _mm256_xor_si256(E, _mm256_and_si256(_mm256_xor_si256(E, maj), _mm256_or_si256(E, lu)));
         _mm256_storeu_si256((__m256i *)(u->e_base + off), ne);
-        uint64_t bit = 1ull << (q[i].c & 63); /* (16×16 chips: no pixels past the tile) */
-        eany[q[i].c >> 6] = _mm256_testz_si256(ne, ne) ? eany[q[i].c >> 6] & ~bit : eany[q[i].c >> 6] | bit;
+        /* (16×16 chips: no pixels past the tile.) The lit bit without a branch:
+         * whether the edge leaves a crossed chip lit is not predictable (a
+         * branch here was ≈ 17 % of this function's samples) */
+        uint64_t nz = (uint64_t)(_mm256_testz_si256(ne, ne) == 0), *ea = &eany[q[i].c >> 6];
+        *ea = (*ea & ~(1ull << (q[i].c & 63))) | nz << (q[i].c & 63);
     }
 }
 #endif
@@ -1783,10 +1789,8 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, con
         for (int t = 0; t < 2; t++) {
             if (act[t] == FILL0 || act[t] == FILL1) {
                 uint64_t v = act[t] == FILL1 ? ~0ull : 0;
-                for (uint64_t r = cl[t]; r; r &= r - 1) {
-                    uint64_t *en = u->e_base + (size_t)(wd * 64 + __builtin_ctzll(r)) * 4;
-                    en[0] = en[1] = en[2] = en[3] = v;
-                }
+                v4u fv = SPLAT4(v); /* (one vector store a chip, not four word stores) */
+                for (uint64_t r = cl[t]; r; r &= r - 1) ST4(u->e_base + (size_t)(wd * 64 + __builtin_ctzll(r)) * 4, fv);
                 e->eany[wd] = v ? e->eany[wd] | cl[t] : e->eany[wd] & ~cl[t];
             } else if (act[t] == COMPUTE) {
                 cross[wd] |= cl[t]; /* (constant T planes through the general step) */
@@ -2015,7 +2019,7 @@ static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
 
 /* Can the Enable load give anything but 0 at a pixel whose E is 0? Operands
  * that do not depend on the pixel are known; the others range over 0 and 1. */
-static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
+static bool enable_stays_0_calc(const pp5_emc *e, const pp5_pins *p)
 {
     int a0 = 1 ^ p->acmp, b0 = 1 ^ p->bcmp, c0 = 1 ^ p->ccmp;
     bool a_var = p->agts_s || p->agts_t, b_var = !p->bgts_e && p->bgts_m, c_var = p->cgts_c;
@@ -2027,6 +2031,20 @@ static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
                 if (e->o.enable_table >> (a << 2 | b << 1 | c) & 1) return false;
             }
     return true;
+}
+
+/* The same through a table of the eight operand pins (the edge words ask
+ * once a word; the answer depends on the pins and the Enable table only):
+ * e->es0[key] 0 = not known yet, 1 = false, 2 = true. Pins other than 0/1
+ * (not from an IGC) are not cached. */
+static inline bool enable_stays_0(pp5_emc *e, const pp5_pins *p)
+{
+    uint64_t ops;
+    memcpy(&ops, &p->acmp, 8); /* acmp, agts_s, agts_t, bcmp, bgts_e, bgts_m, ccmp, cgts_c */
+    if (ops & ~0x0101010101010101ull) return enable_stays_0_calc(e, p);
+    unsigned key = (unsigned)((ops * 0x0102040810204080ull) >> 56); /* (the eight bit-0s as one byte) */
+    if (!e->es0[key]) e->es0[key] = (uint8_t)(1 + enable_stays_0_calc(e, p));
+    return e->es0[key] == 2;
 }
 
 
@@ -2561,7 +2579,7 @@ typedef struct seg {
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
     /* the running chips' columns and rows (the same slots for every set) */
-    int16_t xslot[256], yslot[256]; /* by chip of the lead: slot, -1 none */
+    int16_t xslot[256], yslot[256]; /* by chip of the lead: slot (set at the running chips' leads: seg_slots) */
     int16_t xl[256], yl[256];       /* slot -> lead chip */
     int nx, ny;
     bool slots_made;                /* for this segment's running chips */
@@ -2865,24 +2883,43 @@ static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
     }
 }
 
-/* The running chips' columns and rows as slots, once a segment. */
+/* The running chips' columns and rows as slots, once a segment: the lead
+ * chips present as bit masks first (no branch per chip on "a new column?",
+ * which mispredicted), then a slot per lead in lead order. (xslot/yslot are
+ * read only at the leads of running chips, all set here: no clearing.) */
 static void seg_slots(const pp5_emc *e, seg *g, const uint64_t *run)
 {
-    for (int i = 0; i < g->nx; i++) g->xslot[g->xl[i]] = -1; /* (the last segment's) */
-    for (int i = 0; i < g->ny; i++) g->yslot[g->yl[i]] = -1;
-    int nx = 0, ny = 0;
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = run[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), xl = e->xlead[c], yl = e->ylead[c];
-            if (g->xslot[xl] < 0) {
-                g->xslot[xl] = (int16_t)nx;
-                g->xl[nx++] = (int16_t)xl;
-            }
-            if (g->yslot[yl] < 0) {
-                g->yslot[yl] = (int16_t)ny;
-                g->yl[ny++] = (int16_t)yl;
-            }
+    uint64_t xm[4] = {0}, ym[4] = {0};
+    if (e->nchips <= 64) { /* (leads < 64: the masks in registers) */
+        uint64_t x = 0, y = 0;
+        for (uint64_t m = run[0]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            x |= 1ull << e->xlead[c];
+            y |= 1ull << e->ylead[c];
         }
+        xm[0] = x;
+        ym[0] = y;
+    } else {
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t m = run[wd]; m; m &= m - 1) {
+                int c = wd * 64 + __builtin_ctzll(m), xl = e->xlead[c], yl = e->ylead[c];
+                xm[xl >> 6] |= 1ull << (xl & 63);
+                ym[yl >> 6] |= 1ull << (yl & 63);
+            }
+    }
+    int nx = 0, ny = 0;
+    for (int wd = 0; wd < 4; wd++) {
+        for (uint64_t m = xm[wd]; m; m &= m - 1) {
+            int l = wd * 64 + __builtin_ctzll(m);
+            g->xslot[l] = (int16_t)nx;
+            g->xl[nx++] = (int16_t)l;
+        }
+        for (uint64_t m = ym[wd]; m; m &= m - 1) {
+            int l = wd * 64 + __builtin_ctzll(m);
+            g->yslot[l] = (int16_t)ny;
+            g->yl[ny++] = (int16_t)l;
+        }
+    }
     g->nx = nx;
     g->ny = ny;
     g->slots_made = true;
@@ -2913,6 +2950,25 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     bool narrow[2] = {part_narrow(ss->co, 0), part_narrow(ss->co, 1)};
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
+        size_t stride = a ? yw : xw;
+        if (narrow[a] && ss->co[a ? 5 : 3] == 0) {
+            /* linear and narrow (the usual case: the z and colour planes): the
+             * extremes l·o and l·(o + 15), in int64 (part_range's 64-bit path
+             * written out for the line loop) */
+            int64_t l6 = (int64_t)ss->co[a ? 1 : 0], span = l6 * 15;
+            uint32_t omask = a ? e->y0_mask : e->x0_mask;
+            int osh = a ? 11 : 0;
+            const int16_t *ld = a ? yl : xl;
+            uint64_t *lo = g->arena + (a ? ss->ybase : ss->xbase) + ss->nb + SEG_LOWS;
+            for (int i = 0; i < n; i++, lo += stride) {
+                int64_t u = l6 * (int64_t)(e->config[ld[i]] >> osh & omask), v = u + span;
+                i128 mn = u < v ? u : v, mx = u < v ? v : u;
+                memcpy(lo, &mn, sizeof mn);
+                memcpy(lo + 2, &mx, sizeof mx);
+                lo[SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
+            }
+            continue;
+        }
         for (int i = 0; i < n; i++) {
             int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
@@ -3303,7 +3359,8 @@ static void seg_flush(pp5_emc *e, seg *g)
         ss->adder = e->fast_uv && e->tw == 16 && e->th == 16 && km <= 63 &&
                     (s->coef[4] & (((u128)1 << (km + 1)) - 1)) == 0;
         if (!ss->adder) continue;
-        for (int j = 0; j < 6; j++) ss->co[j] = sext(s->coef[j], km);
+        for (int j = 0; j < 6; j++) /* (km ≤ 63: sext of the low word, no 128-bit shifts) */
+            ss->co[j] = (int64_t)((uint64_t)s->coef[j] << (63 - km)) >> (63 - km);
         ss->klo = ss->kmin >= 4 ? ss->kmin : 0;
         ss->nb = km - ss->klo + 1;
         if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
@@ -3425,7 +3482,7 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
         o->shape = SH_CARRY_T_NM;
     /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
      * becomes all 0 there stops (seg_chip), dark chips stay dark */
-    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
+    o->kind = !p->lde || (!p->agts_t && enable_stays_0_calc(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
                                                               : OPK_STEP;
     if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
     return o;
