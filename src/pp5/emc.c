@@ -954,20 +954,24 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(const uint64_t *pl, const uint64_t *rl,
                                                                                  int k, uint64_t *cy)
 {
-    /* (pl, rl: the values; only their low k bits count) */
+    /* (pl, rl: the values; only their low k bits count, for k ≤ 31 R's bit k
+     * too, taken out again) */
     uint64_t lim = 1ull << k, low = lim - 1;
     __m512i lowv = _mm512_set1_epi64((long long)low);
     __m512i p0 = _mm512_and_si512(_mm512_loadu_si512(pl), lowv), p1 = _mm512_and_si512(_mm512_loadu_si512(pl + 8), lowv);
     if (k <= 31) {
-        /* row ly: P(lx) ≥ 2^k − R(ly), sixteen 32-bit lanes; the thresholds of
-         * the 16 rows in one vector, a row's broadcast by a permute, the masks
-         * joined in mask registers (no read-modify-write of cy) */
+        /* row ly: bit k of (P(lx) mod 2^k) + R(ly) mod 2^32 in sixteen 32-bit
+         * lanes, R's low 32 bits broadcast from memory into the add — that
+         * bit is R's bit k
+         * ⊕ the carry into bit k, so R's bit k is taken out at the end (a
+         * row of all ones where it is 1); the masks joined in mask registers
+         * (no read-modify-write of cy). (Before: each row's threshold
+         * 2^k − R mod 2^k broadcast by a permute, then a compare.) */
         __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)), _mm512_cvtepi64_epi32(p1), 1);
-        __m512i limv = _mm512_set1_epi64((long long)lim);
-        __m512i r0 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl), lowv));
-        __m512i r1 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl + 8), lowv));
-        __m512i th = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(r0)), _mm512_cvtepi64_epi32(r1), 1);
-#define CARRY16_ROW(ly) _mm512_cmpge_epu32_mask(p, _mm512_permutexvar_epi32(_mm512_set1_epi32(ly), th))
+        __m512i bk = _mm512_set1_epi32((int)(1u << k)), bk64 = _mm512_set1_epi64((long long)lim);
+        __mmask16 rbit = (__mmask16)(_mm512_test_epi64_mask(_mm512_loadu_si512(rl), bk64) |
+                                     (unsigned)_mm512_test_epi64_mask(_mm512_loadu_si512(rl + 8), bk64) << 8);
+#define CARRY16_ROW(ly) _mm512_test_epi32_mask(_mm512_add_epi32(p, _mm512_set1_epi32((int)(uint32_t)rl[ly])), bk)
 #define CARRY16_WORD(q)                                                                                             \
     (long long)_cvtmask64_u64(                                                                                     \
         _mm512_kunpackd((__mmask64)_mm512_kunpackw((__mmask32)CARRY16_ROW(4 * (q) + 3), (__mmask32)CARRY16_ROW(4 * (q) + 2)), \
@@ -977,7 +981,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(
          * stall store forwarding) */
         __m128i w01 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(0)), CARRY16_WORD(1), 1);
         __m128i w23 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(2)), CARRY16_WORD(3), 1);
-        _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1));
+        __m256i sum_bits = _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1);
+        _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_xor_si256(sum_bits, _mm256_movm_epi16(rbit)));
 #undef CARRY16_WORD
 #undef CARRY16_ROW
         return;
@@ -2715,7 +2720,7 @@ static void log_fill(pp5_emc *e)
  * as a hole in the log (log_fill writes them if a chip's entries are ever
  * applied): the segment's op buffer is kept for it, the next segment decodes
  * into the other one. */
-static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled)
 {
     int last_over = g->last_over, nldc = g->nldc;
     bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
@@ -2729,7 +2734,7 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
      * dark at an Enable load ran: nothing was pending) */
     if (any_dark && last_over >= 0) {
         for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd];
-        if (fill)
+        if (fill && !dark_filled) /* (dark_filled: the whole plane was, before the chip pass) */
             for (int wd = 0; wd < 4; wd++)
                 for (uint64_t m = dark[wd]; m; m &= m - 1) {
                     uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
@@ -3366,9 +3371,23 @@ static void seg_flush(pp5_emc *e, seg *g)
         if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
     }
     seg_fuse(g);
+    /* The dark chips' Carry after a segment whose last Carry overwrite is a
+     * constant (the z-test's preset) is that constant (seg_defer). When no op
+     * reads Carry before the first overwrite (settle 1: the running chips'
+     * pending entries are dropped too), no chip's Carry before the segment
+     * is ever read, so the whole plane is filled here, one memset, instead of
+     * four stores for each of the ≈ 50 dark chips after the pass (the chips
+     * that stop at an Enable load are filled after it, as before). */
+    bool dark_filled = false;
+    if (settle == 1 && g->last_over >= 0 && g->op[g->last_over].fill &&
+        __builtin_popcountll(dark[0]) + __builtin_popcountll(dark[1]) + __builtin_popcountll(dark[2]) +
+                __builtin_popcountll(dark[3]) >= 8) {
+        memset(plane(e, PL_CARRY, 0), g->op[g->last_over].fill_v ? 0xff : 0, e->pw * sizeof(uint64_t));
+        dark_filled = true;
+    }
     seg_chips(e, g, run, snap_at_end, can_stop);
     if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
-    seg_defer(e, g, dark);
+    seg_defer(e, g, dark, dark_filled);
     if (g->has_lde)
         for (int wd = 0; wd < 4; wd++)
             for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
