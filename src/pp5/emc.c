@@ -1541,11 +1541,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_av
                                                                                     uint64_t *ones, uint64_t *cross)
 {
     for (int a = 0; a < 2; a++)
-        for (int wd = 0; wd < 4; wd++)
+        for (int wd = 0; wd < 4; wd++) {
             for (uint64_t r = e->leads[a][wd]; r; r &= r - 1) { /* (made by regroup) */
                 int ld = wd * 64 + __builtin_ctzll(r);
                 sign_axis_calc(w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
             }
+            w->done[a][wd] |= e->leads[a][wd];
+        }
     const __m512i cc = _mm512_set1_epi64(w->c), one = _mm512_set1_epi64(1), z = _mm512_setzero_si512();
     const __m128i sh = _mm_cvtsi32_si128(w->ks);
     __m256i pxl = _mm256_set1_epi32(-1);
@@ -1578,6 +1580,37 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_av
     }
 }
 #endif
+
+/* sign_classes_avx512 for a linear edge (D = F = 0): a chip's x part over
+ * its columns is A·X0 + A·{0 .. tw−1}, so its range is [A·X0 + min(0, A·(tw−1)),
+ * A·X0 + max(0, A·(tw−1))] (y alike), and Q's range over the chip is
+ * [A·X0 + B·Y0 + lo0, the same + width] with lo0, width the same for every
+ * chip: eight chips a vector straight from their configuration registers —
+ * no lead chips' extremes first and no gathers of them (which waited on
+ * those extremes' stores). Each chip's min Q goes to qlo[c]: what sign_exec
+ * needs of a crossed chip follows from it (sign_lin_params written out). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) static void
+sign_classes_lin_avx512(const pp5_emc *e, const sign_word *w, uint64_t *ones, uint64_t *cross, int64_t *qlo)
+{
+    int64_t sx = w->l[0] * (w->n[0] - 1), sy = w->l[1] * (w->n[1] - 1);
+    int64_t lo0 = w->c + (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0), width = (sx < 0 ? -sx : sx) + (sy < 0 ? -sy : sy);
+    const __m512i la = _mm512_set1_epi64(w->l[0]), lb = _mm512_set1_epi64(w->l[1]);
+    const __m512i base = _mm512_set1_epi64(lo0), wv = _mm512_set1_epi64(width), one = _mm512_set1_epi64(1);
+    const __m256i xmask = _mm256_set1_epi32((int)e->x0_mask), ymask = _mm256_set1_epi32((int)e->y0_mask);
+    const __m128i sh = _mm_cvtsi32_si128(w->ks);
+    for (int b = 0; b < e->nchips; b += 8) {
+        __mmask8 lm = e->nchips - b >= 8 ? 0xff : (__mmask8)((1u << (e->nchips - b)) - 1);
+        __m256i cfg = _mm256_maskz_loadu_epi32(lm, e->config + b);
+        __m512i x0 = _mm512_cvtepu32_epi64(_mm256_and_si256(cfg, xmask));
+        __m512i y0 = _mm512_cvtepu32_epi64(_mm256_and_si256(_mm256_srli_epi32(cfg, 11), ymask));
+        __m512i lo = _mm512_add_epi64(_mm512_add_epi64(_mm512_mullo_epi64(la, x0), _mm512_mullo_epi64(lb, y0)), base);
+        _mm512_mask_storeu_epi64(qlo + b, lm, lo); /* (for the crossed chips: sign_exec) */
+        __m512i jl = _mm512_sra_epi64(lo, sh), jh = _mm512_sra_epi64(_mm512_add_epi64(lo, wv), sh);
+        __mmask8 eq = _mm512_mask_cmpeq_epi64_mask(lm, jl, jh), odd = _mm512_test_epi64_mask(jl, one);
+        ones[b >> 6] |= (uint64_t)(eq & odd) << (b & 63);
+        cross[b >> 6] |= (uint64_t)(lm & ~eq & 0xff) << (b & 63);
+    }
+}
 
 /* A 16×16 chip crossed by a linear edge (both parts linear, two blocks, x
  * part below 2^31), as sign_cross would do it with sign_lin16_avx512. */
@@ -1716,9 +1749,14 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, con
         act[t] = ne == E ? KEEP : ne == 0 ? FILL0 : ne == 0xF ? FILL1 : COMPUTE;
     }
     uint64_t in[4] = {0}, ones[4] = {0}, cross[4] = {0};
+    bool axes_later = false; /* the crossed chips' axis extremes not made yet (sign_classes_lin_avx512) */
+    int64_t qlo[256];        /* (then: chip c's min Q) */
 #if SIGN_X86
     if (w.avx512) {
-        sign_classes_avx512(e, &w, ones, cross); /* every chip's class, vectors of eight */
+        /* every chip's class, vectors of eight */
+        axes_later = w.q[0] == 0 && w.q[1] == 0;
+        if (axes_later) sign_classes_lin_avx512(e, &w, ones, cross, qlo);
+        else sign_classes_avx512(e, &w, ones, cross);
         if (chips_in) {
             for (int wd = 0; wd < 4; wd++) in[wd] = chips_in[wd];
         } else if (e->nchips <= 64) {
@@ -1804,10 +1842,39 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, con
     }
     sign_lin batch[256];
     int nb = 0;
+    /* (axes_later: a linear edge's constants for the crossed chips; lin16: 16×16
+     * chips and an x part below 2^31 over a chip, sign_lin_params' conditions
+     * but two blocks) */
+    int64_t sx = w.l[0] * (w.n[0] - 1), sy = w.l[1] * (w.n[1] - 1);
+    int64_t lin_width = (sx < 0 ? -sx : sx) + (sy < 0 ? -sy : sy), lin_ymin = sy < 0 ? sy : 0;
+    uint32_t lin_base = (uint32_t)(sx < 0 ? -sx : 0);
+    bool lin16 = axes_later && w.n[0] == 16 && w.n[1] == 16 && (sx < 0 ? -sx : sx) < INT32_MAX;
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t r = cross[wd]; r; r &= r - 1) {
             int c = wd * 64 + __builtin_ctzll(r);
             int64_t lo, hi;
+            if (axes_later) {
+                /* a linear edge: x part A·X0 + A·lx, its min A·X0 + min(0, sx) with
+                 * sx = A·(tw − 1), so sign_lin_params' base (the x part less its
+                 * min at lx = 0) is −min(0, sx) and its t0, boundary − lo −
+                 * (B·Y0 − min R), is boundary − lo + min(0, sy): only lo differs
+                 * between chips */
+                lo = qlo[c];
+                hi = lo + lin_width;
+                int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+                if (lin16 && jmax == jmin + 1) {
+                    sign_lin *q = &batch[nb++]; /* (done below, all together) */
+                    q->c = c;
+                    q->base = lin_base;
+                    q->step = (uint32_t)w.l[0];
+                    q->t0 = (w.k >= 63 ? 0 : (int64_t)((uint64_t)jmax << w.k)) - lo + lin_ymin;
+                    q->tstep = w.l[1];
+                    q->inv = jmin & 1 ? ~0ull : 0;
+                    continue;
+                }
+                sign_axis_calc(&w, 0, e->xlead[c], chip_x0(e, c)); /* (for sign_cross, sign_sum_plane) */
+                sign_axis_calc(&w, 1, e->ylead[c], chip_y0(e, c));
+            }
             sign_range(e, &w, c, &lo, &hi);
             int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
             if (jmin != jmax && sign_lin_params(e, &w, c, lo, hi, &batch[nb])) {
@@ -2952,7 +3019,11 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     ss->ybase = g->arena_len + (size_t)ss->nx * xw;
     g->arena_len = need;
     /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
-    bool narrow[2] = {part_narrow(ss->co, 0), part_narrow(ss->co, 1)};
+    bool narrow[2];
+    for (int a = 0; a < 2; a++) { /* (part_narrow in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
+        int64_t q = (int64_t)ss->co[a ? 5 : 3], l = (int64_t)ss->co[a ? 1 : 0];
+        narrow[a] = q >= -((int64_t)1 << 38) && q < (int64_t)1 << 38 && l >= -((int64_t)1 << 50) && l < (int64_t)1 << 50;
+    }
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
         size_t stride = a ? yw : xw;
