@@ -310,8 +310,11 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->ylead = calloc(nc, sizeof *e->ylead);
     bool fast = 64 % e->tw == 0 && e->th <= 64;
     if (fast) {
-        e->xline = calloc(nc, sizeof *e->xline);
-        e->yline = calloc(nc, sizeof *e->yline);
+        /* (not zeroed: 2 × 135 KB for 64 chips, and pp5_render makes an array
+         * per frame; a line is read only after line_key has found its uid,
+         * which starts as none, below, and reset the rest) */
+        e->xline = malloc(nc * sizeof *e->xline);
+        e->yline = malloc(nc * sizeof *e->yline);
     }
     if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win ||
         !e->pr ||
@@ -3460,8 +3463,19 @@ static void seg_flush(pp5_emc *e, seg *g)
     if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     seg_defer(e, g, dark, dark_filled);
     if (g->has_lde)
-        for (int wd = 0; wd < 4; wd++)
-            for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
+        for (int wd = 0; wd < 4; wd++) {
+            /* (update_lit for four-word chips, the lit bits of a word of chips
+             * joined without a branch per chip: which chips the z-test leaves
+             * lit is not predictable) */
+            uint64_t lit = 0;
+            for (uint64_t m = run[wd]; m; m &= m - 1) {
+                int b = __builtin_ctzll(m);
+                v4u E;
+                LD4(E, plane(e, PL_E, wd * 64 + b));
+                lit |= (uint64_t)((E[0] | E[1] | E[2] | (E[3] & e->lastmask)) != 0) << b;
+            }
+            e->eany[wd] = (e->eany[wd] & ~run[wd]) | lit;
+        }
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
