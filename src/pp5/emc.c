@@ -2051,7 +2051,22 @@ static void qee_shift(pp5_emc *e, const qee_set *kept)
     }
     if (e->lat_lsb) {
         qee_set *s = &e->set[qee_ring(e->nset_total)];
+#if defined(__SSE2__)
+        /* (eight 16-byte stores: GCC makes the memset a rep stos, whose start-up
+         * was ≈ 10 % of this function's samples) */
+        _Static_assert(sizeof(qee_set) == 128, "qee_set: 128 bytes");
+        __m128i z = _mm_setzero_si128(), *sv = (__m128i *)(void *)s; /* (written out: a loop becomes the memset again) */
+        _mm_storeu_si128(sv, z);
+        _mm_storeu_si128(sv + 1, z);
+        _mm_storeu_si128(sv + 2, z);
+        _mm_storeu_si128(sv + 3, z);
+        _mm_storeu_si128(sv + 4, z);
+        _mm_storeu_si128(sv + 5, z);
+        _mm_storeu_si128(sv + 6, z);
+        _mm_storeu_si128(sv + 7, z);
+#else
         memset(s, 0, sizeof *s);
+#endif
         s->token_shift = sh;
         s->open = true;
         s->uid = (uint64_t)e->nset_total;
