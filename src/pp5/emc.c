@@ -1606,6 +1606,7 @@ sign_classes_lin_avx512(const pp5_emc *e, const sign_word *w, uint64_t *ones, ui
     const __m512i base = _mm512_set1_epi64(lo0), wv = _mm512_set1_epi64(width), one = _mm512_set1_epi64(1);
     const __m256i xmask = _mm256_set1_epi32((int)e->x0_mask), ymask = _mm256_set1_epi32((int)e->y0_mask);
     const __m128i sh = _mm_cvtsi32_si128(w->ks);
+    uint64_t o = 0, x = 0;
     for (int b = 0; b < e->nchips; b += 8) {
         __mmask8 lm = e->nchips - b >= 8 ? 0xff : (__mmask8)((1u << (e->nchips - b)) - 1);
         __m256i cfg = _mm256_maskz_loadu_epi32(lm, e->config + b);
@@ -1615,8 +1616,15 @@ sign_classes_lin_avx512(const pp5_emc *e, const sign_word *w, uint64_t *ones, ui
         _mm512_mask_storeu_epi64(qlo + b, lm, lo); /* (for the crossed chips: sign_exec) */
         __m512i jl = _mm512_sra_epi64(lo, sh), jh = _mm512_sra_epi64(_mm512_add_epi64(lo, wv), sh);
         __mmask8 eq = _mm512_mask_cmpeq_epi64_mask(lm, jl, jh), odd = _mm512_test_epi64_mask(jl, one);
-        ones[b >> 6] |= (uint64_t)(eq & odd) << (b & 63);
-        cross[b >> 6] |= (uint64_t)(lm & ~eq & 0xff) << (b & 63);
+        /* (a word of chips gathered in registers, stored once: an OR into
+         * memory each vector was a chain through the store) */
+        o |= (uint64_t)(eq & odd) << (b & 63);
+        x |= (uint64_t)(lm & ~eq & 0xff) << (b & 63);
+        if ((b & 63) == 56 || b + 8 >= e->nchips) {
+            ones[b >> 6] = o;
+            cross[b >> 6] = x;
+            o = x = 0;
+        }
     }
 }
 
