@@ -195,6 +195,8 @@ struct pp5_emc {
     struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
     int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
     bool bits_gfni;         /* and VBMI: pp5_emc_run puts coefficient bits with qee_bits_put_gfni */
+    uint8_t es0[256];       /* enable_stays_0 by operand pins (0: not known yet) */
+    uint64_t leads[2][4];   /* the chips that lead their column (x) / row (y) group (regroup) */
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -690,6 +692,11 @@ static void regroup(pp5_emc *e)
         e->xlead[c] = firstx[x0];
         e->ylead[c] = firsty[y0];
     }
+    memset(e->leads, 0, sizeof e->leads);
+    for (int c = 0; c < e->nchips; c++) {
+        e->leads[0][c >> 6] |= (uint64_t)(e->xlead[c] == c) << (c & 63);
+        e->leads[1][c >> 6] |= (uint64_t)(e->ylead[c] == c) << (c & 63);
+    }
     e->groups_dirty = false;
 }
 
@@ -955,20 +962,24 @@ static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, i
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(const uint64_t *pl, const uint64_t *rl,
                                                                                  int k, uint64_t *cy)
 {
-    /* (pl, rl: the values; only their low k bits count) */
+    /* (pl, rl: the values; only their low k bits count, for k ≤ 31 R's bit k
+     * too, taken out again) */
     uint64_t lim = 1ull << k, low = lim - 1;
     __m512i lowv = _mm512_set1_epi64((long long)low);
     __m512i p0 = _mm512_and_si512(_mm512_loadu_si512(pl), lowv), p1 = _mm512_and_si512(_mm512_loadu_si512(pl + 8), lowv);
     if (k <= 31) {
-        /* row ly: P(lx) ≥ 2^k − R(ly), sixteen 32-bit lanes; the thresholds of
-         * the 16 rows in one vector, a row's broadcast by a permute, the masks
-         * joined in mask registers (no read-modify-write of cy) */
+        /* row ly: bit k of (P(lx) mod 2^k) + R(ly) mod 2^32 in sixteen 32-bit
+         * lanes, R's low 32 bits broadcast from memory into the add — that
+         * bit is R's bit k
+         * ⊕ the carry into bit k, so R's bit k is taken out at the end (a
+         * row of all ones where it is 1); the masks joined in mask registers
+         * (no read-modify-write of cy). (Before: each row's threshold
+         * 2^k − R mod 2^k broadcast by a permute, then a compare.) */
         __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)), _mm512_cvtepi64_epi32(p1), 1);
-        __m512i limv = _mm512_set1_epi64((long long)lim);
-        __m512i r0 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl), lowv));
-        __m512i r1 = _mm512_sub_epi64(limv, _mm512_and_si512(_mm512_loadu_si512(rl + 8), lowv));
-        __m512i th = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(r0)), _mm512_cvtepi64_epi32(r1), 1);
-#define CARRY16_ROW(ly) _mm512_cmpge_epu32_mask(p, _mm512_permutexvar_epi32(_mm512_set1_epi32(ly), th))
+        __m512i bk = _mm512_set1_epi32((int)(1u << k)), bk64 = _mm512_set1_epi64((long long)lim);
+        __mmask16 rbit = (__mmask16)(_mm512_test_epi64_mask(_mm512_loadu_si512(rl), bk64) |
+                                     (unsigned)_mm512_test_epi64_mask(_mm512_loadu_si512(rl + 8), bk64) << 8);
+#define CARRY16_ROW(ly) _mm512_test_epi32_mask(_mm512_add_epi32(p, _mm512_set1_epi32((int)(uint32_t)rl[ly])), bk)
 #define CARRY16_WORD(q)                                                                                             \
     (long long)_cvtmask64_u64(                                                                                     \
         _mm512_kunpackd((__mmask64)_mm512_kunpackw((__mmask32)CARRY16_ROW(4 * (q) + 3), (__mmask32)CARRY16_ROW(4 * (q) + 2)), \
@@ -978,7 +989,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void carry16_avx512(
          * stall store forwarding) */
         __m128i w01 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(0)), CARRY16_WORD(1), 1);
         __m128i w23 = _mm_insert_epi64(_mm_cvtsi64_si128(CARRY16_WORD(2)), CARRY16_WORD(3), 1);
-        _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1));
+        __m256i sum_bits = _mm256_inserti128_si256(_mm256_castsi128_si256(w01), w23, 1);
+        _mm256_storeu_si256((__m256i *)(void *)cy, _mm256_xor_si256(sum_bits, _mm256_movm_epi16(rbit)));
 #undef CARRY16_WORD
 #undef CARRY16_ROW
         return;
@@ -1276,21 +1288,36 @@ static bool sign_word_init(const pp5_emc *e, sign_word *w)
     if (e->rt_set < 0 || !e->fast_uv || e->rt_k > 100) return false;
     const qee_set *s = &e->set[e->rt_set];
     int k = e->rt_k;
-    if ((s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) return false; /* xy term in bits 0..k */
-    i128 v[5] = {sext(s->coef[3], k), sext(s->coef[5], k), sext(s->coef[0], k), sext(s->coef[1], k),
-                 sext(s->coef[2], k)};
     static const int lim[5] = {35, 35, 47, 47, 59};
-    for (int i = 0; i < 5; i++)
-        if (v[i] <= -((i128)1 << lim[i]) || v[i] >= (i128)1 << lim[i]) return false;
+    static const int ci[5] = {3, 5, 0, 1, 2}; /* D, F, A, B, C */
+    int64_t v6[5];
+    if (k <= 63) {
+        /* (the usual case: a (k+1)-bit number fits in int64, and sign-extending
+         * the low word is enough — no 128-bit shifts) */
+        int sh = 63 - k;
+        if ((uint64_t)s->coef[4] << sh) return false; /* xy term in bits 0..k */
+        for (int i = 0; i < 5; i++) {
+            int64_t v = (int64_t)((uint64_t)s->coef[ci[i]] << sh) >> sh;
+            if (v <= -((int64_t)1 << lim[i]) || v >= (int64_t)1 << lim[i]) return false;
+            v6[i] = v;
+        }
+    } else {
+        if ((s->coef[4] & (((u128)1 << (k + 1)) - 1)) != 0) return false; /* xy term in bits 0..k */
+        for (int i = 0; i < 5; i++) {
+            i128 v = sext(s->coef[ci[i]], k);
+            if (v <= -((i128)1 << lim[i]) || v >= (i128)1 << lim[i]) return false;
+            v6[i] = (int64_t)v;
+        }
+    }
     w->k = k;
     w->ks = k < 63 ? k : 63; /* |Q| < 2^62: the index is 0 or -1 from bit 63 up */
     w->n[0] = e->tw;
     w->n[1] = e->th;
-    w->q[0] = (int64_t)v[0];
-    w->q[1] = (int64_t)v[1];
-    w->l[0] = (int64_t)v[2];
-    w->l[1] = (int64_t)v[3];
-    w->c = (int64_t)v[4];
+    w->q[0] = v6[0];
+    w->q[1] = v6[1];
+    w->l[0] = v6[2];
+    w->l[1] = v6[3];
+    w->c = v6[4];
     w->avx512 = sign_avx512();
     memset(w->done, 0, sizeof w->done);
     return true;
@@ -1514,22 +1541,6 @@ static const uint64_t *sign_sum_plane(pp5_emc *e, int c, const qee_set *s, int k
 }
 
 #if SIGN_X86
-/* The lead chips of a column or row grouping (lead[c] == c) as a chip mask,
- * 32 chips a compare. */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void sign_leads_avx512(const int16_t *lead, int nchips,
-                                                                                  uint64_t *mask)
-{
-    static const int16_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-    __m512i ix = _mm512_loadu_si512(iota), step = _mm512_set1_epi16(32);
-    for (int b = 0; b < nchips; b += 32) {
-        __mmask32 lm = nchips - b >= 32 ? ~0u : (1u << (nchips - b)) - 1;
-        __mmask32 m = _mm512_mask_cmpeq_epi16_mask(lm, _mm512_maskz_loadu_epi16(lm, lead + b), ix);
-        mask[b >> 6] |= (uint64_t)m << (b & 63);
-        ix = _mm512_add_epi16(ix, step);
-    }
-}
-
 /* sign_exec's chip classes for every chip (0..nchips−1): the extremes of
  * every column and row (each lead chip once), then eight chips a vector, the
  * extremes of each chip's column and row gathered, summed, shifted by k and
@@ -1537,15 +1548,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void sign_lea
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_avx512(const pp5_emc *e, sign_word *w,
                                                                                     uint64_t *ones, uint64_t *cross)
 {
-    uint64_t lead[2][4] = {{0}};
-    sign_leads_avx512(e->xlead, e->nchips, lead[0]);
-    sign_leads_avx512(e->ylead, e->nchips, lead[1]);
     for (int a = 0; a < 2; a++)
-        for (int wd = 0; wd < 4; wd++)
-            for (uint64_t r = lead[a][wd]; r; r &= r - 1) {
+        for (int wd = 0; wd < 4; wd++) {
+            for (uint64_t r = e->leads[a][wd]; r; r &= r - 1) { /* (made by regroup) */
                 int ld = wd * 64 + __builtin_ctzll(r);
                 sign_axis_calc(w, a, ld, a ? chip_y0(e, ld) : chip_x0(e, ld));
             }
+            w->done[a][wd] |= e->leads[a][wd];
+        }
     const __m512i cc = _mm512_set1_epi64(w->c), one = _mm512_set1_epi64(1), z = _mm512_setzero_si512();
     const __m128i sh = _mm_cvtsi32_si128(w->ks);
     __m256i pxl = _mm256_set1_epi32(-1);
@@ -1578,6 +1588,45 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void sign_classes_av
     }
 }
 #endif
+
+/* sign_classes_avx512 for a linear edge (D = F = 0): a chip's x part over
+ * its columns is A·X0 + A·{0 .. tw−1}, so its range is [A·X0 + min(0, A·(tw−1)),
+ * A·X0 + max(0, A·(tw−1))] (y alike), and Q's range over the chip is
+ * [A·X0 + B·Y0 + lo0, the same + width] with lo0, width the same for every
+ * chip: eight chips a vector straight from their configuration registers —
+ * no lead chips' extremes first and no gathers of them (which waited on
+ * those extremes' stores). Each chip's min Q goes to qlo[c]: what sign_exec
+ * needs of a crossed chip follows from it (sign_lin_params written out). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) static void
+sign_classes_lin_avx512(const pp5_emc *e, const sign_word *w, uint64_t *ones, uint64_t *cross, int64_t *qlo)
+{
+    int64_t sx = w->l[0] * (w->n[0] - 1), sy = w->l[1] * (w->n[1] - 1);
+    int64_t lo0 = w->c + (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0), width = (sx < 0 ? -sx : sx) + (sy < 0 ? -sy : sy);
+    const __m512i la = _mm512_set1_epi64(w->l[0]), lb = _mm512_set1_epi64(w->l[1]);
+    const __m512i base = _mm512_set1_epi64(lo0), wv = _mm512_set1_epi64(width), one = _mm512_set1_epi64(1);
+    const __m256i xmask = _mm256_set1_epi32((int)e->x0_mask), ymask = _mm256_set1_epi32((int)e->y0_mask);
+    const __m128i sh = _mm_cvtsi32_si128(w->ks);
+    uint64_t o = 0, x = 0;
+    for (int b = 0; b < e->nchips; b += 8) {
+        __mmask8 lm = e->nchips - b >= 8 ? 0xff : (__mmask8)((1u << (e->nchips - b)) - 1);
+        __m256i cfg = _mm256_maskz_loadu_epi32(lm, e->config + b);
+        __m512i x0 = _mm512_cvtepu32_epi64(_mm256_and_si256(cfg, xmask));
+        __m512i y0 = _mm512_cvtepu32_epi64(_mm256_and_si256(_mm256_srli_epi32(cfg, 11), ymask));
+        __m512i lo = _mm512_add_epi64(_mm512_add_epi64(_mm512_mullo_epi64(la, x0), _mm512_mullo_epi64(lb, y0)), base);
+        _mm512_mask_storeu_epi64(qlo + b, lm, lo); /* (for the crossed chips: sign_exec) */
+        __m512i jl = _mm512_sra_epi64(lo, sh), jh = _mm512_sra_epi64(_mm512_add_epi64(lo, wv), sh);
+        __mmask8 eq = _mm512_mask_cmpeq_epi64_mask(lm, jl, jh), odd = _mm512_test_epi64_mask(jl, one);
+        /* (a word of chips gathered in registers, stored once: an OR into
+         * memory each vector was a chain through the store) */
+        o |= (uint64_t)(eq & odd) << (b & 63);
+        x |= (uint64_t)(lm & ~eq & 0xff) << (b & 63);
+        if ((b & 63) == 56 || b + 8 >= e->nchips) {
+            ones[b >> 6] = o;
+            cross[b >> 6] = x;
+            o = x = 0;
+        }
+    }
+}
 
 /* A 16×16 chip crossed by a linear edge (both parts linear, two blocks, x
  * part below 2^31), as sign_cross would do it with sign_lin16_avx512. */
@@ -1680,8 +1729,11 @@ sign_cross16_batch_avx512(const sign_lin *q, int nq, const alu_word *u, uint64_t
         __m256i maj = _mm256_or_si256(_mm256_and_si256(A, B), _mm256_and_si256(C, _mm256_or_si256(A, B)));
         __m256i ne = _mm256_xor_si256(E, _mm256_and_si256(_mm256_xor_si256(E, maj), _mm256_or_si256(E, lu)));
         _mm256_storeu_si256((__m256i *)(u->e_base + off), ne);
-        uint64_t bit = 1ull << (q[i].c & 63); /* (16×16 chips: no pixels past the tile) */
-        eany[q[i].c >> 6] = _mm256_testz_si256(ne, ne) ? eany[q[i].c >> 6] & ~bit : eany[q[i].c >> 6] | bit;
+        /* (16×16 chips: no pixels past the tile.) The lit bit without a branch:
+         * whether the edge leaves a crossed chip lit is not predictable (a
+         * branch here was ≈ 17 % of this function's samples) */
+        uint64_t nz = (uint64_t)(_mm256_testz_si256(ne, ne) == 0), *ea = &eany[q[i].c >> 6];
+        *ea = (*ea & ~(1ull << (q[i].c & 63))) | nz << (q[i].c & 63);
     }
 }
 #endif
@@ -1713,9 +1765,14 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, con
         act[t] = ne == E ? KEEP : ne == 0 ? FILL0 : ne == 0xF ? FILL1 : COMPUTE;
     }
     uint64_t in[4] = {0}, ones[4] = {0}, cross[4] = {0};
+    bool axes_later = false; /* the crossed chips' axis extremes not made yet (sign_classes_lin_avx512) */
+    int64_t qlo[256];        /* (then: chip c's min Q) */
 #if SIGN_X86
     if (w.avx512) {
-        sign_classes_avx512(e, &w, ones, cross); /* every chip's class, vectors of eight */
+        /* every chip's class, vectors of eight */
+        axes_later = w.q[0] == 0 && w.q[1] == 0;
+        if (axes_later) sign_classes_lin_avx512(e, &w, ones, cross, qlo);
+        else sign_classes_avx512(e, &w, ones, cross);
         if (chips_in) {
             for (int wd = 0; wd < 4; wd++) in[wd] = chips_in[wd];
         } else if (e->nchips <= 64) {
@@ -1791,10 +1848,8 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, con
         for (int t = 0; t < 2; t++) {
             if (act[t] == FILL0 || act[t] == FILL1) {
                 uint64_t v = act[t] == FILL1 ? ~0ull : 0;
-                for (uint64_t r = cl[t]; r; r &= r - 1) {
-                    uint64_t *en = u->e_base + (size_t)(wd * 64 + __builtin_ctzll(r)) * 4;
-                    en[0] = en[1] = en[2] = en[3] = v;
-                }
+                v4u fv = SPLAT4(v); /* (one vector store a chip, not four word stores) */
+                for (uint64_t r = cl[t]; r; r &= r - 1) ST4(u->e_base + (size_t)(wd * 64 + __builtin_ctzll(r)) * 4, fv);
                 e->eany[wd] = v ? e->eany[wd] | cl[t] : e->eany[wd] & ~cl[t];
             } else if (act[t] == COMPUTE) {
                 cross[wd] |= cl[t]; /* (constant T planes through the general step) */
@@ -1803,10 +1858,39 @@ static bool sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, con
     }
     sign_lin batch[256];
     int nb = 0;
+    /* (axes_later: a linear edge's constants for the crossed chips; lin16: 16×16
+     * chips and an x part below 2^31 over a chip, sign_lin_params' conditions
+     * but two blocks) */
+    int64_t sx = w.l[0] * (w.n[0] - 1), sy = w.l[1] * (w.n[1] - 1);
+    int64_t lin_width = (sx < 0 ? -sx : sx) + (sy < 0 ? -sy : sy), lin_ymin = sy < 0 ? sy : 0;
+    uint32_t lin_base = (uint32_t)(sx < 0 ? -sx : 0);
+    bool lin16 = axes_later && w.n[0] == 16 && w.n[1] == 16 && (sx < 0 ? -sx : sx) < INT32_MAX;
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t r = cross[wd]; r; r &= r - 1) {
             int c = wd * 64 + __builtin_ctzll(r);
             int64_t lo, hi;
+            if (axes_later) {
+                /* a linear edge: x part A·X0 + A·lx, its min A·X0 + min(0, sx) with
+                 * sx = A·(tw − 1), so sign_lin_params' base (the x part less its
+                 * min at lx = 0) is −min(0, sx) and its t0, boundary − lo −
+                 * (B·Y0 − min R), is boundary − lo + min(0, sy): only lo differs
+                 * between chips */
+                lo = qlo[c];
+                hi = lo + lin_width;
+                int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
+                if (lin16 && jmax == jmin + 1) {
+                    sign_lin *q = &batch[nb++]; /* (done below, all together) */
+                    q->c = c;
+                    q->base = lin_base;
+                    q->step = (uint32_t)w.l[0];
+                    q->t0 = (w.k >= 63 ? 0 : (int64_t)((uint64_t)jmax << w.k)) - lo + lin_ymin;
+                    q->tstep = w.l[1];
+                    q->inv = jmin & 1 ? ~0ull : 0;
+                    continue;
+                }
+                sign_axis_calc(&w, 0, e->xlead[c], chip_x0(e, c)); /* (for sign_cross, sign_sum_plane) */
+                sign_axis_calc(&w, 1, e->ylead[c], chip_y0(e, c));
+            }
             sign_range(e, &w, c, &lo, &hi);
             int64_t jmin = lo >> w.ks, jmax = hi >> w.ks;
             if (jmin != jmax && sign_lin_params(e, &w, c, lo, hi, &batch[nb])) {
@@ -1975,7 +2059,22 @@ static void qee_shift(pp5_emc *e, const qee_set *kept)
     }
     if (e->lat_lsb) {
         qee_set *s = &e->set[qee_ring(e->nset_total)];
+#if defined(__SSE2__)
+        /* (eight 16-byte stores: GCC makes the memset a rep stos, whose start-up
+         * was ≈ 10 % of this function's samples) */
+        _Static_assert(sizeof(qee_set) == 128, "qee_set: 128 bytes");
+        __m128i z = _mm_setzero_si128(), *sv = (__m128i *)(void *)s; /* (written out: a loop becomes the memset again) */
+        _mm_storeu_si128(sv, z);
+        _mm_storeu_si128(sv + 1, z);
+        _mm_storeu_si128(sv + 2, z);
+        _mm_storeu_si128(sv + 3, z);
+        _mm_storeu_si128(sv + 4, z);
+        _mm_storeu_si128(sv + 5, z);
+        _mm_storeu_si128(sv + 6, z);
+        _mm_storeu_si128(sv + 7, z);
+#else
         memset(s, 0, sizeof *s);
+#endif
         s->token_shift = sh;
         s->open = true;
         s->uid = (uint64_t)e->nset_total;
@@ -2023,7 +2122,7 @@ static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
 
 /* Can the Enable load give anything but 0 at a pixel whose E is 0? Operands
  * that do not depend on the pixel are known; the others range over 0 and 1. */
-static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
+static bool enable_stays_0_calc(const pp5_emc *e, const pp5_pins *p)
 {
     int a0 = 1 ^ p->acmp, b0 = 1 ^ p->bcmp, c0 = 1 ^ p->ccmp;
     bool a_var = p->agts_s || p->agts_t, b_var = !p->bgts_e && p->bgts_m, c_var = p->cgts_c;
@@ -2035,6 +2134,20 @@ static bool enable_stays_0(const pp5_emc *e, const pp5_pins *p)
                 if (e->o.enable_table >> (a << 2 | b << 1 | c) & 1) return false;
             }
     return true;
+}
+
+/* The same through a table of the eight operand pins (the edge words ask
+ * once a word; the answer depends on the pins and the Enable table only):
+ * e->es0[key] 0 = not known yet, 1 = false, 2 = true. Pins other than 0/1
+ * (not from an IGC) are not cached. */
+static inline bool enable_stays_0(pp5_emc *e, const pp5_pins *p)
+{
+    uint64_t ops;
+    memcpy(&ops, &p->acmp, 8); /* acmp, agts_s, agts_t, bcmp, bgts_e, bgts_m, ccmp, cgts_c */
+    if (ops & ~0x0101010101010101ull) return enable_stays_0_calc(e, p);
+    unsigned key = (unsigned)((ops * 0x0102040810204080ull) >> 56); /* (the eight bit-0s as one byte) */
+    if (!e->es0[key]) e->es0[key] = (uint8_t)(1 + enable_stays_0_calc(e, p));
+    return e->es0[key] == 2;
 }
 
 
@@ -2569,7 +2682,7 @@ typedef struct seg {
     uint64_t min_uid;       /* oldest coefficient set an op reads T from */
     int last_t_ring, last_t_k; /* the last op reading T */
     /* the running chips' columns and rows (the same slots for every set) */
-    int16_t xslot[256], yslot[256]; /* by chip of the lead: slot, -1 none */
+    int16_t xslot[256], yslot[256]; /* by chip of the lead: slot (set at the running chips' leads: seg_slots) */
     int16_t xl[256], yl[256];       /* slot -> lead chip */
     int nx, ny;
     bool slots_made;                /* for this segment's running chips */
@@ -2705,7 +2818,7 @@ static void log_fill(pp5_emc *e)
  * as a hole in the log (log_fill writes them if a chip's entries are ever
  * applied): the segment's op buffer is kept for it, the next segment decodes
  * into the other one. */
-static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
+static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled)
 {
     int last_over = g->last_over, nldc = g->nldc;
     bool any_dark = (dark[0] | dark[1] | dark[2] | dark[3]) != 0;
@@ -2719,7 +2832,7 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark)
      * dark at an Enable load ran: nothing was pending) */
     if (any_dark && last_over >= 0) {
         for (int wd = 0; wd < 4; wd++) e->pend[wd] &= ~dark[wd];
-        if (fill)
+        if (fill && !dark_filled) /* (dark_filled: the whole plane was, before the chip pass) */
             for (int wd = 0; wd < 4; wd++)
                 for (uint64_t m = dark[wd]; m; m &= m - 1) {
                     uint64_t *cy = plane(e, PL_CARRY, wd * 64 + __builtin_ctzll(m));
@@ -2873,24 +2986,43 @@ static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
     }
 }
 
-/* The running chips' columns and rows as slots, once a segment. */
+/* The running chips' columns and rows as slots, once a segment: the lead
+ * chips present as bit masks first (no branch per chip on "a new column?",
+ * which mispredicted), then a slot per lead in lead order. (xslot/yslot are
+ * read only at the leads of running chips, all set here: no clearing.) */
 static void seg_slots(const pp5_emc *e, seg *g, const uint64_t *run)
 {
-    for (int i = 0; i < g->nx; i++) g->xslot[g->xl[i]] = -1; /* (the last segment's) */
-    for (int i = 0; i < g->ny; i++) g->yslot[g->yl[i]] = -1;
-    int nx = 0, ny = 0;
-    for (int wd = 0; wd < 4; wd++)
-        for (uint64_t m = run[wd]; m; m &= m - 1) {
-            int c = wd * 64 + __builtin_ctzll(m), xl = e->xlead[c], yl = e->ylead[c];
-            if (g->xslot[xl] < 0) {
-                g->xslot[xl] = (int16_t)nx;
-                g->xl[nx++] = (int16_t)xl;
-            }
-            if (g->yslot[yl] < 0) {
-                g->yslot[yl] = (int16_t)ny;
-                g->yl[ny++] = (int16_t)yl;
-            }
+    uint64_t xm[4] = {0}, ym[4] = {0};
+    if (e->nchips <= 64) { /* (leads < 64: the masks in registers) */
+        uint64_t x = 0, y = 0;
+        for (uint64_t m = run[0]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            x |= 1ull << e->xlead[c];
+            y |= 1ull << e->ylead[c];
         }
+        xm[0] = x;
+        ym[0] = y;
+    } else {
+        for (int wd = 0; wd < 4; wd++)
+            for (uint64_t m = run[wd]; m; m &= m - 1) {
+                int c = wd * 64 + __builtin_ctzll(m), xl = e->xlead[c], yl = e->ylead[c];
+                xm[xl >> 6] |= 1ull << (xl & 63);
+                ym[yl >> 6] |= 1ull << (yl & 63);
+            }
+    }
+    int nx = 0, ny = 0;
+    for (int wd = 0; wd < 4; wd++) {
+        for (uint64_t m = xm[wd]; m; m &= m - 1) {
+            int l = wd * 64 + __builtin_ctzll(m);
+            g->xslot[l] = (int16_t)nx;
+            g->xl[nx++] = (int16_t)l;
+        }
+        for (uint64_t m = ym[wd]; m; m &= m - 1) {
+            int l = wd * 64 + __builtin_ctzll(m);
+            g->yslot[l] = (int16_t)ny;
+            g->yl[ny++] = (int16_t)l;
+        }
+    }
     g->nx = nx;
     g->ny = ny;
     g->slots_made = true;
@@ -2918,9 +3050,32 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     ss->ybase = g->arena_len + (size_t)ss->nx * xw;
     g->arena_len = need;
     /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
-    bool narrow[2] = {part_narrow(ss->co, 0), part_narrow(ss->co, 1)};
+    bool narrow[2];
+    for (int a = 0; a < 2; a++) { /* (part_narrow in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
+        int64_t q = (int64_t)ss->co[a ? 5 : 3], l = (int64_t)ss->co[a ? 1 : 0];
+        narrow[a] = q >= -((int64_t)1 << 38) && q < (int64_t)1 << 38 && l >= -((int64_t)1 << 50) && l < (int64_t)1 << 50;
+    }
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
+        size_t stride = a ? yw : xw;
+        if (narrow[a] && ss->co[a ? 5 : 3] == 0) {
+            /* linear and narrow (the usual case: the z and colour planes): the
+             * extremes l·o and l·(o + 15), in int64 (part_range's 64-bit path
+             * written out for the line loop) */
+            int64_t l6 = (int64_t)ss->co[a ? 1 : 0], span = l6 * 15;
+            uint32_t omask = a ? e->y0_mask : e->x0_mask;
+            int osh = a ? 11 : 0;
+            const int16_t *ld = a ? yl : xl;
+            uint64_t *lo = g->arena + (a ? ss->ybase : ss->xbase) + ss->nb + SEG_LOWS;
+            for (int i = 0; i < n; i++, lo += stride) {
+                int64_t u = l6 * (int64_t)(e->config[ld[i]] >> osh & omask), v = u + span;
+                i128 mn = u < v ? u : v, mx = u < v ? v : u;
+                memcpy(lo, &mn, sizeof mn);
+                memcpy(lo + 2, &mx, sizeof mx);
+                lo[SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
+            }
+            continue;
+        }
         for (int i = 0; i < n; i++) {
             int lead = a ? yl[i] : xl[i], origin = a ? chip_y0(e, lead) : chip_x0(e, lead);
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
@@ -2971,9 +3126,17 @@ seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *
     __m512i c0 = _mm512_set1_epi64(a ? 0 : (long long)(uint64_t)s->coef[2]);
     __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64(origin), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
     __m512i x1 = _mm512_add_epi64(x0, _mm512_set1_epi64(8));
-    /* (q·x + l)·x + c mod 2^64, as the forward differences of seg_line */
-    __m512i va = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x0), l1), x0), c0);
-    __m512i vb = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x1), l1), x1), c0);
+    /* (q·x + l)·x + c mod 2^64, as the forward differences of seg_line (l·x + c
+     * for a linear part, the z and colour planes: one product fewer on the
+     * chain to the masks) */
+    __m512i va, vb;
+    if ((uint64_t)s->coef[a ? 5 : 3] == 0) { /* (mod 2^64: the low word is all that counts) */
+        va = _mm512_add_epi64(_mm512_mullo_epi64(l1, x0), c0);
+        vb = _mm512_add_epi64(_mm512_mullo_epi64(l1, x1), c0);
+    } else {
+        va = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x0), l1), x0), c0);
+        vb = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_add_epi64(_mm512_mullo_epi64(q, x1), l1), x1), c0);
+    }
     _mm512_storeu_si512((void *)lo, va);
     _mm512_storeu_si512((void *)(lo + 8), vb);
     const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
@@ -3402,7 +3565,11 @@ static void seg_flush(pp5_emc *e, seg *g)
             e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
             e->gen += (uint64_t)g->clocks;
         }
-        seg_reset(g);
+        /* (no op: seg_add changes the segment's other fields only after it
+         * adds one, and the last flush with ops reset them — seg_reset's
+         * stores are not needed; ≈ 10 of these a triangle, and 1 408 a frame
+         * for the configuration words) */
+        g->clocks = 0;
         return;
     }
     /* a running chip's deferred Carry updates: dropped when the first op that
@@ -3447,18 +3614,44 @@ static void seg_flush(pp5_emc *e, seg *g)
         ss->adder = e->fast_uv && e->tw == 16 && e->th == 16 && km <= 63 &&
                     (s->coef[4] & (((u128)1 << (km + 1)) - 1)) == 0;
         if (!ss->adder) continue;
-        for (int j = 0; j < 6; j++) ss->co[j] = sext(s->coef[j], km);
+        for (int j = 0; j < 6; j++) /* (km ≤ 63: sext of the low word, no 128-bit shifts) */
+            ss->co[j] = (int64_t)((uint64_t)s->coef[j] << (63 - km)) >> (63 - km);
         ss->klo = ss->kmin >= 4 ? ss->kmin : 0;
         ss->nb = km - ss->klo + 1;
         if (!seg_prepare_set(e, g, r, run)) ss->adder = false; /* (out of memory: tree_bit) */
     }
     seg_fuse(g);
+    /* The dark chips' Carry after a segment whose last Carry overwrite is a
+     * constant (the z-test's preset) is that constant (seg_defer). When no op
+     * reads Carry before the first overwrite (settle 1: the running chips'
+     * pending entries are dropped too), no chip's Carry before the segment
+     * is ever read, so the whole plane is filled here, one memset, instead of
+     * four stores for each of the ≈ 50 dark chips after the pass (the chips
+     * that stop at an Enable load are filled after it, as before). */
+    bool dark_filled = false;
+    if (settle == 1 && g->last_over >= 0 && g->op[g->last_over].fill &&
+        __builtin_popcountll(dark[0]) + __builtin_popcountll(dark[1]) + __builtin_popcountll(dark[2]) +
+                __builtin_popcountll(dark[3]) >= 8) {
+        memset(plane(e, PL_CARRY, 0), g->op[g->last_over].fill_v ? 0xff : 0, e->pw * sizeof(uint64_t));
+        dark_filled = true;
+    }
     seg_chips(e, g, run, snap_at_end, can_stop);
     if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
-    seg_defer(e, g, dark);
+    seg_defer(e, g, dark, dark_filled);
     if (g->has_lde)
-        for (int wd = 0; wd < 4; wd++)
-            for (uint64_t m = run[wd]; m; m &= m - 1) update_lit(e, wd * 64 + __builtin_ctzll(m));
+        for (int wd = 0; wd < 4; wd++) {
+            /* (update_lit for four-word chips, the lit bits of a word of chips
+             * joined without a branch per chip: which chips the z-test leaves
+             * lit is not predictable) */
+            uint64_t lit = 0;
+            for (uint64_t m = run[wd]; m; m &= m - 1) {
+                int b = __builtin_ctzll(m);
+                v4u E;
+                LD4(E, plane(e, PL_E, wd * 64 + b));
+                lit |= (uint64_t)((E[0] | E[1] | E[2] | (E[3] & e->lastmask)) != 0) << b;
+            }
+            e->eany[wd] = (e->eany[wd] & ~run[wd]) | lit;
+        }
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
@@ -3569,7 +3762,7 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
         o->shape = SH_CARRY_T_NM;
     /* an Enable load that only darkens (E ← E ∧ f) joins: a chip whose E
      * becomes all 0 there stops (seg_chip), dark chips stay dark */
-    o->kind = !p->lde || (!p->agts_t && enable_stays_0(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
+    o->kind = !p->lde || (!p->agts_t && enable_stays_0_calc(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
                                                               : OPK_STEP;
     if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
     return o;
