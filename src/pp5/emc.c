@@ -4073,8 +4073,25 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         }
         int addr = prev->addr_l;
         int added = SEG_ADDED;
-        if (!pins_change(p)) seg_sense(&d, addr);
-        else if (!(p->lde | p->redundant)) {
+        if (!pins_change(p)) {
+            /* a run of clocks that only read: the clocks after this one
+             * while they only read too and their QEE step is the short one
+             * (no LSB token before them, no planned event); only the
+             * coefficient bits and m change there, S follows the run's last
+             * read */
+            const pp5_pins *q = p;
+            while (q + 1 < end && !pins_change(q + 1)) {
+                cdat[m & 255] = dat_bits(q);
+                if (q[1].trst) {
+                    if (q->lsb || m >= m_event) break;
+                    m++;
+                }
+                q++;
+            }
+            d.clocks += (int)(q - p);
+            p = q;
+            seg_sense(&d, p[-1].addr_l);
+        } else if (!(p->lde | p->redundant)) {
             /* (a word that loads no Enable joins: OPK_JOIN; tested on the pins
              * first, so that the rare steps' branch does not wait on the
              * template's loads) */
