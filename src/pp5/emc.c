@@ -3779,23 +3779,45 @@ static inline const seg_op *seg_tmpl(const pp5_emc *e, seg *g, unsigned key)
  * caller flushes it and adds the word again) */
 enum { SEG_ADDED, SEG_STEP, SEG_FULL };
 
+/* R_T for a word that reads T, from pp5_emc_run's QEE locals (what
+ * QEE_RT_PUT would store, without the stores and their loads back): the
+ * shift count sh, the collecting set into and its bit count m. T is bit
+ * *k of e->set[*set] (*set = -1: T = 0); false when that bit is not final
+ * yet (the word steps). */
+static inline __attribute__((always_inline)) bool qee_rt_now(const pp5_emc *e, const qee_set *into, uint64_t m,
+                                                              uint64_t sh, int *set, int *k)
+{
+    int rs, rk;
+    if (sh != e->shifts) { /* (a short step since the last full one: the plan's R_T) */
+        rs = e->q_rt;
+        rk = (int)(sh - 1 - e->q_rt_base);
+    } else {
+        rs = e->rt_set;
+        rk = e->rt_k;
+    }
+    *set = -1;
+    *k = 0;
+    if (rs < 0 || rk >= 128) return true;
+    const qee_set *s = &e->set[rs];
+    int sm = s == into ? (int)m : s->m;
+    /* bit k is final once coefficient bit k has arrived (or no more will) */
+    if (!(rk < sm || !s->open || sm >= 128)) return false;
+    *set = rs;
+    *k = rk;
+    return true;
+}
+
 /* The word of pins p (ALU controls; its template t of kind OPK_JOIN or
- * OPK_SENSE) joins the segment (g with its decode state d). lde: the word
- * may load Enable (a constant where it is inlined: the common words' copy
- * has no Enable code); mem, ps: e->mem and e->ps (the op's byte stores may
- * alias them: kept in registers by the caller). */
-static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg_dec *d, const pp5_pins *p, int addr,
-                                                         const seg_op *t, bool lde, uint64_t *mem, size_t ps)
+ * OPK_SENSE) joins the segment (g with its decode state d); T is bit k of
+ * coefficient set set_ring (-1: T = 0, or the word does not read T:
+ * qee_rt_now). lde: the word may load Enable (a constant where it is
+ * inlined: the common words' copy has no Enable code); mem, ps: e->mem and
+ * e->ps (the op's byte stores may alias them: kept in registers by the
+ * caller). */
+static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg_dec *d, int addr, int set_ring,
+                                                         int k, const seg_op *t, bool lde, uint64_t *mem, size_t ps)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
-    int set_ring = -1, k = 0;
-    if (p->agts_t && e->rt_set >= 0 && e->rt_k < 128) {
-        const qee_set *s = &e->set[e->rt_set];
-        /* bit k is final once coefficient bit k has arrived (or no more will) */
-        if (!(e->rt_k < s->m || !s->open || s->m >= 128)) return SEG_STEP;
-        set_ring = e->rt_set;
-        k = e->rt_k;
-    }
     if (t->kind == OPK_SENSE) { /* changes nothing: S follows the read */
         if (!valid) e->warnings++; /* */
         seg_sense(d, addr);
@@ -4072,7 +4094,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             }
         }
         int addr = prev->addr_l;
-        int added = SEG_ADDED;
+        int added = SEG_ADDED, t_set = -1, t_k = 0;
         if (!pins_change(p)) {
             /* a run of clocks that only read: the clocks after this one
              * while they only read too and their QEE step is the short one
@@ -4096,8 +4118,10 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
              * first, so that the rare steps' branch does not wait on the
              * template's loads) */
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
-            if (p->agts_t) QEE_RT_PUT(); /* (seg_add reads R_T and its set's bit count) */
-            added = seg_add(e, g, &d, p, addr, t, false, mem, ps);
+            added = !p->agts_t ? seg_add(e, g, &d, addr, -1, 0, t, false, mem, ps)
+                    : qee_rt_now(e, into, m, sh_base + m, &t_set, &t_k)
+                        ? seg_add(e, g, &d, addr, t_set, t_k, t, false, mem, ps)
+                        : SEG_STEP;
         } else if (p->redundant) {
             if (!p->config_mode) {
                 for (int x = 0; x < 6; x++)
@@ -4109,8 +4133,10 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (t->kind == OPK_STEP) added = SEG_STEP;
             else {
-                if (p->agts_t) QEE_RT_PUT();
-                added = seg_add(e, g, &d, p, addr, t, true, mem, ps);
+                added = !p->agts_t ? seg_add(e, g, &d, addr, -1, 0, t, true, mem, ps)
+                        : qee_rt_now(e, into, m, sh_base + m, &t_set, &t_k)
+                            ? seg_add(e, g, &d, addr, t_set, t_k, t, true, mem, ps)
+                            : SEG_STEP;
             }
         }
         if (added == SEG_FULL) {
@@ -4118,7 +4144,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_dec_put(g, &d);
             seg_flush(e, g);
             seg_dec_get(g, &d);
-            added = seg_add(e, g, &d, p, addr, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true, mem, ps);
+            /* (R_T as before: the flush changed no QEE state) */
+            added = seg_add(e, g, &d, addr, t_set, t_k, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true, mem,
+                            ps);
         }
         if (added == SEG_STEP) {
             QEE_PUT();
