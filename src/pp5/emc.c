@@ -2690,7 +2690,8 @@ typedef struct seg {
     uint64_t stopped[4];    /* those chips */
     unsigned ldc_rings;     /* sets that Carry-loading ops read T from (bit: ring index) */
     bool keep_ops;          /* the log's hole keeps this segment's op buffer (seg_defer) */
-    uint8_t tmap[TMPL_KEYS]; /* key -> template index + 1 (0: not made yet) */
+    uint16_t tmap[TMPL_KEYS]; /* key -> the template's byte offset in the seg (0: not made yet; an offset, not an
+                               * index: no multiply in the decode's key -> template chain) */
     int ntmpl;
     seg_op tmpl[TMPL_MAX + 1]; /* (+ a spare) */
     uint64_t *arena;
@@ -3726,7 +3727,7 @@ static inline unsigned pins_key(const pp5_pins *p, bool valid)
  * only on the control pins and the address's validity. */
 static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, seg *g, unsigned key)
 {
-    _Static_assert(TMPL_MAX < 256, "tmap holds an index + 1 in a byte");
+    _Static_assert(offsetof(seg, tmpl) + sizeof(((seg *)0)->tmpl) <= 65535, "tmap holds an offset in 16 bits");
     /* (more than TMPL_MAX keys: the spare slot, remade each time) */
     seg_op *o = &g->tmpl[g->ntmpl < TMPL_MAX ? g->ntmpl : TMPL_MAX];
     memset(o, 0, sizeof *o);
@@ -3764,14 +3765,14 @@ static __attribute__((noinline)) const seg_op *seg_tmpl_make(const pp5_emc *e, s
      * becomes all 0 there stops (seg_chip), dark chips stay dark */
     o->kind = !p->lde || (!p->agts_t && enable_stays_0_calc(e, p)) ? (write || p->ldc || p->lde ? OPK_JOIN : OPK_SENSE)
                                                               : OPK_STEP;
-    if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint8_t)++g->ntmpl;
+    if (g->ntmpl < TMPL_MAX) g->tmap[key] = (uint16_t)((const char *)&g->tmpl[g->ntmpl++] - (const char *)g);
     return o;
 }
 
 static inline const seg_op *seg_tmpl(const pp5_emc *e, seg *g, unsigned key)
 {
-    int ix = g->tmap[key];
-    return ix ? &g->tmpl[ix - 1] : seg_tmpl_make(e, g, key);
+    unsigned off = g->tmap[key];
+    return off ? (const seg_op *)(const void *)((const char *)g + off) : seg_tmpl_make(e, g, key);
 }
 
 /* seg_add's answer: the word joined the segment; it cannot (its T bit may
