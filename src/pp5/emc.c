@@ -2525,6 +2525,29 @@ static void sense_only(pp5_emc *e, int addr)
     e->gen++;
 }
 
+/* A configuration word's shift (the latched AddrL lo, AddrH hi; its ACmp pin acmp). */
+static void config_word(pp5_emc *e, unsigned lo, unsigned hi, uint8_t acmp)
+{
+    /* A-14: chip k takes address bit i from AddrH where bit i of k is 1;
+     * selected when the address it sees, (AddrL & ~k) | (AddrH & k), is
+     * all 0, i.e. k ⊇ AddrL and k ∩ AddrH = ∅: the selected chips are
+     * AddrL | (a subset of the bits in neither), enumerated directly
+     * (paired addressing: exactly chip AddrL); shifts in the ACmp pin */
+    unsigned free = ~(lo | hi) & 0xffu;
+    if (lo & hi) return;
+    uint32_t in = (uint32_t)(acmp & 1) << 21;
+    unsigned sub = 0;
+    do {
+        int k = (int)(lo | sub); /* (chip numbers are < 256: k's 8 bits are all of it) */
+        if (k < e->nchips) {
+            if (chip_pending(e, k)) flush_chip(e, k);
+            e->config[k] = (e->config[k] >> 1) | in;
+            e->groups_dirty = true;
+        }
+        sub = (sub - free) & free; /* the next subset of free */
+    } while (sub);
+}
+
 /* The word part of one clock (after the QEE shift, before the pin latches). */
 static void step_word(pp5_emc *e, const pp5_pins *p)
 {
@@ -2533,27 +2556,7 @@ static void step_word(pp5_emc *e, const pp5_pins *p)
         /* redundant code; ExtOp strobes are logged */
         for (int i = 0; i < 6; i++)
             if (p->extop >> i & 1) e->extops[i]++;
-        if (p->config_mode) {
-            /* A-14: chip k takes address bit i from AddrH where bit i of k is 1;
-             * selected when the address it sees, (AddrL & ~k) | (AddrH & k), is
-             * all 0, i.e. k ⊇ AddrL and k ∩ AddrH = ∅: the selected chips are
-             * AddrL | (a subset of the bits in neither), enumerated directly
-             * (paired addressing: exactly chip AddrL); shifts in the ACmp pin */
-            unsigned lo = e->lat_addr_l, hi = e->lat_addr_h, free = ~(lo | hi) & 0xffu;
-            if (!(lo & hi)) {
-                uint32_t in = (uint32_t)(p->acmp & 1) << 21;
-                unsigned sub = 0;
-                do {
-                    int k = (int)(lo | sub); /* (chip numbers are < 256: k's 8 bits are all of it) */
-                    if (k < e->nchips) {
-                        if (chip_pending(e, k)) flush_chip(e, k);
-                        e->config[k] = (e->config[k] >> 1) | in;
-                        e->groups_dirty = true;
-                    }
-                    sub = (sub - free) & free; /* the next subset of free */
-                } while (sub);
-            }
-        }
+        if (p->config_mode) config_word(e, e->lat_addr_l, e->lat_addr_h, p->acmp);
         sense_only(e, addr);
     } else if (p->ldc || p->lde || p->mwrt) {
         alu(e, p, addr);
@@ -4124,12 +4127,17 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                         ? seg_add(e, g, &d, addr, t_set, t_k, t, false, mem, ps)
                         : SEG_STEP;
         } else if (p->redundant) {
-            if (!p->config_mode) {
+            /* a configuration word joins a segment that has no op yet (its
+             * read as a clock that only reads, after the segment's reads: S
+             * follows it); after an op it steps (the segment's ops would run
+             * with the new origins) */
+            if (p->config_mode && d.n) added = SEG_STEP;
+            else {
                 for (int x = 0; x < 6; x++)
                     if (p->extop >> x & 1) e->extops[x]++; /* */
+                if (p->config_mode) config_word(e, prev->addr_l, prev->addr_h, p->acmp);
                 seg_sense(&d, addr);
-            } else
-                added = SEG_STEP;
+            }
         } else {
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (t->kind == OPK_STEP) added = SEG_STEP;
