@@ -230,7 +230,7 @@ static inline void log_clear(pp5_emc *e)
 }
 static void flush_all(pp5_emc *e);
 static bool block_capable(const pp5_emc *e);
-static struct seg *seg_new(void);
+static struct seg *seg_new(const pp5_emc *e);
 static void seg_free(struct seg *g);
 static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
 /* chip c's first pending entry (c pending) */
@@ -356,7 +356,7 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
                     if (rows >> r & 1) e->vspread[rows] |= e->row_ones << (r * e->tw);
         }
     }
-    if (block_capable(e)) e->seg = seg_new(); /* (none: pp5_emc_run steps) */
+    if (block_capable(e)) e->seg = seg_new(e); /* (none: pp5_emc_run steps) */
 #ifdef EMC_AVX512
     __builtin_cpu_init();
     e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
@@ -2693,6 +2693,7 @@ typedef struct seg {
     uint64_t stopped[4];    /* those chips */
     unsigned ldc_rings;     /* sets that Carry-loading ops read T from (bit: ring index) */
     bool keep_ops;          /* the log's hole keeps this segment's op buffer (seg_defer) */
+    uint64_t *pl0[NPLANES];  /* chip 0's words of each plane (plane(e, a, 0): the ops' m0 and s0 by one load) */
     uint16_t tmap[TMPL_KEYS]; /* key -> the template's byte offset in the seg (0: not made yet; an offset, not an
                                * index: no multiply in the decode's key -> template chain) */
     int ntmpl;
@@ -2717,10 +2718,11 @@ static void seg_free(seg *g)
 }
 
 static void seg_reset(seg *g);
-static struct seg *seg_new(void)
+static struct seg *seg_new(const pp5_emc *e)
 {
     seg *g = malloc(sizeof(seg));
     if (g) {
+        for (int a = 0; a < NPLANES; a++) g->pl0[a] = plane(e, a, 0);
         g->op = g->opbuf[0];
         g->keep_ops = false;
         g->arena = NULL;
@@ -3815,11 +3817,9 @@ static inline __attribute__((always_inline)) bool qee_rt_now(const pp5_emc *e, c
  * OPK_SENSE) joins the segment (g with its decode state d); T is bit k of
  * coefficient set set_ring (-1: T = 0, or the word does not read T:
  * qee_rt_now). lde: the word may load Enable (a constant where it is
- * inlined: the common words' copy has no Enable code); mem, ps: e->mem and
- * e->ps (the op's byte stores may alias them: kept in registers by the
- * caller). */
+ * inlined: the common words' copy has no Enable code). */
 static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg_dec *d, int addr, int set_ring,
-                                                         int k, const seg_op *t, bool lde, uint64_t *mem, size_t ps)
+                                                         int k, const seg_op *t, bool lde)
 {
     bool valid = addr < PP5_EMC_MEM_BITS;
     if (t->kind == OPK_SENSE) { /* changes nothing: S follows the read */
@@ -3868,8 +3868,8 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
         o->s_mode = d->prev_write ? S_PREV_M : S_PLANE;
         o->s_addr = (int16_t)(s_plane == PL_ZERO ? -1 : s_plane);
     }
-    o->m0 = mem + (size_t)m_plane * ps; /* (plane(e, m_plane, 0)) */
-    o->s0 = mem + (size_t)s_plane * ps;
+    o->m0 = g->pl0[m_plane];
+    o->s0 = g->pl0[s_plane];
     o->t_same = 0;
     o->run = 0;
     if (t->need_t) {
@@ -4007,8 +4007,6 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
     if (n) head[1] = pins[0];
     seg_dec d;
     seg_dec_get(g, &d);
-    uint64_t *const mem = e->mem;
-    const size_t ps = e->ps;
     /* The QEE's short path (qee_step) in locals: the collecting set's bit
      * count m (stored in the set before seg_add reads it), the shift count
      * sh_base + m, and the set's coefficient bits of the shifts since bit
@@ -4122,9 +4120,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
              * first, so that the rare steps' branch does not wait on the
              * template's loads) */
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
-            added = !p->agts_t ? seg_add(e, g, &d, addr, -1, 0, t, false, mem, ps)
+            added = !p->agts_t ? seg_add(e, g, &d, addr, -1, 0, t, false)
                     : qee_rt_now(e, into, m, sh_base + m, &t_set, &t_k)
-                        ? seg_add(e, g, &d, addr, t_set, t_k, t, false, mem, ps)
+                        ? seg_add(e, g, &d, addr, t_set, t_k, t, false)
                         : SEG_STEP;
         } else if (p->redundant) {
             /* a configuration word joins a segment that has no op yet (its
@@ -4142,9 +4140,9 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             const seg_op *t = seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS));
             if (t->kind == OPK_STEP) added = SEG_STEP;
             else {
-                added = !p->agts_t ? seg_add(e, g, &d, addr, -1, 0, t, true, mem, ps)
+                added = !p->agts_t ? seg_add(e, g, &d, addr, -1, 0, t, true)
                         : qee_rt_now(e, into, m, sh_base + m, &t_set, &t_k)
-                            ? seg_add(e, g, &d, addr, t_set, t_k, t, true, mem, ps)
+                            ? seg_add(e, g, &d, addr, t_set, t_k, t, true)
                             : SEG_STEP;
             }
         }
@@ -4154,8 +4152,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
             seg_flush(e, g);
             seg_dec_get(g, &d);
             /* (R_T as before: the flush changed no QEE state) */
-            added = seg_add(e, g, &d, addr, t_set, t_k, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true, mem,
-                            ps);
+            added = seg_add(e, g, &d, addr, t_set, t_k, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true);
         }
         if (added == SEG_STEP) {
             QEE_PUT();
