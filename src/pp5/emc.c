@@ -3853,13 +3853,6 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
         g->last_ldc = d->n - 1;
         if (t->fill || !t->reads_c) g->last_over = d->n - 1;
     }
-    if (set_ring >= 0) {
-        seg_set *ss = &g->set[set_ring];
-        if (k > ss->kmax) ss->kmax = k;
-        if (k < ss->kmin) ss->kmin = k;
-        g->has_t = true;
-        if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
-    }
     o->s_plane = (int16_t)s_plane;
     if (!d->clocks) {
         o->s_mode = S_INIT;
@@ -3873,9 +3866,19 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
     o->t_same = 0;
     o->run = 0;
     if (t->need_t) {
-        o->t_same = g->last_t_ring == set_ring && g->last_t_k == k;
-        g->last_t_ring = set_ring;
-        g->last_t_k = k;
+        bool same = g->last_t_ring == set_ring && g->last_t_k == k;
+        o->t_same = same;
+        if (!same) { /* (the same set and bit as the last T op: the set's bookkeeping has it) */
+            if (set_ring >= 0) {
+                seg_set *ss = &g->set[set_ring];
+                if (k > ss->kmax) ss->kmax = k;
+                if (k < ss->kmin) ss->kmin = k;
+                g->has_t = true;
+                if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
+            }
+            g->last_t_ring = set_ring;
+            g->last_t_k = k;
+        }
     }
     d->prev_plane = m_plane;
     d->prev_write = t->write;
