@@ -3873,8 +3873,10 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
                 seg_set *ss = &g->set[set_ring];
                 if (k > ss->kmax) ss->kmax = k;
                 if (k < ss->kmin) ss->kmin = k;
-                g->has_t = true;
-                if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
+                if (set_ring != g->last_t_ring) { /* (the same set: the segment's has it) */
+                    g->has_t = true;
+                    if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
+                }
             }
             g->last_t_ring = set_ring;
             g->last_t_k = k;
