@@ -968,6 +968,56 @@ static void render_pins_blocks(void **state)
     }
 }
 
+/* A segment whose first word reading T sees T = 0 (no coefficient set at the
+ * QEE's output yet), then a word reading bit k of set 0, then eight new sets
+ * while the segment stays open: the new set that takes set 0's ring slot
+ * must end the segment first, so set 0 must count among the sets it reads
+ * although the last word reading T before it read none (pp5_emc_run skips
+ * the set bookkeeping for a T word on the previous T word's set: the T = 0
+ * word is no set). One block, then the state against the reference. */
+static void t_zero_then_ring_reuse(void **state)
+{
+    (void)state;
+    uint64_t s = g_seed ^ 0x7a0e;
+    enum { N = 160 };
+    for (int rep = 0; rep < 4; rep++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        pp5_emc *f;
+        emc_ref *r;
+        ls_diag d;
+        assert_int_equal(pp5_emc_create(&f, &o, &d), LS_OK);
+        assert_int_equal(emc_ref_create(&r, &o, &d), LS_OK);
+        pp5_pins *p = calloc(N, sizeof *p);
+        assert_non_null(p);
+        for (int i = 0; i < N; i++) {
+            p[i].cycle = (uint64_t)i;
+            p[i].trst = 1;
+            for (int c = 0; c < 6; c++) p[i].dat[c] = (uint8_t)(rnd(&s) & 1);
+            p[i].addr_l = p[i].addr_h = (uint8_t)(i < 4 ? 10 : 11); /* (a word writes the address latched a clock before) */
+        }
+        p[0].lde = 1;  /* a=1 b=1 c=1 lde: E = 1 everywhere */
+        p[0].lsb = 1;  /* set 0 */
+        /* a=t b=0 c=0 mwrt (QLOAD's word): at clock 4 no set has reached the output (T = 0), at clock
+         * 60 + rep set 0 has (its bit about 35, final) */
+        int words[2] = {4, 60 + rep};
+        for (int w = 0; w < 2; w++) {
+            pp5_pins *q = &p[words[w]];
+            q->agts_t = 1;
+            q->bcmp = 1;
+            q->ccmp = 1;
+            q->mwrt = 1;
+        }
+        for (int t = 0; t < 8; t++) p[66 + 5 * t].lsb = 1; /* sets 1 .. 8: set 8 takes set 0's ring slot */
+        pp5_emc_run(f, p, N);
+        for (int i = 0; i < N; i++) emc_ref_step(r, &p[i]);
+        assert_true(same_state(f, r, "T = 0, then set 0, then its ring slot reused", N - 1));
+        free(p);
+        pp5_emc_destroy(f);
+        emc_ref_destroy(r);
+    }
+}
+
 int main(void)
 {
     g_seed = ls_test_seed(0xd1ffe4c0ffeeull);
@@ -982,6 +1032,7 @@ int main(void)
         cmocka_unit_test(render_random_scenes),
         cmocka_unit_test(edge_words),
         cmocka_unit_test(render_pins_blocks),
+        cmocka_unit_test(t_zero_then_ring_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
