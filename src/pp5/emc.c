@@ -3871,12 +3871,15 @@ static inline __attribute__((always_inline)) int seg_add(pp5_emc *e, seg *g, seg
         if (!same) { /* (the same set and bit as the last T op: the set's bookkeeping has it) */
             if (set_ring >= 0) {
                 seg_set *ss = &g->set[set_ring];
-                if (k > ss->kmax) ss->kmax = k;
-                if (k < ss->kmin) ss->kmin = k;
                 if (set_ring != g->last_t_ring) { /* (the same set: the segment's has it) */
+                    if (k > ss->kmax) ss->kmax = k;
+                    if (k < ss->kmin) ss->kmin = k;
                     g->has_t = true;
                     if (e->set[set_ring].uid < g->min_uid) g->min_uid = e->set[set_ring].uid;
-                }
+                } else if (k > g->last_t_k) { /* (above a bit read: not the lowest) */
+                    if (k > ss->kmax) ss->kmax = k;
+                } else if (k < ss->kmin)
+                    ss->kmin = k;
             }
             g->last_t_ring = set_ring;
             g->last_t_k = k;
