@@ -2646,7 +2646,9 @@ enum { OPK_JOIN = 1, OPK_STEP, OPK_SENSE };
  * pins' order) and the address's validity as bit 11 (pins_key). */
 enum { TMPL_KEYS = 1 << 12, TMPL_MAX = 64 };
 
-enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
+enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM, SH_LDE_E_NC };
+/* (SH_LDE_E_NC, the z-test's Enable load a=0 b=e c=~cy lde, is given by
+ * seg_fuse, not by the template: the chip pass's own short kernel) */
 
 /* A coefficient set the segment reads T from, as the chip pass sees it.
  * With the adder, what the chips of one column (row) share sits in the arena,
@@ -3401,6 +3403,18 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             i += st * n - 1;
             continue;
         }
+        if (o->shape == SH_LDE_E_NC) {
+            /* a=0 b=e c=~cy lde (seg_fuse): E ← maj(0, E, ~Carry) = E ∧ ~Carry
+             * (A-8 a bus without a source is all ones, AComp makes it 0; A-9
+             * the majority; A-11 LdE not gated); no M, S or T read */
+            E &= ~K;
+            if (can_stop && !(E[0] | E[1] | E[2] | (E[3] & e->lastmask))) { /* (as the generic Enable load) */
+                ST4(plane(e, PL_E, c), E);
+                ST4(cyp, K);
+                return i + 1;
+            }
+            continue;
+        }
         uint64_t *mp = o->m0 + off;
         LD4(M, mp);
         switch (o->shape) {
@@ -3521,6 +3535,14 @@ static void seg_fuse(seg *g)
     /* (run is 0 from seg_add) */
     for (int i = 0; i < g->n;) {
         seg_op *o = &g->op[i];
+        if (o->lde && !o->write && !o->ldc && !o->need_t && !o->need_s &&
+            o->opm == (1u << OPM_SS | 1u << OPM_TS | 1u << OPM_MS | 1u << OPM_ACM | 1u << OPM_CCM)) {
+            /* a=0 b=e c=~cy lde: A = 1 complemented, B = E, C = ~Carry (the
+             * sources' masks as seg_chip's generic kernel reads them) */
+            o->shape = SH_LDE_E_NC;
+            i++;
+            continue;
+        }
         bool head = o->need_t && !o->t_same && o->set_ring >= 0 && g->set[o->set_ring].adder;
         int n = 0;
         if (head && o->shape == SH_CARRY_T_NM) {
