@@ -2663,6 +2663,11 @@ typedef struct seg_set {
     i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
     size_t xbase, ybase;    /* arena offsets of slot 0 */
     int nx, ny;
+    /* lin: both parts linear and narrow (the z and colour planes): a chip's
+     * min of Q is lin_lx·X0 + lin_ly·Y0 + lin_c and its max that + lin_w, all
+     * mod 2^64 (seg_chip; the lines' ranges are not made) */
+    bool lin;
+    uint64_t lin_lx, lin_ly, lin_c, lin_w;
 } seg_set;
 
 enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
@@ -3057,6 +3062,23 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
         int64_t q = (int64_t)ss->co[a ? 5 : 3], l = (int64_t)ss->co[a ? 1 : 0];
         narrow[a] = q >= -((int64_t)1 << 38) && q < (int64_t)1 << 38 && l >= -((int64_t)1 << 50) && l < (int64_t)1 << 50;
     }
+    ss->lin = narrow[0] && narrow[1] && ss->co[3] == 0 && ss->co[5] == 0;
+    if (ss->lin) {
+        /* Q over a chip: C + A·(X0 + {0..15}) + B·(Y0 + {0..15}), its min
+         * with min(0, 15A) + min(0, 15B), its width |15A| + |15B| < 2^55 */
+        int64_t la = (int64_t)ss->co[0] * 15, lb = (int64_t)ss->co[1] * 15;
+        ss->lin_lx = (uint64_t)(int64_t)ss->co[0];
+        ss->lin_ly = (uint64_t)(int64_t)ss->co[1];
+        ss->lin_c = (uint64_t)(int64_t)ss->co[2] + (uint64_t)(la < 0 ? la : 0) + (uint64_t)(lb < 0 ? lb : 0);
+        ss->lin_w = (uint64_t)(la < 0 ? -la : la) + (uint64_t)(lb < 0 ? -lb : lb);
+        for (int a = 0; a < 2; a++) { /* (only the "masks and low words made" words: seg_line, when a chip steps) */
+            int n = a ? ss->ny : ss->nx;
+            size_t stride = a ? yw : xw;
+            uint64_t *made = g->arena + (a ? ss->ybase : ss->xbase) + ss->nb + SEG_LOWS + SEG_RANGE;
+            for (int i = 0; i < n; i++, made += stride) *made = 0;
+        }
+        return true;
+    }
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
         size_t stride = a ? yw : xw;
@@ -3254,16 +3276,28 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     xd = g->arena + ss->xbase + xslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     yd = g->arena + ss->ybase + yslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
-                    i128 pmn, pmx, rmn, rmx;
-                    memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
-                    memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
-                    memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
-                    memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
-                    i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
-                    u128 d = (u128)(lo ^ hi);
-                    uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
-                    kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
-                    qmin = lo;
+                    if (ss->lin) {
+                        /* (mod 2^64: k ≤ kmax ≤ 63 is all that is read. If lo + w
+                         * carries out of bit 63, Q's range spans bit 64, true kc ≥
+                         * 65, and here lo has bit 63 set and lo + w (w < 2^63) not:
+                         * kc = 64; both leave every bit read to the adder) */
+                        uint64_t lo = ss->lin_lx * (uint64_t)chip_x0(e, c) + ss->lin_ly * (uint64_t)chip_y0(e, c) +
+                                      ss->lin_c,
+                                 d = lo ^ (lo + ss->lin_w);
+                        kc = d ? 64 - __builtin_clzll(d) : 0;
+                        qmin = (i128)(int64_t)lo;
+                    } else {
+                        i128 pmn, pmx, rmn, rmx;
+                        memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
+                        memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
+                        memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
+                        memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
+                        i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
+                        u128 d = (u128)(lo ^ hi);
+                        uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
+                        kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+                        qmin = lo;
+                    }
                     next_k = last_k = -1;
                 }
                 if (k == last_k) {
