@@ -2695,6 +2695,7 @@ typedef struct seg {
     bool slots_made;                /* for this segment's running chips */
     int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
     uint64_t stopped[4];    /* those chips */
+    uint64_t lit[4];        /* chip pass, has_lde: the running chips whose E is not all 0 at the end */
     unsigned ldc_rings;     /* sets that Carry-loading ops read T from (bit: ring index) */
     bool keep_ops;          /* the log's hole keeps this segment's op buffer (seg_defer) */
     uint8_t tmap[TMPL_KEYS]; /* key -> template index + 1 (0: not made yet) */
@@ -3497,7 +3498,11 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             }
         }
     }
-    if (g->has_lde) ST4(plane(e, PL_E, c), E);
+    if (g->has_lde) {
+        ST4(plane(e, PL_E, c), E);
+        /* (update_lit from the registers: a stopped chip is dark, not lit) */
+        g->lit[c >> 6] |= (uint64_t)((E[0] | E[1] | E[2] | (E[3] & e->lastmask)) != 0) << (c & 63);
+    }
     ST4(cyp, K);
     if (snap_at_end) ST4(e->s_snap + off, Mprev);
     return 0;
@@ -3508,6 +3513,7 @@ static inline __attribute__((always_inline)) void seg_chips_body(pp5_emc *e, seg
 {
     for (int wd = 0; wd < 4; wd++) {
         g->stopped[wd] = 0;
+        g->lit[wd] = 0;
         for (uint64_t m = run[wd]; m; m &= m - 1) {
             int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop, isa);
             if (st) {
@@ -3694,20 +3700,8 @@ static void seg_flush(pp5_emc *e, seg *g)
     seg_chips(e, g, run, snap_at_end, can_stop);
     if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     seg_defer(e, g, dark, dark_filled);
-    if (g->has_lde)
-        for (int wd = 0; wd < 4; wd++) {
-            /* (update_lit for four-word chips, the lit bits of a word of chips
-             * joined without a branch per chip: which chips the z-test leaves
-             * lit is not predictable) */
-            uint64_t lit = 0;
-            for (uint64_t m = run[wd]; m; m &= m - 1) {
-                int b = __builtin_ctzll(m);
-                v4u E;
-                LD4(E, plane(e, PL_E, wd * 64 + b));
-                lit |= (uint64_t)((E[0] | E[1] | E[2] | (E[3] & e->lastmask)) != 0) << b;
-            }
-            e->eany[wd] = (e->eany[wd] & ~run[wd]) | lit;
-        }
+    if (g->has_lde) /* (update_lit for four-word chips: seg_chip's lit bits, a word of chips at a time) */
+        for (int wd = 0; wd < 4; wd++) e->eany[wd] = (e->eany[wd] & ~run[wd]) | g->lit[wd];
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)
