@@ -2668,10 +2668,15 @@ typedef struct seg_set {
      * mod 2^64 (seg_chip; the lines' ranges are not made) */
     bool lin;
     uint64_t lin_lx, lin_ly, lin_c, lin_w;
+    /* made[a]: bit i, slot i's masks and low words made (seg_line, when a chip
+     * first steps there); in the seg, not in the arena: a chip's test then
+     * reads a line that stays in L1, not the slot's arena words, which the
+     * planes of the chips before it have often evicted */
+    uint64_t made[2][4];
 } seg_set;
 
-enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
-/* per slot: nb masks, 16 low words, min and max (two i128), a word "masks and low words made" */
+enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE };
+/* per slot: nb masks, 16 low words, min and max (two i128; not made for a lin set) */
 
 typedef struct seg {
     seg_op *op;             /* opbuf[0] or [1]: the other one may hold the log's hole (seg_defer) */
@@ -3057,6 +3062,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     ss->xbase = g->arena_len;
     ss->ybase = g->arena_len + (size_t)ss->nx * xw;
     g->arena_len = need;
+    memset(ss->made, 0, sizeof ss->made);
     /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
     bool narrow[2];
     for (int a = 0; a < 2; a++) { /* (part_narrow in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
@@ -3072,12 +3078,6 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
         ss->lin_ly = (uint64_t)(int64_t)ss->co[1];
         ss->lin_c = (uint64_t)(int64_t)ss->co[2] + (uint64_t)(la < 0 ? la : 0) + (uint64_t)(lb < 0 ? lb : 0);
         ss->lin_w = (uint64_t)(la < 0 ? -la : la) + (uint64_t)(lb < 0 ? -lb : lb);
-        for (int a = 0; a < 2; a++) { /* (only the "masks and low words made" words: seg_line, when a chip steps) */
-            int n = a ? ss->ny : ss->nx;
-            size_t stride = a ? yw : xw;
-            uint64_t *made = g->arena + (a ? ss->ybase : ss->xbase) + ss->nb + SEG_LOWS + SEG_RANGE;
-            for (int i = 0; i < n; i++, made += stride) *made = 0;
-        }
         return true;
     }
     for (int a = 0; a < 2; a++) {
@@ -3097,7 +3097,6 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
                 i128 mn = u < v ? u : v, mx = u < v ? v : u;
                 memcpy(lo, &mn, sizeof mn);
                 memcpy(lo + 2, &mx, sizeof mx);
-                lo[SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
             }
             continue;
         }
@@ -3109,7 +3108,6 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             part_range(ss->co, a, narrow[a], origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
             memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
-            lo[SEG_LOWS + SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
         }
     }
     return true;
@@ -3131,7 +3129,6 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
         d1 += d2;
     }
     masks16(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
-    lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
 #ifdef EMC_AVX512
@@ -3178,7 +3175,6 @@ seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *
         __m128i w = _mm_unpacklo_epi8(t, _mm_srli_si128(t, 8)); /* 16-bit lane j: bit j of the 16 values */
         _mm512_mask_storeu_epi64(d + bb, (__mmask8)((1u << n) - 1), _mm512_cvtepu16_epi64(w));
     }
-    lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 #endif
 
@@ -3309,13 +3305,16 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
                         for (int a = 0; a < 2; a++) {
                             uint64_t *ld = a ? yd : xd;
-                            if (ld[ss->nb + SEG_LOWS + SEG_RANGE]) continue; /* (made by an earlier chip) */
+                            size_t sl = a ? yslot : xslot;
+                            uint64_t *made = &g->set[ring].made[a][sl >> 6];
+                            if (*made >> (sl & 63) & 1) continue; /* (made for an earlier chip) */
                             int origin = a ? chip_y0(e, c) : chip_x0(e, c);
 #ifdef EMC_AVX512
                             if (e->avx512 == 2) seg_line_gfni(&e->set[ring], ss, a, origin, ld);
                             else
 #endif
                                 seg_line(&e->set[ring], ss, a, origin, ld);
+                            *made |= 1ull << (sl & 63);
                         }
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
