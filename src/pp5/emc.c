@@ -3171,9 +3171,11 @@ enum { TL_XOR3 = 0x96, TL_MAJ = 0xE8, TL_SEL = 0xD8 /* a=M b=T c=E: E ? T : M */
        TL_MAJ_NZ = 0xD4 /* a=K b=T c=Z: maj(T, ~Z, K) */ };
 __attribute__((target("avx2,avx512f,avx512vl,avx512bw"))) static inline void
 seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint64_t *xk, const uint64_t *yk,
-               uint64_t qmin, int k0, v4u E, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
+               uint64_t qmin, int k0, const v4u *Ep, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
 {
-    __m256i e = (__m256i)E, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
+    /* (E by pointer: a 32-byte vector by value from the portable instance of
+     * seg_chip, where this call is dead code, breaks -Wpsabi at -O1) */
+    __m256i e = (__m256i)*Ep, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
 #define SEG_RUN_BIT512(PAIR)                                                                                          \
     do {                                                                                                              \
         uint64_t *mp = q[PAIR].m0 + off;                                                                              \
@@ -3348,7 +3350,7 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             na = na < 1 ? 1 : na > n ? n : na;
 #ifdef EMC_AVX512
             if (isa == 2) { /* (seg_chips_avx512) */
-                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, E, &T,
+                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, &E, &T,
                                &K, &AK, &M);
                 if (na > 1) {
                     AT = T;
