@@ -1084,7 +1084,9 @@ seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
     const unsigned key = seg_shape_key(in, trr);
     const pp5_seg_shape *m = &g->seg_shape[in->pc];
     if (g->seg_shape_key[in->pc] != key) {
-        seg_plan_shape(g->uop, in, trr, &g->seg_shape[in->pc]);
+        /* (a copy: *in then need not live in memory on the common path) */
+        const seg_loop_in in_copy = *in;
+        seg_plan_shape(g->uop, &in_copy, trr, &g->seg_shape[in->pc]);
         g->seg_shape_key[in->pc] = (uint16_t)key;
         g->seg_shapes++;
     }
@@ -1174,7 +1176,9 @@ typedef struct seg_loop_st {
     pp5_pins *pins_out; /* NULL: no pins */
     pp5_pins *tail;     /* pins_out[n], pins_out[n+1] */
     uint64_t n, c0;
-    seg_self_desc d;    /* set by a self-loop whose records are not made */
+    seg_self_desc *d;   /* set by a self-loop whose records are not made (the
+                         * segment's description, written in place) … */
+    bool d_new;         /* … and then true */
 } seg_loop_st;
 
 static inline __attribute__((always_inline)) uint64_t
@@ -1385,7 +1389,8 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
                   const bool records)
 {
     if (!records) { /* the records later, from this */
-        seg_self_desc *d = &st->d;
+        seg_self_desc *d = st->d;
+        st->d_new = true;
         d->k0 = k;
         d->kend = k_end;
         d->a = P->a | st->lsb40;
@@ -1794,10 +1799,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 ls.tail = tail;
                 ls.n = n;
                 ls.c0 = c0;
-                ls.d.valid = false;
+                ls.d = &desc;
+                ls.d_new = false;
                 k = seg_loop_run(&ls, ph, pl.first_lsb, k, k + K);
-                if (ls.d.valid)
-                    desc = ls.d;
                 shreg = ls.shreg;
                 sc = ls.sc;
                 outB = ls.outB;
@@ -1821,7 +1825,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 pc = (uint16_t)ph[K & 1].a;
                 cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
                 if (posti_first) { /* the record of the PostI clock, if one of the last */
-                    if (ls.d.valid && k0 >= ls.d.k0)
+                    if (ls.d_new && k0 >= desc.k0)
                         desc.pik = k0;
                     else if (k0 + 4 >= k)
                         rec[(c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
@@ -1836,14 +1840,14 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                                    &hit[j].in.d, sizeof hit[j].in.d);
                         if (kj >= kl) { /* its record may be one of the segment's last */
                             in_ring[(c0 + kj) & 3] = &hit[j].in;
-                            if (!(ls.d.valid && kj >= ls.d.k0))
+                            if (!(ls.d_new && kj >= desc.k0))
                                 rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
                         }
                         g->cycle = c0 + kj;
                         /* cannot fail: Busy low, no FBITS load (seg_host_loopable) */
                         (void)pp5_igc_host_side(g, &hit[j].in, false, d);
                     }
-                    if (ls.d.valid) {
+                    if (ls.d_new) {
                         desc.hk0 = k0;
                         desc.hk1 = k0 + hm;
                     }
