@@ -195,8 +195,16 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
         const unsigned next = branch ? u->braddr : (a + 1) & 0x1ffu;
         const unsigned bits = shift * SEG_SHIFT | tc1 * SEG_TC1 | tc2 * SEG_TC2 |
                               branch * SEG_BRANCH | trr * SEG_TRR;
+        /* (also into a word that branches to itself, QLOAD's ql2 say, so
+         * that its loop may start with its first clock; from the word as it
+         * is now: a later store write may leave this stale, which only moves
+         * where a plan is tried — a plan checks the loop itself. Not into
+         * the first word of a two-word loop: ZTEST's zla is entered with the
+         * LSB token pending, which fails the plan and with it the host run's
+         * loop a clock later, hr_no) */
+        const bool head = !branch && g->uop[next].braddr == next;
         g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
-                                  ((branch && next <= a) ? CT_BACK : 0);
+                                  (((branch && next <= a) || head) ? CT_BACK : 0);
     }
     u->ctab_ok = 1;
     g->seg_ctab_rows++;
