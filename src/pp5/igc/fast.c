@@ -1458,6 +1458,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
         unsigned sa, sh;
         uint8_t pair;
     } f[2];
+#pragma GCC unroll 2
     for (int i = 0; i < 2; i++) {
         f[i].q4 = st->q4[i] | aludat8;
         f[i].alu_lo = ph[i].alu_lo; /* (dir 0: no ALUDat term) */
@@ -1469,6 +1470,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
         f[i].pair = ph[i].pair;
     }
     for (; k < k_end; k += 2) {
+#pragma GCC unroll 2
         for (int i = 0; i < 2; i++) {
             const uint64_t dat = outB;
             if (f[i].sh) {
