@@ -1853,10 +1853,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                             if (!(ls.d_new && kj >= desc.k0))
                                 rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
                         }
-                        g->cycle = c0 + kj;
-                        /* cannot fail: Busy low, no FBITS load (seg_host_loopable) */
-                        (void)pp5_igc_host_side(g, &hit[j].in, false, d);
                     }
+                    /* (cannot fail: Busy low, no FBITS load: seg_host_loopable) */
+                    pp5_igc_host_sides_quiet(g, hit, hm, c0 + k0, d);
                     if (ls.d_new) {
                         desc.hk0 = k0;
                         desc.hk1 = k0 + hm;
