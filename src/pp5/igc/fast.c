@@ -1668,7 +1668,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint64_t blk_saved[16]; /* its CoefGate columns, after a posting (seg_post_c) */
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
-    unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
+    uint64_t skip_to = 0; /* no loop before this clock (SEG_PLAN_SHORT) */
     size_t hr_no = 0;     /* no host run in a loop before this item (one failed) */
     while (k < n) {
         /* scripted: the item of this clock (finished ones skipped), and how
@@ -1757,7 +1757,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             const seg_phase *const ph = pl.ph;
             g->seg_plans++;
             if (K & SEG_PLAN_SHORT) {
-                skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
+                skip_to = k + (K & 0xffu); /* no loop before those clocks are over */
                 K = 0;
             }
             if (K < hm) /* the loop must take every host clock of the run */
@@ -2048,9 +2048,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
-        skip -= skip != 0;
         try_loop = (unsigned)(e >> 63) & ~((cs & CS_CBSY) / CS_CBSY & (sc >= csb_until)) &
-                   (skip == 0);
+                   (k >= skip_to);
     }
 script_over:
     if (scripted) {
