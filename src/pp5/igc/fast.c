@@ -1197,8 +1197,9 @@ typedef struct seg_loop_st {
     pp5_pins *tail;     /* pins_out[n], pins_out[n+1] */
     uint64_t n, c0;
     seg_self_desc *d;   /* set by a self-loop whose records are not made (the
-                         * segment's description, written in place) … */
-    bool d_new;         /* … and then true */
+                         * segment's description, written in place: one made
+                         * by this loop has its k0 at or after the loop's
+                         * first clock, an earlier loop's before it) */
 } seg_loop_st;
 
 static inline __attribute__((always_inline)) uint64_t
@@ -1411,7 +1412,6 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
 {
     if (!records) { /* the records later, from this */
         seg_self_desc *d = st->d;
-        st->d_new = true;
         d->k0 = k;
         d->kend = k_end;
         d->a = P->a | st->lsb40;
@@ -1823,8 +1823,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 ls.n = n;
                 ls.c0 = c0;
                 ls.d = &desc;
-                ls.d_new = false;
                 k = seg_loop_run(&ls, ph, pl.first_lsb, k, k + K);
+                const bool d_new = desc.valid && desc.k0 >= k0; /* (made by this loop) */
                 shreg = ls.shreg;
                 sc = ls.sc;
                 outB = ls.outB;
@@ -1848,7 +1848,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 pc = (uint16_t)ph[K & 1].a;
                 cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
                 if (posti_first) { /* the record of the PostI clock, if one of the last */
-                    if (ls.d_new && k0 >= desc.k0)
+                    if (d_new && k0 >= desc.k0)
                         desc.pik = k0;
                     else if (k0 + 4 >= k)
                         rec[(c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
@@ -1863,13 +1863,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                                    &hit[j].in.d, sizeof hit[j].in.d);
                         if (kj >= kl) { /* its record may be one of the segment's last */
                             in_ring[(c0 + kj) & 3] = &hit[j].in;
-                            if (!(ls.d_new && kj >= desc.k0))
+                            if (!(d_new && kj >= desc.k0))
                                 rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
                         }
                     }
                     /* (cannot fail: Busy low, no FBITS load: seg_host_loopable) */
                     pp5_igc_host_sides_quiet(g, hit, hm, c0 + k0, d);
-                    if (ls.d_new) {
+                    if (d_new) {
                         desc.hk0 = k0;
                         desc.hk1 = k0 + hm;
                     }
