@@ -1098,7 +1098,7 @@ typedef struct seg_plan {
 static inline __attribute__((always_inline)) uint64_t
 seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
 {
-    const bool trr = (in->stages >> in->top) & 1u;
+    const bool trr = in->stages >> 63; /* (the output stage: bit 63, see seg_run()) */
     if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
         return 0;
     const unsigned key = seg_shape_key(in, trr);
@@ -1127,11 +1127,12 @@ seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
          * that loops on itself and shifts every clock (seg_loop_self) */
         if (in->mp | (in->fp & csb0 & !(m->period == 1 && sh0 && !m->ph[0].dir)))
             return 0;
-        /* TRR at the j-th shift is stage top - j (0 below stage 0) */
-        const uint64_t low = (1ull << in->top) - 1;
+        /* TRR at the j-th shift is stage top - j (0 below stage 0): bit 63 - j
+         * of the shifter as seg_run() keeps it (stage i at bit i + 63 - top) */
+        const uint64_t low = ((1ull << in->top) - 1) << (63 - in->top); /* stages < top */
         const uint64_t below = in->stages & low;
         const uint64_t differ = trr ? ~below & low : below;
-        const uint64_t J = differ ? (uint64_t)(in->top - (63 - __builtin_clzll(differ)))
+        const uint64_t J = differ ? (uint64_t)__builtin_clzll(differ)
                          : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
         if (J != UINT64_MAX)
             K = seg_min(K, seg_reach(sh0, sh1, J));
@@ -1578,14 +1579,14 @@ seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp,
     }
     g->cycle = c0 + kp;
     s->cl.first_pending = (*cs & CS_FP) != 0;
-    s->trr.stages = *stages;
+    s->trr.stages = *stages >> (63 - g->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
     ser_fast_post(g, sc_start);
     g->ctl.cbsy = false;
     *sc = g->fs.sc;
     *csb_until = g->fs.csb_until;
     *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
           ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-    *stages = s->trr.stages;
+    *stages = s->trr.stages << (63 - g->trr_top);
 }
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
@@ -1647,9 +1648,12 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
           ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
     const uint64_t *const trans = seg_trans;
-    uint64_t stages = s->trr.stages;
+    /* the TRR shifter with its output stage (top) at bit 63: stage i at bit
+     * i + 63 - top (TRR is the top bit, a shift loses what passes it, MsIn
+     * enters at stage top - 22: bit 41) */
     const int top = g->trr_top;
-    const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
+    uint64_t stages = s->trr.stages << (63 - top);
+    const uint64_t msin_bit = 1ull << 41;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
     /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
@@ -1726,7 +1730,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
              * the clock's end): QLOAD's wait, where the host run comes after
              * the CSB end) */
             go_last = hm && sc >= csb_until &&
-                      ((uop[pc & 511u].shift >> ((stages >> top) & 1u)) & 1u);
+                      ((uop[pc & 511u].shift >> (stages >> 63)) & 1u);
             if (hm) {
                 idle_max = hm;
                 if (!go_last && (cs & CS_IP) && si + hm < sn) {
@@ -1783,8 +1787,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     uop[pc & 511u].ctab_ok) {
                     const unsigned m1 = (n1 - (unsigned)(K * ph[0].cnt1)) & 0x7fu;
                     const unsigned m2 = (n2 - (unsigned)(K * ph[0].cnt2)) & 0x7fu;
-                    const uint64_t st_k = K >= 64 ? 0 : (stages << K) & trr_mask;
-                    const unsigned trr_k = (st_k >> top) & 1u;
+                    const uint64_t st_k = K >= 64 ? 0 : stages << K;
+                    const unsigned trr_k = (unsigned)(st_k >> 63);
                     const uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(m1, m2) | trr_k)];
                     /* the state after the loop's K clocks: the CSB fall in its
                      * last shift set MsIn pending (with the set's MBI), the LSB
@@ -1837,7 +1841,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
                 n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
                 const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
-                stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
+                stages = shifts >= 64 ? 0 : stages << shifts;
                 /* the CSB fall in the loop's last shift: MsIn pending */
                 if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
                     const bool mp = (cs & CS_MBI) && in.sc < csb_until && sc == csb_until;
@@ -1936,7 +1940,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             n1 = g->lc.lc1_post;
             n2 = g->lc.lc2_post;
         }
-        const unsigned trr = (stages >> top) & 1u;
+        const unsigned trr = (unsigned)(stages >> 63);
         /* TRR, Shift, AddrGen */
         uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
         if (!done) {
@@ -1970,7 +1974,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             outB = sepB;
             sepB = col;
             sc += sc != UINT32_MAX;
-            stages = ((stages << 1) & trr_mask) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
+            stages = (stages << 1) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
         }
         if (__builtin_expect(t & TR_EVENT, 0)) {
             if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
@@ -2071,7 +2075,7 @@ script_over:
     f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
     s->cl.first_pending = (cs & CS_FP) != 0;
     s->cl.msin_pending = (cs & CS_MP) != 0;
-    s->trr.stages = stages;
+    s->trr.stages = stages >> (63 - top);
     ctl->ip = (cs & CS_IP) != 0;
     g->mod_stale = true;
     /* the last (up to) four clocks: their records, and in order their shares
