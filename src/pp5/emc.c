@@ -308,8 +308,10 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->ylead = calloc(nc, sizeof *e->ylead);
     bool fast = 64 % e->tw == 0 && e->th <= 64;
     if (fast) {
-        e->xline = calloc(nc, sizeof *e->xline);
-        e->yline = calloc(nc, sizeof *e->yline);
+        /* (not zeroed: 2 KB a chip and axis, every field behind the uid, which
+         * is set below, and line_key's header) */
+        e->xline = malloc(nc * sizeof *e->xline);
+        e->yline = malloc(nc * sizeof *e->yline);
     }
     if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win ||
         !e->pr ||
@@ -329,7 +331,13 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     e->rt_set = -1;
     e->groups_dirty = true;
     if (fast) {
-        for (int k = 0; k < e->nchips; k++) e->xline[k].uid = e->yline[k].uid = UINT64_MAX;
+        for (int k = 0; k < e->nchips; k++)
+            for (int a = 0; a < 2; a++) {
+                axis_line *L = a ? &e->yline[k] : &e->xline[k];
+                L->uid = UINT64_MAX;
+                L->origin = L->m_used = L->rk = L->rk_m = -1;
+                L->win_valid = 0;
+            }
         e->fast_uv = true;
         e->rpw = 64 / e->tw;
         e->row_ones = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;

@@ -456,6 +456,66 @@ static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_dia
 }
 
 
+/* Three planes of bytes → RGB triples. isa 2: 64 pixels at a time by byte
+ * permutes (AVX-512 VBMI, when the CPU has it), the rest as below; isa 0: a
+ * pixel's three bytes as one 4-byte store, the next pixel overwriting the
+ * fourth (one store a pixel, not three), the last pixel byte by byte. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RENDER_VBMI 1
+typedef uint8_t v64u8 __attribute__((vector_size(64), aligned(1)));
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t rgb_interleave_vbmi(
+    const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out)
+{
+    /* output byte j of vector v is channel (64v + j) % 3 of pixel (64v + j) / 3;
+     * first r and g (indices 0..63 and 64..127 of the pair), then b over them */
+    v64u8 m_rg[3], m_b[3];
+    for (int v = 0; v < 3; v++)
+        for (int j = 0; j < 64; j++) {
+            int q = 64 * v + j, px = q / 3, ch = q % 3;
+            m_rg[v][j] = (uint8_t)(ch == 1 ? 64 + px : px);
+            m_b[v][j] = (uint8_t)(ch == 2 ? 64 + px : j);
+        }
+    size_t p = 0;
+    for (; p + 64 <= n; p += 64) {
+        v64u8 vr, vg, vb;
+        memcpy(&vr, r + p, 64);
+        memcpy(&vg, g + p, 64);
+        memcpy(&vb, b + p, 64);
+        for (int v = 0; v < 3; v++) {
+            v64u8 t = __builtin_shuffle(vr, vg, m_rg[v]);
+            v64u8 o = __builtin_shuffle(t, vb, m_b[v]);
+            memcpy(out + 3 * p + 64 * v, &o, 64);
+        }
+    }
+    return p;
+}
+#endif
+
+void pp5_rgb_interleave(const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out,
+                        int isa)
+{
+    size_t p = 0;
+#ifdef RENDER_VBMI
+    if (isa >= 2) {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw"))
+            p = rgb_interleave_vbmi(r, g, b, n, out);
+    }
+#else
+    (void)isa;
+#endif
+    for (; p + 1 < n; p++) {
+        uint32_t v = (uint32_t)r[p] | (uint32_t)g[p] << 8 | (uint32_t)b[p] << 16;
+        uint8_t b4[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), 0};
+        memcpy(out + 3 * p, b4, 4);
+    }
+    if (p < n) {
+        out[3 * p] = r[p];
+        out[3 * p + 1] = g[p];
+        out[3 * p + 2] = b[p];
+    }
+}
+
 ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                      pp5_render_stats *st, ls_diag *d)
 {
@@ -465,21 +525,15 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         o = &def;
     }
     memset(st, 0, sizeof *st);
-    pp5_ucode *u = calloc(1, sizeof *u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
     pp5_igc *g = NULL;
     pp5_emc *e = NULL;
     emitter *em = NULL;
     pp5_stream acts;
     memset(&acts, 0, sizeof acts);
     ls_status rs;
-    if (!u) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    rs = pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib.pp5m", u, &errs);
-    if (rs != LS_OK) {
-        if (errs.count) *d = errs.items[0];
-        goto out;
-    }
+    /* the microcode library, assembled at build time (pp5_render_ucode_words) */
+    const uint32_t *uw = pp5_render_ucode_words;
+    const size_t ucount = pp5_render_ucode_count;
     if ((rs = pp5_igc_create(&g, &o->igc, d)) != LS_OK) goto out;
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
     if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
@@ -512,9 +566,9 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     /* the microcode library goes in as the host loads it: RMode postings of
      * UADDR with the word in C (seed, RMode; A-7), checked after the setup */
     emit(em, "write P rmode\n");
-    for (size_t a = 0; a < u->count; a++) {
+    for (size_t a = 0; a < ucount; a++) {
         emit_or(em, (uint32_t)a << PP5_I_UADDR_LSB, "write I uaddr=0\n");
-        emit_write(em, 'C', u->words[a]);
+        emit_write(em, 'C', uw[a]);
         emit(em, "go\nwait\n");
     }
     emit(em, "run 3\n");
@@ -545,11 +599,11 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     if ((rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->setup_clocks = pp5_igc_cycle(g) - c0;
     for (size_t a = 0; a < PP5_UCODE_WORDS; a++)
-        if (pp5_igc_ucode(g, a) != (a < u->count ? u->words[a] : 0)) {
+        if (pp5_igc_ucode(g, a) != (a < ucount ? uw[a] : 0)) {
             rs = ls_diag_set(d, LS_ERR_FAULT, "lib.pp5m", 0, 0,
                              "pp5 render: the microcode store holds 0x%08x at %zu after the RMode "
                              "load, not 0x%08x", (unsigned)pp5_igc_ucode(g, a), a,
-                             (unsigned)(a < u->count ? u->words[a] : 0));
+                             (unsigned)(a < ucount ? uw[a] : 0));
             goto out;
         }
     st->prim_clocks = calloc(s->n ? s->n : 1, sizeof *st->prim_clocks);
@@ -588,11 +642,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         goto out;
     }
     for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
-    for (size_t p = 0; p < npix; p++) {
-        rgb[3 * p] = chan[p];
-        rgb[3 * p + 1] = chan[npix + p];
-        rgb[3 * p + 2] = chan[2 * npix + p];
-    }
+    pp5_rgb_interleave(chan, chan + npix, chan + 2 * npix, npix, rgb, 2);
     free(chan);
 out:
     if (rs != LS_OK && st->prim_clocks) {
@@ -601,9 +651,7 @@ out:
     }
     free(em);
     pp5_stream_free(&acts);
-    ls_diag_list_free(&errs);
     pp5_emc_destroy(e);
     pp5_igc_destroy(g);
-    free(u);
     return rs;
 }

@@ -38,6 +38,10 @@ enum {
 };
 /* The microcode library (identical to examples/pp5/lib.pp5m). */
 extern const char pp5_render_ucode[];
+/* The same library assembled at build time (src/pp5/gen_ucode_words.c):
+ * words 0 .. pp5_render_ucode_count-1, the rest of the store 0. */
+extern const uint32_t pp5_render_ucode_words[];
+extern const size_t pp5_render_ucode_count;
 
 typedef void (*pp5_render_clock_fn)(void *user, const pp5_igc *g, const pp5_pins *pins,
                                     const pp5_emc *e);
@@ -60,6 +64,11 @@ typedef struct pp5_render_stats {
 /* Render the scene; rgb gets width·height·3 bytes, bottom row first. */
 ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                      pp5_render_stats *st, ls_diag *d);
+
+/* Three planes of n bytes → n RGB triples in out (3n bytes). isa 2 uses
+ * AVX-512 VBMI where the CPU has it, 0 the portable loop; same bytes. */
+void pp5_rgb_interleave(const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out,
+                        int isa);
 
 /* Host-stream text for one primitive (what the graphics processor sends). */
 ls_status pp5_render_prim_stream(const pp5_prim *p, void *buf /* ls_buf* */, ls_diag *d);

@@ -8,6 +8,7 @@
 #include "../common/test_util.h"
 #include "base/buf.h"
 #include "pp5/render.h"
+#include "pp5/uasm.h"
 
 #define W 128
 #define H 128
@@ -24,6 +25,45 @@ static void lib_matches_example(void **state)
     assert_int_equal(b.len, strlen(pp5_render_ucode));
     assert_memory_equal(b.data, pp5_render_ucode, b.len);
     ls_buf_free(&b);
+}
+
+/* The words pp5_render loads (assembled at build time by
+ * src/pp5/gen_ucode_words.c) are the assembler's words for the library text,
+ * and the rest of the store stays 0. */
+static void lib_words_match_assembler(void **state)
+{
+    (void)state;
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(pp5_render_ucode, strlen(pp5_render_ucode), "lib", u, &errs), LS_OK);
+    assert_int_equal(pp5_render_ucode_count, u->count);
+    assert_true(u->count > PP5_R_UADDR_DISC && u->count <= PP5_UCODE_WORDS);
+    for (size_t a = 0; a < u->count; a++) assert_int_equal(pp5_render_ucode_words[a], u->words[a]);
+    ls_diag_list_free(&errs);
+    free(u);
+}
+
+/* The read-back's interleave, both forms, against a plain loop written here,
+ * for every length 0..300 (the vector form's 64-pixel groups and its tail). */
+static void rgb_interleave_forms(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    uint8_t pl[3][N], want[3 * N + 8], got[3 * N + 8];
+    uint64_t seed = ls_test_seed(0x5eed1e5u);
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < N; i++) pl[c][i] = (uint8_t)ls_test_rand(&seed);
+    for (size_t n = 0; n <= N; n++)
+        for (int isa = 0; isa <= 2; isa += 2) {
+            memset(want, 0xa5, sizeof want);
+            memset(got, 0xa5, sizeof got);
+            for (size_t p = 0; p < n; p++)
+                for (int c = 0; c < 3; c++) want[3 * p + (size_t)c] = pl[c][p];
+            pp5_rgb_interleave(pl[0], pl[1], pl[2], n, got, isa);
+            assert_memory_equal(got, want, sizeof got); /* (nothing past 3n written) */
+        }
 }
 
 static double frand(uint64_t *s) { return (double)(ls_test_rand(s) >> 11) / 9007199254740992.0; }
@@ -298,6 +338,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lib_matches_example),
+        cmocka_unit_test(lib_words_match_assembler),
+        cmocka_unit_test(rgb_interleave_forms),
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(random_discs),
         cmocka_unit_test(random_triangles),
