@@ -151,7 +151,8 @@ static const char *const reg_names = "IPABCDEF";
 /* A register write, applied at the end of the clock (A-21). The fields are
  * "latched by whichever module owns them" (seed, InputLatch). Returns false
  * when the write is a host error the caller must report. */
-static ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v, ls_diag *d)
+static inline __attribute__((always_inline)) ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v,
+                                                             ls_diag *d)
 {
     switch (r) {
     case PP5_REG_I:
