@@ -490,17 +490,10 @@ static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
 #if defined(__SSE2__)
 typedef __m128i v64_t;
 static inline v64_t v64(uint64_t x) { return _mm_cvtsi64_si128((long long)x); }
-static inline uint64_t u64v(v64_t v) { return (uint64_t)_mm_cvtsi128_si64(v); }
 static inline void st64v(void *p, v64_t v) { _mm_storel_epi64((__m128i *)p, v); }
-/* st_dat16() with dat and the two words (lohi: lo, hi) in SSE registers */
-static inline void st_dat16v(void *p, __m128i lohi, v64_t dat)
-{
-    _mm_storeu_si128((__m128i *)p, _mm_or_si128(_mm_slli_si128(dat, 7), lohi));
-}
 #else
 typedef uint64_t v64_t;
 static inline v64_t v64(uint64_t x) { return x; }
-static inline uint64_t u64v(v64_t v) { return v; }
 static inline void st64v(void *p, v64_t v) { st64(p, v); }
 #endif
 
@@ -1309,19 +1302,13 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
     pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
     const uint64_t n = st->n, c0 = st->c0;
     const v64_t q1v = v64(q1), q4v = v64(1u | q4);
-    /* (the two *Dat words in SSE registers too: they only move, and are
-     * stored from there) */
-    v64_t outv = v64(outB), sepv = v64(sepB);
-#if defined(__SSE2__)
-    const __m128i lohi = _mm_set_epi64x((long long)lsb40, (long long)alu_hi);
-#endif
     for (; k < k_end; k++) {
-        const v64_t dat = outv;
+        const uint64_t dat = outB;
         const uint64_t col = form == SEG_SELF_CSB      ? (blk[sc >> 3] >> (sc & 7u)) & SEG_SPREAD6
                            : form == SEG_SELF_NO_CSB ? 0
                                                      : seg_col(blk, sc, csb_until);
-        outv = sepv;
-        sepv = v64(col);
+        outB = sepB;
+        sepB = col;
         sc++;
         const uint8_t addr = a;
         a = (uint8_t)(a + step);
@@ -1337,17 +1324,13 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
         }
         st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
         st64v(p2 + 8, q1v);
-#if defined(__SSE2__)
-        st_dat16v(p2 + 16, lohi, dat);
-#else
         st_dat16(p2 + 16, alu_hi, lsb40, dat);
-#endif
     }
     st->sc = sc;
     st->a = a;
     st->trst = trst;
-    st->outB = u64v(outv);
-    st->sepB = u64v(sepv);
+    st->outB = outB;
+    st->sepB = sepB;
     return k;
 }
 
