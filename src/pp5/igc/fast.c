@@ -484,18 +484,6 @@ static inline void st_dat16(void *p, uint64_t lo, uint64_t hi, uint64_t dat)
 #endif
 }
 static inline void st16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
-/* A 64-bit word a loop stores every clock, kept in an SSE register and stored
- * from there (the loop's general registers are few: the values live across
- * the segment take most of them) */
-#if defined(__SSE2__)
-typedef __m128i v64_t;
-static inline v64_t v64(uint64_t x) { return _mm_cvtsi64_si128((long long)x); }
-static inline void st64v(void *p, v64_t v) { _mm_storel_epi64((__m128i *)p, v); }
-#else
-typedef uint64_t v64_t;
-static inline v64_t v64(uint64_t x) { return x; }
-static inline void st64v(void *p, v64_t v) { st64(p, v); }
-#endif
 
 /* What clock c contributes to the pins of the next three clocks (OutputLatch,
  * outputlatch.c): its ALU controls, coefficient bits and LSB two clocks later,
@@ -1301,7 +1289,6 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
     const uint64_t *blk = st->blk;
     pp5_pins *const pins_out = st->pins_out, *const tail = st->tail;
     const uint64_t n = st->n, c0 = st->c0;
-    const v64_t q1v = v64(q1), q4v = v64(1u | q4);
     for (; k < k_end; k++) {
         const uint64_t dat = outB;
         const uint64_t col = form == SEG_SELF_CSB      ? (blk[sc >> 3] >> (sc & 7u)) & SEG_SPREAD6
@@ -1320,10 +1307,10 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
             st64(p0 + 32, (trst & 1u) | q4);
             trst = (trst >> 1) | 4u;
         } else { /* (trst is 7, and stays) */
-            st64v(p0 + 32, q4v);
+            st64(p0 + 32, 1u | q4);
         }
         st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
-        st64v(p2 + 8, q1v);
+        st64(p2 + 8, q1);
         st_dat16(p2 + 16, alu_hi, lsb40, dat);
     }
     st->sc = sc;
