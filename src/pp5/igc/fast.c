@@ -1640,6 +1640,11 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
      * enters at stage top - 22: bit 41) */
     const int top = g->trr_top;
     uint64_t stages = s->trr.stages << (63 - top);
+    /* TRR (stages' top bit), kept beside it: the general clock's shift takes
+     * the next TRR from the bit below before the MsIn bit is ORed in (bit 41,
+     * 22 shifts from the top), so that the next clock's seg_ctab look-up does
+     * not wait for this clock's seg_trans entry */
+    unsigned trr_n = (unsigned)(stages >> 63);
     const uint64_t msin_bit = 1ull << 41;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
@@ -1829,6 +1834,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
                 const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
                 stages = shifts >= 64 ? 0 : stages << shifts;
+                trr_n = (unsigned)(stages >> 63);
                 /* the CSB fall in the loop's last shift: MsIn pending */
                 if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
                     const bool mp = (cs & CS_MBI) && in.sc < csb_until && sc == csb_until;
@@ -1886,6 +1892,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     /* (s at that clock's start: csb_until) */
                     seg_post_c(g, &desc, blk_saved, kp, c0, csb_until, &cs, &sc, &csb_until,
                                &stages);
+                    trr_n = (unsigned)(stages >> 63);
                     /* that clock's PostC and MsIn (its record: the self-loop's) */
                     if (desc.valid && kp >= desc.k0 && kp < desc.kend) {
                         desc.pck = kp;
@@ -1927,7 +1934,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             n1 = g->lc.lc1_post;
             n2 = g->lc.lc2_post;
         }
-        const unsigned trr = (unsigned)(stages >> 63);
+        const unsigned trr = trr_n;
         /* TRR, Shift, AddrGen */
         uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
         if (!done) {
@@ -1961,6 +1968,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             outB = sepB;
             sepB = col;
             sc += sc != UINT32_MAX;
+            trr_n = (unsigned)(stages >> 62) & 1u;
             stages = (stages << 1) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
         }
         if (__builtin_expect(t & TR_EVENT, 0)) {
@@ -1971,8 +1979,10 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 shreg = g->dr.post;
             }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (t & TR_BITS(SEG_POSTC))
+            if (t & TR_BITS(SEG_POSTC)) {
                 seg_post_c(g, &desc, blk_saved, k, c0, sc_now, &cs, &sc, &csb_until, &stages);
+                trr_n = (unsigned)(stages >> 63);
+            }
             if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
             q4_base = (q4_base & ~(0xffull << 16)) |
