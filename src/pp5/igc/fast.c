@@ -1643,7 +1643,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     /* TRR (stages' top bit), kept beside it: the general clock's shift takes
      * the next TRR from the bit below before the MsIn bit is ORed in (bit 41,
      * 22 shifts from the top), so that the next clock's seg_ctab look-up does
-     * not wait for this clock's seg_trans entry */
+     * not wait for this clock's seg_trans entry. (A posting puts the TRR
+     * token in a loadable stage, 1…31, never in the output stage, which is
+     * 53 or more: it leaves TRR as it is.) */
     unsigned trr_n = (unsigned)(stages >> 63);
     const uint64_t msin_bit = 1ull << 41;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
@@ -1892,7 +1894,6 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     /* (s at that clock's start: csb_until) */
                     seg_post_c(g, &desc, blk_saved, kp, c0, csb_until, &cs, &sc, &csb_until,
                                &stages);
-                    trr_n = (unsigned)(stages >> 63);
                     /* that clock's PostC and MsIn (its record: the self-loop's) */
                     if (desc.valid && kp >= desc.k0 && kp < desc.kend) {
                         desc.pck = kp;
@@ -1981,7 +1982,6 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             /* as clock_body(): the modules' postings, on the state in g */
             if (t & TR_BITS(SEG_POSTC)) {
                 seg_post_c(g, &desc, blk_saved, k, c0, sc_now, &cs, &sc, &csb_until, &stages);
-                trr_n = (unsigned)(stages >> 63);
             }
             if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
