@@ -82,7 +82,7 @@ static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5
         else return perr(d, fname, line, col[0], "unknown primitive (region, clear, tri, disc)");
         if (nt - 1 != want) {
             char m[96];
-            snprintf(m, sizeof m, "'%s' takes %d numbers, got %d", kw, want, nt - 1);
+            snprintf(m, sizeof m, "'%.16s' takes %d numbers, got %d", kw, want, nt - 1);
             return perr(d, fname, line, col[0], m);
         }
 #define COLOUR_OK(k) (v[k] >= 0 && v[k] <= 255)
