@@ -2906,14 +2906,8 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled
 #undef SEG_ENTRY
 }
 
-/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
-static inline bool part_narrow(const i128 *co, int is_y)
-{
-    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0];
-    return q >= -((i128)1 << 38) && q < ((i128)1 << 38) && l >= -((i128)1 << 50) && l < ((i128)1 << 50);
-}
-
-/* narrow: part_narrow(co, is_y), and origin + n ≤ 2^12 (A-14: 11-bit
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin.
+ * narrow: −2^38 ≤ D < 2^38 and −2^50 ≤ A < 2^50 (F, B), and origin + n ≤ 2^12 (A-14: 11-bit
  * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
  * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
  * sets are narrow); else the 128-bit ones */
@@ -3051,7 +3045,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     g->arena_len = need;
     /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
     bool narrow[2];
-    for (int a = 0; a < 2; a++) { /* (part_narrow in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
+    for (int a = 0; a < 2; a++) { /* (the narrow test in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
         int64_t q = (int64_t)ss->co[a ? 5 : 3], l = (int64_t)ss->co[a ? 1 : 0];
         narrow[a] = q >= -((int64_t)1 << 38) && q < (int64_t)1 << 38 && l >= -((int64_t)1 << 50) && l < (int64_t)1 << 50;
     }
