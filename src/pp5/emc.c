@@ -2919,14 +2919,8 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled
 #undef SEG_ENTRY
 }
 
-/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
-static inline bool part_narrow(const i128 *co, int is_y)
-{
-    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0];
-    return q >= -((i128)1 << 38) && q < ((i128)1 << 38) && l >= -((i128)1 << 50) && l < ((i128)1 << 50);
-}
-
-/* narrow: part_narrow(co, is_y), and origin + n ≤ 2^12 (A-14: 11-bit
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin.
+ * narrow: −2^38 ≤ D < 2^38 and −2^50 ≤ A < 2^50 (F, B), and origin + n ≤ 2^12 (A-14: 11-bit
  * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
  * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
  * sets are narrow); else the 128-bit ones */
@@ -3065,7 +3059,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     memset(ss->made, 0, sizeof ss->made);
     /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
     bool narrow[2];
-    for (int a = 0; a < 2; a++) { /* (part_narrow in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
+    for (int a = 0; a < 2; a++) { /* (the narrow test in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
         int64_t q = (int64_t)ss->co[a ? 5 : 3], l = (int64_t)ss->co[a ? 1 : 0];
         narrow[a] = q >= -((int64_t)1 << 38) && q < (int64_t)1 << 38 && l >= -((int64_t)1 << 50) && l < (int64_t)1 << 50;
     }
@@ -3187,15 +3181,15 @@ seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *
  * compare. The run's n bits: bit 0 with T as given, bits 1 .. na-1 from the
  * adder (its carry *ak, masks xk/yk from bit 1 on), bits na .. n-1 the
  * constants of qmin. T, K, the adder's carry and the last M read come back
- * through the pointers (inlined into seg_chips_avx512: registers; E by
- * pointer too, so that the -O0 build, where the portable and AVX2 forms keep
- * the call, passes no AVX vector by value: -Werror=psabi). */
+ * through the pointers (inlined into seg_chips_avx512: registers). */
 enum { TL_XOR3 = 0x96, TL_MAJ = 0xE8, TL_SEL = 0xD8 /* a=M b=T c=E: E ? T : M */,
        TL_MAJ_NZ = 0xD4 /* a=K b=T c=Z: maj(T, ~Z, K) */ };
 __attribute__((target("avx2,avx512f,avx512vl,avx512bw"))) static inline void
 seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint64_t *xk, const uint64_t *yk,
                uint64_t qmin, int k0, const v4u *Ep, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
 {
+    /* (E by pointer: a 32-byte vector by value from the portable instance of
+     * seg_chip, where this call is dead code, breaks -Wpsabi at -O1) */
     __m256i e = (__m256i)*Ep, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
 #define SEG_RUN_BIT512(PAIR)                                                                                          \
     do {                                                                                                              \
