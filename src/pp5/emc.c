@@ -3229,6 +3229,23 @@ seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
+/* One bit of the chip's bit-serial adder P(lx) + R(ly): xw, yw the column and
+ * row words of the bit (bit lx of xw, bit ly of yw); *t gets the sum bit at
+ * every pixel, *ak the carry into the next bit. Pixel i = 16·ly + lx: sixteen
+ * 16-bit lanes, one a row; P's bit of column lx is bit lx of every lane, R's
+ * bit of row ly fills lane ly. */
+static inline __attribute__((always_inline)) void adder_bit(uint64_t xw, uint64_t yw, v4u *ak, v4u *t)
+{
+    const v16u16 row_bit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+    uint16_t xm = (uint16_t)xw, ym = (uint16_t)yw;
+    v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+    v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+    v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+    v4u x = u ^ v;
+    *t = x ^ *ak;
+    *ak = (u & v) | (*ak & x);
+}
+
 static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop,
                                                           int isa)
 {
@@ -3239,7 +3256,6 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     LD4(E, plane(e, PL_E, c));
     LD4(K, cyp);
     /* the adder */
-    const v16u16 row_bit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
     int ring = -1, kc = 0, next_k = -1, last_k = -1;
     i128 qmin = 0;
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
@@ -3337,16 +3353,7 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                         }
                     }
                     for (; next_k <= k; next_k++) {
-                        /* pixel i = 16·ly + lx: sixteen 16-bit lanes, one a row; P's
-                         * bit of column lx is bit lx of every lane, R's bit of row ly
-                         * fills lane ly */
-                        uint16_t xm = (uint16_t)xd[next_k - klo], ym = (uint16_t)yd[next_k - klo];
-                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
-                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
-                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
-                        v4u x = u ^ v;
-                        AT = x ^ AK;
-                        AK = (u & v) | (AK & x);
+                        adder_bit(xd[next_k - klo], yd[next_k - klo], &AK, &AT);
                     }
                     last_k = k;
                     T = AT;
@@ -3411,13 +3418,7 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             if (na > 1) {
                 const uint64_t *xk = xd + (k0 + 1 - klo), *yk = yd + (k0 + 1 - klo);
                 for (int j = 1; j < na; j++) {
-                    uint16_t xm = (uint16_t)*xk++, ym = (uint16_t)*yk++;
-                    v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
-                    v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
-                    v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
-                    v4u x = u ^ v;
-                    T = x ^ AK;
-                    AK = (u & v) | (AK & x);
+                    adder_bit(*xk++, *yk++, &AK, &T);
                     SEG_RUN_BIT();
                 }
                 AT = T;

@@ -1038,6 +1038,18 @@ static void test_blocks_call_lengths(void **state)
                 cov.seg_postc_loops > 0);
 }
 
+/* Assemble src (must assemble without errors); the caller frees. */
+static pp5_ucode *assemble_ok(const char *src, const char *name)
+{
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), name, u, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    return u;
+}
+
 /* The routine of test_postc_loop_edges and test_host_busy_kinds: an idle
  * word, and at 4 a self-loop counting LC1 down, shifting every clock. */
 static pp5_ucode *assemble_self_loop_routine(const char *name)
@@ -1046,13 +1058,7 @@ static pp5_ucode *assemble_self_loop_routine(const char *name)
                               ".org 4\n"
                               "l:    nop force cnt1 bntc1 l\n"
                               "      nop cond jmp idle done\n";
-    pp5_ucode *u = calloc(1, sizeof *u);
-    assert_non_null(u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
-    assert_int_equal(pp5_uasm(src, strlen(src), name, u, &errs), LS_OK);
-    ls_diag_list_free(&errs);
-    return u;
+    return assemble_ok(src, name);
 }
 
 /* Self-loops whose last clock posts C (fast.c, t_pc): a loop counter's
@@ -1132,12 +1138,7 @@ static void test_self_loop_head(void **state)
                               "      nop force inc\n"
                               "l:    nop force cnt1 bntc1 l\n"
                               "      nop cond jmp idle done\n";
-    pp5_ucode *u = calloc(1, sizeof *u);
-    assert_non_null(u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
-    assert_int_equal(pp5_uasm(src, strlen(src), "head", u, &errs), LS_OK);
-    ls_diag_list_free(&errs);
+    pp5_ucode *u = assemble_ok(src, "head");
     pp5_options o;
     pp5_options_default(&o);
     uint64_t seed = ls_test_seed(0x4eadull), s = seed;
