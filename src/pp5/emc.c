@@ -2649,7 +2649,9 @@ enum { OPK_JOIN = 1, OPK_STEP, OPK_SENSE };
  * pins' order) and the address's validity as bit 11 (pins_key). */
 enum { TMPL_KEYS = 1 << 12, TMPL_MAX = 64 };
 
-enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM };
+enum { SH_GENERIC, SH_WRITE_T, SH_WRITE_S, SH_CARRY_T_NM, SH_LDE_E_NC };
+/* (SH_LDE_E_NC, the z-test's Enable load a=0 b=e c=~cy lde, is given by
+ * seg_fuse, not by the template: the chip pass's own short kernel) */
 
 /* A coefficient set the segment reads T from, as the chip pass sees it.
  * With the adder, what the chips of one column (row) share sits in the arena,
@@ -2664,10 +2666,20 @@ typedef struct seg_set {
     i128 co[6];             /* coefficients sign-extended from bit kmax (≡ the set's mod 2^(kmax+1)) */
     size_t xbase, ybase;    /* arena offsets of slot 0 */
     int nx, ny;
+    /* lin: both parts linear and narrow (the z and colour planes): a chip's
+     * min of Q is lin_lx·X0 + lin_ly·Y0 + lin_c and its max that + lin_w, all
+     * mod 2^64 (seg_chip; the lines' ranges are not made) */
+    bool lin;
+    uint64_t lin_lx, lin_ly, lin_c, lin_w;
+    /* made[a]: bit i, slot i's masks and low words made (seg_line, when a chip
+     * first steps there); in the seg, not in the arena: a chip's test then
+     * reads a line that stays in L1, not the slot's arena words, which the
+     * planes of the chips before it have often evicted */
+    uint64_t made[2][4];
 } seg_set;
 
-enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE + 1 };
-/* per slot: nb masks, 16 low words, min and max (two i128), a word "masks and low words made" */
+enum { SEG_LOWS = 16, SEG_RANGE = 4, SEG_SLOT_EXTRA = SEG_LOWS + SEG_RANGE };
+/* per slot: nb masks, 16 low words, min and max (two i128; not made for a lin set) */
 
 typedef struct seg {
     seg_op *op;             /* opbuf[0] or [1]: the other one may hold the log's hole (seg_defer) */
@@ -2691,6 +2703,7 @@ typedef struct seg {
     bool slots_made;                /* for this segment's running chips */
     int16_t stop[256];      /* chip pass: a chip whose E became all 0 after op stop[c] - 1 stops there */
     uint64_t stopped[4];    /* those chips */
+    uint64_t lit[4];        /* chip pass, has_lde: the running chips whose E is not all 0 at the end */
     unsigned ldc_rings;     /* sets that Carry-loading ops read T from (bit: ring index) */
     bool keep_ops;          /* the log's hole keeps this segment's op buffer (seg_defer) */
     uint64_t *pl0[NPLANES];  /* chip 0's words of each plane (plane(e, a, 0): the ops' m0 and s0 by one load) */
@@ -2912,14 +2925,8 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled
 #undef SEG_ENTRY
 }
 
-/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin. */
-static inline bool part_narrow(const i128 *co, int is_y)
-{
-    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0];
-    return q >= -((i128)1 << 38) && q < ((i128)1 << 38) && l >= -((i128)1 << 50) && l < ((i128)1 << 50);
-}
-
-/* narrow: part_narrow(co, is_y), and origin + n ≤ 2^12 (A-14: 11-bit
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin.
+ * narrow: −2^38 ≤ D < 2^38 and −2^50 ≤ A < 2^50 (F, B), and origin + n ≤ 2^12 (A-14: 11-bit
  * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
  * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
  * sets are narrow); else the 128-bit ones */
@@ -3055,11 +3062,23 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
     ss->xbase = g->arena_len;
     ss->ybase = g->arena_len + (size_t)ss->nx * xw;
     g->arena_len = need;
+    memset(ss->made, 0, sizeof ss->made);
     /* (origins < 2^11 and 16 values: part_range's 64-bit path when the coefficients are narrow) */
     bool narrow[2];
-    for (int a = 0; a < 2; a++) { /* (part_narrow in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
+    for (int a = 0; a < 2; a++) { /* (the narrow test in int64: an adder set's co[] are sign-extended from bit kmax ≤ 63) */
         int64_t q = (int64_t)ss->co[a ? 5 : 3], l = (int64_t)ss->co[a ? 1 : 0];
         narrow[a] = q >= -((int64_t)1 << 38) && q < (int64_t)1 << 38 && l >= -((int64_t)1 << 50) && l < (int64_t)1 << 50;
+    }
+    ss->lin = narrow[0] && narrow[1] && ss->co[3] == 0 && ss->co[5] == 0;
+    if (ss->lin) {
+        /* Q over a chip: C + A·(X0 + {0..15}) + B·(Y0 + {0..15}), its min
+         * with min(0, 15A) + min(0, 15B), its width |15A| + |15B| < 2^55 */
+        int64_t la = (int64_t)ss->co[0] * 15, lb = (int64_t)ss->co[1] * 15;
+        ss->lin_lx = (uint64_t)(int64_t)ss->co[0];
+        ss->lin_ly = (uint64_t)(int64_t)ss->co[1];
+        ss->lin_c = (uint64_t)(int64_t)ss->co[2] + (uint64_t)(la < 0 ? la : 0) + (uint64_t)(lb < 0 ? lb : 0);
+        ss->lin_w = (uint64_t)(la < 0 ? -la : la) + (uint64_t)(lb < 0 ? -lb : lb);
+        return true;
     }
     for (int a = 0; a < 2; a++) {
         int n = a ? ss->ny : ss->nx;
@@ -3078,7 +3097,6 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
                 i128 mn = u < v ? u : v, mx = u < v ? v : u;
                 memcpy(lo, &mn, sizeof mn);
                 memcpy(lo + 2, &mx, sizeof mx);
-                lo[SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
             }
             continue;
         }
@@ -3090,7 +3108,6 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             part_range(ss->co, a, narrow[a], origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
             memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
-            lo[SEG_LOWS + SEG_RANGE] = 0; /* masks and low words: seg_line, when a chip steps */
         }
     }
     return true;
@@ -3112,7 +3129,6 @@ static __attribute__((noinline)) void seg_line(const qee_set *s, const seg_set *
         d1 += d2;
     }
     masks16(lo, ss->klo, ss->nb, d); /* (d[0 .. nb): below lo) */
-    lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 
 #ifdef EMC_AVX512
@@ -3159,7 +3175,6 @@ seg_line_gfni(const qee_set *s, const seg_set *ss, int a, int origin, uint64_t *
         __m128i w = _mm_unpacklo_epi8(t, _mm_srli_si128(t, 8)); /* 16-bit lane j: bit j of the 16 values */
         _mm512_mask_storeu_epi64(d + bb, (__mmask8)((1u << n) - 1), _mm512_cvtepu16_epi64(w));
     }
-    lo[SEG_LOWS + SEG_RANGE] = 1;
 }
 #endif
 
@@ -3177,9 +3192,11 @@ enum { TL_XOR3 = 0x96, TL_MAJ = 0xE8, TL_SEL = 0xD8 /* a=M b=T c=E: E ? T : M */
        TL_MAJ_NZ = 0xD4 /* a=K b=T c=Z: maj(T, ~Z, K) */ };
 __attribute__((target("avx2,avx512f,avx512vl,avx512bw"))) static inline void
 seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint64_t *xk, const uint64_t *yk,
-               uint64_t qmin, int k0, v4u E, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
+               uint64_t qmin, int k0, const v4u *Ep, v4u *Tp, v4u *Kp, v4u *akp, v4u *Mp)
 {
-    __m256i e = (__m256i)E, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
+    /* (E by pointer: a 32-byte vector by value from the portable instance of
+     * seg_chip, where this call is dead code, breaks -Wpsabi at -O1) */
+    __m256i e = (__m256i)*Ep, t = (__m256i)*Tp, kk = (__m256i)*Kp, ak = (__m256i)*akp, m = _mm256_setzero_si256();
 #define SEG_RUN_BIT512(PAIR)                                                                                          \
     do {                                                                                                              \
         uint64_t *mp = q[PAIR].m0 + off;                                                                              \
@@ -3218,6 +3235,23 @@ seg_run_avx512(const seg_op *q, size_t off, bool pair, int n, int na, const uint
  * chip's constant bit up are constants; below it a bit-serial adder of
  * P(lx) + R(ly) (as compute_bit's) starts at the first bit read and steps
  * with the reads, its carry in registers. Other sets: tree_bit. */
+/* One bit of the chip's bit-serial adder P(lx) + R(ly): xw, yw the column and
+ * row words of the bit (bit lx of xw, bit ly of yw); *t gets the sum bit at
+ * every pixel, *ak the carry into the next bit. Pixel i = 16·ly + lx: sixteen
+ * 16-bit lanes, one a row; P's bit of column lx is bit lx of every lane, R's
+ * bit of row ly fills lane ly. */
+static inline __attribute__((always_inline)) void adder_bit(uint64_t xw, uint64_t yw, v4u *ak, v4u *t)
+{
+    const v16u16 row_bit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+    uint16_t xm = (uint16_t)xw, ym = (uint16_t)yw;
+    v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
+    v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
+    v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
+    v4u x = u ^ v;
+    *t = x ^ *ak;
+    *ak = (u & v) | (*ak & x);
+}
+
 static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop,
                                                           int isa)
 {
@@ -3228,7 +3262,6 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     LD4(E, plane(e, PL_E, c));
     LD4(K, cyp);
     /* the adder */
-    const v16u16 row_bit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
     int ring = -1, kc = 0, next_k = -1, last_k = -1;
     i128 qmin = 0;
     v4u AK = SPLAT4(0), AT = SPLAT4(0);
@@ -3258,16 +3291,28 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     xd = g->arena + ss->xbase + xslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     yd = g->arena + ss->ybase + yslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
                     /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
-                    i128 pmn, pmx, rmn, rmx;
-                    memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
-                    memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
-                    memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
-                    memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
-                    i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
-                    u128 d = (u128)(lo ^ hi);
-                    uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
-                    kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
-                    qmin = lo;
+                    if (ss->lin) {
+                        /* (mod 2^64: k ≤ kmax ≤ 63 is all that is read. If lo + w
+                         * carries out of bit 63, Q's range spans bit 64, true kc ≥
+                         * 65, and here lo has bit 63 set and lo + w (w < 2^63) not:
+                         * kc = 64; both leave every bit read to the adder) */
+                        uint64_t lo = ss->lin_lx * (uint64_t)chip_x0(e, c) + ss->lin_ly * (uint64_t)chip_y0(e, c) +
+                                      ss->lin_c,
+                                 d = lo ^ (lo + ss->lin_w);
+                        kc = d ? 64 - __builtin_clzll(d) : 0;
+                        qmin = (i128)(int64_t)lo;
+                    } else {
+                        i128 pmn, pmx, rmn, rmx;
+                        memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
+                        memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
+                        memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
+                        memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
+                        i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
+                        u128 d = (u128)(lo ^ hi);
+                        uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
+                        kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+                        qmin = lo;
+                    }
                     next_k = last_k = -1;
                 }
                 if (k == last_k) {
@@ -3278,13 +3323,16 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                     if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
                         for (int a = 0; a < 2; a++) {
                             uint64_t *ld = a ? yd : xd;
-                            if (ld[ss->nb + SEG_LOWS + SEG_RANGE]) continue; /* (made by an earlier chip) */
+                            size_t sl = a ? yslot : xslot;
+                            uint64_t *made = &g->set[ring].made[a][sl >> 6];
+                            if (*made >> (sl & 63) & 1) continue; /* (made for an earlier chip) */
                             int origin = a ? chip_y0(e, c) : chip_x0(e, c);
 #ifdef EMC_AVX512
                             if (e->avx512 == 2) seg_line_gfni(&e->set[ring], ss, a, origin, ld);
                             else
 #endif
                                 seg_line(&e->set[ring], ss, a, origin, ld);
+                            *made |= 1ull << (sl & 63);
                         }
                         /* start: the carry into bit k directly (klo = k then), or from bit 0 */
                         if (k >= 4) {
@@ -3311,16 +3359,7 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
                         }
                     }
                     for (; next_k <= k; next_k++) {
-                        /* pixel i = 16·ly + lx: sixteen 16-bit lanes, one a row; P's
-                         * bit of column lx is bit lx of every lane, R's bit of row ly
-                         * fills lane ly */
-                        uint16_t xm = (uint16_t)xd[next_k - klo], ym = (uint16_t)yd[next_k - klo];
-                        v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
-                        v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
-                        v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
-                        v4u x = u ^ v;
-                        AT = x ^ AK;
-                        AK = (u & v) | (AK & x);
+                        adder_bit(xd[next_k - klo], yd[next_k - klo], &AK, &AT);
                     }
                     last_k = k;
                     T = AT;
@@ -3354,7 +3393,7 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             na = na < 1 ? 1 : na > n ? n : na;
 #ifdef EMC_AVX512
             if (isa == 2) { /* (seg_chips_avx512) */
-                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, E, &T,
+                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, &E, &T,
                                &K, &AK, &M);
                 if (na > 1) {
                     AT = T;
@@ -3385,13 +3424,7 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             if (na > 1) {
                 const uint64_t *xk = xd + (k0 + 1 - klo), *yk = yd + (k0 + 1 - klo);
                 for (int j = 1; j < na; j++) {
-                    uint16_t xm = (uint16_t)*xk++, ym = (uint16_t)*yk++;
-                    v16u16 yv = {ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym, ym};
-                    v16u16 xv = {xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm, xm};
-                    v4u u = (v4u)xv, v = (v4u)((yv & row_bit) == row_bit);
-                    v4u x = u ^ v;
-                    T = x ^ AK;
-                    AK = (u & v) | (AK & x);
+                    adder_bit(*xk++, *yk++, &AK, &T);
                     SEG_RUN_BIT();
                 }
                 AT = T;
@@ -3405,6 +3438,18 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
 #undef SEG_RUN_BIT
             Mprev = M; /* */
             i += st * n - 1;
+            continue;
+        }
+        if (o->shape == SH_LDE_E_NC) {
+            /* a=0 b=e c=~cy lde (seg_fuse): E ← maj(0, E, ~Carry) = E ∧ ~Carry
+             * (A-8 a bus without a source is all ones, AComp makes it 0; A-9
+             * the majority; A-11 LdE not gated); no M, S or T read */
+            E &= ~K;
+            if (can_stop && !(E[0] | E[1] | E[2] | (E[3] & e->lastmask))) { /* (as the generic Enable load) */
+                ST4(plane(e, PL_E, c), E);
+                ST4(cyp, K);
+                return i + 1;
+            }
             continue;
         }
         uint64_t *mp = o->m0 + off;
@@ -3455,7 +3500,11 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             }
         }
     }
-    if (g->has_lde) ST4(plane(e, PL_E, c), E);
+    if (g->has_lde) {
+        ST4(plane(e, PL_E, c), E);
+        /* (update_lit from the registers: a stopped chip is dark, not lit) */
+        g->lit[c >> 6] |= (uint64_t)((E[0] | E[1] | E[2] | (E[3] & e->lastmask)) != 0) << (c & 63);
+    }
     ST4(cyp, K);
     if (snap_at_end) ST4(e->s_snap + off, Mprev);
     return 0;
@@ -3466,6 +3515,7 @@ static inline __attribute__((always_inline)) void seg_chips_body(pp5_emc *e, seg
 {
     for (int wd = 0; wd < 4; wd++) {
         g->stopped[wd] = 0;
+        g->lit[wd] = 0;
         for (uint64_t m = run[wd]; m; m &= m - 1) {
             int c = wd * 64 + __builtin_ctzll(m), st = seg_chip(e, g, c, snap_at_end, can_stop, isa);
             if (st) {
@@ -3527,6 +3577,14 @@ static void seg_fuse(seg *g)
     /* (run is 0 from seg_add) */
     for (int i = 0; i < g->n;) {
         seg_op *o = &g->op[i];
+        if (o->lde && !o->write && !o->ldc && !o->need_t && !o->need_s &&
+            o->opm == (1u << OPM_SS | 1u << OPM_TS | 1u << OPM_MS | 1u << OPM_ACM | 1u << OPM_CCM)) {
+            /* a=0 b=e c=~cy lde: A = 1 complemented, B = E, C = ~Carry (the
+             * sources' masks as seg_chip's generic kernel reads them) */
+            o->shape = SH_LDE_E_NC;
+            i++;
+            continue;
+        }
         bool head = o->need_t && !o->t_same && o->set_ring >= 0 && g->set[o->set_ring].adder;
         int n = 0;
         if (head && o->shape == SH_CARRY_T_NM) {
@@ -3644,20 +3702,8 @@ static void seg_flush(pp5_emc *e, seg *g)
     seg_chips(e, g, run, snap_at_end, can_stop);
     if (g->last_ldc >= 0) e->carry_fill = g->op[g->last_ldc].fill ? 1 + g->op[g->last_ldc].fill_v : 0;
     seg_defer(e, g, dark, dark_filled);
-    if (g->has_lde)
-        for (int wd = 0; wd < 4; wd++) {
-            /* (update_lit for four-word chips, the lit bits of a word of chips
-             * joined without a branch per chip: which chips the z-test leaves
-             * lit is not predictable) */
-            uint64_t lit = 0;
-            for (uint64_t m = run[wd]; m; m &= m - 1) {
-                int b = __builtin_ctzll(m);
-                v4u E;
-                LD4(E, plane(e, PL_E, wd * 64 + b));
-                lit |= (uint64_t)((E[0] | E[1] | E[2] | (E[3] & e->lastmask)) != 0) << b;
-            }
-            e->eany[wd] = (e->eany[wd] & ~run[wd]) | lit;
-        }
+    if (g->has_lde) /* (update_lit for four-word chips: seg_chip's lit bits, a word of chips at a time) */
+        for (int wd = 0; wd < 4; wd++) e->eany[wd] = (e->eany[wd] & ~run[wd]) | g->lit[wd];
     e->s_addr = g->prev_plane == PL_ZERO ? -1 : g->prev_plane;
     e->gen += (uint64_t)g->clocks;
     if (snap_at_end)

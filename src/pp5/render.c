@@ -82,7 +82,7 @@ static ls_status parse_lines(const char *src, size_t len, const char *fname, pp5
         else return perr(d, fname, line, col[0], "unknown primitive (region, clear, tri, disc)");
         if (nt - 1 != want) {
             char m[96];
-            snprintf(m, sizeof m, "'%s' takes %d numbers, got %d", kw, want, nt - 1);
+            snprintf(m, sizeof m, "'%.16s' takes %d numbers, got %d", kw, want, nt - 1);
             return perr(d, fname, line, col[0], m);
         }
 #define COLOUR_OK(k) (v[k] >= 0 && v[k] <= 255)
@@ -462,29 +462,30 @@ static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_dia
  * fourth (one store a pixel, not three), the last pixel byte by byte. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define RENDER_VBMI 1
-typedef uint8_t v64u8 __attribute__((vector_size(64), aligned(1)));
+#include <immintrin.h>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t rgb_interleave_vbmi(
     const uint8_t *r, const uint8_t *g, const uint8_t *b, size_t n, uint8_t *out)
 {
     /* output byte j of vector v is channel (64v + j) % 3 of pixel (64v + j) / 3;
      * first r and g (indices 0..63 and 64..127 of the pair), then b over them */
-    v64u8 m_rg[3], m_b[3];
+    uint8_t m_rg[3][64], m_b[3][64];
     for (int v = 0; v < 3; v++)
         for (int j = 0; j < 64; j++) {
             int q = 64 * v + j, px = q / 3, ch = q % 3;
             m_rg[v][j] = (uint8_t)(ch == 1 ? 64 + px : px);
             m_b[v][j] = (uint8_t)(ch == 2 ? 64 + px : j);
         }
+    __m512i irg[3], ib[3];
+    for (int v = 0; v < 3; v++) {
+        irg[v] = _mm512_loadu_si512(m_rg[v]);
+        ib[v] = _mm512_loadu_si512(m_b[v]);
+    }
     size_t p = 0;
     for (; p + 64 <= n; p += 64) {
-        v64u8 vr, vg, vb;
-        memcpy(&vr, r + p, 64);
-        memcpy(&vg, g + p, 64);
-        memcpy(&vb, b + p, 64);
+        __m512i vr = _mm512_loadu_si512(r + p), vg = _mm512_loadu_si512(g + p), vb = _mm512_loadu_si512(b + p);
         for (int v = 0; v < 3; v++) {
-            v64u8 t = __builtin_shuffle(vr, vg, m_rg[v]);
-            v64u8 o = __builtin_shuffle(t, vb, m_b[v]);
-            memcpy(out + 3 * p + 64 * v, &o, 64);
+            __m512i t = _mm512_permutex2var_epi8(vr, irg[v], vg);
+            _mm512_storeu_si512(out + 3 * p + 64 * v, _mm512_permutex2var_epi8(t, ib[v], vb));
         }
     }
     return p;

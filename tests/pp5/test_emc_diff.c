@@ -500,6 +500,24 @@ static void random_pins_geometry_and_options(void **state)
 
 /* pp5_emc_run in random blocks: default options (the chip-major path) and a
  * few other geometries and options (which step clock by clock inside). */
+/* n cases with default options while a generator flag is set (cleared
+ * again, also when a case fails, so that the next test starts without it). */
+static void flagged_cases(bool *flag, int n, const char *what, uint64_t *s)
+{
+    *flag = true;
+    for (int i = 0; i < n; i++) {
+        pp5_emc_options o;
+        pp5_emc_options_default(&o);
+        uint64_t cs = rnd(s);
+        char name[96];
+        snprintf(name, sizeof name, "%s, case seed %#llx", what, (unsigned long long)cs);
+        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
+        if (!ok) *flag = false;
+        assert_true(ok);
+    }
+    *flag = false;
+}
+
 static void random_pins_blocks(void **state)
 {
     (void)state;
@@ -536,58 +554,14 @@ static void random_pins_blocks(void **state)
         assert_true(run_random_case_hold(cs, &o, g_clocks, 1, name, true, 4000));
     }
     /* wide x and y terms read up to bit 63 (part_range's 128-bit path) */
-    g_wide = true;
-    for (int i = 0; i < 3; i++) {
-        pp5_emc_options o;
-        pp5_emc_options_default(&o);
-        uint64_t cs = rnd(&s);
-        char name[96];
-        snprintf(name, sizeof name, "wide coefficients, case seed %#llx", (unsigned long long)cs);
-        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
-        if (!ok) g_wide = false;
-        assert_true(ok);
-    }
-    g_wide = false;
+    flagged_cases(&g_wide, 3, "wide coefficients", &s);
     /* random words next to the library's (one or two bits flipped), compared often */
-    g_near_lib = true;
-    for (int i = 0; i < 4; i++) {
-        pp5_emc_options o;
-        pp5_emc_options_default(&o);
-        uint64_t cs = rnd(&s);
-        char name[96];
-        snprintf(name, sizeof name, "words next to the library's, case seed %#llx", (unsigned long long)cs);
-        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
-        if (!ok) g_near_lib = false;
-        assert_true(ok);
-    }
-    g_near_lib = false;
+    flagged_cases(&g_near_lib, 4, "words next to the library's", &s);
     /* dark chips pending as a group, then on their own (the group's start must
      * not stick to them) */
-    g_regroup = true;
-    for (int i = 0; i < 3; i++) {
-        pp5_emc_options o;
-        pp5_emc_options_default(&o);
-        uint64_t cs = rnd(&s);
-        char name[96];
-        snprintf(name, sizeof name, "group, then own pending starts, case seed %#llx", (unsigned long long)cs);
-        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
-        if (!ok) g_regroup = false;
-        assert_true(ok);
-    }
-    g_regroup = false;
+    flagged_cases(&g_regroup, 3, "group, then own pending starts", &s);
     /* fused runs of T bits followed by words reading T of the same set */
-    g_runs = true;
-    for (int i = 0; i < 3; i++) {
-        pp5_emc_options o;
-        pp5_emc_options_default(&o);
-        uint64_t cs = rnd(&s);
-        char name[96];
-        snprintf(name, sizeof name, "runs, then reads of the same set, case seed %#llx", (unsigned long long)cs);
-        bool ok = run_random_case(cs, &o, g_clocks, 1, name, true);
-        if (!ok) g_runs = false;
-        assert_true(ok);
-    }
-    g_runs = false;
+    flagged_cases(&g_runs, 3, "runs, then reads of the same set", &s);
 }
 
 /* ---- pp5_render on random scenes ---------------------------------------- */

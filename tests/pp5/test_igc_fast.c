@@ -1038,6 +1038,18 @@ static void test_blocks_call_lengths(void **state)
                 cov.seg_postc_loops > 0);
 }
 
+/* Assemble src (must assemble without errors); the caller frees. */
+static pp5_ucode *assemble_ok(const char *src, const char *name)
+{
+    pp5_ucode *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(pp5_uasm(src, strlen(src), name, u, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    return u;
+}
+
 /* The routine of test_postc_loop_edges and test_host_busy_kinds: an idle
  * word, and at 4 a self-loop counting LC1 down, shifting every clock. */
 static pp5_ucode *assemble_self_loop_routine(const char *name)
@@ -1046,13 +1058,7 @@ static pp5_ucode *assemble_self_loop_routine(const char *name)
                               ".org 4\n"
                               "l:    nop force cnt1 bntc1 l\n"
                               "      nop cond jmp idle done\n";
-    pp5_ucode *u = calloc(1, sizeof *u);
-    assert_non_null(u);
-    ls_diag_list errs;
-    ls_diag_list_init(&errs);
-    assert_int_equal(pp5_uasm(src, strlen(src), name, u, &errs), LS_OK);
-    ls_diag_list_free(&errs);
-    return u;
+    return assemble_ok(src, name);
 }
 
 /* Self-loops whose last clock posts C (fast.c, t_pc): a loop counter's
@@ -1114,6 +1120,83 @@ static void test_postc_loop_edges(void **state)
     printf("PostC-last edges: %ld self-loops ending with a PostC in %ld script calls\n",
            postc_loops, bursts);
     assert_true(postc_loops > 1000);
+}
+
+/* A self-loop entered by an inc (QLOAD's ql2: no branch back before its first
+ * clock) is planned from that first clock (fast.c: seg_ctab's branch-back
+ * flag is also set into a word that branches to itself). A routine of a word
+ * that goes on (force inc) into a counted self-loop that shifts every clock,
+ * for LC1 counts of 8 to 70 clocks, in one script call each, against full
+ * steps (script_check); and the loop must take every clock of the word but
+ * its last (the terminal count's, which branches the other way): the clocks
+ * at the word counted on a third IGC by full steps. */
+static void test_self_loop_head(void **state)
+{
+    (void)state;
+    static const char src[] = "idle: nop cond jmp idle done\n"
+                              ".org 4\n"
+                              "      nop force inc\n"
+                              "l:    nop force cnt1 bntc1 l\n"
+                              "      nop cond jmp idle done\n";
+    pp5_ucode *u = assemble_ok(src, "head");
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0x4eadull), s = seed;
+    enum { BURST = 512 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, tried = 0;
+    const unsigned saved_len = script_call_len;
+    script_call_len = BURST; /* (one call: no segment ends inside the loop) */
+    for (unsigned c = 0; c < 64; c++) {
+        const unsigned v = (124u + c) & 0x7fu; /* LC1: 8 … 71 clocks at l */
+        pp5_igc *ga, *gb, *gc;
+        ls_diag d;
+        assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+        assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+        assert_int_equal(pp5_igc_create(&gc, &o, &d), LS_OK);
+        assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+        assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+        assert_int_equal(pp5_igc_load_ucode(gc, 0, u->words, u->count, &d), LS_OK);
+        /* P: FBITS; I: UADDR 4, QEEMode 01, no TRR token, no MBI, LC1 v */
+        pp5_igc_item items[6];
+        memset(items, 0, sizeof items);
+        items[0].kind = items[1].kind = items[2].kind = PP5_ITEM_HOST;
+        items[0].in.wr_en = items[1].in.wr_en = true;
+        items[0].in.t = t_of(&o, PP5_REG_P);
+        items[0].in.d = 1u << 30 | 140u << 23;
+        items[1].in.t = t_of(&o, PP5_REG_I);
+        items[1].in.d = 4u | 1u << 18 | v << 23;
+        items[2].in.go = true;
+        items[3].kind = PP5_ITEM_WAIT;
+        items[4].kind = PP5_ITEM_RUN;
+        items[4].clocks = 120;
+        const size_t ni = 5;
+        pp5_host_in idle;
+        memset(&idle, 0, sizeof idle);
+        (void)script_check(seed, (int)c, &s, ga, gb, items, ni, &idle, buf, BURST, &bursts);
+        /* the clocks at l (address 5), by full steps */
+        size_t ri = 0;
+        uint64_t rdone = 0, at_l = 0;
+        for (const pp5_host_in *in; (in = ref_next(items, ni, &ri, &rdone, gc, &idle));) {
+            pp5_pins p;
+            assert_int_equal(pp5_igc_step(gc, in, &p, &d), LS_OK);
+            rdone++;
+            at_l += gc->pc_exec == 5;
+        }
+        assert_true(at_l >= 8);
+        if (gb->seg_loop_clocks != at_l - 1) {
+            snprintf(why, sizeof why, "LC1 %u: %llu clocks at the loop word, %llu in loops", v,
+                     (unsigned long long)at_l, (unsigned long long)gb->seg_loop_clocks);
+            fail_at(seed, (int)c, pp5_igc_cycle(gb), "self-loop head: loop clocks");
+        }
+        tried++;
+        pp5_igc_destroy(ga);
+        pp5_igc_destroy(gb);
+        pp5_igc_destroy(gc);
+    }
+    script_call_len = saved_len;
+    free(u);
+    printf("self-loop heads: %ld counts, each looped from its first clock\n", tried);
 }
 
 /* The Busy that a script's host clock sees (in the general clock, from the
@@ -1441,6 +1524,7 @@ int main(void)
         cmocka_unit_test(test_blocks_library),
         cmocka_unit_test(test_blocks_call_lengths),
         cmocka_unit_test(test_postc_loop_edges),
+        cmocka_unit_test(test_self_loop_head),
         cmocka_unit_test(test_host_busy_kinds),
         cmocka_unit_test(test_shape_memo),
         cmocka_unit_test(test_self_loop_stretches),

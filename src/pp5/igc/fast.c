@@ -195,8 +195,16 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
         const unsigned next = branch ? u->braddr : (a + 1) & 0x1ffu;
         const unsigned bits = shift * SEG_SHIFT | tc1 * SEG_TC1 | tc2 * SEG_TC2 |
                               branch * SEG_BRANCH | trr * SEG_TRR;
+        /* (also into a word that branches to itself, QLOAD's ql2 say, so
+         * that its loop may start with its first clock; from the word as it
+         * is now: a later store write may leave this stale, which only moves
+         * where a plan is tried — a plan checks the loop itself. Not into
+         * the first word of a two-word loop: ZTEST's zla is entered with the
+         * LSB token pending, which fails the plan and with it the host run's
+         * loop a clock later, hr_no) */
+        const bool head = !branch && g->uop[next].braddr == next;
         g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
-                                  ((branch && next <= a) ? CT_BACK : 0);
+                                  (((branch && next <= a) || head) ? CT_BACK : 0);
     }
     u->ctab_ok = 1;
     g->seg_ctab_rows++;
@@ -1078,13 +1086,15 @@ typedef struct seg_plan {
 static inline __attribute__((always_inline)) uint64_t
 seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
 {
-    const bool trr = (in->stages >> in->top) & 1u;
+    const bool trr = in->stages >> 63; /* (the output stage: bit 63, see seg_run()) */
     if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
         return 0;
     const unsigned key = seg_shape_key(in, trr);
     const pp5_seg_shape *m = &g->seg_shape[in->pc];
     if (g->seg_shape_key[in->pc] != key) {
-        seg_plan_shape(g->uop, in, trr, &g->seg_shape[in->pc]);
+        /* (a copy: *in then need not live in memory on the common path) */
+        const seg_loop_in in_copy = *in;
+        seg_plan_shape(g->uop, &in_copy, trr, &g->seg_shape[in->pc]);
         g->seg_shape_key[in->pc] = (uint16_t)key;
         g->seg_shapes++;
     }
@@ -1105,11 +1115,12 @@ seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
          * that loops on itself and shifts every clock (seg_loop_self) */
         if (in->mp | (in->fp & csb0 & !(m->period == 1 && sh0 && !m->ph[0].dir)))
             return 0;
-        /* TRR at the j-th shift is stage top - j (0 below stage 0) */
-        const uint64_t low = (1ull << in->top) - 1;
+        /* TRR at the j-th shift is stage top - j (0 below stage 0): bit 63 - j
+         * of the shifter as seg_run() keeps it (stage i at bit i + 63 - top) */
+        const uint64_t low = ((1ull << in->top) - 1) << (63 - in->top); /* stages < top */
         const uint64_t below = in->stages & low;
         const uint64_t differ = trr ? ~below & low : below;
-        const uint64_t J = differ ? (uint64_t)(in->top - (63 - __builtin_clzll(differ)))
+        const uint64_t J = differ ? (uint64_t)__builtin_clzll(differ)
                          : trr ? (uint64_t)in->top + 1 : UINT64_MAX;
         if (J != UINT64_MAX)
             K = seg_min(K, seg_reach(sh0, sh1, J));
@@ -1174,7 +1185,10 @@ typedef struct seg_loop_st {
     pp5_pins *pins_out; /* NULL: no pins */
     pp5_pins *tail;     /* pins_out[n], pins_out[n+1] */
     uint64_t n, c0;
-    seg_self_desc d;    /* set by a self-loop whose records are not made */
+    seg_self_desc *d;   /* set by a self-loop whose records are not made (the
+                         * segment's description, written in place: one made
+                         * by this loop has its k0 at or after the loop's
+                         * first clock, an earlier loop's before it) */
 } seg_loop_st;
 
 static inline __attribute__((always_inline)) uint64_t
@@ -1385,7 +1399,7 @@ seg_loop_self_run(seg_loop_st *st, const seg_phase *P, uint64_t k, uint64_t k_en
                   const bool records)
 {
     if (!records) { /* the records later, from this */
-        seg_self_desc *d = &st->d;
+        seg_self_desc *d = st->d;
         d->k0 = k;
         d->kend = k_end;
         d->a = P->a | st->lsb40;
@@ -1445,6 +1459,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
         unsigned sa, sh;
         uint8_t pair;
     } f[2];
+#pragma GCC unroll 2
     for (int i = 0; i < 2; i++) {
         f[i].q4 = st->q4[i] | aludat8;
         f[i].alu_lo = ph[i].alu_lo; /* (dir 0: no ALUDat term) */
@@ -1456,6 +1471,7 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
         f[i].pair = ph[i].pair;
     }
     for (; k < k_end; k += 2) {
+#pragma GCC unroll 2
         for (int i = 0; i < 2; i++) {
             const uint64_t dat = outB;
             if (f[i].sh) {
@@ -1550,14 +1566,14 @@ seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp,
     }
     g->cycle = c0 + kp;
     s->cl.first_pending = (*cs & CS_FP) != 0;
-    s->trr.stages = *stages;
+    s->trr.stages = *stages >> (63 - g->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
     ser_fast_post(g, sc_start);
     g->ctl.cbsy = false;
     *sc = g->fs.sc;
     *csb_until = g->fs.csb_until;
     *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
           ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-    *stages = s->trr.stages;
+    *stages = s->trr.stages << (63 - g->trr_top);
 }
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
@@ -1619,9 +1635,19 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
           ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
     const uint64_t *const trans = seg_trans;
-    uint64_t stages = s->trr.stages;
+    /* the TRR shifter with its output stage (top) at bit 63: stage i at bit
+     * i + 63 - top (TRR is the top bit, a shift loses what passes it, MsIn
+     * enters at stage top - 22: bit 41) */
     const int top = g->trr_top;
-    const uint64_t trr_mask = g->trr_mask, msin_bit = g->trr_msin_bit;
+    uint64_t stages = s->trr.stages << (63 - top);
+    /* TRR (stages' top bit), kept beside it: the general clock's shift takes
+     * the next TRR from the bit below before the MsIn bit is ORed in (bit 41,
+     * 22 shifts from the top), so that the next clock's seg_ctab look-up does
+     * not wait for this clock's seg_trans entry. (A posting puts the TRR
+     * token in a loadable stage, 1…31, never in the output stage, which is
+     * 53 or more: it leaves TRR as it is.) */
+    unsigned trr_n = (unsigned)(stages >> 63);
+    const uint64_t msin_bit = 1ull << 41;
     const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
     const bool test_oe = g->run_in.test_oe;
     /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
@@ -1640,7 +1666,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
     uint64_t blk_saved[16]; /* its CoefGate columns, after a posting (seg_post_c) */
     uint64_t k = 0;
     bool try_loop = true; /* at the start and after a branch back */
-    unsigned skip = 0;    /* clocks before a loop can form (SEG_PLAN_SHORT) */
+    uint64_t skip_to = 0; /* no loop before this clock (SEG_PLAN_SHORT) */
     size_t hr_no = 0;     /* no host run in a loop before this item (one failed) */
     while (k < n) {
         /* scripted: the item of this clock (finished ones skipped), and how
@@ -1698,7 +1724,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
              * the clock's end): QLOAD's wait, where the host run comes after
              * the CSB end) */
             go_last = hm && sc >= csb_until &&
-                      ((uop[pc & 511u].shift >> ((stages >> top) & 1u)) & 1u);
+                      ((uop[pc & 511u].shift >> (stages >> 63)) & 1u);
             if (hm) {
                 idle_max = hm;
                 if (!go_last && (cs & CS_IP) && si + hm < sn) {
@@ -1729,7 +1755,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             const seg_phase *const ph = pl.ph;
             g->seg_plans++;
             if (K & SEG_PLAN_SHORT) {
-                skip = (unsigned)K & 0xffu; /* no loop before those clocks are over */
+                skip_to = k + (K & 0xffu); /* no loop before those clocks are over */
                 K = 0;
             }
             if (K < hm) /* the loop must take every host clock of the run */
@@ -1755,8 +1781,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                     uop[pc & 511u].ctab_ok) {
                     const unsigned m1 = (n1 - (unsigned)(K * ph[0].cnt1)) & 0x7fu;
                     const unsigned m2 = (n2 - (unsigned)(K * ph[0].cnt2)) & 0x7fu;
-                    const uint64_t st_k = K >= 64 ? 0 : (stages << K) & trr_mask;
-                    const unsigned trr_k = (st_k >> top) & 1u;
+                    const uint64_t st_k = K >= 64 ? 0 : stages << K;
+                    const unsigned trr_k = (unsigned)(st_k >> 63);
                     const uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(m1, m2) | trr_k)];
                     /* the state after the loop's K clocks: the CSB fall in its
                      * last shift set MsIn pending (with the set's MBI), the LSB
@@ -1794,10 +1820,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 ls.tail = tail;
                 ls.n = n;
                 ls.c0 = c0;
-                ls.d.valid = false;
+                ls.d = &desc;
                 k = seg_loop_run(&ls, ph, pl.first_lsb, k, k + K);
-                if (ls.d.valid)
-                    desc = ls.d;
+                const bool d_new = desc.valid && desc.k0 >= k0; /* (made by this loop) */
                 shreg = ls.shreg;
                 sc = ls.sc;
                 outB = ls.outB;
@@ -1810,7 +1835,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
                 n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
                 const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
-                stages = shifts >= 64 ? 0 : (stages << shifts) & trr_mask;
+                stages = shifts >= 64 ? 0 : stages << shifts;
+                trr_n = (unsigned)(stages >> 63);
                 /* the CSB fall in the loop's last shift: MsIn pending */
                 if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
                     const bool mp = (cs & CS_MBI) && in.sc < csb_until && sc == csb_until;
@@ -1821,7 +1847,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 pc = (uint16_t)ph[K & 1].a;
                 cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
                 if (posti_first) { /* the record of the PostI clock, if one of the last */
-                    if (ls.d.valid && k0 >= ls.d.k0)
+                    if (d_new && k0 >= desc.k0)
                         desc.pik = k0;
                     else if (k0 + 4 >= k)
                         rec[(c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
@@ -1836,14 +1862,13 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                                    &hit[j].in.d, sizeof hit[j].in.d);
                         if (kj >= kl) { /* its record may be one of the segment's last */
                             in_ring[(c0 + kj) & 3] = &hit[j].in;
-                            if (!(ls.d.valid && kj >= ls.d.k0))
+                            if (!(d_new && kj >= desc.k0))
                                 rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
                         }
-                        g->cycle = c0 + kj;
-                        /* cannot fail: Busy low, no FBITS load (seg_host_loopable) */
-                        (void)pp5_igc_host_side(g, &hit[j].in, false, d);
                     }
-                    if (ls.d.valid) {
+                    /* (cannot fail: Busy low, no FBITS load: seg_host_loopable) */
+                    pp5_igc_host_sides_quiet(g, hit, hm, c0 + k0, d);
+                    if (d_new) {
                         desc.hk0 = k0;
                         desc.hk1 = k0 + hm;
                     }
@@ -1910,7 +1935,7 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             n1 = g->lc.lc1_post;
             n2 = g->lc.lc2_post;
         }
-        const unsigned trr = (stages >> top) & 1u;
+        const unsigned trr = trr_n;
         /* TRR, Shift, AddrGen */
         uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
         if (!done) {
@@ -1944,7 +1969,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             outB = sepB;
             sepB = col;
             sc += sc != UINT32_MAX;
-            stages = ((stages << 1) & trr_mask) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
+            trr_n = (unsigned)(stages >> 62) & 1u;
+            stages = (stages << 1) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
         }
         if (__builtin_expect(t & TR_EVENT, 0)) {
             if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
@@ -1954,8 +1980,9 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
                 shreg = g->dr.post;
             }
             /* as clock_body(): the modules' postings, on the state in g */
-            if (t & TR_BITS(SEG_POSTC))
+            if (t & TR_BITS(SEG_POSTC)) {
                 seg_post_c(g, &desc, blk_saved, k, c0, sc_now, &cs, &sc, &csb_until, &stages);
+            }
             if (t & TR_BITS(SEG_POSTI))
                 pp5_igc_post_i(g); /* not in RMode: no store write */
             q4_base = (q4_base & ~(0xffull << 16)) |
@@ -2022,9 +2049,8 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
             break; /* Busy fell: the caller's wait is over */
         /* loops close with a branch back; with CBsy and CSB low, the next shift
          * posts (and a loop that does not shift is rare) */
-        skip -= skip != 0;
         try_loop = (unsigned)(e >> 63) & ~((cs & CS_CBSY) / CS_CBSY & (sc >= csb_until)) &
-                   (skip == 0);
+                   (k >= skip_to);
     }
 script_over:
     if (scripted) {
@@ -2046,7 +2072,7 @@ script_over:
     f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
     s->cl.first_pending = (cs & CS_FP) != 0;
     s->cl.msin_pending = (cs & CS_MP) != 0;
-    s->trr.stages = stages;
+    s->trr.stages = stages >> (63 - top);
     ctl->ip = (cs & CS_IP) != 0;
     g->mod_stale = true;
     /* the last (up to) four clocks: their records, and in order their shares

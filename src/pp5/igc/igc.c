@@ -151,7 +151,8 @@ static const char *const reg_names = "IPABCDEF";
 /* A register write, applied at the end of the clock (A-21). The fields are
  * "latched by whichever module owns them" (seed, InputLatch). Returns false
  * when the write is a host error the caller must report. */
-static ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v, ls_diag *d)
+static inline __attribute__((always_inline)) ls_status host_write(pp5_igc *g, pp5_reg r, uint32_t v,
+                                                             ls_diag *d)
 {
     switch (r) {
     case PP5_REG_I:
@@ -238,7 +239,10 @@ void pp5_igc_post_i(pp5_igc *g)
 
 /* The host side of a clock (InputLatch → modules), at the end of the clock
  * (A-21). busy: the Busy the host saw when it drove this clock's inputs. */
-ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
+/* (always inlined into its two callers below: the quiet run's Busy, a
+ * constant, then drops the busy branches) */
+static inline __attribute__((always_inline)) ls_status
+host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
 {
     ls_status st = LS_OK;
     if (hi->test_pe && hi->wr_en)
@@ -285,6 +289,24 @@ ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_dia
         }
     }
     return st;
+}
+
+ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
+{
+    return host_side(g, hi, busy, d);
+}
+
+/* The host sides of n host clocks that a loop in closed form clocked
+ * (fast.c, seg_host_loopable(): Busy low, none can fail), in order, each at
+ * its own cycle (cycle0, cycle0 + 1, …: its warnings carry it); one call for
+ * the run. */
+void pp5_igc_host_sides_quiet(pp5_igc *g, const pp5_igc_item *it, size_t n, uint64_t cycle0,
+                              ls_diag *d)
+{
+    for (size_t j = 0; j < n; j++) {
+        g->cycle = cycle0 + j;
+        (void)host_side(g, &it[j].in, false, d);
+    }
 }
 
 /* The full step: every module struct and named signal, clock by clock. The

@@ -457,6 +457,9 @@ typedef struct pp5_igc_item {
     uint64_t clocks;        /* PP5_ITEM_RUN */
     uint8_t kind;
 } pp5_igc_item;
+/* igc.c: the host sides of a host run clocked by a loop (fast.c) */
+void pp5_igc_host_sides_quiet(pp5_igc *g, const pp5_igc_item *it, size_t n, uint64_t cycle0,
+                              ls_diag *d);
 typedef struct pp5_igc_script {
     const pp5_igc_item *items;
     size_t n;
