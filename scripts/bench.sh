@@ -12,7 +12,7 @@ build=${1:-build}
 pgo=${2:-build-pgo}
 root=$(cd "$(dirname "$0")/.." && pwd)
 echo "== make bench: $build (default flags)"
-for b in "$build"/bench/bench_*; do [ -f "$b" ] && [ -x "$b" ] && "$b"; done
+for b in "$build"/bench/bench_*; do if [ -f "$b" ] && [ -x "$b" ]; then "$b" || exit 1; fi; done
 
 echo "== make bench: $pgo (profile-guided build, trained on examples/pp5/demo.scene)"
 # (functions the training never runs have no profile: GCC's note about it, and
@@ -37,4 +37,4 @@ if ! meson test -C "$pgo" --suite pp5 --num-processes 2 >/dev/null; then
   exit 1
 fi
 echo "(pp5 test suite: passed on $pgo)"
-for b in "$pgo"/bench/bench_pp5*; do [ -f "$b" ] && [ -x "$b" ] && "$b"; done
+for b in "$pgo"/bench/bench_pp5*; do if [ -f "$b" ] && [ -x "$b" ]; then "$b" || exit 1; fi; done
