@@ -46,6 +46,12 @@ static void timing_add(timing *t, double cpu, double wall)
     if (cpu > t->worst) t->worst = cpu;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void nop_block(void *u, const pp5_pins *p, size_t n) { (void)u; (void)p; (void)n; }
 
 typedef struct recording {
@@ -70,7 +76,7 @@ static void record_clock(void *user, const pp5_igc *g, const pp5_pins *pins, con
 
 int main(int argc, char **argv)
 {
-    int ntri = argc > 1 ? atoi(argv[1]) : 200, reps = argc > 2 ? atoi(argv[2]) : 5;
+    int ntri = argc > 1 ? atoi(argv[1]) : 200, reps = argc > 2 ? atoi(argv[2]) : 40;
     int ndisc = argc > 3 ? atoi(argv[3]) : 0;
     bool emc_only = argc > 4 && !strcmp(argv[4], "emc");
     bool render_only = argc > 4 && !strcmp(argv[4], "render"); /* for profiling pp5_render alone */
@@ -87,22 +93,31 @@ int main(int argc, char **argv)
     uint64_t clocks = 0;
     double per_tri = 0;
     timing full = {0, 0, 0};
+    double *full_all = calloc((size_t)reps, sizeof *full_all); /* (for the median) */
+    if (!full_all) return 1;
+    int nfull = 0;
     for (int r = 0; r < (emc_only ? 1 : reps); r++) {
         pp5_render_stats st;
         double c0 = cpu_now(), w0 = wall_now();
         if (pp5_render(&sc, NULL, rgb, &st, &d) != LS_OK) { fprintf(stderr, "%s\n", d.msg); return 1; }
-        timing_add(&full, cpu_now() - c0, wall_now() - w0);
+        double cpu = cpu_now() - c0;
+        timing_add(&full, cpu, wall_now() - w0);
+        full_all[nfull++] = cpu;
         clocks = st.clocks; /* setup included */
         uint64_t sum = 0;
         for (size_t i = 0; i < st.nprims && i < (size_t)ntri; i++) sum += st.prim_clocks[i];
         per_tri = ntri ? (double)sum / (double)ntri : 0;
         free(st.prim_clocks);
     }
+    qsort(full_all, (size_t)nfull, sizeof *full_all, cmp_double);
+    double full_median = nfull ? full_all[nfull / 2] : 0;
+    free(full_all);
 
     if (render_only) {
         printf("pp5 bench: %d triangles + %d discs: IGC+EMC (pp5_render) %.2f M clocks/s (%.1f ns a clock, "
-               "best of %d, spread %.2f)\n", ntri, ndisc, (double)clocks / full.best / 1e6,
-               full.best / (double)clocks * 1e9, reps, full.worst / full.best);
+               "best of %d, spread %.2f; median frame %.2f M clocks/s)\n", ntri, ndisc,
+               (double)clocks / full.best / 1e6, full.best / (double)clocks * 1e9, reps, full.worst / full.best,
+               full_median > 0 ? (double)clocks / full_median / 1e6 : 0);
         pp5_scene_free(&sc);
         ls_buf_free(&b);
         return 0;
@@ -164,9 +179,10 @@ int main(int argc, char **argv)
     double n = (double)rec.n;
     printf("pp5 bench: %d triangles + %d discs, 128x128 array (64 EMCs), %.1f clocks per Gouraud z-buffered "
            "triangle, best of %d (CPU time; spread = worst/best)\n", ntri, ndisc, per_tri, reps);
-    printf("  IGC+EMC (pp5_render):  %8.2f M clocks/s   (%llu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
+    printf("  IGC+EMC (pp5_render):  %8.2f M clocks/s   (%llu clocks, %.4f s CPU, %.4f s wall, spread %.2f; "
+           "median frame %.2f M clocks/s)\n",
            (double)clocks / full.best / 1e6, (unsigned long long)clocks, full.best, full.best_wall,
-           full.worst / full.best);
+           full.worst / full.best, full_median > 0 ? (double)clocks / full_median / 1e6 : 0);
     printf("  EMC alone (replay):    %8.2f M clocks/s   (%zu clocks, %.4f s CPU, %.4f s wall, spread %.2f)\n",
            n / emc.best / 1e6, rec.n, emc.best, emc.best_wall, emc.worst / emc.best);
     printf("  EMC alone, %d-clock blocks: %5.2f M clocks/s   (%.4f s CPU, spread %.2f)\n", (int)PP5_STREAM_BLOCK,
