@@ -1199,6 +1199,100 @@ static void test_self_loop_head(void **state)
     printf("self-loop heads: %ld counts, each looped from its first clock\n", tried);
 }
 
+/* An older self-loop's description (fast.c: seg_self_desc, the records of a
+ * self-loop left to the segment's end) must not be taken for a later two-word
+ * loop's: a description is this loop's only if its first clock k0 is at or
+ * after the loop's first clock. Taken wrongly, the host flags of a two-word
+ * loop's host clocks go to the description (whose clocks they are not) and
+ * not to the records; it shows only when those clocks are among the segment's
+ * last four, i.e. the two-word loop ends with a host run's Go at the
+ * segment's end (docs/pp5.md, IGC speed round 9, "not caught"). A routine of
+ * a counted self-loop (LC1) going on into a counted two-word loop (LC2, ~250
+ * clocks); the script: P, I, Go, a run of gap idle clocks, then a host run of
+ * hm loopable clocks (P writes without FBITS or RMode, I writes) ending with a
+ * Go, and idle clocks. Calls of 3 + gap + hm clocks, so the first call (one
+ * segment: the self-loop, then the two-word loop) ends with that Go; gap and
+ * the self-loop's count swept so that the host run meets the two-word loop
+ * at every phase. Against full steps (script_check). */
+static void test_desc_two_word_host_end(void **state)
+{
+    (void)state;
+    static const char src[] = "idle: nop cond jmp idle done\n"
+                              ".org 4\n"
+                              "l:    nop force cnt1 bntc1 l\n"
+                              "w:    nop force inc\n"
+                              "      nop force cnt2 bntc2 w\n"
+                              "      nop cond jmp idle done\n";
+    pp5_ucode *u = assemble_ok(src, "desc");
+    pp5_options o;
+    pp5_options_default(&o);
+    uint64_t seed = ls_test_seed(0xde5cull), s = seed;
+    enum { BURST = 512 };
+    static pp5_pins buf[BURST];
+    long bursts = 0, looped = 0, looped4 = 0, runs = 0;
+    const unsigned saved_len = script_call_len;
+    for (unsigned c = 0; c < 4; c++) {
+        const unsigned v = (124u + 6u * c) & 0x7fu; /* LC1: ~8 … 26 clocks at l */
+        for (unsigned hm = 3; hm <= 6; hm++) {
+            for (unsigned gap = 0; gap < 48; gap++) {
+                pp5_igc *ga, *gb;
+                ls_diag d;
+                assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
+                assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
+                assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
+                assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+                pp5_igc_item items[16];
+                size_t ni = 0;
+                memset(items, 0, sizeof items);
+                /* P: FBITS 140, LC2 115; I: UADDR 4, QEEMode 01, LC1 v; Go */
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni].in.wr_en = true;
+                items[ni].in.t = t_of(&o, PP5_REG_P);
+                items[ni++].in.d = 1u << 30 | 140u << 23 | 115u << 16;
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni].in.wr_en = true;
+                items[ni].in.t = t_of(&o, PP5_REG_I);
+                items[ni++].in.d = 4u | 1u << 18 | v << 23;
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni++].in.go = true;
+                if (gap) {
+                    items[ni].kind = PP5_ITEM_RUN;
+                    items[ni++].clocks = gap;
+                }
+                /* the host run: writes of P (LC2 only) and I, then the Go */
+                for (unsigned j = 0; j + 1 < hm; j++) {
+                    items[ni].kind = PP5_ITEM_HOST;
+                    items[ni].in.wr_en = true;
+                    items[ni].in.t = t_of(&o, j & 1u ? PP5_REG_I : PP5_REG_P);
+                    items[ni++].in.d = j & 1u ? 4u | 1u << 18 | (v + j) << 23 : (113u + j) << 16;
+                }
+                items[ni].kind = PP5_ITEM_HOST;
+                items[ni++].in.go = true;
+                items[ni].kind = PP5_ITEM_RUN;
+                items[ni++].clocks = 12;
+                pp5_host_in idle;
+                memset(&idle, 0, sizeof idle);
+                script_call_len = 3 + gap + hm;
+                (void)script_check(seed, (int)((c * 8 + hm) * 64 + gap), &s, ga, gb, items, ni,
+                                   &idle, buf, BURST, &bursts);
+                /* (a loop took the host run, after the self-loop) */
+                const bool took = gb->seg_host_loop_clocks >= hm && gb->seg_loops >= 2;
+                looped += took;
+                looped4 += took && hm >= 4;
+                runs++;
+                pp5_igc_destroy(ga);
+                pp5_igc_destroy(gb);
+            }
+        }
+    }
+    script_call_len = saved_len;
+    free(u);
+    printf("description vs two-word loop: %ld of %ld runs with the host run in a loop (%ld of "
+           "them runs of 4 or more), %ld script calls\n",
+           looped, runs, looped4, bursts);
+    assert_true(looped4 > 20);
+}
+
 /* The Busy that a script's host clock sees (in the general clock, from the
  * clock's seg_trans entry: IBsy or CBsy at the clock's start): a write of P
  * and I and a Go a few clocks after a Go — while IBsy is high (before PostI),
@@ -1526,6 +1620,7 @@ int main(void)
         cmocka_unit_test(test_postc_loop_edges),
         cmocka_unit_test(test_self_loop_head),
         cmocka_unit_test(test_host_busy_kinds),
+        cmocka_unit_test(test_desc_two_word_host_end),
         cmocka_unit_test(test_shape_memo),
         cmocka_unit_test(test_self_loop_stretches),
         cmocka_unit_test(test_stream_append),
