@@ -1212,8 +1212,11 @@ static void test_self_loop_head(void **state)
  * hm loopable clocks (P writes without FBITS or RMode, I writes) ending with a
  * Go, and idle clocks. Calls of 3 + gap + hm clocks, so the first call (one
  * segment: the self-loop, then the two-word loop) ends with that Go; gap and
- * the self-loop's count swept so that the host run meets the two-word loop
- * at every phase. Against full steps (script_check). */
+ * the self-loop's count swept so that the host run meets the two-word loop's
+ * first turns, where a plan is tried at its first clock (a loop takes it at
+ * two gaps per count and hm of 4 to 6; the gaps that meet the self-loop
+ * instead are the legitimate case, a description made by the loop itself).
+ * Against full steps (script_check). */
 static void test_desc_two_word_host_end(void **state)
 {
     (void)state;
