@@ -1038,6 +1038,16 @@ static void test_blocks_call_lengths(void **state)
                 cov.seg_postc_loops > 0);
 }
 
+/* An IGC with options o and the routine u loaded at 0 (asserted). */
+static pp5_igc *igc_loaded(const pp5_options *o, const pp5_ucode *u)
+{
+    pp5_igc *g;
+    ls_diag d;
+    assert_int_equal(pp5_igc_create(&g, o, &d), LS_OK);
+    assert_int_equal(pp5_igc_load_ucode(g, 0, u->words, u->count, &d), LS_OK);
+    return g;
+}
+
 /* Assemble src (must assemble without errors); the caller frees. */
 static pp5_ucode *assemble_ok(const char *src, const char *name)
 {
@@ -1081,11 +1091,8 @@ static void test_postc_loop_edges(void **state)
     for (unsigned fb = 129; fb <= 159; fb += 2) {
         for (unsigned v = 0; v < 256; v++) {
             pp5_igc *ga, *gb;
-            ls_diag d;
-            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
-            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
-            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
-            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            ga = igc_loaded(&o, u);
+            gb = igc_loaded(&o, u);
             /* P: FBITS; I: UADDR 4, TRREn, QEEMode 01, bits 23-30 */
             const uint32_t w[5] = {1u << 30 | fb << 23, 4u | 1u << 17 | 1u << 18 | v << 23, 0,
                                    4u | 1u << 17 | 1u << 18 | ((v * 37u + 11u) & 0xffu) << 23, 0};
@@ -1151,12 +1158,9 @@ static void test_self_loop_head(void **state)
         const unsigned v = (124u + c) & 0x7fu; /* LC1: 8 … 71 clocks at l */
         pp5_igc *ga, *gb, *gc;
         ls_diag d;
-        assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
-        assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
-        assert_int_equal(pp5_igc_create(&gc, &o, &d), LS_OK);
-        assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
-        assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
-        assert_int_equal(pp5_igc_load_ucode(gc, 0, u->words, u->count, &d), LS_OK);
+        ga = igc_loaded(&o, u);
+        gb = igc_loaded(&o, u);
+        gc = igc_loaded(&o, u);
         /* P: FBITS; I: UADDR 4, QEEMode 01, no TRR token, no MBI, LC1 v */
         pp5_igc_item items[6];
         memset(items, 0, sizeof items);
@@ -1239,11 +1243,8 @@ static void test_desc_two_word_host_end(void **state)
         for (unsigned hm = 3; hm <= 6; hm++) {
             for (unsigned gap = 0; gap < 48; gap++) {
                 pp5_igc *ga, *gb;
-                ls_diag d;
-                assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
-                assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
-                assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
-                assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+                ga = igc_loaded(&o, u);
+                gb = igc_loaded(&o, u);
                 pp5_igc_item items[16];
                 size_t ni = 0;
                 memset(items, 0, sizeof items);
@@ -1317,11 +1318,8 @@ static void test_host_busy_kinds(void **state)
         o.go_while_busy_error = (policy & 2u) != 0;
         for (unsigned gap = 0; gap < 120; gap++) {
             pp5_igc *ga, *gb;
-            ls_diag d;
-            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
-            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
-            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
-            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            ga = igc_loaded(&o, u);
+            gb = igc_loaded(&o, u);
             const unsigned fb = 129u + 2u * (gap % 16u), v = (gap * 37u + 11u) & 0xffu;
             /* P: FBITS; I: UADDR 4, TRREn, QEEMode 01, bits 23-30 */
             const uint32_t w[2] = {1u << 30 | fb << 23, 4u | 1u << 17 | 1u << 18 | v << 23};
@@ -1423,10 +1421,8 @@ static void test_shape_memo(void **state)
         for (unsigned v = 0; v < sizeof near1 / sizeof near1[0]; v++) {
             pp5_igc *ga, *gb;
             ls_diag d;
-            assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
-            assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
-            assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
-            assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+            ga = igc_loaded(&o, u);
+            gb = igc_loaded(&o, u);
             /* P: FBITS; then twice P (LC2), I (UADDR 4, LC1), Go, wait */
             pp5_igc_item items[12];
             memset(items, 0, sizeof items);
@@ -1513,11 +1509,8 @@ static void test_self_loop_stretches(void **state)
         for (unsigned fb = 129; fb <= 159; fb += 6) {
             for (unsigned lc = 0; lc < 48; lc++) {
                 pp5_igc *ga, *gb;
-                ls_diag d;
-                assert_int_equal(pp5_igc_create(&ga, &o, &d), LS_OK);
-                assert_int_equal(pp5_igc_create(&gb, &o, &d), LS_OK);
-                assert_int_equal(pp5_igc_load_ucode(ga, 0, u->words, u->count, &d), LS_OK);
-                assert_int_equal(pp5_igc_load_ucode(gb, 0, u->words, u->count, &d), LS_OK);
+                ga = igc_loaded(&o, u);
+                gb = igc_loaded(&o, u);
                 /* P: FBITS; then twice C, I (UADDR 4, QEEMode 01: C only,
                  * LC1), Go, wait */
                 pp5_igc_item items[12];
