@@ -277,7 +277,8 @@ static void test_corpus(void **st)
             if (di == 2 && nm[0] != '.') {
                 snprintf(path, sizeof path, "%s/%s/%s/program_words.txt", corpus, dirs[di], nm);
                 files += corpus_file(path, false, false);
-            } else if (l > 4 && (!strcmp(nm + l - 4, ".bin") || !strcmp(nm + l - 4, ".inc"))) {
+            } else if (l > 7 && (!strcmp(nm + l - 7, ".fs.bin") || !strcmp(nm + l - 7, ".fs.inc"))) {
+                /* only fragment programs: the .vs.* files hold PVS words */
                 snprintf(path, sizeof path, "%s/%s/%s", corpus, dirs[di], nm);
                 files += corpus_file(path, !strcmp(nm + l - 4, ".bin"), true);
             }

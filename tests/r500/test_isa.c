@@ -311,11 +311,11 @@ static void test_corpus(void **st)
                 snprintf(path, sizeof path, "%s/%s/%s/program_words.txt", corpus, dirs[di], nm);
                 insts += check_file(path, false);
                 files++;
-            } else if (l > 4 && !strcmp(nm + l - 4, ".bin")) {
+            } else if (l > 7 && !strcmp(nm + l - 7, ".fs.bin")) { /* vertex programs (.vs.*) are PVS words */
                 snprintf(path, sizeof path, "%s/%s/%s", corpus, dirs[di], nm);
                 insts += check_file(path, true);
                 files++;
-            } else if (l > 4 && !strcmp(nm + l - 4, ".inc")) {
+            } else if (l > 7 && !strcmp(nm + l - 7, ".fs.inc")) {
                 snprintf(path, sizeof path, "%s/%s/%s", corpus, dirs[di], nm);
                 insts += check_file(path, false);
                 files++;
