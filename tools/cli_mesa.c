@@ -8,72 +8,39 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
+#include "lockstep/mesa_glsl.h"
 #include "lockstep/r500.h"
 
-static void usage(FILE *f)
+int cli_mesa_decode(cli_args *a)
 {
-    fprintf(f, "usage: lockstep mesa decode CS.ib [--draw N|--all] [-o JOB.json]\n"
-               "  decodes a captured radeon command stream (little-endian dwords): every\n"
-               "  draw becomes an R500 job in the corpus's program.json format, which\n"
-               "  `lockstep r500 run JOB.json` runs. Default: the last draw.\n"
-               "       lockstep mesa run SHADER.frag [--vert VS] [--uniform name=v[,v...]]...\n"
-               "                         [--size WxH] [--chip rv515|r520|rv530|r580] -o out.png\n"
-               "       lockstep mesa check (same) [--tolerance T] -o out.png\n"
-               "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--uniform ...]\n"
-               "       lockstep mesa piglit [FILTER]... [--llvmpipe] [--keep DIR] [--json F] [--list]\n"
-               "  run/check/bench compile with Mesa's r300 under the fake-device shim\n"
-               "  (docs/mesa.md); check compares with llvmpipe, bench times both.\n");
-}
-
-static int decode(int argc, char **argv)
-{
-    const char *in = NULL, *out = "-";
+    const char *in = a->ops[0], *out = cli_get(a, "output");
     long which = -1;
-    bool all = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return CLI_OK;
-        } else if (!strcmp(argv[i], "-o")) {
-            if (++i >= argc)
-                return cli_usage_error("-o needs a file name");
-            out = argv[i];
-        } else if (!strcmp(argv[i], "--all")) {
-            all = true;
-        } else if (!strcmp(argv[i], "--draw")) {
-            if (++i >= argc || !cli_parse_int(argv[i], 0, 1000000, &which))
-                return cli_usage_error("--draw needs a draw number");
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("unknown option '%s'", argv[i]);
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            return cli_usage_error("more than one input file");
-        }
-    }
-    if (!in) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
+    bool all = cli_flag(a, "all");
+    int rc0 = cli_opt_long(a, "draw", 0, 1000000, &which);
+    if (rc0)
+        return rc0;
+    if (all && which >= 0)
+        return cli_usage(a, "--draw and --all exclude each other");
+    if (!out)
+        out = "-";
     ls_buf data;
-    ls_buf_init(&data);
+    int rcr = cli_read(a, in, &data);
+    if (rcr)
+        return rcr;
     ls_diag d;
     ls_diag_clear(&d);
-    if (!ls_read_file(in, &data)) {
-        ls_diag_set(&d, LS_ERR_IO, in, 0, 0, "cannot read: %s", strerror(errno));
-        ls_buf_free(&data);
-        return cli_report(&d);
-    }
+    in = cli_name(in);
     if (data.len % 4) {
         ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "%zu bytes is not a whole number of dwords",
                     data.len);
         ls_diag_at_offset(&d, (long)(data.len - data.len % 4));
         ls_buf_free(&data);
-        return cli_report(&d);
+        return cli_report(a, &d);
     }
     size_t n = data.len / 4;
     uint32_t *dw = malloc(n ? n * 4 : 4);
@@ -85,17 +52,17 @@ static int decode(int argc, char **argv)
     mesa_cs cs;
     if (!dw || mesa_cs_decode(in, dw, n, &cs, &d) != LS_OK) {
         free(dw);
-        return dw ? cli_report(&d) : CLI_FAIL;
+        return dw ? cli_report(a, &d) : cli_err(a, CLI_INTERNAL, "out of memory");
     }
     free(dw);
     int rc = CLI_OK;
     if (cs.ndraws == 0) {
         ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "the command stream has no draw packet");
-        rc = cli_report(&d);
+        rc = cli_report(a, &d);
     } else if (which >= (long)cs.ndraws) {
         ls_diag_set(&d, LS_ERR_RANGE, in, 0, 0, "draw %ld requested, the stream has %zu", which,
                     cs.ndraws);
-        rc = cli_report(&d);
+        rc = cli_report(a, &d);
     } else {
         ls_buf b;
         ls_buf_init(&b);
@@ -111,7 +78,7 @@ static int decode(int argc, char **argv)
             size_t k = which >= 0 ? (size_t)which : cs.ndraws - 1;
             mesa_cs_job_json(&cs.draws[k], k, &b);
         }
-        rc = cli_write_file(out, &b);
+        rc = cli_write(a, out, &b);
         ls_buf_free(&b);
     }
     mesa_cs_free(&cs);
@@ -136,19 +103,33 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = 0;
-    int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
-    return len > 0 && (size_t)len < n && access(out, R_OK) == 0;
+    /* a build tree (tools/lockstep, src/mesa/NAME), then installed layouts */
+    static const char *const where[] = {"../src/mesa", "../lib/lockstep", "../libexec/lockstep",
+                                        "../lib/x86_64-linux-gnu/lockstep", "../lib", NULL};
+    for (const char *const *w = where; *w; w++) {
+        int len = snprintf(out, n, "%s/%s/%s", exe, *w, name);
+        if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+            return true;
+    }
+    return false;
 }
 
+
+static const char *tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
 
 /* `mesa check`: draw the same shader on llvmpipe into RGBA32F and compare per
  * pixel (max abs difference per channel <= tol). Writes OUT.diff.png: the
  * absolute difference scaled by 1/tol, clamped. */
 static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *vert,
                                   const char *uni, const r500_result *r, double tol,
-                                  const char *out, ls_diag *d)
+                                  const char *out, bool quiet, ls_diag *d)
 {
-    char ref[] = "/tmp/lockstep-mesa-ref-XXXXXX";
+    char ref[PATH_MAX];
+    snprintf(ref, sizeof ref, "%s/lockstep-mesa-ref-XXXXXX", tmpdir());
     int fd = mkstemp(ref);
     if (fd < 0)
         return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary file");
@@ -193,28 +174,32 @@ static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *
                 first = (long)i;
         }
     }
-    printf("%s: %zux%d pixels, %zu differ by more than %g (max |diff| %g)\n", frag,
-           (size_t)r->width, r->height, bad, tol, maxd);
+    if (!quiet || bad)
+        fprintf(stderr, "%s: %zux%d pixels, %zu differ by more than %g (max |diff| %g)\n", frag,
+                (size_t)r->width, r->height, bad, tol, maxd);
     if (first >= 0) {
         int x = (int)(first % r->width), y = (int)(first / r->width);
-        printf("  first at (%d, %d) from the bottom: lockstep (%g, %g, %g, %g), llvmpipe (%g, %g, %g, %g)\n",
+        fprintf(stderr, "  first at (%d, %d) from the bottom: lockstep (%g, %g, %g, %g), llvmpipe (%g, %g, %g, %g)\n",
                x, y, r->target[0][4 * first], r->target[0][4 * first + 1],
                r->target[0][4 * first + 2], r->target[0][4 * first + 3], img.rgba[4 * first],
                img.rgba[4 * first + 1], img.rgba[4 * first + 2], img.rgba[4 * first + 3]);
     }
-    char dpath[PATH_MAX + 16];
-    snprintf(dpath, sizeof dpath, "%s.diff.png", out);
-    ls_image8 png = {0};
-    st = ls_imagef_to_8(&diff, &png, d);
-    if (st == LS_OK) {
-        st = ls_png_write(dpath, &png, d);
-        ls_image8_free(&png);
+    char dpath[PATH_MAX + 16] = "";
+    if (out && strcmp(out, "-")) {
+        snprintf(dpath, sizeof dpath, "%s.diff.png", out);
+        ls_image8 png = {0};
+        st = ls_imagef_to_8(&diff, &png, d);
+        if (st == LS_OK) {
+            st = ls_png_write(dpath, &png, d);
+            ls_image8_free(&png);
+        }
     }
     free(diff.rgba);
     ls_imagef_free(&img);
     if (st == LS_OK && bad)
         st = ls_diag_set(d, LS_ERR_MISMATCH, frag, 0, 0,
-                         "%zu pixel(s) differ from llvmpipe (diff image %s)", bad, dpath);
+                         "%zu pixel(s) differ from llvmpipe%s%s%s", bad, dpath[0] ? " (diff image " : "",
+                         dpath, dpath[0] ? ")" : "");
     return st;
 }
 
@@ -226,7 +211,8 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
                                        const char *uni, int w, int h, const mesa_cs_draw *dr,
                                        bool wpos, r500_job *rj, ls_imagef *img, ls_diag *d)
 {
-    char dir[] = "/tmp/lockstep-mesa-var-XXXXXX";
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/lockstep-mesa-var-XXXXXX", tmpdir());
     if (!mkdtemp(dir))
         return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory");
     char cmd[16384];
@@ -277,86 +263,170 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
         }
     }
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "warning: could not remove %s\n", dir);
+    if (system(cmd) != 0 && st == LS_OK)
+        st = ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "could not remove %s", dir);
     return st;
 }
 
-static int run(int argc, char **argv, bool check, bool bench)
+/* --chip: the names and PCI ids the shim knows (src/mesa/shim.c: rv515,
+ * r520, rv530, r580, or a hex PCI id). The ids are the R500 family's: R520,
+ * RV515, RV530, RV560, RV570 and R580 are 0x7100..0x72FF in the kernel's
+ * radeon PCI id list (drm_pciids.h); any other id starts a different driver
+ * or none (Mesa then falls back to llvmpipe), so it is refused here. */
+int cli_mesa_check_chip(cli_args *a, const char *chip)
 {
+    static const char *const names[] = {"rv515", "r520", "rv530", "r580"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcasecmp(chip, names[i]))
+            return CLI_OK;
+    char *end;
+    errno = 0;
+    unsigned long id = strtoul(chip, &end, 16);
+    if (end != chip && !*end && !errno && id >= 0x7100 && id <= 0x72ff)
+        return CLI_OK;
+    return cli_usage(a, "--chip %s: expected rv515, r520, rv530, r580 or an R500 PCI id 0x7100..0x72ff",
+                     chip);
+}
+
+enum mesa_mode { MODE_RUN, MODE_CHECK, MODE_BENCH };
+
+/* The uniforms the shader declares that no --uniform sets: they read 0. */
+static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, size_t len)
+{
+    enum { MAXU = 64 };
+    char (*names)[MESA_GLSL_NAME] = calloc(MAXU, MESA_GLSL_NAME);
+    if (!names)
+        return;
+    size_t n = mesa_glsl_uniforms(src, len, names, MAXU);
+    char unset[1024] = "";
+    size_t nun = 0, ul = 0;
+    for (size_t i = 0; i < n && i < MAXU; i++) {
+        bool set = false;
+        for (size_t k = 0; k < a->nov && !set; k++)
+            if (!strcmp(a->ov[k].opt->name, "uniform")) {
+                const char *v = a->ov[k].val;
+                size_t l = strcspn(v, "=");
+                set = l == strlen(names[i]) && !strncmp(v, names[i], l);
+            }
+        if (!set) {
+            nun++;
+            if (ul < sizeof unset)
+                ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun > 1 ? ", " : "", names[i]);
+        }
+    }
+    if (nun)
+        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag, nun,
+                 unset);
+    /* --uniform naming something the shader does not declare */
+    for (size_t k = 0; k < a->nov; k++) {
+        if (strcmp(a->ov[k].opt->name, "uniform"))
+            continue;
+        const char *v = a->ov[k].val;
+        size_t l = strcspn(v, "=");
+        bool found = false;
+        for (size_t i = 0; i < n && i < MAXU && !found; i++)
+            found = l == strlen(names[i]) && !strncmp(v, names[i], l);
+        if (!found && n <= MAXU)
+            cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)l, v);
+    }
+    free(names);
+}
+
+static int mesa_cmd(cli_args *a, enum mesa_mode mode)
+{
+    bool check = mode == MODE_CHECK, bench = mode == MODE_BENCH, quiet = cli_flag(a, "quiet");
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530";
+    const char *frag = a->ops[0], *vert = cli_get(a, "vert"), *out = cli_get(a, "output"),
+               *chip = cli_get(a, "chip") ? cli_get(a, "chip") : "rv530";
     int w = 16, h = 16;
     double tol = 1e-3;
     char uni[4096] = "";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--vert") && i + 1 < argc)
-            vert = argv[++i];
-        else if (!strcmp(argv[i], "--uniform") && i + 1 < argc) {
-            size_t l = strlen(uni);
-            if (strchr(argv[i + 1], '\''))
-                return cli_usage_error("--uniform: quote characters are not allowed");
-            snprintf(uni + l, sizeof uni - l, " --uniform '%s'", argv[++i]);
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (!cli_parse_size(argv[++i], &w, &h))
-                return cli_usage_error("--size needs WxH");
-        } else if (check && !strcmp(argv[i], "--tolerance") && i + 1 < argc) {
-            char *end;
-            tol = strtod(argv[++i], &end);
-            if (*end || !(tol >= 0))
-                return cli_usage_error("--tolerance needs a number >= 0");
-        } else if (bench && !strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 256, &threads))
-                return cli_usage_error("--threads needs 1..256");
-        } else if (!strcmp(argv[i], "--chip") && i + 1 < argc)
-            chip = argv[++i];
-        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out = argv[++i];
-        else if (argv[i][0] != '-' && !frag)
-            frag = argv[i];
-        else
-            return cli_usage_error("mesa run: unexpected argument '%s'", argv[i]);
+    int rc = cli_opt_size(a, "size", &w, &h);
+    if (!rc)
+        rc = cli_opt_long(a, "workers", 1, 256, &threads);
+    if (!rc)
+        rc = cli_mesa_check_chip(a, chip);
+    if (rc)
+        return rc;
+    const char *tv = cli_get(a, "tolerance");
+    if (tv) {
+        char *end;
+        tol = strtod(tv, &end);
+        if (end == tv || *end || !(tol >= 0))
+            return cli_usage(a, "--tolerance %s: expected a number >= 0", tv);
     }
-    if (!frag || (!out && !bench))
-        return cli_usage_error("usage: lockstep mesa run SHADER.frag [--vert VS] "
-                               "[--uniform name=v[,v...]]... [--size WxH] [--chip C] -o out.png");
-    if (strchr(frag, '\'') || (vert && strchr(vert, '\'')) || strchr(chip, '\''))
-        return cli_usage_error("file names with quote characters are not supported");
+    for (size_t k = 0; k < a->nov; k++) {
+        if (strcmp(a->ov[k].opt->name, "uniform"))
+            continue;
+        const char *v = a->ov[k].val;
+        if (strchr(v, '\'') || !strchr(v, '=') || *v == '=')
+            return cli_usage(a, "--uniform %s: expected NAME=V[,V...] (no quote characters)", v);
+        size_t l = strlen(uni);
+        snprintf(uni + l, sizeof uni - l, " --uniform '%s'", v);
+    }
+    if (strchr(frag, '\'') || (vert && strchr(vert, '\'')))
+        return cli_usage(a, "file names with quote characters are not supported");
+    /* the inputs exist before Mesa starts */
+    ls_buf fsrc;
+    if ((rc = cli_read(a, frag, &fsrc)))
+        return rc;
+    if (vert && access(vert, R_OK)) {
+        ls_buf_free(&fsrc);
+        return cli_err(a, CLI_INPUT, "cannot read %s: %s", vert, strerror(errno));
+    }
+    bool wpos = strstr(fsrc.data, "gl_FragCoord") != NULL;
+    warn_unset_uniforms(a, frag, fsrc.data, fsrc.len);
+    ls_buf_free(&fsrc);
     char shim[PATH_MAX], gl[PATH_MAX];
     if (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
         !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl))
-        return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
-                               "libgl-dev and reconfigure; docs/mesa.md)");
-    char dir[] = "/tmp/lockstep-mesa-XXXXXX";
+        return cli_err(a, CLI_UNAVAILABLE, "the r300 shim is not built (install libdrm-dev libegl-dev "
+                                           "libgl-dev and reconfigure; docs/mesa.md)");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/lockstep-mesa-XXXXXX", tmpdir());
     if (!mkdtemp(dir))
-        return cli_usage_error("cannot create a temporary directory");
-    char cmd[16384];
+        return cli_err(a, CLI_UNAVAILABLE, "cannot create a temporary directory in %s: %s", tmpdir(),
+                       strerror(errno));
+    char cmd[32768];
     snprintf(cmd, sizeof cmd,
              "LOCKSTEP_SHIM_OUT='%s' LOCKSTEP_SHIM_CHIP='%s' LD_PRELOAD='%s' '%s' '%s'%s%s%s%s "
-             "--size %dx%d",
+             "--size %dx%d >'%s/gl.log' 2>&1",
              dir, chip, shim, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
-             vert ? "'" : "", uni, w, h);
-    int rc = system(cmd);
-    char ib[PATH_MAX + 32];
+             vert ? "'" : "", uni, w, h, dir);
+    int sysrc = system(cmd);
+    char ib[PATH_MAX + 32], why[512] = "";
     snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
     ls_diag d;
     ls_diag_clear(&d);
     ls_buf data;
     ls_buf_init(&data);
-    bool have = rc == 0 && ls_read_file(ib, &data);
+    bool have = sysrc == 0 && ls_read_file(ib, &data);
+    if (!have) {
+        /* the GL program's own verdict, if it gave one */
+        char lp[PATH_MAX + 16];
+        snprintf(lp, sizeof lp, "%s/gl.log", dir);
+        FILE *f = fopen(lp, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            if (strstr(line, "rror") || !strncmp(line, "fail: ", 6) || !strncmp(line, "skip: ", 6))
+                snprintf(why, sizeof why, "%s", line);
+        if (f)
+            fclose(f);
+        why[strcspn(why, "\n")] = 0;
+    }
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
-        fprintf(stderr, "warning: could not remove %s\n", dir);
+        cli_warn(a, "could not remove %s", dir);
     if (!have) {
         ls_buf_free(&data);
-        ls_diag_set(&d, LS_ERR_IO, frag, 0, 0, "r300 did not compile or submit the shader");
-        return cli_report(&d);
+        return cli_err(a, CLI_UNAVAILABLE, "%s: r300 did not compile or submit the shader%s%s", frag,
+                       why[0] ? ": " : "", why);
     }
     size_t ndw = data.len / 4;
     uint32_t *dw = malloc(ndw * 4 + 4);
     if (!dw) {
         ls_buf_free(&data);
-        return cli_usage_error("out of memory");
+        return cli_err(a, CLI_INTERNAL, "out of memory");
     }
     for (size_t i = 0; i < ndw; i++) {
         const unsigned char *p = (const unsigned char *)data.data + 4 * i;
@@ -367,11 +437,11 @@ static int run(int argc, char **argv, bool check, bool bench)
     ls_status st = mesa_cs_decode(ib, dw, ndw, &cs, &d);
     free(dw);
     if (st != LS_OK)
-        return cli_report(&d);
+        return cli_report(a, &d);
     if (cs.ndraws == 0) {
         mesa_cs_free(&cs);
         ls_diag_set(&d, LS_ERR_PARSE, ib, 0, 0, "the command stream has no draw");
-        return cli_report(&d);
+        return cli_report(a, &d);
     }
     /* assumption mesa-job-last-draw: our quad is the last draw */
     const mesa_cs_draw *dr = &cs.draws[cs.ndraws - 1];
@@ -383,26 +453,27 @@ static int run(int argc, char **argv, bool check, bool bench)
     st = r500_job_load_json(&rj, "decoded", job.data, job.len, &d);
     ls_buf_free(&job);
     ls_imagef vimg = {0};
+    rc = CLI_OK;
     if (st == LS_OK) {
         rj.width = w;
         rj.height = h;
         /* Inputs from the RS set-up (mesa-capture.md §4); gl_FragCoord is
          * detected in the GLSL text. */
-        ls_buf src;
-        ls_buf_init(&src);
-        bool wpos = ls_read_file(frag, &src) && strstr(src.data, "gl_FragCoord");
-        ls_buf_free(&src);
         mesa_cs_set_inputs(dr, wpos, &rj);
         /* With --vert, the one varying the fragment shader reads is what that
          * vertex shader writes, interpolated: llvmpipe computes it (assumption
          * piglit-varyings; the default vertex shader's uv is fed exactly). */
-        if (st == LS_OK && vert)
+        if (vert)
             st = varying_from_llvmpipe(gl, frag, vert, uni, w, h, dr, wpos, &rj, &vimg, &d);
+    }
+    if (st == LS_OK) {
         r500_result r;
         rj.workers = (unsigned)threads;
+        ls_buf tbuf;
+        ls_buf_init(&tbuf);
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        st = r500_run(&rj, &r, NULL, &d);
+        st = r500_run(&rj, &r, !bench && cli_get(a, "trace") ? &tbuf : NULL, &d);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (st == LS_OK && bench) {
             double ls_sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -419,6 +490,7 @@ static int run(int argc, char **argv, bool check, bool bench)
                     lp_sec = -1;
                 pclose(pf);
             }
+            /* the timings are what bench produces: stdout */
             printf("%s %dx%d, %ld thread(s)\n", frag, w, h, threads);
             printf("  lockstep: %.6f s (%.2f Mpixel/s)\n", ls_sec, (double)w * h / ls_sec / 1e6);
             if (lp_sec > 0) {
@@ -428,49 +500,31 @@ static int run(int argc, char **argv, bool check, bool bench)
             } else {
                 printf("  llvmpipe: could not be timed\n");
             }
-        }
-        if (st == LS_OK && !bench) {
-            ls_imagef img = {.width = r.width, .height = r.height, .rgba = r.target[0]};
-            ls_image8 png = {0};
-            /* PNG rows go top first; the result is bottom row first */
-            st = ls_imagef_to_8(&img, &png, &d);
-            if (st == LS_OK) {
-                st = ls_png_write(out, &png, &d);
-                ls_image8_free(&png);
+            r500_result_free(&r);
+        } else if (st == LS_OK) {
+            rc = cli_r500_faults(a, frag, &r);
+            int wr = cli_r500_outputs(a, frag, &rj, &r, &tbuf);
+            rc = rc ? rc : wr;
+            if (check) {
+                ls_status cst = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, quiet, &d);
+                if (cst != LS_OK) {
+                    int crc = cli_report(a, &d);
+                    /* llvmpipe failing to run is an outside component's failure */
+                    rc = cst == LS_ERR_IO ? CLI_UNAVAILABLE : rc ? rc : crc;
+                }
             }
-            if (r.nfaults)
-                fprintf(stderr, "%zu thread(s) faulted\n", r.nfaults);
-            if (st == LS_OK && check)
-                st = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, &d);
             r500_result_free(&r);
         }
+        ls_buf_free(&tbuf);
     }
+    if (st != LS_OK && !rc)
+        rc = cli_report(a, &d);
     ls_imagef_free(&vimg);
     r500_job_free(&rj);
     mesa_cs_free(&cs);
-    return st == LS_OK ? CLI_OK : cli_report(&d);
+    return rc;
 }
 
-int cli_mesa(int argc, char **argv)
-{
-    if (argc < 2) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage(stdout);
-        return CLI_OK;
-    }
-    if (!strcmp(argv[1], "decode"))
-        return decode(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "run"))
-        return run(argc - 1, argv + 1, false, false);
-    if (!strcmp(argv[1], "check"))
-        return run(argc - 1, argv + 1, true, false);
-    if (!strcmp(argv[1], "bench"))
-        return run(argc - 1, argv + 1, false, true);
-    if (!strcmp(argv[1], "piglit"))
-        return cli_mesa_piglit(argc - 1, argv + 1);
-    usage(stderr);
-    return cli_usage_error("unknown mesa command '%s'", argv[1]);
-}
+int cli_mesa_run(cli_args *a) { return mesa_cmd(a, MODE_RUN); }
+int cli_mesa_check(cli_args *a) { return mesa_cmd(a, MODE_CHECK); }
+int cli_mesa_bench(cli_args *a) { return mesa_cmd(a, MODE_BENCH); }
