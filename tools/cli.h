@@ -164,6 +164,11 @@ void cli_progress_end(cli_progress *p);
 void cli_help(FILE *f, const cli_cmd *const *path, size_t depth);
 int cli_man(FILE *f, const char *page);
 void cli_completion(FILE *f);
+/* Every command with a function, one per line, for tests/cli: the words of
+ * the command, then tab-separated: min operands, max operands (-1 any), the
+ * options that take a value (comma-separated, "-" none), the outputs that may
+ * be '-' (likewise). */
+void cli_list_commands(FILE *f);
 void cli_version(FILE *f);
 
 /* ---- shared pieces of the commands ----------------------------------------- */

@@ -548,6 +548,10 @@ static int dispatch(const cli_cmd **path, size_t depth, cli_args *a, int argc, c
             cli_completion(stdout);
             return CLI_OK;
         }
+        if (argc >= 3 && !strcmp(argv[2], "--commands")) {
+            cli_list_commands(stdout);
+            return CLI_OK;
+        }
         const cli_cmd *hp[8] = {path[0]};
         size_t hd = 1;
         for (int i = 2; i < argc && hd < 8; i++) {

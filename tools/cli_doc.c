@@ -464,6 +464,31 @@ void cli_completion(FILE *f)
           "complete -o filenames -F _lockstep lockstep\n", f);
 }
 
+static void list_node(FILE *f, const char *prefix, const cli_cmd *c)
+{
+    for (const cli_cmd *k = c->subs; k && k->name; k++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? " " : "", k->name);
+        if (k->subs) {
+            list_node(f, path, k);
+            continue;
+        }
+        fprintf(f, "%s\t%d\t%d\t", path, k->min_ops, k->max_ops);
+        int n = 0;
+        for (const cli_opt *o = k->opts; o && o->name; o++)
+            if (takes_value(o) && !(o->flags & CLI_O_HIDDEN))
+                fprintf(f, "%s%s", n++ ? "," : "", o->name);
+        fprintf(f, "%s\t", n ? "" : "-");
+        n = 0;
+        for (const cli_opt *o = k->opts; o && o->name; o++)
+            if ((o->flags & CLI_O_STREAM) && !(o->flags & CLI_O_HIDDEN))
+                fprintf(f, "%s%s", n++ ? "," : "", o->name);
+        fprintf(f, "%s\n", n ? "" : "-");
+    }
+}
+
+void cli_list_commands(FILE *f) { list_node(f, "", &cli_root); }
+
 /* ---- --version -------------------------------------------------------------- */
 
 /* A JIT, when one is linked in, defines this (weak: absent today). */

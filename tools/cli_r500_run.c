@@ -53,9 +53,13 @@ int cli_r500_faults(cli_args *a, const char *prog, const r500_result *res)
         }
         char key[160];
         size_t n = 0;
-        for (const char *p = fd.msg; *p && n + 1 < sizeof key; p++)
-            if (!(*p >= '0' && *p <= '9'))
+        for (const char *p = fd.msg; *p && n + 1 < sizeof key; p++) {
+            bool digit = *p >= '0' && *p <= '9';
+            if (!digit)
                 key[n++] = *p;
+            else if (p == fd.msg || !(p[-1] >= '0' && p[-1] <= '9'))
+                key[n++] = 'N'; /* a number: N */
+        }
         key[n] = 0;
         size_t i = 0;
         while (i < nk && strcmp(kinds[i], key))

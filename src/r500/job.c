@@ -448,7 +448,8 @@ static ls_status load_asm(r500_job *job, const char *name, const char *data, siz
         r500_asm_program_free(&prog);
         return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
     }
-    memcpy(w + off * R500_INST_WORDS, prog.words, prog.count * R500_INST_WORDS * sizeof *w);
+    if (prog.count) /* an empty program has no words (NULL): r500_job_set_program refuses it */
+        memcpy(w + off * R500_INST_WORDS, prog.words, prog.count * R500_INST_WORDS * sizeof *w);
     st = r500_job_set_program(job, w, off + prog.count, true, d);
     free(w);
     if (!st) {
