@@ -548,6 +548,11 @@ static int dispatch(const cli_cmd **path, size_t depth, cli_args *a, int argc, c
             cli_completion(stdout);
             return CLI_OK;
         }
+        if (argc >= 3 && !strcmp(argv[2], "--exit-statuses")) {
+            for (const cli_exit_info *e = cli_exit_table; e->name; e++)
+                printf("%d\t%d\t%s\t%s\n", e->code, e->last, e->name, e->meaning);
+            return CLI_OK;
+        }
         if (argc >= 3 && !strcmp(argv[2], "--commands")) {
             cli_list_commands(stdout);
             return CLI_OK;

@@ -5,9 +5,10 @@
 # groff is absent), every command and every option of the table appears in
 # its machine's page, and the completion script is valid bash that completes
 # commands, options and option values.
-# usage: manpages.sh LOCKSTEP MANDIR COMPLETION_FILE
+# docs/cli.md's table of exit statuses is the table of the code.
+# usage: manpages.sh LOCKSTEP MANDIR COMPLETION_FILE SOURCE_ROOT
 set -u
-L=$1 MANDIR=$2 COMP=$3
+L=$1 MANDIR=$2 COMP=$3 SRC=$4
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 for page in lockstep lockstep-r500 lockstep-pp5 lockstep-mesa; do
@@ -35,9 +36,18 @@ while IFS=$'\t' read -r cmd _ _ valopts _; do
     done
   fi
 done < <("$L" help --commands)
-# exit statuses: the page lists every code of the table
-for code in 0 1 2 3 4 5 6 70; do
+# exit statuses: the page and docs/cli.md list every row of the table, and
+# the table has the classes issue 21 asks for
+rows=0
+while IFS=$'\t' read -r code last name _; do
+  rows=$((rows + 1))
   grep -q "^\.B $code" "$MANDIR/lockstep.1" || bad "lockstep.1: exit status $code not listed"
+  if [ "$code" = "$last" ]; then want="| $code | \`$name\` |"; else want="| $code–$last | \`$name\` |"; fi
+  grep -qF "$want" "$SRC/docs/cli.md" || bad "docs/cli.md: no row '$want'"
+done < <("$L" help --exit-statuses)
+[ "$rows" -eq "$(grep -c '^| [0-9]' "$SRC/docs/cli.md")" ] || bad "docs/cli.md has rows the table lacks"
+for n in usage bad-input mismatch fault internal; do
+  "$L" help --exit-statuses | cut -f3 | grep -qx "$n" || bad "no exit status '$n'"
 done
 # the completion: valid bash, and it completes
 bash -n "$COMP" || bad "completion script: syntax error"
