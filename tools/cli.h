@@ -68,8 +68,7 @@ typedef struct cli_args cli_args;
 
 enum {
     CLI_C_HIDDEN = 1u << 0,   /* not listed (internal commands) */
-    CLI_C_IN = 1u << 1,       /* operands are input files; '-' reads stdin */
-    CLI_C_NUMBERS = 1u << 2,  /* operands may be negative numbers */
+    CLI_C_IN = 1u << 1,       /* operands are input files; '-' reads stdin (one at most) */
 };
 
 typedef struct cli_cmd {

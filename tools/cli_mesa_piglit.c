@@ -294,6 +294,7 @@ int cli_mesa_piglit(cli_args *a)
             cli_err(a, CLI_OUTPUT, "cannot write %s: %s", json, strerror(errno));
         if (jf)
             fputs("[\n", jf);
+        FILE *lines = jf == stdout ? stderr : stdout;
         size_t count[3] = {0, 0, 0};
         /* Results live in shared memory: with -j N, N forked workers run tests
          * k ≡ w (mod N) and the parent prints them in order as they finish. */
@@ -361,14 +362,14 @@ int cli_mesa_piglit(cli_args *a)
             if (prog.on)
                 fprintf(stderr, "\r\033[K"); /* the progress line gives way to the result */
             count[res[k].kind]++;
-            /* one result line per test: data, on stdout */
-            printf("%s  %s%s%s%s%s\n", result_name[res[k].kind], tl.name[i],
+            /* one result line per test: data, on stdout (stderr when the JSON goes there) */
+            fprintf(lines, "%s  %s%s%s%s%s\n", result_name[res[k].kind], tl.name[i],
                    res[k].reason[0] ? "  " : "", res[k].reason, res[k].fc_issued ? "  [FC]" : "",
                    res[k].llvmpipe < 0    ? ""
                    : res[k].llvmpipe == 2 ? "  (llvmpipe: fails to run too)"
                    : res[k].llvmpipe      ? "  (llvmpipe: pass)"
                                           : "  (llvmpipe: fail)");
-            fflush(stdout);
+            fflush(lines);
             cli_progress_update(&prog, k + 1);
             if (jf) {
                 fprintf(jf, "%s  {\"test\": ", k ? ",\n" : "");

@@ -193,7 +193,7 @@ static const cli_cmd pp5_cmds[] = {
     {"serialize", "A B C D E F", "the bit streams the Serializer sends",
      "Prints, for the six coefficients, the serial bit streams and TRR tokens of the "
      "Serializer (docs/pp5.md). Coefficients must be finite floats; negative ones may follow '--'.",
-     pp5_ser_opts, cli_pp5_serialize, NULL, 6, 6, CLI_C_NUMBERS,
+     pp5_ser_opts, cli_pp5_serialize, NULL, 6, 6, 0,
      "lockstep pp5 serialize --fbits 4 --mode linear --fni 9 -- 1 -2.5 3 0 0 0"},
     {"render", "SCENE", "render a scene on the IGC and the EMC array",
      "Renders the triangles and discs of a scene (docs/pp5-render.md); a summary goes to stderr.",

@@ -89,6 +89,12 @@ done
 run mesa piglit --chip r999 x
 [ $rc -eq 2 ] && [[ $err == *"--chip"* ]] || bad "mesa piglit --chip r999: rc=$rc $err"
 
+# a binary file given as text: the error shows its bytes escaped, never raw
+printf '\001\002garbage\377\376\n' > binary.hex
+run pp5 dis binary.hex
+[ $rc -eq 3 ] && [[ $err == *'\x01\x02garbage\xff\xfe'* ]] || bad "pp5 dis of binary bytes: rc=$rc $err"
+if LC_ALL=C grep -q '[^[:print:][:space:]]' err; then bad "pp5 dis echoed raw bytes"; fi
+
 # ---- outputs checked before work ------------------------------------------------
 run pp5 render "$SRC/examples/pp5/triangle.scene" -o frame.png --vcd /nonexistent/dir/x.vcd
 [ $rc -eq 5 ] && [ ! -e frame.png ] || bad "bad --vcd path: rc=$rc, frame.png written: $([ -e frame.png ] && echo yes)"
