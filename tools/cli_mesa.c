@@ -298,8 +298,8 @@ static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, 
     if (!names)
         return;
     size_t n = mesa_glsl_uniforms(src, len, names, MAXU);
-    char unset[1024] = "";
-    size_t nun = 0, ul = 0;
+    char unset[1024] = "", all[1024] = "";
+    size_t nun = 0, ul = 0, al = 0;
     for (size_t i = 0; i < n && i < MAXU; i++) {
         bool set = false;
         for (size_t k = 0; k < a->nov && !set; k++)
@@ -308,12 +308,18 @@ static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, 
                 size_t l = strcspn(v, "=");
                 set = l == strlen(names[i]) && !strncmp(v, names[i], l);
             }
+        if (al < sizeof all)
+            al += (size_t)snprintf(all + al, sizeof all - al, "%s%s%s", i ? ", " : "", names[i],
+                                   set ? "" : " (not set)");
         if (!set) {
             nun++;
             if (ul < sizeof unset)
                 ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun > 1 ? ", " : "", names[i]);
         }
     }
+    /* the summary names them all (stderr, unless -q) */
+    if (n && !cli_flag(a, "quiet"))
+        fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, n > MAXU ? ", ..." : "");
     if (nun)
         cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag, nun,
                  unset);
