@@ -128,13 +128,13 @@ static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *
                                   const char *uni, const r500_result *r, double tol,
                                   const char *out, bool quiet, ls_diag *d)
 {
-    char ref[PATH_MAX];
+    char ref[1024];
     snprintf(ref, sizeof ref, "%s/lockstep-mesa-ref-XXXXXX", tmpdir());
     int fd = mkstemp(ref);
     if (fd < 0)
         return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary file");
     close(fd);
-    char cmd[16384];
+    char cmd[32768];
     snprintf(cmd, sizeof cmd,
              "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s'%s%s%s%s --size %dx%d --float -o '%s'", gl, frag,
              vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni, r->width, r->height,
@@ -211,11 +211,11 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
                                        const char *uni, int w, int h, const mesa_cs_draw *dr,
                                        bool wpos, r500_job *rj, ls_imagef *img, ls_diag *d)
 {
-    char dir[PATH_MAX];
+    char dir[1024];
     snprintf(dir, sizeof dir, "%s/lockstep-mesa-var-XXXXXX", tmpdir());
     if (!mkdtemp(dir))
         return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory");
-    char cmd[16384];
+    char cmd[32768];
     snprintf(cmd, sizeof cmd,
              "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s' --vert '%s'%s --size %dx%d --varying-pass '%s/var' "
              ">'%s/log' 2>&1",
@@ -483,7 +483,7 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (st == LS_OK && bench) {
             double ls_sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-            char cmd2[16384];
+            char cmd2[32768];
             snprintf(cmd2, sizeof cmd2,
                      "LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s --size %dx%d "
                      "--float --repeat 5 2>/dev/null",
