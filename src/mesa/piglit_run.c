@@ -21,115 +21,8 @@
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_piglit.h"
 #include "lockstep/r500.h"
+#include "mesa/proc.h"
 
-extern char **environ;
-
-/* An image lockstep-mesa-gl wrote: float32 RGBA, bottom row first, exactly
- * w*h*16 bytes (docs/mesa.md). *rgba is malloc'd. */
-static ls_status read_rawf(const char *path, int w, int h, float **rgba, ls_diag *d)
-{
-    ls_buf b;
-    ls_buf_init(&b);
-    *rgba = NULL;
-    if (!ls_read_file(path, &b)) {
-        ls_status st = ls_diag_set(d, LS_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
-        ls_buf_free(&b);
-        return st;
-    }
-    size_t want = (size_t)w * (size_t)h * 4 * sizeof(float);
-    if (b.len != want) {
-        ls_buf_free(&b);
-        return ls_diag_set(d, LS_ERR_PARSE, path, 0, 0, "%zu bytes, expected %zu (%dx%d RGBA float32)",
-                           b.len, want, w, h);
-    }
-    *rgba = malloc(want);
-    if (!*rgba) {
-        ls_buf_free(&b);
-        return ls_diag_set(d, LS_ERR_NOMEM, path, 0, 0, "out of memory");
-    }
-    memcpy(*rgba, b.data, want);
-    ls_buf_free(&b);
-    return LS_OK;
-}
-
-/* ---- processes ---------------------------------------------------------- */
-
-/* Run argv with extra environment entries, stdout and stderr to log
- * (appended). Returns the exit status, 128 + signal, or -1. */
-static int spawn_wait(char *const argv[], char *const extra_env[], const char *log)
-{
-    /* The inherited environment minus what would change which driver runs or
-     * how (ld.so honours the last LD_PRELOAD; a parent's LIBGL_ALWAYS_SOFTWARE
-     * would silently bypass the shim), then ours. */
-    static const char *const drop[] = {"LD_PRELOAD=", "LIBGL_ALWAYS_SOFTWARE=", "GALLIUM_DRIVER=",
-                                       "MESA_LOADER_DRIVER_OVERRIDE=", "LOCKSTEP_SHIM_", NULL};
-    size_t n = 0, k = 0;
-    while (environ[n])
-        n++;
-    for (; extra_env && extra_env[k]; k++)
-        ;
-    char **env = malloc((n + k + 1) * sizeof *env);
-    if (!env)
-        return -1;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool keep = true;
-        for (const char *const *dp = drop; *dp && keep; dp++)
-            keep = strncmp(environ[i], *dp, strlen(*dp)) != 0;
-        if (keep)
-            env[m++] = environ[i];
-    }
-    for (size_t i = 0; i < k; i++)
-        env[m++] = extra_env[i];
-    env[m] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (log) {
-        posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    }
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
-    posix_spawn_file_actions_destroy(&fa);
-    free(env);
-    if (rc != 0)
-        return -1;
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
-}
-
-static void rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-/* First line of log starting with one of the prefixes (without newline). */
-static bool log_line(const char *log, const char *const *prefixes, char *out, size_t n)
-{
-    FILE *f = fopen(log, "r");
-    if (!f)
-        return false;
-    char line[1024];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f)) {
-        for (const char *const *p = prefixes; *p && !found; p++) {
-            const char *at = strstr(line, *p);
-            if (at) {
-                line[strcspn(line, "\n")] = 0;
-                snprintf(out, n, "%s", at);
-                found = true;
-            }
-        }
-    }
-    fclose(f);
-    return found;
-}
 
 int mesa_piglit_make_dirs(const char *path)
 {
@@ -146,34 +39,6 @@ int mesa_piglit_make_dirs(const char *path)
 }
 
 /* ---- one test ----------------------------------------------------------- */
-
-static ls_status read_dwords(const char *path, uint32_t **dw, size_t *n, size_t *cap, ls_diag *d)
-{
-    ls_buf b;
-    ls_buf_init(&b);
-    if (!ls_read_file(path, &b)) {
-        ls_buf_free(&b);
-        return ls_diag_set(d, LS_ERR_IO, path, 0, 0, "cannot read");
-    }
-    size_t k = b.len / 4;
-    if (*n + k > *cap) {
-        size_t nc = (*n + k) * 2 + 16;
-        uint32_t *p = realloc(*dw, nc * 4);
-        if (!p) {
-            ls_buf_free(&b);
-            return ls_diag_set(d, LS_ERR_NOMEM, path, 0, 0, "out of memory");
-        }
-        *dw = p;
-        *cap = nc;
-    }
-    for (size_t i = 0; i < k; i++) {
-        const unsigned char *q = (const unsigned char *)b.data + 4 * i;
-        (*dw)[*n + i] = q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-    }
-    *n += k;
-    ls_buf_free(&b);
-    return LS_OK;
-}
 
 /* Run draw dr of the capture over the window; write the covered, unkilled
  * pixels of render target 0 into fb as RGBA8 would store them. */
@@ -358,43 +223,43 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
         snprintf(vlog, sizeof vlog, "%s/varying.log", dir);
         char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
         char *argv_v[] = {(char *)o->gl, "--shader-test", (char *)path, "--varying-pass", prefix, NULL};
-        int vrc = spawn_wait(argv_v, env_lp, vlog);
+        int vrc = mesa_spawn_wait(argv_v, env_lp, vlog);
         if (vrc != 0) {
             res->kind = MESA_PIGLIT_FAIL;
-            if (log_line(vlog, verdicts, line, sizeof line))
+            if (mesa_log_line(vlog, verdicts, line, sizeof line))
                 snprintf(res->reason, sizeof res->reason, "llvmpipe varying pass: %.500s", line + 6);
             else
                 snprintf(res->reason, sizeof res->reason, "llvmpipe varying pass exited with %d", vrc);
-            rm_tree(dir);
+            mesa_rm_tree(dir);
             piglit_test_free(&t);
             return;
         }
     }
-    rc = spawn_wait(argv_r300, env_r300, log);
+    rc = mesa_spawn_wait(argv_r300, env_r300, log);
     static const char *const compiler[] = {"Compiler Error", "Compiler error", "r300 FP:",
                                            "r300 VP:", NULL};
     bool keep = false;
     if (rc == 77) {
         res->kind = MESA_PIGLIT_SKIP;
-        if (log_line(log, verdicts, line, sizeof line))
+        if (mesa_log_line(log, verdicts, line, sizeof line))
             snprintf(res->reason, sizeof res->reason, "r300: %.500s", line + 6);
         else
             snprintf(res->reason, sizeof res->reason, "r300: a requirement is not met");
     } else if (rc != 0) {
         res->kind = MESA_PIGLIT_FAIL;
-        if (log_line(log, verdicts, line, sizeof line))
+        if (mesa_log_line(log, verdicts, line, sizeof line))
             snprintf(res->reason, sizeof res->reason, "GL: %.500s", line + 6);
         else
             snprintf(res->reason, sizeof res->reason, "GL program %s %d under r300 (log %.300s)",
                      rc > 128 ? "killed by signal" : "exited with status", rc > 128 ? rc - 128 : rc,
                      log);
         keep = true;
-    } else if (log_line(log, compiler, line, sizeof line)) {
+    } else if (mesa_log_line(log, compiler, line, sizeof line)) {
         /* r300 prints "r300 FP: Compiler Error:", then "file::function(): why",
          * and renders with a dummy program */
         static const char *const detail[] = {"Too many", "():", NULL};
         char why[600] = "";
-        if (log_line(log, detail, why, sizeof why)) {
+        if (mesa_log_line(log, detail, why, sizeof why)) {
             char *cut = strstr(why, "Using a dummy shader");
             if (cut)
                 *cut = 0;
@@ -417,7 +282,7 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
             snprintf(ib, sizeof ib, "%s/cs_%04d.ib", dir, k);
             if (access(ib, R_OK))
                 break;
-            st = read_dwords(ib, &dw, &ndw, &cap, &d);
+            st = mesa_read_dwords(ib, &dw, &ndw, &cap, &d);
         }
         mesa_cs cs = {0};
         if (st == LS_OK)
@@ -471,7 +336,7 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
                     if (t.varying.kind != PIGLIT_VARYING_NONE) {
                         char vp[PATH_MAX + 32];
                         snprintf(vp, sizeof vp, "%s/var.%d.bin", dir, rect);
-                        st = read_rawf(vp, t.width, t.height, &vimg, &d);
+                        st = mesa_read_rawf(vp, t.width, t.height, &vimg, &d);
                     }
                     if (st == LS_OK)
                         st = run_draw(&t, &cs.draws[next], next, fragcoord,
@@ -526,8 +391,8 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
         char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
         char *argv_lp[] = {(char *)o->gl, "--shader-test", (char *)path, "-o", ref, NULL};
         float *img = NULL;
-        int lrc = spawn_wait(argv_lp, env_lp, llog);
-        if (lrc == 0 && read_rawf(ref, t.width, t.height, &img, &d) == LS_OK) {
+        int lrc = mesa_spawn_wait(argv_lp, env_lp, llog);
+        if (lrc == 0 && mesa_read_rawf(ref, t.width, t.height, &img, &d) == LS_OK) {
             res->llvmpipe = probes_pass_on(&t, img);
             free(img);
         } else if (lrc != 77) {
@@ -540,17 +405,17 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
         for (char *p = dst + strlen(o->keep) + 1; *p; p++)
             if (*p == '/')
                 *p = '@';
-        rm_tree(dst); /* an earlier run's capture of the same test */
+        mesa_rm_tree(dst); /* an earlier run's capture of the same test */
         if (mesa_piglit_make_dirs(o->keep) == 0 && rename(dir, dst) == 0) {
             snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                      " [capture kept in %s]", dst);
         } else {
             snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                      " [capture not kept: %s]", strerror(errno));
-            rm_tree(dir);
+            mesa_rm_tree(dir);
         }
     } else {
-        rm_tree(dir);
+        mesa_rm_tree(dir);
     }
     piglit_test_free(&t);
 }
