@@ -89,6 +89,13 @@ int cli_mesa_decode(cli_args *a)
 
 /* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
  * else beside this binary in a build tree (../src/mesa/). */
+#ifndef LOCKSTEP_LIBDIR
+#define LOCKSTEP_LIBDIR "lib"
+#endif
+#ifndef LOCKSTEP_LIBEXECDIR
+#define LOCKSTEP_LIBEXECDIR "libexec"
+#endif
+
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n)
 {
     const char *e = getenv(env);
@@ -104,9 +111,15 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = 0;
-    /* a build tree (tools/lockstep, src/mesa/NAME), then installed layouts */
-    static const char *const where[] = {"../src/mesa", "../lib/lockstep", "../libexec/lockstep",
-                                        "../lib/x86_64-linux-gnu/lockstep", "../lib", NULL};
+    /* a build tree (tools/lockstep, src/mesa/NAME), then installed layouts
+     * (bindir/../libdir/lockstep, bindir/../libexecdir/lockstep, libdir,
+     * bindir; the directories meson was configured with) */
+    static const char *const where[] = {"../src/mesa",
+                                        "../" LOCKSTEP_LIBDIR "/lockstep",
+                                        "../" LOCKSTEP_LIBEXECDIR "/lockstep",
+                                        "../" LOCKSTEP_LIBDIR,
+                                        ".",
+                                        NULL};
     for (const char *const *w = where; *w; w++) {
         int len = snprintf(out, n, "%s/%s/%s", exe, *w, name);
         if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
