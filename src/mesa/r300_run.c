@@ -73,9 +73,9 @@ static void verdict(const char *log, char *why, size_t n)
         size_t l = strlen(line);
         if (l && line[l - 1] == ':' && fgets(next, sizeof next, f)) {
             next[strcspn(next, "\n")] = 0;
-            snprintf(why, n, "%s %s", line, next);
+            snprintf(why, n, "%.280s %.280s", line, next);
         } else {
-            snprintf(why, n, "%s", line);
+            snprintf(why, n, "%.560s", line);
         }
         break;
     }
