@@ -166,7 +166,7 @@ void cli_completion(FILE *f);
 /* Every command with a function, one per line, for tests/cli: the words of
  * the command, then tab-separated: min operands, max operands (-1 any), the
  * options that take a value (comma-separated, "-" none), the outputs that may
- * be '-' (likewise). */
+ * be '-' (likewise), the outputs that may not (likewise). */
 void cli_list_commands(FILE *f);
 void cli_version(FILE *f);
 

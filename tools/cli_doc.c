@@ -483,6 +483,11 @@ static void list_node(FILE *f, const char *prefix, const cli_cmd *c)
         for (const cli_opt *o = k->opts; o && o->name; o++)
             if ((o->flags & CLI_O_STREAM) && !(o->flags & CLI_O_HIDDEN))
                 fprintf(f, "%s%s", n++ ? "," : "", o->name);
+        fprintf(f, "%s\t", n ? "" : "-");
+        n = 0;
+        for (const cli_opt *o = k->opts; o && o->name; o++)
+            if ((o->flags & CLI_O_OUT) && !(o->flags & CLI_O_STREAM) && !(o->flags & CLI_O_HIDDEN))
+                fprintf(f, "%s%s", n++ ? "," : "", o->name);
         fprintf(f, "%s\n", n ? "" : "-");
     }
 }

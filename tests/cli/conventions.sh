@@ -44,7 +44,7 @@ run r500 rn
 run
 [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "lockstep (nothing): rc=$rc"
 
-while IFS=$'\t' read -r cmd minops maxops valopts streams; do
+while IFS=$'\t' read -r cmd minops maxops valopts streams files; do
   n=$((n + 1))
   read -r -a words <<<"$cmd"
   run "${words[@]}" --help
@@ -57,7 +57,8 @@ while IFS=$'\t' read -r cmd minops maxops valopts streams; do
   run "${words[@]}" some-operand --help
   [ $rc -eq 0 ] && [[ $out == usage:* ]] || bad "$cmd OPERAND --help: exit $rc"
   run "${words[@]}" --version
-  [ $rc -eq 0 ] && [[ $out == "lockstep "* ]] || bad "$cmd --version: exit $rc"
+  [ $rc -eq 0 ] && [[ $out == "lockstep "* ]] && [[ $out == *"mesa r300 shim: "* ]] &&
+    [[ $out == *"r500 jit: "* ]] || bad "$cmd --version: exit $rc, $out"
   run "${words[@]}" --no-such-option x
   if [ $rc -ne 2 ] || [ -n "$out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
      [[ $err != "lockstep $cmd: unknown option --no-such-option"* ]]; then
@@ -94,8 +95,26 @@ while IFS=$'\t' read -r cmd minops maxops valopts streams; do
     run "${words[@]}"
     [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "$cmd (no operands): rc=$rc stderr=[$err]"
   fi
-  # outputs that are streams accept '-'; the others refuse it before any work
-  : "$maxops" "$streams"
+  # outputs that are streams take '-' as stdout (two of them on stdout are
+  # refused, before any work); the other outputs refuse '-'
+  ops=()
+  for ((k = 0; k < minops; k++)); do ops+=(operand$k); done
+  if [ "$streams" != "-" ]; then
+    IFS=, read -r -a so <<<"$streams"
+    for o in "${so[@]}"; do
+      run "${words[@]}" "${ops[@]}" "--$o" - "--$o" -
+      [ $rc -eq 2 ] && [[ $err == *"only one output can go to stdout"* ]] ||
+        bad "$cmd --$o - (twice): rc=$rc stderr=[$err]"
+    done
+  fi
+  if [ "$files" != "-" ]; then
+    IFS=, read -r -a fo <<<"$files"
+    for o in "${fo[@]}"; do
+      run "${words[@]}" "${ops[@]}" "--$o" -
+      [ $rc -eq 2 ] && [[ $err == *"'-' (stdout) is not possible"* ]] || bad "$cmd --$o -: rc=$rc stderr=[$err]"
+    done
+  fi
+  : "$maxops"
 done <<<"$cmds"
 [ $n -ge 13 ] || bad "only $n commands listed"
 echo "$n commands checked"
