@@ -1,5 +1,7 @@
-/* `lockstep mesa ...`: the Mesa r300 harness. `decode` turns a captured
- * command stream into lockstep R500 jobs (docs/mesa.md). */
+/* `lockstep mesa decode|run|check|bench` (options: cli_table.c; piglit:
+ * cli_mesa_piglit.c). `decode` turns a captured command stream into lockstep
+ * R500 jobs; run/check/bench call the library's r300 pipeline
+ * (include/lockstep/mesa_r300.h) and print (docs/mesa.md). */
 #include <errno.h>
 #include <limits.h>
 #include <time.h>

@@ -1,5 +1,6 @@
-/* `lockstep pp5 asm|dis|run|serialize|render`. The library does the work;
- * this file parses options and prints. */
+/* `lockstep pp5 asm|dis|run|serialize` (options: cli_table.c; render:
+ * cli_pp5_render.c). The library does the work; this file reads the options
+ * and prints. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

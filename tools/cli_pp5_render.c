@@ -1,7 +1,6 @@
-/* `lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] [--vcd trace.vcd]
- *  [--probe X,Y] [--stats stats.json] [--chips CXxCY] [--tile WxH]
- *  [--origins full|tile]`: the scene
- *  renderer of src/pp5/render.c. */
+/* `lockstep pp5 render SCENE [options]` (options: cli_table.c): the scene
+ * renderer of src/pp5/render.c, with the VCD of the IGC's signals and the
+ * EMC state at a probe pixel. */
 #include <stdlib.h>
 #include <string.h>
 #include "base/vcd.h"
