@@ -15,7 +15,7 @@ deps:
 	@scripts/deps.sh
 
 $(BUILD)/build.ninja:
-	$(MESON) setup $(BUILD)
+	$(MESON) setup --werror $(BUILD)
 
 build: deps $(BUILD)/build.ninja
 	$(MESON) compile -C $(BUILD)
@@ -30,7 +30,7 @@ check-plain: build
 	$(MESON) test -C $(BUILD) --print-errorlogs --num-processes 2
 
 $(SAN)/build.ninja:
-	$(MESON) setup $(SAN) -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 -Ddebug=true
+	$(MESON) setup --werror $(SAN) -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 -Ddebug=true
 
 check-san: deps $(SAN)/build.ninja
 	$(MESON) compile -C $(SAN)

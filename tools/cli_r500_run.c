@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "io/image.h"
 #include "lockstep/r500.h"
+#include "lockstep/r500_tex.h"
 
 static void usage(FILE *f)
 {
@@ -302,6 +303,7 @@ int cli_r500_run(int argc, char **argv)
 
     r500_job job;
     r500_job_init(&job);
+    job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
     ls_diag d;
     ls_diag_clear(&d);
     if (r500_job_load(&job, prog, &d)) {

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lockstep/buf.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lockstep/buf.h"
 #include "lockstep/r500_fc.h"
 #include "lockstep/r500_isa.h"
 #include "lockstep/status.h"
@@ -95,6 +96,19 @@ typedef struct r500_input {
     const float *image;  /* R500_INPUT_IMAGE: W×H×4 floats, not owned */
 } r500_input;
 
+/* How r500_job_load_texture (and a JSON job's "textures") turn a file name
+ * into a texture. The core library reads no image files (it does not link
+ * libpng): the caller passes a loader. r500_texture_load_file
+ * (include/lockstep/r500_tex.h, src/io/texture_io.c) reads PNG and raw
+ * float32 files; a program may pass its own (textures from memory, another
+ * image library). load == NULL: texture files are an error (LS_ERR_UNSUPPORTED). */
+typedef ls_status (*r500_texture_load_fn)(void *ctx, const char *spec,
+                                          struct r500_texture **out, ls_diag *d);
+typedef struct r500_texture_loader {
+    r500_texture_load_fn load;
+    void *ctx;
+} r500_texture_loader;
+
 typedef struct r500_job {
     uint32_t *words;          /* instruction memory, ninst*6 dwords, slot 0 first (owned) */
     size_t ninst;
@@ -107,6 +121,7 @@ typedef struct r500_job {
     float clear[4];           /* colour of killed pixels */
     unsigned workers;         /* host threads; 0 = one per online core */
     r500_options options;
+    r500_texture_loader texture_loader; /* for texture file names; zero = none */
 } r500_job;
 
 /* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
@@ -131,8 +146,9 @@ ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, s
 ls_status r500_job_load_json(r500_job *job, const char *name, const char *text, size_t len,
                              ls_diag *d);
 
-/* Bind sampler 0..15 to a texture file: a PNG, or raw float32 RGBA given as
- * "FILE@WxH" (bottom row first). Replaces any texture bound before. */
+/* Bind sampler 0..15 to a texture file through job->texture_loader (with
+ * r500_texture_load_file: a PNG, or raw float32 RGBA given as
+ * "FILE@WxH", bottom row first). Replaces any texture bound before. */
 ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *path, ls_diag *d);
 
 /* Statistics of one run. */
@@ -170,7 +186,6 @@ void r500_result_free(r500_result *r);
 /* Trace sink: when non-NULL, r500_run appends one JSON object per issued
  * instruction and thread (pc, active mask, branch counters, loop stack) to
  * trace (a JSON array's items, comma-separated; the caller wraps them). */
-typedef struct ls_buf ls_buf;
 
 /* Run the job. Returns LS_OK when the program could run (faults of single
  * threads are results, in r->faults); an error status for a bad job (no

@@ -550,8 +550,12 @@ ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *pat
 {
     if (sampler >= R500_NUM_SAMPLERS)
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0, "sampler %u outside 0..15", sampler);
+    if (!job->texture_loader.load)
+        return ls_diag_set(d, LS_ERR_UNSUPPORTED, path, 0, 0,
+                           "no texture loader (set job.texture_loader, e.g. to "
+                           "r500_texture_load_file)");
     struct r500_texture *t = NULL;
-    ls_status st = r500_exec_texture_load(path, &t, d);
+    ls_status st = job->texture_loader.load(job->texture_loader.ctx, path, &t, d);
     if (st)
         return st;
     r500_exec_texture_free(job->tex[sampler]);
