@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "lockstep/buf.h"
+#include "lockstep/r500_asm.h"
 #include "lockstep/r500_fc.h"
 #include "lockstep/r500_isa.h"
 #include "lockstep/status.h"
@@ -145,6 +146,28 @@ ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, s
 /* JSON job text only. */
 ls_status r500_job_load_json(r500_job *job, const char *name, const char *text, size_t len,
                              ls_diag *d);
+
+/* Apply an assembled program to the job: its words (behind .offset N when
+ * given, with US_CODE_* set as r500_job_load does for assembly) and its state
+ * (.const constants, .bool, .int, .fc full|partial). Constants and registers
+ * the program does not set keep their values. An empty program is an error. */
+ls_status r500_job_apply_program(r500_job *job, const r500_asm_program *prog, ls_diag *d);
+/* The reverse: the job's program and, as state, everything of it the
+ * assembly language can say: constants that are not zero, US_FC_BOOL_CONST,
+ * US_FC_INT_CONST_n and the FC mode where they differ from r500_job_init's,
+ * .offset when CODE_OFFSET = N and the slots below N are zero. US_CONFIG, an
+ * arbitrary code range, inputs, size and textures are not program state.
+ * Free out with r500_asm_program_free. */
+ls_status r500_job_get_program(const r500_job *job, r500_asm_program *out, ls_diag *d);
+
+/* Load any program form as words + state: .bin, hex-dword text (its "cN:"
+ * constants become .const state), assembly, or a JSON job (through
+ * r500_job_get_program). r500_disasm(out->words, out->count, &out->state, b)
+ * then prints source that assembles back to the same program and state.
+ * An empty program is an error. */
+ls_status r500_program_load(const char *path, r500_asm_program *out, ls_diag *d);
+ls_status r500_program_load_mem(const char *name, const char *data, size_t len,
+                                r500_asm_program *out, ls_diag *d);
 
 /* Bind sampler 0..15 to a texture file through job->texture_loader (with
  * r500_texture_load_file: a PNG, or raw float32 RGBA given as
