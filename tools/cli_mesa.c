@@ -452,8 +452,9 @@ static int run(int argc, char **argv, bool check, bool bench)
                 st = ls_png_write(out, &png, &d);
                 ls_image8_free(&png);
             }
-            if (r.nfaults)
-                fprintf(stderr, "%zu thread(s) faulted\n", r.nfaults);
+            if (r.stats.faulted_threads)
+                fprintf(stderr, "%llu thread(s) faulted\n",
+                        (unsigned long long)r.stats.faulted_threads);
             if (st == LS_OK && check)
                 st = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, &d);
             r500_result_free(&r);

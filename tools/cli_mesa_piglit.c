@@ -375,7 +375,7 @@ static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t i
     r500_job_free(&rj);
     if (st != LS_OK)
         return st;
-    *faults += r.nfaults;
+    *faults += (size_t)r.stats.faulted_threads;
     *fc_issued += r.stats.inst_fc;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {

@@ -57,6 +57,14 @@ typedef struct r500_exec_options {
     r500_quad_top quad_top;       /* "quad-top": low-y | high-y */
     r500_pred_write pred_write;   /* "pred-write": active | predicated */
     uint64_t watchdog;            /* "watchdog": max instructions issued per thread */
+    /* Job-wide limits (not model choices; docs/assumptions.md, "watchdog"):
+     * when one is reached r500_run stops every thread and returns
+     * LS_ERR_FAULT without a result. The budget is deterministic (it stops
+     * the run exactly when the run would issue more than max_instructions in
+     * all); the timeout is the only stop that depends on the host's speed. */
+    uint64_t max_instructions;    /* "max-instructions": over all threads; 0 = no limit */
+    double timeout;               /* "timeout": wall-clock seconds, checked coarsely
+                                   * (every 4096 instructions of a thread); 0 = none */
 } r500_exec_options;
 
 typedef struct r500_options {
@@ -185,11 +193,26 @@ typedef struct r500_stats {
     size_t nthreads;
 } r500_stats;
 
+/* Kinds of thread faults, for the summary in r500_result. */
+typedef enum r500_fault_kind {
+    R500_FAULT_WATCHDOG,  /* the thread issued `watchdog` instructions */
+    R500_FAULT_FC,        /* flow control: stack overflow/underflow, bad address... */
+    R500_FAULT_ENCODING,  /* a reserved or unsupported field value */
+    R500_FAULT_TEX,       /* a TEX instruction could not sample (unbound sampler) */
+    R500_FAULT_KINDS
+} r500_fault_kind;
+/* "watchdog", "flow-control", "encoding", "texture". */
+const char *r500_fault_kind_name(r500_fault_kind k);
+
 /* A fault of one thread (watchdog, FC fault, bad field): the thread stops. */
 typedef struct r500_fault {
     size_t thread;
+    r500_fault_kind kind;
     ls_diag diag;   /* index = instruction address */
 } r500_fault;
+
+/* How many faults r500_result keeps in full (those of the lowest threads). */
+#define R500_FAULTS_KEPT 8
 
 typedef struct r500_result {
     int width, height;
@@ -200,8 +223,12 @@ typedef struct r500_result {
     uint8_t *killed;                 /* 1 = pixel killed (TEXKILL) */
     uint32_t *work;                  /* instructions executed while the pixel was active */
     r500_stats stats;
+    /* Faults, summarised: every faulted thread is counted by kind (their sum
+     * is stats.faulted_threads); the first R500_FAULTS_KEPT by thread index
+     * are kept in full, in thread order. Deterministic for any worker count. */
+    uint64_t fault_counts[R500_FAULT_KINDS];
     r500_fault *faults;
-    size_t nfaults;
+    size_t nfaults;                  /* faults kept (<= R500_FAULTS_KEPT) */
 } r500_result;
 
 void r500_result_free(r500_result *r);
@@ -212,7 +239,9 @@ void r500_result_free(r500_result *r);
 
 /* Run the job. Returns LS_OK when the program could run (faults of single
  * threads are results, in r->faults); an error status for a bad job (no
- * program, bad size, code range outside the program). */
+ * program, bad size, code range outside the program); LS_ERR_FAULT when a
+ * job-wide limit stopped the run (options.exec.max_instructions, timeout:
+ * *r is then empty). */
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
 
 /* SIMD efficiency: active lane-slots / issued lane-slots (0 if none). */
