@@ -52,6 +52,13 @@ fi
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
 flags=$(pkg-config --cflags --libs lockstep) || fail "pkg-config --cflags --libs lockstep"
 echo "pkg-config --cflags --libs lockstep: $flags"
+# every installed header compiles on its own
+for h in $(find "$dest" -path '*/include/lockstep/*.h'); do
+  # shellcheck disable=SC2046
+  printf '#include <lockstep/%s>\nint lockstep_header_check;\n' "$(basename "$h")" |
+    "$cc" -std=c17 -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags lockstep) -x c - ||
+    fail "lockstep/$(basename "$h") does not compile on its own"
+done
 # shellcheck disable=SC2086
 "$cc" -std=c17 -Wall -Wextra -Werror -o "$work/r500_pixel" "$src/tests/install/r500_pixel.c" $flags ||
   fail "cannot build against the installed library"
