@@ -33,7 +33,7 @@ static const char *const result_name[] = {"PASS", "FAIL", "SKIP"};
 typedef struct result {
     result_kind kind;
     char reason[600];
-    char key[200];      /* a skip's kind of reason, stable across tests (groups the summary) */
+    char key[320];      /* a skip's kind of reason, stable across tests (groups the summary) */
     double start, end;  /* wall clock, for the piglit results file */
     int llvmpipe; /* -1 not run / no final probe, 0 its image fails the probes, 1 passes,
                    * 2 the program failed or crashed on llvmpipe too */
@@ -524,7 +524,7 @@ static void run_test(const options *o, const char *path, const char *name, resul
         static const char *const keyp[] = {"skip-key: ", NULL};
         char kl[600];
         if (log_line(log, keyp, kl, sizeof kl))
-            snprintf(res->key, sizeof res->key, "r300: %.180s", kl + 10);
+            snprintf(res->key, sizeof res->key, "r300: %.300s", kl + 10);
         else
             snprintf(res->key, sizeof res->key, "r300: a requirement is not met");
     } else if (rc != 0) {

@@ -92,7 +92,7 @@ typedef struct piglit_test {
     /* The kind of reason, stable across tests (for grouping skips): the
      * message with its test-specific parts as '*', e.g. "uniform type '*' is
      * not supported (GL 2.1 harness)". "" when skip is "". */
-    char skip_key[160];
+    char skip_key[256];        /* as large as skip: a key is never cut */
 } piglit_test;
 
 /* A skip message's key: fmt (a printf format with %s-style conversions)

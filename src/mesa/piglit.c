@@ -53,10 +53,11 @@ static void set_skip(piglit_test *t, int line, const char *fmt, const char *arg)
     snprintf(t->skip, sizeof t->skip, fmt, arg);
     t->skip_line = line;
     /* "%s" alone: the argument is itself a fixed message */
-    if (!strcmp(fmt, "%s"))
-        snprintf(t->skip_key, sizeof t->skip_key, "%s", arg);
+    if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == 0)
+        memcpy(t->skip_key, t->skip, sizeof t->skip_key);
     else
         piglit_skip_key(fmt, t->skip_key, sizeof t->skip_key);
+    t->skip_key[sizeof t->skip_key - 1] = 0;
 }
 
 /* Components of a uniform type, 0 if the harness does not support it (GL 2.1:

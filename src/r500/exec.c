@@ -112,7 +112,7 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
     } else if (!strcmp(name, "max-instructions")) {
         char *end;
         unsigned long long v = strtoull(value, &end, 0);
-        if (*value && *value != '-' && !*end) {
+        if (*value >= '0' && *value <= '9' && !*end) {
             e->max_instructions = v;
             return LS_OK;
         }

@@ -423,7 +423,7 @@ static void test_skip_keys(void **state)
 {
     (void)state;
     const char *fs = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n";
-    char buf[1024], k1[200], k2[200];
+    char buf[1024], k1[256], k2[256];
     snprintf(buf, sizeof buf, "%s[test]\nuniform uint u 1\n", fs);
     skip_key_of(buf, k1, sizeof k1);
     snprintf(buf, sizeof buf, "%s[test]\nuniform ivec4 v 1 2 3 4\nuniform uvec2 w 1 2\n", fs);
