@@ -34,7 +34,10 @@ echo "deb: building in $stage"
   >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; echo "deb: failed (log: $out/build.log)"; exit 1; }
 rm -rf "$stage"
 changes=$(ls "$out"/lockstep_"$version"_*.changes)
-lintian --info --display-info "$changes" >"$out/lintian.txt" 2>&1 || true
+# lintian leaves mldbm-* files in $TMPDIR: give it its own, removed after
+ltmp=$(mktemp -d "$out/lintian-tmp-XXXXXX")
+TMPDIR=$ltmp lintian --info --display-info "$changes" >"$out/lintian.txt" 2>&1 || true
+rm -rf "$ltmp"
 ls -1 "$out"/*.deb
 echo "deb: lintian: $out/lintian.txt ($(grep -c '^[EW]:' "$out/lintian.txt") errors/warnings)"
 cat "$out/lintian.txt"
