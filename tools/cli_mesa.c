@@ -90,14 +90,9 @@ int cli_mesa_decode(cli_args *a)
 
 
 /* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
- * else beside this binary in a build tree (../src/mesa/). */
-#ifndef LOCKSTEP_LIBDIR
-#define LOCKSTEP_LIBDIR "lib"
-#endif
-#ifndef LOCKSTEP_LIBEXECDIR
-#define LOCKSTEP_LIBEXECDIR "libexec"
-#endif
-
+ * else beside this binary in a build tree (../src/mesa/), else where
+ * `meson install` put them: PREFIX/LOCKSTEP_PKGLIBEXECDIR with PREFIX this
+ * binary's directory less LOCKSTEP_BINDIR (tools/meson.build). */
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n)
 {
     const char *e = getenv(env);
@@ -113,21 +108,20 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = 0;
-    /* a build tree (tools/lockstep, src/mesa/NAME), then installed layouts
-     * (bindir/../libdir/lockstep, bindir/../libexecdir/lockstep, libdir,
-     * bindir; the directories meson was configured with) */
-    static const char *const where[] = {"../src/mesa",
-                                        "../" LOCKSTEP_LIBDIR "/lockstep",
-                                        "../" LOCKSTEP_LIBEXECDIR "/lockstep",
-                                        "../" LOCKSTEP_LIBDIR,
-                                        ".",
-                                        NULL};
-    for (const char *const *w = where; *w; w++) {
-        int len = snprintf(out, n, "%s/%s/%s", exe, *w, name);
-        if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
-            return true;
+    int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
+    if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+        return true;
+    const char *rel = LOCKSTEP_PKGLIBEXECDIR;
+    if (rel[0] != '/') { /* relative to the prefix: go up one level per bindir component */
+        static const char bindir[] = LOCKSTEP_BINDIR;
+        for (size_t k = 0; bindir[k]; k++)
+            if (bindir[k] != '/' && (k == 0 || bindir[k - 1] == '/') && (slash = strrchr(exe, '/')))
+                *slash = 0;
+        len = snprintf(out, n, "%s/%s/%s", exe, rel, name);
+    } else {
+        len = snprintf(out, n, "%s/%s", rel, name);
     }
-    return false;
+    return len > 0 && (size_t)len < n && access(out, R_OK) == 0;
 }
 
 
@@ -309,12 +303,22 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     }
     c.shim = shim;
     c.gl = gl;
+    /* with the shim's trace asked for, what the GL program printed goes to stderr */
+    ls_buf glout;
+    ls_buf_init(&glout);
+    const char *trace_env = getenv("LOCKSTEP_SHIM_TRACE");
+    if (trace_env && *trace_env)
+        c.output = &glout;
     ls_diag d;
     ls_diag_clear(&d);
     r500_job rj;
     r500_job_init(&rj);
     float *varying = NULL;
     ls_status st = mesa_r300_job(&c, frag, &rj, &varying, &d);
+    if (glout.len)
+        fwrite(glout.data, 1, glout.len, stderr);
+    ls_buf_free(&glout);
+    c.output = NULL;
     if (st != LS_OK) {
         /* the GL program or r300 failing is an outside component's failure */
         rc = cli_report(a, &d);

@@ -16,9 +16,11 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "lockstep/mesa_piglit.h"
 #include "lockstep/mesa_piglit_run.h"
 
 typedef mesa_piglit_result result;
@@ -170,27 +172,11 @@ static int cmp_index_by_name(const void *a, const void *b, void *ctx)
 
 /* ---- the command -------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
+static double wall_now(void)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-/* Group skip reasons by their text up to the first ':' (the specific part follows). */
-static void reason_key(const char *r, char *k, size_t n)
-{
-    size_t l = strcspn(r, ":(");
-    if (!strncmp(r, "r300: ", 6))
-        l = 6 + strcspn(r + 6, ":(0123456789");
-    snprintf(k, n, "%.*s", (int)(l < n - 1 ? l : n - 1), r);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* --chip: what the shim accepts (src/mesa/shim.c), checked before Mesa starts. */
@@ -204,6 +190,7 @@ int cli_mesa_piglit(cli_args *a)
     o.chip = cli_get(a, "chip") ? cli_get(a, "chip") : "rv530";
     o.llvmpipe = cli_flag(a, "llvmpipe");
     o.keep = cli_get(a, "keep");
+    o.no_keep = cli_flag(a, "no-keep");
     o.shim = shim;
     o.gl = gl;
     const char *json = cli_get(a, "json");
@@ -292,8 +279,7 @@ int cli_mesa_piglit(cli_args *a)
         bool json_failed = json && !jf;
         if (json_failed)
             cli_err(a, CLI_OUTPUT, "cannot write %s: %s", json, strerror(errno));
-        if (jf)
-            fputs("[\n", jf);
+        double run_start = wall_now();
         FILE *lines = jf == stdout ? stderr : stdout;
         size_t count[3] = {0, 0, 0};
         /* Results live in shared memory: with -j N, N forked workers run tests
@@ -371,25 +357,36 @@ int cli_mesa_piglit(cli_args *a)
                                           : "  (llvmpipe: fail)");
             fflush(lines);
             cli_progress_update(&prog, k + 1);
-            if (jf) {
-                fprintf(jf, "%s  {\"test\": ", k ? ",\n" : "");
-                json_str(jf, tl.name[i]);
-                fprintf(jf, ", \"result\": \"%s\", \"reason\": ", result_name[res[k].kind]);
-                json_str(jf, res[k].reason);
-                fprintf(jf, ", \"fc_instructions_issued\": %llu",
-                        (unsigned long long)res[k].fc_issued);
-                fprintf(jf, ", \"llvmpipe\": %s}",
-                        res[k].llvmpipe < 0    ? "null"
-                        : res[k].llvmpipe == 2 ? "\"does not run\""
-                        : res[k].llvmpipe      ? "\"pass\""
-                                               : "\"fail\"");
-            }
         }
         cli_progress_end(&prog);
-        if (jf) {
-            fputs("\n]\n", jf);
-            if (jf == stdout ? fflush(jf) != 0 : fclose(jf) != 0)
+        if (jf && res) {
+            /* piglit's own results format (src/mesa/piglit_results.c) */
+            static const char *const lower[] = {"pass", "fail", "skip"};
+            piglit_result *pr = calloc(nsel, sizeof *pr);
+            char (*cmd)[PATH_MAX + 32] = calloc(nsel, sizeof *cmd);
+            for (size_t k = 0; pr && cmd && k < nsel; k++) {
+                snprintf(cmd[k], sizeof cmd[k], "lockstep mesa piglit %s", tl.path[order[k]]);
+                pr[k] = (piglit_result){.name = tl.name[order[k]], .result = lower[res[k].kind],
+                                        .out = res[k].reason, .skip_key = res[k].key,
+                                        .command = cmd[k], .start = res[k].start,
+                                        .end = res[k].end, .fc_issued = res[k].fc_issued,
+                                        .llvmpipe = res[k].llvmpipe};
+            }
+            ls_buf jb;
+            ls_buf_init(&jb);
+            if (pr && cmd)
+                piglit_results_write_json(pr, nsel, "lockstep-r300", run_start, wall_now(), &jb);
+            if (!pr || !cmd || jb.oom || fwrite(jb.data, 1, jb.len, jf) != jb.len) {
+                cli_err(a, CLI_OUTPUT, "cannot write %s", json);
                 json_failed = true;
+            }
+            ls_buf_free(&jb);
+            free(pr);
+            free(cmd);
+        }
+        if (jf && (jf == stdout ? fflush(jf) != 0 : fclose(jf) != 0) && !json_failed) {
+            cli_err(a, CLI_OUTPUT, "cannot write %s: %s", json, strerror(errno));
+            json_failed = true;
         }
         /* summary (stderr): counts, skip reasons grouped */
         size_t fc_run = 0, fc_pass = 0;
@@ -407,14 +404,13 @@ int cli_mesa_piglit(cli_args *a)
             for (size_t k = 0; done && k < nsel; k++) {
                 if (res[k].kind != MESA_PIGLIT_SKIP || done[k])
                     continue;
-                char key[128], key2[128];
-                reason_key(res[k].reason, key, sizeof key);
+                /* grouped by the kind of reason (a stable key, not the text) */
+                const char *key = res[k].key[0] ? res[k].key : res[k].reason;
                 size_t n = 0;
                 for (size_t j = k; j < nsel; j++) {
                     if (res[j].kind != MESA_PIGLIT_SKIP || done[j])
                         continue;
-                    reason_key(res[j].reason, key2, sizeof key2);
-                    if (!strcmp(key, key2))
+                    if (!strcmp(key, res[j].key[0] ? res[j].key : res[j].reason))
                         done[j] = true, n++;
                 }
                 fprintf(stderr, "  %5zu  %s (e.g. %s)\n", n, key, res[k].reason);

@@ -8,6 +8,7 @@
 #include "io/image.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_job_args.h"
+#include "lockstep/r500_tex.h"
 
 /* The job settings that options carry, by option name (same as the
  * r500_job_apply setting names). */
@@ -36,48 +37,26 @@ static int write_png_rgb(cli_args *a, const char *path, int w, int h, int channe
 
 int cli_r500_faults(cli_args *a, const char *prog, const r500_result *res)
 {
-    if (!res->nfaults)
+    if (!res->stats.faulted_threads)
         return CLI_OK;
-    /* the first few in full, then counts by kind (the message without its numbers) */
-    enum { SHOWN = 5, KINDS = 8 };
-    char kinds[KINDS][160];
-    size_t kcount[KINDS] = {0}, nk = 0, other = 0;
+    /* counts by kind (the library's summary), then the first few in full */
+    fprintf(stderr, "%s: %s: %llu of %llu threads faulted (", a->prog, prog,
+            (unsigned long long)res->stats.faulted_threads, (unsigned long long)res->stats.threads);
+    const char *sep = "";
+    for (unsigned k = 0; k < R500_FAULT_KINDS; k++)
+        if (res->fault_counts[k]) {
+            fprintf(stderr, "%s%s %llu", sep, r500_fault_kind_name((r500_fault_kind)k),
+                    (unsigned long long)res->fault_counts[k]);
+            sep = ", ";
+        }
+    fprintf(stderr, ")%s\n", res->stats.faulted_threads > res->nfaults ? "; the first:" : "");
     for (size_t k = 0; k < res->nfaults; k++) {
         ls_diag fd = res->faults[k].diag;
         if (!fd.file[0])
             snprintf(fd.file, sizeof fd.file, "%s", prog);
-        if (k < SHOWN) {
-            char line[1024];
-            ls_diag_format(&fd, line, sizeof line);
-            fprintf(stderr, "%s: thread %zu: %s\n", a->prog, res->faults[k].thread, line);
-        }
-        char key[160];
-        size_t n = 0;
-        for (const char *p = fd.msg; *p && n + 1 < sizeof key; p++) {
-            bool digit = *p >= '0' && *p <= '9';
-            if (!digit)
-                key[n++] = *p;
-            else if (p == fd.msg || !(p[-1] >= '0' && p[-1] <= '9'))
-                key[n++] = 'N'; /* a number: N */
-        }
-        key[n] = 0;
-        size_t i = 0;
-        while (i < nk && strcmp(kinds[i], key))
-            i++;
-        if (i == nk && nk < KINDS)
-            snprintf(kinds[nk++], sizeof kinds[0], "%s", key);
-        if (i < nk)
-            kcount[i]++;
-        else
-            other++;
-    }
-    if (res->nfaults > SHOWN) {
-        fprintf(stderr, "%s: %zu threads faulted in all (%zu shown); by kind:\n", a->prog, res->nfaults,
-                (size_t)SHOWN);
-        for (size_t i = 0; i < nk; i++)
-            fprintf(stderr, "  %8zu  %s\n", kcount[i], kinds[i]);
-        if (other)
-            fprintf(stderr, "  %8zu  other kinds\n", other);
+        char line[1024];
+        ls_diag_format(&fd, line, sizeof line);
+        fprintf(stderr, "%s: thread %zu: %s\n", a->prog, res->faults[k].thread, line);
     }
     return CLI_FAULT;
 }
@@ -175,6 +154,7 @@ int cli_r500_run(cli_args *a)
         return rc;
     r500_job job;
     r500_job_init(&job);
+    job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
     ls_diag d;
     ls_diag_clear(&d);
     ls_status st = r500_job_load_mem(&job, cli_name(prog), src.data, src.len, &d);

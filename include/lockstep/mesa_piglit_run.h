@@ -22,6 +22,8 @@ typedef enum mesa_piglit_verdict {
 typedef struct mesa_piglit_result {
     mesa_piglit_verdict kind;
     char reason[600];   /* why it failed or was skipped ("" for a pass) */
+    char key[320];      /* a skip's kind of reason, stable across tests (groups a summary) */
+    double start, end;  /* wall clock, seconds since the epoch (piglit's results "time") */
     int llvmpipe;       /* -1 not run / no final probe, 0 llvmpipe's image fails the probes,
                          * 1 passes, 2 the program failed or crashed on llvmpipe too */
     uint64_t fc_issued; /* R500 flow-control instructions issued over all draws */
@@ -31,7 +33,9 @@ typedef struct mesa_piglit_result {
 typedef struct mesa_piglit_config {
     const char *chip;   /* LOCKSTEP_SHIM_CHIP (rv515, r520, rv530, r580, PCI id) */
     bool llvmpipe;      /* also evaluate the final probes on llvmpipe's image */
-    const char *keep;   /* keep failing tests' captures under this directory, or NULL */
+    const char *keep;   /* move failing tests' captures under this directory, or NULL */
+    bool no_keep;       /* without keep: delete even the captures a failure's reason cites
+                         * (by default a failure citing its r300.log keeps it in place) */
     const char *shim;   /* liblockstep_r300_shim.so */
     const char *gl;     /* lockstep-mesa-gl */
 } mesa_piglit_config;

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "lockstep/buf.h"
+
 #include "lockstep/r500.h"
 #include "lockstep/status.h"
 
@@ -23,6 +25,8 @@ typedef struct mesa_r300_config {
     const char *const *uniforms;     /* "NAME=V[,V...]" each */
     size_t nuniforms;
     int width, height;
+    struct ls_buf *output;           /* if not NULL, what the GL program printed (stdout and
+                                      * stderr of every run) is appended here */
 } mesa_r300_config;
 
 /* Compile frag with r300, decode the last draw of the first command stream

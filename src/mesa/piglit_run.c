@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -104,7 +105,7 @@ static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t i
     r500_job_free(&rj);
     if (st != LS_OK)
         return st;
-    *faults += r.nfaults;
+    *faults += (size_t)r.stats.faulted_threads;
     *fc_issued += r.stats.inst_fc;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
@@ -143,8 +144,27 @@ static int probes_pass_on(const piglit_test *t, const float *img)
     return verdict;
 }
 
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void run_test(const mesa_piglit_config *o, const char *path, const char *name,
+                     mesa_piglit_result *res);
+
 void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const char *name,
                           mesa_piglit_result *res)
+{
+    double t0 = wall_now();
+    run_test(o, path, name, res);
+    res->start = t0;
+    res->end = wall_now();
+}
+
+static void run_test(const mesa_piglit_config *o, const char *path, const char *name,
+                     mesa_piglit_result *res)
 {
     memset(res, 0, sizeof *res);
     res->llvmpipe = -1;
@@ -176,9 +196,11 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
         char at[32] = "";
         if (t.skip_line > 0)
             snprintf(at, sizeof at, " (line %d)", t.skip_line);
-        snprintf(res->reason, sizeof res->reason, "%s%s%s",
-                 vs_test && strstr(t.skip, "fragment shader reads") ? "vertex-shader test; " : "",
+        bool vs_note = vs_test && strstr(t.skip, "fragment shader reads");
+        snprintf(res->reason, sizeof res->reason, "%s%s%s", vs_note ? "vertex-shader test; " : "",
                  t.skip, at);
+        snprintf(res->key, sizeof res->key, "harness: %s%s", vs_note ? "vertex-shader test; " : "",
+                 t.skip_key);
         piglit_test_free(&t);
         return;
     }
@@ -193,6 +215,7 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
             snprintf(res->reason, sizeof res->reason,
                      "vertex-shader test: the result is computed by the vertex program and "
                      "reaches the fragment shader as a varying");
+            snprintf(res->key, sizeof res->key, "harness: vertex-shader test");
             piglit_test_free(&t);
             return;
         }
@@ -238,13 +261,20 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
     rc = mesa_spawn_wait(argv_r300, env_r300, log);
     static const char *const compiler[] = {"Compiler Error", "Compiler error", "r300 FP:",
                                            "r300 VP:", NULL};
-    bool keep = false;
+    bool keep = false, cites_log = false;
     if (rc == 77) {
         res->kind = MESA_PIGLIT_SKIP;
         if (mesa_log_line(log, verdicts, line, sizeof line))
             snprintf(res->reason, sizeof res->reason, "r300: %.500s", line + 6);
         else
             snprintf(res->reason, sizeof res->reason, "r300: a requirement is not met");
+        /* the GL program names the kind of reason (src/mesa/glrun_piglit.c) */
+        static const char *const keyp[] = {"skip-key: ", NULL};
+        char kl[600];
+        if (mesa_log_line(log, keyp, kl, sizeof kl))
+            snprintf(res->key, sizeof res->key, "r300: %.300s", kl + 10);
+        else
+            snprintf(res->key, sizeof res->key, "r300: a requirement is not met");
     } else if (rc != 0) {
         res->kind = MESA_PIGLIT_FAIL;
         if (mesa_log_line(log, verdicts, line, sizeof line))
@@ -252,7 +282,7 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
         else
             snprintf(res->reason, sizeof res->reason, "GL program %s %d under r300 (log %.300s)",
                      rc > 128 ? "killed by signal" : "exited with status", rc > 128 ? rc - 128 : rc,
-                     log);
+                     log), cites_log = true;
         keep = true;
     } else if (mesa_log_line(log, compiler, line, sizeof line)) {
         /* r300 prints "r300 FP: Compiler Error:", then "file::function(): why",
@@ -414,6 +444,10 @@ void mesa_piglit_run_test(const mesa_piglit_config *o, const char *path, const c
                      " [capture not kept: %s]", strerror(errno));
             mesa_rm_tree(dir);
         }
+    } else if (cites_log && !o->no_keep) {
+        /* the reason cites its r300.log: the capture stays where it is */
+        snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                 " [capture kept in %s]", dir);
     } else {
         mesa_rm_tree(dir);
     }

@@ -67,6 +67,8 @@ int mesa_spawn_wait(char *const argv[], char *const extra_env[], const char *log
         bool keep = true;
         for (const char *const *dp = drop; *dp && keep; dp++)
             keep = strncmp(environ[i], *dp, strlen(*dp)) != 0;
+        /* the shim's trace is a debugging request, not a change of behaviour */
+        keep = keep || !strncmp(environ[i], "LOCKSTEP_SHIM_TRACE=", 20);
         if (keep)
             env[m++] = environ[i];
     }

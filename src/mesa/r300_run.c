@@ -82,6 +82,18 @@ static void verdict(const char *log, char *why, size_t n)
     fclose(f);
 }
 
+/* The GL program's output, for a caller that asked for it. */
+static void keep_output(const mesa_r300_config *c, const char *log)
+{
+    if (!c->output)
+        return;
+    ls_buf b;
+    ls_buf_init(&b);
+    if (ls_read_file(log, &b) && b.len)
+        ls_buf_append(c->output, b.data, b.len);
+    ls_buf_free(&b);
+}
+
 static ls_status run_gl(const mesa_r300_config *c, const char *frag, char *const *env,
                         const char *const *extra, const char *log, const char *what, ls_diag *d)
 {
@@ -91,6 +103,7 @@ static ls_status run_gl(const mesa_r300_config *c, const char *frag, char *const
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     int rc = mesa_spawn_wait(argv, env, log);
     free(argv);
+    keep_output(c, log);
     if (rc == 0)
         return LS_OK;
     char why[600];
@@ -120,6 +133,7 @@ static ls_status varying_pass(const mesa_r300_config *c, const char *frag, const
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     int rc = mesa_spawn_wait(argv, env, log);
     free(argv);
+    keep_output(c, log);
     char why[600] = "";
     static const char *const marks[] = {"skip: ", "fail: ", NULL};
     mesa_log_line(log, marks, why, sizeof why);
