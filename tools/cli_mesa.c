@@ -17,6 +17,7 @@
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_glsl.h"
 #include "lockstep/mesa_r300.h"
+#include "lockstep/r500_job_args.h"
 #include "lockstep/r500.h"
 
 int cli_mesa_decode(cli_args *a)
@@ -326,6 +327,16 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
             rc = CLI_UNAVAILABLE;
     } else {
         rj.workers = (unsigned)threads;
+        /* the job-wide limits, as r500 run takes them */
+        for (size_t k = 0; k < a->nov && st == LS_OK; k++) {
+            const char *on = a->ov[k].opt->name;
+            if (!strcmp(on, "max-instructions") || !strcmp(on, "timeout"))
+                st = r500_job_apply(&rj, on, a->ov[k].val, &d);
+        }
+    }
+    if (st != LS_OK && !rc) {
+        rc = st == LS_ERR_ARG ? cli_usage(a, "%s", d.msg) : cli_report(a, &d);
+    } else if (st == LS_OK) {
         ls_buf tbuf;
         ls_buf_init(&tbuf);
         r500_result r;

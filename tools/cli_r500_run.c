@@ -12,8 +12,9 @@
 
 /* The job settings that options carry, by option name (same as the
  * r500_job_apply setting names). */
-static const char *const job_settings[] = {"size", "input", "const", "bool", "int",
-                                           "tex",  "lanes", "model", "clear", NULL};
+static const char *const job_settings[] = {"size",  "input", "const", "bool", "int",
+                                           "tex",   "lanes", "model", "clear", "max-instructions",
+                                           "timeout", NULL};
 
 static bool is_setting(const char *name)
 {

@@ -70,6 +70,11 @@ static const cli_opt r500_run_opts[] = {
     {"thread", 0, "N", "deprecated spelling of --lanes", NULL, NULL, CLI_O_HIDDEN, "lanes"},
     {"model", 0, "NAME=VALUE", "a model option (docs/assumptions.md)", NULL, NULL, CLI_O_REPEAT, NULL},
     {"clear", 0, "r,g,b,a", "colour of killed pixels", "0,0,0,0", NULL, 0, NULL},
+    {"max-instructions", 0, "N",
+     "stop the whole run (a fault) when it would issue more than N instructions over all threads",
+     "0 = no limit", NULL, 0, NULL},
+    {"timeout", 0, "SECONDS", "stop the whole run (a fault) after this wall-clock time", "0 = none",
+     NULL, 0, NULL},
     {"output", 'o', "FILE.png", "render target 0 as an 8-bit PNG ('-' = stdout)", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"raw", 0, "FILE", "render target 0 as float32 RGBA, bottom row first ('-' = stdout)", NULL, NULL,
@@ -222,8 +227,14 @@ static const cli_opt mesa_decode_opts[] = {
     {"workers", 'j', "N", "host threads (lockstep and llvmpipe)", "one per core", NULL, 0, NULL}, \
     {"threads", 0, "N", "deprecated spelling of --workers", NULL, NULL, CLI_O_HIDDEN, "workers"}
 
+#define MESA_LIMIT_OPTS                                                                           \
+    {"max-instructions", 0, "N", "stop lockstep's run (a fault) beyond N instructions", "0 = no limit", \
+     NULL, 0, NULL},                                                                                \
+    {"timeout", 0, "SECONDS", "stop lockstep's run (a fault) after this time", "0 = none", NULL, 0, NULL}
+
 static const cli_opt mesa_run_opts[] = {
     MESA_COMMON_OPTS,
+    MESA_LIMIT_OPTS,
     {"output", 'o', "FILE.png", "the image ('-' = stdout)", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"stats", 0, "FILE.json", "lockstep's statistics (as r500 run --stats)", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
@@ -235,6 +246,7 @@ static const cli_opt mesa_run_opts[] = {
 
 static const cli_opt mesa_check_opts[] = {
     MESA_COMMON_OPTS,
+    MESA_LIMIT_OPTS,
     {"tolerance", 0, "T", "largest |difference| per channel that agrees", "1e-3", NULL, 0, NULL},
     {"output", 'o', "FILE.png",
      "also write lockstep's image, and the difference as FILE.png.diff.png", NULL, NULL, CLI_O_OUT, NULL},

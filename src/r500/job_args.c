@@ -179,6 +179,16 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
         }
         return st ? LS_ERR_ARG : LS_OK;
     }
+    if (!strcmp(name, "max-instructions") || !strcmp(name, "timeout")) {
+        /* the job-wide limits (r500_exec_options.max_instructions, .timeout) */
+        ls_status st = r500_options_set(&job->options, name, v, d);
+        if (st && d) {
+            char m[sizeof d->msg];
+            snprintf(m, sizeof m, "%s", d->msg);
+            ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "--%s %s: %s", name, v, m);
+        }
+        return st ? LS_ERR_ARG : LS_OK;
+    }
     if (!strcmp(name, "clear")) {
         if (parse_floats(v, f, 4) != 4)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "--clear %s: expected r,g,b,a", v);

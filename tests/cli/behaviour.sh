@@ -114,6 +114,12 @@ lines=$(wc -l <err)
 [ $rc -eq 4 ] && [ "$lines" -le 10 ] && grep -q '1024 threads faulted' err ||
   bad "1024 faulting threads: rc=$rc, $lines lines on stderr"
 
+# job-wide limits beside the per-thread watchdog
+run r500 run "$D/runaway.fs.asm" --size 64x64 --max-instructions 5000 -q
+[ $rc -eq 4 ] && [[ $err == *"max-instructions"* ]] || bad "--max-instructions 5000: rc=$rc $err"
+run r500 run "$D/runaway.fs.asm" --timeout abc -q
+[ $rc -eq 2 ] && [[ $err == *"--timeout abc"* ]] || bad "--timeout abc: rc=$rc $err"
+
 # ---- mesa check without -o ---------------------------------------------------------
 if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
    ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
