@@ -231,6 +231,7 @@ typedef struct r500_pvs_state {
     float out[R500_PVS_MAX_REGS][4];
     int32_t a0[4]; /* address register */
     bool pred;     /* predicate bit */
+    uint8_t out_written[R500_PVS_MAX_REGS]; /* channels (bit per x y z w) ever written */
 } r500_pvs_state;
 
 typedef struct r500_pvs_stats {
