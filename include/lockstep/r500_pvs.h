@@ -210,7 +210,7 @@ typedef struct r500_pvs_options {
     r500_exec_options math;   /* shared with the fragment unit: rcp-zero, rsq-negative, ln2-zero, clamp-nan */
     r500_pvs_sincos sincos;   /* "vs-sincos-range": clamp | full */
     r500_pvs_ff_inf ff_inf;   /* "vs-ff-inf": max | inf */
-    r500_pvs_me_b me_b;       /* "vs-me-b": src2 | src1 */
+    r500_pvs_me_b me_b;       /* "vs-me-b": src1 | src2 (ME_MULTIPLY's second operand) */
     unsigned temps;           /* "vs-temps": temporaries */
     unsigned alt_temps;       /* "vs-alt-temps" */
     unsigned inputs;          /* "vs-inputs" */

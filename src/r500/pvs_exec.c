@@ -28,7 +28,7 @@ void r500_pvs_options_default(r500_pvs_options *o)
     o->math = ro.exec;
     o->sincos = R500_PVS_SINCOS_CLAMP;
     o->ff_inf = R500_PVS_FF_INF_MAX;
-    o->me_b = R500_PVS_ME_B_SRC2;
+    o->me_b = R500_PVS_ME_B_SRC1;
     o->temps = 128;
     o->alt_temps = 20;
     o->inputs = 32;
@@ -528,7 +528,7 @@ static ls_status step(vctx *c, const uint32_t *words)
          * drm/cube_rotate.vs.asm, run on hardware: ME_SIN temp[0].___x);
          * the second operand of POW is in src2 (Mesa ei_pow), LIT takes
          * N.L from src1.w, N.H from src0.w, the power from src2.w (Mesa ei_lit). */
-        float b = c->o->me_b == R500_PVS_ME_B_SRC2 ? s[2][3] : s[1][3];
+        float b = op == 5 || c->o->me_b == R500_PVS_ME_B_SRC2 ? s[2][3] : s[1][3];
         float lit[3] = {s[1][3], s[0][3], s[2][3]};
         have1 = me_op(c, op, s[0][3], b, lit, r, &new_pred, &sets_pred);
         if (have1)
