@@ -198,14 +198,14 @@ static void test_asm_errors(void **st)
     expect_error("temp[0].x = VE_ADD const[0].x___ const[1].x___ ;", 1, 34, "constant addresses");
     expect_error("temp[0].x = VE_ADD input[0].x___ input[1].x___ ;", 1, 34, "input addresses");
     expect_error("temp[0].x = VE_ADD temp[0].x___ temp[1].x__ ;", 1, 33, "exactly 4");
-    expect_error("temp[0].x = VE_MUL temp[0].x___ temp[1].x___ temp[2].x___ ;", 1, 13,
+    expect_error("temp[0].x = VE_MUL temp[0].x___ temp[1].x___ temp[2].x___ ;", 1, 20,
                  "incorrect number");
     expect_error("temp[0].x = VE_MAX temp[0].x___ temp[1].x___ ,\n"
                  "temp[1].x = ME_SIN temp[0].x_ ;", 2, 1, "alt_temp[0..3]");
     expect_error("temp[0].x = VE_MAD temp[0].x___ temp[1].x___ temp[2].x___ ,\n"
                  "alt_temp[0].x = ME_SIN temp[0].x_ ;", 1, 13, "3-operand");
     expect_error("temp[128].x = VE_ADD temp[0].x___ temp[0].x___ ;", 1, 6, "index 0..127");
-    expect_error("temp[0].x = VE_ADD temp[0].x___ temp[0].x___", 1, 46, "end of input");
+    expect_error("temp[0].x = VE_ADD temp[0].x___ temp[0].x___", 1, 45, "end of input");
     expect_error("raw 0x1 0x2 0x3 ;", 1, 17, "hex dword");
     expect_error("", 1, 1, "no instructions");
     /* several errors in one run */
