@@ -293,8 +293,10 @@ static bool ve_op(vctx *c, unsigned op, const float *a, const float *b, const fl
         case 3: r[k] = x + y; break;                               /* ADD */
         case 4: r[k] = mad(x, y, z, o); break;                     /* MAD */
         case 6: r[k] = x - floorf(x); break;                       /* FRC */
-        case 7: r[k] = fmaxf(x, y); break;                         /* MAX */
-        case 8: r[k] = fminf(x, y); break;                         /* MIN */
+        /* MAX / MIN as the fragment unit's (spec/r500.md §4.4): the
+         * comparison decides signed zeros and NaNs */
+        case 7: r[k] = x >= y ? x : y; break;                      /* MAX */
+        case 8: r[k] = x < y ? x : y; break;                       /* MIN */
         case 9: r[k] = x >= y ? 1.0f : 0.0f; break;                /* SGE */
         case 10: r[k] = x < y ? 1.0f : 0.0f; break;                /* SLT */
         case 11: r[k] = mad(2.0f * x, y, z, o); break;             /* MULTIPLYX2_ADD */
@@ -566,6 +568,9 @@ static ls_status step(vctx *c, const uint32_t *words)
          * source (A = X select, B = Y select), writing one component of
          * alt_temp[DUAL_MATH_DST_OFFSET]. */
         unsigned mop = f[R500_PVS_F_DM_OPCODE_MSB] << 4 | f[R500_PVS_F_DM_OPCODE];
+        if (mop == 4)
+            return fault(c, LS_ERR_UNSUPPORTED, "ME_LIGHT_COEFF_DX in a dual math instruction: "
+                         "its three operands do not fit the 2-component dual math source");
         float lit[3] = {dm[0], dm[1], 0.0f};
         float r2[4];
         have2 = me_op(c, mop, dm[0], dm[1], lit, r2, &new_pred, &sets_pred);
