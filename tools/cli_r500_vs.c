@@ -15,7 +15,8 @@ static void usage(FILE *f)
             "usage: lockstep r500 vs asm IN.vs.asm -o OUT [--hex]\n"
             "       lockstep r500 vs dis FILE [--fields]\n"
             "       lockstep r500 vs run PROGRAM [--input iN=x,y,z,w]... [--const cN=x,y,z,w]...\n"
-            "                            [--first N] [--last N] [--model NAME=VALUE]...\n"
+            "                            [--first N] [--last N] [--reg NAME=VALUE]...\n"
+            "                            [--model NAME=VALUE]...\n"
             "  R500 programmable vertex shader (PVS), 4 dwords per instruction, in\n"
             "  buhman/r500's vertex syntax (docs/r500-vs.md).\n"
             "  asm   assemble; OUT is little-endian dwords, or with --hex one instruction\n"
@@ -25,8 +26,11 @@ static void usage(FILE *f)
             "  run   run one vertex: inputs from --input (missing channels are 0), constants\n"
             "        from --const; prints every output register the program wrote.\n"
             "        --first/--last: PVS_FIRST_INST / PVS_LAST_INST (default: whole program)\n"
+            "        --reg: VAP_PVS_CODE_CNTL_0 (first/last), VAP_PVS_FLOW_CNTL_OPC,\n"
+            "        VAP_PVS_FLOW_CNTL_ADDRS_LW_n, _ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)\n"
             "        --model: vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps,\n"
-            "        vs-inputs, vs-outputs, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad\n"
+            "        vs-inputs, vs-outputs, vs-fc-depth, vs-watchdog, rcp-zero,\n"
+            "        rsq-negative, ln2-zero, clamp-nan, mad\n"
             "        (docs/assumptions.md)\n");
 }
 
@@ -188,7 +192,11 @@ static int vs_run(int argc, char **argv)
                                          {"first", required_argument, 0, 'F'},
                                          {"last", required_argument, 0, 'L'},
                                          {"model", required_argument, 0, 'm'},
+                                         {"reg", required_argument, 0, 'r'},
                                          {0, 0, 0, 0}};
+    r500_pvs_fc fc;
+    memset(&fc, 0, sizeof fc);
+    bool have_fc = false;
     r500_pvs_options o;
     r500_pvs_options_default(&o);
     r500_pvs_state *st = calloc(1, sizeof *st);
@@ -232,6 +240,34 @@ static int vs_run(int argc, char **argv)
             if (!cli_parse_int(optarg, 0, R500_PVS_MAX_INSTS - 1, &last))
                 rc = cli_usage_error("--last %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
             break;
+        case 'r': {
+            char name[64];
+            const char *eq = strchr(optarg, '=');
+            char *end;
+            ls_diag d;
+            if (!eq || (size_t)(eq - optarg) >= sizeof name) {
+                rc = cli_usage_error("--reg %s: expected NAME=VALUE", optarg);
+                break;
+            }
+            memcpy(name, optarg, (size_t)(eq - optarg));
+            name[eq - optarg] = 0;
+            errno = 0;
+            unsigned long long v = strtoull(eq + 1, &end, 0);
+            if (!eq[1] || *end || errno || v > 0xffffffffull) {
+                rc = cli_usage_error("--reg %s: the value is not a 32-bit number", optarg);
+                break;
+            }
+            if (!strcasecmp(name, "VAP_PVS_CODE_CNTL_0")) {
+                /* PVS_FIRST_INST 9:0, PVS_LAST_INST 29:20 (vap_pvs_code_cntl_0.txt) */
+                first = (long)(v & 0x3ff);
+                last = (long)((v >> 20) & 0x3ff);
+            } else if (r500_pvs_fc_set(&fc, name, (uint32_t)v, &d) != LS_OK) {
+                rc = cli_usage_error("--reg %s: %s", optarg, d.msg);
+            } else {
+                have_fc = true;
+            }
+            break;
+        }
         case 'm': {
             char name[64];
             const char *eq = strchr(optarg, '=');
@@ -264,7 +300,8 @@ static int vs_run(int argc, char **argv)
         ls_diag_clear(&d);
         r500_pvs_stats stats = {0};
         size_t l = last < 0 ? n - 1 : (size_t)last;
-        ls_status s = r500_pvs_run(w, n, (size_t)first, l, (const float(*)[4])consts, &o, st,
+        ls_status s = r500_pvs_run(w, n, (size_t)first, l, (const float(*)[4])consts,
+                                   have_fc ? &fc : NULL, &o, st,
                                    &stats, &d);
         for (unsigned k = 0; k < R500_PVS_MAX_REGS; k++) {
             if (!st->out_written[k])

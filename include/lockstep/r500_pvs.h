@@ -215,6 +215,8 @@ typedef struct r500_pvs_options {
     unsigned alt_temps;       /* "vs-alt-temps" */
     unsigned inputs;          /* "vs-inputs" */
     unsigned outputs;         /* "vs-outputs" */
+    unsigned fc_depth;        /* "vs-fc-depth": loop + subroutine nesting */
+    uint64_t watchdog;        /* "vs-watchdog": instructions issued per vertex */
 } r500_pvs_options;
 
 void r500_pvs_options_default(r500_pvs_options *o);
@@ -230,9 +232,27 @@ typedef struct r500_pvs_state {
     float input[R500_PVS_MAX_REGS][4];
     float out[R500_PVS_MAX_REGS][4];
     int32_t a0[4]; /* address register */
+    int32_t i0;    /* loop index register (flow control) */
     bool pred;     /* predicate bit */
     uint8_t out_written[R500_PVS_MAX_REGS]; /* channels (bit per x y z w) ever written */
 } r500_pvs_state;
+
+/* Vertex flow control (regs/bits/vap_pvs_flow_cntl_opc.txt,
+ * vap_pvs_flow_cntl_addrs_lw.txt, _uw.txt, vap_pvs_flow_cntl_loop_index.txt):
+ * up to 16 flow-control operations, each JUMP, LOOP or JSR, triggered when
+ * the instruction at its ACT_ADRS has executed. Register layouts as written
+ * (R500: ADDRS_LW = ACT_ADRS 15:0 | LOOP_CNT_JMP_INST 31:16, ADDRS_UW =
+ * LAST_INST 15:0 | RTN_INST 31:16; Mesa r300_reg.h R500_PVS_FC_*). */
+#define R500_PVS_FC_OPS 16
+typedef struct r500_pvs_fc {
+    uint32_t opc;                          /* VAP_PVS_FLOW_CNTL_OPC: 2 bits per op */
+    uint32_t addrs_lw[R500_PVS_FC_OPS];    /* VAP_PVS_FLOW_CNTL_ADDRS_LW_0..15 */
+    uint32_t addrs_uw[R500_PVS_FC_OPS];    /* VAP_PVS_FLOW_CNTL_ADDRS_UW_0..15 */
+    uint32_t loop_index[R500_PVS_FC_OPS];  /* VAP_PVS_FLOW_CNTL_LOOP_INDEX_0..15 */
+} r500_pvs_fc;
+
+/* Set a VAP_PVS_FLOW_CNTL_* register by name ("VAP_PVS_FLOW_CNTL_ADDRS_LW_3"). */
+ls_status r500_pvs_fc_set(r500_pvs_fc *fc, const char *name, uint32_t value, ls_diag *d);
 
 typedef struct r500_pvs_stats {
     uint64_t issued; /* instructions issued */
@@ -240,12 +260,13 @@ typedef struct r500_pvs_stats {
 
 /* Run instructions first..last (inclusive; VAP_PVS_CODE_CNTL_0 PVS_FIRST_INST /
  * PVS_LAST_INST) of prog over one vertex: st holds inputs on entry and every
- * register on return. consts: 256 x 4 floats (may be NULL: all zero). A fault
+ * register on return. consts: 256 x 4 floats (may be NULL: all zero); fc: the
+ * flow-control registers (NULL: none). A fault
  * (PC off the end, bad register index, reserved field value, undocumented
- * operation) stops the vertex and is returned as LS_ERR_FAULT /
+ * operation, flow-control stack overflow, watchdog) stops the vertex and is returned as LS_ERR_FAULT /
  * LS_ERR_UNSUPPORTED with the instruction index in d. */
 ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t last,
-                       const float (*consts)[4], const r500_pvs_options *o,
+                       const float (*consts)[4], const r500_pvs_fc *fc, const r500_pvs_options *o,
                        r500_pvs_state *st, r500_pvs_stats *stats, ls_diag *d);
 
 #ifdef __cplusplus

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "r500/exec_internal.h"
 
@@ -33,6 +34,8 @@ void r500_pvs_options_default(r500_pvs_options *o)
     o->alt_temps = 20;
     o->inputs = 32;
     o->outputs = 32;
+    o->fc_depth = 8;
+    o->watchdog = 1u << 20;
 }
 
 static int pick2(const char *v, const char *a, const char *b)
@@ -60,6 +63,22 @@ ls_status r500_pvs_options_set(r500_pvs_options *o, const char *name, const char
         if ((k = pick2(value, "src2", "src1")) < 0)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected src2 or src1", name);
         o->me_b = (r500_pvs_me_b)k;
+        return LS_OK;
+    }
+    if (!strcmp(name, "vs-watchdog")) {
+        char *end;
+        unsigned long long v = strtoull(value, &end, 0);
+        if (!*value || *end || v < 1)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected a positive count", name);
+        o->watchdog = v;
+        return LS_OK;
+    }
+    if (!strcmp(name, "vs-fc-depth")) {
+        char *end;
+        unsigned long v = strtoul(value, &end, 10);
+        if (!*value || *end || v < 1 || v > 64)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected 1..64", name);
+        o->fc_depth = (unsigned)v;
         return LS_OK;
     }
     unsigned *count = !strcmp(name, "vs-temps")      ? &o->temps
@@ -131,8 +150,8 @@ static bool effective(vctx *c, unsigned offset, unsigned mode, unsigned sel, lon
     long i = (long)offset;
     if (mode == 1)
         i += c->st->a0[sel & 3];
-    /* mode 2: I0 is the loop index of the flow-control unit, which this model
-     * does not implement yet: it reads as 0 (docs/r500-vs.md). */
+    else if (mode == 2) /* I0: the loop index register (ADDR_SEL is not used) */
+        i += c->st->i0;
     *idx = i;
     return true;
 }
@@ -597,28 +616,138 @@ static ls_status step(vctx *c, const uint32_t *words)
     return LS_OK;
 }
 
+ls_status r500_pvs_fc_set(r500_pvs_fc *fc, const char *name, uint32_t value, ls_diag *d)
+{
+    static const char *const arrays[3] = {"VAP_PVS_FLOW_CNTL_ADDRS_LW_",
+                                          "VAP_PVS_FLOW_CNTL_ADDRS_UW_",
+                                          "VAP_PVS_FLOW_CNTL_LOOP_INDEX_"};
+    if (!strcasecmp(name, "VAP_PVS_FLOW_CNTL_OPC")) {
+        fc->opc = value;
+        return LS_OK;
+    }
+    for (int a = 0; a < 3; a++) {
+        size_t n = strlen(arrays[a]);
+        if (strncasecmp(name, arrays[a], n))
+            continue;
+        char *end;
+        unsigned long k = strtoul(name + n, &end, 10);
+        if (end == name + n || *end || k >= R500_PVS_FC_OPS)
+            break;
+        uint32_t *r = a == 0 ? fc->addrs_lw : a == 1 ? fc->addrs_uw : fc->loop_index;
+        r[k] = value;
+        return LS_OK;
+    }
+    return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                       "unknown vertex flow-control register '%s' (VAP_PVS_FLOW_CNTL_OPC, "
+                       "_ADDRS_LW_n, _ADDRS_UW_n, _LOOP_INDEX_n with n 0..15)", name);
+}
+
+/* A loop or subroutine in progress. */
+typedef struct fc_frame {
+    bool loop;
+    uint32_t count, last, rtn;
+    int32_t step, saved_i0;
+} fc_frame;
+
 ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t last,
-                       const float (*consts)[4], const r500_pvs_options *o,
-                       r500_pvs_state *st, r500_pvs_stats *stats, ls_diag *d)
+                       const float (*consts)[4], const r500_pvs_fc *fc,
+                       const r500_pvs_options *o, r500_pvs_state *st, r500_pvs_stats *stats,
+                       ls_diag *d)
 {
     vctx c = {.o = o, .consts = consts, .st = st, .d = d, .pc = first, .fault = LS_OK};
     if (o->temps > R500_PVS_MAX_REGS || o->alt_temps > R500_PVS_MAX_REGS ||
-        o->inputs > R500_PVS_MAX_REGS || o->outputs > R500_PVS_MAX_REGS)
+        o->inputs > R500_PVS_MAX_REGS || o->outputs > R500_PVS_MAX_REGS || o->fc_depth > 64)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "register counts exceed %d",
                            R500_PVS_MAX_REGS);
     if (first > last)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
                            "first instruction %zu is after the last, %zu", first, last);
-    for (; c.pc <= last; c.pc++) {
+    fc_frame stack[64];
+    unsigned depth = 0;
+    uint64_t issued = 0;
+    for (;;) {
         if (c.pc >= count)
             return fault(&c, LS_ERR_FAULT,
                          "PC off the end: instruction %zu runs past the program's %zu "
                          "instructions (PVS_LAST_INST %zu)",
                          c.pc, count, last);
+        if (issued >= o->watchdog)
+            return fault(&c, LS_ERR_FAULT, "watchdog: %llu instructions issued for one vertex",
+                         (unsigned long long)issued);
         if (step(&c, words + 4 * c.pc) != LS_OK)
             return c.fault;
+        issued++;
         if (stats)
             stats->issued++;
+        size_t pc = c.pc, next = pc + 1;
+        bool redirected = false;
+        /* The end of the innermost loop or subroutine (ADDRS_UW LAST_INST):
+         * LOOP - "The last instruction of the loop", back to RTN_INST ("First
+         * Instruction of Loop") while the count lasts; JSR - "The last
+         * instruction of the subroutine", back to RTN_INST ("First Instruction
+         * After JSR"). Frames ending at the same instruction end together. */
+        while (depth && stack[depth - 1].last == pc) {
+            fc_frame *f = &stack[depth - 1];
+            if (f->loop && --f->count > 0) {
+                st->i0 += f->step;
+                next = f->rtn;
+                redirected = true;
+                break;
+            }
+            depth--;
+            if (!f->loop) {
+                next = f->rtn;
+                redirected = true;
+                break;
+            }
+            /* loop done: fall through; "after loop completion, the outer loop
+             * index register is restored" */
+            st->i0 = f->saved_i0;
+        }
+        /* A flow-control operation whose ACT_ADRS ("the last PVS instruction to
+         * execute prior to the control flow redirection") has just run; the
+         * lowest-numbered one wins. */
+        for (unsigned k = 0; fc && !redirected && k < R500_PVS_FC_OPS; k++) {
+            unsigned opc = (fc->opc >> (2 * k)) & 3u;
+            if (opc == 0 || (fc->addrs_lw[k] & 0xffffu) != pc)
+                continue;
+            uint32_t target = fc->addrs_lw[k] >> 16;
+            redirected = true;
+            if (opc == 1) { /* JUMP */
+                next = target;
+                break;
+            }
+            if (depth == o->fc_depth)
+                return fault(&c, LS_ERR_FAULT,
+                             "flow-control op %u: more than %u nested loops and subroutines", k,
+                             o->fc_depth);
+            fc_frame *f = &stack[depth];
+            f->last = fc->addrs_uw[k] & 0xffffu;
+            f->rtn = fc->addrs_uw[k] >> 16;
+            if (opc == 2) { /* LOOP */
+                if (target == 0)
+                    return fault(&c, LS_ERR_FAULT, "flow-control op %u: LOOP with count 0 (the "
+                                 "docs: \"loop count of 0 must be replaced by a jump\")", k);
+                uint32_t li = fc->loop_index[k];
+                f->loop = true;
+                f->count = target;
+                f->step = (int8_t)((li >> 8) & 0xffu);
+                f->saved_i0 = st->i0;
+                if (!(li >> 31)) /* PVS_FC_LOOP_REPEAT_NO_FLI: inherit the outer index */
+                    st->i0 = (int32_t)(li & 0xffu);
+                next = f->rtn;
+            } else { /* JSR */
+                f->loop = false;
+                f->count = 0;
+                f->step = 0;
+                f->saved_i0 = st->i0;
+                next = target;
+            }
+            depth++;
+            break;
+        }
+        if (!redirected && pc == last)
+            return LS_OK;
+        c.pc = next;
     }
-    return LS_OK;
 }

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r500_pvs_options_default(&o);
     ls_diag d;
     ls_diag_clear(&d);
-    r500_pvs_run(w, n, 0, last, NULL, &o, st, NULL, &d);
+    r500_pvs_run(w, n, 0, last, NULL, NULL, &o, st, NULL, &d);
     free(st);
     return 0;
 }

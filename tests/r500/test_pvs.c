@@ -335,6 +335,7 @@ typedef struct vm {
     float consts[256][4];
     r500_pvs_options o;
     ls_diag d;
+    const r500_pvs_fc *fc; /* NULL: no flow control */
 } vm;
 
 static vm *vm_new(void)
@@ -353,7 +354,7 @@ static ls_status run_src(vm *v, const char *src)
     if (r500_pvs_asm("t", src, strlen(src), &p, &errs) != LS_OK)
         fail_msg("does not assemble: %s: %s", src, errs.items[0].msg);
     ls_diag_list_free(&errs);
-    ls_status s = r500_pvs_run(p.words, p.count, 0, p.count - 1, (const float(*)[4])v->consts,
+    ls_status s = r500_pvs_run(p.words, p.count, 0, p.count - 1, (const float(*)[4])v->consts, v->fc,
                                &v->o, &v->st, NULL, &v->d);
     r500_pvs_program_free(&p);
     return s;
@@ -606,7 +607,7 @@ static void test_exec_cube_rotate(void **st)
         r500_pvs_program p;
         assert_int_equal(r500_pvs_asm(path, src.data, src.len, &p, NULL), LS_OK);
         assert_int_equal(r500_pvs_run(p.words, p.count, 0, p.count - 1,
-                                      (const float(*)[4])v->consts, &v->o, &v->st, NULL, &v->d),
+                                      (const float(*)[4])v->consts, NULL, &v->o, &v->st, NULL, &v->d),
                          LS_OK);
         for (int k = 0; k < 4; k++)
             assert_float_equal(v->st.out[0][k], want[k], 2e-6);
@@ -645,7 +646,7 @@ static void test_faults(void **st)
     r500_pvs_program p;
     const char *one = "out[0].x = VE_ADD temp[0].xxxx temp[0].0000 ;\n";
     assert_int_equal(r500_pvs_asm("t", one, strlen(one), &p, NULL), LS_OK);
-    assert_int_equal(r500_pvs_run(p.words, p.count, 0, 3, NULL, &v->o, &v->st, NULL, &v->d),
+    assert_int_equal(r500_pvs_run(p.words, p.count, 0, 3, NULL, NULL, &v->o, &v->st, NULL, &v->d),
                      LS_ERR_FAULT);
     assert_int_equal(v->d.index, 1);
     assert_non_null(strstr(v->d.msg, "PC off the end"));
@@ -666,6 +667,104 @@ static void test_options(void **st)
     assert_int_equal(o.math.rcp_zero, R500_RCP_ZERO_MAX);
     assert_int_equal(r500_pvs_options_set(&o, "kill", "stop", &d), LS_ERR_ARG);
     assert_int_equal(r500_pvs_options_set(&o, "vs-me-b", "src3", &d), LS_ERR_ARG);
+}
+
+/* ---- flow control (regs/bits/vap_pvs_flow_cntl_*.txt) -------------------- */
+
+/* A loop laid out as Mesa's translate_vertex_program does: the BGNLOOP and
+ * ENDLOOP slots are no-ops, ACT_ADRS = the BGNLOOP slot, RTN_INST = the first
+ * body instruction, LAST_INST = the last body instruction. */
+static const char *const loop_prog =
+    "temp[0].x = VE_ADD input[0].0000 input[0].0000 ;\n"            /* 0 */
+    "temp[0]._ = VE_NOP ;\n"                                           /* 1: BGNLOOP slot */
+    "temp[0].x = VE_ADD temp[0].xxxx input[0].1111 ;\n"              /* 2 */
+    "out[0].x = VE_ADD const[i0.x+0].xxxx const[i0.x+0].0000 ;\n"    /* 3 */
+    "temp[0]._ = VE_NOP ;\n"                                           /* 4: ENDLOOP slot */
+    "out[1].x = VE_ADD temp[0].xxxx temp[0].0000 ;\n";                /* 5 */
+
+static void test_fc_loop(void **st)
+{
+    (void)st;
+    vm *v = vm_new();
+    for (int i = 0; i < 8; i++)
+        v->consts[i][0] = (float)(100 + i);
+    r500_pvs_fc fc;
+    memset(&fc, 0, sizeof fc);
+    ls_diag d;
+    assert_int_equal(r500_pvs_fc_set(&fc, "VAP_PVS_FLOW_CNTL_OPC", 2, &d), LS_OK); /* op 0 LOOP */
+    assert_int_equal(r500_pvs_fc_set(&fc, "VAP_PVS_FLOW_CNTL_ADDRS_LW_0", 1 | 3u << 16, &d), LS_OK);
+    assert_int_equal(r500_pvs_fc_set(&fc, "VAP_PVS_FLOW_CNTL_ADDRS_UW_0", 3 | 2u << 16, &d), LS_OK);
+    /* init 2, step +1 */
+    assert_int_equal(r500_pvs_fc_set(&fc, "VAP_PVS_FLOW_CNTL_LOOP_INDEX_0", 2 | 1u << 8, &d), LS_OK);
+    assert_int_equal(r500_pvs_fc_set(&fc, "VAP_PVS_FLOW_CNTL_ADDRS_LW_16", 0, &d), LS_ERR_ARG);
+    v->fc = &fc;
+    r500_pvs_stats stats = {0};
+    r500_pvs_program p;
+    assert_int_equal(r500_pvs_asm("t", loop_prog, strlen(loop_prog), &p, NULL), LS_OK);
+    assert_int_equal(r500_pvs_run(p.words, p.count, 0, p.count - 1, (const float(*)[4])v->consts,
+                                  &fc, &v->o, &v->st, &stats, &v->d),
+                     LS_OK);
+    assert_float_equal(v->st.temp[0][0], 3.0f, 0);   /* three trips */
+    assert_float_equal(v->st.out[0][0], 104.0f, 0);  /* i0 = 2, 3, 4 */
+    assert_float_equal(v->st.out[1][0], 3.0f, 0);
+    assert_int_equal(v->st.i0, 0);                   /* restored after the loop */
+    assert_int_equal(stats.issued, 2 + 3 * 2 + 2);
+    /* step -1 from 7: 7, 6, 5 */
+    memset(&v->st, 0, sizeof v->st);
+    fc.loop_index[0] = 7 | 0xffu << 8;
+    assert_int_equal(run_src(v, loop_prog), LS_OK);
+    assert_float_equal(v->st.out[0][0], 105.0f, 0);
+    /* count 0 is illegal ("must be replaced by a jump") */
+    fc.addrs_lw[0] = 1;
+    assert_int_equal(run_src(v, loop_prog), LS_ERR_FAULT);
+    assert_int_equal(v->d.index, 1);
+    r500_pvs_program_free(&p);
+    free(v);
+}
+
+static void test_fc_jump_jsr(void **st)
+{
+    (void)st;
+    vm *v = vm_new();
+    r500_pvs_fc fc;
+    memset(&fc, 0, sizeof fc);
+    v->fc = &fc;
+    const char *src = "out[0].x = VE_ADD input[0].1111 input[0].0000 ;\n"  /* 0 */
+                      "out[0].y = VE_ADD input[0].1111 input[0].0000 ;\n"  /* 1 */
+                      "out[0].z = VE_ADD input[0].1111 input[0].0000 ;\n"  /* 2 */
+                      "temp[0]._ = VE_NOP ;\n"                              /* 3: program end */
+                      "out[1].x = VE_ADD temp[1].1111 temp[1].xxxx ;\n"    /* 4: subroutine */
+                      "temp[1].x = VE_ADD temp[1].1111 temp[1].xxxx ;\n";  /* 5: its last */
+    /* op 0: JSR after 0 to 4, last 5, return to 1; op 1: JUMP after 1 to 3 */
+    fc.opc = 3 | 1u << 2;
+    fc.addrs_lw[0] = 0 | 4u << 16;
+    fc.addrs_uw[0] = 5 | 1u << 16;
+    fc.addrs_lw[1] = 1 | 3u << 16;
+    r500_pvs_program p;
+    assert_int_equal(r500_pvs_asm("t", src, strlen(src), &p, NULL), LS_OK);
+    assert_int_equal(r500_pvs_run(p.words, p.count, 0, 3, NULL, &fc, &v->o, &v->st, NULL, &v->d),
+                     LS_OK);
+    EXPECT4(v->st.out[0], 1, 1, 0, 0);        /* z skipped by the JUMP */
+    assert_float_equal(v->st.out[1][0], 1.0f, 0); /* the subroutine ran once */
+    assert_float_equal(v->st.temp[1][0], 1.0f, 0);
+    /* a jump back to itself: the watchdog stops it */
+    fc.opc = 1;
+    fc.addrs_lw[0] = 2 | 0u << 16;
+    assert_int_equal(r500_pvs_options_set(&v->o, "vs-watchdog", "1000", &v->d), LS_OK);
+    assert_int_equal(r500_pvs_run(p.words, p.count, 0, 3, NULL, &fc, &v->o, &v->st, NULL, &v->d),
+                     LS_ERR_FAULT);
+    assert_non_null(strstr(v->d.msg, "watchdog"));
+    /* nesting beyond vs-fc-depth: a JSR that calls itself */
+    r500_pvs_options_default(&v->o);
+    fc.opc = 3;
+    fc.addrs_lw[0] = 4 | 4u << 16;
+    fc.addrs_uw[0] = 5 | 1u << 16;
+    v->o.fc_depth = 3;
+    assert_int_equal(r500_pvs_run(p.words, p.count, 4, 5, NULL, &fc, &v->o, &v->st, NULL, &v->d),
+                     LS_ERR_FAULT);
+    assert_non_null(strstr(v->d.msg, "nested"));
+    r500_pvs_program_free(&p);
+    free(v);
 }
 
 int main(void)
@@ -689,6 +788,8 @@ int main(void)
         cmocka_unit_test(test_exec_cube_rotate),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_options),
+        cmocka_unit_test(test_fc_loop),
+        cmocka_unit_test(test_fc_jump_jsr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

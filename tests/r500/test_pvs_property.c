@@ -459,7 +459,7 @@ static void test_random_programs(void **st)
         ref_run(R, prog, n);
         ls_diag d;
         ls_diag_clear(&d);
-        ls_status s = r500_pvs_run(words, n, 0, n - 1, (const float(*)[4])consts, &o, lib, NULL, &d);
+        ls_status s = r500_pvs_run(words, n, 0, n - 1, (const float(*)[4])consts, NULL, &o, lib, NULL, &d);
         insts += (unsigned)n;
         if (R->faulted != (s != LS_OK) || (R->faulted && (size_t)d.index != R->fault_pc))
             fail_msg("iteration %d: reference %s at %zu, library status %d at %ld (%s)", iter,
