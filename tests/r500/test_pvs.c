@@ -767,6 +767,109 @@ static void test_fc_jump_jsr(void **st)
     free(v);
 }
 
+/* ---- docs/r500-vs.md ------------------------------------------------------ */
+
+/* Every ```pvs block assembles; a ```pvs-run block after it gives options on
+ * its "--" lines (--input, --const, --reg) and the expected output lines. */
+static void test_doc_examples(void **st)
+{
+    (void)st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/r500-vs.md", ls_test_source_root());
+    ls_buf doc;
+    ls_buf_init(&doc);
+    assert_true(ls_read_file(path, &doc));
+    const char *p = doc.data;
+    int blocks = 0, runs = 0;
+    while ((p = strstr(p, "```pvs\n"))) {
+        p += 7;
+        const char *end = strstr(p, "```");
+        assert_non_null(end);
+        r500_pvs_program prog;
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        if (r500_pvs_asm("docs/r500-vs.md", p, (size_t)(end - p), &prog, &errs) != LS_OK)
+            fail_msg("example %d does not assemble: %s", blocks + 1, errs.items[0].msg);
+        ls_diag_list_free(&errs);
+        blocks++;
+        p = end + 3;
+        while (*p == '\n')
+            p++;
+        if (strncmp(p, "```pvs-run\n", 11)) {
+            r500_pvs_program_free(&prog);
+            continue;
+        }
+        p += 11;
+        end = strstr(p, "```");
+        assert_non_null(end);
+        vm *v = vm_new();
+        r500_pvs_fc fc;
+        memset(&fc, 0, sizeof fc);
+        ls_buf want, got;
+        ls_buf_init(&want);
+        ls_buf_init(&got);
+        while (p < end) {
+            const char *nl = strchr(p, '\n');
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
+            p = nl + 1;
+            if (strncmp(line, "--", 2)) {
+                ls_buf_printf(&want, "%s\n", line);
+                continue;
+            }
+            for (char *tok = strtok(line, " "); tok; tok = strtok(NULL, " ")) {
+                char *arg = strtok(NULL, " ");
+                assert_non_null(arg);
+                char *eq = strchr(arg, '=');
+                assert_non_null(eq);
+                *eq = 0;
+                if (!strcmp(tok, "--reg")) {
+                    ls_diag d;
+                    assert_int_equal(r500_pvs_fc_set(&fc, arg, (uint32_t)strtoul(eq + 1, NULL, 0), &d),
+                                     LS_OK);
+                    continue;
+                }
+                float vals[4] = {0, 0, 0, 0};
+                char *q = eq + 1;
+                for (int k = 0; k < 4 && *q; k++) {
+                    vals[k] = strtof(q, &q);
+                    if (*q == ',')
+                        q++;
+                }
+                int idx = atoi(arg + 1);
+                if (!strcmp(tok, "--input"))
+                    memcpy(v->st.input[idx], vals, sizeof vals);
+                else if (!strcmp(tok, "--const"))
+                    memcpy(v->consts[idx], vals, sizeof vals);
+                else
+                    fail_msg("unknown option %s in a pvs-run block", tok);
+            }
+        }
+        assert_int_equal(r500_pvs_run(prog.words, prog.count, 0, prog.count - 1,
+                                      (const float(*)[4])v->consts, &fc, &v->o, &v->st, NULL,
+                                      &v->d),
+                         LS_OK);
+        for (int k = 0; k < R500_PVS_MAX_REGS; k++)
+            if (v->st.out_written[k])
+                ls_buf_printf(&got, "out[%d] = %.9g %.9g %.9g %.9g\n", k, (double)v->st.out[k][0],
+                              (double)v->st.out[k][1], (double)v->st.out[k][2],
+                              (double)v->st.out[k][3]);
+        if (strcmp(want.data ? want.data : "", got.data ? got.data : ""))
+            fail_msg("example %d: the doc shows\n%sthe run gives\n%s", blocks, want.data,
+                     got.data);
+        runs++;
+        ls_buf_free(&want);
+        ls_buf_free(&got);
+        free(v);
+        r500_pvs_program_free(&prog);
+        p = end + 3;
+    }
+    printf("%d examples assemble, %d run with the outputs the doc shows\n", blocks, runs);
+    assert_true(blocks >= 4);
+    assert_true(runs >= 4);
+    ls_buf_free(&doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -790,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_fc_loop),
         cmocka_unit_test(test_fc_jump_jsr),
+        cmocka_unit_test(test_doc_examples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
