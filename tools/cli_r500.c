@@ -6,7 +6,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: lockstep r500 run|asm|dis ...  (lockstep r500 <command> --help)\n");
+    fprintf(f, "usage: lockstep r500 run|asm|dis|vs ...  (lockstep r500 <command> --help)\n");
 }
 
 int cli_r500(int argc, char **argv)

@@ -122,7 +122,7 @@ unsigned r500_pvs_problems(const r500_pvs_inst *in, char msgs[][96], unsigned ma
                             in->unclaimed[w]);
     unsigned op = f[R500_PVS_F_OPCODE];
     if (f[R500_PVS_F_MATH_INST] && f[R500_PVS_F_MACRO_INST])
-        n = add_problem(msgs, max, n, "MATH_INST and MACRO_INST both set (%u%u)", 1, 1);
+        n = add_problem(msgs, max, n, "MATH_INST and MACRO_INST both set%.0u%.0u", 0, 0);
     else if (f[R500_PVS_F_MACRO_INST] && op >= r500_pvs_value_count(R500_PVS_V_MACRO_OP))
         n = add_problem(msgs, max, n, "macro opcode %u is reserved%.0u", op, 0);
     else if (f[R500_PVS_F_MATH_INST] && op >= r500_pvs_value_count(R500_PVS_V_ME_OP))
@@ -158,7 +158,8 @@ unsigned r500_pvs_problems(const r500_pvs_inst *in, char msgs[][96], unsigned ma
                             3, 0);
         if (f[R500_PVS_F_MATH_INST] || f[R500_PVS_F_MACRO_INST])
             n = add_problem(msgs, max, n,
-                            "dual math instruction whose dword 0 is not a vector op (%u%u)",
+                            "dual math instruction whose dword 0 is not a vector op "
+                            "(MATH_INST %u, MACRO_INST %u)",
                             f[R500_PVS_F_MATH_INST], f[R500_PVS_F_MACRO_INST]);
     }
     return n;
