@@ -509,13 +509,17 @@ static void set_dst(r500_pvs_inst *in, const pop *op)
     f[R500_PVS_F_PRED_SENSE] = op->pred;
 }
 
-static bool check_sources(parser *P, const pop *op, unsigned swz_len)
+/* An operation names as many sources as its opcode takes (buhman's rule), or
+ * all the sources the word has (`full`: 3, 2 for the VE half of a dual-math
+ * instruction, 1 for its ME half) — the extension that spells Mesa's words,
+ * whose unused sources are not buhman's fillers. */
+static bool check_sources(parser *P, const pop *op, unsigned swz_len, unsigned full)
 {
     const op_info *oi = info_of(op->kind, op->opcode);
-    if (op->nsrc != oi->nsrc) {
+    if (op->nsrc != oi->nsrc && op->nsrc != full) {
         perr(P, op->nsrc ? &op->src[0].at : &op->op_at,
-             "incorrect number of source operands; %s takes %u",
-             r500_pvs_value_name(table_of(op->kind), op->opcode), oi->nsrc);
+             "incorrect number of source operands; %s takes %u (or all %u)",
+             r500_pvs_value_name(table_of(op->kind), op->opcode), oi->nsrc, full);
         return false;
     }
     for (unsigned i = 0; i < op->nsrc; i++)
@@ -570,7 +574,7 @@ static int check_addresses(parser *P, const psrc *const *srcs, unsigned n, const
 
 static bool encode_single(parser *P, pop *op, uint32_t w[4])
 {
-    if (!check_sources(P, op, 4))
+    if (!check_sources(P, op, 4, 3))
         return false;
     const psrc *srcs[3] = {&op->src[0], &op->src[1], &op->src[2]};
     int m = check_addresses(P, srcs, op->nsrc, op);
@@ -605,14 +609,15 @@ static bool encode_dual(parser *P, pop *a, pop *b, uint32_t w[4])
         perr(P, &b->op_at, "a dual math instruction pairs one VE_ and one ME_ operation");
         return false;
     }
-    if (!check_sources(P, ve, 4) || !check_sources(P, me, 2))
+    if (!check_sources(P, ve, 4, 2) || !check_sources(P, me, 2, 1))
         return false;
     if (info_of(K_VE, ve->opcode)->nsrc > 2) {
         perr(P, &ve->op_at, "3-operand opcode not valid in a dual math instruction");
         return false;
     }
     if (me->nsrc > 1) {
-        perr(P, &me->src[1].at, "too many sources in dual math ME operation (at most 1)");
+        perr(P, &me->src[1].at, "too many sources in dual math ME operation (at most 1: "
+                                "its X and Y selects are the operands)");
         return false;
     }
     /* pvs_dual_math_instruction.txt: DUAL_MATH_DST_OFFSET "Selects Dest Address
@@ -826,7 +831,7 @@ static const char *op_name(op_kind k, unsigned v)
 
 /* Structured text for one instruction, or false if a field has no spelling
  * (reserved register type or opcode, addressing mode 3). */
-static bool structured(const r500_pvs_inst *in, bool macro_as_mad, ls_buf *b)
+static bool structured(const r500_pvs_inst *in, bool macro_as_mad, bool all, ls_buf *b)
 {
     const uint32_t *f = in->field;
     op_kind k = f[R500_PVS_F_MATH_INST] ? K_ME : f[R500_PVS_F_MACRO_INST] ? K_MACRO : K_VE;
@@ -862,7 +867,7 @@ static bool structured(const r500_pvs_inst *in, bool macro_as_mad, ls_buf *b)
         ls_buf_puts(b, ".SAT");
     if (f[R500_PVS_F_PRED_ENABLE])
         ls_buf_puts(b, f[R500_PVS_F_PRED_SENSE] ? ".PRED" : ".NPRED");
-    unsigned n = info_of(k, op)->nsrc;
+    unsigned n = all ? (dual ? 2 : 3) : info_of(k, op)->nsrc;
     for (unsigned s = 0; s < n; s++) {
         const uint32_t *sf = &f[R500_PVS_F_S0_REG_TYPE + s * R500_PVS_SRC_STRIDE];
         if ((sf[R500_PVS_F_S0_ADDR_MODE_0 - R500_PVS_F_S0_REG_TYPE] &
@@ -883,7 +888,7 @@ static bool structured(const r500_pvs_inst *in, bool macro_as_mad, ls_buf *b)
                   chans[f[R500_PVS_F_DM_DST_WE_SEL]], mname);
     if (f[R500_PVS_F_ME_SAT])
         ls_buf_puts(b, ".SAT");
-    if (info_of(K_ME, mop)->nsrc >= 1) {
+    if (all || info_of(K_ME, mop)->nsrc >= 1) {
         if (f[R500_PVS_F_DM_SRC_ADDR_MODE_0] & f[R500_PVS_F_DM_SRC_ADDR_MODE_1])
             return false;
         /* the dual math source: same bit layout for the fields it has */
@@ -927,12 +932,14 @@ void r500_pvs_disasm(const uint32_t *words, size_t count, ls_buf *out)
         r500_pvs_inst in;
         r500_pvs_decode(w, &in);
         bool done = false;
-        for (int pass = 0; pass < 2 && !done; pass++) {
+        /* buhman's form first (macros as the MAD that assembles to them), then
+         * the macro by name, then every source spelled out (Mesa's words) */
+        for (int pass = 0; pass < 4 && !done; pass++) {
+            bool as_mad = !(pass & 1), all = pass >= 2;
+            if (!as_mad && !in.field[R500_PVS_F_MACRO_INST])
+                continue;
             ls_buf_reset(&tmp);
-            if (pass == 1 && !in.field[R500_PVS_F_MACRO_INST])
-                break;
-            /* macros: first as the MAD that assembles to them (three temps) */
-            if (structured(&in, pass == 0, &tmp) && !tmp.oom &&
+            if (structured(&in, as_mad, all, &tmp) && !tmp.oom &&
                 reassembles(tmp.data, tmp.len, w)) {
                 ls_buf_append(out, tmp.data, tmp.len);
                 done = true;
