@@ -951,9 +951,9 @@ void r500_pvs_disasm(const uint32_t *words, size_t count, ls_buf *out)
             for (unsigned k = 0; k < n && k < 4; k++)
                 ls_buf_printf(out, "-- instruction %zu: %s\n", i, msgs[k]);
             if (n == 0)
-                ls_buf_printf(out, "-- instruction %zu: its sources break the assembler's read "
-                                   "rules (one constant, one input, one alt-temp address; three "
-                                   "temporaries only for MAD)\n", i);
+                ls_buf_printf(out, "-- instruction %zu: no assembly form gives exactly these "
+                                   "words (sources beyond the read rules, or field combinations "
+                                   "the syntax has no spelling for)\n", i);
             ls_buf_printf(out, "raw 0x%08x 0x%08x 0x%08x 0x%08x ;\n", (unsigned)w[0],
                           (unsigned)w[1], (unsigned)w[2], (unsigned)w[3]);
         }
