@@ -3,7 +3,8 @@
  * documentation's tables (buhman/r500 regs/pvs_bits/ files) and the
  * operation semantics stated in docs/r500-vs.md. The reference never sees
  * instruction words: it interprets the random description directly, while
- * the library gets words this file encodes with its own shifts. Every
+ * the library gets words (and, for half the programs, flow-control registers)
+ * this file encodes with its own shifts. Every
  * register of both machines must agree bit for bit (any NaN equals any NaN),
  * including where the program faults. The words also round-trip through the
  * disassembler and assembler. */
@@ -21,6 +22,7 @@ typedef struct rsrc {
     unsigned file;      /* 0 temp, 1 input, 2 const, 3 alt temp */
     unsigned index;
     bool rel;           /* const[a0.sel + index] */
+    bool rel_i0;        /* const[i0 + index] */
     unsigned sel;
     unsigned swz[4];    /* 0..5 */
     bool neg[4], abs;
@@ -41,8 +43,16 @@ typedef struct rinst {
 typedef struct machine {
     float t[NT][4], in[NI][4], c[NC + 210][4], alt[NA][4], out[NO][4];
     int a0[4];
+    int i0;
     bool pred;
 } machine;
+
+/* A flow-control operation (vap_pvs_flow_cntl_*.txt): 0 none, 1 JUMP, 2 LOOP, 3 JSR. */
+typedef struct rfc {
+    unsigned kind, act, target, last, rtn, init;
+    int step;
+    bool nofli;
+} rfc;
 
 /* ---- encoding, by hand from the docs' bit columns ------------------------- */
 
@@ -53,6 +63,8 @@ static uint32_t enc_src(const rsrc *s)
         w |= s->swz[k] << (13 + 3 * k) | (uint32_t)s->neg[k] << (25 + k);
     if (s->rel) /* ADDR_MODE 1 = MODE_0 (bit 4), ADDR_SEL 30:29 */
         w |= 1u << 4 | s->sel << 29;
+    if (s->rel_i0) /* ADDR_MODE 2 = MODE_1 (bit 31) */
+        w |= 1u << 31;
     return w;
 }
 
@@ -72,6 +84,8 @@ static void encode(const rinst *r, uint32_t w[4])
                (uint32_t)s->neg[0] << 25 | (uint32_t)s->neg[1] << 26 | r->mwe << 27;
         if (s->rel)
             w[3] |= 1u << 4 | s->sel << 29;
+        if (s->rel_i0)
+            w[3] |= 1u << 31;
     }
 }
 
@@ -99,7 +113,7 @@ static float *reg_of(machine *m, unsigned file, long i, bool *bad)
 
 static bool fetch(machine *m, const rsrc *s, unsigned n, float *v)
 {
-    long i = (long)s->index + (s->rel ? m->a0[s->sel] : 0);
+    long i = (long)s->index + (s->rel ? m->a0[s->sel] : 0) + (s->rel_i0 ? m->i0 : 0);
     bool bad = false;
     float *r = reg_of(m, s->file, i, &bad);
     if (bad)
@@ -262,11 +276,11 @@ static bool store(machine *m, unsigned file, unsigned index, unsigned we, const 
     return true;
 }
 
-static void ref_run(ref *R, const rinst *prog, size_t n)
+/* One instruction; false (and R->faulted) on a fault. */
+static bool ref_exec(ref *R, const rinst *r, size_t pc)
 {
     machine *m = &R->m;
-    for (size_t pc = 0; pc < n; pc++) {
-        const rinst *r = &prog[pc];
+    {
         float s[3][4] = {{0}}, d2[4] = {0, 0, 0, 0};
         bool ok = true;
         for (unsigned k = 0; k < (r->dual ? 2u : 3u); k++)
@@ -276,7 +290,7 @@ static void ref_run(ref *R, const rinst *prog, size_t n)
         if (!ok) {
             R->faulted = true;
             R->fault_pc = pc;
-            return;
+            return false;
         }
         float v[4] = {0}, v2[4] = {0};
         unsigned mask = 15;
@@ -308,7 +322,7 @@ static void ref_run(ref *R, const rinst *prog, size_t n)
             (w2 && !store(&scratch, 4, r->mdst, 1u << r->mwe, v2))) {
             R->faulted = true;
             R->fault_pc = pc;
-            return;
+            return false;
         }
         if (fire) {
             if (w1)
@@ -318,6 +332,74 @@ static void ref_run(ref *R, const rinst *prog, size_t n)
         }
         if (pr >= 0)
             m->pred = pr;
+    }
+    return true;
+}
+
+/* The program with flow control: after each instruction, the end of the
+ * innermost loop/subroutine (LAST_INST) first, else the first operation whose
+ * ACT_ADRS it was, else the end of the program at its last instruction. */
+static void ref_run(ref *R, const rinst *prog, size_t n, const rfc *fc, unsigned nfc,
+                    unsigned max_depth, unsigned long watchdog)
+{
+    struct frame { bool loop; unsigned left, last, rtn; int step, outer_i0; } st[64];
+    unsigned depth = 0;
+    unsigned long issued = 0;
+    size_t pc = 0;
+    for (;;) {
+        if (pc >= n || issued >= watchdog) {
+            R->faulted = true;
+            R->fault_pc = pc;
+            return;
+        }
+        if (!ref_exec(R, &prog[pc], pc))
+            return;
+        issued++;
+        size_t next = pc + 1;
+        bool moved = false;
+        while (depth > 0 && st[depth - 1].last == pc) {
+            struct frame *f = &st[depth - 1];
+            if (f->loop) {
+                f->left--;
+                if (f->left != 0) {
+                    R->m.i0 += f->step;
+                    next = f->rtn;
+                    moved = true;
+                    break;
+                }
+                R->m.i0 = f->outer_i0;
+                depth--;
+                continue;
+            }
+            depth--;
+            next = f->rtn;
+            moved = true;
+            break;
+        }
+        for (unsigned k = 0; !moved && k < nfc; k++) {
+            const rfc *c = &fc[k];
+            if (c->kind == 0 || c->act != pc)
+                continue;
+            moved = true;
+            if (c->kind == 1) {
+                next = c->target;
+            } else if (depth == max_depth || (c->kind == 2 && c->target == 0)) {
+                R->faulted = true;
+                R->fault_pc = pc;
+                return;
+            } else if (c->kind == 2) {
+                st[depth++] = (struct frame){true, c->target, c->last, c->rtn, c->step, R->m.i0};
+                if (!c->nofli)
+                    R->m.i0 = (int)c->init;
+                next = c->rtn;
+            } else {
+                st[depth++] = (struct frame){false, 0, c->last, c->rtn, 0, R->m.i0};
+                next = c->target;
+            }
+        }
+        if (!moved && pc == n - 1)
+            return;
+        pc = next;
     }
 }
 
@@ -338,6 +420,9 @@ static void rand_src(uint64_t *S, rsrc *s)
         s->rel = true;
         s->sel = rnd(S, 4);
         s->index = rnd(S, 200);
+    } else if (s->file == 2 && rnd(S, 4) == 0) {
+        s->rel_i0 = true;
+        s->index = rnd(S, 20);
     }
     for (int k = 0; k < 4; k++) {
         s->swz[k] = rnd(S, 3) ? rnd(S, 4) : rnd(S, 6);
@@ -417,7 +502,8 @@ static void test_random_programs(void **st)
     r500_pvs_options o;
     r500_pvs_options_default(&o);
     o.temps = NT, o.inputs = NI, o.alt_temps = NA, o.outputs = NO;
-    unsigned faults = 0, insts = 0;
+    o.watchdog = 3000;
+    unsigned faults = 0, insts = 0, fc_ok = 0;
     ls_buf dis;
     ls_buf_init(&dis);
     r500_pvs_state *lib = calloc(1, sizeof *lib);
@@ -456,15 +542,39 @@ static void test_random_programs(void **st)
 
         ls_buf_reset(&dis);
         r500_pvs_disasm(words, n, &dis);
-        ref_run(R, prog, n);
+        /* half the programs get up to three random flow-control operations,
+         * encoded by hand into the VAP_PVS_FLOW_CNTL_* layout */
+        rfc fcs[3];
+        unsigned nfc = iter & 1 ? 1 + rnd(&S, 3) : 0;
+        r500_pvs_fc hw;
+        memset(&hw, 0, sizeof hw);
+        for (unsigned k = 0; k < nfc; k++) {
+            rfc *c = &fcs[k];
+            c->kind = 1 + rnd(&S, 3);
+            c->act = rnd(&S, (unsigned)n);
+            c->target = c->kind == 2 ? rnd(&S, 5) : rnd(&S, (unsigned)n);
+            c->last = rnd(&S, (unsigned)n);
+            c->rtn = rnd(&S, (unsigned)n);
+            c->init = rnd(&S, 9);
+            c->step = (int)rnd(&S, 5) - 2;
+            c->nofli = rnd(&S, 4) == 0;
+            hw.opc |= c->kind << (2 * k);
+            hw.addrs_lw[k] = c->act | c->target << 16;
+            hw.addrs_uw[k] = c->last | c->rtn << 16;
+            hw.loop_index[k] = c->init | ((uint32_t)c->step & 0xffu) << 8 | (uint32_t)c->nofli << 31;
+        }
+        R->m.i0 = lib->i0 = 0;
+        ref_run(R, prog, n, fcs, nfc, o.fc_depth, (unsigned long)o.watchdog);
         ls_diag d;
         ls_diag_clear(&d);
-        ls_status s = r500_pvs_run(words, n, 0, n - 1, (const float(*)[4])consts, NULL, &o, lib, NULL, &d);
+        ls_status s = r500_pvs_run(words, n, 0, n - 1, (const float(*)[4])consts,
+                                   nfc ? &hw : NULL, &o, lib, NULL, &d);
         insts += (unsigned)n;
         if (R->faulted != (s != LS_OK) || (R->faulted && (size_t)d.index != R->fault_pc))
             fail_msg("iteration %d: reference %s at %zu, library status %d at %ld (%s)", iter,
                      R->faulted ? "faults" : "runs", R->fault_pc, s, d.index, d.msg);
         faults += R->faulted;
+        fc_ok += nfc && !R->faulted;
         for (int i = 0; i < NT; i++)
             for (int k = 0; k < 4; k++)
                 if (!same(R->m.t[i][k], lib->temp[i][k]))
@@ -483,6 +593,7 @@ static void test_random_programs(void **st)
         for (int k = 0; k < 4; k++)
             assert_int_equal(R->m.a0[k], lib->a0[k]);
         assert_int_equal(R->m.pred, lib->pred);
+        assert_int_equal(R->m.i0, lib->i0);
 
         /* the same words through the disassembler and back */
         r500_pvs_program p;
@@ -495,8 +606,9 @@ static void test_random_programs(void **st)
         r500_pvs_program_free(&p);
         ls_diag_list_free(&errs);
     }
-    printf("3000 random programs (%u instructions, %u ending in a fault) agree with the "
-           "reference interpreter\n", insts, faults);
+    printf("3000 random programs (%u instructions, 1500 with flow control of which %u end "
+           "normally; %u end in a fault) agree with the reference interpreter\n", insts, fc_ok,
+           faults);
     free(lib);
     free(R);
     ls_buf_free(&dis);
