@@ -269,6 +269,14 @@ ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t
                        const float (*consts)[4], const r500_pvs_fc *fc, const r500_pvs_options *o,
                        r500_pvs_state *st, r500_pvs_stats *stats, ls_diag *d);
 
+/* The same for nverts vertices (states[0..nverts-1]), the program decoded
+ * once. Stops at the first vertex that faults (its index in *fault_vertex). */
+ls_status r500_pvs_run_vertices(const uint32_t *words, size_t count, size_t first, size_t last,
+                                const float (*consts)[4], const r500_pvs_fc *fc,
+                                const r500_pvs_options *o, r500_pvs_state *states,
+                                size_t nverts, size_t *fault_vertex, r500_pvs_stats *stats,
+                                ls_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

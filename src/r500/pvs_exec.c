@@ -514,12 +514,10 @@ static void commit(const pending *w)
     }
 }
 
-static ls_status step(vctx *c, const uint32_t *words)
+static ls_status step(vctx *c, const r500_pvs_inst *ip)
 {
-    r500_pvs_inst in;
-    r500_pvs_decode(words, &in);
-    const uint32_t *f = in.field;
-    bool dual = in.form == R500_PVS_FORM_DUAL;
+    const uint32_t *f = ip->field;
+    bool dual = ip->form == R500_PVS_FORM_DUAL;
     bool math = f[R500_PVS_F_MATH_INST], macro = f[R500_PVS_F_MACRO_INST];
     if (math && macro)
         return fault(c, LS_ERR_FAULT, "MATH_INST and MACRO_INST both set");
@@ -649,10 +647,12 @@ typedef struct fc_frame {
     int32_t step, saved_i0;
 } fc_frame;
 
-ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t last,
-                       const float (*consts)[4], const r500_pvs_fc *fc,
-                       const r500_pvs_options *o, r500_pvs_state *st, r500_pvs_stats *stats,
-                       ls_diag *d)
+/* One vertex over pre-decoded instructions (dec[i] for words 4i..4i+3, or
+ * decoded on the fly when dec is NULL). */
+static ls_status run_one(const uint32_t *words, const r500_pvs_inst *dec, size_t count,
+                         size_t first, size_t last, const float (*consts)[4],
+                         const r500_pvs_fc *fc, const r500_pvs_options *o, r500_pvs_state *st,
+                         r500_pvs_stats *stats, ls_diag *d)
 {
     vctx c = {.o = o, .consts = consts, .st = st, .d = d, .pc = first, .fault = LS_OK};
     if (o->temps > R500_PVS_MAX_REGS || o->alt_temps > R500_PVS_MAX_REGS ||
@@ -674,7 +674,10 @@ ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t
         if (issued >= o->watchdog)
             return fault(&c, LS_ERR_FAULT, "watchdog: %llu instructions issued for one vertex",
                          (unsigned long long)issued);
-        if (step(&c, words + 4 * c.pc) != LS_OK)
+        r500_pvs_inst tmp;
+        if (!dec)
+            r500_pvs_decode(words + 4 * c.pc, &tmp);
+        if (step(&c, dec ? &dec[c.pc] : &tmp) != LS_OK)
             return c.fault;
         issued++;
         if (stats)
@@ -750,4 +753,34 @@ ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t
             return LS_OK;
         c.pc = next;
     }
+}
+
+ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t last,
+                       const float (*consts)[4], const r500_pvs_fc *fc,
+                       const r500_pvs_options *o, r500_pvs_state *st, r500_pvs_stats *stats,
+                       ls_diag *d)
+{
+    return run_one(words, NULL, count, first, last, consts, fc, o, st, stats, d);
+}
+
+ls_status r500_pvs_run_vertices(const uint32_t *words, size_t count, size_t first, size_t last,
+                                const float (*consts)[4], const r500_pvs_fc *fc,
+                                const r500_pvs_options *o, r500_pvs_state *states,
+                                size_t nverts, size_t *fault_vertex, r500_pvs_stats *stats,
+                                ls_diag *d)
+{
+    /* pre-decode once (DESIGN.md: "pre-decode a program once") */
+    r500_pvs_inst *dec = count ? malloc(count * sizeof *dec) : NULL;
+    if (count && !dec)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < count; i++)
+        r500_pvs_decode(words + 4 * i, &dec[i]);
+    ls_status s = LS_OK;
+    for (size_t v = 0; v < nverts && s == LS_OK; v++) {
+        s = run_one(words, dec, count, first, last, consts, fc, o, &states[v], stats, d);
+        if (s != LS_OK && fault_vertex)
+            *fault_vertex = v;
+    }
+    free(dec);
+    return s;
 }

@@ -792,6 +792,45 @@ static void test_fc_jump_jsr(void **st)
     free(v);
 }
 
+/* The batch entry point gives what one-at-a-time runs give, and names the
+ * vertex that faults. */
+static void test_run_vertices(void **st)
+{
+    (void)st;
+    const char *src = "a0[0].x = VE_FLT2FIX_DX input[0].xxxx ;\n"
+                      "out[0].xyzw = VE_MAD input[0].xyzw const[a0.x+0].xyzw const[1].0000 ;\n";
+    r500_pvs_program p;
+    assert_int_equal(r500_pvs_asm("t", src, strlen(src), &p, NULL), LS_OK);
+    float consts[256][4];
+    for (int i = 0; i < 256; i++)
+        set4(consts[i], (float)i, 1, 2, 3);
+    r500_pvs_options o;
+    r500_pvs_options_default(&o);
+    enum { N = 40 };
+    r500_pvs_state *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int v = 0; v < N; v++)
+        set4(a[v].input[0], (float)v * 7.0f, 1, 2, 3);
+    memcpy(b, a, N * sizeof *a);
+    ls_diag d;
+    size_t fv = 99;
+    assert_int_equal(r500_pvs_run_vertices(p.words, p.count, 0, 1, (const float(*)[4])consts, NULL,
+                                           &o, a, N, &fv, NULL, &d),
+                     LS_ERR_FAULT); /* 37 * 7 = 259 > 255 */
+    assert_int_equal(fv, 37);
+    for (int v = 0; v < 37; v++) {
+        assert_int_equal(r500_pvs_run(p.words, p.count, 0, 1, (const float(*)[4])consts, NULL,
+                                      &o, &b[v], NULL, &d),
+                         LS_OK);
+        assert_memory_equal(&a[v], &b[v], sizeof a[v]);
+        assert_float_equal(a[v].out[0][0], (float)(v * 7) * (float)(v * 7), 0);
+    }
+    free(a);
+    free(b);
+    r500_pvs_program_free(&p);
+}
+
 /* ---- docs/r500-vs.md ------------------------------------------------------ */
 
 /* Every ```pvs block assembles; a ```pvs-run block after it gives options on
@@ -920,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_fc_loop),
         cmocka_unit_test(test_fc_jump_jsr),
         cmocka_unit_test(test_doc_examples),
+        cmocka_unit_test(test_run_vertices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
