@@ -798,7 +798,7 @@ static void test_run_vertices(void **st)
 {
     (void)st;
     const char *src = "a0[0].x = VE_FLT2FIX_DX input[0].xxxx ;\n"
-                      "out[0].xyzw = VE_MAD input[0].xyzw const[a0.x+0].xyzw const[1].0000 ;\n";
+                      "out[0].xyzw = VE_MAD input[0].xyzw const[a0.x+0].xyzw const[a0.x+0].0000 ;\n";
     r500_pvs_program p;
     assert_int_equal(r500_pvs_asm("t", src, strlen(src), &p, NULL), LS_OK);
     float consts[256][4];
