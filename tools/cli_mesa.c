@@ -120,7 +120,9 @@ static int decode(int argc, char **argv)
 
 
 /* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
- * else beside this binary in a build tree (../src/mesa/). */
+ * else beside this binary in a build tree (../src/mesa/), else where
+ * `meson install` put them: PREFIX/LOCKSTEP_PKGLIBEXECDIR with PREFIX this
+ * binary's directory less LOCKSTEP_BINDIR (tools/meson.build). */
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n)
 {
     const char *e = getenv(env);
@@ -137,6 +139,18 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     if (slash)
         *slash = 0;
     int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
+    if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+        return true;
+    const char *rel = LOCKSTEP_PKGLIBEXECDIR;
+    if (rel[0] != '/') { /* relative to the prefix: go up one level per bindir component */
+        static const char bindir[] = LOCKSTEP_BINDIR;
+        for (size_t k = 0; bindir[k]; k++)
+            if (bindir[k] != '/' && (k == 0 || bindir[k - 1] == '/') && (slash = strrchr(exe, '/')))
+                *slash = 0;
+        len = snprintf(out, n, "%s/%s/%s", exe, rel, name);
+    } else {
+        len = snprintf(out, n, "%s/%s", rel, name);
+    }
     return len > 0 && (size_t)len < n && access(out, R_OK) == 0;
 }
 
@@ -438,8 +452,9 @@ static int run(int argc, char **argv, bool check, bool bench)
                 st = ls_png_write(out, &png, &d);
                 ls_image8_free(&png);
             }
-            if (r.nfaults)
-                fprintf(stderr, "%zu thread(s) faulted\n", r.nfaults);
+            if (r.stats.faulted_threads)
+                fprintf(stderr, "%llu thread(s) faulted\n",
+                        (unsigned long long)r.stats.faulted_threads);
             if (st == LS_OK && check)
                 st = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, &d);
             r500_result_free(&r);
