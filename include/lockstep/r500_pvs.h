@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lockstep/buf.h"
 #include "lockstep/r500.h"
 #include "lockstep/status.h"
 
@@ -179,7 +180,7 @@ uint32_t r500_pvs_claimed_mask(r500_pvs_form form, unsigned word);
  * Returns the number of problems (messages written up to max). */
 unsigned r500_pvs_problems(const r500_pvs_inst *in, char msgs[][96], unsigned max);
 /* Field-by-field dump of one instruction (names and values, UNCLAIMED loudly). */
-void r500_pvs_format_fields(struct ls_buf *b, unsigned index, const r500_pvs_inst *in);
+void r500_pvs_format_fields(ls_buf *b, unsigned index, const r500_pvs_inst *in);
 
 /* ---- assembler / disassembler (src/r500/pvs_asm.c) ---------------------- */
 
@@ -194,7 +195,7 @@ ls_status r500_pvs_asm(const char *file, const char *text, size_t len, r500_pvs_
                        ls_diag_list *errs);
 void r500_pvs_program_free(r500_pvs_program *p);
 /* Reassemblable source for count instructions (raw form where needed). */
-void r500_pvs_disasm(const uint32_t *words, size_t count, struct ls_buf *out);
+void r500_pvs_disasm(const uint32_t *words, size_t count, ls_buf *out);
 /* Load .bin (little-endian dwords) or hex text (0x.. dwords, 4 per instruction). */
 ls_status r500_pvs_load_words(const char *file, const char *data, size_t len, bool binary,
                               uint32_t **words, size_t *count, ls_diag *d);

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/buf.h"
+#include "lockstep/buf.h"
 
 /* ---- opcodes -------------------------------------------------------------- */
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/buf.h"
+#include "lockstep/buf.h"
 
 static const r500_pvs_field_desc field_table[R500_PVS_F_COUNT] = {
 #define PVS_FIELD_DESC_(id_, w, lo_, width_, forms_, vals, name_)                               \
