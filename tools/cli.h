@@ -180,6 +180,9 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
 int cli_r500_run(cli_args *a);
 int cli_r500_asm(cli_args *a);
 int cli_r500_dis(cli_args *a);
+int cli_r500_vs_asm(cli_args *a);
+int cli_r500_vs_dis(cli_args *a);
+int cli_r500_vs_run(cli_args *a);
 int cli_pp5_asm(cli_args *a);
 int cli_pp5_dis(cli_args *a);
 int cli_pp5_run(cli_args *a);

@@ -108,6 +108,14 @@ void cli_help(FILE *f, const cli_cmd *const *path, size_t depth)
                 if (k->flags & CLI_C_HIDDEN)
                     continue;
                 char syn[128];
+                if (k->subs) {
+                    for (const cli_cmd *s = k->subs; s->name; s++) {
+                        snprintf(syn, sizeof syn, "%s %s %s %s", m->name, k->name, s->name,
+                                 s->operands ? s->operands : "");
+                        fprintf(f, "    %-34s %s\n", syn, s->summary);
+                    }
+                    continue;
+                }
                 snprintf(syn, sizeof syn, "%s %s %s", m->name, k->name, k->operands ? k->operands : "");
                 fprintf(f, "    %-34s %s\n", syn, k->summary);
             }
@@ -277,15 +285,31 @@ int cli_man(FILE *f, const char *page)
             for (const cli_cmd *k = m->subs; k && k->name; k++) {
                 if (k->flags & CLI_C_HIDDEN)
                     continue;
-                fprintf(f, ".TP\n.B lockstep %s %s", m->name, k->name);
-                if (k->operands) {
-                    fputs(" \\fI", f);
-                    roff(f, k->operands);
-                    fputs("\\fR", f);
+                const cli_cmd *one[2] = {k, NULL};
+                const cli_cmd *const *list = one;
+                const cli_cmd *nested[16];
+                if (k->subs) {
+                    size_t nn = 0;
+                    for (const cli_cmd *s = k->subs; s->name && nn < 15; s++)
+                        nested[nn++] = s;
+                    nested[nn] = NULL;
+                    list = nested;
                 }
-                fputs("\n", f);
-                roff(f, k->summary);
-                fprintf(f, " (lockstep\\-%s(1))\n", m->name);
+                for (; *list; list++) {
+                    const cli_cmd *s = *list;
+                    if (s == k)
+                        fprintf(f, ".TP\n.B lockstep %s %s", m->name, k->name);
+                    else
+                        fprintf(f, ".TP\n.B lockstep %s %s %s", m->name, k->name, s->name);
+                    if (s->operands) {
+                        fputs(" \\fI", f);
+                        roff(f, s->operands);
+                        fputs("\\fR", f);
+                    }
+                    fputs("\n", f);
+                    roff(f, s->summary);
+                    fprintf(f, " (lockstep\\-%s(1))\n", m->name);
+                }
             }
         }
         fputs(".SH CONVENTIONS\n"

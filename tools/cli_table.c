@@ -108,6 +108,57 @@ static const cli_opt r500_dis_opts[] = {
     END,
 };
 
+/* r500 vs: the vertex engine (PVS), docs/r500-vs.md */
+static const cli_opt r500_vs_asm_opts[] = {
+    {"output", 'o', "FILE",
+     "little-endian dwords, or with --hex one instruction of 4 hex dwords a line ('-' = stdout;\n"
+     "binary is not written to a terminal)",
+     "-", NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"hex", 0, NULL, "hex text, as buhman/r500's drm/*.vs.inc", NULL, NULL, 0, NULL},
+    END,
+};
+
+static const cli_opt r500_vs_dis_opts[] = {
+    {"fields", 0, NULL, "print every field of every instruction by name", NULL, NULL, 0, NULL},
+    {"output", 'o', "FILE", "where the listing goes", "- (stdout)", NULL, CLI_O_OUT | CLI_O_STREAM,
+     NULL},
+    END,
+};
+
+static const cli_opt r500_vs_run_opts[] = {
+    {"input", 0, "iN=x[,y[,z[,w]]]", "input register N (missing channels are 0)", NULL, NULL,
+     CLI_O_REPEAT, NULL},
+    {"const", 0, "cN=x[,y[,z[,w]]]", "constant N (0..255)", NULL, NULL, CLI_O_REPEAT, NULL},
+    {"first", 0, "N", "PVS_FIRST_INST", "0", NULL, 0, NULL},
+    {"last", 0, "N", "PVS_LAST_INST", "the last instruction", NULL, 0, NULL},
+    {"reg", 0, "NAME=VALUE",
+     "VAP_PVS_CODE_CNTL_0 (first/last), VAP_PVS_FLOW_CNTL_OPC, VAP_PVS_FLOW_CNTL_ADDRS_LW_n, "
+     "_ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)",
+     NULL, NULL, CLI_O_REPEAT, NULL},
+    {"model", 0, "NAME=VALUE",
+     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps, vs-inputs, vs-outputs, "
+     "vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
+     "(docs/assumptions.md)",
+     NULL, NULL, CLI_O_REPEAT, NULL},
+    END,
+};
+
+static const cli_cmd r500_vs_cmds[] = {
+    {"asm", "IN.vs.asm", "assemble a vertex program",
+     "Assembles buhman/r500's vertex syntax (docs/r500-vs.md) into 4-dword instructions. An empty "
+     "program is an error.",
+     r500_vs_asm_opts, cli_r500_vs_asm, NULL, 1, 1, CLI_C_IN,
+     "lockstep r500 vs asm examples/r500/transform.vs.asm --hex"},
+    {"dis", "PROGRAM", "disassemble a vertex program",
+     "Prints .bin, hex text or .vs.asm as source that assembles back to the same words.",
+     r500_vs_dis_opts, cli_r500_vs_dis, NULL, 1, 1, CLI_C_IN, NULL},
+    {"run", "PROGRAM", "run one vertex",
+     "Runs the program on one vertex and prints every output register it wrote (stdout).",
+     r500_vs_run_opts, cli_r500_vs_run, NULL, 1, 1, CLI_C_IN,
+     "lockstep r500 vs run examples/r500/transform.vs.asm --input i0=1,2,3,1 --const c0=1,0,0,0"},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
+};
+
 #define R500_PROGRAM_FORMS                                                                        \
     "PROGRAM is .bin (little-endian dwords), hex-dword text (.inc, .txt; 'cN:' lines are "        \
     "constants), assembly (.fs.asm, docs/r500-asm.md) or a JSON job (the corpus program.json as " \
@@ -128,6 +179,10 @@ static const cli_cmd r500_cmds[] = {
      "Prints source that `lockstep r500 asm` turns back into the same words, with the program's "
      "constants and flow-control state as directives. " R500_PROGRAM_FORMS,
      r500_dis_opts, cli_r500_dis, NULL, 1, 1, CLI_C_IN, NULL},
+    {"vs", NULL, "the R500 vertex engine (PVS): asm, dis, run",
+     "The programmable vertex shader of the R500 (4 dwords per instruction), in buhman/r500's "
+     "vertex syntax (docs/r500-vs.md).",
+     NULL, NULL, r500_vs_cmds, 0, 0, 0, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 

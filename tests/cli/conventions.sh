@@ -25,7 +25,7 @@ run() { "$L" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; out=$(cat "$tmp/out"); err=$(
 cmds=$("$L" help --commands) || { echo "FAIL: lockstep help --commands"; exit 1; }
 n=0
 # the machines and the root too: help, -h, --version, unknown option
-for c in "" r500 pp5 mesa; do
+for c in "" r500 "r500 vs" pp5 mesa; do
   # shellcheck disable=SC2086
   run $c --help
   [ $rc -eq 0 ] && [[ $out == usage:* ]] && [ -z "$err" ] || bad "lockstep $c --help: rc=$rc"
