@@ -290,7 +290,8 @@ size_t r500_txu_texel_addr(const r500_txu *t, int level, int layer, int x, int y
     const struct r500_txu_level *L = &t->lv[level];
     size_t base = L->offset + (size_t)layer * L->layer;
     size_t bpp = t->bpp;
-    if (t->block)
+    /* linear (and DXT blocks): rows of `pitch` texels */
+    if (t->block || (!t->micro && !t->square && !L->macro))
         return base + ((size_t)y * L->pitch + (size_t)x) * bpp;
     unsigned lb = log2u(t->bpp), mm = micro_mode(t);
     size_t mw = tile_table[0][lb][mm][0], mh = tile_table[0][lb][mm][1];
@@ -717,9 +718,12 @@ static double wrap_coord(unsigned mode, double u, int n)
     double dn = n;
     switch (mode) {
     case 0:
-        return u - floor(u / dn) * dn;
-    case 1:
-        return u - floor(u / (2 * dn)) * (2 * dn);
+    case 1: {
+        /* reduce modulo the period; far coordinates lose their fraction in
+         * double and may land outside it, which becomes 0 */
+        double p = mode == 0 ? dn : 2 * dn, r = u - floor(u / p) * p;
+        return r >= 0 && r < p ? r : 0.0;
+    }
     case 4:
         return u < 0 ? 0 : (u > dn ? dn : u);
     case 5:

@@ -445,6 +445,30 @@ static void test_swizzle_gamma_endian(void **state)
     assert_true(c[0] == 10.0f / 256.0f);
 }
 
+/* TXPITCH_EN: rows of TXPITCH + 1 texels (tx_format2.txt), any pitch when linear */
+static void test_pitch(void **state)
+{
+    (void)state;
+    uint8_t mem[7 * 3];
+    for (int i = 0; i < 21; i++)
+        mem[i] = (uint8_t)(i * 11);
+    r500_tx_state s;
+    base_state(&s, 0, 0);
+    set_size(&s, 0, 5, 3);
+    r500_tx_set(&s, 0, R500_TXF_TXPITCH_EN, 1);
+    r500_tx_set(&s, 0, R500_TXF_TXPITCH, 6);
+    r500_txu t;
+    ls_diag d;
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mem, sizeof mem, NULL, &d), LS_OK);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 5; x++) {
+            float c[4];
+            r500_txu_texel_raw(&t, 0, 0, x, y, c);
+            assert_true(c[0] == (float)((y * 7 + x) * 11 / 255.0));
+        }
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mem, sizeof mem - 1, NULL, &d), LS_ERR_RANGE);
+}
+
 /* ---- mip chain offsets (r300_texture_desc.c rule restated) ---- */
 
 static void test_mip_offsets(void **state)
@@ -681,6 +705,14 @@ static void test_quad_lod(void **state)
     assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
     for (int i = 0; i < 4; i++)
         assert_true(out[0][i] == (float)(20 / 255.0));
+    /* explicit LOD 1.5 with nearest mip: GL's ceil(lambda + 1/2) - 1 = level 1 */
+    static float lod[64];
+    for (int i = 0; i < 4; i++)
+        lod[i] = 1.5f;
+    r500_tex_request rl = {.n = 4, .mask = 15, .lod_mode = R500_TEX_LOD_EXPLICIT, .lod = lod,
+                           .coord = coord, .out = out};
+    assert_int_equal(r500_txu_sample(&t, &rl, &d), LS_OK);
+    assert_true(out[0][0] == (float)(10 / 255.0));
     /* MAX_MIP_LEVEL 3 clamps to level 3 */
     r500_tx_set(&s, 0, R500_TXF_MAX_MIP_LEVEL, 3);
     assert_int_equal(r500_txu_bind(&t, &s, 0, mem, total, NULL, &d), LS_OK);
@@ -831,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_formats_and_tiling),
         cmocka_unit_test(test_dxt),
         cmocka_unit_test(test_swizzle_gamma_endian),
+        cmocka_unit_test(test_pitch),
         cmocka_unit_test(test_mip_offsets),
         cmocka_unit_test(test_sampling_model),
         cmocka_unit_test(test_quad_lod),
