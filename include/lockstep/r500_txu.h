@@ -177,13 +177,23 @@ typedef struct r500_tx_options {
     unsigned weight_bits;           /* "tx-weight-bits": 0 float weights, else N bits */
     r500_txo_shadow shadow;         /* "tx-shadow": compare depth texels with coord R */
     bool missing_w_one;             /* "tx-missing": absent W reads 1 (else 0) */
+    bool mip_half_up;               /* "tx-mip-round": nearest mip of lambda = k + 1/2 is
+                                       k + 1 (half-up) instead of GL's k */
 } r500_tx_options;
+
+/* A source of texels other than texture memory (e.g. the float RGBA images
+ * of r500_texture, include/lockstep/r500_tex.h): fetch writes the RGBA of
+ * texel (x, y) of face/slice `layer` of `level`; coordinates are in range. */
+typedef struct r500_texel_source {
+    void (*fetch)(const void *ctx, int level, int layer, int x, int y, float rgba[4]);
+    const void *ctx;
+} r500_texel_source;
 void r500_tx_options_default(r500_tx_options *o);
 ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *value,
                               ls_diag *d);
 extern const char *const r500_tx_option_names[];
 
-#define R500_TXU_MAX_LEVELS 13
+#define R500_TXU_MAX_LEVELS 15 /* 16384 texels (texel sources); registers reach 13 */
 
 /* One unit's texture, validated against its buffer. Built by r500_txu_bind;
  * holds a pointer to the caller's memory (not owned). */
@@ -208,6 +218,7 @@ typedef struct r500_txu {
     uint32_t f0, f1, fmt0, fmt1, fmt2, offset_reg, border;
     const uint8_t *mem;
     size_t size;
+    const r500_texel_source *src; /* set by r500_txu_bind_source, else NULL */
     r500_tx_options opt;
 } r500_txu;
 
@@ -218,6 +229,14 @@ typedef struct r500_txu {
  * naming the register, e.g. "TX_FORMAT1_3.TXFORMAT = 8 ...". */
 ls_status r500_txu_bind(r500_txu *t, const r500_tx_state *s, unsigned unit, const uint8_t *mem,
                         size_t size, const r500_tx_options *o, ls_diag *d);
+/* A unit whose texels come from `src` (w x h, `levels` levels halving down
+ * to 1x1) while filtering, wrap, LOD and border follow the unit's registers
+ * as in r500_txu_bind; TX_FORMAT1's format, swizzle and gamma and TX_OFFSET
+ * are not used (the source gives RGBA), TX_BORDER_COLOR reads as W8Z8Y8X8.
+ * src must outlive t. */
+ls_status r500_txu_bind_source(r500_txu *t, const r500_tx_state *s, unsigned unit, int w, int h,
+                               int levels, const r500_texel_source *src,
+                               const r500_tx_options *o, ls_diag *d);
 /* Byte address (within the buffer) of texel (x, y) of face/slice `layer` of
  * `level`; for DXT x, y are block coordinates. Coordinates must be in range. */
 size_t r500_txu_texel_addr(const r500_txu *t, int level, int layer, int x, int y);

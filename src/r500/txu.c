@@ -103,7 +103,7 @@ static uint32_t fld(uint32_t word, r500_tx_field f)
 
 const char *const r500_tx_option_names[] = {"tx-tile-order", "tx-y8x24", "tx-dxt-interp",
                                             "tx-aniso", "tx-lod-rho", "tx-weight-bits",
-                                            "tx-shadow", "tx-missing", NULL};
+                                            "tx-shadow", "tx-missing", "tx-mip-round", NULL};
 
 void r500_tx_options_default(r500_tx_options *o)
 {
@@ -158,6 +158,10 @@ ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *
     } else if (strcmp(name, "tx-missing") == 0) {
         if ((k = pick(value, miss)) >= 0)
             o->missing_w_one = k == 0;
+    } else if (strcmp(name, "tx-mip-round") == 0) {
+        static const char *const mr[] = {"gl", "half-up", NULL};
+        if ((k = pick(value, mr)) >= 0)
+            o->mip_half_up = k == 1;
     } else if (strcmp(name, "tx-weight-bits") == 0) {
         char *end = NULL;
         unsigned long v = strtoul(value, &end, 10);
@@ -706,7 +710,63 @@ ls_status r500_txu_bind(r500_txu *t, const r500_tx_state *s, unsigned unit, cons
     return LS_OK;
 }
 
+ls_status r500_txu_bind_source(r500_txu *t, const r500_tx_state *s, unsigned unit, int w, int h,
+                               int levels, const r500_texel_source *src,
+                               const r500_tx_options *o, ls_diag *d)
+{
+    memset(t, 0, sizeof *t);
+    if (unit >= R500_TX_UNITS || !src || !src->fetch || w < 1 || h < 1 || w > 16384 ||
+        h > 16384 || levels < 1)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "bad texel source for texture unit %u",
+                           unit);
+    if (o)
+        t->opt = *o;
+    else
+        r500_tx_options_default(&t->opt);
+    t->unit = unit;
+    t->src = src;
+    t->f0 = s->reg[R500_TXR_FILTER0][unit];
+    t->f1 = s->reg[R500_TXR_FILTER1][unit];
+    t->fmt0 = s->reg[R500_TXR_FORMAT0][unit];
+    /* the source's RGBA go through unchanged: X, Y, Z, W selected as R, G, B, A */
+    t->fmt1 = (uint32_t)R500_TXFMT_W8Z8Y8X8 | 3u << 9 | 0u << 12 | 1u << 15 | 2u << 18;
+    t->border = s->reg[R500_TXR_BORDER_COLOR][unit];
+    t->format = R500_TXFMT_W8Z8Y8X8;
+    t->bpp = 4;
+    t->type = 0;
+    static const r500_tx_field filt[2] = {R500_TXF_MAG_FILTER, R500_TXF_MIN_FILTER};
+    for (int i = 0; i < 2; i++)
+        if (fld(t->f0, filt[i]) == 0)
+            return ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
+                               "%s_%u.%s = 0 (Filter4) is not modelled", REGNAME(FILTER0), unit,
+                               field_table[filt[i]].name);
+    if (fld(t->f0, R500_TXF_MIP_FILTER) == 3)
+        return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0, "%s_%u.MIP_FILTER = 3 is reserved",
+                           REGNAME(FILTER0), unit);
+    t->w = w;
+    t->h = h;
+    t->d = 1;
+    int chain = (int)log2u((unsigned)(w > h ? w : h)) + 1;
+    t->levels = levels > chain ? chain : levels;
+    if (t->levels > R500_TXU_MAX_LEVELS)
+        t->levels = R500_TXU_MAX_LEVELS;
+    t->min_level = (int)fld(t->f0, R500_TXF_MAX_MIP_LEVEL);
+    if (t->min_level > t->levels - 1)
+        t->min_level = t->levels - 1;
+    for (int l = 0; l < t->levels; l++) {
+        t->lv[l].w = w >> l ? w >> l : 1;
+        t->lv[l].h = h >> l ? h >> l : 1;
+        t->lv[l].d = 1;
+    }
+    return LS_OK;
+}
+
 /* ---- sampling ------------------------------------------------------------ */
+
+static double finite0(double v)
+{
+    return isfinite(v) ? v : 0.0;
+}
 
 /* TX_FILTER0.CLAMP_* (tx_filter0.txt): the coordinate step (u in texels,
  * n texels) and the index step; -1 = border colour. Modes follow GL's
@@ -784,7 +844,10 @@ static void fetch(const r500_txu *t, int level, int layer, int x, int y, int z,
         border_color(t, out);
         return;
     }
-    r500_txu_texel(t, level, t->type == 1 ? z : layer, x, y, out);
+    if (t->src)
+        t->src->fetch(t->src->ctx, level, t->type == 1 ? z : layer, x, y, out);
+    else
+        r500_txu_texel(t, level, t->type == 1 ? z : layer, x, y, out);
     if (t->opt.shadow != R500_TXO_SHADOW_NONE &&
         (t->format == R500_TXFMT_X16 || t->format == R500_TXFMT_Y8X24)) {
         float dz = out[0];
@@ -804,7 +867,8 @@ static void sample_level(const r500_txu *t, int l, bool linear, const lane_coord
     const struct r500_txu_level *L = &t->lv[l];
     unsigned ms = fld(t->f0, R500_TXF_CLAMP_S), mt = fld(t->f0, R500_TXF_CLAMP_T),
              mr = fld(t->f0, R500_TXF_CLAMP_R);
-    double u = (c->u + du) * L->w / t->w, v = (c->v + dv) * L->h / t->h, w = c->w * L->d / t->d;
+    double u = finite0(c->u + du) * L->w / t->w, v = finite0(c->v + dv) * L->h / t->h,
+           w = c->w * L->d / t->d;
     u = wrap_coord(ms, u, L->w);
     v = wrap_coord(mt, v, L->h);
     bool vol = t->type == 1;
@@ -893,11 +957,6 @@ static void cube_face(double x, double y, double z, double *s, double *t, int *f
     *t = (tc / ma + 1) * 0.5;
 }
 
-static double finite0(double v)
-{
-    return isfinite(v) ? v : 0.0;
-}
-
 static double rho_of(const r500_txu *t, const double a[3], const double b[3])
 {
     if (t->opt.rho == R500_TXO_RHO_MAXABS) {
@@ -941,7 +1000,9 @@ static void sample_lane(const r500_txu *t, const lane_coord *c, double lod, cons
     int l0 = t->min_level, l1 = l0;
     float frac = 0;
     if (minify && mip == 1) {
-        l0 = cl <= lo + 0.5 ? (int)lo : (int)ceil(cl + 0.5) - 1;
+        l0 = cl <= lo + 0.5 ? (int)lo
+             : t->opt.mip_half_up ? (int)floor(cl + 0.5)
+                                  : (int)ceil(cl + 0.5) - 1;
         if (l0 > (int)hi)
             l0 = (int)hi;
         l1 = l0;
@@ -969,7 +1030,7 @@ static void sample_lane(const r500_txu *t, const lane_coord *c, double lod, cons
 
 ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag *d)
 {
-    if (!t || !t->mem)
+    if (!t || (!t->mem && !t->src))
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "texture lookup on an unbound unit");
     unsigned n = rq->n > R500_TEX_MAX_LANES ? R500_TEX_MAX_LANES : rq->n;
     bool proj = fld(t->fmt0, R500_TXF_PROJECTED) != 0;
@@ -1016,8 +1077,10 @@ ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag
                 double sc[3] = {rq->unscaled ? 1.0 : t->w, rq->unscaled ? 1.0 : t->h,
                                 rq->unscaled ? 1.0 : t->d};
                 for (int k = 0; k < (t->type == 1 ? 3 : 2); k++) {
-                    dx[k] = finite0(rq->ddx[k][l] * sc[k]);
-                    dy[k] = finite0(rq->ddy[k][l] * sc[k]);
+                    /* infinite derivatives give an infinite LOD (the last
+                     * level), NaN a NaN LOD (the finest level) */
+                    dx[k] = rq->ddx[k][l] * sc[k];
+                    dy[k] = rq->ddy[k][l] * sc[k];
                 }
                 have_d = true;
             } else if (rq->quad) {
