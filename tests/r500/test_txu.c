@@ -753,6 +753,47 @@ static void test_cube(void **state)
     free(mem);
 }
 
+/* 3D: 4x4x4 RGBA8, slice z holds 40 z; nearest picks the slice, VOL_FILTER
+ * linear halfway between slice centres averages; PROJECTED divides by Q */
+static void test_volume_projected(void **state)
+{
+    (void)state;
+    size_t slice = 8 * 4 * 4; /* pitch aligned to 8 texels */
+    uint8_t *mem = calloc(4, slice);
+    for (int z = 0; z < 4; z++)
+        for (size_t i = 0; i < slice; i += 4)
+            mem[z * slice + i] = (uint8_t)(40 * z);
+    r500_tx_state s;
+    base_state(&s, 6, 12);
+    set_size(&s, 6, 4, 4);
+    r500_tx_set(&s, 6, R500_TXF_TEX_COORD_TYPE, 1);
+    r500_tx_set(&s, 6, R500_TXF_TXDEPTH, 2);
+    r500_txu t;
+    ls_diag d;
+    assert_int_equal(r500_txu_bind(&t, &s, 6, mem, 4 * slice, NULL, &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 6, mem, 4 * slice - 1, NULL, &d), LS_ERR_RANGE);
+    static float coord[4][64], out[4][64];
+    coord[0][0] = 0.3f, coord[1][0] = 0.3f, coord[2][0] = 0.6f; /* z = 2.4 -> slice 2 */
+    coord[0][1] = 0.3f, coord[1][1] = 0.3f, coord[2][1] = 0.5f; /* z = 2.0: between 1 and 2 */
+    r500_tex_request rq = {.n = 2, .mask = 3, .lod_mode = R500_TEX_LOD_EXPLICIT, .coord = coord,
+                           .out = out};
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(out[0][0] == (float)(80 / 255.0));
+    r500_tx_set(&s, 6, R500_TXF_VOL_FILTER, 2);
+    assert_int_equal(r500_txu_bind(&t, &s, 6, mem, 4 * slice, NULL, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(fabs(out[0][1] - 60 / 255.0) < 1e-6);
+    /* projected: (0.6, 0.6, 1.2, 2) reads like (0.3, 0.3, 0.6) */
+    r500_tx_set(&s, 6, R500_TXF_VOL_FILTER, 1);
+    r500_tx_set(&s, 6, R500_TXF_PROJECTED, 1);
+    assert_int_equal(r500_txu_bind(&t, &s, 6, mem, 4 * slice, NULL, &d), LS_OK);
+    coord[0][0] = 0.6f, coord[1][0] = 0.6f, coord[2][0] = 1.2f, coord[3][0] = 2.0f;
+    rq.n = 1, rq.mask = 1;
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(out[0][0] == (float)(80 / 255.0));
+    free(mem);
+}
+
 /* ---- hostile registers ---- */
 
 static void test_hostile(void **state)
@@ -868,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_sampling_model),
         cmocka_unit_test(test_quad_lod),
         cmocka_unit_test(test_cube),
+        cmocka_unit_test(test_volume_projected),
         cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
