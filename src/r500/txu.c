@@ -609,6 +609,10 @@ ls_status r500_txu_bind(r500_txu *t, const r500_tx_state *s, unsigned unit, cons
     t->w = (int)(fld(fmt0, R500_TXF_TXWIDTH) | fld(t->fmt2, R500_TXF_TXWIDTH_11) << 11) + 1;
     t->h = (int)(fld(fmt0, R500_TXF_TXHEIGHT) | fld(t->fmt2, R500_TXF_TXHEIGHT_11) << 11) + 1;
     t->d = t->type == 1 ? 1 << fld(fmt0, R500_TXF_TXDEPTH) : 1;
+    if (t->type == 1 && fld(fmt0, R500_TXF_TXDEPTH) > 12)
+        return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
+                           "%s_%u.TXDEPTH = %u: a depth above 4096 slices", REGNAME(FORMAT0),
+                           unit, fld(fmt0, R500_TXF_TXDEPTH));
     if (t->w > 4096 || t->h > 4096)
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
                            "%s_%u: %dx%d texels is above the 4096 limit (tx_format0.txt)",
@@ -644,6 +648,8 @@ ls_status r500_txu_bind(r500_txu *t, const r500_tx_state *s, unsigned unit, cons
     t->levels = (int)fld(fmt0, R500_TXF_NUM_LEVELS) + 1;
     if (t->levels > chain)
         t->levels = chain;
+    if (t->levels > R500_TXU_MAX_LEVELS)
+        t->levels = R500_TXU_MAX_LEVELS;
     t->min_level = (int)fld(t->f0, R500_TXF_MAX_MIP_LEVEL);
     if (t->min_level > t->levels - 1)
         t->min_level = t->levels - 1;

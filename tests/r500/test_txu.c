@@ -814,6 +814,7 @@ static void test_hostile(void **state)
         {R500_TXF_SEL_RED, 7, LS_ERR_UNSUPPORTED, "TX_FORMAT1_3.SEL_RED"},
         {R500_TXF_TEX_COORD_TYPE, 3, LS_ERR_RANGE, "TX_FORMAT1_3.TEX_COORD_TYPE"},
         {R500_TXF_CHROMA_KEY_MODE, 1, LS_ERR_UNSUPPORTED, "TX_FILTER1_3.CHROMA_KEY_MODE"},
+        {R500_TXF_TXFORMAT_MSB, 1, LS_ERR_UNSUPPORTED, "TX_FORMAT2_3.TXFORMAT_MSB = 1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r500_tx_state s;
@@ -835,6 +836,14 @@ static void test_hostile(void **state)
     ls_diag d;
     assert_int_equal(r500_txu_bind(&t, &s, 3, mem, sizeof mem, NULL, &d), LS_ERR_RANGE);
     assert_non_null(strstr(d.msg, "TX_FORMAT2_3.TXPITCH"));
+    /* a 3D depth of 2^15 slices with 16 levels */
+    base_state(&s, 3, 12);
+    set_size(&s, 3, 4, 4);
+    r500_tx_set(&s, 3, R500_TXF_TEX_COORD_TYPE, 1);
+    r500_tx_set(&s, 3, R500_TXF_TXDEPTH, 15);
+    r500_tx_set(&s, 3, R500_TXF_NUM_LEVELS, 15);
+    assert_int_equal(r500_txu_bind(&t, &s, 3, mem, sizeof mem, NULL, &d), LS_ERR_RANGE);
+    assert_non_null(strstr(d.msg, "TX_FORMAT0_3.TXDEPTH"));
     /* no buffer */
     base_state(&s, 3, 12);
     assert_int_equal(r500_txu_bind(&t, &s, 3, NULL, 0, NULL, &d), LS_ERR_RANGE);
