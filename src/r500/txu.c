@@ -1043,7 +1043,7 @@ ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag
     lane_coord c[R500_TEX_MAX_LANES];
     /* LOD_BIAS: s4.5 (tx_filter1.txt), added before the clamp */
     uint32_t lb = fld(t->f1, R500_TXF_LOD_BIAS);
-    double bias = (double)((int32_t)(lb << 22) >> 22) / 32.0;
+    double bias = (double)((lb & 0x200u) ? (int)lb - 1024 : (int)lb) / 32.0;
     for (unsigned l = 0; l < n; l++) {
         double s = rq->coord[0][l], tt = rq->coord[1][l], r = rq->coord[2][l],
                q = rq->coord[3][l];
