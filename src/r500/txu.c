@@ -180,7 +180,13 @@ ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *
 
 /* ---- formats ------------------------------------------------------------ */
 
-typedef enum { K_PACKED, K_HALF, K_FLOAT, K_DXT1, K_DXT3, K_DXT5, K_Y8X24 } fmt_kind;
+typedef enum { K_PACKED, K_HALF, K_FLOAT, K_DXT1, K_DXT3, K_DXT5, K_ATI1N, K_ATI2N, K_Y8X24 } fmt_kind;
+
+static bool is_block(int kind)
+{
+    return kind == K_DXT1 || kind == K_DXT3 || kind == K_DXT5 || kind == K_ATI1N ||
+           kind == K_ATI2N;
+}
 
 typedef struct fmt_info {
     unsigned code;
@@ -219,6 +225,10 @@ static const fmt_info formats[] = {
     {R500_TXFMT_32F_32F, K_FLOAT, 8, 2, {0}, false},
     {R500_TXFMT_32F_32F_32F_32F, K_FLOAT, 16, 4, {0}, false},
     {R500_TXFMT_Y8X24, K_Y8X24, 4, 2, {0}, false},
+    /* r300_reg.h R500_TX_FORMAT_ATI1N (MSB + 5) and R400_TX_FORMAT_ATI2N (31);
+     * Mesa uses them for RGTC1/LATC1 and RGTC2/LATC2 (r300_texture.c) */
+    {R500_TXFMT_ATI1N, K_ATI1N, 8, 1, {0}, false},
+    {R500_TXFMT_ATI2N, K_ATI2N, 16, 2, {0}, false},
 };
 
 static const fmt_info *find_format(unsigned code)
@@ -433,6 +443,36 @@ static void decode_dxt(const r500_txu *t, const fmt_info *f, const uint8_t *blk,
     rgba[3] = (float)(a / 255.0);
 }
 
+/* One channel of an ATI1N / ATI2N block (RGTC): two 8-bit endpoints and
+ * 3-bit indices as DXT5 alpha; signed (SIGNED_COMPk) endpoints are int8 with
+ * -128 read as -127, values / 127 (GL's RGTC rules). Rounding per
+ * "tx-dxt-interp". */
+static float decode_bc4(const r500_txu *t, const uint8_t *blk, int px, int py, bool sgn)
+{
+    double a0 = sgn ? (double)(int8_t)blk[0] : blk[0], a1 = sgn ? (double)(int8_t)blk[1] : blk[1];
+    if (sgn) {
+        a0 = a0 < -127 ? -127 : a0;
+        a1 = a1 < -127 ? -127 : a1;
+    }
+    bool exact = t->opt.dxt == R500_TXO_DXT_EXACT;
+    unsigned k = (unsigned)((le64(blk + 2, 6) >> (3 * (4 * py + px))) & 7u);
+    double v;
+    if (k == 0)
+        v = a0;
+    else if (k == 1)
+        v = a1;
+    else if (a0 > a1) {
+        double p = (8 - k) * a0 + (k - 1) * a1;
+        v = exact ? p / 7.0 : floor((p + 3.0) / 7.0);
+    } else if (k < 6) {
+        double p = (6 - k) * a0 + (k - 1) * a1;
+        v = exact ? p / 5.0 : floor((p + 2.0) / 5.0);
+    } else {
+        v = k == 6 ? (sgn ? -127.0 : 0.0) : (sgn ? 127.0 : 255.0);
+    }
+    return (float)(v / (sgn ? 127.0 : 255.0));
+}
+
 void r500_txu_texel_raw(const r500_txu *t, int level, int layer, int x, int y, float c[4])
 {
     const fmt_info *f = find_format(t->format);
@@ -441,6 +481,12 @@ void r500_txu_texel_raw(const r500_txu *t, int level, int layer, int x, int y, f
     if (!f)
         return;
     uint8_t b[16];
+    if (f->kind == K_ATI1N || f->kind == K_ATI2N) {
+        read_bytes(t, r500_txu_texel_addr(t, level, layer, x / 4, y / 4), f->bytes, b);
+        for (unsigned k = 0; k < f->ncomp; k++)
+            c[k] = decode_bc4(t, b + 8 * k, x % 4, y % 4, (t->fmt1 >> (5 + k)) & 1u);
+        return;
+    }
     if (f->kind == K_DXT1 || f->kind == K_DXT3 || f->kind == K_DXT5) {
         read_bytes(t, r500_txu_texel_addr(t, level, layer, x / 4, y / 4), f->bytes, b);
         float rgba[4];
@@ -605,7 +651,7 @@ ls_status r500_txu_bind(r500_txu *t, const r500_tx_state *s, unsigned unit, cons
                            fld(t->f1, R500_TXF_CHROMA_KEY_MODE));
 
     t->bpp = f->bytes;
-    t->block = f->kind == K_DXT1 || f->kind == K_DXT3 || f->kind == K_DXT5;
+    t->block = is_block(f->kind);
     t->w = (int)(fld(fmt0, R500_TXF_TXWIDTH) | fld(t->fmt2, R500_TXF_TXWIDTH_11) << 11) + 1;
     t->h = (int)(fld(fmt0, R500_TXF_TXHEIGHT) | fld(t->fmt2, R500_TXF_TXHEIGHT_11) << 11) + 1;
     t->d = t->type == 1 ? 1 << fld(fmt0, R500_TXF_TXDEPTH) : 1;
@@ -630,8 +676,8 @@ ls_status r500_txu_bind(r500_txu *t, const r500_tx_state *s, unsigned unit, cons
     t->square = micro == 2;
     if (t->block && (micro || t->macro_req))
         return ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
-                           "%s_%u: tiling (MACRO_TILE %u, MICRO_TILE %u) of a DXT texture is not "
-                           "modelled (Mesa never tiles compressed textures)",
+                           "%s_%u: tiling (MACRO_TILE %u, MICRO_TILE %u) of a compressed texture is "
+                           "not modelled (Mesa never tiles compressed textures)",
                            REGNAME(OFFSET), unit, t->macro_req, micro);
     unsigned lb = log2u(t->bpp);
     if (!t->block && (tile_table[0][lb][micro][0] == 0 || tile_table[1][lb][micro][0] == 0))

@@ -404,6 +404,67 @@ static void test_dxt(void **state)
     }
 }
 
+/* RGTC (ATI1N, ATI2N): one 8-byte channel block per component, GL's RGTC
+ * rules, 8-bit rounding as the DXT5 alpha above */
+static double ref_bc4(const uint8_t *b, int t, bool sgn)
+{
+    double a0 = sgn ? (int8_t)b[0] : b[0], a1 = sgn ? (int8_t)b[1] : b[1];
+    if (sgn) {
+        if (a0 == -128)
+            a0 = -127;
+        if (a1 == -128)
+            a1 = -127;
+    }
+    double pal[8] = {a0, a1};
+    for (int k = 2; k < 8; k++) {
+        if (a0 > a1)
+            pal[k] = floor(((8 - k) * a0 + (k - 1) * a1 + 3) / 7);
+        else if (k < 6)
+            pal[k] = floor(((6 - k) * a0 + (k - 1) * a1 + 2) / 5);
+        else
+            pal[k] = k == 6 ? (sgn ? -127 : 0) : (sgn ? 127 : 255);
+    }
+    int bit = 3 * t;
+    unsigned v = 0;
+    for (int j = 0; j < 3; j++, bit++)
+        v |= ((b[2 + bit / 8] >> (bit % 8)) & 1u) << j;
+    return pal[v] / (sgn ? 127.0 : 255.0);
+}
+
+static void test_rgtc(void **state)
+{
+    (void)state;
+    for (int two = 0; two < 2; two++)
+        for (int sgn = 0; sgn < 2; sgn++) {
+            unsigned bs = two ? 16 : 8, w = 13, h = 9, bw = (w + 3) / 4, bh = (h + 3) / 4;
+            unsigned pitch_bytes = (bw * bs + 31) / 32 * 32;
+            size_t size = (size_t)pitch_bytes * bh;
+            uint8_t *mem = malloc(size);
+            for (size_t i = 0; i < size; i++)
+                mem[i] = (uint8_t)rnd();
+            mem[0] = 0x80; /* -128 when signed */
+            r500_tx_state s;
+            base_state(&s, 0, two ? 31 : 37);
+            set_size(&s, 0, w, h);
+            if (sgn)
+                s.reg[R500_TXR_FORMAT1][0] |= (two ? 3u : 1u) << 5;
+            r500_txu t;
+            ls_diag d;
+            assert_int_equal(r500_txu_bind(&t, &s, 0, mem, size, NULL, &d), LS_OK);
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++) {
+                    float c[4];
+                    r500_txu_texel_raw(&t, 0, 0, (int)x, (int)y, c);
+                    const uint8_t *blk = mem + (size_t)(y / 4) * pitch_bytes + (x / 4) * bs;
+                    int ti = (int)((y % 4) * 4 + x % 4);
+                    assert_true(c[0] == (float)ref_bc4(blk, ti, sgn));
+                    assert_true(c[1] == (two ? (float)ref_bc4(blk + 8, ti, sgn) : 0.0f));
+                    assert_true(c[2] == 0.0f && c[3] == 1.0f);
+                }
+            free(mem);
+        }
+}
+
 /* ---- swizzle, gamma, endian ---- */
 
 static void test_swizzle_gamma_endian(void **state)
@@ -864,7 +925,7 @@ static void test_hostile(void **state)
         s.reg[R500_TXR_OFFSET][5] &= 0x1ffu;
         if (rnd() % 4) { /* mostly legal enums, so that sampling is reached */
             static const unsigned codes[] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15,
-                                             16, 17, 24, 25, 26, 27, 28, 29, 38};
+                                             16, 17, 24, 25, 26, 27, 28, 29, 31, 37, 38};
             unsigned c = codes[rnd() % (sizeof codes / sizeof codes[0])];
             r500_tx_set(&s, 5, R500_TXF_TXFORMAT, c & 31);
             r500_tx_set(&s, 5, R500_TXF_TXFORMAT_MSB, c >> 5);
@@ -912,6 +973,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_formats_and_tiling),
         cmocka_unit_test(test_dxt),
+        cmocka_unit_test(test_rgtc),
         cmocka_unit_test(test_swizzle_gamma_endian),
         cmocka_unit_test(test_pitch),
         cmocka_unit_test(test_mip_offsets),
