@@ -32,7 +32,8 @@ extern "C" {
  * 0x4440-0x447c, TX_FORMAT0_[0-15] 0x4480-0x44bc, TX_FORMAT1_[0-15]
  * 0x44c0-0x44fc, TX_FORMAT2_[0-15] 0x4500-0x453c, TX_OFFSET_[0-15]
  * 0x4540-0x457c, TX_CHROMA_KEY_[0-15] 0x4580-0x45bc, TX_BORDER_COLOR_[0-15]
- * 0x45c0-0x45fc, TX_FILTER4 0x4110 (one register for all units). */
+ * 0x45c0-0x45fc, TX_FILTER4 0x4110 and TX_ENABLE 0x4104 (one register for
+ * all units; tx_enable.txt: a disabled unit returns ARGB = 1,0,0,0). */
 #define R500_TX_REGS(X)                                                                         \
     X(FILTER0, "TX_FILTER0", 0x4400u, 1)                                                        \
     X(FILTER1, "TX_FILTER1", 0x4440u, 1)                                                        \
@@ -42,7 +43,8 @@ extern "C" {
     X(OFFSET, "TX_OFFSET", 0x4540u, 1)                                                          \
     X(CHROMA_KEY, "TX_CHROMA_KEY", 0x4580u, 1)                                                  \
     X(BORDER_COLOR, "TX_BORDER_COLOR", 0x45c0u, 1)                                              \
-    X(FILTER4, "TX_FILTER4", 0x4110u, 0)
+    X(FILTER4, "TX_FILTER4", 0x4110u, 0)                                                      \
+    X(ENABLE, "TX_ENABLE", 0x4104u, 0)
 
 typedef enum r500_tx_reg {
 #define R500_TXR_ENUM_(id, name, addr, per_unit) R500_TXR_##id,
@@ -113,7 +115,8 @@ typedef enum r500_tx_reg {
     X(WEIGHT_0, FILTER4, 11, 11, "WEIGHT_0")                                                    \
     X(WEIGHT_PAIR, FILTER4, 22, 1, "WEIGHT_PAIR")                                               \
     X(PHASE, FILTER4, 23, 4, "PHASE")                                                           \
-    X(DIRECTION, FILTER4, 27, 1, "DIRECTION")
+    X(DIRECTION, FILTER4, 27, 1, "DIRECTION")                                                   \
+    X(TEX_ENABLE, ENABLE, 0, 16, "TEX_ENABLE")
 
 typedef enum r500_tx_field {
 #define R500_TXF_ENUM_(id, reg, lo, width, name) R500_TXF_##id,
@@ -142,7 +145,8 @@ enum {
 /* SEL_* values: component 0..3, constant 0, constant 1. */
 enum { R500_TXSEL_X, R500_TXSEL_Y, R500_TXSEL_Z, R500_TXSEL_W, R500_TXSEL_0, R500_TXSEL_1 };
 
-/* The register state of the texture block. FILTER4 is stored in unit 0's slot. */
+/* The register state of the texture block. FILTER4 and ENABLE are stored in
+ * unit 0's slot. */
 typedef struct r500_tx_state {
     uint32_t reg[R500_TXR_COUNT][R500_TX_UNITS];
 } r500_tx_state;

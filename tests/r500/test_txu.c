@@ -38,6 +38,7 @@ static void test_reg_addresses(void **state)
     assert_int_equal(r500_tx_reg_addr(R500_TXR_CHROMA_KEY, 15), 0x45bc);
     assert_int_equal(r500_tx_reg_addr(R500_TXR_BORDER_COLOR, 15), 0x45fc);
     assert_int_equal(r500_tx_reg_addr(R500_TXR_FILTER4, 7), 0x4110);
+    assert_int_equal(r500_tx_reg_addr(R500_TXR_ENABLE, 7), 0x4104);
     r500_tx_state s;
     memset(&s, 0, sizeof s);
     assert_true(r500_tx_write(&s, 0x4548, 0x1234));
@@ -45,6 +46,8 @@ static void test_reg_addresses(void **state)
     assert_false(r500_tx_write(&s, 0x4600, 1));
     assert_false(r500_tx_write(&s, 0x4402, 1));
     assert_false(r500_tx_write(&s, 0x4114, 1));
+    assert_true(r500_tx_write(&s, 0x4104, 0x8001));
+    assert_int_equal(r500_tx_get(&s, 9, R500_TXF_TEX_ENABLE), 0x8001);
     assert_string_equal(r500_tx_reg_name(R500_TXR_BORDER_COLOR), "TX_BORDER_COLOR");
 }
 
