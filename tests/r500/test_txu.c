@@ -858,6 +858,118 @@ static void test_volume_projected(void **state)
     free(mem);
 }
 
+/* the tx-* model options change what they say (docs/assumptions.md) */
+static void test_options(void **state)
+{
+    (void)state;
+    r500_tx_options o;
+    ls_diag d;
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_tx_options_set(&o, "tx-aniso", "sideways", &d), LS_ERR_ARG);
+    assert_int_equal(r500_tx_options_set(&o, "tx-nonsense", "1", &d), LS_ERR_ARG);
+    for (int i = 0; r500_tx_option_names[i]; i++)
+        assert_int_equal(r500_tx_options_set(&o, r500_tx_option_names[i], "bogus", &d), LS_ERR_ARG);
+
+    /* tx-y8x24, tx-missing, tx-shadow on a 2x1 Y8X24 texture */
+    uint8_t mem[32] = {0};
+    uint32_t w0 = 0x80000011u, w1 = 0x20000022u; /* depth 0x800000 / 0x200000 (z-high) */
+    memcpy(mem, &w0, 4);
+    memcpy(mem + 4, &w1, 4);
+    r500_tx_state s;
+    base_state(&s, 0, 38);
+    set_size(&s, 0, 2, 1);
+    r500_txu t;
+    float c[4];
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mem, sizeof mem, &o, &d), LS_OK);
+    r500_txu_texel_raw(&t, 0, 0, 0, 0, c);
+    assert_true(c[0] == (float)(0x800000 / 16777215.0) && c[1] == (float)(0x11 / 255.0));
+    assert_true(c[3] == 1.0f);
+    assert_int_equal(r500_tx_options_set(&o, "tx-y8x24", "z-low", &d), LS_OK);
+    assert_int_equal(r500_tx_options_set(&o, "tx-missing", "0000", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mem, sizeof mem, &o, &d), LS_OK);
+    r500_txu_texel_raw(&t, 0, 0, 0, 0, c);
+    assert_true(c[0] == (float)(0x000011 / 16777215.0) && c[1] == (float)(0x80 / 255.0));
+    assert_true(c[3] == 0.0f);
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_tx_options_set(&o, "tx-shadow", "less", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mem, sizeof mem, &o, &d), LS_OK);
+    static float coord[4][64], out[4][64];
+    coord[0][0] = 0.25f, coord[1][0] = 0.5f, coord[2][0] = 0.4f; /* 0.4 < 0.5: pass */
+    coord[0][1] = 0.75f, coord[1][1] = 0.5f, coord[2][1] = 0.4f; /* 0.4 < 0.125: fail */
+    r500_tex_request rq = {.n = 2, .mask = 3, .lod_mode = R500_TEX_LOD_EXPLICIT, .coord = coord,
+                           .out = out};
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(out[0][0] == 1.0f && out[3][0] == 1.0f && out[0][1] == 0.0f);
+
+    /* tx-weight-bits 2: a weight of 0.3 becomes 0.25 */
+    uint8_t m2[32] = {0, 0, 0, 0, 255, 0, 0, 0};
+    base_state(&s, 0, 12);
+    set_size(&s, 0, 2, 1);
+    r500_tx_set(&s, 0, R500_TXF_MAG_FILTER, 2);
+    r500_tx_set(&s, 0, R500_TXF_CLAMP_S, 2);
+    r500_tx_set(&s, 0, R500_TXF_CLAMP_T, 2);
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_tx_options_set(&o, "tx-weight-bits", "2", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, m2, sizeof m2, &o, &d), LS_OK);
+    coord[0][0] = 0.4f, coord[1][0] = 0.5f; /* u = 0.8 texels: between centres 0.5 and 1.5 */
+    rq.n = 1, rq.mask = 1;
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(out[0][0] == 0.25f);
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, m2, sizeof m2, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(fabs(out[0][0] - 0.3) < 1e-6);
+
+    /* tx-lod-rho: derivatives (3, 4) texels: sqrt gives 5 (LOD 2.32 -> level 2),
+     * max-abs 4 (LOD 2) -- told apart by a mip chain whose levels differ */
+    int sz = 32;
+    size_t off[6], total = 0;
+    for (int l = 0; l < 6; l++) {
+        int lw = sz >> l ? sz >> l : 1;
+        off[l] = total;
+        total += (size_t)((lw + 7) / 8 * 8) * 4 * lw;
+    }
+    uint8_t *mm = calloc(1, total);
+    for (int l = 0; l < 6; l++) {
+        int lw = sz >> l ? sz >> l : 1;
+        for (int i = 0; i < lw * lw; i++)
+            mm[off[l] + (size_t)((i / lw) * ((lw + 7) / 8 * 8) + i % lw) * 4] = (uint8_t)(10 * l);
+    }
+    base_state(&s, 0, 12);
+    set_size(&s, 0, (unsigned)sz, (unsigned)sz);
+    r500_tx_set(&s, 0, R500_TXF_NUM_LEVELS, 5);
+    r500_tx_set(&s, 0, R500_TXF_MIP_FILTER, 2);
+    static float ddx[4][64], ddy[4][64];
+    ddx[0][0] = 3.0f / sz, ddx[1][0] = 4.0f / sz;
+    coord[0][0] = 0.5f, coord[1][0] = 0.5f;
+    r500_tex_request rd = {.n = 1, .mask = 1, .lod_mode = R500_TEX_LOD_DERIV, .coord = coord,
+                           .ddx = ddx, .ddy = ddy, .out = out};
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rd, &d), LS_OK);
+    double lam = log2(5.0);
+    assert_true(fabs(out[0][0] - (20 + 10 * (lam - 2)) / 255.0) < 1e-6);
+    assert_int_equal(r500_tx_options_set(&o, "tx-lod-rho", "max-abs", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rd, &d), LS_OK);
+    assert_true(fabs(out[0][0] - 20 / 255.0) < 1e-6);
+    /* tx-aniso footprint: MIN_FILTER 3, footprint 8 x 2 texels -> 4 samples at LOD 1;
+     * linear (default) takes LOD 3 */
+    r500_tx_set(&s, 0, R500_TXF_MIN_FILTER, 3);
+    r500_tx_set(&s, 0, R500_TXF_MIP_FILTER, 1);
+    ddx[0][0] = 8.0f / sz, ddx[1][0] = 0;
+    ddy[0][0] = 0, ddy[1][0] = 2.0f / sz;
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rd, &d), LS_OK);
+    assert_true(out[0][0] == (float)(30 / 255.0));
+    assert_int_equal(r500_tx_options_set(&o, "tx-aniso", "footprint", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rd, &d), LS_OK);
+    assert_true(out[0][0] == (float)(10 / 255.0));
+    free(mm);
+}
+
 /* ---- hostile registers ---- */
 
 static void test_hostile(void **state)
@@ -984,6 +1096,7 @@ int main(void)
         cmocka_unit_test(test_quad_lod),
         cmocka_unit_test(test_cube),
         cmocka_unit_test(test_volume_projected),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
