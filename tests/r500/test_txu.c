@@ -967,7 +967,50 @@ static void test_options(void **state)
     assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
     assert_int_equal(r500_txu_sample(&t, &rd, &d), LS_OK);
     assert_true(out[0][0] == (float)(10 / 255.0));
+    /* tx-mip-round half-up: explicit LOD 1.5 with nearest mip is level 2 (GL: 1) */
+    r500_tx_set(&s, 0, R500_TXF_MIN_FILTER, 1);
+    static float lodv[64];
+    lodv[0] = 1.5f;
+    r500_tex_request re = {.n = 1, .mask = 1, .lod_mode = R500_TEX_LOD_EXPLICIT, .lod = lodv,
+                           .coord = coord, .out = out};
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &re, &d), LS_OK);
+    assert_true(out[0][0] == (float)(10 / 255.0));
+    assert_int_equal(r500_tx_options_set(&o, "tx-mip-round", "half-up", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, mm, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &re, &d), LS_OK);
+    assert_true(out[0][0] == (float)(20 / 255.0));
     free(mm);
+
+    /* tx-tile-order: in a macro tile of 4x2-texel micro tiles (32-bit, 32x16),
+     * texel (4, 0) is in micro tile 1 (row-major) or 8 (column-major) */
+    uint8_t *big = calloc(1, 2048);
+    base_state(&s, 0, 12);
+    set_size(&s, 0, 32, 16);
+    r500_tx_set(&s, 0, R500_TXF_MICRO_TILE, 1);
+    r500_tx_set(&s, 0, R500_TXF_MACRO_TILE, 1);
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, big, 2048, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_texel_addr(&t, 0, 0, 4, 0), 32);
+    assert_int_equal(r500_tx_options_set(&o, "tx-tile-order", "column-major", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, big, 2048, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_texel_addr(&t, 0, 0, 4, 0), 8 * 32);
+    free(big);
+
+    /* tx-dxt-interp: endpoints red 255 and 8, index 2 everywhere:
+     * (2*255 + 8) / 3 = 172.67 -> 173 (round8) or 172.67 (exact) */
+    uint8_t blk[32] = {0x00, 0xf8, 0x00, 0x08, 0xaa, 0xaa, 0xaa, 0xaa};
+    base_state(&s, 0, 15);
+    set_size(&s, 0, 4, 4);
+    r500_tx_options_default(&o);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, blk, sizeof blk, &o, &d), LS_OK);
+    r500_txu_texel_raw(&t, 0, 0, 1, 1, c);
+    assert_true(c[0] == (float)(173 / 255.0));
+    assert_int_equal(r500_tx_options_set(&o, "tx-dxt-interp", "exact", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 0, blk, sizeof blk, &o, &d), LS_OK);
+    r500_txu_texel_raw(&t, 0, 0, 1, 1, c);
+    assert_true(c[0] == (float)(518.0 / 3 / 255.0));
 }
 
 /* ---- hostile registers ---- */
