@@ -12,6 +12,9 @@
 
 #include "raster_internal.h"
 
+/* Polygons of up to this many vertices are clipped whole. */
+#define RA_POLY_WHOLE 64
+
 typedef struct clipper {
     const r500_draw *dr;
     double plane[16][4]; /* inside: dot(plane, c) >= 0 */
@@ -126,10 +129,16 @@ static void lerp(ra_vtx *o, const ra_vtx *a, const ra_vtx *b, double t)
 /* Sutherland-Hodgman over every plane; *out is one of k->buf. Clip space is
  * linear in the attributes, so the perspective-correct interpolation of the
  * pieces equals that of the whole. */
-static size_t clip_polygon(clipper *k, size_t n, ra_vtx **out)
+
+static size_t clip_polygon(clipper *k, size_t n, ra_vtx **out, bool *nomem)
 {
     int cur = 0;
     for (unsigned p = 0; p < k->nplanes && n > 0; p++) {
+        /* each edge gives at most its start and one intersection */
+        if (!reserve(k, 2 * n + 2)) {
+            *nomem = true;
+            return 0;
+        }
         ra_vtx *in = k->buf[cur], *o = k->buf[cur ^ 1];
         size_t m = 0;
         bool all_in = true;
@@ -254,7 +263,10 @@ static ls_status emit(asm_ctx *a, const size_t *idx, size_t n, size_t pv, ra_kin
             lerp(&o[1], &poly[0], &poly[1], t1);
             poly = o;
         } else {
-            m = clip_polygon(k, n, &poly);
+            bool nomem = false;
+            m = clip_polygon(k, n, &poly, &nomem);
+            if (nomem)
+                return LS_ERR_NOMEM;
             if (m < 3) {
                 a->st->clipped_away++;
                 return LS_OK;
@@ -362,15 +374,17 @@ ls_status ra_vap_draw(const r500_draw *dr, ra_tri_fn fn, void *ctx, r500_raster_
         /* Mesa: "polygons reduce to the first, not the last, vertex, when in
          * 'last' mode, and all other modes start from the second vertex." */
         size_t pv = pvm >= 3 ? 0 : (pvm + 1 < n ? pvm + 1 : n - 1);
-        size_t *all = malloc(n * sizeof *all);
-        if (!all) {
-            rc = LS_ERR_NOMEM;
+        if (n > RA_POLY_WHOLE) {
+            /* bounded clipping work: a large polygon is clipped as the fan
+             * of triangles (0, i+1, i+2) it is drawn as (documented) */
+            for (size_t i = 0; i + 2 < n; i++)
+                v[0] = 0, v[1] = i + 1, v[2] = i + 2, EMIT(3, pv, RA_TRI);
             break;
         }
+        size_t all[RA_POLY_WHOLE];
         for (size_t i = 0; i < n; i++)
             all[i] = i;
         rc = emit(&a, all, n, pv, RA_TRI);
-        free(all);
         break;
     }
     default:
