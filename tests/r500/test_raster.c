@@ -594,6 +594,58 @@ static void test_hostile(void **state)
         }
 }
 
+
+/* Points and wide lines (GA_POINT_SIZE / GA_LINE_CNTL half sizes in 1/12
+ * pixel) and polygon mode: the pixels they cover, counted by hand. */
+static void test_points_lines_polymode(void **state)
+{
+    (void)state;
+    r500_raster_state s;
+    window_state(&s);
+    s.reg[R500_R_GA_POINT_SIZE] = 24u | (12u << 16); /* half height 2, half width 1 */
+    s.reg[R500_R_GA_LINE_CNTL] = 12u | (3u << 16);   /* half width 1, perpendicular ends */
+    r500_vertex v[3];
+    wv(&v[0], 10, 10);
+    r500_draw dr;
+    draw_setup(&dr, &s, R500_PRIM_POINTS, v, 1);
+    uint32_t hits[W * H] = {0};
+    ls_diag d;
+    assert_int_equal(r500_draw_coverage(&dr, hits, NULL, &d), LS_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            assert_int_equal(hits[y * W + x], (x >= 9 && x <= 10 && y >= 8 && y <= 11) ? 1u : 0u);
+    wv(&v[0], 2, 10);
+    wv(&v[1], 30, 10);
+    draw_setup(&dr, &s, R500_PRIM_LINES, v, 2);
+    memset(hits, 0, sizeof hits);
+    assert_int_equal(r500_draw_coverage(&dr, hits, NULL, &d), LS_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            assert_int_equal(hits[y * W + x], (x >= 2 && x <= 29 && y >= 9 && y <= 10) ? 1u : 0u);
+    /* a front-facing triangle drawn as lines (POLY_MODE dual, FRONT_PTYPE
+     * lines): its edges are covered, its centre is not */
+    s.reg[R500_R_GA_POLY_MODE] = 1u | (1u << 4) | (2u << 7);
+    s.reg[R500_R_GA_LINE_CNTL] = 6u | (3u << 16);
+    wv(&v[0], 4, 4);
+    wv(&v[1], 28, 4);
+    wv(&v[2], 4, 28);
+    draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+    memset(hits, 0, sizeof hits);
+    r500_raster_stats st;
+    assert_int_equal(r500_draw_coverage(&dr, hits, &st, &d), LS_OK);
+    assert_int_equal(st.triangles, 6); /* three edges, two triangles each */
+    assert_int_equal(hits[10 * W + 10], 0);
+    /* 1-pixel lines centred on y = 4, x = 4 and x + y = 32: rows/columns 3 by the top-left rule */
+    assert_true(hits[3 * W + 16] == 1 && hits[16 * W + 3] == 1 && hits[15 * W + 16] >= 1);
+    /* the same triangle back-facing is filled (BACK_PTYPE triangles) */
+    wv(&v[1], 4, 28);
+    wv(&v[2], 28, 4);
+    memset(hits, 0, sizeof hits);
+    assert_int_equal(r500_draw_coverage(&dr, hits, &st, &d), LS_OK);
+    assert_int_equal(st.triangles, 1);
+    assert_int_equal(hits[10 * W + 10], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -601,7 +653,7 @@ int main(void)
         cmocka_unit_test(test_clipping),         cmocka_unit_test(test_user_clip_plane),
         cmocka_unit_test(test_interpolation),    cmocka_unit_test(test_provoking_vertex),
         cmocka_unit_test(test_cull_table),       cmocka_unit_test(test_helper_pixels),
-        cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile), cmocka_unit_test(test_points_lines_polymode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
