@@ -273,6 +273,7 @@ typedef struct r500_raster_stats {
     uint64_t pixels;          /* pixels covered (counted once per triangle) */
     uint64_t quads;           /* 2x2 quads run through the fragment program */
     uint64_t killed;          /* covered pixels the fragment program killed */
+    uint64_t faulted_threads; /* fragment threads that faulted (r500_result.stats) */
 } r500_raster_stats;
 
 /* Coverage only: hits[y * width + x] += 1 for every pixel a triangle

@@ -106,6 +106,7 @@ static void run_tri(void *vc, const ra_tri *t)
         free(img[r]);
     if (c->rc != LS_OK)
         return;
+    c->st->faulted_threads += res.stats.faulted_threads;
     for (int y = k->y0; y <= k->y1; y++)
         for (int x = k->x0; x <= k->x1; x++) {
             if (!k->mask[(size_t)(y - k->y0) * (size_t)tw + (size_t)(x - k->x0)])
