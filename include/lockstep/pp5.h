@@ -183,7 +183,10 @@ uint32_t pp5_igc_ucode(const pp5_igc *g, size_t addr);
 
 /* Warnings counted by the model (A-4, A-20, A-26 lenient, …). */
 size_t pp5_igc_warning_count(const pp5_igc *g);
-/* The i-th warning (oldest first; at most the last 64 are kept), or NULL. */
+/* Warnings kept: min(count, 64), the last ones (a caller lists these and says
+ * how many earlier ones were not kept: count - kept). */
+size_t pp5_igc_warnings_kept(const pp5_igc *g);
+/* The i-th kept warning (oldest first, i < pp5_igc_warnings_kept()), or NULL. */
 const char *pp5_igc_warning(const pp5_igc *g, size_t i);
 
 /* Named signals (pins and internal), for traces and VCD. */

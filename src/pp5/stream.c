@@ -93,6 +93,7 @@ static int reg_index(word w)
 static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, const char **why)
 {
     uint32_t v = 0;
+    uint32_t seen = 0; /* bits of the word set by a field so far */
     for (size_t i = 0; i < nw; i++) {
         word f = w[i];
         const char *eq = memchr(f.p, '=', f.n);
@@ -109,6 +110,17 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
             *bad = val;
             return false;
         }
+/* A field's bits: given twice (or overlapping another field given, e.g.
+ * fni= and lc1=, both I<23:30>) is an error, not an OR of the two values. */
+#define CLAIM(lsb, width)                                        \
+    do {                                                         \
+        uint32_t m_ = (uint32_t)(((1ull << (width)) - 1) << (lsb)); \
+        if (seen & m_) {                                         \
+            *why = "field given twice (or overlaps a field already given)"; \
+            return false;                                        \
+        }                                                        \
+        seen |= m_;                                              \
+    } while (0)
 #define FIELD(name, lsb, width)                                  \
     if (weq(key, name)) {                                        \
         uint64_t x = flag ? 1 : n;                               \
@@ -116,6 +128,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
             *why = "value too wide for the field";               \
             return false;                                        \
         }                                                        \
+        CLAIM(lsb, width);                                       \
         v |= (uint32_t)x << (lsb);                               \
         continue;                                                \
     }
@@ -130,6 +143,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "qee must be none, const, linear or quad";
                     return false;
                 }
+                CLAIM(18, 2);
                 v |= (uint32_t)k << 18;
                 continue;
             }
@@ -138,6 +152,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "fni: FNI + 115 must fit in 8 bits";
                     return false;
                 }
+                CLAIM(23, 8);
                 v |= (uint32_t)(n + 115) << 23;
                 continue;
             }
@@ -146,6 +161,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "lc1: count 0..11 (excess-116 in 7 bits); use lc1x= for the raw field";
                     return false;
                 }
+                CLAIM(23, 8);
                 v |= (uint32_t)(n + 116) << 23;
                 continue;
             }
@@ -160,6 +176,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "fbits must be 0..30";
                     return false;
                 }
+                CLAIM(23, 8);
                 v |= (uint32_t)(129 + n) << 23;
                 continue;
             }
@@ -169,6 +186,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
             FIELD("rmode", 31, 1)
         }
 #undef FIELD
+#undef CLAIM
         *why = "unknown field";
         return false;
     }
@@ -253,6 +271,9 @@ ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_s
                         a.value = bits;
                     }
                 }
+            } else if (nw == 3 && wnum(w[2], UINT64_MAX, &n) && n > 0xffffffffu) {
+                why = "value too wide for a 32-bit register";
+                at = w[2];
             } else if (nw == 3 && wnum(w[2], 0xffffffffu, &n)) {
                 a.kind = PP5_ACT_WRITE;
                 a.reg = (pp5_reg)r;

@@ -55,6 +55,26 @@ static uint32_t fput(uint32_t w, int f, uint32_t v)
     return (w & ~m) | ((v << ufield[f].lsb) & m);
 }
 
+/* The checks of one word that do not depend on how it was written (the
+ * assembler and the hex list reader both make them). */
+/* seed, LoopCount: "Cnt1LSP1 must not be asserted when DoneHSP1 is asserted;
+ * the microcode assembler asmpp5 should check for this."; Cnt2 likewise (A-3). */
+static const char *word_counter_problem(uint32_t w)
+{
+    if (fget(w, F_DONE) && fget(w, F_CNT1))
+        return "cnt1 with done: the counter loads on Done (seed, LoopCount)";
+    if (fget(w, F_DONE) && fget(w, F_CNT2))
+        return "cnt2 with done: the counter loads on Done (A-3)";
+    return NULL;
+}
+/* seed, Sequencer: "The last word in the microcode sequence … as well as the
+ * microcode word at address 0 … has the Done microcode bit set, and the branch
+ * field set to address 0." A branch must be taken (jmp). */
+static bool done_word_ok(uint32_t w)
+{
+    return !fget(w, F_DONE) || (fget(w, F_BRADDR) == 0 && fget(w, F_SEQ) == 1);
+}
+
 /* PMAInstr (seed, PixMemAddr table), by code. */
 static const char *const pma_name[8] = {"aux", "dst", "dst+", "dst-", "aux+", "src", "src+", "src-"};
 /* Tree<1:0> (seed, Controller table): 00 force, 01 force (Tree0 ignored), 10 cond, 11 halt. */
@@ -519,14 +539,9 @@ static bool assemble_words(asm_ctx *c, tok *tk, int nt, size_t addr, uint32_t *w
                idx < 6 ? "ExtOp" : "config", idx);
         return false;
     }
-    /* seed, LoopCount: "Cnt1LSP1 must not be asserted when DoneHSP1 is asserted;
-     * the microcode assembler asmpp5 should check for this." */
-    if (fget(w, F_DONE) && fget(w, F_CNT1)) {
-        err_at(c, col0, "cnt1 with done: the counter loads on Done (seed, LoopCount)");
-        return false;
-    }
-    if (fget(w, F_DONE) && fget(w, F_CNT2)) {
-        err_at(c, col0, "cnt2 with done: the counter loads on Done (A-3)");
+    const char *why = word_counter_problem(w);
+    if (why) {
+        err_at(c, col0, "%s", why);
         return false;
     }
     /* A-3: an all-zero Tree field means Force (pp5.md §4.2), easy to get by
@@ -663,7 +678,7 @@ ls_status pp5_uasm(const char *src, size_t len, const char *fname, pp5_ucode *ou
         /* seed, Sequencer: "The last word in the microcode sequence … as well as
          * the microcode word at address 0 … has the Done microcode bit set, and
          * the branch field set to address 0." A branch must be taken (jmp). */
-        if (fget(w, F_DONE) && (fget(w, F_BRADDR) != 0 || fget(w, F_SEQ) != 1)) {
+        if (!done_word_ok(w)) {
             ls_diag d;
             ls_diag_clear(&d);
             ls_diag_set(&d, LS_ERR_PARSE, c->fname, 0, 0,
@@ -734,6 +749,21 @@ ls_status pp5_uhex_parse(const char *src, size_t len, const char *fname, pp5_uco
             if (addr >= PP5_UCODE_WORDS)
                 return ls_diag_set(d, LS_ERR_RANGE, fname, line, col,
                                    "more than 416 microcode words");
+            /* the assembler's checks (a branch field past 415 cannot be
+             * written in the language: its targets are 0..415) */
+            if (out->defined[addr])
+                return ls_diag_set(d, LS_ERR_PARSE, fname, line, col,
+                                   "microcode word %zu given twice", addr);
+            if (fget((uint32_t)v, F_BRADDR) >= PP5_UCODE_WORDS)
+                return ls_diag_set(d, LS_ERR_RANGE, fname, line, col,
+                                   "word %zu: branch address %u outside the 416-word store",
+                                   addr, fget((uint32_t)v, F_BRADDR));
+            const char *why = word_counter_problem((uint32_t)v);
+            if (why)
+                return ls_diag_set(d, LS_ERR_PARSE, fname, line, col, "word %zu: %s", addr, why);
+            if (!done_word_ok((uint32_t)v))
+                return ls_diag_set(d, LS_ERR_PARSE, fname, line, col,
+                                   "word %zu: a done word must be 'jmp 0' (seed, Sequencer)", addr);
             out->words[addr] = (uint32_t)v;
             out->defined[addr] = true;
             addr++;
@@ -742,6 +772,9 @@ ls_status pp5_uhex_parse(const char *src, size_t len, const char *fname, pp5_uco
         }
         pos = e < len ? e + 1 : e;
     }
+    if (out->count > 0 && (!out->defined[0] || !fget(out->words[0], F_DONE)))
+        return ls_diag_set(d, LS_ERR_PARSE, fname, 0, 0,
+                           "address 0 must hold the idle word ('done jmp 0', seed, Sequencer; A-3)");
     return LS_OK;
 }
 

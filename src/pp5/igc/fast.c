@@ -671,10 +671,12 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     g->pma.addr = r0->addr;
     g->dr.aludat = r0->aludat;
     g->seq.branch = r0->branch;
-    g->seq.new_l = !reset && r0->new_l;
-    g->ctl.shift = !reset && r0->shift;
-    g->ctl.post_c = g->ctl.post_c_prev = !reset && r0->post_c;
-    g->ctl.post_i = g->ctl.post_i_prev = !reset && r0->post_i;
+    g->seq.new_l = r0->new_l; /* the clock's signals: Reset leaves them (igc.c host_side) */
+    g->ctl.shift = r0->shift;
+    g->ctl.post_c = r0->post_c;
+    g->ctl.post_i = r0->post_i;
+    g->ctl.post_c_prev = !reset && r0->post_c;
+    g->ctl.post_i_prev = !reset && r0->post_i;
     pp5_inputlatch *il = &g->il;
     il->in = r0->in;
     il->st1 = r0->in.st1;

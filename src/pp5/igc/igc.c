@@ -41,6 +41,10 @@ void pp5_igc_warn(pp5_igc *g, const char *fmt, ...)
 }
 
 size_t pp5_igc_warning_count(const pp5_igc *g) { return g->nwarn; }
+size_t pp5_igc_warnings_kept(const pp5_igc *g)
+{
+    return g->nwarn < PP5_MAX_WARNINGS ? g->nwarn : PP5_MAX_WARNINGS;
+}
 const char *pp5_igc_warning(const pp5_igc *g, size_t i)
 {
     size_t first = g->nwarn > PP5_MAX_WARNINGS ? g->nwarn - PP5_MAX_WARNINGS : 0;
@@ -77,10 +81,12 @@ void pp5_igc_reset(pp5_igc *g)
      * function of those two, current: every store write redoes its word) */
     uint32_t saved[PP5_UCODE_WORDS];
     memcpy(saved, g->seq.ucode, sizeof saved);
+    uint16_t nonzero = g->seq.nonzero;
     pp5_options opt = g->opt;
     memset(g, 0, offsetof(pp5_igc, uop));
     g->opt = opt;
     memcpy(g->seq.ucode, saved, sizeof saved);
+    g->seq.nonzero = nonzero;
     pp5_controller_reset(&g->ctl);
     pp5_serializer_init(&g->ser);
     pp5_igc_fast_init(g);
@@ -137,6 +143,7 @@ void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w)
 {
     if (g->seq.ucode[addr] == w)
         return; /* uop[addr] already decodes w */
+    g->seq.nonzero = (uint16_t)(g->seq.nonzero + (w != 0) - (g->seq.ucode[addr] != 0));
     g->seq.ucode[addr] = w;
     pp5_igc_fast_word(g, addr);
 }
@@ -250,8 +257,13 @@ host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
     if (hi->reset) {
         /* "the reset signal, ResetHSP1, also forces the IGC into RMode" and the
          * Controller to its quiescent state. */
+        /* The state is reset; the signals of this clock (Shift, PostI, PostC;
+         * NewL) were driven and acted in it, so they stay what they were. */
+        const bool shift = g->ctl.shift, post_i = g->ctl.post_i, post_c = g->ctl.post_c;
         pp5_controller_reset(&g->ctl);
-        g->seq.new_l = false;
+        g->ctl.shift = shift;
+        g->ctl.post_i = post_i;
+        g->ctl.post_c = post_c;
     } else {
         if (hi->wr_en) {
             pp5_reg r = (pp5_reg)g->opt.reg_of_t[hi->t & 7u];
@@ -285,6 +297,11 @@ host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
                  * CBsyHSP1 to be asserted" */
                 g->ctl.ibsy = true;
                 g->ctl.cbsy = true;
+                /* nothing loaded: the IGC would run all-zero words (no Done)
+                 * until the caller's cycle cap */
+                if (g->seq.nonzero == 0)
+                    pp5_igc_warn(g, "Go with an empty microcode store (no word loaded): "
+                                    "the IGC never finishes");
             }
         }
     }

@@ -54,6 +54,7 @@ void pp5_controller_reset(pp5_controller *c);
 /* ---- (3) Sequencer (Memory + AddrGen) ---- */
 typedef struct pp5_sequencer {
     uint32_t ucode[PP5_UCODE_WORDS];
+    uint16_t nonzero;        /* words of ucode[] that are not 0 (0: the store is empty) */
     uint16_t pc;             /* current microcode address (9 bits) */
     uint16_t uaddr_word;     /* WordLatch: NewAddr from I<0:8> (A-4) */
     uint16_t uaddr_post;     /* PostILatch */
