@@ -333,6 +333,9 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
     ls_status st = LS_OK;
     pp5_igc_sync(g);
     g->fast_stale = true;
+#ifdef PP5_PLANTED_FIELD /* tests/pp5/test_igc_planted.c: a field the fast step misses */
+    g->ctl.planted = (uint8_t)(g->cycle | 1u);
+#endif
     /* the Busy the host saw when it decided to drive this clock's inputs */
     bool busy = pp5_igc_busy(g);
     pp5_inputlatch_clock(&g->il, in, g->st1, g->st2);
