@@ -413,7 +413,7 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
              * (pp5_igc_run_idle stops when Busy falls in a wait, or when fn
              * starts reading signals). TestPE clocks take the host side. */
             if ((c > 0 || a->kind == PP5_ACT_RUN || a->kind == PP5_ACT_WAIT) && !pe &&
-                !g->signals_read) {
+                !g->signals_read && !g->model_only) {
                 uint64_t m = clocks - c < limit - ran ? clocks - c : limit - ran;
                 uint64_t k = pp5_igc_run_idle(g, &idle, m, a->kind == PP5_ACT_WAIT, fn, user,
                                               NULL);
@@ -425,7 +425,7 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
             /* The fast clock (same pins and state as pp5_igc_step()), unless fn
              * read the named signals after the last clock: then the full step,
              * which keeps them current, rather than rebuilding them each clock. */
-            bool full = g->signals_read;
+            bool full = g->signals_read || g->model_only;
             g->signals_read = false;
             const pp5_host_in *now = c == 0 ? &in : &idle;
             ls_status st = full ? pp5_igc_step(g, now, &p, d) : pp5_igc_clock_fast(g, now, &p, d);
@@ -446,9 +446,41 @@ static bool scriptable(pp5_action_kind k)
     return k == PP5_ACT_WRITE || k == PP5_ACT_GO || k == PP5_ACT_RUN || k == PP5_ACT_WAIT;
 }
 
+/* PP5_ENGINE_MODEL: the model's clocks one by one (pp5_stream_run), their
+ * pins collected into the same blocks. */
+typedef struct model_blocks {
+    pp5_block_fn fn;
+    void *user;
+    size_t n;
+    pp5_pins p[PP5_STREAM_BLOCK];
+} model_blocks;
+static void model_block_clock(void *user, const pp5_igc *g, const pp5_pins *p)
+{
+    (void)g;
+    model_blocks *mb = user;
+    mb->p[mb->n++] = *p;
+    if (mb->n == PP5_STREAM_BLOCK) {
+        mb->fn(mb->user, mb->p, mb->n);
+        mb->n = 0;
+    }
+}
+
 ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
                                 pp5_block_fn fn, void *user, ls_diag *d)
 {
+    if (g->model_only) {
+        model_blocks *mb = malloc(sizeof *mb);
+        if (!mb)
+            return ls_diag_set(d, LS_ERR_NOMEM, s->fname, 0, 0, "out of memory");
+        mb->fn = fn;
+        mb->user = user;
+        mb->n = 0;
+        ls_status st = pp5_stream_run(s, g, max_cycles, model_block_clock, mb, d);
+        if (mb->n)
+            fn(user, mb->p, mb->n);
+        free(mb);
+        return st;
+    }
     pp5_pins buf[PP5_STREAM_BLOCK];
     size_t k = 0; /* clocks in buf */
     host_levels lv = {false, false, false, false};

@@ -83,8 +83,10 @@ void pp5_igc_reset(pp5_igc *g)
     memcpy(saved, g->seq.ucode, sizeof saved);
     uint16_t nonzero = g->seq.nonzero;
     pp5_options opt = g->opt;
+    const bool model_only = g->model_only;
     memset(g, 0, offsetof(pp5_igc, uop));
     g->opt = opt;
+    g->model_only = model_only;
     memcpy(g->seq.ucode, saved, sizeof saved);
     g->seq.nonzero = nonzero;
     pp5_controller_reset(&g->ctl);
@@ -117,6 +119,12 @@ ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
 }
 
 void pp5_igc_destroy(pp5_igc *g) { free(g); }
+
+void pp5_igc_set_engine(pp5_igc *g, pp5_engine e) { g->model_only = e == PP5_ENGINE_MODEL; }
+pp5_engine pp5_igc_engine(const pp5_igc *g)
+{
+    return g->model_only ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
+}
 
 void pp5_igc_set_status(pp5_igc *g, bool st1, bool st2)
 {

@@ -369,6 +369,7 @@ struct pp5_igc {
     PP5_IGC_STATE(PP5_STATE_DECL)
     char warn[PP5_MAX_WARNINGS][160];
     /* fast path */
+    bool model_only;            /* PP5_ENGINE_MODEL: runners take the full step only */
     bool fast_stale;            /* fs/olr do not reflect the module structs: pack first */
     bool mod_stale;             /* the module structs' Serializer hot fields, ol.hist and
                                  * the last clock's signals do not reflect fs/olr:
