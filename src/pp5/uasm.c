@@ -6,33 +6,14 @@
  * EMC bus model of pp5.md §5.2 (A-8): each operand is the wired AND of its
  * selected sources (1 when none), XOR its Cmp bit. */
 #include "pp5/uasm.h"
+#include "pp5/uword.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* name, lsb, width */
-#define PP5_UFIELDS(X)        \
-    X(DIREN, "dir", 0, 1)     \
-    X(ACMP, "acmp", 1, 1)     \
-    X(AGTSS, "agtss", 2, 1)   \
-    X(AGTST, "agtst", 3, 1)   \
-    X(CCMP, "ccmp", 4, 1)     \
-    X(CGTSC, "cgtsc", 5, 1)   \
-    X(BCMP, "bcmp", 6, 1)     \
-    X(BGTSE, "bgtse", 7, 1)   \
-    X(BGTSM, "bgtsm", 8, 1)   \
-    X(LDC, "ldc", 9, 1)       \
-    X(LDE, "lde", 10, 1)      \
-    X(MWRT, "mwrt", 11, 1)    \
-    X(PMA, "pma", 12, 3)      \
-    X(TREE, "tree", 15, 2)    \
-    X(CNT2, "cnt2", 17, 1)    \
-    X(CNT1, "cnt1", 18, 1)    \
-    X(BRADDR, "braddr", 19, 9) \
-    X(SEQ, "seq", 28, 3)      \
-    X(DONE, "done", 31, 1)
+/* the microword's fields: pp5/uword.h */
 
 enum {
 #define X(id, name, lsb, width) F_##id,

@@ -7,28 +7,29 @@
 #include <stdint.h>
 #include "lockstep/pp5.h"
 #include "pp5/igc/igc_state.h"
+#include "pp5/uword.h"
 
-/* ---- microword fields (seed, Sequencer: "The microcode word is 32 bits wide") ---- */
-#define PP5_UW_DIREN   (1u << 0)
-#define PP5_UW_ACMP    (1u << 1)
-#define PP5_UW_AGTSS   (1u << 2)
-#define PP5_UW_AGTST   (1u << 3)
-#define PP5_UW_CCMP    (1u << 4)
-#define PP5_UW_CGTSC   (1u << 5)
-#define PP5_UW_BCMP    (1u << 6)
-#define PP5_UW_BGTSE   (1u << 7)
-#define PP5_UW_BGTSM   (1u << 8)
-#define PP5_UW_LDC     (1u << 9)
-#define PP5_UW_LDE     (1u << 10)
-#define PP5_UW_MWRT    (1u << 11)
-#define PP5_UW_PMA(w)  (((w) >> 12) & 7u)
-#define PP5_UW_TREE0   (1u << 15)
-#define PP5_UW_TREE1   (1u << 16)
-#define PP5_UW_CNT2    (1u << 17)
-#define PP5_UW_CNT1    (1u << 18)
-#define PP5_UW_BRADDR(w) (((w) >> 19) & 0x1ffu)
-#define PP5_UW_SEQ(w)  (((w) >> 28) & 7u)
-#define PP5_UW_DONE    (1u << 31)
+/* ---- microword fields: the table of pp5/uword.h ---- */
+#define PP5_UW_DIREN   PP5_UF_BIT(DIREN, 0)
+#define PP5_UW_ACMP    PP5_UF_BIT(ACMP, 0)
+#define PP5_UW_AGTSS   PP5_UF_BIT(AGTSS, 0)
+#define PP5_UW_AGTST   PP5_UF_BIT(AGTST, 0)
+#define PP5_UW_CCMP    PP5_UF_BIT(CCMP, 0)
+#define PP5_UW_CGTSC   PP5_UF_BIT(CGTSC, 0)
+#define PP5_UW_BCMP    PP5_UF_BIT(BCMP, 0)
+#define PP5_UW_BGTSE   PP5_UF_BIT(BGTSE, 0)
+#define PP5_UW_BGTSM   PP5_UF_BIT(BGTSM, 0)
+#define PP5_UW_LDC     PP5_UF_BIT(LDC, 0)
+#define PP5_UW_LDE     PP5_UF_BIT(LDE, 0)
+#define PP5_UW_MWRT    PP5_UF_BIT(MWRT, 0)
+#define PP5_UW_PMA(w)  PP5_UF_GET(w, PMA)
+#define PP5_UW_TREE0   PP5_UF_BIT(TREE, 0)
+#define PP5_UW_TREE1   PP5_UF_BIT(TREE, 1)
+#define PP5_UW_CNT2    PP5_UF_BIT(CNT2, 0)
+#define PP5_UW_CNT1    PP5_UF_BIT(CNT1, 0)
+#define PP5_UW_BRADDR(w) PP5_UF_GET(w, BRADDR)
+#define PP5_UW_SEQ(w)  PP5_UF_GET(w, SEQ)
+#define PP5_UW_DONE    PP5_UF_BIT(DONE, 0)
 
 /* ---- (1) InputLatch ---- */
 #define PP5_INPUTLATCH_STATE(X)                                                  \
