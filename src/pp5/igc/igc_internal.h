@@ -79,6 +79,13 @@ uint16_t pp5_sequencer_next(pp5_sequencer *s, const pp5_options *o, uint32_t uw,
     X(V, uint8_t, lc2_word, 1) X(V, uint8_t, lc2_post, 1) /* P<16:22> */           \
     X(V, bool, tc1, 1) X(V, bool, tc2, 1)
 typedef struct pp5_loopcount { PP5_LOOPCOUNT_STATE(PP5_STATE_DECL) } pp5_loopcount;
+/* The terminal counts (seed, LoopCount: "TC1HSP1 when the count value is 116"
+ * — excess-116, erratum §9.5 overridden; "TC2HSP1 … when the count value is
+ * zero"): the rule, written once, that the model's clock and the fast path's
+ * closed forms both use. */
+enum { PP5_LC1_TERMINAL = 116, PP5_LC2_TERMINAL = 0 };
+static inline bool pp5_loopcount_tc1(unsigned count) { return count == PP5_LC1_TERMINAL; }
+static inline bool pp5_loopcount_tc2(unsigned count) { return count == PP5_LC2_TERMINAL; }
 void pp5_loopcount_clock(pp5_loopcount *lc, bool done, bool cnt1, bool cnt2);
 
 /* ---- (5) PixMemAddr ---- */
