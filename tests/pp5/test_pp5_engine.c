@@ -59,6 +59,7 @@ static void test_stream_engines(void **state)
     }
     pp5_stream_free(&s);
     ls_buf_free(&text);
+    pp5_scene_free(&sc);
 }
 
 /* A frame: the same picture, clocks and warnings from the fast IGC and EMC
@@ -101,6 +102,7 @@ static void test_render_engines(void **state)
     o.on_clock = (pp5_render_clock_fn)1;
     pp5_render_stats s2;
     assert_int_equal(pp5_render(&sc, &o, rgb[1], &s2, &d), LS_ERR_ARG);
+    pp5_scene_free(&sc);
 }
 
 int main(void)
