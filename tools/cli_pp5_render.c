@@ -87,6 +87,8 @@ int cli_pp5_render(cli_args *a)
         return cli_usage(a, "--tile %s: expected WxH pixels per chip, e.g. 16x16", v);
     if ((v = cli_get(a, "origins")))
         o.emc.config_origin_full = !strcmp(v, "full");
+    if ((v = cli_get(a, "engine")))
+        o.engine = !strcmp(v, "model") ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
     if ((v = cli_get(a, "probe")) && !parse_pair(v, ',', 2047, &probe_x, &probe_y))
         return cli_usage(a, "--probe %s: expected X,Y (array pixel, 0-based)", v);
     if (probe_x >= 0 && !vcdp)

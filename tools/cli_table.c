@@ -208,6 +208,7 @@ static const cli_opt pp5_run_opts[] = {
     {"msb-token", 0, NULL, "when the Serializer sends the MSB token (A-18)", "mbi", "mbi|always", 0, NULL},
     {"rmode-shift", 0, NULL, "which RMode shift source applies (docs/assumptions.md)", "table",
      "text|table", 0, NULL},
+    {"engine", 0, NULL, "which IGC step clocks the machine: the readable model or the fast path (same results)", "fast", "model|fast", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
@@ -234,6 +235,7 @@ static const cli_opt pp5_render_opts[] = {
     {"chips", 0, "CXxCY", "EMC chips across and down (1..256 each)", "8x8", NULL, 0, NULL},
     {"tile", 0, "WxH", "pixels per EMC chip", "16x16", NULL, 0, NULL},
     {"origins", 0, NULL, "chip origin bits (A-14)", "full", "full|tile", 0, NULL},
+    {"engine", 0, NULL, "model: the IGC model and the reference EMC array; fast: the accelerators (same picture)", "fast", "model|fast", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
