@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every example block of the PP5 user docs runs: ```pp5m blocks assemble (pp5 asm),
 # ```pp5stream blocks run with the nearest preceding ```pp5m block as microcode
-# (pp5 run), ```scene blocks render (pp5 render). Usage: docs_examples.sh LOCKSTEP SRCROOT
+# (pp5 run), ```scene blocks render (pp5 render), ```console blocks (`$ lockstep …` then
+# the exact stdout) print what they show. Usage: docs_examples.sh LOCKSTEP SRCROOT
 set -eu
 LS=$1 ROOT=$2
 T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
@@ -10,7 +11,7 @@ n=0
 for doc in "$ROOT/docs/pp5.md" "$ROOT/docs/pp5-render.md"; do
   # split into numbered block files: NNN.kind
   awk -v dir="$B" '
-    /^```(pp5m|pp5stream|scene)$/ { kind = substr($0, 4); i++; f = sprintf("%s/%03d.%s", dir, i, kind); next }
+    /^```(pp5m|pp5stream|scene|console)$/ { kind = substr($0, 4); i++; f = sprintf("%s/%03d.%s", dir, i, kind); next }
     /^```/ { f = ""; next }
     f != "" { print > f }' "$doc"
   ucode=""
@@ -23,6 +24,11 @@ for doc in "$ROOT/docs/pp5.md" "$ROOT/docs/pp5-render.md"; do
                 || { cat "$T/err"; echo "FAIL: $doc: stream block $f"; exit 1; } ;;
       *.scene) "$LS" pp5 render "$B/$f" -o "$T/out.png" 2>/dev/null \
                 || { echo "FAIL: $doc: scene block $f"; exit 1; } ;;
+      *.console) cmd=$(head -n 1 "$B/$f" | sed -n 's/^\$ lockstep //p')
+              [ -n "$cmd" ] || { echo "FAIL: $doc: console block $f does not start with '\$ lockstep '"; exit 1; }
+              tail -n +2 "$B/$f" > "$T/want"
+              eval "\"\$LS\" $cmd" > "$T/got" || { echo "FAIL: $doc: console block $f exits non-zero"; exit 1; }
+              diff -u "$T/want" "$T/got" || { echo "FAIL: $doc: console block $f output differs"; exit 1; } ;;
       *) continue ;;
     esac
     n=$((n + 1)); rm -f "$B/$f"
