@@ -2,9 +2,10 @@
 # Every example block of the PP5 user docs runs: ```pp5m blocks assemble (pp5 asm),
 # ```pp5stream blocks run with the nearest preceding ```pp5m block as microcode
 # (pp5 run), ```scene blocks render (pp5 render), ```console blocks (`$ lockstep …` then
-# the exact stdout) print what they show. Usage: docs_examples.sh LOCKSTEP SRCROOT
+# the exact stdout, run in the source root) print what they show. Usage: docs_examples.sh LOCKSTEP SRCROOT
 set -eu
 LS=$1 ROOT=$2
+case $LS in /*) ;; *) LS=$PWD/$LS ;; esac
 T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
 B=$T/b && mkdir "$B"
 n=0
@@ -27,7 +28,7 @@ for doc in "$ROOT/docs/pp5.md" "$ROOT/docs/pp5-render.md"; do
       *.console) cmd=$(head -n 1 "$B/$f" | sed -n 's/^\$ lockstep //p')
               [ -n "$cmd" ] || { echo "FAIL: $doc: console block $f does not start with '\$ lockstep '"; exit 1; }
               tail -n +2 "$B/$f" > "$T/want"
-              eval "\"\$LS\" $cmd" > "$T/got" || { echo "FAIL: $doc: console block $f exits non-zero"; exit 1; }
+              (cd "$ROOT" && eval "\"\$LS\" $cmd" 2>/dev/null) > "$T/got" || { echo "FAIL: $doc: console block $f exits non-zero"; exit 1; }
               diff -u "$T/want" "$T/got" || { echo "FAIL: $doc: console block $f output differs"; exit 1; } ;;
       *) continue ;;
     esac
