@@ -9,7 +9,7 @@
  * pins[n−1] are serializer clock n−3: the EMC latches the data one clock and
  * shifts with the unlatched TrSt ("a latch missing on the EMC's TrSt input").
  *
- * Layout and speed (docs/pp5-render.md, "Speed"): planes are stored per chip,
+ * Layout (docs/pp5-accel.md): planes are stored per chip,
  * wpc = ⌈tile pixels / 64⌉ words for each chip (pixel i = ly·tile_w + lx of the
  * chip), so one ALU microcycle is a few word operations per chip, and a chip
  * whose Enable register is all 0 is skipped whenever the microword cannot

@@ -1111,7 +1111,7 @@ static void test_self_loop_head(void **state)
  * loop's host clocks go to the description (whose clocks they are not) and
  * not to the records; it shows only when those clocks are among the segment's
  * last four, i.e. the two-word loop ends with a host run's Go at the
- * segment's end (docs/pp5.md, IGC speed round 9, "not caught"). A routine of
+ * segment's end (a case the segment runner once missed). A routine of
  * a counted self-loop (LC1) going on into a counted two-word loop (LC2, ~250
  * clocks); the script: P, I, Go, a run of gap idle clocks, then a host run of
  * hm loopable clocks (P writes without FBITS or RMode, I writes) ending with a
