@@ -375,7 +375,11 @@ static int fetch_vertex(const xstate *x, const fetch_ctx *f, uint64_t index, siz
                 return -1;
             }
             const vf_array *a = &x->arr[k];
-            if (a->reloc < 0 || (size_t)a->reloc >= f->nbos || !f->bos[a->reloc].data) {
+            if (a->reloc < 0) {
+                snprintf(msg, msz, "array %u: %.200s", k, x->vbpntr_err);
+                return -1;
+            }
+            if ((size_t)a->reloc >= f->nbos || !f->bos[a->reloc].data) {
                 snprintf(msg, msz, "array %u: relocation %ld has no captured buffer", k, a->reloc);
                 return -1;
             }
