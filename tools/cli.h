@@ -35,6 +35,7 @@ int cli_r500_run(int argc, char **argv);
 int cli_r500_asm(int argc, char **argv);
 int cli_r500_dis(int argc, char **argv);
 int cli_r500_vs(int argc, char **argv); /* tools/cli_r500_vs.c: vs asm|dis|run */
+int cli_r500_draw(int argc, char **argv); /* tools/cli_r500_draw.c: draw DIR --vertices */
 /* Load .bin / hex-text instruction words (count = instructions); reports errors. */
 int cli_r500_load_words(const char *path, uint32_t **words, size_t *count);
 /* Print every diagnostic of a list (with source line and caret); returns CLI_FAIL. */

@@ -28,6 +28,8 @@ int cli_r500(int argc, char **argv)
         return cli_r500_dis(argc - 1, argv + 1);
     if (!strcmp(c, "vs"))
         return cli_r500_vs(argc - 1, argv + 1); /* tools/cli_r500_vs.c */
+    if (!strcmp(c, "draw"))
+        return cli_r500_draw(argc - 1, argv + 1); /* tools/cli_r500_draw.c */
     usage(stderr);
     return cli_usage_error("unknown r500 command '%s'", c);
 }

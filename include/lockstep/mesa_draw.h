@@ -154,6 +154,12 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                            size_t nbos, const mesa_exec_options *o, mesa_exec *out, ls_diag *d);
 void mesa_exec_free(mesa_exec *e);
 
+/* The executed stream as JSON: per draw its packet, VAP_VF_CNTL, slots
+ * present and every vertex's present components (or "error": the diagnostic),
+ * then the unknown registers ({"reg": "0xADDR", "count": N}) and type-3
+ * opcodes ({"packet3": "0xNN", "count": N}). docs/mesa.md shows an example. */
+void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b);
+
 /* Name of a register the vertex side knows (byte address), or NULL. */
 const char *mesa_vf_reg_name(uint32_t addr);
 

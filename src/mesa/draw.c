@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "lockstep/buf.h"
 
 /* ---- register table ------------------------------------------------------ */
@@ -804,4 +805,65 @@ void mesa_capture_free(mesa_capture *c)
     free(c->bo_mem);
     free(c->bos);
     memset(c, 0, sizeof *c);
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b)
+{
+    ls_buf_puts(b, "{\n \"stream\": ");
+    ls_json_write_string(b, name ? name : "");
+    ls_buf_puts(b, ",\n \"draws\": [");
+    for (size_t k = 0; k < e->ndraws; k++) {
+        const mesa_exec_draw *dr = &e->draws[k];
+        const char *pn = mesa_cs_packet3_name(dr->opcode);
+        ls_buf_printf(b, "%s\n  {\"draw\": %zu, \"packet\": \"%s\", \"ib_dword\": %zu, "
+                         "\"vf_cntl\": \"0x%08x\", \"prim\": %u, \"bypass\": %s, ",
+                      k ? "," : "", k, pn ? pn : "?", dr->ib_dword, dr->vf_cntl, dr->prim,
+                      dr->bypass ? "true" : "false");
+        if (dr->status) {
+            ls_buf_puts(b, "\"error\": ");
+            ls_json_write_string(b, dr->diag.msg);
+            ls_buf_puts(b, "}");
+            continue;
+        }
+        ls_buf_puts(b, "\"slots\": {");
+        bool first = true;
+        for (unsigned s = 0; s < R500_VTX_NSLOTS; s++)
+            if ((dr->layout.present >> s) & 1u) {
+                ls_buf_printf(b, "%s\"%s\": {\"comps\": %u, \"out\": %u}", first ? "" : ", ",
+                              r500_vtx_slot_name(s), dr->layout.comps[s], dr->layout.out_reg[s]);
+                first = false;
+            }
+        ls_buf_puts(b, "},\n   \"vertices\": [");
+        for (size_t v = 0; v < dr->nverts; v++) {
+            ls_buf_puts(b, v ? ",\n    {" : "\n    {");
+            first = true;
+            for (unsigned s = 0; s < R500_VTX_NSLOTS; s++) {
+                if (!((dr->layout.present >> s) & 1u))
+                    continue;
+                ls_buf_printf(b, "%s\"%s\": [", first ? "" : ", ", r500_vtx_slot_name(s));
+                for (unsigned c = 0; c < dr->layout.comps[s]; c++) {
+                    if (c)
+                        ls_buf_puts(b, ", ");
+                    ls_json_write_float(b, dr->verts[v].v[s][c]);
+                }
+                ls_buf_puts(b, "]");
+                first = false;
+            }
+            ls_buf_puts(b, "}");
+        }
+        ls_buf_puts(b, "]}");
+    }
+    ls_buf_puts(b, "\n ],\n \"unknown_registers\": [");
+    for (size_t k = 0; k < e->nunknown; k++) {
+        uint32_t a = e->unknown[k].addr;
+        if (a >= 0x10000u)
+            ls_buf_printf(b, "%s\n  {\"packet3\": \"0x%02x\", \"count\": %u}", k ? "," : "",
+                          a - 0x10000u, e->unknown[k].count);
+        else
+            ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"count\": %u}", k ? "," : "", a,
+                          e->unknown[k].count);
+    }
+    ls_buf_puts(b, "\n ]\n}\n");
 }
