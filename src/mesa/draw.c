@@ -39,9 +39,14 @@
     R(VAP_PVS_VECTOR_INDX_REG, 0x2200, 1)                                                     \
     R(VAP_PVS_UPLOAD_DATA, 0x2208, 1)                                                         \
     R(VAP_PVS_STATE_FLUSH_REG, 0x2284, 1)                                                     \
+    R(VAP_PVS_FLOW_CNTL_LOOP_INDEX_, 0x2290, 16)                                              \
     R(VAP_PVS_CODE_CNTL_0, 0x22D0, 1)                                                         \
     R(VAP_PVS_CONST_CNTL, 0x22D4, 1)                                                          \
-    R(VAP_PVS_CODE_CNTL_1, 0x22D8, 1)
+    R(VAP_PVS_CODE_CNTL_1, 0x22D8, 1)                                                         \
+    R(VAP_PVS_FLOW_CNTL_OPC, 0x22DC, 1)                                                       \
+    /* R500: ADDRS_LW_n at 0x2500 + 8n, ADDRS_UW_n at 0x2504 + 8n (Mesa emits  \
+     * the 32 as one sequence, r300_emit_vs_state) */                                         \
+    R(VAP_PVS_FLOW_CNTL_ADDRS_, 0x2500, 32)
 
 enum {
 #define R_ENUM_(n, a, c) n = a,
@@ -563,6 +568,15 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
         return draw_fail(dr, LS_ERR_NOMEM, name, "out of memory");
     }
     memcpy(consts, x->vec[PVS_CONST_START], R500_PVS_NUM_CONSTS * sizeof *consts);
+    /* Vertex flow control (docs/r500-vs.md; Mesa writes these for every
+     * program, zeros when it has no flow control). */
+    r500_pvs_fc fc;
+    fc.opc = R(x, VAP_PVS_FLOW_CNTL_OPC);
+    for (unsigned k = 0; k < R500_PVS_FC_OPS; k++) {
+        fc.addrs_lw[k] = R(x, VAP_PVS_FLOW_CNTL_ADDRS_ + 8 * k);
+        fc.addrs_uw[k] = R(x, VAP_PVS_FLOW_CNTL_ADDRS_ + 8 * k + 4);
+        fc.loop_index[k] = R(x, VAP_PVS_FLOW_CNTL_LOOP_INDEX_ + 4 * k);
+    }
     dr->nverts = (size_t)nv;
     layout_of(x, &dr->layout);
     ls_status ret = LS_OK;
@@ -585,7 +599,7 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
             size_t fv = 0;
             ls_diag pd;
             ls_status ps = r500_pvs_run_vertices(&x->vec[0][0], x->code_hwm, first, last,
-                                                 (const float(*)[4])consts, NULL, &o->pvs, st,
+                                                 (const float(*)[4])consts, &fc, &o->pvs, st,
                                                  nb, &fv, NULL, &pd);
             if (ps) {
                 ret = draw_fail(dr, ps, name, "vertex %zu: PVS instruction %ld: %s", b0 + fv,
