@@ -479,6 +479,21 @@ static void test_hostile(void **state)
         put(&b, 4u | (2u << 4) | (3u << 16));
         expect_fail(&b, &bo, 1, "PVS_CODE_CNTL_0");
     }
+    { /* a PVS fault (reserved vector opcode 63) stops the draw, naming vertex and instruction */
+        sb b = {0};
+        idx_setup(&b, mem, pos, 4);
+        reg(&b, 0x2140, 0);
+        reg(&b, 0x2200, 0);
+        put(&b, (3u << 16) | 0x8000u | (0x2208u >> 2));
+        put(&b, 0x3fu | (2u << 8) | (0xfu << 20));
+        put(&b, 0);
+        put(&b, 0);
+        put(&b, 0);
+        reg(&b, 0x22D0, 0);
+        pkt3(&b, 0x34, 1);
+        put(&b, 4u | (2u << 4) | (3u << 16));
+        expect_fail(&b, &bo, 1, "vertex 0: PVS instruction 0");
+    }
     { /* a relocation whose buffer was not captured */
         sb b = {0};
         idx_setup(&b, mem, pos, 4);
