@@ -5,9 +5,10 @@
  * LIBGL_ALWAYS_SOFTWARE=1 and --float it is the llvmpipe reference and
  * writes the RGBA32F pixels, bottom row first, to -o.
  *
- * usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform name=v[,v...]]...
+ * usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform name=v[,v...]]...
  *                              [--size WxH] [--float] [--repeat N] [-o out.bin]
  * --repeat N prints "draw_seconds S": the mean time of N more draws (bench).
+ * --vbo draws the quad from a vertex buffer object through a 16-bit index buffer object.
  *        lockstep-mesa-gl --shader-test FILE [-o out.bin]
  * runs a piglit shader_test's GL commands instead (glrun_piglit.c);
  * --varying-pass PREFIX writes its varying per draw (llvmpipe). */
@@ -185,6 +186,7 @@ int main(int argc, char **argv)
     const char *varying_prefix = NULL;
     const char *uniforms[MAX_UNIFORMS];
     int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
+    bool vbo = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             vert = argv[++i];
@@ -201,7 +203,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "lockstep-mesa-gl: --repeat: expected 1..100000\n");
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--float"))
+        } else if (!strcmp(argv[i], "--vbo"))
+            vbo = true;
+        else if (!strcmp(argv[i], "--float"))
             use_float = 1;
         else if (!strcmp(argv[i], "--shader-test") && i + 1 < argc)
             shader_test = argv[++i];
@@ -212,7 +216,7 @@ int main(int argc, char **argv)
         else if (argv[i][0] != '-' && !frag)
             frag = argv[i];
         else {
-            fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform n=v,...]... "
+            fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform n=v,...]... "
                             "[--size WxH] [--float] [-o out.bin]\n"
                             "       lockstep-mesa-gl --shader-test FILE [-o out.bin] "
                             "[--varying-pass PREFIX]\n");
@@ -290,8 +294,23 @@ int main(int argc, char **argv)
     glClear(GL_COLOR_BUFFER_BIT);
     static const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (vbo) {
+        /* --vbo: the quad from a buffer object, drawn through a 16-bit index
+         * buffer object (r300: 3D_LOAD_VBPNTR + INDX_BUFFER instead of
+         * embedded data; docs/mesa.md "Draws") */
+        static const GLushort idx[] = {0, 1, 2, 3};
+        GLuint bufs[2];
+        glGenBuffers(2, bufs);
+        glBindBuffer(GL_ARRAY_BUFFER, bufs[0]);
+        glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, bufs[1]);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, (const void *)0);
+        glDrawElements(GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_SHORT, (const void *)0);
+    } else {
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
     glFinish();
     if (repeat) {
         /* bench: mean wall time of one full-window draw, after a warm-up draw */

@@ -1,5 +1,8 @@
 /* A real capture through the shim (LOCKSTEP_SHIM_BOS=1) of lockstep-mesa-gl
- * drawing the default quad with data/vf_transform.vert: the executor's
+ * drawing the default quad with data/vf_transform.vert, twice: from client
+ * arrays (r300 sends 3D_DRAW_IMMD_2) and with --vbo (a vertex buffer object
+ * and a 16-bit index buffer object: 3D_LOAD_VBPNTR, 3D_DRAW_INDX_2,
+ * INDX_BUFFER, relocations, captured buffers). In each, the executor's
  * post-transform vertices of the quad's draw equal what the GLSL computes at
  * the four corners (evaluated here in double). Skips (77) when the shim or
  * the GL program was not built or r300_dri.so is absent. */
@@ -10,6 +13,8 @@
 
 #include "lockstep/mesa_draw.h"
 
+static int run_mode(const char *shim, const char *glrun, const char *src, bool vbo);
+
 int main(void)
 {
     const char *shim = getenv("LOCKSTEP_MESA_SHIM"), *glrun = getenv("LOCKSTEP_MESA_GL");
@@ -18,6 +23,14 @@ int main(void)
         printf("SKIP: the r300 shim / lockstep-mesa-gl were not built\n");
         return LS_TEST_SKIP;
     }
+    int a = run_mode(shim, glrun, src, false);
+    if (a)
+        return a;
+    return run_mode(shim, glrun, src, true);
+}
+
+static int run_mode(const char *shim, const char *glrun, const char *src, bool vbo)
+{
     char dir[] = "/tmp/lockstep-vf-XXXXXX";
     if (!mkdtemp(dir))
         return 1;
@@ -25,8 +38,8 @@ int main(void)
     snprintf(cmd, sizeof cmd,
              "LOCKSTEP_SHIM_BOS=1 LOCKSTEP_SHIM_OUT='%s' LD_PRELOAD='%s' '%s' "
              "'%s/tests/mesa/data/vf_transform.frag' --vert '%s/tests/mesa/data/vf_transform.vert' "
-             "--size 8x8 -o '%s/out.png' >/dev/null 2>&1",
-             dir, shim, glrun, src, src, dir);
+             "--size 8x8%s -o '%s/out.png' >/dev/null 2>&1",
+             dir, shim, glrun, src, src, vbo ? " --vbo" : "", dir);
     int rc = system(cmd);
     int result = 1;
     if (rc != 0) {
@@ -60,6 +73,10 @@ int main(void)
             }
             if (dr->nverts != 4 || dr->prim != 6 /* TRIANGLE_STRIP */)
                 continue;
+            if (dr->opcode != (vbo ? 0x36 : 0x35)) {
+                printf("the quad came as packet 0x%02x\n", dr->opcode);
+                goto fail_draw;
+            }
             unsigned tex = R500_VTX_TEX0;
             if (!((dr->layout.present >> tex) & 1u)) {
                 printf("the quad draw has no TEX0 slot\n");
@@ -80,7 +97,7 @@ int main(void)
                 }
             }
             found = 1;
-            printf("cs %u draw %zu (%s): 4 corners match\n", cs, k,
+            printf("%s: cs %u draw %zu (%s): 4 corners match\n", vbo ? "--vbo" : "client arrays", cs, k,
                    mesa_cs_packet3_name(dr->opcode));
             continue;
         fail_draw:
