@@ -130,8 +130,9 @@ typedef struct mesa_exec_draw {
     const mesa_cs_draw *frag; /* fragment-side snapshot (mesa_cs_decode's), or NULL */
 } mesa_exec_draw;
 
+#define MESA_EXEC_PACKET3 0x80000000u /* mesa_exec_unknown.addr: a type-3 opcode */
 typedef struct mesa_exec_unknown {
-    uint32_t addr;  /* byte address */
+    uint32_t addr;  /* byte address, or MESA_EXEC_PACKET3 | opcode */
     uint32_t count; /* writes */
 } mesa_exec_unknown;
 
@@ -148,7 +149,7 @@ typedef struct mesa_exec {
  * the contents of relocation k's buffer (a {NULL, 0} entry: not captured).
  * A malformed packet stream returns LS_ERR_PARSE; a bad draw (relocation out
  * of range, fetch past a buffer, vertex count over the limit, PVS fault)
- * stops only that draw, recorded in its status/diag. */
+ * stops only that draw, recorded in its status/diag. o may be NULL (defaults). */
 ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                            const uint32_t *relocs, size_t nrelocs_dw, const mesa_bo *bos,
                            size_t nbos, const mesa_exec_options *o, mesa_exec *out, ls_diag *d);

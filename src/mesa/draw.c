@@ -631,6 +631,11 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                            size_t nbos, const mesa_exec_options *o, mesa_exec *out, ls_diag *d)
 {
     memset(out, 0, sizeof *out);
+    mesa_exec_options defaults;
+    if (!o) {
+        mesa_exec_options_default(&defaults);
+        o = &defaults;
+    }
     ls_status st = mesa_cs_decode(name, ib, n, &out->cs, d);
     if (st)
         return st;
@@ -712,7 +717,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                     break;
                 }
             } else if (op != 0x10 && op != 0x33) {
-                st = note_unknown(out, 0x10000u + op);
+                st = note_unknown(out, MESA_EXEC_PACKET3 | op);
             }
             i += 1 + cnt;
             (void)extra; /* INDX_BUFFER and NOPs are walked as ordinary packets */
@@ -872,9 +877,9 @@ void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b)
     ls_buf_puts(b, "\n ],\n \"unknown_registers\": [");
     for (size_t k = 0; k < e->nunknown; k++) {
         uint32_t a = e->unknown[k].addr;
-        if (a >= 0x10000u)
+        if (a & MESA_EXEC_PACKET3)
             ls_buf_printf(b, "%s\n  {\"packet3\": \"0x%02x\", \"count\": %u}", k ? "," : "",
-                          a - 0x10000u, e->unknown[k].count);
+                          a & 0xffu, e->unknown[k].count);
         else
             ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"count\": %u}", k ? "," : "", a,
                           e->unknown[k].count);

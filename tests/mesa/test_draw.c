@@ -405,7 +405,7 @@ static void test_unknown_registers(void **state)
     assert_int_equal(e.nunknown, 2);
     assert_int_equal(e.unknown[0].addr, 0x1234 * 4 & 0x7ffc);
     assert_int_equal(e.unknown[0].count, 2);
-    assert_int_equal(e.unknown[1].addr, 0x10077);
+    assert_int_equal(e.unknown[1].addr, MESA_EXEC_PACKET3 | 0x77);
     mesa_exec_free(&e);
 }
 
