@@ -1,7 +1,7 @@
 /* Fuzz target: the command-stream executor's front half (mesa_exec_stream):
  * the input is split into a relocation chunk (first byte: relocations, 0..15),
- * two buffer objects (next two bytes: their sizes, 0..255 bytes each, filled
- * from the input) and the stream itself. Bounded work: small vertex limits. */
+ * two buffer contents A and B (next two bytes: their sizes, 0..255 bytes each,
+ * filled from the input; even relocations read A, odd ones B) and the stream. Bounded work: small vertex limits. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,7 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size -= 3;
     if (size < s0 + s1)
         return 0;
-    mesa_bo bos[2] = {{data, s0}, {data + s0, s1}};
+    mesa_bo bos[16];
+    for (int k = 0; k < 16; k++) {
+        bos[k].data = k & 1 ? data + s0 : data;
+        bos[k].size = k & 1 ? s1 : s0;
+    }
     data += s0 + s1;
     size -= s0 + s1;
     size_t n = size / 4;
@@ -41,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.pvs.watchdog = 4096;
     mesa_exec e;
     ls_diag d;
-    if (mesa_exec_stream("fuzz", w, n, rel, 4 * nrel, bos, 2, &o, &e, &d) == LS_OK) {
+    if (mesa_exec_stream("fuzz", w, n, rel, 4 * nrel, bos, 16, &o, &e, &d) == LS_OK) {
         ls_buf b;
         ls_buf_init(&b);
         mesa_exec_json(&e, "fuzz", &b);
