@@ -51,6 +51,8 @@ typedef struct r500_vtx_layout {
     uint8_t comps[R500_VTX_NSLOTS]; /* components the format declares (POS 4, PSIZE 1,
                                        colours 4, texcoords VAP_OUTPUT_VTX_FMT_1 count) */
     uint8_t out_reg[R500_VTX_NSLOTS]; /* PVS output register (or bypass vector) it came from */
+    uint8_t written[R500_VTX_NSLOTS]; /* channels (bit per x y z w) the program (or, in
+                                         bypass, a stream's write mask) wrote for any vertex */
 } r500_vtx_layout;
 
 /* One post-transform vertex: clip-space position in v[R500_VTX_POS] and the

@@ -579,6 +579,11 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
     }
     dr->nverts = (size_t)nv;
     layout_of(x, &dr->layout);
+    if (dr->bypass)
+        for (unsigned s = 0; s < R500_VTX_NSLOTS; s++)
+            for (unsigned k = 0; k < f.nstreams; k++)
+                if (((dr->layout.present >> s) & 1u) && f.st[k].DST_VEC_LOC == dr->layout.out_reg[s])
+                    dr->layout.written[s] |= (uint8_t)f.st[k].WRITE_ENA;
     ls_status ret = LS_OK;
     for (size_t b0 = 0; b0 < nv && ret == LS_OK; b0 += BATCH) {
         size_t nb = nv - b0 < BATCH ? (size_t)(nv - b0) : BATCH;
@@ -609,8 +614,12 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
         }
         for (size_t k = 0; k < nb; k++)
             for (unsigned s = 0; s < R500_VTX_NSLOTS; s++)
-                if ((dr->layout.present >> s) & 1u)
-                    memcpy(dr->verts[b0 + k].v[s], st[k].out[dr->layout.out_reg[s]], 16);
+                if ((dr->layout.present >> s) & 1u) {
+                    unsigned r = dr->layout.out_reg[s];
+                    memcpy(dr->verts[b0 + k].v[s], st[k].out[r], 16);
+                    if (!dr->bypass)
+                        dr->layout.written[s] |= st[k].out_written[r];
+                }
     }
     free(idx);
     free(st);
@@ -850,8 +859,11 @@ void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b)
         bool first = true;
         for (unsigned s = 0; s < R500_VTX_NSLOTS; s++)
             if ((dr->layout.present >> s) & 1u) {
-                ls_buf_printf(b, "%s\"%s\": {\"comps\": %u, \"out\": %u}", first ? "" : ", ",
-                              r500_vtx_slot_name(s), dr->layout.comps[s], dr->layout.out_reg[s]);
+                ls_buf_printf(b, "%s\"%s\": {\"comps\": %u, \"out\": %u, \"written\": \"%s%s%s%s\"}",
+                              first ? "" : ", ", r500_vtx_slot_name(s), dr->layout.comps[s],
+                              dr->layout.out_reg[s], dr->layout.written[s] & 1 ? "x" : "",
+                              dr->layout.written[s] & 2 ? "y" : "", dr->layout.written[s] & 4 ? "z" : "",
+                              dr->layout.written[s] & 8 ? "w" : "");
                 first = false;
             }
         ls_buf_puts(b, "},\n   \"vertices\": [");

@@ -226,6 +226,8 @@ static void test_swizzle_and_layout(void **state)
     assert_int_equal(d->layout.out_reg[R500_VTX_COL0], 1);
     assert_int_equal(d->layout.out_reg[R500_VTX_TEX0], 2);
     assert_int_equal(d->layout.comps[R500_VTX_TEX0], 2);
+    assert_int_equal(d->layout.written[R500_VTX_COL0], 0x1); /* stream 2's mask */
+    assert_int_equal(d->layout.written[R500_VTX_TEX0], 0xf);
     for (int v = 0; v < 3; v++) {
         for (int k = 0; k < 4; k++)
             assert_true(d->verts[v].v[R500_VTX_POS][k] == pos[v][k]);
@@ -388,6 +390,7 @@ static void test_pvs_program(void **state)
             assert_true(e.draws[0].verts[v].v[R500_VTX_POS][k] == pos[v][k] * c[0][k]);
             assert_true(e.draws[0].verts[v].v[R500_VTX_COL0][k] == pos[v][k] + c[1][k]);
         }
+    assert_int_equal(e.draws[0].layout.written[R500_VTX_POS], 0xf);
     mesa_exec_free(&e);
 }
 
