@@ -1,38 +1,13 @@
 /* `lockstep r500 vs asm|dis|run`: the R500 vertex engine (PVS). Manual:
- * docs/r500-vs.md. */
+ * docs/r500-vs.md; options: cli_table.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "lockstep/r500_pvs.h"
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: lockstep r500 vs asm IN.vs.asm -o OUT [--hex]\n"
-            "       lockstep r500 vs dis FILE [--fields]\n"
-            "       lockstep r500 vs run PROGRAM [--input iN=x,y,z,w]... [--const cN=x,y,z,w]...\n"
-            "                            [--first N] [--last N] [--reg NAME=VALUE]...\n"
-            "                            [--model NAME=VALUE]...\n"
-            "  R500 programmable vertex shader (PVS), 4 dwords per instruction, in\n"
-            "  buhman/r500's vertex syntax (docs/r500-vs.md).\n"
-            "  asm   assemble; OUT is little-endian dwords, or with --hex one instruction\n"
-            "        of 4 hex dwords a line (as buhman/r500's drm/*.vs.inc); '-' = stdout\n"
-            "  dis   disassemble .bin / hex text / .vs.asm to source that assembles back to\n"
-            "        the same words; --fields prints every field by name instead\n"
-            "  run   run one vertex: inputs from --input (missing channels are 0), constants\n"
-            "        from --const; prints every output register the program wrote.\n"
-            "        --first/--last: PVS_FIRST_INST / PVS_LAST_INST (default: whole program)\n"
-            "        --reg: VAP_PVS_CODE_CNTL_0 (first/last), VAP_PVS_FLOW_CNTL_OPC,\n"
-            "        VAP_PVS_FLOW_CNTL_ADDRS_LW_n, _ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)\n"
-            "        --model: vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps,\n"
-            "        vs-inputs, vs-outputs, vs-fc-depth, vs-watchdog, rcp-zero,\n"
-            "        rsq-negative, ln2-zero, clamp-nan, mad\n"
-            "        (docs/assumptions.md)\n");
-}
 
 static bool has_suffix(const char *s, const char *suf)
 {
@@ -40,72 +15,51 @@ static bool has_suffix(const char *s, const char *suf)
     return a >= b && !strcasecmp(s + a - b, suf);
 }
 
-static int report_list(const ls_diag_list *errs)
-{
-    for (size_t i = 0; i < errs->count; i++)
-        cli_report(&errs->items[i]);
-    if (errs->count > 1)
-        fprintf(stderr, "lockstep: %zu errors\n", errs->count);
-    return CLI_FAIL;
-}
-
 /* .asm: assemble; .bin: little-endian dwords; anything else: hex text. */
-static int load_program(const char *path, uint32_t **words, size_t *count)
+static int load_program(cli_args *a, const char *path, uint32_t **words, size_t *count)
 {
     ls_buf data;
-    ls_buf_init(&data);
+    int rc = cli_read(a, path, &data);
+    if (rc)
+        return rc;
+    const char *name = cli_name(path);
     ls_diag d;
     ls_diag_clear(&d);
-    if (!ls_read_file(path, &data)) {
-        ls_diag_set(&d, LS_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
-        ls_buf_free(&data);
-        return cli_report(&d);
-    }
-    int rc = CLI_OK;
     if (has_suffix(path, ".asm")) {
         r500_pvs_program p;
         ls_diag_list errs;
         ls_diag_list_init(&errs);
-        if (r500_pvs_asm(path, data.data ? data.data : "", data.len, &p, &errs) != LS_OK) {
-            rc = report_list(&errs);
+        if (r500_pvs_asm(name, data.data ? data.data : "", data.len, &p, &errs) != LS_OK) {
+            rc = cli_report_list(a, &errs);
         } else {
             *words = p.words;
             *count = p.count;
         }
         ls_diag_list_free(&errs);
-    } else if (r500_pvs_load_words(path, data.data ? data.data : "", data.len,
+    } else if (r500_pvs_load_words(name, data.data ? data.data : "", data.len,
                                    has_suffix(path, ".bin"), words, count, &d) != LS_OK) {
-        rc = cli_report(&d);
+        rc = cli_report(a, &d);
     }
     ls_buf_free(&data);
+    if (!rc && *count == 0) {
+        free(*words);
+        *words = NULL;
+        rc = cli_err(a, CLI_INPUT, "%s: error: the program has no instructions", name);
+    }
     return rc;
 }
 
-static int vs_asm(int argc, char **argv)
+int cli_r500_vs_asm(cli_args *a)
 {
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'},
-                                         {"hex", no_argument, 0, 'x'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {0, 0, 0, 0}};
-    const char *out = NULL;
-    bool hex = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': usage(stdout); return CLI_OK;
-        case 'x': hex = true; break;
-        case 'o': out = optarg; break;
-        default: usage(stderr); return CLI_USAGE;
-        }
-    }
-    if (optind != argc - 1 || !out) {
-        usage(stderr);
-        return cli_usage_error("vs asm needs one input file and -o OUT");
-    }
+    const char *out = cli_get(a, "output");
+    bool hex = cli_flag(a, "hex");
+    if (!out)
+        out = "-";
+    if (!hex && !strcmp(out, "-") && isatty(1))
+        return cli_usage(a, "the words are binary and stdout is a terminal: give -o FILE or --hex");
     uint32_t *w = NULL;
     size_t n = 0;
-    int rc = load_program(argv[optind], &w, &n);
+    int rc = load_program(a, a->ops[0], &w, &n);
     if (rc != CLI_OK)
         return rc;
     ls_buf b;
@@ -120,32 +74,18 @@ static int vs_asm(int argc, char **argv)
         }
     }
     free(w);
-    rc = cli_write_file(out, &b);
+    rc = cli_write(a, out, &b);
     ls_buf_free(&b);
     return rc;
 }
 
-static int vs_dis(int argc, char **argv)
+int cli_r500_vs_dis(cli_args *a)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, 0, 'h'}, {"fields", no_argument, 0, 'f'}, {0, 0, 0, 0}};
-    bool fields = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': usage(stdout); return CLI_OK;
-        case 'f': fields = true; break;
-        default: usage(stderr); return CLI_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return cli_usage_error("vs dis needs one input file");
-    }
+    bool fields = cli_flag(a, "fields");
+    const char *out = cli_get(a, "output");
     uint32_t *w = NULL;
     size_t n = 0;
-    int rc = load_program(argv[optind], &w, &n);
+    int rc = load_program(a, a->ops[0], &w, &n);
     if (rc != CLI_OK)
         return rc;
     ls_buf b;
@@ -160,7 +100,7 @@ static int vs_dis(int argc, char **argv)
         r500_pvs_disasm(w, n, &b);
     }
     free(w);
-    rc = cli_write_file("-", &b);
+    rc = cli_write(a, out ? out : "-", &b);
     ls_buf_free(&b);
     return rc;
 }
@@ -184,16 +124,8 @@ static bool parse_vec(const char *s, char prefix, unsigned max, unsigned *idx, f
     return true;
 }
 
-static int vs_run(int argc, char **argv)
+int cli_r500_vs_run(cli_args *a)
 {
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'},
-                                         {"input", required_argument, 0, 'i'},
-                                         {"const", required_argument, 0, 'c'},
-                                         {"first", required_argument, 0, 'F'},
-                                         {"last", required_argument, 0, 'L'},
-                                         {"model", required_argument, 0, 'm'},
-                                         {"reg", required_argument, 0, 'r'},
-                                         {0, 0, 0, 0}};
     r500_pvs_fc fc;
     memset(&fc, 0, sizeof fc);
     bool have_fc = false;
@@ -202,99 +134,81 @@ static int vs_run(int argc, char **argv)
     r500_pvs_state *st = calloc(1, sizeof *st);
     float(*consts)[4] = calloc(R500_PVS_NUM_CONSTS, sizeof *consts);
     long first = 0, last = -1;
-    int rc = CLI_OK, c;
+    int rc = CLI_OK;
     if (!st || !consts) {
         free(st);
         free(consts);
-        fprintf(stderr, "lockstep: error: out of memory\n");
-        return CLI_FAIL;
+        return cli_err(a, CLI_INTERNAL, "out of memory");
     }
-    optind = 1;
-    while (rc == CLI_OK && (c = getopt_long(argc, argv, "hi:c:m:", opts, NULL)) != -1) {
+    /* --model first (it sets how many inputs there are), then the rest in order */
+    for (size_t k = 0; rc == CLI_OK && k < a->nov; k++) {
+        const char *on = a->ov[k].opt->name, *optarg = a->ov[k].val;
+        if (strcmp(on, "model"))
+            continue;
+        char name[64];
+        const char *eq = strchr(optarg, '=');
+        ls_diag d;
+        if (!eq || (size_t)(eq - optarg) >= sizeof name) {
+            rc = cli_usage(a, "--model %s: expected NAME=VALUE", optarg);
+            break;
+        }
+        memcpy(name, optarg, (size_t)(eq - optarg));
+        name[eq - optarg] = 0;
+        if (r500_pvs_options_set(&o, name, eq + 1, &d) != LS_OK)
+            rc = cli_usage(a, "--model %s: %s", optarg, d.msg);
+    }
+    for (size_t k = 0; rc == CLI_OK && k < a->nov; k++) {
+        const char *on = a->ov[k].opt->name, *optarg = a->ov[k].val;
         unsigned idx;
         float v[4];
-        switch (c) {
-        case 'h':
-            usage(stdout);
-            free(st);
-            free(consts);
-            return CLI_OK;
-        case 'i':
+        if (!strcmp(on, "input")) {
             if (!parse_vec(optarg, 'i', o.inputs, &idx, v))
-                rc = cli_usage_error("--input %s: expected iN=x[,y[,z[,w]]] with N < %u", optarg,
-                                     o.inputs);
+                rc = cli_usage(a, "--input %s: expected iN=x[,y[,z[,w]]] with N < %u", optarg, o.inputs);
             else
                 memcpy(st->input[idx], v, sizeof v);
-            break;
-        case 'c':
+        } else if (!strcmp(on, "const")) {
             if (!parse_vec(optarg, 'c', R500_PVS_NUM_CONSTS, &idx, v))
-                rc = cli_usage_error("--const %s: expected cN=x[,y[,z[,w]]] with N < 256", optarg);
+                rc = cli_usage(a, "--const %s: expected cN=x[,y[,z[,w]]] with N < 256", optarg);
             else
                 memcpy(consts[idx], v, sizeof v);
-            break;
-        case 'F':
+        } else if (!strcmp(on, "first")) {
             if (!cli_parse_int(optarg, 0, R500_PVS_MAX_INSTS - 1, &first))
-                rc = cli_usage_error("--first %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
-            break;
-        case 'L':
+                rc = cli_usage(a, "--first %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
+        } else if (!strcmp(on, "last")) {
             if (!cli_parse_int(optarg, 0, R500_PVS_MAX_INSTS - 1, &last))
-                rc = cli_usage_error("--last %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
-            break;
-        case 'r': {
+                rc = cli_usage(a, "--last %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
+        } else if (!strcmp(on, "reg")) {
             char name[64];
             const char *eq = strchr(optarg, '=');
             char *end;
             ls_diag d;
             if (!eq || (size_t)(eq - optarg) >= sizeof name) {
-                rc = cli_usage_error("--reg %s: expected NAME=VALUE", optarg);
+                rc = cli_usage(a, "--reg %s: expected NAME=VALUE", optarg);
                 break;
             }
             memcpy(name, optarg, (size_t)(eq - optarg));
             name[eq - optarg] = 0;
             errno = 0;
-            unsigned long long v = strtoull(eq + 1, &end, 0);
-            if (!eq[1] || *end || errno || v > 0xffffffffull) {
-                rc = cli_usage_error("--reg %s: the value is not a 32-bit number", optarg);
+            unsigned long long rv = strtoull(eq + 1, &end, 0);
+            if (!eq[1] || *end || errno || rv > 0xffffffffull) {
+                rc = cli_usage(a, "--reg %s: the value is not a 32-bit number", optarg);
                 break;
             }
             if (!strcasecmp(name, "VAP_PVS_CODE_CNTL_0")) {
                 /* PVS_FIRST_INST 9:0, PVS_LAST_INST 29:20 (vap_pvs_code_cntl_0.txt) */
-                first = (long)(v & 0x3ff);
-                last = (long)((v >> 20) & 0x3ff);
-            } else if (r500_pvs_fc_set(&fc, name, (uint32_t)v, &d) != LS_OK) {
-                rc = cli_usage_error("--reg %s: %s", optarg, d.msg);
+                first = (long)(rv & 0x3ff);
+                last = (long)((rv >> 20) & 0x3ff);
+            } else if (r500_pvs_fc_set(&fc, name, (uint32_t)rv, &d) != LS_OK) {
+                rc = cli_usage(a, "--reg %s: %s", optarg, d.msg);
             } else {
                 have_fc = true;
             }
-            break;
         }
-        case 'm': {
-            char name[64];
-            const char *eq = strchr(optarg, '=');
-            ls_diag d;
-            if (!eq || (size_t)(eq - optarg) >= sizeof name) {
-                rc = cli_usage_error("--model %s: expected NAME=VALUE", optarg);
-                break;
-            }
-            memcpy(name, optarg, (size_t)(eq - optarg));
-            name[eq - optarg] = 0;
-            if (r500_pvs_options_set(&o, name, eq + 1, &d) != LS_OK)
-                rc = cli_usage_error("--model %s: %s", optarg, d.msg);
-            break;
-        }
-        default:
-            usage(stderr);
-            rc = CLI_USAGE;
-        }
-    }
-    if (rc == CLI_OK && optind != argc - 1) {
-        usage(stderr);
-        rc = cli_usage_error("vs run needs one program file");
     }
     uint32_t *w = NULL;
     size_t n = 0;
     if (rc == CLI_OK)
-        rc = load_program(argv[optind], &w, &n);
+        rc = load_program(a, a->ops[0], &w, &n);
     if (rc == CLI_OK) {
         ls_diag d;
         ls_diag_clear(&d);
@@ -310,33 +224,12 @@ static int vs_run(int argc, char **argv)
                    (double)st->out[k][1], (double)st->out[k][2], (double)st->out[k][3]);
         }
         if (s != LS_OK) {
-            snprintf(d.file, sizeof d.file, "%s", argv[optind]);
-            rc = cli_report(&d);
+            snprintf(d.file, sizeof d.file, "%s", cli_name(a->ops[0]));
+            rc = cli_report(a, &d);
         }
     }
     free(w);
     free(st);
     free(consts);
     return rc;
-}
-
-int cli_r500_vs(int argc, char **argv)
-{
-    if (argc < 2) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    const char *c = argv[1];
-    if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
-        usage(stdout);
-        return CLI_OK;
-    }
-    if (!strcmp(c, "asm"))
-        return vs_asm(argc - 1, argv + 1);
-    if (!strcmp(c, "dis"))
-        return vs_dis(argc - 1, argv + 1);
-    if (!strcmp(c, "run"))
-        return vs_run(argc - 1, argv + 1);
-    usage(stderr);
-    return cli_usage_error("unknown r500 vs command '%s'", c);
 }

@@ -26,6 +26,9 @@ typedef struct ls_imagef {
 } ls_imagef;
 
 ls_status ls_png_write(const char *path, const ls_image8 *img, ls_diag *d);
+/* Encode a PNG into out (appended): for writing it to stdout. */
+struct ls_buf;
+ls_status ls_png_write_mem(const ls_image8 *img, struct ls_buf *out, ls_diag *d);
 /* Reads any PNG, converted to 8-bit RGBA, top row first. */
 ls_status ls_png_read(const char *path, ls_image8 *img, ls_diag *d);
 void ls_image8_free(ls_image8 *img);
