@@ -130,7 +130,16 @@ typedef struct mesa_exec_draw {
     r500_vtx *verts;       /* one per vertex in draw order (index order for INDX) */
     size_t nverts;
     const mesa_cs_draw *frag; /* fragment-side snapshot (mesa_cs_decode's), or NULL */
+    float ucp[6][4];       /* user clip planes: PVS vectors 1536..1541 (r300_reg.h
+                              R500_PVS_UCP_START), as uploaded at the draw */
 } mesa_exec_draw;
+
+struct r500_vertex;
+/* The draw's vertices in the rasterizer's form (include/lockstep/r500_raster.h):
+ * pos = POS; tex[] = the present TEX0..7 slots' declared components packed in
+ * order (what RS_IP_n TEX_PTR_* index; model option "vs-rs-packing"); col[k] =
+ * COLk. out holds dr->nverts vertices. */
+void mesa_exec_raster_vertices(const mesa_exec_draw *dr, struct r500_vertex *out);
 
 #define MESA_EXEC_PACKET3 0x80000000u /* mesa_exec_unknown.addr: a type-3 opcode */
 typedef struct mesa_exec_unknown {

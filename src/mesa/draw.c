@@ -13,6 +13,7 @@
 
 #include "base/json.h"
 #include "lockstep/buf.h"
+#include "lockstep/r500_raster.h"
 
 /* ---- register table ------------------------------------------------------ */
 
@@ -456,6 +457,8 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
         return draw_fail(dr, LS_ERR_RANGE, name, "dword %zu: %llu more vertices exceed the "
                          "stream limit %zu", i + 1, (unsigned long long)nv, o->max_total);
     x->total_verts += (size_t)nv;
+    for (unsigned k = 0; k < 6; k++)
+        memcpy(dr->ucp[k], x->vec[1536 + k], 16);
     dr->bypass = (R(x, VAP_CNTL_STATUS) >> 8) & 1u;
 
     fetch_ctx f;
@@ -897,4 +900,22 @@ void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b)
                           e->unknown[k].count);
     }
     ls_buf_puts(b, "\n ]\n}\n");
+}
+
+void mesa_exec_raster_vertices(const mesa_exec_draw *dr, r500_vertex *out)
+{
+    for (size_t v = 0; v < dr->nverts; v++) {
+        r500_vertex *o = &out[v];
+        memset(o, 0, sizeof *o);
+        const r500_vtx *in = &dr->verts[v];
+        memcpy(o->pos, in->v[R500_VTX_POS], sizeof o->pos);
+        unsigned t = 0;
+        for (unsigned s = R500_VTX_TEX0; s <= R500_VTX_TEX7; s++)
+            if ((dr->layout.present >> s) & 1u)
+                for (unsigned c = 0; c < dr->layout.comps[s] && t < R500_RS_TEX_COMPONENTS; c++)
+                    o->tex[t++] = in->v[s][c];
+        for (unsigned k = 0; k < R500_RS_COLORS; k++)
+            if ((dr->layout.present >> (R500_VTX_COL0 + k)) & 1u)
+                memcpy(o->col[k], in->v[R500_VTX_COL0 + k], sizeof o->col[k]);
+    }
 }

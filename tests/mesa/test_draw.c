@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "lockstep/mesa_draw.h"
+#include "lockstep/r500_raster.h"
 #include "lockstep/r500_pvs.h"
 
 /* ---- a stream builder ----------------------------------------------------- */
@@ -228,7 +229,12 @@ static void test_swizzle_and_layout(void **state)
     assert_int_equal(d->layout.comps[R500_VTX_TEX0], 2);
     assert_int_equal(d->layout.written[R500_VTX_COL0], 0x1); /* stream 2's mask */
     assert_int_equal(d->layout.written[R500_VTX_TEX0], 0xf);
+    r500_vertex rv[3];
+    mesa_exec_raster_vertices(d, rv);
     for (int v = 0; v < 3; v++) {
+        /* the rasterizer's packet: TEX0's 2 components first, then colour 0 */
+        assert_true(rv[v].tex[0] == uv[v][1] && rv[v].tex[1] == 1.0f && rv[v].tex[2] == 0.0f);
+        assert_true(rv[v].col[0][0] == uv[v][0] && rv[v].pos[3] == pos[v][3]);
         for (int k = 0; k < 4; k++)
             assert_true(d->verts[v].v[R500_VTX_POS][k] == pos[v][k]);
         const float *t = d->verts[v].v[R500_VTX_TEX0];
