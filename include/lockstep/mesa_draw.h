@@ -23,6 +23,7 @@
 
 #include "lockstep/mesa_cs.h"
 #include "lockstep/r500_pvs.h"
+#include "lockstep/r500_raster.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus
@@ -115,6 +116,7 @@ typedef struct mesa_exec_options {
     r500_pvs_options pvs;
     size_t max_vertices;     /* per draw; larger draws stop with a diagnostic */
     size_t max_total;        /* vertices over the whole stream */
+    int raster_width, raster_height; /* target size for r500_raster_state_init (default 16) */
 } mesa_exec_options;
 void mesa_exec_options_default(mesa_exec_options *o);
 
@@ -130,16 +132,18 @@ typedef struct mesa_exec_draw {
     r500_vtx *verts;       /* one per vertex in draw order (index order for INDX) */
     size_t nverts;
     const mesa_cs_draw *frag; /* fragment-side snapshot (mesa_cs_decode's), or NULL */
+    r500_raster_state raster; /* the raster blocks' registers at the draw (every write
+                                 r500_raster_state_write consumes, over
+                                 r500_raster_state_init(raster_width, raster_height)) */
     float ucp[6][4];       /* user clip planes: PVS vectors 1536..1541 (r300_reg.h
                               R500_PVS_UCP_START), as uploaded at the draw */
 } mesa_exec_draw;
 
-struct r500_vertex;
 /* The draw's vertices in the rasterizer's form (include/lockstep/r500_raster.h):
  * pos = POS; tex[] = the present TEX0..7 slots' declared components packed in
  * order (what RS_IP_n TEX_PTR_* index; model option "vs-rs-packing"); col[k] =
  * COLk. out holds dr->nverts vertices. */
-void mesa_exec_raster_vertices(const mesa_exec_draw *dr, struct r500_vertex *out);
+void mesa_exec_raster_vertices(const mesa_exec_draw *dr, r500_vertex *out);
 
 #define MESA_EXEC_PACKET3 0x80000000u /* mesa_exec_unknown.addr: a type-3 opcode */
 typedef struct mesa_exec_unknown {

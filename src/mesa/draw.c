@@ -238,6 +238,7 @@ typedef struct xstate {
     unsigned narr;
     char vbpntr_err[400]; /* set when the last VBPNTR could not be read */
     size_t total_verts;
+    r500_raster_state raster;
     mesa_exec *out;
 } xstate;
 
@@ -271,7 +272,8 @@ static ls_status write_reg(xstate *x, uint32_t addr, uint32_t val)
     if (idx >= MESA_CS_NREGS)
         return note_unknown(x->out, addr);
     x->reg[idx] = val;
-    if (!known_reg(addr)) {
+    bool raster = r500_raster_state_write(&x->raster, addr, val);
+    if (!raster && !known_reg(addr)) {
         ls_status st = note_unknown(x->out, addr);
         if (st)
             return st;
@@ -636,6 +638,7 @@ void mesa_exec_options_default(mesa_exec_options *o)
     r500_pvs_options_default(&o->pvs);
     o->max_vertices = 1u << 20;
     o->max_total = 1u << 22;
+    o->raster_width = o->raster_height = 16;
 }
 
 ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
@@ -657,6 +660,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
         return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
     }
     x->out = out;
+    r500_raster_state_init(&x->raster, o->raster_width, o->raster_height);
     size_t i = 0;
     while (i < n) {
         uint32_t h = ib[i];
@@ -720,6 +724,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                 memset(dr, 0, sizeof *dr);
                 dr->ib_dword = i;
                 dr->opcode = op;
+                dr->raster = x->raster;
                 ls_diag_clear(&dr->diag);
                 if (out->ndraws <= out->cs.ndraws)
                     dr->frag = &out->cs.draws[out->ndraws - 1];

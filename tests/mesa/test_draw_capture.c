@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lockstep/mesa_draw.h"
+#include "lockstep/r500_raster.h"
 
 static int run_mode(const char *shim, const char *glrun, const char *src, bool vbo);
 
@@ -57,6 +58,7 @@ static int run_mode(const char *shim, const char *glrun, const char *src, bool v
             break;
         mesa_exec_options o;
         mesa_exec_options_default(&o);
+        o.raster_width = o.raster_height = 8;
         mesa_exec e;
         if (mesa_exec_stream("cs", c.ib, c.n, c.relocs, c.nrelocs_dw, c.bos, c.nbos, &o, &e, &d)) {
             printf("exec cs %u: %s\n", cs, d.msg);
@@ -95,6 +97,40 @@ static int run_mode(const char *shim, const char *glrun, const char *src, bool v
                         goto fail_draw;
                     }
                 }
+            }
+            {
+                /* joined to the rasterizer: the strip (clipped at x = w) covers
+                 * pixels, none twice (fill rule on the shared edge) */
+                r500_vertex rv[4];
+                mesa_exec_raster_vertices(dr, rv);
+                r500_draw rd;
+                r500_draw_init(&rd);
+                rd.state = &dr->raster;
+                rd.prim = dr->prim;
+                rd.v = rv;
+                rd.nv = 4;
+                rd.width = rd.height = 8;
+                memcpy(rd.ucp, dr->ucp, sizeof rd.ucp);
+                uint32_t hits[64] = {0};
+                r500_raster_stats rs;
+                memset(&rs, 0, sizeof rs);
+                ls_diag rdg;
+                if (r500_draw_coverage(&rd, hits, &rs, &rdg)) {
+                    printf("coverage: %s\n", rdg.msg);
+                    goto fail_draw;
+                }
+                unsigned covered = 0;
+                for (int p = 0; p < 64; p++) {
+                    if (hits[p] > 1) {
+                        printf("pixel %d covered %u times\n", p, hits[p]);
+                        goto fail_draw;
+                    }
+                    covered += hits[p];
+                }
+                printf("coverage: %u of 64 pixels, %llu triangles\n", covered,
+                       (unsigned long long)rs.triangles);
+                if (covered == 0 || covered == 64) /* the quad is partly off-screen */
+                    goto fail_draw;
             }
             found = 1;
             printf("%s: cs %u draw %zu (%s): 4 corners match\n", vbo ? "--vbo" : "client arrays", cs, k,
