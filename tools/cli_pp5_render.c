@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/vcd.h"
 #include "cli.h"
+#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/pp5.h"
 #include "lockstep/pp5_emc.h"
@@ -60,6 +61,18 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_
     ls_vcd_sample(&v->vcd, t0 + (uint64_t)(v->period_ns / 2), v->vals);
 }
 
+/* --vcd and --record together: both observers see every clock. */
+typedef struct both_ctx {
+    vcd_ctx *vcd;      /* NULL-free: used when vcd->vals is set */
+    cli_view_pp5 *rec;
+} both_ctx;
+static void on_clock_both(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_emc *e)
+{
+    both_ctx *b = user;
+    if (b->vcd->vals) on_clock(b->vcd, g, p, e);
+    cli_view_pp5_clock(b->rec, g, p, e);
+}
+
 /* "AxB" with 1 ≤ A, B ≤ max */
 static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
 {
@@ -77,7 +90,7 @@ static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
 
 int cli_pp5_render(int argc, char **argv)
 {
-    const char *scene = NULL, *png = NULL, *raw = NULL, *vcdp = NULL, *stats = NULL;
+    const char *scene = NULL, *png = NULL, *raw = NULL, *vcdp = NULL, *stats = NULL, *record = NULL;
     pp5_render_opts o;
     pp5_render_opts_default(&o);
     int probe_x = -1, probe_y = -1;
@@ -88,6 +101,7 @@ int cli_pp5_render(int argc, char **argv)
         else if (!strcmp(a, "--raw") && has) raw = argv[++i];
         else if (!strcmp(a, "--vcd") && has) vcdp = argv[++i];
         else if (!strcmp(a, "--stats") && has) stats = argv[++i];
+        else if (!strcmp(a, "--record") && has) record = argv[++i];
         else if (!strcmp(a, "--chips") && has) {
             if (!parse_pair(argv[++i], 'x', 256, &o.emc.chips_x, &o.emc.chips_y))
                 return cli_usage_error("--chips wants CXxCY, e.g. 8x8 (1..256 each), not '%s'", argv[i]);
@@ -109,7 +123,7 @@ int cli_pp5_render(int argc, char **argv)
     }
     if (!scene || !png)
         return cli_usage_error("usage: lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] "
-                               "[--vcd trace.vcd [--probe X,Y]] [--stats stats.json] "
+                               "[--vcd trace.vcd [--probe X,Y]] [--stats stats.json] [--record run.lsr] "
                                "[--chips CXxCY] [--tile WxH] [--origins full|tile]");
     if (probe_x >= 0 && !vcdp) return cli_usage_error("--probe names the pixel shown in --vcd: give --vcd too");
     {
@@ -192,6 +206,15 @@ int cli_pp5_render(int argc, char **argv)
         o.on_clock = on_clock;
         o.user = &vc;
     }
+    both_ctx both = {&vc, NULL};
+    if (record) {
+        if (!(both.rec = cli_view_pp5_new(scene))) {
+            free(vc.vals); free(vc.eplane); ls_buf_free(&vbuf); pp5_scene_free(&s);
+            return cli_usage_error("out of memory");
+        }
+        o.on_clock = on_clock_both;
+        o.user = &both;
+    }
     uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
     pp5_render_stats rs;
     memset(&rs, 0, sizeof rs);
@@ -213,6 +236,21 @@ int cli_pp5_render(int argc, char **argv)
         ls_buf_append(&rb, rgb, (size_t)w * (size_t)h * 3);
         rc = cli_write_file(raw, &rb);
         ls_buf_free(&rb);
+        if (rc) goto out;
+    }
+    if (both.rec) {
+        int *lines = calloc(rs.nprims + 1, sizeof *lines);
+        const char **kinds = calloc(rs.nprims + 1, sizeof *kinds);
+        if (!lines || !kinds) rc = cli_usage_error("out of memory");
+        for (size_t i = 0; !rc && i < rs.nprims; i++) {
+            lines[i] = s.p[i].line;
+            kinds[i] = s.p[i].kind == PP5_PRIM_TRI ? "tri" : "disc";
+        }
+        if (!rc)
+            rc = cli_view_pp5_finish(both.rec, record, rs.setup_clocks, rs.prim_clocks, lines, kinds,
+                                     rs.nprims, rs.clocks);
+        free(lines);
+        free(kinds);
         if (rc) goto out;
     }
     if (vcdp) {
@@ -253,6 +291,7 @@ int cli_pp5_render(int argc, char **argv)
         ls_buf_free(&j);
     }
 out:
+    cli_view_pp5_free(both.rec);
     if (vcdp && !vcdp_done) ls_vcd_end(&vc.vcd, 0);
     free(rgb);
     free(rs.prim_clocks);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_tex.h"
@@ -34,6 +35,7 @@ static void usage(FILE *f)
             "  --work FILE.png          instructions per pixel (while active), log-scale heat map\n"
             "  --stats FILE.json        instruction counts, FC jumps, SIMD efficiency, per thread\n"
             "  --trace FILE.json        per instruction and thread: PC, masks, FC stacks\n"
+            "  --record FILE.lsr        recording for `lockstep view` (docs/viewer.md)\n"
             "  --workers N              host threads (default: one per core)\n"
             "  -q, --quiet              no summary on stdout\n");
 }
@@ -134,6 +136,7 @@ static int write_work_png(const char *path, const r500_result *r, uint32_t *maxw
 int cli_r500_run(int argc, char **argv)
 {
     const char *prog = NULL, *png = NULL, *raw = NULL, *stats = NULL, *trace = NULL, *work = NULL;
+    const char *record = NULL;
     int width = 0, height = 0;
     unsigned thread = 0, workers = 0;
     bool quiet = false, have_clear = false;
@@ -278,6 +281,9 @@ int cli_r500_run(int argc, char **argv)
         } else if (!strcmp(a, "--trace")) {
             NEED_ARG();
             trace = val;
+        } else if (!strcmp(a, "--record")) {
+            NEED_ARG();
+            record = val;
         } else if (!strcmp(a, "--work")) {
             NEED_ARG();
             work = val;
@@ -365,10 +371,19 @@ int cli_r500_run(int argc, char **argv)
     ls_buf tbuf;
     ls_buf_init(&tbuf);
     r500_result res;
-    if (r500_run(&job, &res, trace ? &tbuf : NULL, &d)) {
+    r500_observer obs;
+    cli_view_r500 *rec = record ? cli_view_r500_new(&job, prog, &obs) : NULL;
+    if (record && !rec) {
+        rc = cli_usage_error("out of memory");
+        ls_buf_free(&tbuf);
+        r500_job_free(&job);
+        goto out;
+    }
+    if (r500_run_observed(&job, &res, trace ? &tbuf : NULL, rec ? &obs : NULL, &d)) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", prog);
         rc = cli_report(&d);
+        cli_view_r500_free(rec);
         ls_buf_free(&tbuf);
         r500_job_free(&job);
         goto out;
@@ -428,6 +443,12 @@ int cli_r500_run(int argc, char **argv)
         if (wr)
             rc = wr;
         ls_buf_free(&sb);
+    }
+    if (rec) {
+        int wr = cli_view_r500_finish(rec, record, &res);
+        if (wr)
+            rc = wr;
+        cli_view_r500_free(rec);
     }
     if (trace) {
         ls_buf tb;

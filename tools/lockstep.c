@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_view.h"
 
 static void usage(FILE *f)
 {
@@ -16,6 +17,8 @@ static void usage(FILE *f)
             "  lockstep r500 dis FILE                disassemble\n"
             "Pixel-Planes 5:\n"
             "  lockstep pp5 asm|dis|run|serialize|render ...\n"
+            "Viewer (docs/viewer.md):\n"
+            "  lockstep view RUN.lsr [-o view.html]   step through a --record recording\n"
             "Mesa r300 harness:\n"
             "  lockstep mesa run|check|piglit|bench ...\n"
             "\n"
@@ -43,6 +46,8 @@ int main(int argc, char **argv)
         return cli_pp5(argc - 1, argv + 1);
     if (!strcmp(m, "mesa"))
         return cli_mesa(argc - 1, argv + 1);
+    if (!strcmp(m, "view"))
+        return cli_view(argc - 1, argv + 1);
     usage(stderr);
     return cli_usage_error("unknown machine '%s' (expected r500, pp5 or mesa)", m);
 }
