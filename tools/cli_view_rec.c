@@ -138,13 +138,16 @@ void cli_view_pp5_clock(void *user, const pp5_igc *g, const pp5_pins *pins, cons
         for (size_t p = 0; p < v->np; p++) n += v->nxt[p] != v->cur[f][p];
         if (!n) continue;
         int by = pp5_fields[f].bytes;
-        size_t dense = pp5_fields[f].bits == 1 ? (v->np + 7) / 8 : v->np * (size_t)by;
-        size_t sparse = 4 + n * (4 + (size_t)by);
+        uint32_t flips = 0;
+        for (size_t p = 0; p < v->np; p++) flips |= v->nxt[p] ^ v->cur[f][p];
+        size_t planes = (size_t)__builtin_popcount(flips), pbytes = (v->np + 7) / 8;
+        size_t dense = pp5_fields[f].bits == 1 ? pbytes : v->np * (size_t)by;
+        size_t sparse = 4 + n * (4 + (size_t)by), xor = 1 + planes * (1 + pbytes);
         size_t r = ls_rec_begin(&v->body, LS_REC_PP5_FIELD);
         ls_rec_u32(&v->body, clk);
         ls_rec_u8(&v->body, (uint8_t)f);
         ls_rec_u8(&v->body, (uint8_t)by);
-        if (sparse < dense) {
+        if (sparse < dense && sparse <= xor) {
             ls_rec_u8(&v->body, LS_REC_PP5_SPARSE);
             ls_rec_u32(&v->body, (uint32_t)v->np);
             ls_rec_u32(&v->body, (uint32_t)n);
@@ -153,6 +156,20 @@ void cli_view_pp5_clock(void *user, const pp5_igc *g, const pp5_pins *pins, cons
                     ls_rec_u32(&v->body, (uint32_t)p);
                     put_val(&v->body, v->nxt[p], by);
                 }
+        } else if (xor < dense) {
+            ls_rec_u8(&v->body, LS_REC_PP5_XOR);
+            ls_rec_u32(&v->body, (uint32_t)v->np);
+            ls_rec_u8(&v->body, (uint8_t)planes);
+            for (int bit = 0; bit < 32; bit++) {
+                if (!((flips >> bit) & 1)) continue;
+                ls_rec_u8(&v->body, (uint8_t)bit);
+                for (size_t p = 0; p < v->np; p += 8) {
+                    uint8_t byte = 0;
+                    for (size_t k = 0; k < 8 && p + k < v->np; k++)
+                        byte |= (uint8_t)((((v->nxt[p + k] ^ v->cur[f][p + k]) >> bit) & 1) << k);
+                    ls_rec_u8(&v->body, byte);
+                }
+            }
         } else if (pp5_fields[f].bits == 1) {
             ls_rec_u8(&v->body, LS_REC_PP5_BITS);
             ls_rec_u32(&v->body, (uint32_t)v->np);

@@ -157,6 +157,16 @@
       const rd = by === 1 ? (p) => u8[p] : by === 2 ? (p) => dv.getUint16(p, true) : (p) => dv.getUint32(p, true);
       if (mode === 0) { for (let p = 0; p < np; p++, q += by) arr[p] = rd(q); }
       else if (mode === 2) { for (let p = 0; p < np; p++) arr[p] = (u8[q + (p >> 3)] >> (p & 7)) & 1; }
+      else if (mode === 3) {
+        const k = u8[q++], nb = (np + 7) >> 3;
+        for (let j = 0; j < k; j++, q += 1 + nb) {
+          const bit = (1 << u8[q]) >>> 0;
+          for (let b = 0; b < nb; b++) {
+            const x = u8[q + 1 + b];
+            if (x) for (let t = 0; t < 8; t++) if ((x >> t) & 1) arr[8 * b + t] = (arr[8 * b + t] ^ bit) >>> 0;
+          }
+        }
+      }
       else {
         const n = dv.getUint32(q, true); q += 4;
         for (let j = 0; j < n; j++, q += 4 + by) arr[dv.getUint32(q, true)] = rd(q + 4);
@@ -302,11 +312,15 @@
         lines.slice(-200).map(([c, s]) => 'clock ' + (c + first) + ': ' + s).join('\n')));
     }
     function applyFieldOne(arr, r, p) {
-      const o = R.offs[r], by = u8[o + 5], mode = u8[o + 6];
+      const o = R.offs[r], by = u8[o + 5], mode = u8[o + 6], np = dv.getUint32(o + 7, true);
       let q = o + 11;
       const rd = by === 1 ? (x) => u8[x] : by === 2 ? (x) => dv.getUint16(x, true) : (x) => dv.getUint32(x, true);
       if (mode === 0) arr[p] = rd(q + p * by);
       else if (mode === 2) arr[p] = (u8[q + (p >> 3)] >> (p & 7)) & 1;
+      else if (mode === 3) {
+        const k = u8[q++], nb = (np + 7) >> 3;
+        for (let j = 0; j < k; j++, q += 1 + nb) if ((u8[q + 1 + (p >> 3)] >> (p & 7)) & 1) arr[p] = (arr[p] ^ (1 << u8[q])) >>> 0;
+      }
       else {
         const n = dv.getUint32(q, true); q += 4;
         let lo = 0, hi = n;

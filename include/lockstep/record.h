@@ -32,8 +32,10 @@ typedef enum ls_rec_machine { LS_REC_PP5 = 1, LS_REC_R500 = 2 } ls_rec_machine;
  *             (dense): npixels values, or mode 1 (sparse): u32 n, n × (u32 pixel,
  *             value), pixels increasing and below npixels, or mode 2 (bit
  *             plane, bytes = 1): (npixels+7)/8 bytes, bit p%8 of byte p/8 =
- *             pixel p. The values after the clock, pixel p = y·width + x
- *             (all 0 before the field's first record).
+ *             pixel p, or mode 3 (changed bits): u8 k, k × (u8 bit 0..31,
+ *             (npixels+7)/8 bytes): value bit `bit` of pixel p flips where bit
+ *             p%8 of byte p/8 is set. The values after the clock, pixel p =
+ *             y·width + x (all 0 before the field's first record).
  *  R500_THREAD u32 thread, u8 n, u64 covered, n × (u16 x, u16 y), u8 ntemps,
  *             ntemps·4·n × f32: temps at instruction 0 (lane fastest).
  *  R500_INST  u32 thread, u16 pc, u8 type, u16 flags, then in flag order the
@@ -62,7 +64,7 @@ enum {
     LS_REC_F_ADDRS = 1 << 7,    /* u8 depth, depth × u16 return address */
     LS_REC_F_ALL = 0xff,
 };
-enum { LS_REC_PP5_DENSE = 0, LS_REC_PP5_SPARSE = 1, LS_REC_PP5_BITS = 2 };
+enum { LS_REC_PP5_DENSE = 0, LS_REC_PP5_SPARSE = 1, LS_REC_PP5_BITS = 2, LS_REC_PP5_XOR = 3 };
 
 /* ---- writing (appends to b; b->oom tells of a failed allocation) ---- */
 void ls_rec_header(ls_buf *b, ls_rec_machine m);

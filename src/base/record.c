@@ -289,6 +289,13 @@ ls_status ls_rec_check(const void *data, size_t len, ls_rec_summary *s, ls_diag 
                     if (!c.bad && ((int64_t)p <= prev || p >= np)) { c.bad = true; break; }
                     prev = p;
                 }
+            } else if (mode == LS_REC_PP5_XOR) {
+                unsigned k = g8(&c);
+                for (unsigned i = 0; i < k && !c.bad; i++) {
+                    if (g8(&c) >= 8u * bytes) { st = bad(d, &rec, "changed bit beyond the value size"); break; }
+                    take(&c, ((size_t)np + 7) / 8);
+                }
+                if (st) break;
             } else { st = bad(d, &rec, "unknown field mode"); break; }
             if (c.bad || c.i != c.n) st = bad(d, &rec, "field record size disagrees with its counts");
             s->field_records++;

@@ -118,6 +118,22 @@ static void test_refused(void **st)
     ls_rec_u32(&b, 5); ls_rec_u8(&b, 1); ls_rec_u32(&b, 3); ls_rec_u8(&b, 1);
     ls_rec_end(&b, r);
     expect_bad(&b, "disagrees");
+    /* changed bits: bit 9 of a 1-byte field */
+    ls_buf_reset(&b);
+    ls_rec_header(&b, LS_REC_PP5);
+    meta(&b);
+    r = ls_rec_begin(&b, LS_REC_PP5_FIELD);
+    ls_rec_u32(&b, 10); ls_rec_u8(&b, 0); ls_rec_u8(&b, 1); ls_rec_u8(&b, LS_REC_PP5_XOR);
+    ls_rec_u32(&b, 16); ls_rec_u8(&b, 1); ls_rec_u8(&b, 9); ls_rec_u16(&b, 0xffff);
+    ls_rec_end(&b, r);
+    expect_bad(&b, "beyond the value size");
+    b.data[b.len - 3] = 7; /* bit 7: accepted */
+    {
+        ls_rec_summary s;
+        ls_diag d;
+        assert_int_equal(ls_rec_check(b.data, b.len, &s, &d), LS_OK);
+        assert_int_equal(s.field_records, 1);
+    }
     ls_buf_reset(&b);
     ls_rec_header(&b, LS_REC_PP5);
     meta(&b);
