@@ -50,9 +50,15 @@ function send(method, params = {}, sessionId) {
   toBrowser.write(JSON.stringify(msg) + '\0');
   return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
 }
-function cleanup() {
-  try { proc.kill('SIGKILL'); } catch (e) { /* gone */ }
-  fs.rmSync(profile, { recursive: true, force: true });
+const exited = new Promise((res) => proc.on('exit', res));
+async function cleanup() {
+  // close the browser and wait for it to exit before removing its profile
+  // (its helper processes write there until they are gone)
+  await Promise.race([send('Browser.close').catch(() => {}), exited]);
+  const t = setTimeout(() => proc.kill('SIGKILL'), 10000);
+  await exited;
+  clearTimeout(t);
+  fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 async function openPage(file, width, height) {
@@ -244,7 +250,7 @@ try {
   failures++;
   console.log('FAIL: ' + e.stack);
 }
-cleanup();
+await cleanup();
 console.log(`values compared: PP5 ${checks.pp5}, R500 ${checks.r500}; failures ${failures}`);
 if (checks.pp5 < 20 || checks.r500 < 20) { console.log('FAIL: fewer than 20 values per machine'); failures++; }
 process.exit(failures ? 1 : 0);
