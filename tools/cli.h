@@ -189,6 +189,7 @@ int cli_pp5_dis(cli_args *a);
 int cli_pp5_run(cli_args *a);
 int cli_pp5_serialize(cli_args *a);
 int cli_pp5_render(cli_args *a);
+int cli_view(cli_args *a); /* lockstep view (cli_view.c) */
 int cli_mesa_decode(cli_args *a);
 int cli_mesa_run(cli_args *a);
 int cli_mesa_check(cli_args *a);

@@ -139,9 +139,13 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p)
 static void print_wave(const run_ctx *r, uint64_t ran)
 {
     long to = r->wave_to < (long)ran - 1 ? r->wave_to : (long)ran - 1;
+    /* every column as wide as the largest cycle number and a space */
+    int cw = snprintf(NULL, 0, "%ld", to > 0 ? to : 0) + 1;
+    if (cw < 3)
+        cw = 3;
     printf("%-8s", "cycle");
     for (long c = r->wave_from; c <= to; c++)
-        printf("%-3ld", c % 1000);
+        printf("%-*ld", cw, c);
     printf("\n");
     for (int k = 0; k < WAVE_N; k++) {
         printf("%-8s", wave_sigs[k]);
@@ -149,11 +153,12 @@ static void print_wave(const run_ctx *r, uint64_t ran)
         for (long c = r->wave_from; c <= to; c++) {
             uint64_t v = r->wave[k][c - r->wave_from];
             if (w == 1)
-                printf("%s", v ? "###" : "___");
+                for (int j = 0; j < cw; j++)
+                    putchar(v ? '#' : '_');
             else if (c == r->wave_from || v != r->wave[k][c - r->wave_from - 1])
-                printf("%-3llx", (unsigned long long)v);
+                printf("%-*llx", cw, (unsigned long long)v);
             else
-                printf("   ");
+                printf("%*s", cw, "");
         }
         printf("\n");
     }
@@ -206,8 +211,11 @@ int cli_pp5_run(cli_args *a)
     }
     pp5_igc *g;
     st = pp5_igc_create(&g, &opt, &d);
-    if (st == LS_OK)
+    if (st == LS_OK) {
+        const char *e = cli_get(a, "engine");
+        pp5_igc_set_engine(g, e && !strcmp(e, "model") ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST);
         st = pp5_igc_load_ucode(g, 0, u->words, u->count, &d);
+    }
     free(u);
     if (st != LS_OK) {
         pp5_stream_free(&s);
@@ -254,14 +262,10 @@ int cli_pp5_run(cli_args *a)
     if (rp->trace && rp->trace != stdout && fclose(rp->trace) != 0 && !rc)
         rc = cli_err(a, CLI_OUTPUT, "cannot write %s", tpath);
     /* the IGC keeps the last 64 warnings; cli_warn bounds what is shown */
-    size_t nw = pp5_igc_warning_count(g);
-    for (size_t i = 0; i < nw; i++) {
-        const char *w = pp5_igc_warning(g, i);
-        if (w)
-            cli_warn(a, "%s", w);
-        else
-            a->nwarn++; /* older than the 64 kept: counted only */
-    }
+    size_t nw = pp5_igc_warning_count(g), kept = pp5_igc_warnings_kept(g);
+    a->nwarn += nw - kept; /* older than the ones kept: counted only */
+    for (size_t i = 0; i < kept; i++)
+        cli_warn(a, "%s", pp5_igc_warning(g, i));
     if (!cli_flag(a, "quiet"))
         fprintf(stderr, "%s: %llu cycles (%.3f us at %.0f MHz), Busy=%d\n", a->prog,
                 (unsigned long long)pp5_igc_cycle(g), (double)pp5_igc_cycle(g) * rp->period_ns / 1000.0,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_job_args.h"
@@ -178,7 +179,14 @@ int cli_r500_run(cli_args *a)
     ls_buf tbuf;
     ls_buf_init(&tbuf);
     r500_result res;
-    if (r500_run(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, &d)) {
+    const char *record = cli_get(a, "record");
+    r500_observer obs;
+    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &obs) : NULL;
+    if (record && !rec) {
+        r500_job_free(&job);
+        return cli_err(a, CLI_INTERNAL, "out of memory");
+    }
+    if (r500_run_observed(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, rec ? &obs : NULL, &d)) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);
@@ -186,8 +194,13 @@ int cli_r500_run(cli_args *a)
         rc = cli_r500_faults(a, cli_name(prog), &res);
         int wr = cli_r500_outputs(a, cli_name(prog), &job, &res, &tbuf);
         rc = rc ? rc : wr;
+        if (rec) { /* written also when threads faulted: the recording shows where */
+            wr = cli_view_r500_finish(a, rec, record, &res);
+            rc = rc ? rc : wr;
+        }
         r500_result_free(&res);
     }
+    cli_view_r500_free(rec);
     ls_buf_free(&tbuf);
     r500_job_free(&job);
     return rc;

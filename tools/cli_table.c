@@ -85,6 +85,8 @@ static const cli_opt r500_run_opts[] = {
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"trace", 0, "FILE.json", "per instruction and thread: PC, masks, FC stacks", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"record", 0, "FILE.lsr", "a recording of every issued instruction for `lockstep view` (docs/viewer.md)", NULL, NULL,
+     CLI_O_OUT, NULL},
     {"workers", 'j', "N", "host threads", "one per core", NULL, 0, NULL},
     {"threads", 0, "N", "deprecated spelling of --workers", NULL, NULL, CLI_O_HIDDEN, "workers"},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
@@ -224,6 +226,7 @@ static const cli_opt pp5_run_opts[] = {
     {"msb-token", 0, NULL, "when the Serializer sends the MSB token (A-18)", "mbi", "mbi|always", 0, NULL},
     {"rmode-shift", 0, NULL, "which RMode shift source applies (docs/assumptions.md)", "table",
      "text|table", 0, NULL},
+    {"engine", 0, NULL, "which IGC step clocks the machine: the readable model or the fast path (same results)", "fast", "model|fast", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
@@ -250,6 +253,9 @@ static const cli_opt pp5_render_opts[] = {
     {"chips", 0, "CXxCY", "EMC chips across and down (1..256 each)", "8x8", NULL, 0, NULL},
     {"tile", 0, "WxH", "pixels per EMC chip", "16x16", NULL, 0, NULL},
     {"origins", 0, NULL, "chip origin bits (A-14)", "full", "full|tile", 0, NULL},
+    {"record", 0, "FILE.lsr", "a recording of every clock for `lockstep view` (docs/viewer.md)", NULL, NULL,
+     CLI_O_OUT, NULL},
+    {"engine", 0, NULL, "model: the IGC model and the reference EMC array; fast: the accelerators (same picture)", "fast", "model|fast", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
@@ -382,6 +388,15 @@ static const cli_cmd mesa_cmds[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 
+static const cli_opt view_opts[] = {
+    {"output", 'o', "FILE.html", "write one self-contained page (the recording embedded) and stop",
+     NULL, NULL, CLI_O_OUT, NULL},
+    {"port", 0, "N", "serve on 127.0.0.1:N", "a free port", NULL, 0, NULL},
+    {"requests", 0, "N", "stop after N requests", "until interrupted", NULL, 0, NULL},
+    {"no-open", 0, NULL, "do not start a browser (xdg-open)", NULL, NULL, 0, NULL},
+    END,
+};
+
 /* ---- the root ------------------------------------------------------------------- */
 
 static const cli_cmd machines[] = {
@@ -397,6 +412,11 @@ static const cli_cmd machines[] = {
      "Runs Debian's Mesa r300 driver on a fake R500 (an LD_PRELOAD shim) and checks what it "
      "submits on lockstep, against llvmpipe and piglit.",
      NULL, NULL, mesa_cmds, 0, 0, 0, NULL},
+    {"view", "RUN.lsr", "watch a recording in a browser",
+     "Shows a recording (`pp5 render --record`, `r500 run --record`) in the viewer page "
+     "(docs/viewer.md): served on 127.0.0.1 (the URL is printed), or with -o written as one "
+     "self-contained HTML file. Nothing is loaded from the network.",
+     view_opts, cli_view, NULL, 1, 1, CLI_C_IN, "lockstep view run.lsr -o view.html"},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 

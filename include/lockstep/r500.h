@@ -244,6 +244,33 @@ void r500_result_free(r500_result *r);
  * *r is then empty). */
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
 
+/* An observer of a run (the viewer's recorder, tools/cli_view.c): called on
+ * the run's one host thread, threads in order, for every thread and every
+ * issued instruction, at the point where --trace writes its object. Any
+ * callback may be NULL. Register arrays are [reg][channel][lane] with lane
+ * stride R500_MAX_LANES; only lanes below n mean anything. */
+typedef struct r500_observer {
+    void *user;
+    /* A thread begins: n lanes, lane l at pixel (px[l], py[l]), covered lanes,
+     * temps 0..ntemps-1 as preloaded (the program uses no higher temp). */
+    void (*thread_begin)(void *user, size_t thread, unsigned n, const int *px, const int *py,
+                         uint64_t covered, const float (*temps)[4][R500_MAX_LANES],
+                         unsigned ntemps);
+    /* Instruction pc issues; fc is the thread's state as it issues (what the
+     * trace shows: masks, counters, stacks). */
+    void (*issue)(void *user, size_t thread, unsigned pc, unsigned type,
+                  const r500_fc_thread *fc);
+    /* ... and has executed: registers after it (temps, render targets, W). */
+    void (*retire)(void *user, size_t thread, unsigned pc,
+                   const float (*temps)[4][R500_MAX_LANES], unsigned ntemps,
+                   const float (*out)[4][R500_MAX_LANES], const float *outw);
+} r500_observer;
+
+/* r500_run with an observer (obs may be NULL): the same run on one host
+ * thread. */
+ls_status r500_run_observed(const r500_job *job, r500_result *r, ls_buf *trace,
+                            const r500_observer *obs, ls_diag *d);
+
 /* SIMD efficiency: active lane-slots / issued lane-slots (0 if none). */
 double r500_stats_simd_efficiency(const r500_stats *s);
 /* Statistics as JSON. */

@@ -308,6 +308,7 @@ typedef struct worker {
     const r500_prog *p;
     r500_result *r;
     ls_buf *trace;
+    const r500_observer *obs; /* NULL: none (r500_run_observed) */
     atomic_size_t *next;    /* shared: first thread not yet handed out */
     size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
@@ -561,6 +562,10 @@ static void run_thread(worker *w, size_t t)
         }
     }
     r500_fc_thread_init(&w->fc, n, covered);
+    const r500_observer *obs = w->obs;
+    if (obs && obs->thread_begin)
+        obs->thread_begin(obs->user, t, n, w->px, w->py, covered,
+                          (const float(*)[4][RL])w->temps, p->temps_used);
 
     r500_alu_ctx *c = &w->alu;
     c->n = n;
@@ -605,6 +610,8 @@ static void run_thread(worker *w, size_t t)
         work_count++;
         if (w->trace)
             trace_inst(w, t, pc);
+        if (obs && obs->issue)
+            obs->issue(obs->user, t, pc, x->type, &w->fc);
         if (x->fault[0]) {
             ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
             ls_diag_at_index(&d, pc);
@@ -651,6 +658,9 @@ static void run_thread(worker *w, size_t t)
             break;
         }
         }
+        if (obs && obs->retire)
+            obs->retire(obs->user, t, pc, (const float(*)[4][RL])w->temps, p->temps_used,
+                        (const float(*)[4][RL])w->out, w->outw);
         if (faulted)
             break;
         pc = next;
@@ -751,6 +761,12 @@ static void limits_init(run_limits *lim, const r500_exec_options *o)
 
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
 {
+    return r500_run_observed(job, r, trace, NULL, d);
+}
+
+ls_status r500_run_observed(const r500_job *job, r500_result *r, ls_buf *trace,
+                            const r500_observer *obs, ls_diag *d)
+{
     memset(r, 0, sizeof *r);
     if (job->width < 1 || job->height < 1 || job->width > 16384 || job->height > 16384)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "image size %dx%d outside 1..16384",
@@ -799,8 +815,8 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         nw = c > 0 ? (unsigned)c : 1;
     }
-    if (trace)
-        nw = 1; /* one ordered trace */
+    if (trace || obs)
+        nw = 1; /* one ordered trace / observer */
     if (nw > nthreads)
         nw = (unsigned)nthreads;
     if (nw > 256)
@@ -829,6 +845,7 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         w->p = &p;
         w->r = r;
         w->trace = trace;
+        w->obs = obs;
         w->next = &next;
         w->chunk = chunk;
         w->nthreads = nthreads;

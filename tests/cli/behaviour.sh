@@ -139,5 +139,16 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
 else
   echo "mesa part skipped: the r300 shim or r300_dri.so is absent"
 fi
+# ---- pp5: both engines give the same frame; --wave columns stay apart ------------
+run pp5 render "$SRC/examples/pp5/demo.scene" --raw fast.raw -q
+run pp5 render "$SRC/examples/pp5/demo.scene" --raw model.raw --engine model -q
+[ $rc -eq 0 ] && cmp -s fast.raw model.raw || bad "pp5 render --engine model differs from fast: rc=$rc $err"
+run pp5 render "$SRC/examples/pp5/demo.scene" -o x.png --engine turbo
+[ $rc -eq 2 ] || bad "pp5 render --engine turbo: rc=$rc"
+run pp5 run "$SRC/examples/pp5/edge.stream" --microcode "$SRC/examples/pp5/edge.pp5m" --wave 98:104 -q --engine model
+# the label row names each cycle in full, separated by spaces (not 98 99 100 run together)
+[ $rc -eq 0 ] && grep -q '^cycle *98 *99 *100 *101 *102 *103 *104 *$' out || bad "pp5 run --wave labels: $(head -1 out)"
+w=$(sed -n 2p out); [ ${#w} -eq $((8 + 7 * 4)) ] || bad "pp5 run --wave: a 1-bit row is ${#w} wide, not 8 + 7 columns of 4"
+
 [ $fail -eq 0 ] && echo "all behaviours hold"
 exit $fail
