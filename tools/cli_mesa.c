@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <time.h>
 #include <math.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static void usage(FILE *f)
                "       lockstep mesa run SHADER.frag [--vert VS] [--uniform name=v[,v...]]...\n"
                "                         [--size WxH] [--chip rv515|r520|rv530|r580] -o out.png\n"
                "       lockstep mesa check (same) [--tolerance T] -o out.png\n"
-               "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--uniform ...]\n"
+               "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--reps N] [--uniform ...]\n"
                "       lockstep mesa piglit [FILTER]... [--llvmpipe] [--keep DIR] [--json F] [--list]\n"
                "  run/check/bench compile with Mesa's r300 under the fake-device shim\n"
                "  (docs/mesa.md); check compares with llvmpipe, bench times both.\n");
@@ -282,12 +283,64 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
     return st;
 }
 
+/* mesa bench: llvmpipe's figures beside lockstep's lt (docs/mesa.md). */
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double rusage_cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+static void bench_llvmpipe(const char *gl, const char *frag, const char *vert, const char *uni,
+                           int w, int h, long threads, long reps, const r500_timing *lt)
+{
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s --size %dx%d "
+             "--float --repeat %ld 2>/dev/null",
+             threads, gl, frag, vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni,
+             w, h, reps);
+    double lw = -1, lc = -1, w0 = now_sec(), c0 = rusage_cpu();
+    FILE *pf = popen(cmd, "r");
+    if (pf) {
+        if (fscanf(pf, "draw_seconds %lf cpu_seconds %lf", &lw, &lc) != 2)
+            lw = lc = -1;
+        pclose(pf);
+    }
+    double pw = now_sec() - w0, pc = rusage_cpu() - c0;
+    double mpix = (double)w * h / 1e6;
+    printf("%s %dx%d, %ld thread(s), mean of %ld runs\n", frag, w, h, threads, reps);
+    printf("  lockstep: wall %.6f s, cpu %.6f s (%.2f Mpixel/s)\n", lt->wall, lt->cpu,
+           mpix / lt->wall);
+    if (lw <= 0) {
+        printf("  llvmpipe: could not be timed\n");
+        return;
+    }
+    printf("  llvmpipe: wall %.6f s, cpu %.6f s (%.2f Mpixel/s; per draw, blended, "
+           "glFinish after each, LP_NUM_THREADS=%ld)\n",
+           lw, lc, mpix / lw, threads);
+    printf("  llvmpipe whole process (start-up, compile, %ld+1 draws, read-back): wall %.3f s, "
+           "cpu %.3f s\n",
+           reps, pw, pc);
+    printf("  ratio lockstep/llvmpipe: wall %.2f, cpu %.2f (> 1: lockstep slower)\n",
+           lt->wall / lw, lt->cpu / lc);
+}
+
 static int run(int argc, char **argv, bool check, bool bench)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530";
     int w = 16, h = 16;
     double tol = 1e-3;
+    long reps = 5;
     char uni[4096] = "";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vert") && i + 1 < argc)
@@ -305,6 +358,9 @@ static int run(int argc, char **argv, bool check, bool bench)
             tol = strtod(argv[++i], &end);
             if (*end || !(tol >= 0))
                 return cli_usage_error("--tolerance needs a number >= 0");
+        } else if (bench && !strcmp(argv[i], "--reps") && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 1000, &reps))
+                return cli_usage_error("--reps needs 1..1000");
         } else if (bench && !strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (!cli_parse_int(argv[++i], 1, 256, &threads))
                 return cli_usage_error("--threads needs 1..256");
@@ -400,34 +456,15 @@ static int run(int argc, char **argv, bool check, bool bench)
             st = varying_from_llvmpipe(gl, frag, vert, uni, w, h, dr, wpos, &rj, &vimg, &d);
         r500_result r;
         rj.workers = (unsigned)threads;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        st = r500_run(&rj, &r, NULL, &d);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        if (st == LS_OK && bench) {
-            double ls_sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-            char cmd2[16384];
-            snprintf(cmd2, sizeof cmd2,
-                     "LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s --size %dx%d "
-                     "--float --repeat 5 2>/dev/null",
-                     threads, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
-                     vert ? "'" : "", uni, w, h);
-            FILE *pf = popen(cmd2, "r");
-            double lp_sec = -1;
-            if (pf) {
-                if (fscanf(pf, "draw_seconds %lf", &lp_sec) != 1)
-                    lp_sec = -1;
-                pclose(pf);
-            }
-            printf("%s %dx%d, %ld thread(s)\n", frag, w, h, threads);
-            printf("  lockstep: %.6f s (%.2f Mpixel/s)\n", ls_sec, (double)w * h / ls_sec / 1e6);
-            if (lp_sec > 0) {
-                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of 5 draws, LP_NUM_THREADS=%ld)\n",
-                       lp_sec, (double)w * h / lp_sec / 1e6, threads);
-                printf("  ratio lockstep/llvmpipe: %.1fx slower\n", ls_sec / lp_sec);
-            } else {
-                printf("  llvmpipe: could not be timed\n");
-            }
+        r500_timing lt = {0, 0};
+        if (bench) /* mesa bench: the figures' meaning is in docs/mesa.md */
+            st = r500_run_timed(&rj, (unsigned)reps, &lt, &r, &d);
+        else
+            st = r500_run(&rj, &r, NULL, &d);
+        if (bench) {
+            if (st == LS_OK)
+                bench_llvmpipe(gl, frag, vert, uni, w, h, threads, reps, &lt);
+            r500_result_free(&r);
         }
         if (st == LS_OK && !bench) {
             ls_imagef img = {.width = r.width, .height = r.height, .rgba = r.target[0]};

@@ -177,6 +177,16 @@ typedef struct ls_buf ls_buf;
  * program, bad size, code range outside the program). */
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
 
+/* Mean wall and CPU seconds of one run (CPU: the whole process, its
+ * workers included). */
+typedef struct r500_timing {
+    double wall, cpu;
+} r500_timing;
+/* Run the job reps times (>= 1) and return the mean times; r holds the last
+ * run's result (the caller frees it, also on error). */
+ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, r500_result *r,
+                         ls_diag *d);
+
 /* SIMD efficiency: active lane-slots / issued lane-slots (0 if none). */
 double r500_stats_simd_efficiency(const r500_stats *s);
 /* Statistics as JSON. */
