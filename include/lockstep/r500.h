@@ -57,9 +57,16 @@ typedef struct r500_exec_options {
     uint64_t watchdog;            /* "watchdog": max instructions issued per thread */
 } r500_exec_options;
 
+/* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both
+ * give the same bits; the interpreter is the model of record, the JIT is
+ * built only when LLVM is found. Default: the fastest available. */
+typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT } r500_engine;
+bool r500_engine_available(r500_engine e);
+
 typedef struct r500_options {
     r500_exec_options exec;
     r500_fc_options fc;
+    r500_engine engine;
 } r500_options;
 
 void r500_options_default(r500_options *o);
@@ -144,6 +151,7 @@ typedef struct r500_stats {
     uint64_t threads, faulted_threads;
     uint64_t *thread_insts;      /* per thread: instructions issued (owned) */
     size_t nthreads;
+    double compile_seconds;      /* engine jit: time spent compiling (not a result) */
 } r500_stats;
 
 /* A fault of one thread (watchdog, FC fault, bad field): the thread stops. */
