@@ -2,12 +2,14 @@
 # Install what lockstep needs from Debian's archive, or print the exact command.
 #   scripts/deps.sh           build + test dependencies (required)
 #   scripts/deps.sh --check   also the optional ones used by `make check`
-#                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages);
+#                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages,
+#                             LLVM for the R500 JIT engine);
 #                             their tests are skipped with a message if absent.
 set -u
 required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
-          libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind)
+          libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind
+          llvm-15-dev)
 
 want=("${required[@]}")
 [ "${1:-}" = "--check" ] && want+=("${optional[@]}")

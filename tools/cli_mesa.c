@@ -300,7 +300,8 @@ static double rusage_cpu(void)
 }
 
 static void bench_llvmpipe(const char *gl, const char *frag, const char *vert, const char *uni,
-                           int w, int h, long threads, long reps, const r500_timing *lt)
+                           int w, int h, long threads, long reps, const r500_timing lt[2],
+                           const double compile[2])
 {
     char cmd[16384];
     snprintf(cmd, sizeof cmd,
@@ -318,8 +319,15 @@ static void bench_llvmpipe(const char *gl, const char *frag, const char *vert, c
     double pw = now_sec() - w0, pc = rusage_cpu() - c0;
     double mpix = (double)w * h / 1e6;
     printf("%s %dx%d, %ld thread(s), mean of %ld runs\n", frag, w, h, threads, reps);
-    printf("  lockstep: wall %.6f s, cpu %.6f s (%.2f Mpixel/s)\n", lt->wall, lt->cpu,
-           mpix / lt->wall);
+    static const char *const names[2] = {"interp", "jit"};
+    for (int e = 0; e < 2; e++)
+        if (lt[e].wall > 0)
+            printf("  lockstep %-6s wall %.6f s, cpu %.6f s (%.2f Mpixel/s)%s\n", names[e],
+                   lt[e].wall, lt[e].cpu, mpix / lt[e].wall, "");
+    if (lt[1].wall > 0)
+        printf("  jit compile: %.6f s per run (included above); jit/interp speed-up: wall %.2fx, "
+               "cpu %.2fx\n",
+               compile[1], lt[0].wall / lt[1].wall, lt[0].cpu / lt[1].cpu);
     if (lw <= 0) {
         printf("  llvmpipe: could not be timed\n");
         return;
@@ -330,8 +338,10 @@ static void bench_llvmpipe(const char *gl, const char *frag, const char *vert, c
     printf("  llvmpipe whole process (start-up, compile, %ld+1 draws, read-back): wall %.3f s, "
            "cpu %.3f s\n",
            reps, pw, pc);
-    printf("  ratio lockstep/llvmpipe: wall %.2f, cpu %.2f (> 1: lockstep slower)\n",
-           lt->wall / lw, lt->cpu / lc);
+    for (int e = 0; e < 2; e++)
+        if (lt[e].wall > 0)
+            printf("  ratio lockstep %s/llvmpipe: wall %.2f, cpu %.2f (> 1: lockstep slower)\n",
+                   names[e], lt[e].wall / lw, lt[e].cpu / lc);
 }
 
 static int run(int argc, char **argv, bool check, bool bench)
@@ -456,16 +466,21 @@ static int run(int argc, char **argv, bool check, bool bench)
             st = varying_from_llvmpipe(gl, frag, vert, uni, w, h, dr, wpos, &rj, &vimg, &d);
         r500_result r;
         rj.workers = (unsigned)threads;
-        r500_timing lt = {0, 0};
-        if (bench) /* mesa bench: the figures' meaning is in docs/mesa.md */
-            st = r500_run_timed(&rj, (unsigned)reps, &lt, &r, &d);
-        else
-            st = r500_run(&rj, &r, NULL, &d);
-        if (bench) {
+        r500_timing lt[2] = {{0, 0}, {0, 0}};
+        double compile[2] = {0, 0};
+        if (bench) { /* mesa bench, every engine built: docs/mesa.md */
+            for (int e = 0; st == LS_OK && e < 2; e++) {
+                if (!r500_engine_available((r500_engine)e))
+                    continue;
+                rj.options.engine = (r500_engine)e;
+                st = r500_run_timed(&rj, (unsigned)reps, &lt[e], &r, &d);
+                compile[e] = r.stats.compile_seconds;
+                r500_result_free(&r);
+            }
             if (st == LS_OK)
-                bench_llvmpipe(gl, frag, vert, uni, w, h, threads, reps, &lt);
-            r500_result_free(&r);
-        }
+                bench_llvmpipe(gl, frag, vert, uni, w, h, threads, reps, lt, compile);
+        } else
+            st = r500_run(&rj, &r, NULL, &d);
         if (st == LS_OK && !bench) {
             ls_imagef img = {.width = r.width, .height = r.height, .rgba = r.target[0]};
             ls_image8 png = {0};

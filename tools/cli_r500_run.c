@@ -34,6 +34,7 @@ static void usage(FILE *f)
             "  --stats FILE.json        instruction counts, FC jumps, SIMD efficiency, per thread\n"
             "  --trace FILE.json        per instruction and thread: PC, masks, FC stacks\n"
             "  --workers N              host threads (default: one per core)\n"
+            "  --engine interp|jit      the interpreter or the JIT (default: jit when built)\n"
             "  -q, --quiet              no summary on stdout\n");
 }
 
@@ -135,6 +136,7 @@ int cli_r500_run(int argc, char **argv)
     const char *prog = NULL, *png = NULL, *raw = NULL, *stats = NULL, *trace = NULL, *work = NULL;
     int width = 0, height = 0;
     unsigned thread = 0, workers = 0;
+    char engine_opt[48];
     bool quiet = false, have_clear = false;
     float clear[4] = {0, 0, 0, 0};
     override *ov = calloc((size_t)argc + 1, sizeof *ov);
@@ -243,6 +245,14 @@ int cli_r500_run(int argc, char **argv)
             o->kind = OV_MODEL;
             o->name = val;
             o->text = eq + 1;
+            nov++;
+        } else if (!strcmp(a, "--engine")) { /* = --model engine=E (docs/r500-jit.md) */
+            NEED_ARG();
+            snprintf(engine_opt, sizeof engine_opt, "engine=%s", val);
+            override *o = &ov[nov];
+            o->kind = OV_MODEL;
+            o->name = engine_opt;
+            o->text = engine_opt + 7;
             nov++;
         } else if (!strcmp(a, "--thread")) {
             NEED_ARG();
