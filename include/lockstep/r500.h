@@ -143,12 +143,21 @@ ls_status r500_job_load_json(r500_job *job, const char *name, const char *text, 
 ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *path, ls_diag *d);
 
 /* Statistics of one run. */
+/* The counters of a run, one declaration for the struct and for every user
+ * that walks them (the engines' differential test compares all of them):
+ *   inst_alu, inst_out, inst_tex, inst_fc: instructions issued, by type;
+ *   fc_jumps_taken, fc_jumps_not_taken;
+ *   lane_slots_issued: sum over issued instructions of the thread's lanes;
+ *   lane_slots_active: ... of its active (not killed) lanes;
+ *   threads, faulted_threads. */
+#define R500_STATS_COUNTERS(X)                                                                     \
+    X(inst_alu) X(inst_out) X(inst_tex) X(inst_fc) X(fc_jumps_taken) X(fc_jumps_not_taken)         \
+    X(lane_slots_issued) X(lane_slots_active) X(threads) X(faulted_threads)
+
 typedef struct r500_stats {
-    uint64_t inst_alu, inst_out, inst_tex, inst_fc; /* instructions issued, by type */
-    uint64_t fc_jumps_taken, fc_jumps_not_taken;
-    uint64_t lane_slots_issued;  /* sum over issued instructions of the thread's lanes */
-    uint64_t lane_slots_active;  /* ... of its active (not killed) lanes */
-    uint64_t threads, faulted_threads;
+#define R500_STATS_FIELD_(f) uint64_t f;
+    R500_STATS_COUNTERS(R500_STATS_FIELD_)
+#undef R500_STATS_FIELD_
     uint64_t *thread_insts;      /* per thread: instructions issued (owned) */
     size_t nthreads;
     double compile_seconds;      /* engine jit: time spent compiling (not a result) */
@@ -159,6 +168,14 @@ typedef struct r500_fault {
     size_t thread;
     ls_diag diag;   /* index = instruction address */
 } r500_fault;
+
+/* The per-pixel outputs of a run: (member of r500_result, bytes per pixel).
+ * Every result a run gives is here, in R500_STATS_COUNTERS, thread_insts or
+ * faults; the engines must agree on all of them (tests/r500/test_engine_diff.c). */
+#define R500_RESULT_IMAGES(X)                                                                      \
+    X(target[0], 4 * sizeof(float)) X(target[1], 4 * sizeof(float))                               \
+    X(target[2], 4 * sizeof(float)) X(target[3], 4 * sizeof(float)) X(w, sizeof(float))            \
+    X(killed, sizeof(uint8_t)) X(work, sizeof(uint32_t))
 
 typedef struct r500_result {
     int width, height;

@@ -643,6 +643,7 @@ static void *worker_main(void *arg)
     w->seg.out = &w->out[0][0][0];
     w->seg.outw = w->outw;
     w->seg.consts = &w->job->consts[0][0];
+    w->seg.inl = &w->p->isplat[0][0];
     w->seg.pred = w->fc.pred;
     w->seg.alu_result = &w->fc.alu_result;
     w->seg.opt = &w->job->options.exec;

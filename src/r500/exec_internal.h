@@ -116,6 +116,7 @@ typedef struct r500_seg_ctx {
     float *out;                 /* [4 targets][4][RL] */
     float *outw;                /* [RL] */
     const float *consts;        /* [256][4] (the job's) */
+    const float *inl;           /* r500_prog.isplat: [131][RL], inline floats then 0, 0.5, 1 */
     ls_lanes *pred;             /* [4] */
     ls_lanes *alu_result;
     ls_lanes active, alive;     /* as r500_alu_ctx */

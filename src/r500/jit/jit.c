@@ -12,8 +12,9 @@
  * and instructions gives the same values as r500_alu_exec instruction by
  * instruction. Everything r500_alu_exec decides per instruction — sources,
  * swizzles, modifiers, presubtract, the opcodes, OMOD, clamp, write masks,
- * predicate selects — is decided here at compile time; constants and model
- * options are baked in (the job is the cache key). The transcendental
+ * predicate selects — is decided here at compile time, and the model options
+ * are baked in; constant values are read from memory as the interpreter
+ * reads them (load_splat). The transcendental
  * functions are calls of the interpreter's own r500_alu_transcendental; the
  * other operations are the same IEEE single-precision operations, written
  * out as alu.c writes them (no fusing, no fast-math flags). */
@@ -40,7 +41,7 @@ typedef struct cg {
     LLVMTypeRef f32, i32, i64, i8, v8f, v8i32, v8i1, ptr, trans_ty;
     const r500_job *job;
     /* the current function's arguments and block */
-    LLVMValueRef temps, out, outw, consts, pred, alu_res, active, alive, al, opt, blk;
+    LLVMValueRef temps, out, outw, consts, inl, pred, alu_res, active, alive, al, opt, blk;
 } cg;
 
 static LLVMValueRef splatf(cg *g, float v)
@@ -87,6 +88,21 @@ static LLVMValueRef temp_index(cg *g, unsigned idx, bool rel, unsigned ch)
     return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ci32(g, 4), ""), ci32(g, ch), "");
 }
 
+/* base[idx] replicated over the block. Constants, inline floats and the
+ * swizzle constants are read from memory, as the interpreter reads them: an
+ * operation on two literals would be folded by LLVM, whose NaN results and
+ * payloads are not the host's (found by the differential test: inf - inf
+ * folded to 0x7fc00000 where SSE gives 0xffc00000). */
+static LLVMValueRef load_splat(cg *g, LLVMValueRef base, LLVMValueRef idx)
+{
+    LLVMValueRef p = LLVMBuildGEP2(g->b, g->f32, base, &idx, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(g->b, g->f32, p, "");
+    LLVMValueRef vec = LLVMGetUndef(g->v8f);
+    for (unsigned i = 0; i < 8; i++)
+        vec = LLVMBuildInsertElement(g->b, vec, v, ci32(g, i), "");
+    return vec;
+}
+
 /* alu.c addr_chan */
 static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
 {
@@ -95,21 +111,16 @@ static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
         return load8(g, chan_ptr(g, g->temps, temp_index(g, s->index, s->rel, ch)));
     case R500_XSRC_CONST:
         if (!s->rel)
-            return splatf(g, g->job->consts[s->index][ch]);
+            return load_splat(g, g->consts, ci32(g, s->index * 4u + ch));
         else {
             LLVMValueRef r = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, ci32(g, s->index), g->al, ""),
                                           ci32(g, 255), "");
             LLVMValueRef off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ci32(g, 4), ""),
                                             ci32(g, ch), "");
-            LLVMValueRef p = LLVMBuildGEP2(g->b, g->f32, g->consts, &off, 1, "");
-            LLVMValueRef v = LLVMBuildLoad2(g->b, g->f32, p, "");
-            LLVMValueRef vec = LLVMGetUndef(g->v8f);
-            for (unsigned i = 0; i < 8; i++)
-                vec = LLVMBuildInsertElement(g->b, vec, v, ci32(g, i), "");
-            return vec;
+            return load_splat(g, g->consts, off);
         }
     default:
-        return splatf(g, r500_inline_float(s->index));
+        return load_splat(g, g->inl, ci32(g, (unsigned)s->index * RL));
     }
 }
 
@@ -118,10 +129,10 @@ static LLVMValueRef sel_chan(cg *g, const r500_xinst *x, unsigned sel, unsigned 
                              LLVMValueRef const srcp[4])
 {
     switch (swz) {
-    case 4: return splatf(g, 0.0f);
-    case 5: return splatf(g, 0.5f);
-    case 6: return splatf(g, 1.0f);
-    case 7: return splatf(g, 0.0f);
+    case 4: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
+    case 5: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_HALF * RL));
+    case 6: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ONE * RL));
+    case 7: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
     default: break;
     }
     if (sel == 3)
@@ -470,9 +481,9 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
 {
     char name[32];
     /* body: noalias pointers, so that values stay in registers across the run */
-    LLVMTypeRef bp[11] = {g->ptr, g->ptr, g->ptr, g->ptr, g->ptr, g->ptr,
-                          g->i64, g->i64, g->i32, g->i32, g->ptr};
-    LLVMTypeRef bty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), bp, 11, 0);
+    LLVMTypeRef bp[12] = {g->ptr, g->ptr, g->ptr, g->ptr, g->ptr, g->ptr,
+                          g->i64, g->i64, g->i32, g->i32, g->ptr, g->ptr};
+    LLVMTypeRef bty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), bp, 12, 0);
     snprintf(name, sizeof name, "body_%u", start);
     LLVMValueRef body = LLVMAddFunction(g->mod, name, bty);
     LLVMSetLinkage(body, LLVMInternalLinkage);
@@ -497,6 +508,7 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
     g->al = LLVMGetParam(body, 8);
     LLVMValueRef nb = LLVMGetParam(body, 9);
     g->opt = LLVMGetParam(body, 10);
+    g->inl = LLVMGetParam(body, 11);
     g->blk = phi;
     for (unsigned i = 0; i < len; i++)
         emit_inst(g, &p->x[start + i]);
@@ -515,7 +527,7 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
     LLVMValueRef wf = LLVMAddFunction(g->mod, name, wty);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, wf, "entry"));
     LLVMValueRef c = LLVMGetParam(wf, 0);
-    LLVMValueRef a[11] = {
+    LLVMValueRef a[12] = {
         ctx_field(g, c, offsetof(r500_seg_ctx, temps), g->ptr),
         ctx_field(g, c, offsetof(r500_seg_ctx, out), g->ptr),
         ctx_field(g, c, offsetof(r500_seg_ctx, outw), g->ptr),
@@ -527,8 +539,9 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
         ctx_field(g, c, offsetof(r500_seg_ctx, al), g->i32),
         ctx_field(g, c, offsetof(r500_seg_ctx, nb), g->i32),
         ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr),
     };
-    LLVMBuildCall2(g->b, bty, body, a, 11, "");
+    LLVMBuildCall2(g->b, bty, body, a, 12, "");
     LLVMBuildRetVoid(g->b);
 }
 
