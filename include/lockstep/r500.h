@@ -169,13 +169,14 @@ typedef struct r500_fault {
     ls_diag diag;   /* index = instruction address */
 } r500_fault;
 
-/* The per-pixel outputs of a run: (member of r500_result, bytes per pixel).
- * Every result a run gives is here, in R500_STATS_COUNTERS, thread_insts or
- * faults; the engines must agree on all of them (tests/r500/test_engine_diff.c). */
+/* The per-pixel outputs of a run: (member of r500_result, bytes per pixel,
+ * 1 if float32 values). Every result a run gives is here, in
+ * R500_STATS_COUNTERS, thread_insts or faults; the engines must agree on all
+ * of them (tests/r500/test_engine_diff.c). */
 #define R500_RESULT_IMAGES(X)                                                                      \
-    X(target[0], 4 * sizeof(float)) X(target[1], 4 * sizeof(float))                               \
-    X(target[2], 4 * sizeof(float)) X(target[3], 4 * sizeof(float)) X(w, sizeof(float))            \
-    X(killed, sizeof(uint8_t)) X(work, sizeof(uint32_t))
+    X(target[0], 4 * sizeof(float), 1) X(target[1], 4 * sizeof(float), 1)                         \
+    X(target[2], 4 * sizeof(float), 1) X(target[3], 4 * sizeof(float), 1)                         \
+    X(w, sizeof(float), 1) X(killed, sizeof(uint8_t), 0) X(work, sizeof(uint32_t), 0)
 
 typedef struct r500_result {
     int width, height;

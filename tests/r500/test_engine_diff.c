@@ -19,25 +19,54 @@
 
 static int mismatches;
 
-/* The first differing 32-bit word (or byte) of an image. */
-static void report_image(const char *what, const char *m, const void *a, const void *b, size_t len)
+/* NaN results whose bits differ: counted, not failures. When two NaNs meet
+ * in one operation, which one the host's SSE/AVX instruction returns depends
+ * on the operand order the C compiler (interpreter) or LLVM (JIT) chose for a
+ * commutative operation, so neither engine defines those bits
+ * (docs/r500-jit.md, "NaN payloads"). A NaN's bits never reach a non-NaN
+ * value (comparisons and OMOD do not look at them), so every other bit is
+ * compared exactly. */
+static unsigned long nan_payload_diffs;
+
+static bool is_nan_bits(uint32_t u)
+{
+    return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu);
+}
+
+/* Compare an image; report the first difference. */
+static bool same_image(const char *what, const char *m, const void *a, const void *b,
+                       size_t len, bool is_float)
 {
     if (!a || !b) {
-        fprintf(stderr, "%s: %s present in one engine only\n", what, m);
-        return;
+        if (!a != !b)
+            fprintf(stderr, "%s: %s present in one engine only\n", what, m);
+        return !a == !b;
+    }
+    if (memcmp(a, b, len) == 0)
+        return true;
+    if (is_float) {
+        const uint32_t *x = a, *y = b;
+        unsigned long nans = 0;
+        for (size_t i = 0; i < len / 4; i++) {
+            if (x[i] == y[i])
+                continue;
+            if (is_nan_bits(x[i]) && is_nan_bits(y[i])) {
+                nans++;
+                continue;
+            }
+            fprintf(stderr, "%s: %s differs at word %zu: 0x%08x (interp) != 0x%08x (jit)\n",
+                    what, m, i, x[i], y[i]);
+            return false;
+        }
+        nan_payload_diffs += nans;
+        return true;
     }
     const unsigned char *x = a, *y = b;
     size_t i = 0;
     while (i < len && x[i] == y[i])
         i++;
-    uint32_t u = 0, v = 0;
-    size_t w = i & ~(size_t)3;
-    if (w + 4 <= len) {
-        memcpy(&u, x + w, 4);
-        memcpy(&v, y + w, 4);
-    }
-    fprintf(stderr, "%s: %s differs at byte %zu: 0x%08x (interp) != 0x%08x (jit)\n", what, m, i,
-            u, v);
+    fprintf(stderr, "%s: %s differs at byte %zu\n", what, m, i);
+    return false;
 }
 
 /* Compare two results field by field from the one declaration; print the
@@ -46,11 +75,9 @@ static bool same_result(const char *what, const r500_result *a, const r500_resul
 {
     bool ok = a->width == b->width && a->height == b->height;
     size_t npix = (size_t)a->width * (size_t)a->height;
-#define CMP_IMAGE(m, bpp)                                                                          \
-    if (ok && (!a->m != !b->m || (a->m && memcmp(a->m, b->m, npix * (bpp)) != 0))) {               \
-        report_image(what, #m, a->m, b->m, npix * (bpp));                                          \
-        ok = false;                                                                                \
-    }
+#define CMP_IMAGE(m, bpp, is_float)                                                                \
+    if (ok && !same_image(what, #m, a->m, b->m, npix * (bpp), is_float))                           \
+        ok = false;
     R500_RESULT_IMAGES(CMP_IMAGE)
 #undef CMP_IMAGE
 #define CMP_COUNTER(f)                                                                             \
@@ -380,7 +407,8 @@ static void random_programs(int count, uint64_t seed)
         if (mismatches > 3)
             break;
     }
-    fprintf(stderr, "random: %d programs\n", ran);
+    fprintf(stderr, "random: %d programs (NaN results with other bits: %lu values)\n", ran,
+            nan_payload_diffs);
 }
 
 static void test_random(void **st)
