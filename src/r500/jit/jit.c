@@ -137,7 +137,7 @@ static LLVMValueRef sel_chan(cg *g, const r500_xinst *x, unsigned sel, unsigned 
     }
     if (sel == 3)
         return srcp[swz];
-    return addr_chan(g, &x->src[swz == 3][sel], swz < 2 ? swz ^ 1 : swz);
+    return addr_chan(g, &x->src[swz == 3][sel], swz);
 }
 
 static LLVMValueRef call_intr(cg *g, const char *name, LLVMValueRef a)
