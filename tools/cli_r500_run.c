@@ -34,7 +34,7 @@ static void usage(FILE *f)
             "  --stats FILE.json        instruction counts, FC jumps, SIMD efficiency, per thread\n"
             "  --trace FILE.json        per instruction and thread: PC, masks, FC stacks\n"
             "  --workers N              host threads (default: one per core)\n"
-            "  --engine interp|jit      the interpreter or the JIT (default: jit when built)\n"
+            "  --engine interp|jit      the interpreter or the JIT (default: interp)\n"
             "  -q, --quiet              no summary on stdout\n");
 }
 

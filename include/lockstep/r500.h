@@ -59,7 +59,8 @@ typedef struct r500_exec_options {
 
 /* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both
  * give the same bits; the interpreter is the model of record, the JIT is
- * built only when LLVM is found. Default: the fastest available. */
+ * built only when LLVM is found. Default: the interpreter (the JIT compiles
+ * on every run; docs/r500-jit.md). */
 typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT } r500_engine;
 bool r500_engine_available(r500_engine e);
 

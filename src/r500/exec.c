@@ -39,7 +39,9 @@ void r500_options_default(r500_options *o)
     o->exec.pred_write = R500_PRED_WRITE_ACTIVE;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
-    o->engine = r500_engine_available(R500_ENGINE_JIT) ? R500_ENGINE_JIT : R500_ENGINE_INTERP;
+    /* The interpreter: the JIT compiles on every run (no cache yet), which
+     * costs more than small jobs take (docs/r500-jit.md). */
+    o->engine = R500_ENGINE_INTERP;
 }
 
 static int pick(const char *v, const char *a, const char *b)
