@@ -11,8 +11,8 @@ echo "demo: outputs go to $(pwd)/$out"
 # of the instructions each pixel executed while active.
 r500_prog=examples/r500/mandelbrot.fs.asm
 if [ -x "$build/tools/lockstep" ] && [ -f "$r500_prog" ]; then
-  echo "demo: R500: lockstep r500 run $r500_prog --size 512x512 --input t0=uv --thread rv530"
-  if "$build/tools/lockstep" r500 run "$r500_prog" --size 512x512 --input t0=uv --thread rv530 \
+  echo "demo: R500: lockstep r500 run $r500_prog --size 512x512 --input t0=uv --lanes rv530"
+  if "$build/tools/lockstep" r500 run "$r500_prog" --size 512x512 --input t0=uv --lanes rv530 \
        -o "$out/r500_mandelbrot.png" --work "$out/r500_mandelbrot_work.png" \
        --stats "$out/r500_mandelbrot_stats.json"; then
     echo "demo: R500: image:             $(pwd)/$out/r500_mandelbrot.png"

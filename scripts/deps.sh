@@ -5,14 +5,18 @@
 #                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages,
 #                             LLVM for the R500 JIT engine);
 #                             their tests are skipped with a message if absent.
+#   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
+#                             devscripts) - nothing else uses them.
 set -u
 required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
           libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind
           llvm-15-dev)
+deb=(debhelper lintian devscripts dpkg-dev libdrm-dev libegl-dev libgl-dev)
 
 want=("${required[@]}")
 [ "${1:-}" = "--check" ] && want+=("${optional[@]}")
+[ "${1:-}" = "--deb" ] && want+=("${deb[@]}")
 
 missing=()
 for p in "${want[@]}"; do

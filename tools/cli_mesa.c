@@ -1,80 +1,50 @@
-/* `lockstep mesa ...`: the Mesa r300 harness. `decode` turns a captured
- * command stream into lockstep R500 jobs (docs/mesa.md). */
+/* `lockstep mesa decode|run|check|bench` (options: cli_table.c; piglit:
+ * cli_mesa_piglit.c). `decode` turns a captured command stream into lockstep
+ * R500 jobs; run/check/bench call the library's r300 pipeline
+ * (include/lockstep/mesa_r300.h) and print (docs/mesa.md). */
 #include <errno.h>
 #include <limits.h>
 #include <time.h>
 #include <math.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
+#include "lockstep/mesa_glsl.h"
+#include "lockstep/mesa_r300.h"
+#include "lockstep/r500_job_args.h"
 #include "lockstep/r500.h"
 
-static void usage(FILE *f)
+int cli_mesa_decode(cli_args *a)
 {
-    fprintf(f, "usage: lockstep mesa decode CS.ib [--draw N|--all] [-o JOB.json]\n"
-               "  decodes a captured radeon command stream (little-endian dwords): every\n"
-               "  draw becomes an R500 job in the corpus's program.json format, which\n"
-               "  `lockstep r500 run JOB.json` runs. Default: the last draw.\n"
-               "       lockstep mesa run SHADER.frag [--vert VS] [--uniform name=v[,v...]]...\n"
-               "                         [--size WxH] [--chip rv515|r520|rv530|r580] -o out.png\n"
-               "       lockstep mesa check (same) [--tolerance T] -o out.png\n"
-               "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--reps N] [--uniform ...]\n"
-               "       lockstep mesa piglit [FILTER]... [--llvmpipe] [--keep DIR] [--json F] [--list]\n"
-               "  run/check/bench compile with Mesa's r300 under the fake-device shim\n"
-               "  (docs/mesa.md); check compares with llvmpipe, bench times both.\n");
-}
-
-static int decode(int argc, char **argv)
-{
-    const char *in = NULL, *out = "-";
+    const char *in = a->ops[0], *out = cli_get(a, "output");
     long which = -1;
-    bool all = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return CLI_OK;
-        } else if (!strcmp(argv[i], "-o")) {
-            if (++i >= argc)
-                return cli_usage_error("-o needs a file name");
-            out = argv[i];
-        } else if (!strcmp(argv[i], "--all")) {
-            all = true;
-        } else if (!strcmp(argv[i], "--draw")) {
-            if (++i >= argc || !cli_parse_int(argv[i], 0, 1000000, &which))
-                return cli_usage_error("--draw needs a draw number");
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("unknown option '%s'", argv[i]);
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            return cli_usage_error("more than one input file");
-        }
-    }
-    if (!in) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
+    bool all = cli_flag(a, "all");
+    int rc0 = cli_opt_long(a, "draw", 0, 1000000, &which);
+    if (rc0)
+        return rc0;
+    if (all && which >= 0)
+        return cli_usage(a, "--draw and --all exclude each other");
+    if (!out)
+        out = "-";
     ls_buf data;
-    ls_buf_init(&data);
+    int rcr = cli_read(a, in, &data);
+    if (rcr)
+        return rcr;
     ls_diag d;
     ls_diag_clear(&d);
-    if (!ls_read_file(in, &data)) {
-        ls_diag_set(&d, LS_ERR_IO, in, 0, 0, "cannot read: %s", strerror(errno));
-        ls_buf_free(&data);
-        return cli_report(&d);
-    }
+    in = cli_name(in);
     if (data.len % 4) {
         ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "%zu bytes is not a whole number of dwords",
                     data.len);
         ls_diag_at_offset(&d, (long)(data.len - data.len % 4));
         ls_buf_free(&data);
-        return cli_report(&d);
+        return cli_report(a, &d);
     }
     size_t n = data.len / 4;
     uint32_t *dw = malloc(n ? n * 4 : 4);
@@ -86,17 +56,17 @@ static int decode(int argc, char **argv)
     mesa_cs cs;
     if (!dw || mesa_cs_decode(in, dw, n, &cs, &d) != LS_OK) {
         free(dw);
-        return dw ? cli_report(&d) : CLI_FAIL;
+        return dw ? cli_report(a, &d) : cli_err(a, CLI_INTERNAL, "out of memory");
     }
     free(dw);
     int rc = CLI_OK;
     if (cs.ndraws == 0) {
         ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "the command stream has no draw packet");
-        rc = cli_report(&d);
+        rc = cli_report(a, &d);
     } else if (which >= (long)cs.ndraws) {
         ls_diag_set(&d, LS_ERR_RANGE, in, 0, 0, "draw %ld requested, the stream has %zu", which,
                     cs.ndraws);
-        rc = cli_report(&d);
+        rc = cli_report(a, &d);
     } else {
         ls_buf b;
         ls_buf_init(&b);
@@ -112,7 +82,7 @@ static int decode(int argc, char **argv)
             size_t k = which >= 0 ? (size_t)which : cs.ndraws - 1;
             mesa_cs_job_json(&cs.draws[k], k, &b);
         }
-        rc = cli_write_file(out, &b);
+        rc = cli_write(a, out, &b);
         ls_buf_free(&b);
     }
     mesa_cs_free(&cs);
@@ -121,7 +91,9 @@ static int decode(int argc, char **argv)
 
 
 /* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
- * else beside this binary in a build tree (../src/mesa/). */
+ * else beside this binary in a build tree (../src/mesa/), else where
+ * `meson install` put them: PREFIX/LOCKSTEP_PKGLIBEXECDIR with PREFIX this
+ * binary's directory less LOCKSTEP_BINDIR (tools/meson.build). */
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n)
 {
     const char *e = getenv(env);
@@ -138,391 +110,299 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     if (slash)
         *slash = 0;
     int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
+    if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+        return true;
+    const char *rel = LOCKSTEP_PKGLIBEXECDIR;
+    if (rel[0] != '/') { /* relative to the prefix: go up one level per bindir component */
+        static const char bindir[] = LOCKSTEP_BINDIR;
+        for (size_t k = 0; bindir[k]; k++)
+            if (bindir[k] != '/' && (k == 0 || bindir[k - 1] == '/') && (slash = strrchr(exe, '/')))
+                *slash = 0;
+        len = snprintf(out, n, "%s/%s/%s", exe, rel, name);
+    } else {
+        len = snprintf(out, n, "%s/%s", rel, name);
+    }
     return len > 0 && (size_t)len < n && access(out, R_OK) == 0;
 }
 
 
-/* `mesa check`: draw the same shader on llvmpipe into RGBA32F and compare per
- * pixel (max abs difference per channel <= tol). Writes OUT.diff.png: the
- * absolute difference scaled by 1/tol, clamped. */
-static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *vert,
-                                  const char *uni, const r500_result *r, double tol,
-                                  const char *out, ls_diag *d)
+/* --chip: the names and PCI ids the shim knows (src/mesa/shim.c: rv515,
+ * r520, rv530, r580, or a hex PCI id). The ids are the R500 family's: R520,
+ * RV515, RV530, RV560, RV570 and R580 are 0x7100..0x72FF in the kernel's
+ * radeon PCI id list (drm_pciids.h); any other id starts a different driver
+ * or none (Mesa then falls back to llvmpipe), so it is refused here. */
+int cli_mesa_check_chip(cli_args *a, const char *chip)
 {
-    char ref[] = "/tmp/lockstep-mesa-ref-XXXXXX";
-    int fd = mkstemp(ref);
-    if (fd < 0)
-        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary file");
-    close(fd);
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s'%s%s%s%s --size %dx%d --float -o '%s'", gl, frag,
-             vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni, r->width, r->height,
-             ref);
-    int rc = system(cmd);
-    ls_imagef img = {0};
-    ls_status st = rc == 0 ? ls_rawf_read(ref, r->width, r->height, &img, d)
-                           : ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "llvmpipe run failed");
-    unlink(ref);
-    if (st != LS_OK)
-        return st;
-    size_t n = (size_t)r->width * (size_t)r->height, bad = 0;
-    double maxd = 0;
-    ls_imagef diff = {.width = r->width, .height = r->height, .rgba = calloc(n * 4, sizeof(float))};
-    if (!diff.rgba) {
-        ls_imagef_free(&img);
-        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    }
-    long first = -1;
-    for (size_t i = 0; i < n; i++) {
-        bool pix_bad = false;
-        for (int c = 0; c < 4; c++) {
-            float a = r->target[0][4 * i + c], b = img.rgba[4 * i + c];
-            double dd = (a == b) ? 0.0 : fabs((double)a - (double)b);
-            if (dd != dd)
-                dd = INFINITY; /* NaN on one side only */
-            if (dd > maxd)
-                maxd = dd;
-            if (dd > tol)
-                pix_bad = true;
-            double v = tol > 0 ? dd / tol : (dd > 0);
-            diff.rgba[4 * i + c] = c == 3 ? 1.0f : (float)(v > 1 ? 1 : v);
-        }
-        if (pix_bad) {
-            bad++;
-            if (first < 0)
-                first = (long)i;
-        }
-    }
-    printf("%s: %zux%d pixels, %zu differ by more than %g (max |diff| %g)\n", frag,
-           (size_t)r->width, r->height, bad, tol, maxd);
-    if (first >= 0) {
-        int x = (int)(first % r->width), y = (int)(first / r->width);
-        printf("  first at (%d, %d) from the bottom: lockstep (%g, %g, %g, %g), llvmpipe (%g, %g, %g, %g)\n",
-               x, y, r->target[0][4 * first], r->target[0][4 * first + 1],
-               r->target[0][4 * first + 2], r->target[0][4 * first + 3], img.rgba[4 * first],
-               img.rgba[4 * first + 1], img.rgba[4 * first + 2], img.rgba[4 * first + 3]);
-    }
-    char dpath[PATH_MAX + 16];
-    snprintf(dpath, sizeof dpath, "%s.diff.png", out);
-    ls_image8 png = {0};
-    st = ls_imagef_to_8(&diff, &png, d);
-    if (st == LS_OK) {
-        st = ls_png_write(dpath, &png, d);
-        ls_image8_free(&png);
-    }
-    free(diff.rgba);
-    ls_imagef_free(&img);
-    if (st == LS_OK && bad)
-        st = ls_diag_set(d, LS_ERR_MISMATCH, frag, 0, 0,
-                         "%zu pixel(s) differ from llvmpipe (diff image %s)", bad, dpath);
-    return st;
+    static const char *const names[] = {"rv515", "r520", "rv530", "r580"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcasecmp(chip, names[i]))
+            return CLI_OK;
+    char *end;
+    errno = 0;
+    unsigned long id = strtoul(chip, &end, 16);
+    if (end != chip && !*end && !errno && id >= 0x7100 && id <= 0x72ff)
+        return CLI_OK;
+    return cli_usage(a, "--chip %s: expected rv515, r520, rv530, r580 or an R500 PCI id 0x7100..0x72ff",
+                     chip);
 }
 
-/* `mesa run --vert`: llvmpipe's varying pass (lockstep-mesa-gl --varying-pass)
- * gives the one varying per pixel; it becomes an image input of the temp the
- * RS set-up names (the colour input for gl_Color, else the texcoord before
- * WPOS). No varying read: nothing to do. */
-static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const char *vert,
-                                       const char *uni, int w, int h, const mesa_cs_draw *dr,
-                                       bool wpos, r500_job *rj, ls_imagef *img, ls_diag *d)
-{
-    char dir[] = "/tmp/lockstep-mesa-var-XXXXXX";
-    if (!mkdtemp(dir))
-        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory");
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s' --vert '%s'%s --size %dx%d --varying-pass '%s/var' "
-             ">'%s/log' 2>&1",
-             gl, frag, vert, uni, w, h, dir, dir);
-    int rc = system(cmd);
-    int code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    char path[PATH_MAX + 32], why[512] = "";
-    snprintf(path, sizeof path, "%s/log", dir);
-    FILE *f = fopen(path, "r");
-    while (f && fgets(why, sizeof why, f))
-        if (!strncmp(why, "skip: ", 6) || !strncmp(why, "fail: ", 6))
-            break;
-    if (f)
-        fclose(f);
-    why[strcspn(why, "\n")] = 0;
-    ls_status st = LS_OK;
-    if (code == 77 && strstr(why, "reads no varying")) {
-        st = LS_OK;
-    } else if (code != 0) {
-        st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0, "varyings: %s",
-                         why[0] ? why + 6 : "llvmpipe's varying pass failed");
-    } else {
-        snprintf(path, sizeof path, "%s/var.0.bin", dir);
-        st = ls_rawf_read(path, w, h, img, d);
-        if (st == LS_OK) {
-            mesa_cs_rs_map m;
-            mesa_cs_rs_map_of(dr, &m);
-            int generics = m.ntex - (wpos && m.ntex > 0), temp = -1;
-            if (wpos && m.ntex == 1 && m.ncol == 0)
-                st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
-                                 "one texcoord input for gl_FragCoord and a varying: which one "
-                                 "r300 dropped cannot be told");
-            else if (m.ncol + generics > 1)
-                st = ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
-                                 "RS has %d colour and %d texcoord inputs; lockstep feeds one varying",
-                                 m.ncol, generics);
-            else if (m.ncol == 1)
-                temp = m.col[0];
-            else if (generics == 1)
-                temp = m.tex[0];
-            if (temp >= 0 && temp < R500_NUM_TEMPS) {
-                rj->inputs[temp].kind = R500_INPUT_IMAGE;
-                rj->inputs[temp].image = img->rgba;
-            }
-        }
-    }
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "warning: could not remove %s\n", dir);
-    return st;
-}
+enum mesa_mode { MODE_RUN, MODE_CHECK, MODE_BENCH };
 
-/* mesa bench: llvmpipe's figures beside lockstep's lt (docs/mesa.md). */
-static double now_sec(void)
+/* The uniforms the shader declares that no --uniform sets: they read 0. */
+static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, size_t len)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double rusage_cpu(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
-
-static void bench_llvmpipe(const char *gl, const char *frag, const char *vert, const char *uni,
-                           int w, int h, long threads, long reps, const r500_timing lt[2],
-                           const double compile[2])
-{
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s --size %dx%d "
-             "--float --repeat %ld 2>/dev/null",
-             threads, gl, frag, vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni,
-             w, h, reps);
-    double lw = -1, lc = -1, w0 = now_sec(), c0 = rusage_cpu();
-    FILE *pf = popen(cmd, "r");
-    if (pf) {
-        if (fscanf(pf, "draw_seconds %lf cpu_seconds %lf", &lw, &lc) != 2)
-            lw = lc = -1;
-        pclose(pf);
-    }
-    double pw = now_sec() - w0, pc = rusage_cpu() - c0;
-    double mpix = (double)w * h / 1e6;
-    printf("%s %dx%d, %ld thread(s), mean of %ld runs\n", frag, w, h, threads, reps);
-    static const char *const names[2] = {"interp", "jit"};
-    for (int e = 0; e < 2; e++)
-        if (lt[e].wall > 0)
-            printf("  lockstep %-6s wall %.6f s, cpu %.6f s (%.2f Mpixel/s)%s\n", names[e],
-                   lt[e].wall, lt[e].cpu, mpix / lt[e].wall, "");
-    if (lt[1].wall > 0)
-        printf("  jit compile: %.6f s per run (included above); jit/interp speed-up: wall %.2fx, "
-               "cpu %.2fx\n",
-               compile[1], lt[0].wall / lt[1].wall, lt[0].cpu / lt[1].cpu);
-    if (lw <= 0) {
-        printf("  llvmpipe: could not be timed\n");
+    enum { MAXU = 64 };
+    char (*names)[MESA_GLSL_NAME] = calloc(MAXU, MESA_GLSL_NAME);
+    if (!names)
         return;
+    size_t n = mesa_glsl_uniforms(src, len, names, MAXU);
+    char unset[1024] = "", all[1024] = "";
+    size_t nun = 0, ul = 0, al = 0;
+    for (size_t i = 0; i < n && i < MAXU; i++) {
+        bool set = false;
+        for (size_t k = 0; k < a->nov && !set; k++)
+            if (!strcmp(a->ov[k].opt->name, "uniform")) {
+                const char *v = a->ov[k].val;
+                size_t l = strcspn(v, "=");
+                set = l == strlen(names[i]) && !strncmp(v, names[i], l);
+            }
+        if (al < sizeof all)
+            al += (size_t)snprintf(all + al, sizeof all - al, "%s%s%s", i ? ", " : "", names[i],
+                                   set ? "" : " (not set)");
+        if (!set) {
+            nun++;
+            if (ul < sizeof unset)
+                ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun > 1 ? ", " : "", names[i]);
+        }
     }
-    printf("  llvmpipe: wall %.6f s, cpu %.6f s (%.2f Mpixel/s; per draw, blended, "
-           "glFinish after each, LP_NUM_THREADS=%ld)\n",
-           lw, lc, mpix / lw, threads);
-    printf("  llvmpipe whole process (start-up, compile, %ld+1 draws, read-back): wall %.3f s, "
-           "cpu %.3f s\n",
-           reps, pw, pc);
-    for (int e = 0; e < 2; e++)
-        if (lt[e].wall > 0)
-            printf("  ratio lockstep %s/llvmpipe: wall %.2f, cpu %.2f (> 1: lockstep slower)\n",
-                   names[e], lt[e].wall / lw, lt[e].cpu / lc);
+    /* the summary names them all (stderr, unless -q) */
+    if (n && !cli_flag(a, "quiet"))
+        fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, n > MAXU ? ", ..." : "");
+    if (nun)
+        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag, nun,
+                 unset);
+    /* --uniform naming something the shader does not declare */
+    for (size_t k = 0; k < a->nov; k++) {
+        if (strcmp(a->ov[k].opt->name, "uniform"))
+            continue;
+        const char *v = a->ov[k].val;
+        size_t l = strcspn(v, "=");
+        bool found = false;
+        for (size_t i = 0; i < n && i < MAXU && !found; i++)
+            found = l == strlen(names[i]) && !strncmp(v, names[i], l);
+        if (!found && n <= MAXU)
+            cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)l, v);
+    }
+    free(names);
 }
 
-static int run(int argc, char **argv, bool check, bool bench)
+/* mesa check: lockstep's image against llvmpipe's; the summary on stderr,
+ * the difference image beside -o. */
+static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, const r500_result *r,
+                   double tol, const char *out)
 {
-    long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530";
-    int w = 16, h = 16;
-    double tol = 1e-3;
-    long reps = 5;
-    char uni[4096] = "";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--vert") && i + 1 < argc)
-            vert = argv[++i];
-        else if (!strcmp(argv[i], "--uniform") && i + 1 < argc) {
-            size_t l = strlen(uni);
-            if (strchr(argv[i + 1], '\''))
-                return cli_usage_error("--uniform: quote characters are not allowed");
-            snprintf(uni + l, sizeof uni - l, " --uniform '%s'", argv[++i]);
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (!cli_parse_size(argv[++i], &w, &h))
-                return cli_usage_error("--size needs WxH");
-        } else if (check && !strcmp(argv[i], "--tolerance") && i + 1 < argc) {
-            char *end;
-            tol = strtod(argv[++i], &end);
-            if (*end || !(tol >= 0))
-                return cli_usage_error("--tolerance needs a number >= 0");
-        } else if (bench && !strcmp(argv[i], "--reps") && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 1000, &reps))
-                return cli_usage_error("--reps needs 1..1000");
-        } else if (bench && !strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 256, &threads))
-                return cli_usage_error("--threads needs 1..256");
-        } else if (!strcmp(argv[i], "--chip") && i + 1 < argc)
-            chip = argv[++i];
-        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out = argv[++i];
-        else if (argv[i][0] != '-' && !frag)
-            frag = argv[i];
-        else
-            return cli_usage_error("mesa run: unexpected argument '%s'", argv[i]);
-    }
-    if (!frag || (!out && !bench))
-        return cli_usage_error("usage: lockstep mesa run SHADER.frag [--vert VS] "
-                               "[--uniform name=v[,v...]]... [--size WxH] [--chip C] -o out.png");
-    if (strchr(frag, '\'') || (vert && strchr(vert, '\'')) || strchr(chip, '\''))
-        return cli_usage_error("file names with quote characters are not supported");
-    char shim[PATH_MAX], gl[PATH_MAX];
-    if (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
-        !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl))
-        return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
-                               "libgl-dev and reconfigure; docs/mesa.md)");
-    char dir[] = "/tmp/lockstep-mesa-XXXXXX";
-    if (!mkdtemp(dir))
-        return cli_usage_error("cannot create a temporary directory");
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "LOCKSTEP_SHIM_OUT='%s' LOCKSTEP_SHIM_CHIP='%s' LD_PRELOAD='%s' '%s' '%s'%s%s%s%s "
-             "--size %dx%d",
-             dir, chip, shim, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
-             vert ? "'" : "", uni, w, h);
-    int rc = system(cmd);
-    char ib[PATH_MAX + 32];
-    snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
     ls_diag d;
     ls_diag_clear(&d);
-    ls_buf data;
-    ls_buf_init(&data);
-    bool have = rc == 0 && ls_read_file(ib, &data);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "warning: could not remove %s\n", dir);
-    if (!have) {
-        ls_buf_free(&data);
-        ls_diag_set(&d, LS_ERR_IO, frag, 0, 0, "r300 did not compile or submit the shader");
-        return cli_report(&d);
+    float *ref = NULL;
+    if (mesa_llvmpipe_image(c, frag, &ref, &d) != LS_OK) {
+        cli_report(a, &d);
+        return d.status == LS_ERR_NOMEM ? CLI_INTERNAL : CLI_UNAVAILABLE;
     }
-    size_t ndw = data.len / 4;
-    uint32_t *dw = malloc(ndw * 4 + 4);
-    if (!dw) {
-        ls_buf_free(&data);
-        return cli_usage_error("out of memory");
+    size_t n = (size_t)r->width * (size_t)r->height;
+    float *diff = out ? calloc(n * 4, sizeof *diff) : NULL;
+    if (out && !diff) {
+        free(ref);
+        return cli_err(a, CLI_INTERNAL, "out of memory");
     }
-    for (size_t i = 0; i < ndw; i++) {
-        const unsigned char *p = (const unsigned char *)data.data + 4 * i;
-        dw[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    mesa_compare cmp;
+    mesa_compare_images(r->target[0], ref, r->width, r->height, tol, diff, &cmp);
+    int rc = CLI_OK;
+    if (!cli_flag(a, "quiet") || cmp.bad)
+        fprintf(stderr, "%s: %dx%d pixels, %zu differ by more than %g (max |diff| %g)\n", frag, r->width,
+                r->height, cmp.bad, tol, cmp.max_diff);
+    if (cmp.first >= 0) {
+        long f = cmp.first;
+        const float *x = r->target[0] + 4 * f, *y = ref + 4 * f;
+        fprintf(stderr,
+                "  first at (%ld, %ld) from the bottom: lockstep (%g, %g, %g, %g), llvmpipe (%g, %g, %g, %g)\n",
+                f % r->width, f / r->width, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
     }
-    ls_buf_free(&data);
-    mesa_cs cs;
-    ls_status st = mesa_cs_decode(ib, dw, ndw, &cs, &d);
-    free(dw);
-    if (st != LS_OK)
-        return cli_report(&d);
-    if (cs.ndraws == 0) {
-        mesa_cs_free(&cs);
-        ls_diag_set(&d, LS_ERR_PARSE, ib, 0, 0, "the command stream has no draw");
-        return cli_report(&d);
-    }
-    /* assumption mesa-job-last-draw: our quad is the last draw */
-    const mesa_cs_draw *dr = &cs.draws[cs.ndraws - 1];
-    ls_buf job;
-    ls_buf_init(&job);
-    mesa_cs_job_json(dr, cs.ndraws - 1, &job);
-    r500_job rj;
-    r500_job_init(&rj);
-    st = r500_job_load_json(&rj, "decoded", job.data, job.len, &d);
-    ls_buf_free(&job);
-    ls_imagef vimg = {0};
-    if (st == LS_OK) {
-        rj.width = w;
-        rj.height = h;
-        /* Inputs from the RS set-up (mesa-capture.md §4); gl_FragCoord is
-         * detected in the GLSL text. */
-        ls_buf src;
-        ls_buf_init(&src);
-        bool wpos = ls_read_file(frag, &src) && strstr(src.data, "gl_FragCoord");
-        ls_buf_free(&src);
-        mesa_cs_set_inputs(dr, wpos, &rj);
-        /* With --vert, the one varying the fragment shader reads is what that
-         * vertex shader writes, interpolated: llvmpipe computes it (assumption
-         * piglit-varyings; the default vertex shader's uv is fed exactly). */
-        if (st == LS_OK && vert)
-            st = varying_from_llvmpipe(gl, frag, vert, uni, w, h, dr, wpos, &rj, &vimg, &d);
-        r500_result r;
-        rj.workers = (unsigned)threads;
-        r500_timing lt[2] = {{0, 0}, {0, 0}};
-        double compile[2] = {0, 0};
-        if (bench) { /* mesa bench, every engine built: docs/mesa.md */
-            for (int e = 0; st == LS_OK && e < 2; e++) {
-                if (!r500_engine_available((r500_engine)e))
-                    continue;
-                rj.options.engine = (r500_engine)e;
-                st = r500_run_timed(&rj, (unsigned)reps, &lt[e], &r, &d);
-                compile[e] = r.stats.compile_seconds;
-                r500_result_free(&r);
-            }
-            if (st == LS_OK)
-                bench_llvmpipe(gl, frag, vert, uni, w, h, threads, reps, lt, compile);
-        } else
-            st = r500_run(&rj, &r, NULL, &d);
-        if (st == LS_OK && !bench) {
-            ls_imagef img = {.width = r.width, .height = r.height, .rgba = r.target[0]};
-            ls_image8 png = {0};
-            /* PNG rows go top first; the result is bottom row first */
-            st = ls_imagef_to_8(&img, &png, &d);
-            if (st == LS_OK) {
-                st = ls_png_write(out, &png, &d);
-                ls_image8_free(&png);
-            }
-            if (r.nfaults)
-                fprintf(stderr, "%zu thread(s) faulted\n", r.nfaults);
-            if (st == LS_OK && check)
-                st = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, &d);
-            r500_result_free(&r);
+    if (diff) {
+        char dpath[4096];
+        snprintf(dpath, sizeof dpath, "%s.diff.png", out);
+        ls_imagef img = {r->width, r->height, diff};
+        ls_image8 png = {0};
+        if (ls_imagef_to_8(&img, &png, &d) || ls_png_write(dpath, &png, &d)) {
+            cli_report(a, &d);
+            rc = CLI_OUTPUT;
         }
+        ls_image8_free(&png);
     }
-    ls_imagef_free(&vimg);
-    r500_job_free(&rj);
-    mesa_cs_free(&cs);
-    return st == LS_OK ? CLI_OK : cli_report(&d);
+    free(diff);
+    free(ref);
+    if (cmp.bad && !rc)
+        rc = cli_err(a, CLI_MISMATCH, "%s: %zu pixel(s) differ from llvmpipe", frag, cmp.bad);
+    return rc;
 }
 
-int cli_mesa(int argc, char **argv)
+static int mesa_cmd(cli_args *a, enum mesa_mode mode)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return CLI_USAGE;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+    const char *frag = a->ops[0], *out = cli_get(a, "output");
+    mesa_r300_config c;
+    memset(&c, 0, sizeof c);
+    c.vert = cli_get(a, "vert");
+    c.chip = cli_get(a, "chip") ? cli_get(a, "chip") : "rv530";
+    c.width = c.height = 16;
+    double tol = 1e-3;
+    int rc = cli_opt_size(a, "size", &c.width, &c.height);
+    if (!rc)
+        rc = cli_opt_long(a, "workers", 1, 256, &threads);
+    if (!rc)
+        rc = cli_mesa_check_chip(a, c.chip);
+    if (rc)
+        return rc;
+    const char *tv = cli_get(a, "tolerance");
+    if (tv) {
+        char *end;
+        tol = strtod(tv, &end);
+        if (end == tv || *end || !(tol >= 0))
+            return cli_usage(a, "--tolerance %s: expected a number >= 0", tv);
     }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage(stdout);
-        return CLI_OK;
+    const char **uni = calloc(a->nov + 1, sizeof *uni);
+    if (!uni)
+        return cli_err(a, CLI_INTERNAL, "out of memory");
+    for (size_t k = 0; k < a->nov; k++) {
+        if (strcmp(a->ov[k].opt->name, "uniform"))
+            continue;
+        const char *v = a->ov[k].val;
+        if (!strchr(v, '=') || *v == '=') {
+            free(uni);
+            return cli_usage(a, "--uniform %s: expected NAME=V[,V...]", v);
+        }
+        uni[c.nuniforms++] = v;
     }
-    if (!strcmp(argv[1], "decode"))
-        return decode(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "run"))
-        return run(argc - 1, argv + 1, false, false);
-    if (!strcmp(argv[1], "check"))
-        return run(argc - 1, argv + 1, true, false);
-    if (!strcmp(argv[1], "bench"))
-        return run(argc - 1, argv + 1, false, true);
-    if (!strcmp(argv[1], "piglit"))
-        return cli_mesa_piglit(argc - 1, argv + 1);
-    usage(stderr);
-    return cli_usage_error("unknown mesa command '%s'", argv[1]);
+    c.uniforms = uni;
+    /* the inputs exist before Mesa starts */
+    ls_buf fsrc;
+    if ((rc = cli_read(a, frag, &fsrc))) {
+        free(uni);
+        return rc;
+    }
+    warn_unset_uniforms(a, frag, fsrc.data, fsrc.len);
+    ls_buf_free(&fsrc);
+    if (c.vert && access(c.vert, R_OK)) {
+        free(uni);
+        return cli_err(a, CLI_INPUT, "cannot read %s: %s", c.vert, strerror(errno));
+    }
+    char shim[PATH_MAX], gl[PATH_MAX];
+    if (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
+        !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl)) {
+        free(uni);
+        return cli_err(a, CLI_UNAVAILABLE, "the r300 shim is not built (install libdrm-dev libegl-dev "
+                                           "libgl-dev and reconfigure; docs/mesa.md)");
+    }
+    c.shim = shim;
+    c.gl = gl;
+    /* with the shim's trace asked for, what the GL program printed goes to stderr */
+    ls_buf glout;
+    ls_buf_init(&glout);
+    const char *trace_env = getenv("LOCKSTEP_SHIM_TRACE");
+    if (trace_env && *trace_env)
+        c.output = &glout;
+    ls_diag d;
+    ls_diag_clear(&d);
+    r500_job rj;
+    r500_job_init(&rj);
+    float *varying = NULL;
+    ls_status st = mesa_r300_job(&c, frag, &rj, &varying, &d);
+    if (glout.len)
+        fwrite(glout.data, 1, glout.len, stderr);
+    ls_buf_free(&glout);
+    c.output = NULL;
+    if (st != LS_OK) {
+        /* the GL program or r300 failing is an outside component's failure */
+        rc = cli_report(a, &d);
+        if (st == LS_ERR_IO)
+            rc = CLI_UNAVAILABLE;
+    } else {
+        rj.workers = (unsigned)threads;
+        rj.options.jit = cli_jit_ops(); /* --engine jit (NULL without LLVM) */
+        /* the job-wide limits, as r500 run takes them */
+        for (size_t k = 0; k < a->nov && st == LS_OK; k++) {
+            const char *on = a->ov[k].opt->name;
+            if (!strcmp(on, "max-instructions") || !strcmp(on, "timeout") ||
+                !strcmp(on, "engine"))
+                st = r500_job_apply(&rj, on, a->ov[k].val, &d);
+        }
+    }
+    if (st != LS_OK && !rc) {
+        rc = st == LS_ERR_ARG ? cli_usage(a, "%s", d.msg) : cli_report(a, &d);
+    } else if (st == LS_OK) {
+        ls_buf tbuf;
+        ls_buf_init(&tbuf);
+        r500_result r;
+        long reps = 5;
+        r500_timing tm = {0};
+        int rrc = mode == MODE_BENCH ? cli_opt_long(a, "reps", 1, 1000, &reps) : 0;
+        if (rrc) {
+            rc = rrc;
+            st = LS_ERR_ARG;
+            memset(&r, 0, sizeof r);
+        } else if (mode == MODE_BENCH) {
+            /* the library's timing: the mean of reps whole r500_run calls */
+            st = r500_run_timed(&rj, (unsigned)reps, &tm, &r, &d);
+        } else {
+            st = r500_run(&rj, &r, cli_get(a, "trace") ? &tbuf : NULL, &d);
+        }
+        if (rrc) {
+            /* bad --reps: reported */
+        } else if (st != LS_OK) {
+            rc = cli_report(a, &d);
+        } else if (mode == MODE_BENCH) {
+            double ls_sec = tm.wall;
+            double lp_sec = -1;
+            ls_diag td;
+            ls_diag_clear(&td);
+            if (mesa_llvmpipe_time(&c, frag, (unsigned)threads, (int)reps, &lp_sec, &td) != LS_OK) {
+                cli_report(a, &td);
+                lp_sec = -1;
+            }
+            double px = (double)c.width * c.height;
+            /* the timings are what bench produces: stdout */
+            printf("%s %dx%d, %ld thread(s)\n", frag, c.width, c.height, threads);
+            printf("  lockstep (engine %s): %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %ld runs",
+                   rj.options.engine == R500_ENGINE_JIT ? "jit" : "interp", ls_sec, tm.cpu,
+                   px / ls_sec / 1e6, reps);
+            if (rj.options.engine == R500_ENGINE_JIT)
+                printf(", each compiling: %.6f s", r.stats.compile_seconds);
+            printf(")\n");
+            if (lp_sec > 0) {
+                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of %ld draws, LP_NUM_THREADS=%ld)\n",
+                       lp_sec, px / lp_sec / 1e6, reps, threads);
+                printf("  ratio lockstep/llvmpipe: %.1fx slower\n", ls_sec / lp_sec);
+            } else {
+                printf("  llvmpipe: could not be timed\n");
+            }
+            r500_result_free(&r);
+        } else {
+            rc = cli_r500_faults(a, frag, &r);
+            int wr = cli_r500_outputs(a, frag, &rj, &r, &tbuf);
+            rc = rc ? rc : wr;
+            if (mode == MODE_CHECK) {
+                int crc = compare(a, &c, frag, &r, tol, out);
+                rc = rc ? rc : crc;
+            }
+            r500_result_free(&r);
+        }
+        ls_buf_free(&tbuf);
+    }
+    r500_job_free(&rj);
+    free(varying);
+    free(uni);
+    return rc;
 }
+
+int cli_mesa_run(cli_args *a) { return mesa_cmd(a, MODE_RUN); }
+int cli_mesa_check(cli_args *a) { return mesa_cmd(a, MODE_CHECK); }
+int cli_mesa_bench(cli_args *a) { return mesa_cmd(a, MODE_BENCH); }

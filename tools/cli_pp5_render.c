@@ -1,7 +1,6 @@
-/* `lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] [--vcd trace.vcd]
- *  [--probe X,Y] [--stats stats.json] [--chips CXxCY] [--tile WxH]
- *  [--origins full|tile]`: the scene
- *  renderer of src/pp5/render.c. */
+/* `lockstep pp5 render SCENE [options]` (options: cli_table.c): the scene
+ * renderer of src/pp5/render.c, with the VCD of the IGC's signals and the
+ * EMC state at a probe pixel. */
 #include <stdlib.h>
 #include <string.h>
 #include "base/vcd.h"
@@ -75,49 +74,29 @@ static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
     return true;
 }
 
-int cli_pp5_render(int argc, char **argv)
+int cli_pp5_render(cli_args *a)
 {
-    const char *scene = NULL, *png = NULL, *raw = NULL, *vcdp = NULL, *stats = NULL;
+    const char *scene = a->ops[0], *png = cli_get(a, "output"), *raw = cli_get(a, "raw"),
+               *vcdp = cli_get(a, "vcd"), *stats = cli_get(a, "stats"), *v;
     pp5_render_opts o;
     pp5_render_opts_default(&o);
     int probe_x = -1, probe_y = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (!strcmp(a, "-o") && has) png = argv[++i];
-        else if (!strcmp(a, "--raw") && has) raw = argv[++i];
-        else if (!strcmp(a, "--vcd") && has) vcdp = argv[++i];
-        else if (!strcmp(a, "--stats") && has) stats = argv[++i];
-        else if (!strcmp(a, "--chips") && has) {
-            if (!parse_pair(argv[++i], 'x', 256, &o.emc.chips_x, &o.emc.chips_y))
-                return cli_usage_error("--chips wants CXxCY, e.g. 8x8 (1..256 each), not '%s'", argv[i]);
-        } else if (!strcmp(a, "--tile") && has) {
-            if (!parse_pair(argv[++i], 'x', 2048, &o.emc.tile_w, &o.emc.tile_h))
-                return cli_usage_error("--tile wants WxH pixels per chip, e.g. 16x16, not '%s'", argv[i]);
-        } else if (!strcmp(a, "--origins") && has) {
-            const char *v = argv[++i];
-            if (strcmp(v, "full") && strcmp(v, "tile"))
-                return cli_usage_error("--origins wants full (A-14 default) or tile, not '%s'", v);
-            o.emc.config_origin_full = !strcmp(v, "full");
-        } else if (!strcmp(a, "--probe") && has) {
-            if (!parse_pair(argv[++i], ',', 2047, &probe_x, &probe_y))
-                return cli_usage_error("--probe wants X,Y (array pixel, 0-based), not '%s'", argv[i]);
-        }
-        else if (a[0] == '-' && a[1]) return cli_usage_error("unknown or incomplete option '%s'", a);
-        else if (!scene) scene = a;
-        else return cli_usage_error("more than one scene file");
-    }
-    if (!scene || !png)
-        return cli_usage_error("usage: lockstep pp5 render SCENE -o frame.png [--raw frame.rgb] "
-                               "[--vcd trace.vcd [--probe X,Y]] [--stats stats.json] "
-                               "[--chips CXxCY] [--tile WxH] [--origins full|tile]");
-    if (probe_x >= 0 && !vcdp) return cli_usage_error("--probe names the pixel shown in --vcd: give --vcd too");
+    if ((v = cli_get(a, "chips")) && !parse_pair(v, 'x', 256, &o.emc.chips_x, &o.emc.chips_y))
+        return cli_usage(a, "--chips %s: expected CXxCY, e.g. 8x8 (1..256 each)", v);
+    if ((v = cli_get(a, "tile")) && !parse_pair(v, 'x', 2048, &o.emc.tile_w, &o.emc.tile_h))
+        return cli_usage(a, "--tile %s: expected WxH pixels per chip, e.g. 16x16", v);
+    if ((v = cli_get(a, "origins")))
+        o.emc.config_origin_full = !strcmp(v, "full");
+    if ((v = cli_get(a, "probe")) && !parse_pair(v, ',', 2047, &probe_x, &probe_y))
+        return cli_usage(a, "--probe %s: expected X,Y (array pixel, 0-based)", v);
+    if (probe_x >= 0 && !vcdp)
+        return cli_usage(a, "--probe names the pixel shown in --vcd: give --vcd too");
     {
         /* the geometry's own checks (pp5_emc_create) before any work */
         pp5_emc *check;
         ls_diag gd;
         if (pp5_emc_create(&check, &o.emc, &gd) != LS_OK)
-            return cli_usage_error("--chips/--tile: %s", gd.msg);
+            return cli_usage(a, "--chips/--tile: %s", gd.msg);
         pp5_emc_destroy(check);
     }
     int w = o.emc.tile_w * o.emc.chips_x, h = o.emc.tile_h * o.emc.chips_y;
@@ -126,26 +105,23 @@ int cli_pp5_render(int argc, char **argv)
         probe_y = h / 2;
     }
     if (probe_x >= w || probe_y >= h)
-        return cli_usage_error("--probe %d,%d lies outside the %dx%d array", probe_x, probe_y, w, h);
+        return cli_usage(a, "--probe %d,%d lies outside the %dx%d array", probe_x, probe_y, w, h);
     ls_diag d;
     ls_diag_clear(&d);
     ls_buf src;
-    ls_buf_init(&src);
-    if (!ls_read_file(scene, &src)) {
-        ls_diag_set(&d, LS_ERR_IO, scene, 0, 0, "cannot read the scene file");
-        return cli_report(&d);
-    }
+    int rc0 = cli_read(a, scene, &src);
+    if (rc0) return rc0;
     pp5_scene s;
-    ls_status st = pp5_scene_parse(src.data ? src.data : "", src.len, scene, &s, &d);
+    ls_status st = pp5_scene_parse(src.data ? src.data : "", src.len, cli_name(scene), &s, &d);
     ls_buf_free(&src);
-    if (st != LS_OK) return cli_report(&d);
+    if (st != LS_OK) return cli_report(a, &d);
     if (s.region_x + w > 2048 || s.region_y + h > 2048) {
         /* chip origins are 11 bits: the whole array must lie below 2048 */
         ls_diag_set(&d, LS_ERR_ARG, scene, s.region_line, 1,
                     "region (%d, %d) + the %dx%d array reaches past pixel 2047 (11-bit chip "
                     "origins, A-14)", s.region_x, s.region_y, w, h);
         pp5_scene_free(&s);
-        return cli_report(&d);
+        return cli_report(a, &d);
     }
     if (!o.emc.config_origin_full && (s.region_x % o.emc.tile_w || s.region_y % o.emc.tile_h)) {
         ls_diag_set(&d, LS_ERR_ARG, scene, s.region_line, 1,
@@ -153,7 +129,7 @@ int cli_pp5_render(int argc, char **argv)
                     "chips keep only the high-order origin bits (A-14 alternative)",
                     s.region_x, s.region_y, o.emc.tile_w, o.emc.tile_h);
         pp5_scene_free(&s);
-        return cli_report(&d);
+        return cli_report(a, &d);
     }
     vcd_ctx vc;
     memset(&vc, 0, sizeof vc);
@@ -171,7 +147,7 @@ int cli_pp5_render(int argc, char **argv)
         vc.eplane = calloc((size_t)w * (size_t)h / 64, sizeof *vc.eplane);
         if (!names || !widths || !vc.vals || !vc.eplane) {
             free(names); free(widths); free(vc.vals); free(vc.eplane); pp5_scene_free(&s);
-            return cli_usage_error("out of memory");
+            return cli_err(a, CLI_INTERNAL, "out of memory");
         }
         names[0] = "Clk";
         widths[0] = 1;
@@ -188,7 +164,7 @@ int cli_pp5_render(int argc, char **argv)
         int r = ls_vcd_begin(&vc.vcd, &vbuf, "1ns", "pp5", nall, names, widths);
         free(names);
         free(widths);
-        if (r) { free(vc.vals); free(vc.eplane); pp5_scene_free(&s); return cli_usage_error("out of memory"); }
+        if (r) { free(vc.vals); free(vc.eplane); pp5_scene_free(&s); return cli_err(a, CLI_INTERNAL, "out of memory"); }
         o.on_clock = on_clock;
         o.user = &vc;
     }
@@ -197,28 +173,34 @@ int cli_pp5_render(int argc, char **argv)
     memset(&rs, 0, sizeof rs);
     int rc = CLI_OK;
     bool vcdp_done = false;
-    if (!rgb) { rc = cli_usage_error("out of memory"); goto out; }
+    if (!rgb) { rc = cli_err(a, CLI_INTERNAL, "out of memory"); goto out; }
     st = pp5_render(&s, &o, rgb, &rs, &d);
-    if (st != LS_OK) { rc = cli_report(&d); goto out; }
-    ls_image8 img = {w, h, 3, malloc((size_t)w * (size_t)h * 3)};
-    if (!img.pixels) { rc = cli_usage_error("out of memory"); goto out; }
-    for (int y = 0; y < h; y++) /* PNG is top row first; the array's row 0 is the bottom */
-        memcpy(img.pixels + (size_t)(h - 1 - y) * (size_t)w * 3, rgb + (size_t)y * (size_t)w * 3, (size_t)w * 3);
-    st = ls_png_write(png, &img, &d);
-    free(img.pixels);
-    if (st != LS_OK) { rc = cli_report(&d); goto out; }
+    if (st != LS_OK) { rc = cli_report(a, &d); goto out; }
+    if (png) {
+        ls_image8 img = {w, h, 3, malloc((size_t)w * (size_t)h * 3)};
+        if (!img.pixels) { rc = cli_err(a, CLI_INTERNAL, "out of memory"); goto out; }
+        for (int y = 0; y < h; y++) /* PNG is top row first; the array's row 0 is the bottom */
+            memcpy(img.pixels + (size_t)(h - 1 - y) * (size_t)w * 3, rgb + (size_t)y * (size_t)w * 3, (size_t)w * 3);
+        ls_buf pb;
+        ls_buf_init(&pb);
+        st = ls_png_write_mem(&img, &pb, &d);
+        free(img.pixels);
+        rc = st != LS_OK ? cli_report(a, &d) : cli_write(a, png, &pb);
+        ls_buf_free(&pb);
+        if (rc) goto out;
+    }
     if (raw) {
         ls_buf rb;
         ls_buf_init(&rb);
         ls_buf_append(&rb, rgb, (size_t)w * (size_t)h * 3);
-        rc = cli_write_file(raw, &rb);
+        rc = cli_write(a, raw, &rb);
         ls_buf_free(&rb);
         if (rc) goto out;
     }
     if (vcdp) {
         ls_vcd_end(&vc.vcd, (uint64_t)((double)(rs.clocks + 64) * vc.period_ns));
         vcdp_done = true;
-        if ((rc = cli_write_file(vcdp, &vbuf))) goto out;
+        if ((rc = cli_write(a, vcdp, &vbuf))) goto out;
     }
     double mhz = o.igc.clock_hz;
     uint64_t tri_sum = 0, ntri = 0, disc_sum = 0, ndisc = 0;
@@ -226,9 +208,10 @@ int cli_pp5_render(int argc, char **argv)
         if (s.p[i].kind == PP5_PRIM_TRI) { tri_sum += rs.prim_clocks[i]; ntri++; }
         else { disc_sum += rs.prim_clocks[i]; ndisc++; }
     }
-    printf("pp5 render: %zu primitives, %llu IGC clocks = %.3f ms at %.0f MHz "
+    if (!cli_flag(a, "quiet"))
+        fprintf(stderr, "%s: %zu primitives, %llu IGC clocks = %.3f ms at %.0f MHz "
            "(%.1f clocks per triangle, %.1f per disc)\n",
-           rs.nprims, (unsigned long long)rs.clocks, (double)rs.clocks / mhz * 1e3, mhz / 1e6,
+           a->prog, rs.nprims, (unsigned long long)rs.clocks, (double)rs.clocks / mhz * 1e3, mhz / 1e6,
            ntri ? (double)tri_sum / (double)ntri : 0.0, ndisc ? (double)disc_sum / (double)ndisc : 0.0);
     if (stats) {
         ls_buf j;
@@ -249,7 +232,7 @@ int cli_pp5_render(int argc, char **argv)
                           i ? ", " : "", s.p[i].line, s.p[i].kind == PP5_PRIM_TRI ? "tri" : "disc",
                           (unsigned long long)rs.prim_clocks[i]);
         ls_buf_puts(&j, "]}\n");
-        rc = cli_write_file(stats, &j);
+        rc = cli_write(a, stats, &j);
         ls_buf_free(&j);
     }
 out:

@@ -1,63 +1,38 @@
-/* `lockstep r500 asm IN.fs.asm -o OUT.bin [--hex]` */
+/* `lockstep r500 asm IN.fs.asm [-o OUT] [--hex]` */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "lockstep/r500_asm.h"
 
-static void usage(FILE *f)
+int cli_r500_asm(cli_args *a)
 {
-    fprintf(f, "usage: lockstep r500 asm IN.fs.asm -o OUT [--hex]\n"
-               "  -o OUT   output file: little-endian dwords (.bin), or with --hex\n"
-               "           hex text (0x%%08x, one dword per line, blank line between\n"
-               "           instructions, as buhman/r500's .fs.inc); '-' = stdout\n"
-               "  language reference: docs/r500-asm.md\n");
-}
-
-int cli_r500_report_list(const ls_diag_list *errs)
-{
-    for (size_t i = 0; i < errs->count; i++)
-        cli_report(&errs->items[i]);
-    if (errs->count > 1)
-        fprintf(stderr, "lockstep: %zu errors\n", errs->count);
-    return CLI_FAIL;
-}
-
-int cli_r500_asm(int argc, char **argv)
-{
-    const char *in = NULL, *out = NULL;
-    bool hex = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return CLI_OK;
-        } else if (!strcmp(argv[i], "--hex")) {
-            hex = true;
-        } else if (!strcmp(argv[i], "-o")) {
-            if (++i >= argc)
-                return cli_usage_error("-o needs a file name");
-            out = argv[i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            usage(stderr);
-            return cli_usage_error("unknown option '%s'", argv[i]);
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            return cli_usage_error("more than one input file");
-        }
-    }
-    if (!in || !out) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
+    const char *in = a->ops[0], *out = cli_get(a, "output");
+    bool hex = cli_flag(a, "hex");
+    if (!out)
+        out = "-";
+    if (!hex && !strcmp(out, "-") && isatty(1))
+        return cli_usage(a, "the words are binary and stdout is a terminal: give -o FILE or --hex");
+    ls_buf src;
+    int rc = cli_read(a, in, &src);
+    if (rc)
+        return rc;
     r500_asm_program prog;
     ls_diag_list errs;
     ls_diag_list_init(&errs);
-    if (r500_asm_file(in, &prog, &errs) != LS_OK) {
-        int rc = cli_r500_report_list(&errs);
+    ls_status st = r500_asm_mem(cli_name(in), src.data, src.len, &prog, &errs);
+    ls_buf_free(&src);
+    if (st != LS_OK) {
+        rc = cli_report_list(a, &errs);
         ls_diag_list_free(&errs);
         return rc;
     }
     ls_diag_list_free(&errs);
+    if (prog.count == 0) {
+        /* as `run` and `dis`: an empty program is an error, not an empty file */
+        r500_asm_program_free(&prog);
+        return cli_err(a, CLI_INPUT, "%s: error: the program has no instructions", cli_name(in));
+    }
     ls_buf b;
     ls_buf_init(&b);
     for (size_t k = 0; k < prog.count; k++) {
@@ -74,7 +49,7 @@ int cli_r500_asm(int argc, char **argv)
             ls_buf_putc(&b, '\n');
     }
     r500_asm_program_free(&prog);
-    int rc = cli_write_file(out, &b);
+    rc = cli_write(a, out, &b);
     ls_buf_free(&b);
     return rc;
 }

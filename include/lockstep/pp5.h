@@ -181,9 +181,20 @@ ls_status pp5_igc_load_ucode(pp5_igc *g, size_t addr, const uint32_t *words, siz
                              ls_diag *d);
 uint32_t pp5_igc_ucode(const pp5_igc *g, size_t addr);
 
+/* Which engine clocks the IGC when a runner (pp5_stream_run*, pp5_render)
+ * drives it: the fast step (default) or the readable model's full step
+ * (pp5_igc_step). Same pins, state and warnings (tests/pp5/test_igc_fast.c);
+ * the model is the one of record, the fast one the one to use. */
+typedef enum pp5_engine { PP5_ENGINE_FAST = 0, PP5_ENGINE_MODEL } pp5_engine;
+void pp5_igc_set_engine(pp5_igc *g, pp5_engine e);
+pp5_engine pp5_igc_engine(const pp5_igc *g);
+
 /* Warnings counted by the model (A-4, A-20, A-26 lenient, …). */
 size_t pp5_igc_warning_count(const pp5_igc *g);
-/* The i-th warning (oldest first; at most the last 64 are kept), or NULL. */
+/* Warnings kept: min(count, 64), the last ones (a caller lists these and says
+ * how many earlier ones were not kept: count - kept). */
+size_t pp5_igc_warnings_kept(const pp5_igc *g);
+/* The i-th kept warning (oldest first, i < pp5_igc_warnings_kept()), or NULL. */
 const char *pp5_igc_warning(const pp5_igc *g, size_t i);
 
 /* Named signals (pins and internal), for traces and VCD. */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+
 ls_status ls_png_write(const char *path, const ls_image8 *img, ls_diag *d)
 {
     png_image pi;
@@ -18,6 +20,30 @@ ls_status ls_png_write(const char *path, const ls_image8 *img, ls_diag *d)
     if (!png_image_write_to_file(&pi, path, 0, img->pixels, 0, NULL))
         return ls_diag_set(d, LS_ERR_IO, path, 0, 0, "cannot write PNG: %s", pi.message);
     return LS_OK;
+}
+
+ls_status ls_png_write_mem(const ls_image8 *img, ls_buf *out, ls_diag *d)
+{
+    png_image pi;
+    memset(&pi, 0, sizeof pi);
+    pi.version = PNG_IMAGE_VERSION;
+    pi.width = (png_uint_32)img->width;
+    pi.height = (png_uint_32)img->height;
+    pi.format = img->channels == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    png_alloc_size_t n = 0;
+    /* libpng's simplified API: a first call sizes the image, the second writes it */
+    if (!png_image_write_to_memory(&pi, NULL, &n, 0, img->pixels, 0, NULL))
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "cannot encode PNG: %s", pi.message);
+    unsigned char *mem = malloc(n ? n : 1);
+    if (!mem)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (!png_image_write_to_memory(&pi, mem, &n, 0, img->pixels, 0, NULL)) {
+        free(mem);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "cannot encode PNG: %s", pi.message);
+    }
+    ls_buf_append(out, mem, (size_t)n);
+    free(mem);
+    return out->oom ? ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory") : LS_OK;
 }
 
 ls_status ls_png_read(const char *path, ls_image8 *img, ls_diag *d)

@@ -30,7 +30,7 @@
  * per-segment column and row masks; dark chips log their Carry updates as
  * above. tests/pp5/test_emc_diff.c checks all of it (pp5_emc_step and
  * pp5_emc_run in random blocks) against the straightforward array kept in
- * tests/pp5/emc_ref.c. */
+ * src/pp5/model/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/buf.h"
+#include "pp5/model/emc_ref.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
 
@@ -432,7 +433,14 @@ ls_status pp5_render_prim_stream(const pp5_prim *p, void *bufp, ls_diag *d)
 typedef struct run_ctx {
     pp5_emc *emc;
     const pp5_render_opts *o;
+    emc_ref *ref;   /* PP5_ENGINE_MODEL: the array model, clocked instead of emc */
 } run_ctx;
+
+static void on_block_model(void *user, const pp5_pins *pins, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        emc_ref_step(((run_ctx *)user)->ref, &pins[i]);
+}
 
 static void on_clock(void *user, const pp5_igc *g, const pp5_pins *pins)
 {
@@ -451,6 +459,7 @@ static void on_block(void *user, const pp5_pins *pins, size_t n)
  * pins, and the array may look ahead within a block (pp5_emc_run). */
 static ls_status run_stream(const pp5_stream *s, pp5_igc *g, run_ctx *rc, ls_diag *d)
 {
+    if (rc->ref) return pp5_stream_run_blocks(s, g, 0, on_block_model, rc, d);
     if (rc->o->on_clock) return pp5_stream_run(s, g, 0, on_clock, rc, d);
     return pp5_stream_run_blocks(s, g, 0, on_block, rc, d);
 }
@@ -528,6 +537,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     memset(st, 0, sizeof *st);
     pp5_igc *g = NULL;
     pp5_emc *e = NULL;
+    emc_ref *ref = NULL; /* PP5_ENGINE_MODEL */
     emitter *em = NULL;
     pp5_stream acts;
     memset(&acts, 0, sizeof acts);
@@ -553,7 +563,18 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                          s->region_x, s->region_y, o->emc.tile_w, o->emc.tile_h);
         goto out;
     }
-    run_ctx rc = {e, o};
+    run_ctx rc = {e, o, NULL};
+    if (o->engine == PP5_ENGINE_MODEL) {
+        if (o->on_clock) {
+            rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                             "pp5 render: an observer (trace, VCD, probe) watches the fast EMC "
+                             "array; the model engine runs without one");
+            goto out;
+        }
+        if ((rs = emc_ref_create(&ref, &o->emc, d)) != LS_OK) goto out;
+        rc.ref = ref;
+        pp5_igc_set_engine(g, PP5_ENGINE_MODEL);
+    }
     /* host streams as actions (each instruction line parsed once per frame) */
     em = calloc(1, sizeof *em);
     if (!em) {
@@ -633,7 +654,7 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     if ((rs = em->err) != LS_OK || (rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->clocks = pp5_igc_cycle(g) - c0;
     st->igc_warnings = pp5_igc_warning_count(g);
-    st->emc_warnings = pp5_emc_warning_count(e);
+    st->emc_warnings = rc.ref ? emc_ref_warning_count(rc.ref) : pp5_emc_warning_count(e);
     /* read-back: each colour field as a byte per pixel (pp5_emc_field8), then
      * interleaved as RGB */
     size_t npix = (size_t)pp5_emc_width(e) * (size_t)pp5_emc_height(e);
@@ -642,7 +663,15 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
         rs = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
+    if (rc.ref) {
+        const int w = emc_ref_width(rc.ref);
+        for (int k = 0; k < 3; k++)
+            for (size_t p = 0; p < npix; p++)
+                chan[(size_t)k * npix + p] = (uint8_t)emc_ref_field(rc.ref, (int)(p % (size_t)w),
+                                                                    (int)(p / (size_t)w), field[k], 8);
+    } else {
+        for (int k = 0; k < 3; k++) pp5_emc_field8(e, field[k], 8, chan + (size_t)k * npix);
+    }
     pp5_rgb_interleave(chan, chan + npix, chan + 2 * npix, npix, rgb, 2);
     free(chan);
 out:
@@ -652,6 +681,7 @@ out:
     }
     free(em);
     pp5_stream_free(&acts);
+    if (ref) emc_ref_destroy(ref);
     pp5_emc_destroy(e);
     pp5_igc_destroy(g);
     return rs;

@@ -50,6 +50,11 @@ typedef struct pp5_render_opts {
     pp5_emc_options emc;
     pp5_render_clock_fn on_clock;   /* may be NULL */
     void *user;
+    /* PP5_ENGINE_FAST (default): the fast IGC and EMC array; PP5_ENGINE_MODEL:
+     * the IGC's full step and the EMC array model (src/pp5/model/emc_ref.c),
+     * clock by clock — same image, clocks and warnings; no on_clock then (the
+     * observer's view is the fast array's). */
+    pp5_engine engine;
 } pp5_render_opts;
 void pp5_render_opts_default(pp5_render_opts *o);
 

@@ -93,6 +93,7 @@ static int reg_index(word w)
 static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, const char **why)
 {
     uint32_t v = 0;
+    uint32_t seen = 0; /* bits of the word set by a field so far */
     for (size_t i = 0; i < nw; i++) {
         word f = w[i];
         const char *eq = memchr(f.p, '=', f.n);
@@ -109,6 +110,17 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
             *bad = val;
             return false;
         }
+/* A field's bits: given twice (or overlapping another field given, e.g.
+ * fni= and lc1=, both I<23:30>) is an error, not an OR of the two values. */
+#define CLAIM(lsb, width)                                        \
+    do {                                                         \
+        uint32_t m_ = (uint32_t)(((1ull << (width)) - 1) << (lsb)); \
+        if (seen & m_) {                                         \
+            *why = "field given twice (or overlaps a field already given)"; \
+            return false;                                        \
+        }                                                        \
+        seen |= m_;                                              \
+    } while (0)
 #define FIELD(name, lsb, width)                                  \
     if (weq(key, name)) {                                        \
         uint64_t x = flag ? 1 : n;                               \
@@ -116,6 +128,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
             *why = "value too wide for the field";               \
             return false;                                        \
         }                                                        \
+        CLAIM(lsb, width);                                       \
         v |= (uint32_t)x << (lsb);                               \
         continue;                                                \
     }
@@ -130,6 +143,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "qee must be none, const, linear or quad";
                     return false;
                 }
+                CLAIM(18, 2);
                 v |= (uint32_t)k << 18;
                 continue;
             }
@@ -138,6 +152,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "fni: FNI + 115 must fit in 8 bits";
                     return false;
                 }
+                CLAIM(23, 8);
                 v |= (uint32_t)(n + 115) << 23;
                 continue;
             }
@@ -146,6 +161,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "lc1: count 0..11 (excess-116 in 7 bits); use lc1x= for the raw field";
                     return false;
                 }
+                CLAIM(23, 8);
                 v |= (uint32_t)(n + 116) << 23;
                 continue;
             }
@@ -160,6 +176,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
                     *why = "fbits must be 0..30";
                     return false;
                 }
+                CLAIM(23, 8);
                 v |= (uint32_t)(129 + n) << 23;
                 continue;
             }
@@ -169,6 +186,7 @@ static bool field_word(int reg, word *w, size_t nw, uint32_t *out, word *bad, co
             FIELD("rmode", 31, 1)
         }
 #undef FIELD
+#undef CLAIM
         *why = "unknown field";
         return false;
     }
@@ -253,6 +271,9 @@ ls_status pp5_stream_parse(const char *src, size_t len, const char *fname, pp5_s
                         a.value = bits;
                     }
                 }
+            } else if (nw == 3 && wnum(w[2], UINT64_MAX, &n) && n > 0xffffffffu) {
+                why = "value too wide for a 32-bit register";
+                at = w[2];
             } else if (nw == 3 && wnum(w[2], 0xffffffffu, &n)) {
                 a.kind = PP5_ACT_WRITE;
                 a.reg = (pp5_reg)r;
@@ -392,7 +413,7 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
              * (pp5_igc_run_idle stops when Busy falls in a wait, or when fn
              * starts reading signals). TestPE clocks take the host side. */
             if ((c > 0 || a->kind == PP5_ACT_RUN || a->kind == PP5_ACT_WAIT) && !pe &&
-                !g->signals_read) {
+                !g->signals_read && !g->model_only) {
                 uint64_t m = clocks - c < limit - ran ? clocks - c : limit - ran;
                 uint64_t k = pp5_igc_run_idle(g, &idle, m, a->kind == PP5_ACT_WAIT, fn, user,
                                               NULL);
@@ -404,7 +425,7 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
             /* The fast clock (same pins and state as pp5_igc_step()), unless fn
              * read the named signals after the last clock: then the full step,
              * which keeps them current, rather than rebuilding them each clock. */
-            bool full = g->signals_read;
+            bool full = g->signals_read || g->model_only;
             g->signals_read = false;
             const pp5_host_in *now = c == 0 ? &in : &idle;
             ls_status st = full ? pp5_igc_step(g, now, &p, d) : pp5_igc_clock_fast(g, now, &p, d);
@@ -425,9 +446,41 @@ static bool scriptable(pp5_action_kind k)
     return k == PP5_ACT_WRITE || k == PP5_ACT_GO || k == PP5_ACT_RUN || k == PP5_ACT_WAIT;
 }
 
+/* PP5_ENGINE_MODEL: the model's clocks one by one (pp5_stream_run), their
+ * pins collected into the same blocks. */
+typedef struct model_blocks {
+    pp5_block_fn fn;
+    void *user;
+    size_t n;
+    pp5_pins p[PP5_STREAM_BLOCK];
+} model_blocks;
+static void model_block_clock(void *user, const pp5_igc *g, const pp5_pins *p)
+{
+    (void)g;
+    model_blocks *mb = user;
+    mb->p[mb->n++] = *p;
+    if (mb->n == PP5_STREAM_BLOCK) {
+        mb->fn(mb->user, mb->p, mb->n);
+        mb->n = 0;
+    }
+}
+
 ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
                                 pp5_block_fn fn, void *user, ls_diag *d)
 {
+    if (g->model_only) {
+        model_blocks *mb = malloc(sizeof *mb);
+        if (!mb)
+            return ls_diag_set(d, LS_ERR_NOMEM, s->fname, 0, 0, "out of memory");
+        mb->fn = fn;
+        mb->user = user;
+        mb->n = 0;
+        ls_status st = pp5_stream_run(s, g, max_cycles, model_block_clock, mb, d);
+        if (mb->n)
+            fn(user, mb->p, mb->n);
+        free(mb);
+        return st;
+    }
     pp5_pins buf[PP5_STREAM_BLOCK];
     size_t k = 0; /* clocks in buf */
     host_levels lv = {false, false, false, false};

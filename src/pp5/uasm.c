@@ -6,33 +6,14 @@
  * EMC bus model of pp5.md §5.2 (A-8): each operand is the wired AND of its
  * selected sources (1 when none), XOR its Cmp bit. */
 #include "pp5/uasm.h"
+#include "pp5/uword.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* name, lsb, width */
-#define PP5_UFIELDS(X)        \
-    X(DIREN, "dir", 0, 1)     \
-    X(ACMP, "acmp", 1, 1)     \
-    X(AGTSS, "agtss", 2, 1)   \
-    X(AGTST, "agtst", 3, 1)   \
-    X(CCMP, "ccmp", 4, 1)     \
-    X(CGTSC, "cgtsc", 5, 1)   \
-    X(BCMP, "bcmp", 6, 1)     \
-    X(BGTSE, "bgtse", 7, 1)   \
-    X(BGTSM, "bgtsm", 8, 1)   \
-    X(LDC, "ldc", 9, 1)       \
-    X(LDE, "lde", 10, 1)      \
-    X(MWRT, "mwrt", 11, 1)    \
-    X(PMA, "pma", 12, 3)      \
-    X(TREE, "tree", 15, 2)    \
-    X(CNT2, "cnt2", 17, 1)    \
-    X(CNT1, "cnt1", 18, 1)    \
-    X(BRADDR, "braddr", 19, 9) \
-    X(SEQ, "seq", 28, 3)      \
-    X(DONE, "done", 31, 1)
+/* the microword's fields: pp5/uword.h */
 
 enum {
 #define X(id, name, lsb, width) F_##id,
@@ -53,6 +34,26 @@ static uint32_t fput(uint32_t w, int f, uint32_t v)
 {
     uint32_t m = ((1u << ufield[f].width) - 1u) << ufield[f].lsb;
     return (w & ~m) | ((v << ufield[f].lsb) & m);
+}
+
+/* The checks of one word that do not depend on how it was written (the
+ * assembler and the hex list reader both make them). */
+/* seed, LoopCount: "Cnt1LSP1 must not be asserted when DoneHSP1 is asserted;
+ * the microcode assembler asmpp5 should check for this."; Cnt2 likewise (A-3). */
+static const char *word_counter_problem(uint32_t w)
+{
+    if (fget(w, F_DONE) && fget(w, F_CNT1))
+        return "cnt1 with done: the counter loads on Done (seed, LoopCount)";
+    if (fget(w, F_DONE) && fget(w, F_CNT2))
+        return "cnt2 with done: the counter loads on Done (A-3)";
+    return NULL;
+}
+/* seed, Sequencer: "The last word in the microcode sequence … as well as the
+ * microcode word at address 0 … has the Done microcode bit set, and the branch
+ * field set to address 0." A branch must be taken (jmp). */
+static bool done_word_ok(uint32_t w)
+{
+    return !fget(w, F_DONE) || (fget(w, F_BRADDR) == 0 && fget(w, F_SEQ) == 1);
 }
 
 /* PMAInstr (seed, PixMemAddr table), by code. */
@@ -519,14 +520,9 @@ static bool assemble_words(asm_ctx *c, tok *tk, int nt, size_t addr, uint32_t *w
                idx < 6 ? "ExtOp" : "config", idx);
         return false;
     }
-    /* seed, LoopCount: "Cnt1LSP1 must not be asserted when DoneHSP1 is asserted;
-     * the microcode assembler asmpp5 should check for this." */
-    if (fget(w, F_DONE) && fget(w, F_CNT1)) {
-        err_at(c, col0, "cnt1 with done: the counter loads on Done (seed, LoopCount)");
-        return false;
-    }
-    if (fget(w, F_DONE) && fget(w, F_CNT2)) {
-        err_at(c, col0, "cnt2 with done: the counter loads on Done (A-3)");
+    const char *why = word_counter_problem(w);
+    if (why) {
+        err_at(c, col0, "%s", why);
         return false;
     }
     /* A-3: an all-zero Tree field means Force (pp5.md §4.2), easy to get by
@@ -663,7 +659,7 @@ ls_status pp5_uasm(const char *src, size_t len, const char *fname, pp5_ucode *ou
         /* seed, Sequencer: "The last word in the microcode sequence … as well as
          * the microcode word at address 0 … has the Done microcode bit set, and
          * the branch field set to address 0." A branch must be taken (jmp). */
-        if (fget(w, F_DONE) && (fget(w, F_BRADDR) != 0 || fget(w, F_SEQ) != 1)) {
+        if (!done_word_ok(w)) {
             ls_diag d;
             ls_diag_clear(&d);
             ls_diag_set(&d, LS_ERR_PARSE, c->fname, 0, 0,
@@ -734,6 +730,21 @@ ls_status pp5_uhex_parse(const char *src, size_t len, const char *fname, pp5_uco
             if (addr >= PP5_UCODE_WORDS)
                 return ls_diag_set(d, LS_ERR_RANGE, fname, line, col,
                                    "more than 416 microcode words");
+            /* the assembler's checks (a branch field past 415 cannot be
+             * written in the language: its targets are 0..415) */
+            if (out->defined[addr])
+                return ls_diag_set(d, LS_ERR_PARSE, fname, line, col,
+                                   "microcode word %zu given twice", addr);
+            if (fget((uint32_t)v, F_BRADDR) >= PP5_UCODE_WORDS)
+                return ls_diag_set(d, LS_ERR_RANGE, fname, line, col,
+                                   "word %zu: branch address %u outside the 416-word store",
+                                   addr, fget((uint32_t)v, F_BRADDR));
+            const char *why = word_counter_problem((uint32_t)v);
+            if (why)
+                return ls_diag_set(d, LS_ERR_PARSE, fname, line, col, "word %zu: %s", addr, why);
+            if (!done_word_ok((uint32_t)v))
+                return ls_diag_set(d, LS_ERR_PARSE, fname, line, col,
+                                   "word %zu: a done word must be 'jmp 0' (seed, Sequencer)", addr);
             out->words[addr] = (uint32_t)v;
             out->defined[addr] = true;
             addr++;
@@ -742,6 +753,9 @@ ls_status pp5_uhex_parse(const char *src, size_t len, const char *fname, pp5_uco
         }
         pos = e < len ? e + 1 : e;
     }
+    if (out->count > 0 && (!out->defined[0] || !fget(out->words[0], F_DONE)))
+        return ls_diag_set(d, LS_ERR_PARSE, fname, 0, 0,
+                           "address 0 must hold the idle word ('done jmp 0', seed, Sequencer; A-3)");
     return LS_OK;
 }
 

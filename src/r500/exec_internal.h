@@ -142,8 +142,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *p, const r500_seg 
 /* The interpreter engine: r500_run with engine interp. */
 ls_status r500_interp_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
 
-/* The texture unit seam (tex.c): load / free a texture file. */
-ls_status r500_exec_texture_load(const char *path, struct r500_texture **t, ls_diag *d);
+/* The texture unit seam (tex.c): free a texture (files are loaded through
+ * the job's texture_loader, include/lockstep/r500.h). */
 void r500_exec_texture_free(struct r500_texture *t);
 
 #endif

@@ -1,6 +1,7 @@
 /* R500 texture sampler model; choices documented in docs/assumptions.md
  * ("TEX sampler"). */
 #include "lockstep/r500_tex.h"
+#include "lockstep/r500_txu.h"
 #include "r500/exec_internal.h"
 
 #include <math.h>
@@ -87,103 +88,42 @@ int r500_texture_width(const r500_texture *t) { return t->w[0]; }
 int r500_texture_height(const r500_texture *t) { return t->h[0]; }
 int r500_texture_levels(const r500_texture *t) { return t->levels; }
 
-/* Texel index along an axis of size n: repeat (modulo, also for negative
- * and huge values) or clamp to the edge. */
-static int wrap_index(double i, int n, r500_tex_wrap wrap)
+/* The float images are one source of texels for the register-driven sampler
+ * (src/r500/txu.c): r500_tex_sample states the sampler settings of a
+ * r500_texture as TX registers of one unit and samples through
+ * r500_txu_sample. Nearest filtering is MAG/MIN_FILTER = point, bilinear is
+ * linear; repeat is CLAMP_* = wrap, clamp is "clamp to last texel"; the mip
+ * filter is point with the half-up rounding this sampler has always used
+ * (model option tx-mip-round = half-up, docs/assumptions.md). */
+static void fetch_float(const void *ctx, int level, int layer, int x, int y, float rgba[4])
 {
-    if (wrap == R500_TEX_CLAMP) {
-        if (i < 0)
-            return 0;
-        if (i > n - 1)
-            return n - 1;
-        return (int)i;
-    }
-    double m = i - floor(i / n) * n;
-    int k = (int)m;
-    return k < 0 ? 0 : (k >= n ? n - 1 : k);
-}
-
-static const float *texel(const r500_texture *t, int l, double x, double y)
-{
-    int i = wrap_index(x, t->w[l], t->wrap_s), j = wrap_index(y, t->h[l], t->wrap_t);
-    return t->texels[l] + ((size_t)j * (size_t)t->w[l] + (size_t)i) * 4;
-}
-
-static double finite_or_zero(double v)
-{
-    return isfinite(v) ? v : 0.0;
-}
-
-static void sample_level(const r500_texture *t, int l, double u, double v, float out[4])
-{
-    /* u, v in texels of level 0; this level's texel space is 2^l coarser */
-    double su = u * t->w[l] / t->w[0], sv = v * t->h[l] / t->h[0];
-    if (t->filter == R500_TEX_NEAREST) {
-        const float *p = texel(t, l, floor(su), floor(sv));
-        memcpy(out, p, 4 * sizeof(float));
-        return;
-    }
-    /* bilinear: texel centres at half-integers */
-    double x = su - 0.5, y = sv - 0.5;
-    double x0 = floor(x), y0 = floor(y);
-    float fx = (float)(x - x0), fy = (float)(y - y0);
-    const float *a = texel(t, l, x0, y0), *b = texel(t, l, x0 + 1, y0);
-    const float *c = texel(t, l, x0, y0 + 1), *e = texel(t, l, x0 + 1, y0 + 1);
-    for (int k = 0; k < 4; k++) {
-        float top = a[k] + (b[k] - a[k]) * fx;
-        float bot = c[k] + (e[k] - c[k]) * fx;
-        out[k] = top + (bot - top) * fy;
-    }
+    const r500_texture *t = ctx;
+    (void)layer;
+    memcpy(rgba, t->texels[level] + ((size_t)y * (size_t)t->w[level] + (size_t)x) * 4,
+           4 * sizeof(float));
 }
 
 ls_status r500_tex_sample(const r500_texture *t, const r500_tex_request *rq, ls_diag *d)
 {
     if (!t)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "texture lookup on an unbound sampler");
-    unsigned n = rq->n > R500_TEX_MAX_LANES ? R500_TEX_MAX_LANES : rq->n;
-    double sx = rq->unscaled ? 1.0 : (double)t->w[0], sy = rq->unscaled ? 1.0 : (double)t->h[0];
-    double u[R500_TEX_MAX_LANES], v[R500_TEX_MAX_LANES];
-    for (unsigned l = 0; l < n; l++) {
-        /* NaN or infinite coordinates sample texel 0 (documented choice) */
-        u[l] = finite_or_zero((double)rq->coord[0][l] * sx);
-        v[l] = finite_or_zero((double)rq->coord[1][l] * sy);
-    }
-    for (unsigned l = 0; l < n; l++) {
-        if (!((rq->mask >> l) & 1u))
-            continue;
-        double lod = 0.0;
-        if (rq->lod_mode == R500_TEX_LOD_EXPLICIT) {
-            lod = rq->lod ? rq->lod[l] : 0.0;
-        } else if (rq->lod_mode == R500_TEX_LOD_DERIV) {
-            double dux = rq->ddx[0][l] * sx, dvx = rq->ddx[1][l] * sy;
-            double duy = rq->ddy[0][l] * sx, dvy = rq->ddy[1][l] * sy;
-            double rho = fmax(sqrt(dux * dux + dvx * dvx), sqrt(duy * duy + dvy * dvy));
-            lod = rho > 0 ? log2(rho) : -INFINITY;
-        } else if (rq->quad) {
-            /* per quad: x difference top-right - top-left, y difference
-             * bottom-left - top-left (r500.md §3.4, as MDH/MDV) */
-            const uint8_t *q = rq->quad[l];
-            unsigned tl = q[0] < n ? q[0] : l, tr = q[1] < n ? q[1] : l, bl = q[2] < n ? q[2] : l;
-            double dux = u[tr] - u[tl], dvx = v[tr] - v[tl];
-            double duy = u[bl] - u[tl], dvy = v[bl] - v[tl];
-            double rho = fmax(sqrt(dux * dux + dvx * dvx), sqrt(duy * duy + dvy * dvy));
-            lod = rho > 0 ? log2(rho) : -INFINITY;
-            if (rq->lod_mode == R500_TEX_LOD_BIAS && rq->lod)
-                lod += rq->lod[l];
-        } else if (rq->lod_mode == R500_TEX_LOD_BIAS && rq->lod) {
-            lod = rq->lod[l];
-        }
-        /* nearest mip level: round(lod), clamped to the chain (no trilinear);
-         * NaN (fails the comparison) and -inf use level 0, +inf the last */
-        int level = 0;
-        if (lod > 0.5)
-            level = lod >= t->levels - 1 ? t->levels - 1 : (int)floor(lod + 0.5);
-        float px[4];
-        sample_level(t, level, u[l], v[l], px);
-        for (int c = 0; c < 4; c++)
-            rq->out[c][l] = px[c];
-    }
-    return LS_OK;
+    r500_tx_state s;
+    memset(&s, 0, sizeof s);
+    unsigned filt = t->filter == R500_TEX_NEAREST ? 1u : 2u;
+    r500_tx_set(&s, 0, R500_TXF_MAG_FILTER, filt);
+    r500_tx_set(&s, 0, R500_TXF_MIN_FILTER, filt);
+    r500_tx_set(&s, 0, R500_TXF_MIP_FILTER, 1);
+    r500_tx_set(&s, 0, R500_TXF_CLAMP_S, t->wrap_s == R500_TEX_CLAMP ? 2u : 0u);
+    r500_tx_set(&s, 0, R500_TXF_CLAMP_T, t->wrap_t == R500_TEX_CLAMP ? 2u : 0u);
+    r500_tx_options o;
+    r500_tx_options_default(&o);
+    o.mip_half_up = true;
+    r500_texel_source src = {.fetch = fetch_float, .ctx = t};
+    r500_txu u;
+    ls_status st = r500_txu_bind_source(&u, &s, 0, t->w[0], t->h[0], t->levels, &src, &o, d);
+    if (st != LS_OK)
+        return st;
+    return r500_txu_sample(&u, rq, d);
 }
 
 /* The executor's texture hooks (src/r500/exec_internal.h). Loading from a

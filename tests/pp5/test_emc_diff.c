@@ -26,7 +26,7 @@
 #include <string.h>
 #include "../common/test_util.h"
 #include "base/buf.h"
-#include "emc_ref.h"
+#include "pp5/model/emc_ref.h"
 #include "lockstep/pp5_emc.h"
 #include "pp5/render.h"
 

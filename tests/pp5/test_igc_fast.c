@@ -20,112 +20,13 @@
 #include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
+#include "igc_equal.h"
 
 static uint64_t rnd(uint64_t *s) { return ls_test_rand(s); }
 static unsigned rn(uint64_t *s, unsigned n) { return (unsigned)(rnd(s) % n); }
 static bool chance(uint64_t *s, unsigned one_in) { return rn(s, one_in) == 0; }
 
-/* ---------------- state comparison ---------------- */
-
-static char why[512];
-
-#define EQ(f)                                                                              \
-    do {                                                                                   \
-        if ((a)->f != (b)->f) {                                                            \
-            snprintf(why, sizeof why, "%s: full %lld, fast %lld", #f, (long long)(a)->f,   \
-                     (long long)(b)->f);                                                   \
-            return false;                                                                  \
-        }                                                                                  \
-    } while (0)
-
-static bool pins_equal(const pp5_pins *a, const pp5_pins *b)
-{
-    EQ(cycle); EQ(acmp); EQ(agts_s); EQ(agts_t); EQ(bcmp); EQ(bgts_e); EQ(bgts_m);
-    EQ(ccmp); EQ(cgts_c); EQ(ldc); EQ(lde); EQ(mwrt); EQ(extop); EQ(config_mode);
-    EQ(pair); EQ(redundant); EQ(addr_l); EQ(addr_h);
-    for (int k = 0; k < 6; k++)
-        EQ(dat[k]);
-    EQ(lsb); EQ(trst); EQ(aludat); EQ(busy); EQ(d_out_en); EQ(d_out);
-    return true;
-}
-
-/* Every field of the module state (igc_internal.h), b synchronised first. */
-static bool state_equal(const pp5_igc *a, const pp5_igc *b)
-{
-    pp5_igc_sync(b);
-    EQ(cycle); EQ(st1); EQ(st2); EQ(uw); EQ(pc_exec); EQ(rd_data); EQ(c_fresh); EQ(nwarn);
-    /* InputLatch */
-    EQ(il.in.wr_en); EQ(il.in.t); EQ(il.in.d); EQ(il.in.go); EQ(il.in.st1); EQ(il.in.st2);
-    EQ(il.in.reset); EQ(il.in.test_oe); EQ(il.in.test_pe); EQ(il.st1); EQ(il.st2);
-    EQ(il.d_bus);
-    /* Controller */
-    EQ(ctl.ibsy); EQ(ctl.cbsy); EQ(ctl.ip); EQ(ctl.post_i); EQ(ctl.post_c);
-    EQ(ctl.post_i_prev); EQ(ctl.post_c_prev); EQ(ctl.rmode); EQ(ctl.shift);
-    /* Sequencer */
-    for (int i = 0; i < PP5_UCODE_WORDS; i++)
-        EQ(seq.ucode[i]);
-    EQ(seq.pc); EQ(seq.uaddr_word); EQ(seq.uaddr_post); EQ(seq.new_l); EQ(seq.branch);
-    /* LoopCount */
-    EQ(lc.lc1); EQ(lc.lc2); EQ(lc.lc1_word); EQ(lc.lc1_post); EQ(lc.lc2_word);
-    EQ(lc.lc2_post); EQ(lc.tc1); EQ(lc.tc2);
-    /* PixMemAddr */
-    for (int i = 0; i < 3; i++) {
-        EQ(pma.ctr[i]); EQ(pma.word[i]); EQ(pma.post[i]);
-    }
-    EQ(pma.addr);
-    /* DirectReg */
-    EQ(dr.word); EQ(dr.post); EQ(dr.shreg); EQ(dr.aludat);
-    /* Serializer */
-    EQ(ser.fbits_reg); EQ(ser.bits_sent);
-    for (int k = 0; k < 6; k++) {
-        EQ(ser.cs[k].len); EQ(ser.cs[k].man_latch); EQ(ser.cs[k].dec_latch.index);
-        EQ(ser.cs[k].dec_latch.dec64); EQ(ser.cs[k].man_reg); EQ(ser.cs[k].tok);
-        EQ(ser.cs[k].tok64); EQ(ser.cs[k].bit);
-        EQ(ser.cg[k].sign_latch); EQ(ser.cg[k].sign); EQ(ser.cg[k].enable);
-        EQ(ser.cg[k].sone); EQ(ser.cg[k].sep_stage); EQ(ser.cg[k].out_stage);
-        EQ(ser.cg[k].dat);
-    }
-    EQ(ser.il.qee_mode); EQ(ser.il.trren_raw); EQ(ser.il.mbi_raw); EQ(ser.il.iwc);
-    EQ(ser.il.ab_en); EQ(ser.il.def_en); EQ(ser.il.trren); EQ(ser.il.mbi);
-    EQ(ser.it.dec_latch.index); EQ(ser.it.dec_latch.dec64); EQ(ser.it.tok);
-    for (int k = 0; k < 7; k++)
-        EQ(ser.cl.bsy[k]);
-    EQ(ser.cl.csb); EQ(ser.cl.csb_prev); EQ(ser.cl.lsb); EQ(ser.cl.first_pending);
-    EQ(ser.cl.msin); EQ(ser.cl.msin_pending); EQ(ser.cl.set_mbi);
-    EQ(ser.trr.fbits_pos); EQ(ser.trr.stages); EQ(ser.trr.trr);
-    /* OutputLatch */
-    for (int h = 0; h < 4; h++) {
-        EQ(ol.hist[h].valid); EQ(ol.hist[h].uw); EQ(ol.hist[h].dir_en);
-        EQ(ol.hist[h].aludat); EQ(ol.hist[h].rmode); EQ(ol.hist[h].shift);
-        EQ(ol.hist[h].addr); EQ(ol.hist[h].lsb);
-        for (int k = 0; k < 6; k++)
-            EQ(ol.hist[h].dat[k]);
-    }
-    if (!pins_equal(&a->last_pins, &b->last_pins)) {
-        char w[sizeof why];
-        snprintf(w, sizeof w, "last_pins.%.400s", why);
-        memcpy(why, w, sizeof why);
-        return false;
-    }
-    /* warnings, text included */
-    for (size_t i = 0; pp5_igc_warning(a, i); i++) {
-        const char *wb = pp5_igc_warning(b, i);
-        if (!wb || strcmp(pp5_igc_warning(a, i), wb) != 0) {
-            snprintf(why, sizeof why, "warning %zu: full \"%s\", fast \"%s\"", i,
-                     pp5_igc_warning(a, i), wb ? wb : "(none)");
-            return false;
-        }
-    }
-    /* and the named signals, read through the public table */
-    size_t n = pp5_igc_signal_count();
-    for (size_t i = 0; i < n; i++)
-        if (pp5_igc_signal_value(a, i) != pp5_igc_signal_value(b, i)) {
-            snprintf(why, sizeof why, "signal %s", pp5_igc_signal_info(i)->name);
-            return false;
-        }
-    return true;
-}
-#undef EQ
+/* ---------------- state comparison: igc_equal.h ---------------- */
 
 /* ---------------- random inputs ---------------- */
 

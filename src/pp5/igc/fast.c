@@ -213,8 +213,8 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
 /* seg_ctab's index bits for the counters n1, n2 at the clock's start:
  * LC1 116 → 1, 117 → 2 (bits 1-2), LC2 0 → 1, 1 → 2 (bits 3-4), else 0 — as
  * two look-ups (the counters are 7-bit; a byte indexes them all) */
-static const uint8_t ct_code1[256] = {[116] = 1u << 1, [117] = 2u << 1};
-static const uint8_t ct_code2[256] = {[0] = 1u << 3, [1] = 2u << 3};
+static const uint8_t ct_code1[256] = {[PP5_LC1_TERMINAL] = 1u << 1, [PP5_LC1_TERMINAL + 1] = 2u << 1};
+static const uint8_t ct_code2[256] = {[PP5_LC2_TERMINAL] = 1u << 3, [PP5_LC2_TERMINAL + 1] = 2u << 3};
 static inline unsigned ct_code(unsigned n1, unsigned n2)
 {
     return (unsigned)ct_code1[(uint8_t)n1] | ct_code2[(uint8_t)n2];
@@ -671,10 +671,12 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     g->pma.addr = r0->addr;
     g->dr.aludat = r0->aludat;
     g->seq.branch = r0->branch;
-    g->seq.new_l = !reset && r0->new_l;
-    g->ctl.shift = !reset && r0->shift;
-    g->ctl.post_c = g->ctl.post_c_prev = !reset && r0->post_c;
-    g->ctl.post_i = g->ctl.post_i_prev = !reset && r0->post_i;
+    g->seq.new_l = r0->new_l; /* the clock's signals: Reset leaves them (igc.c host_side) */
+    g->ctl.shift = r0->shift;
+    g->ctl.post_c = r0->post_c;
+    g->ctl.post_i = r0->post_i;
+    g->ctl.post_c_prev = !reset && r0->post_c;
+    g->ctl.post_i_prev = !reset && r0->post_i;
     pp5_inputlatch *il = &g->il;
     il->in = r0->in;
     il->st1 = r0->in.st1;
@@ -803,7 +805,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     pp5_loopcount *lc = &g->lc;
     const unsigned n1 = done ? lc->lc1_post : (lc->lc1 - u->cnt1) & 0x7fu;
     const unsigned n2 = done ? lc->lc2_post : (lc->lc2 - u->cnt2) & 0x7fu;
-    const bool tc1 = n1 == 116, tc2 = n2 == 0;
+    const bool tc1 = pp5_loopcount_tc1(n1), tc2 = pp5_loopcount_tc2(n2);
     lc->lc1 = (uint8_t)n1;
     lc->lc2 = (uint8_t)n2;
     r0->tc1 = tc1;
@@ -1009,8 +1011,8 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
         pcs[i] = pc;
         m1 = (m1 - u->cnt1) & 0x7fu;
         m2 = (m2 - u->cnt2) & 0x7fu;
-        tc1[i] = m1 == 116;
-        tc2[i] = m2 == 0;
+        tc1[i] = pp5_loopcount_tc1(m1);
+        tc2[i] = pp5_loopcount_tc2(m2);
         const unsigned cond = (unsigned)tc1[i] | (unsigned)tc2[i] << 1 | (unsigned)trr << 2 |
                               in->st_cond;
         br[i] = !((u->pulldown >> cond) & 1u);
@@ -1027,8 +1029,8 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
         w[1] = w[0];
         pcs[1] = pcs[0];
         br[1] = br[0];
-        tc1[1] = ((in->n1 - 2u * w[0]->cnt1) & 0x7fu) == 116;
-        tc2[1] = ((in->n2 - 2u * w[0]->cnt2) & 0x7fu) == 0;
+        tc1[1] = pp5_loopcount_tc1((in->n1 - 2u * w[0]->cnt1) & 0x7fu);
+        tc2[1] = pp5_loopcount_tc2((in->n2 - 2u * w[0]->cnt2) & 0x7fu);
     }
     /* TC1, TC2: constant if not counted; else low at both phases until the
      * terminal count (seg_loop_plan() finds when) */
@@ -1064,7 +1066,7 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
  * counts by at most one); never 0. */
 static inline unsigned seg_shape_key(const seg_loop_in *in, bool trr)
 {
-    const unsigned n1c = in->n1 - 116u < 3u ? in->n1 - 115u : 0;
+    const unsigned n1c = in->n1 - PP5_LC1_TERMINAL < 3u ? in->n1 - (PP5_LC1_TERMINAL - 1u) : 0;
     const unsigned n2c = in->n2 < 3u ? in->n2 + 1u : 0;
     return 1u | (unsigned)trr << 1 | n1c << 2 | n2c << 4 | (in->st_cond >> 3) << 6;
 }
@@ -1106,9 +1108,9 @@ seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
     uint64_t K = n;
     /* the terminal counts (not reached in the first two clocks: the shape) */
     if (c10 + c11)
-        K = seg_min(K, seg_count_hits(c10, c11, in->n1, 116));
+        K = seg_min(K, seg_count_hits(c10, c11, in->n1, PP5_LC1_TERMINAL));
     if (c20 + c21)
-        K = seg_min(K, seg_count_hits(c20, c21, in->n2, 0));
+        K = seg_min(K, seg_count_hits(c20, c21, in->n2, PP5_LC2_TERMINAL));
     const bool csb0 = in->sc < in->csb_until;
     if (sh0 + sh1) {
         /* no MsIn to shift in; the LSB token only in the first clock of a word

@@ -41,6 +41,10 @@ void pp5_igc_warn(pp5_igc *g, const char *fmt, ...)
 }
 
 size_t pp5_igc_warning_count(const pp5_igc *g) { return g->nwarn; }
+size_t pp5_igc_warnings_kept(const pp5_igc *g)
+{
+    return g->nwarn < PP5_MAX_WARNINGS ? g->nwarn : PP5_MAX_WARNINGS;
+}
 const char *pp5_igc_warning(const pp5_igc *g, size_t i)
 {
     size_t first = g->nwarn > PP5_MAX_WARNINGS ? g->nwarn - PP5_MAX_WARNINGS : 0;
@@ -77,10 +81,14 @@ void pp5_igc_reset(pp5_igc *g)
      * function of those two, current: every store write redoes its word) */
     uint32_t saved[PP5_UCODE_WORDS];
     memcpy(saved, g->seq.ucode, sizeof saved);
+    uint16_t nonzero = g->seq.nonzero;
     pp5_options opt = g->opt;
+    const bool model_only = g->model_only;
     memset(g, 0, offsetof(pp5_igc, uop));
     g->opt = opt;
+    g->model_only = model_only;
     memcpy(g->seq.ucode, saved, sizeof saved);
+    g->seq.nonzero = nonzero;
     pp5_controller_reset(&g->ctl);
     pp5_serializer_init(&g->ser);
     pp5_igc_fast_init(g);
@@ -112,6 +120,12 @@ ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
 
 void pp5_igc_destroy(pp5_igc *g) { free(g); }
 
+void pp5_igc_set_engine(pp5_igc *g, pp5_engine e) { g->model_only = e == PP5_ENGINE_MODEL; }
+pp5_engine pp5_igc_engine(const pp5_igc *g)
+{
+    return g->model_only ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
+}
+
 void pp5_igc_set_status(pp5_igc *g, bool st1, bool st2)
 {
     g->st1 = st1;
@@ -137,6 +151,7 @@ void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w)
 {
     if (g->seq.ucode[addr] == w)
         return; /* uop[addr] already decodes w */
+    g->seq.nonzero = (uint16_t)(g->seq.nonzero + (w != 0) - (g->seq.ucode[addr] != 0));
     g->seq.ucode[addr] = w;
     pp5_igc_fast_word(g, addr);
 }
@@ -250,8 +265,13 @@ host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
     if (hi->reset) {
         /* "the reset signal, ResetHSP1, also forces the IGC into RMode" and the
          * Controller to its quiescent state. */
+        /* The state is reset; the signals of this clock (Shift, PostI, PostC;
+         * NewL) were driven and acted in it, so they stay what they were. */
+        const bool shift = g->ctl.shift, post_i = g->ctl.post_i, post_c = g->ctl.post_c;
         pp5_controller_reset(&g->ctl);
-        g->seq.new_l = false;
+        g->ctl.shift = shift;
+        g->ctl.post_i = post_i;
+        g->ctl.post_c = post_c;
     } else {
         if (hi->wr_en) {
             pp5_reg r = (pp5_reg)g->opt.reg_of_t[hi->t & 7u];
@@ -285,6 +305,11 @@ host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d)
                  * CBsyHSP1 to be asserted" */
                 g->ctl.ibsy = true;
                 g->ctl.cbsy = true;
+                /* nothing loaded: the IGC would run all-zero words (no Done)
+                 * until the caller's cycle cap */
+                if (g->seq.nonzero == 0)
+                    pp5_igc_warn(g, "Go with an empty microcode store (no word loaded): "
+                                    "the IGC never finishes");
             }
         }
     }
@@ -316,6 +341,9 @@ ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_dia
     ls_status st = LS_OK;
     pp5_igc_sync(g);
     g->fast_stale = true;
+#ifdef PP5_PLANTED_FIELD /* tests/pp5/test_igc_planted.c: a field the fast step misses */
+    g->ctl.planted = (uint8_t)(g->cycle | 1u);
+#endif
     /* the Busy the host saw when it decided to drive this clock's inputs */
     bool busy = pp5_igc_busy(g);
     pp5_inputlatch_clock(&g->il, in, g->st1, g->st2);

@@ -6,86 +6,102 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lockstep/pp5.h"
+#include "pp5/igc/igc_state.h"
+#include "pp5/uword.h"
 
-/* ---- microword fields (seed, Sequencer: "The microcode word is 32 bits wide") ---- */
-#define PP5_UW_DIREN   (1u << 0)
-#define PP5_UW_ACMP    (1u << 1)
-#define PP5_UW_AGTSS   (1u << 2)
-#define PP5_UW_AGTST   (1u << 3)
-#define PP5_UW_CCMP    (1u << 4)
-#define PP5_UW_CGTSC   (1u << 5)
-#define PP5_UW_BCMP    (1u << 6)
-#define PP5_UW_BGTSE   (1u << 7)
-#define PP5_UW_BGTSM   (1u << 8)
-#define PP5_UW_LDC     (1u << 9)
-#define PP5_UW_LDE     (1u << 10)
-#define PP5_UW_MWRT    (1u << 11)
-#define PP5_UW_PMA(w)  (((w) >> 12) & 7u)
-#define PP5_UW_TREE0   (1u << 15)
-#define PP5_UW_TREE1   (1u << 16)
-#define PP5_UW_CNT2    (1u << 17)
-#define PP5_UW_CNT1    (1u << 18)
-#define PP5_UW_BRADDR(w) (((w) >> 19) & 0x1ffu)
-#define PP5_UW_SEQ(w)  (((w) >> 28) & 7u)
-#define PP5_UW_DONE    (1u << 31)
+/* ---- microword fields: the table of pp5/uword.h ---- */
+#define PP5_UW_DIREN   PP5_UF_BIT(DIREN, 0)
+#define PP5_UW_ACMP    PP5_UF_BIT(ACMP, 0)
+#define PP5_UW_AGTSS   PP5_UF_BIT(AGTSS, 0)
+#define PP5_UW_AGTST   PP5_UF_BIT(AGTST, 0)
+#define PP5_UW_CCMP    PP5_UF_BIT(CCMP, 0)
+#define PP5_UW_CGTSC   PP5_UF_BIT(CGTSC, 0)
+#define PP5_UW_BCMP    PP5_UF_BIT(BCMP, 0)
+#define PP5_UW_BGTSE   PP5_UF_BIT(BGTSE, 0)
+#define PP5_UW_BGTSM   PP5_UF_BIT(BGTSM, 0)
+#define PP5_UW_LDC     PP5_UF_BIT(LDC, 0)
+#define PP5_UW_LDE     PP5_UF_BIT(LDE, 0)
+#define PP5_UW_MWRT    PP5_UF_BIT(MWRT, 0)
+#define PP5_UW_PMA(w)  PP5_UF_GET(w, PMA)
+#define PP5_UW_TREE0   PP5_UF_BIT(TREE, 0)
+#define PP5_UW_TREE1   PP5_UF_BIT(TREE, 1)
+#define PP5_UW_CNT2    PP5_UF_BIT(CNT2, 0)
+#define PP5_UW_CNT1    PP5_UF_BIT(CNT1, 0)
+#define PP5_UW_BRADDR(w) PP5_UF_GET(w, BRADDR)
+#define PP5_UW_SEQ(w)  PP5_UF_GET(w, SEQ)
+#define PP5_UW_DONE    PP5_UF_BIT(DONE, 0)
 
 /* ---- (1) InputLatch ---- */
-typedef struct pp5_inputlatch {
-    pp5_host_in in;      /* inputs latched on Ph2 of the current clock */
-    bool st1, st2;       /* ST1HSP1, ST2HSP1 as seen by the Sequencer this clock */
-    uint32_t d_bus;      /* D<0:31>HSP2 (input data or RdData in test mode) */
-} pp5_inputlatch;
+#define PP5_INPUTLATCH_STATE(X)                                                  \
+    X(S, pp5_host_in, in, 1) /* inputs latched on Ph2 of the current clock */      \
+    X(V, bool, st1, 1) X(V, bool, st2, 1) /* ST1HSP1, ST2HSP1 seen this clock */   \
+    X(V, uint32_t, d_bus, 1) /* D<0:31>HSP2 (input data or RdData in test mode) */
+typedef struct pp5_inputlatch { PP5_INPUTLATCH_STATE(PP5_STATE_DECL) } pp5_inputlatch;
 void pp5_inputlatch_clock(pp5_inputlatch *il, const pp5_host_in *in, bool st1, bool st2);
 
 /* ---- (2) Controller ---- */
-typedef struct pp5_controller {
-    bool ibsy, cbsy;         /* IBsyHSP1, CBsyHSP1 (Controller meaning) */
-    bool ip;                 /* IPHSP1: instruction pending */
-    bool post_i, post_c;     /* this clock */
-    bool post_i_prev, post_c_prev;
-    bool rmode;              /* RModeHSP1 */
-    bool shift;              /* ShiftHSP1 */
-} pp5_controller;
+#ifdef PP5_PLANTED_FIELD /* tests/pp5: a field only the full step writes */
+#define PP5_CONTROLLER_PLANTED(X) X(V, uint8_t, planted, 1)
+#else
+#define PP5_CONTROLLER_PLANTED(X)
+#endif
+#define PP5_CONTROLLER_STATE(X)                                                  \
+    X(V, bool, ibsy, 1) X(V, bool, cbsy, 1) /* IBsyHSP1, CBsyHSP1 (Controller) */  \
+    X(V, bool, ip, 1)                       /* IPHSP1: instruction pending */      \
+    X(V, bool, post_i, 1) X(V, bool, post_c, 1) /* this clock */                   \
+    X(V, bool, post_i_prev, 1) X(V, bool, post_c_prev, 1)                          \
+    X(V, bool, rmode, 1)                    /* RModeHSP1 */                        \
+    X(V, bool, shift, 1)                    /* ShiftHSP1 */                        \
+    PP5_CONTROLLER_PLANTED(X)
+typedef struct pp5_controller { PP5_CONTROLLER_STATE(PP5_STATE_DECL) } pp5_controller;
 bool pp5_controller_shift(const pp5_controller *c, const pp5_options *o, uint32_t uw, bool trr);
 bool pp5_controller_post_c(const pp5_controller *c, bool csb, bool shift);
 bool pp5_controller_post_i(const pp5_controller *c);
 void pp5_controller_reset(pp5_controller *c);
 
 /* ---- (3) Sequencer (Memory + AddrGen) ---- */
-typedef struct pp5_sequencer {
-    uint32_t ucode[PP5_UCODE_WORDS];
-    uint16_t pc;             /* current microcode address (9 bits) */
-    uint16_t uaddr_word;     /* WordLatch: NewAddr from I<0:8> (A-4) */
-    uint16_t uaddr_post;     /* PostILatch */
-    bool new_l, branch;      /* NewLSP1, BranchHSP1 of this clock */
-} pp5_sequencer;
+#define PP5_SEQUENCER_STATE(X)                                                   \
+    X(A, uint32_t, ucode, PP5_UCODE_WORDS)                                         \
+    X(V, uint16_t, nonzero, 1)    /* words of ucode[] not 0 (0: the store is empty) */ \
+    X(V, uint16_t, pc, 1)         /* current microcode address (9 bits) */         \
+    X(V, uint16_t, uaddr_word, 1) /* WordLatch: NewAddr from I<0:8> (A-4) */       \
+    X(V, uint16_t, uaddr_post, 1) /* PostILatch */                                 \
+    X(V, bool, new_l, 1) X(V, bool, branch, 1) /* NewLSP1, BranchHSP1 this clock */
+typedef struct pp5_sequencer { PP5_SEQUENCER_STATE(PP5_STATE_DECL) } pp5_sequencer;
 uint32_t pp5_sequencer_read(const pp5_sequencer *s, uint16_t addr, bool *exists);
 uint16_t pp5_sequencer_next(pp5_sequencer *s, const pp5_options *o, uint32_t uw, bool new_l,
                             bool tc1, bool tc2, bool st1, bool st2, bool trr);
 
 /* ---- (4) LoopCount ---- */
-typedef struct pp5_loopcount {
-    uint8_t lc1, lc2;             /* 7-bit counters */
-    uint8_t lc1_word, lc1_post;   /* I<23:29>, excess-116 */
-    uint8_t lc2_word, lc2_post;   /* P<16:22> */
-    bool tc1, tc2;
-} pp5_loopcount;
+#define PP5_LOOPCOUNT_STATE(X)                                                   \
+    X(V, uint8_t, lc1, 1) X(V, uint8_t, lc2, 1)           /* 7-bit counters */     \
+    X(V, uint8_t, lc1_word, 1) X(V, uint8_t, lc1_post, 1) /* I<23:29>, excess-116 */ \
+    X(V, uint8_t, lc2_word, 1) X(V, uint8_t, lc2_post, 1) /* P<16:22> */           \
+    X(V, bool, tc1, 1) X(V, bool, tc2, 1)
+typedef struct pp5_loopcount { PP5_LOOPCOUNT_STATE(PP5_STATE_DECL) } pp5_loopcount;
+/* The terminal counts (seed, LoopCount: "TC1HSP1 when the count value is 116"
+ * — excess-116, erratum §9.5 overridden; "TC2HSP1 … when the count value is
+ * zero"): the rule, written once, that the model's clock and the fast path's
+ * closed forms both use. */
+enum { PP5_LC1_TERMINAL = 116, PP5_LC2_TERMINAL = 0 };
+static inline bool pp5_loopcount_tc1(unsigned count) { return count == PP5_LC1_TERMINAL; }
+static inline bool pp5_loopcount_tc2(unsigned count) { return count == PP5_LC2_TERMINAL; }
 void pp5_loopcount_clock(pp5_loopcount *lc, bool done, bool cnt1, bool cnt2);
 
 /* ---- (5) PixMemAddr ---- */
 enum { PP5_CTR_DST = 0, PP5_CTR_SRC, PP5_CTR_AUX };
-typedef struct pp5_pixmemaddr {
-    uint8_t ctr[3], word[3], post[3];
-    uint8_t addr;                 /* Addr<0:7>HSP1 of this clock */
-} pp5_pixmemaddr;
+#define PP5_PIXMEMADDR_STATE(X)                                                  \
+    X(A, uint8_t, ctr, 3) X(A, uint8_t, word, 3) X(A, uint8_t, post, 3)            \
+    X(V, uint8_t, addr, 1) /* Addr<0:7>HSP1 of this clock */
+typedef struct pp5_pixmemaddr { PP5_PIXMEMADDR_STATE(PP5_STATE_DECL) } pp5_pixmemaddr;
 uint8_t pp5_pixmemaddr_clock(pp5_pixmemaddr *p, unsigned pma, bool done);
 
 /* ---- (6) DirectReg ---- */
-typedef struct pp5_directreg {
-    uint32_t word, post;          /* WordLatch (C write), PostILatch */
-    uint32_t shreg;               /* 32-bit shift register */
-    bool aludat;                  /* ALUDatHSP1 this clock */
-} pp5_directreg;
+#define PP5_DIRECTREG_STATE(X)                                                   \
+    X(V, uint32_t, word, 1) X(V, uint32_t, post, 1) /* WordLatch (C write), PostILatch */ \
+    X(V, uint32_t, shreg, 1) /* 32-bit shift register */                           \
+    X(V, bool, aludat, 1)    /* ALUDatHSP1 this clock */
+typedef struct pp5_directreg { PP5_DIRECTREG_STATE(PP5_STATE_DECL) } pp5_directreg;
 bool pp5_directreg_clock(pp5_directreg *r, bool dir_en, bool new_l);
 
 /* ---- (7) Serializer ---- */
@@ -98,7 +114,8 @@ enum { PP5_COEF_A = 0, PP5_COEF_B, PP5_COEF_C, PP5_COEF_D, PP5_COEF_E, PP5_COEF_
 #define PP5_TS_LEN_DEF 89
 #define PP5_TS_LEN_I 74
 
-typedef struct pp5_expdec_out { int index; bool dec64; } pp5_expdec_out;
+#define PP5_EXPDEC_OUT_STATE(X) X(V, int, index, 1) X(V, bool, dec64, 1)
+typedef struct pp5_expdec_out { PP5_EXPDEC_OUT_STATE(PP5_STATE_DECL) } pp5_expdec_out;
 /* ExpDec (inline: every coefficient write decodes): "An 8-bit adder generates the value to be decoded … For adder outputs in the
  * range i = 128 through 191, Dec(191-i)LSP1 is asserted. For adder outputs
  * outside this range, Dec64LSP1 is asserted." (Table 1) */
@@ -116,58 +133,54 @@ static inline pp5_expdec_out pp5_expdec(unsigned exp_field, unsigned b)
     return o;
 }
 
-typedef struct pp5_coefser {
-    int len;                /* Token Shifter length */
-    uint32_t man_latch;     /* ManLatch (23 bits) */
-    pp5_expdec_out dec_latch; /* TokLatch */
-    uint32_t man_reg;       /* ManReg */
-    int tok;                /* token stage, -1 if none */
-    bool tok64;             /* Tok64LSP2 (posted out-of-range) */
-    bool bit;               /* BitHSP2 this clock */
-} pp5_coefser;
-typedef struct pp5_coefgate {
-    bool sign_latch;        /* WordLatch (sign) */
-    bool sign;              /* PostCLatch (sign) */
-    bool enable;            /* PostCLatch (nullify): in range AND enabled by QEEMode */
-    bool sone;              /* SOneHSP2: a 1 has been seen */
-    bool sep_stage;         /* TokStage: separator-bit injector */
-    bool out_stage;         /* ShiftStage: one more clock */
-    bool dat;               /* *DatLSP2 this clock */
-} pp5_coefgate;
-typedef struct pp5_ilatch {
-    unsigned qee_mode;      /* D<19:18> */
-    bool trren_raw, mbi_raw;
-    /* posted copies (captured at PostC) */
-    bool iwc, ab_en, def_en, trren, mbi;
-} pp5_ilatch;
-typedef struct pp5_itok {
-    pp5_expdec_out dec_latch;
-    int tok;
-} pp5_itok;
-typedef struct pp5_csblatch {
-    bool bsy[7];            /* ABsy..FBsy, IBsy (CSBLatch meaning) */
-    bool csb, csb_prev;
-    bool lsb;               /* LSBLSP2 */
-    bool first_pending;     /* the LSB of the posted set is still to come */
-    bool msin;              /* MsInLSP2 this clock */
-    bool msin_pending;      /* CSB fell; inject on the next shift clock */
-    bool set_mbi;           /* MBI of the set being serialized (A-18) */
-} pp5_csblatch;
-typedef struct pp5_trrshifter {
-    int fbits_pos;          /* TokLatch: loadable stage chosen by FBITS */
-    uint64_t stages;        /* bit k = token in stage k */
-    bool trr;               /* TRRHSP1 */
-} pp5_trrshifter;
-typedef struct pp5_serializer {
-    unsigned fbits_reg;     /* FBits<0:4>: FBITS + 1 */
-    pp5_coefser cs[6];
-    pp5_coefgate cg[6];
-    pp5_ilatch il;
-    pp5_itok it;
-    pp5_csblatch cl;
-    pp5_trrshifter trr;
-    unsigned bits_sent;     /* shift cycles with CSB high in the current set */
-} pp5_serializer;
+#define PP5_COEFSER_STATE(X)                                                     \
+    X(V, int, len, 1)                 /* Token Shifter length */                   \
+    X(V, uint32_t, man_latch, 1)      /* ManLatch (23 bits) */                     \
+    X(S, pp5_expdec_out, dec_latch, 1) /* TokLatch */                              \
+    X(V, uint32_t, man_reg, 1)        /* ManReg */                                 \
+    X(V, int, tok, 1)                 /* token stage, -1 if none */                \
+    X(V, bool, tok64, 1)              /* Tok64LSP2 (posted out-of-range) */        \
+    X(V, bool, bit, 1)                /* BitHSP2 this clock */
+typedef struct pp5_coefser { PP5_COEFSER_STATE(PP5_STATE_DECL) } pp5_coefser;
+#define PP5_COEFGATE_STATE(X)                                                    \
+    X(V, bool, sign_latch, 1) /* WordLatch (sign) */                               \
+    X(V, bool, sign, 1)       /* PostCLatch (sign) */                              \
+    X(V, bool, enable, 1)     /* PostCLatch (nullify): in range AND enabled by QEEMode */ \
+    X(V, bool, sone, 1)       /* SOneHSP2: a 1 has been seen */                    \
+    X(V, bool, sep_stage, 1)  /* TokStage: separator-bit injector */               \
+    X(V, bool, out_stage, 1)  /* ShiftStage: one more clock */                     \
+    X(V, bool, dat, 1)        /* *DatLSP2 this clock */
+typedef struct pp5_coefgate { PP5_COEFGATE_STATE(PP5_STATE_DECL) } pp5_coefgate;
+#define PP5_ILATCH_STATE(X)                                                      \
+    X(V, unsigned, qee_mode, 1) /* D<19:18> */                                     \
+    X(V, bool, trren_raw, 1) X(V, bool, mbi_raw, 1)                                \
+    /* posted copies (captured at PostC) */                                        \
+    X(V, bool, iwc, 1) X(V, bool, ab_en, 1) X(V, bool, def_en, 1)                  \
+    X(V, bool, trren, 1) X(V, bool, mbi, 1)
+typedef struct pp5_ilatch { PP5_ILATCH_STATE(PP5_STATE_DECL) } pp5_ilatch;
+#define PP5_ITOK_STATE(X) X(S, pp5_expdec_out, dec_latch, 1) X(V, int, tok, 1)
+typedef struct pp5_itok { PP5_ITOK_STATE(PP5_STATE_DECL) } pp5_itok;
+#define PP5_CSBLATCH_STATE(X)                                                    \
+    X(A, bool, bsy, 7)          /* ABsy..FBsy, IBsy (CSBLatch meaning) */          \
+    X(V, bool, csb, 1) X(V, bool, csb_prev, 1)                                     \
+    X(V, bool, lsb, 1)          /* LSBLSP2 */                                      \
+    X(V, bool, first_pending, 1) /* the LSB of the posted set is still to come */  \
+    X(V, bool, msin, 1)         /* MsInLSP2 this clock */                          \
+    X(V, bool, msin_pending, 1) /* CSB fell; inject on the next shift clock */     \
+    X(V, bool, set_mbi, 1)      /* MBI of the set being serialized (A-18) */
+typedef struct pp5_csblatch { PP5_CSBLATCH_STATE(PP5_STATE_DECL) } pp5_csblatch;
+#define PP5_TRRSHIFTER_STATE(X)                                                  \
+    X(V, int, fbits_pos, 1)    /* TokLatch: loadable stage chosen by FBITS */      \
+    X(V, uint64_t, stages, 1)  /* bit k = token in stage k */                      \
+    X(V, bool, trr, 1)         /* TRRHSP1 */
+typedef struct pp5_trrshifter { PP5_TRRSHIFTER_STATE(PP5_STATE_DECL) } pp5_trrshifter;
+#define PP5_SERIALIZER_STATE(X)                                                  \
+    X(V, unsigned, fbits_reg, 1) /* FBits<0:4>: FBITS + 1 */                       \
+    X(SA, pp5_coefser, cs, 6) X(SA, pp5_coefgate, cg, 6)                           \
+    X(S, pp5_ilatch, il, 1) X(S, pp5_itok, it, 1) X(S, pp5_csblatch, cl, 1)        \
+    X(S, pp5_trrshifter, trr, 1)                                                   \
+    X(V, unsigned, bits_sent, 1) /* shift cycles with CSB high in the current set */
+typedef struct pp5_serializer { PP5_SERIALIZER_STATE(PP5_STATE_DECL) } pp5_serializer;
 void pp5_serializer_init(pp5_serializer *s);
 /* Register writes (seed, Serializer: "When a coefficient is loaded …"), inline:
  * the host side of every write. CoefSer: "the 23-bit mantissa field is latched into ManLatch, and the decoded exponent
@@ -240,16 +253,14 @@ int pp5_trr_top(const pp5_options *o);
 bool pp5_serializer_trr(const pp5_serializer *s, const pp5_options *o);
 
 /* ---- (8) OutputLatch ---- */
-typedef struct pp5_ol_src {     /* the undelayed sources of one clock */
-    uint32_t uw;
-    bool dir_en, aludat, rmode, shift;
-    uint8_t addr;
-    bool dat[6], lsb;
-    bool valid;
-} pp5_ol_src;
-typedef struct pp5_outputlatch {
-    pp5_ol_src hist[4];         /* [0] = this clock, [k] = k clocks ago */
-} pp5_outputlatch;
+#define PP5_OL_SRC_STATE(X) /* the undelayed sources of one clock */             \
+    X(V, uint32_t, uw, 1) X(V, bool, dir_en, 1) X(V, bool, aludat, 1)              \
+    X(V, bool, rmode, 1) X(V, bool, shift, 1) X(V, uint8_t, addr, 1)               \
+    X(A, bool, dat, 6) X(V, bool, lsb, 1) X(V, bool, valid, 1)
+typedef struct pp5_ol_src { PP5_OL_SRC_STATE(PP5_STATE_DECL) } pp5_ol_src;
+#define PP5_OUTPUTLATCH_STATE(X)                                                 \
+    X(SA, pp5_ol_src, hist, 4) /* [0] = this clock, [k] = k clocks ago */
+typedef struct pp5_outputlatch { PP5_OUTPUTLATCH_STATE(PP5_STATE_DECL) } pp5_outputlatch;
 void pp5_outputlatch_clock(pp5_outputlatch *ol, const pp5_ol_src *now, pp5_pins *pins);
 
 /* ---- fast path (fast.c): same clocks, compact hot state ----
@@ -346,26 +357,27 @@ typedef struct pp5_ser_fast {
 
 /* ---- the whole IGC ---- */
 #define PP5_MAX_WARNINGS 64
+/* The IGC's architectural state: the eight modules and the top level's own
+ * (the fast path's compact forms and tables follow it in struct pp5_igc). */
+#define PP5_IGC_STATE(X)                                                         \
+    X(V, uint64_t, cycle, 1)                                                       \
+    X(S, pp5_inputlatch, il, 1) X(S, pp5_controller, ctl, 1)                       \
+    X(S, pp5_sequencer, seq, 1) X(S, pp5_loopcount, lc, 1)                         \
+    X(S, pp5_pixmemaddr, pma, 1) X(S, pp5_directreg, dr, 1)                        \
+    X(S, pp5_serializer, ser, 1) X(S, pp5_outputlatch, ol, 1)                      \
+    X(V, bool, st1, 1) X(V, bool, st2, 1)                                          \
+    X(S, pp5_pins, last_pins, 1)                                                   \
+    X(V, uint32_t, uw, 1)        /* microword of the last clock */                 \
+    X(V, uint16_t, pc_exec, 1)   /* its address */                                 \
+    X(V, uint32_t, rd_data, 1)                                                     \
+    X(V, bool, c_fresh, 1)       /* C written since the last posting (A-7 variant) */ \
+    X(V, size_t, nwarn, 1)
 struct pp5_igc {
     pp5_options opt;
-    uint64_t cycle;
-    pp5_inputlatch il;
-    pp5_controller ctl;
-    pp5_sequencer seq;
-    pp5_loopcount lc;
-    pp5_pixmemaddr pma;
-    pp5_directreg dr;
-    pp5_serializer ser;
-    pp5_outputlatch ol;
-    bool st1, st2;
-    pp5_pins last_pins;
-    uint32_t uw;                /* microword of the last clock */
-    uint16_t pc_exec;           /* its address */
-    uint32_t rd_data;
-    bool c_fresh;               /* C written since the last posting (A-7 variant) */
-    size_t nwarn;
+    PP5_IGC_STATE(PP5_STATE_DECL)
     char warn[PP5_MAX_WARNINGS][160];
     /* fast path */
+    bool model_only;            /* PP5_ENGINE_MODEL: runners take the full step only */
     bool fast_stale;            /* fs/olr do not reflect the module structs: pack first */
     bool mod_stale;             /* the module structs' Serializer hot fields, ol.hist and
                                  * the last clock's signals do not reflect fs/olr:

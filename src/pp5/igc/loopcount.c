@@ -13,8 +13,8 @@ void pp5_loopcount_clock(pp5_loopcount *lc, bool done, bool cnt1, bool cnt2)
     /* Counting is enabled by Cnt2 (the seed's "TC2LSP1" is erratum §9.4). */
     uint8_t n1 = done ? lc->lc1_post : (uint8_t)((cnt1 ? lc->lc1 - 1u : lc->lc1) & 0x7fu);
     uint8_t n2 = done ? lc->lc2_post : (uint8_t)((cnt2 ? lc->lc2 - 1u : lc->lc2) & 0x7fu);
-    lc->tc1 = n1 == 116; /* excess-116; erratum §9.5 ("all 0's") overridden */
-    lc->tc2 = n2 == 0;
+    lc->tc1 = pp5_loopcount_tc1(n1);
+    lc->tc2 = pp5_loopcount_tc2(n2);
     lc->lc1 = n1;
     lc->lc2 = n2;
 }

@@ -717,3 +717,21 @@ ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_di
     r500_prog_free(&p);
     return st;
 }
+
+static ls_status jit_run_hook(const struct r500_job *job, struct r500_result *r, ls_buf *trace,
+                              ls_diag *d)
+{
+    return r500_jit_run(job, r, trace, d);
+}
+
+static const r500_engine_ops jit_ops = {.run = jit_run_hook};
+
+const r500_engine_ops *r500_jit_ops(void)
+{
+    return &jit_ops;
+}
+
+int r500_jit_available(void)
+{
+    return 1;
+}

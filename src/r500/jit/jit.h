@@ -3,6 +3,7 @@
 #define LOCKSTEP_R500_JIT_H
 
 #include "../exec_internal.h"
+#include "lockstep/r500_jit.h"
 
 typedef struct r500_jit_program r500_jit_program;
 

@@ -1,7 +1,7 @@
-/* Reference copy of the straightforward PP5 EMC array (src/pp5/emc.c as of
- * commit deec2ab, before the per-chip rewrite), kept in the test tree under
- * its own names so that tests/pp5/test_emc_diff.c can check the optimised
- * array against it clock by clock. Whole-array bit-planes, per-pixel Q
+/* The EMC array model: the straightforward PP5 EMC array (src/pp5/emc.c as of
+ * commit deec2ab, before the per-chip rewrite), under its own names;
+ * tests/pp5/test_emc_diff.c checks the fast array against it clock by clock,
+ * and pp5_render draws with it under PP5_ENGINE_MODEL. Whole-array bit-planes, per-pixel Q
  * evaluation: slow and simple on purpose. Do not optimise.
  *
  * One deliberate change from that commit: T is always the bit of Q at the
@@ -14,7 +14,7 @@
  * original copied the plane after the write (and, with S = 0 and a negative
  * address, read a plane before the array). Both only concern the host back
  * door (set_field/set_config), never a pin sequence. */
-#include "emc_ref.h"
+#include "pp5/model/emc_ref.h"
 #include <stdlib.h>
 #include <string.h>
 

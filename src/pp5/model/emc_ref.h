@@ -1,6 +1,8 @@
-/* Reference EMC array for the differential test (tests/pp5/emc_ref.c). */
-#ifndef LOCKSTEP_TEST_EMC_REF_H
-#define LOCKSTEP_TEST_EMC_REF_H
+/* The EMC array model: readable, pixel by pixel, no speed tricks (the model
+ * of record for src/pp5/emc.c, the fast array; tests/pp5/test_emc_diff.c
+ * compares them). pp5 render --engine model draws with it. */
+#ifndef LOCKSTEP_PP5_MODEL_EMC_REF_H
+#define LOCKSTEP_PP5_MODEL_EMC_REF_H
 #include "lockstep/pp5_emc.h"
 
 typedef struct emc_ref emc_ref;

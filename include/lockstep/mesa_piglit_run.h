@@ -1,0 +1,54 @@
+/* Running one piglit shader_test through Mesa's r300 and lockstep
+ * (docs/mesa.md "piglit"): the harness `lockstep mesa piglit` drives, for
+ * any front end. It starts the GL program (lockstep-mesa-gl) under the
+ * fake-device shim, decodes what r300 submits, runs every draw on lockstep
+ * and evaluates the test's probes. Never prints. */
+#ifndef LOCKSTEP_MESA_PIGLIT_RUN_H
+#define LOCKSTEP_MESA_PIGLIT_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mesa_piglit_verdict {
+    MESA_PIGLIT_PASS,
+    MESA_PIGLIT_FAIL,
+    MESA_PIGLIT_SKIP,
+} mesa_piglit_verdict;
+
+typedef struct mesa_piglit_result {
+    mesa_piglit_verdict kind;
+    char reason[600];   /* why it failed or was skipped ("" for a pass) */
+    char key[320];      /* a skip's kind of reason, stable across tests (groups a summary) */
+    double start, end;  /* wall clock, seconds since the epoch (piglit's results "time") */
+    int llvmpipe;       /* -1 not run / no final probe, 0 llvmpipe's image fails the probes,
+                         * 1 passes, 2 the program failed or crashed on llvmpipe too */
+    uint64_t fc_issued; /* R500 flow-control instructions issued over all draws */
+    int done;           /* set last by whoever ran it (for a parent polling workers) */
+} mesa_piglit_result;
+
+typedef struct mesa_piglit_config {
+    const char *chip;   /* LOCKSTEP_SHIM_CHIP (rv515, r520, rv530, r580, PCI id) */
+    bool llvmpipe;      /* also evaluate the final probes on llvmpipe's image */
+    const char *keep;   /* move failing tests' captures under this directory, or NULL */
+    bool no_keep;       /* without keep: delete even the captures a failure's reason cites
+                         * (by default a failure citing its r300.log keeps it in place) */
+    const char *shim;   /* liblockstep_r300_shim.so */
+    const char *gl;     /* lockstep-mesa-gl */
+} mesa_piglit_config;
+
+/* Run the shader_test at path (name: how the result names it). The
+ * temporary directory ($TMPDIR or /tmp) is removed unless kept. */
+void mesa_piglit_run_test(const mesa_piglit_config *c, const char *path, const char *name,
+                          mesa_piglit_result *res);
+
+/* mkdir -p; 0 or -1 (errno set). */
+int mesa_piglit_make_dirs(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

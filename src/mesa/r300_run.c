@@ -1,0 +1,312 @@
+/* A GLSL fragment shader through Mesa's r300 and onto lockstep
+ * (include/lockstep/mesa_r300.h; docs/mesa.md). */
+#include "lockstep/mesa_r300.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "lockstep/mesa_cs.h"
+#include "mesa/proc.h"
+
+static const char *tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
+/* lockstep-mesa-gl FRAG [--vert V] [--uniform U]... --size WxH, then extra
+ * (NULL-terminated). Returns a malloc'd argv; size holds the "WxH" text. */
+static char **gl_argv(const mesa_r300_config *c, const char *frag, char *size, size_t size_n,
+                      const char *const *extra)
+{
+    size_t ne = 0;
+    while (extra && extra[ne])
+        ne++;
+    char **v = calloc(8 + 2 * c->nuniforms + ne, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    v[k++] = (char *)c->gl;
+    v[k++] = (char *)frag;
+    if (c->vert) {
+        v[k++] = "--vert";
+        v[k++] = (char *)c->vert;
+    }
+    for (size_t i = 0; i < c->nuniforms; i++) {
+        v[k++] = "--uniform";
+        v[k++] = (char *)c->uniforms[i];
+    }
+    snprintf(size, size_n, "%dx%d", c->width, c->height);
+    v[k++] = "--size";
+    v[k++] = size;
+    for (size_t i = 0; i < ne; i++)
+        v[k++] = (char *)extra[i];
+    v[k] = NULL;
+    return v;
+}
+
+/* The GL program's own verdict ("fail: ...", "skip: ...", a compiler or
+ * link error) from its log, or "": the first line with one of the marks,
+ * joined with the next line when it only announces one ("link error:"). */
+static void verdict(const char *log, char *why, size_t n)
+{
+    static const char *const marks[] = {"fail: ", "skip: ", "rror", NULL};
+    why[0] = 0;
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[512], next[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        bool hit = false;
+        for (const char *const *m = marks; *m && !hit; m++)
+            hit = strstr(line, *m) != NULL;
+        if (!hit)
+            continue;
+        size_t l = strlen(line);
+        if (l && line[l - 1] == ':' && fgets(next, sizeof next, f)) {
+            next[strcspn(next, "\n")] = 0;
+            snprintf(why, n, "%.280s %.280s", line, next);
+        } else {
+            snprintf(why, n, "%.560s", line);
+        }
+        break;
+    }
+    fclose(f);
+}
+
+/* The GL program's output, for a caller that asked for it. */
+static void keep_output(const mesa_r300_config *c, const char *log)
+{
+    if (!c->output)
+        return;
+    ls_buf b;
+    ls_buf_init(&b);
+    if (ls_read_file(log, &b) && b.len)
+        ls_buf_append(c->output, b.data, b.len);
+    ls_buf_free(&b);
+}
+
+static ls_status run_gl(const mesa_r300_config *c, const char *frag, char *const *env,
+                        const char *const *extra, const char *log, const char *what, ls_diag *d)
+{
+    char size[32];
+    char **argv = gl_argv(c, frag, size, sizeof size, extra);
+    if (!argv)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    int rc = mesa_spawn_wait(argv, env, log);
+    free(argv);
+    keep_output(c, log);
+    if (rc == 0)
+        return LS_OK;
+    char why[600];
+    verdict(log, why, sizeof why);
+    if (rc < 0)
+        return ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "%s: cannot start %s", what, c->gl);
+    return ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "%s: the GL program %s %d%s%s", what,
+                       rc > 128 ? "was killed by signal" : "exited with status",
+                       rc > 128 ? rc - 128 : rc, why[0] ? ": " : "", why);
+}
+
+/* The varying pass: the one varying the fragment shader reads, per pixel,
+ * into the temp the RS set-up names (the colour input for gl_Color, else the
+ * texcoord before WPOS; assumption piglit-varyings). */
+static ls_status varying_pass(const mesa_r300_config *c, const char *frag, const char *dir,
+                              const mesa_cs_draw *dr, bool wpos, r500_job *job, float **img,
+                              ls_diag *d)
+{
+    char prefix[PATH_MAX], log[PATH_MAX];
+    snprintf(prefix, sizeof prefix, "%.*s/var", PATH_MAX - 16, dir);
+    snprintf(log, sizeof log, "%.*s/varying.log", PATH_MAX - 16, dir);
+    char *env[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
+    const char *extra[] = {"--varying-pass", prefix, NULL};
+    char size[32];
+    char **argv = gl_argv(c, frag, size, sizeof size, extra);
+    if (!argv)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    int rc = mesa_spawn_wait(argv, env, log);
+    free(argv);
+    keep_output(c, log);
+    char why[600] = "";
+    static const char *const marks[] = {"skip: ", "fail: ", NULL};
+    mesa_log_line(log, marks, why, sizeof why);
+    if (rc == 77 && strstr(why, "reads no varying"))
+        return LS_OK;
+    if (rc != 0)
+        return ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0, "varyings: %s",
+                           why[0] ? why + 6 : "llvmpipe's varying pass failed");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.*s.0.bin", PATH_MAX - 16, prefix);
+    ls_status st = mesa_read_rawf(path, c->width, c->height, img, d);
+    if (st != LS_OK)
+        return st;
+    mesa_cs_rs_map m;
+    mesa_cs_rs_map_of(dr, &m);
+    int generics = m.ntex - (wpos && m.ntex > 0), temp = -1;
+    if (wpos && m.ntex == 1 && m.ncol == 0)
+        return ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
+                           "one texcoord input for gl_FragCoord and a varying: which one r300 "
+                           "dropped cannot be told");
+    if (m.ncol + generics > 1)
+        return ls_diag_set(d, LS_ERR_UNSUPPORTED, frag, 0, 0,
+                           "RS has %d colour and %d texcoord inputs; lockstep feeds one varying", m.ncol,
+                           generics);
+    if (m.ncol == 1)
+        temp = m.col[0];
+    else if (generics == 1)
+        temp = m.tex[0];
+    if (temp >= 0 && temp < R500_NUM_TEMPS) {
+        job->inputs[temp].kind = R500_INPUT_IMAGE;
+        job->inputs[temp].image = *img;
+    }
+    return LS_OK;
+}
+
+ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *job, float **varying,
+                        ls_diag *d)
+{
+    *varying = NULL;
+    ls_buf src;
+    ls_buf_init(&src);
+    if (!ls_read_file(frag, &src)) {
+        ls_status st = ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "cannot read: %s", strerror(errno));
+        ls_buf_free(&src);
+        return st;
+    }
+    /* gl_FragCoord is detected in the GLSL text (mesa-capture.md §4) */
+    bool wpos = strstr(src.data, "gl_FragCoord") != NULL;
+    ls_buf_free(&src);
+    char dir[PATH_MAX / 2];
+    snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
+    if (!mkdtemp(dir))
+        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
+                           tmpdir(), strerror(errno));
+    char env_out[PATH_MAX], env_chip[64], env_pre[PATH_MAX + 16], log[PATH_MAX], ib[PATH_MAX];
+    snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
+    snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
+    snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", c->shim);
+    snprintf(log, sizeof log, "%s/r300.log", dir);
+    snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
+    char *env[] = {env_out, env_chip, env_pre, NULL};
+    ls_status st = run_gl(c, frag, env, NULL, log, "r300", d);
+    uint32_t *dw = NULL;
+    size_t ndw = 0, cap = 0;
+    if (st == LS_OK && access(ib, R_OK) != 0)
+        st = ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "r300 did not compile or submit the shader");
+    if (st == LS_OK)
+        st = mesa_read_dwords(ib, &dw, &ndw, &cap, d);
+    mesa_cs cs;
+    memset(&cs, 0, sizeof cs);
+    bool have_cs = false;
+    if (st == LS_OK) {
+        st = mesa_cs_decode(ib, dw ? dw : (uint32_t[1]){0}, ndw, &cs, d);
+        have_cs = st == LS_OK;
+    }
+    free(dw);
+    if (st == LS_OK && cs.ndraws == 0)
+        st = ls_diag_set(d, LS_ERR_PARSE, frag, 0, 0, "the command stream r300 submitted has no draw");
+    if (st == LS_OK) {
+        /* assumption mesa-job-last-draw: our quad is the last draw */
+        const mesa_cs_draw *dr = &cs.draws[cs.ndraws - 1];
+        ls_buf json;
+        ls_buf_init(&json);
+        mesa_cs_job_json(dr, cs.ndraws - 1, &json);
+        st = r500_job_load_json(job, "decoded", json.data, json.len, d);
+        ls_buf_free(&json);
+        if (st == LS_OK) {
+            job->width = c->width;
+            job->height = c->height;
+            mesa_cs_set_inputs(dr, wpos, job);
+            /* With a vertex shader, the varying is what it writes, interpolated:
+             * llvmpipe computes it (the default vertex shader's uv is fed exactly). */
+            if (c->vert)
+                st = varying_pass(c, frag, dir, dr, wpos, job, varying, d);
+        }
+    }
+    if (have_cs)
+        mesa_cs_free(&cs);
+    mesa_rm_tree(dir);
+    return st;
+}
+
+ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float **rgba, ls_diag *d)
+{
+    *rgba = NULL;
+    char dir[PATH_MAX / 2];
+    snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-ref-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
+    if (!mkdtemp(dir))
+        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
+                           tmpdir(), strerror(errno));
+    char ref[PATH_MAX], log[PATH_MAX];
+    snprintf(ref, sizeof ref, "%s/ref.bin", dir);
+    snprintf(log, sizeof log, "%s/llvmpipe.log", dir);
+    char *env[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
+    const char *extra[] = {"--float", "-o", ref, NULL};
+    ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", d);
+    if (st == LS_OK)
+        st = mesa_read_rawf(ref, c->width, c->height, rgba, d);
+    mesa_rm_tree(dir);
+    return st;
+}
+
+ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsigned threads, int repeat,
+                             double *seconds, ls_diag *d)
+{
+    char dir[PATH_MAX / 2];
+    snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-time-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
+    if (!mkdtemp(dir))
+        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
+                           tmpdir(), strerror(errno));
+    char log[PATH_MAX], lp[64], rep[16];
+    snprintf(log, sizeof log, "%s/llvmpipe.log", dir);
+    snprintf(lp, sizeof lp, "LP_NUM_THREADS=%u", threads);
+    snprintf(rep, sizeof rep, "%d", repeat);
+    char *env[] = {"LIBGL_ALWAYS_SOFTWARE=1", lp, NULL};
+    const char *extra[] = {"--float", "--repeat", rep, NULL};
+    ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", d);
+    char line[128];
+    static const char *const marks[] = {"draw_seconds ", NULL};
+    if (st == LS_OK && (!mesa_log_line(log, marks, line, sizeof line) ||
+                        sscanf(line, "draw_seconds %lf", seconds) != 1))
+        st = ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "llvmpipe: the GL program printed no draw time");
+    mesa_rm_tree(dir);
+    return st;
+}
+
+void mesa_compare_images(const float *a, const float *b, int w, int h, double tol, float *diff,
+                         mesa_compare *out)
+{
+    size_t n = (size_t)w * (size_t)h;
+    out->bad = 0;
+    out->max_diff = 0;
+    out->first = -1;
+    for (size_t i = 0; i < n; i++) {
+        bool pix_bad = false;
+        for (int ch = 0; ch < 4; ch++) {
+            float x = a[4 * i + ch], y = b[4 * i + ch];
+            double dd = (x == y) ? 0.0 : fabs((double)x - (double)y);
+            if (dd != dd)
+                dd = INFINITY; /* NaN on one side only */
+            if (dd > out->max_diff)
+                out->max_diff = dd;
+            if (dd > tol)
+                pix_bad = true;
+            if (diff) {
+                double v = tol > 0 ? dd / tol : (dd > 0);
+                diff[4 * i + ch] = ch == 3 ? 1.0f : (float)(v > 1 ? 1 : v);
+            }
+        }
+        if (pix_bad) {
+            out->bad++;
+            if (out->first < 0)
+                out->first = (long)i;
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/* A draw through the back end: assembly and clipping (vap_clip.c), set-up
+ * (ga_su.c), scan conversion (sc.c), interpolation (rs.c), and the fragment
+ * program over the 2x2 quads of each triangle (exec.c through r500_run). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "raster_internal.h"
+
+void r500_draw_init(r500_draw *dr)
+{
+    memset(dr, 0, sizeof *dr);
+    r500_raster_options_default(&dr->opts);
+}
+
+typedef struct cov_ctx {
+    const r500_draw *dr;
+    uint32_t *hits;
+    ra_tile tile;
+    r500_raster_stats *st;
+    ls_status rc;
+    ls_diag *d;
+    /* fragment runs */
+    const r500_job *fs;
+    float *rgba;
+} cov_ctx;
+
+static void cov_tri(void *vc, const ra_tri *t)
+{
+    cov_ctx *c = vc;
+    if (c->rc != LS_OK)
+        return;
+    if ((c->rc = ra_sc_triangle(c->dr, t, &c->tile, c->d)) != LS_OK)
+        return;
+    c->st->pixels += c->tile.count;
+    if (!c->hits || !c->tile.count)
+        return;
+    const ra_tile *k = &c->tile;
+    int w = k->x1 - k->x0 + 1;
+    for (int y = k->y0; y <= k->y1; y++)
+        for (int x = k->x0; x <= k->x1; x++)
+            if (k->mask[(size_t)(y - k->y0) * (size_t)w + (size_t)(x - k->x0)])
+                c->hits[(size_t)y * (size_t)c->dr->width + (size_t)x]++;
+}
+
+ls_status r500_draw_coverage(const r500_draw *dr, uint32_t *hits, r500_raster_stats *st,
+                             ls_diag *d)
+{
+    r500_raster_stats local;
+    if (!st)
+        st = &local;
+    memset(st, 0, sizeof *st);
+    cov_ctx c = {.dr = dr, .hits = hits, .st = st, .d = d};
+    ls_status rc = ra_vap_draw(dr, cov_tri, &c, st, d);
+    free(c.tile.mask);
+    return rc != LS_OK ? rc : c.rc;
+}
+
+/* The fragment program over the tile's quads: the region is the tile's
+ * box widened to even coordinates, so its 2x2 quads are the screen's and
+ * every pixel of a quad gets its own interpolated inputs (helper pixels
+ * included: the RS evaluates the plane equations there too). */
+static void run_tri(void *vc, const ra_tri *t)
+{
+    cov_ctx *c = vc;
+    if (c->rc != LS_OK)
+        return;
+    if ((c->rc = ra_sc_triangle(c->dr, t, &c->tile, c->d)) != LS_OK)
+        return;
+    const ra_tile *k = &c->tile;
+    c->st->pixels += k->count;
+    if (!k->count)
+        return;
+    int tw = k->x1 - k->x0 + 1;
+    int rx0 = k->x0 & ~1, ry0 = k->y0 & ~1;
+    int rw = ((k->x1 | 1) + 1) - rx0, rh = ((k->y1 | 1) + 1) - ry0;
+    /* quads holding a covered pixel */
+    for (int qy = ry0; qy < ry0 + rh; qy += 2)
+        for (int qx = rx0; qx < rx0 + rw; qx += 2) {
+            bool any = false;
+            for (int y = qy; y < qy + 2; y++)
+                for (int x = qx; x < qx + 2; x++)
+                    if (x >= k->x0 && x <= k->x1 && y >= k->y0 && y <= k->y1 &&
+                        k->mask[(size_t)(y - k->y0) * (size_t)tw + (size_t)(x - k->x0)])
+                        any = true;
+            c->st->quads += any;
+        }
+    float *img[R500_NUM_TEMPS];
+    if ((c->rc = ra_rs_fill(c->dr, t, rx0, ry0, rw, rh, img, c->d)) != LS_OK)
+        return;
+    r500_job j = *c->fs; /* shallow: the program and textures stay the caller's */
+    j.width = rw;
+    j.height = rh;
+    for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
+        if (img[r]) {
+            j.inputs[r].kind = R500_INPUT_IMAGE;
+            j.inputs[r].image = img[r];
+        } else if (j.inputs[r].kind != R500_INPUT_CONST) {
+            j.inputs[r].kind = R500_INPUT_NONE;
+            j.inputs[r].image = NULL;
+        }
+    }
+    r500_result res;
+    memset(&res, 0, sizeof res);
+    c->rc = r500_run(&j, &res, NULL, c->d);
+    for (unsigned r = 0; r < R500_NUM_TEMPS; r++)
+        free(img[r]);
+    if (c->rc != LS_OK)
+        return;
+    c->st->faulted_threads += res.stats.faulted_threads;
+    for (int y = k->y0; y <= k->y1; y++)
+        for (int x = k->x0; x <= k->x1; x++) {
+            if (!k->mask[(size_t)(y - k->y0) * (size_t)tw + (size_t)(x - k->x0)])
+                continue;
+            size_t ri = (size_t)(y - ry0) * (size_t)rw + (size_t)(x - rx0);
+            if (res.killed && res.killed[ri]) {
+                c->st->killed++;
+                continue;
+            }
+            memcpy(c->rgba + 4 * ((size_t)y * (size_t)c->dr->width + (size_t)x),
+                   res.target[0] + 4 * ri, 4 * sizeof(float));
+        }
+    r500_result_free(&res);
+}
+
+ls_status r500_draw_run(const r500_draw *dr, const r500_job *fs, float *rgba,
+                        r500_raster_stats *st, ls_diag *d)
+{
+    r500_raster_stats local;
+    if (!st)
+        st = &local;
+    memset(st, 0, sizeof *st);
+    if (!fs || !rgba)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "draw run without a job or an image");
+    cov_ctx c = {.dr = dr, .st = st, .d = d, .fs = fs, .rgba = rgba};
+    ls_status rc = ra_vap_draw(dr, run_tri, &c, st, d);
+    free(c.tile.mask);
+    return rc != LS_OK ? rc : c.rc;
+}

@@ -1,0 +1,143 @@
+#!/bin/bash
+# Behaviours of the command line that issue 21 asks for, each against an
+# independent expectation (a PNG signature, a file that must not exist, an
+# exit status from the one table of statuses in tools/cli_table.c):
+#   -o - writes stream outputs to stdout (PNG, JSON, listings), and no file
+#   named '-' appears; every program form is accepted by r500 run and r500 dis
+#   (.bin, hex text with constants, .fs.asm, JSON job, stdin); empty programs
+#   are errors; NaN / out-of-range coefficients are refused; --chip is checked
+#   before Mesa starts; a bad output path is found before any work; warnings
+#   and faults are bounded; mesa check runs without -o (skips without Mesa).
+# usage: behaviour.sh LOCKSTEP SOURCE_ROOT
+set -u
+L=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
+D=$SRC/tests/cli/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-cli-beh.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+run() { "$L" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; err=$(cat "$tmp/err"); }
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
+mandel=$SRC/examples/r500/mandelbrot.inc
+nested=$SRC/examples/r500/nested_if.fs.asm
+
+# ---- -o - and stdout -------------------------------------------------------
+run r500 run "$mandel" --size 16x8 --input t0=uv -o -
+[ $rc -eq 0 ] && is_png out || bad "r500 run -o -: rc=$rc, stdout is not a PNG ($err)"
+[ ! -e ./- ] || bad "r500 run -o - created a file named '-'"
+[[ $err == *"instructions issued"* ]] || bad "r500 run: the summary is not on stderr"
+run r500 run "$mandel" --size 8x8 --input t0=uv --stats - -q
+[ $rc -eq 0 ] && grep -q '"inst_alu"\|"alu"\|{' out || bad "r500 run --stats -: rc=$rc"
+[ -z "$err" ] || bad "r500 run -q printed on stderr: $err"
+run r500 run "$mandel" --size 8x8 -o - --stats -
+[ $rc -eq 2 ] && [[ $err == *"only one output"* ]] || bad "two outputs to stdout: rc=$rc $err"
+run pp5 render "$SRC/examples/pp5/triangle.scene" -o - -q
+[ $rc -eq 0 ] && is_png out || bad "pp5 render -o -: rc=$rc ($err)"
+[ ! -e ./- ] || bad "pp5 render -o - created a file named '-'"
+run r500 asm "$nested" --hex -o -
+[ $rc -eq 0 ] && grep -q '^0x' out || bad "r500 asm --hex -o -: rc=$rc"
+run r500 dis "$nested" -o listing.asm
+[ $rc -eq 0 ] && grep -q 'IF' listing.asm || bad "r500 dis -o FILE: rc=$rc"
+
+# ---- every program form: .bin, hex + constants, .fs.asm, JSON job, stdin -----
+"$L" r500 asm "$nested" -o nested.bin || bad "r500 asm -o nested.bin"
+"$L" r500 dis "$mandel" > mandel.asm || bad "r500 dis mandelbrot.inc"
+grep -q '^\.const 0 ' mandel.asm || bad "r500 dis of hex text dropped the cN: constants"
+for prog in nested.bin "$mandel" "$nested" "$D/job.json" mandel.asm; do
+  run r500 run "$prog" --size 8x8 -q
+  [ $rc -eq 0 ] || bad "r500 run $(basename "$prog"): rc=$rc $err"
+  run r500 dis "$prog"
+  [ $rc -eq 0 ] && [ -s out ] || bad "r500 dis $(basename "$prog"): rc=$rc $err"
+done
+run r500 run - --size 8x8 -q <"$D/job.json"
+[ $rc -eq 0 ] || bad "r500 run - (JSON job on stdin): rc=$rc $err"
+run r500 dis - <nested.bin
+[ $rc -eq 0 ] || bad "r500 dis - (.bin on stdin): rc=$rc $err"
+# the listing of a JSON job and of a hex program reassembles to the same
+# words and state: its own listing again
+"$L" r500 dis "$D/job.json" > job.asm && "$L" r500 asm job.asm -o job.bin &&
+  "$L" r500 dis job.bin > job2.asm || bad "JSON job: dis | asm | dis failed"
+cmp -s <(grep -v '^\.' job.asm) <(grep -v '^\.' job2.asm) || bad "JSON job listing does not round-trip"
+# the constants matter: mandelbrot's image from its listing equals the original's
+"$L" r500 run "$mandel" --size 16x16 --input t0=uv --raw a.raw -q &&
+  "$L" r500 run mandel.asm --size 16x16 --input t0=uv --raw b.raw -q && cmp -s a.raw b.raw ||
+  bad "mandelbrot from its listing renders differently"
+
+# ---- empty inputs and bad values ----------------------------------------------
+for c in "r500 asm $D/empty.fs.asm" "r500 run $D/empty.fs.asm" "r500 dis $D/empty.fs.asm" "pp5 asm $D/empty.pp5m"; do
+  # shellcheck disable=SC2086
+  run $c
+  [ $rc -eq 3 ] && [[ $err == *" 0 instructions"* || $err == *"has no "* || $err == *"no instructions"* ]] || bad "$c: expected exit 3 (bad input), got $rc: $err"
+done
+for coef in nan inf 1e39 -1e39; do
+  run pp5 serialize --fbits 4 --mode linear --fni 9 -- 1 2 3 0 0 "$coef"
+  [ $rc -eq 2 ] && [[ $err == *"not a finite float32"* ]] || bad "pp5 serialize $coef: rc=$rc $err"
+done
+run pp5 serialize --fbits 4 --mode linear --fni 9 -- 1 -2.5 3 0 0 -1
+[ $rc -eq 0 ] || bad "pp5 serialize -- with negative coefficients: rc=$rc $err"
+run pp5 serialize --fbits=4 --mode=linear --fni 9 1 -2.5 3 0 0 -1
+[ $rc -eq 0 ] || bad "pp5 serialize --opt=value and negative numbers as operands: rc=$rc $err"
+run r500 run /nonexistent/prog.bin
+[ $rc -eq 3 ] && [[ $err == *"cannot read /nonexistent/prog.bin: No such file or directory"* ]] ||
+  bad "missing program: rc=$rc $err"
+for chip in r999 0x4144 7 ""; do
+  run mesa run "$SRC/tests/mesa/data/varying_col.frag" --chip "$chip"
+  [ $rc -eq 2 ] && [[ $err == *"--chip"* ]] || bad "mesa run --chip '$chip': rc=$rc $err"
+done
+run mesa piglit --chip r999 x
+[ $rc -eq 2 ] && [[ $err == *"--chip"* ]] || bad "mesa piglit --chip r999: rc=$rc $err"
+
+# a binary file given as text: the error shows its bytes escaped, never raw
+printf '\001\002garbage\377\376\n' > binary.hex
+run pp5 dis binary.hex
+[ $rc -eq 3 ] && [[ $err == *'\x01\x02garbage\xff\xfe'* ]] || bad "pp5 dis of binary bytes: rc=$rc $err"
+if LC_ALL=C grep -q '[^[:print:][:space:]]' err; then bad "pp5 dis echoed raw bytes"; fi
+
+# ---- outputs checked before work ------------------------------------------------
+run pp5 render "$SRC/examples/pp5/triangle.scene" -o frame.png --vcd /nonexistent/dir/x.vcd
+[ $rc -eq 5 ] && [ ! -e frame.png ] || bad "bad --vcd path: rc=$rc, frame.png written: $([ -e frame.png ] && echo yes)"
+run r500 run "$mandel" --stats /nonexistent/s.json
+[ $rc -eq 5 ] && [[ $err == *"cannot write /nonexistent/s.json"* ]] || bad "bad --stats path: rc=$rc $err"
+run r500 dis "$nested" -o "$tmp"
+[ $rc -eq 5 ] || bad "-o DIRECTORY: rc=$rc $err"
+
+# ---- bounded warnings and faults ---------------------------------------------
+args=()
+for _ in $(seq 14); do args+=(--size 8x8); done
+run r500 run "$mandel" "${args[@]}" -q
+[ $rc -eq 0 ] && [ "$(grep -c 'warning:' err)" -eq 10 ] && grep -q '3 more warnings not shown' err ||
+  bad "14 repeated --size: expected 10 warnings and a count, got: $err"
+run r500 run "$D/runaway.fs.asm" --size 64x64 --model watchdog=500 --lanes 4 -q
+lines=$(wc -l <err)
+[ $rc -eq 4 ] && [ "$lines" -le 10 ] && grep -q '1024 threads faulted' err ||
+  bad "1024 faulting threads: rc=$rc, $lines lines on stderr"
+
+# job-wide limits beside the per-thread watchdog
+run r500 run "$D/runaway.fs.asm" --size 64x64 --max-instructions 5000 -q
+[ $rc -eq 4 ] && [[ $err == *"max-instructions"* ]] || bad "--max-instructions 5000: rc=$rc $err"
+run r500 run "$D/runaway.fs.asm" --timeout abc -q
+[ $rc -eq 2 ] && [[ $err == *"--timeout abc"* ]] || bad "--timeout abc: rc=$rc $err"
+
+# ---- mesa check without -o ---------------------------------------------------------
+if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
+   ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+  frag=$SRC/tests/mesa/data/varying_col.frag vert=$SRC/tests/mesa/data/varying_col.vert
+  mkdir empty && cd empty || exit 1
+  "$L" mesa check "$frag" --vert "$vert" --uniform n=8 --size 16x8 --tolerance 1e-5 >../out 2>../err
+  rc=$? err=$(cat ../err)
+  [ $rc -eq 0 ] || bad "mesa check without -o: rc=$rc $err"
+  [ -z "$(ls -A)" ] || bad "mesa check without -o wrote files: $(ls -A)"
+  cd .. || exit 1
+  # an unset uniform is named in a warning
+  run mesa run "$frag" --vert "$vert" --size 8x8 -q
+  [[ $err == *"warning:"*"uniform"*"n"* ]] || bad "mesa run: no warning for the unset uniform n: $err"
+  run mesa run "$frag" --vert "$vert" --uniform n=4 --size 8x8 -o - --stats st.json -q
+  [ $rc -eq 0 ] && is_png out && [ -s st.json ] || bad "mesa run -o - --stats: rc=$rc $err"
+  [[ $err != *"warning"* ]] || bad "mesa run with the uniform set still warns: $err"
+else
+  echo "mesa part skipped: the r300 shim or r300_dri.so is absent"
+fi
+[ $fail -eq 0 ] && echo "all behaviours hold"
+exit $fail
