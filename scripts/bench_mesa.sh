@@ -36,7 +36,7 @@ for f in "${progs[@]}"; do
   fi
   for s in $sizes; do
     for t in $threads; do
-      "$ls" mesa bench "$f" --size "${s}x${s}" --threads "$t" --reps 3 "${uni[@]}" "$@" \
+      "$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps 3 "${uni[@]}" "$@" \
         2>/dev/null || status=1
     done
   done
