@@ -127,6 +127,8 @@ void cli_warn(cli_args *a, const char *fmt, ...) __attribute__((format(printf, 2
 /* Print a diagnostic (with source line and caret); returns the exit status
  * of its ls_status (cli_exit_of). */
 int cli_report(const cli_args *a, const ls_diag *d);
+/* The JIT's engine table when the CLI is built with liblockstep_jit, else NULL. */
+const struct r500_engine_ops *cli_jit_ops(void);
 int cli_report_list(const cli_args *a, const ls_diag_list *errs);
 int cli_exit_of(ls_status st);
 

@@ -10,12 +10,24 @@
 #include "lockstep/r500.h"
 #include "lockstep/r500_job_args.h"
 #include "lockstep/r500_tex.h"
+#ifdef LOCKSTEP_HAVE_JIT
+#include "lockstep/r500_jit.h"
+#endif
+
+const r500_engine_ops *cli_jit_ops(void)
+{
+#ifdef LOCKSTEP_HAVE_JIT
+    return r500_jit_ops(); /* liblockstep_jit: the CLI installs it in every job */
+#else
+    return NULL;
+#endif
+}
 
 /* The job settings that options carry, by option name (same as the
  * r500_job_apply setting names). */
 static const char *const job_settings[] = {"size",  "input", "const", "bool", "int",
                                            "tex",   "lanes", "model", "clear", "max-instructions",
-                                           "timeout", NULL};
+                                           "timeout", "engine", NULL};
 
 static bool is_setting(const char *name)
 {
@@ -157,6 +169,7 @@ int cli_r500_run(cli_args *a)
     r500_job job;
     r500_job_init(&job);
     job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
+    job.options.jit = cli_jit_ops(); /* a JSON job's "engine": "jit" */
     ls_diag d;
     ls_diag_clear(&d);
     ls_status st = r500_job_load_mem(&job, cli_name(prog), src.data, src.len, &d);
@@ -165,6 +178,7 @@ int cli_r500_run(cli_args *a)
         r500_job_free(&job);
         return cli_report(a, &d);
     }
+    job.options.jit = cli_jit_ops(); /* --engine jit (NULL without LLVM) */
     /* settings in command-line order: a later one overrides an earlier one */
     for (size_t i = 0; i < a->nov; i++) {
         const char *name = a->ov[i].opt->name;

@@ -75,6 +75,9 @@ static const cli_opt r500_run_opts[] = {
      "0 = no limit", NULL, 0, NULL},
     {"timeout", 0, "SECONDS", "stop the whole run (a fault) after this wall-clock time", "0 = none",
      NULL, 0, NULL},
+    {"engine", 0, "interp|jit",
+     "which engine runs the job (same bits; jit: only when built with LLVM, docs/r500-jit.md)",
+     "interp", "interp|jit", 0, NULL},
     {"output", 'o', "FILE.png", "render target 0 as an 8-bit PNG ('-' = stdout)", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"raw", 0, "FILE", "render target 0 as float32 RGBA, bottom row first ('-' = stdout)", NULL, NULL,
@@ -335,6 +338,9 @@ static const cli_opt mesa_check_opts[] = {
 
 static const cli_opt mesa_bench_opts[] = {
     MESA_COMMON_OPTS,
+    {"reps", 0, "N", "time the mean of N runs of each side (1..1000)", "5", NULL, 0, NULL},
+    {"engine", 0, "interp|jit", "lockstep's engine (docs/r500-jit.md)", "interp", "interp|jit", 0,
+     NULL},
     END,
 };
 
