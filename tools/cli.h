@@ -42,6 +42,11 @@ int cli_pp5(int argc, char **argv);
 int cli_pp5_render(int argc, char **argv);
 int cli_mesa(int argc, char **argv);
 int cli_mesa_piglit(int argc, char **argv);
+int cli_mesa_fuzz(int argc, char **argv);
+/* The r300 driver directory: `--mesa-drivers DIR` (opt), else
+ * $LIBGL_DRIVERS_PATH, else "" (the system's). false (why filled) when the
+ * directory has no r300_dri.so. */
+bool cli_mesa_drivers(const char *opt, char *out, size_t n, char *why, size_t wn);
 /* Where the shim / GL program are: $env, else beside the lockstep binary in a
  * build tree (../src/mesa/NAME). */
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n);

@@ -471,6 +471,8 @@ int cli_mesa(int argc, char **argv)
         return run(argc - 1, argv + 1, false, true);
     if (!strcmp(argv[1], "piglit"))
         return cli_mesa_piglit(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "fuzz"))
+        return cli_mesa_fuzz(argc - 1, argv + 1);
     usage(stderr);
     return cli_usage_error("unknown mesa command '%s'", argv[1]);
 }
