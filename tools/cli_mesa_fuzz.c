@@ -140,6 +140,7 @@ typedef struct oracle_out {
     ls_buf dis;          /* lockstep's disassembly of the emitted program */
     float *ls, *ref;     /* lockstep's and llvmpipe's RGBA, bottom row first */
     size_t bad, unstable_skipped;
+    bool negzero_agrees;  /* lockstep with texkill-zero=kill agrees (docs/assumptions.md) */
     double maxd;
     long first;
 } oracle_out;
@@ -211,6 +212,79 @@ static void log_reason(const char *log, char *out, size_t n)
         }
         snprintf(out, n, "%.*s", (int)(l < 400 ? l : 400), p);
     }
+}
+
+/* Run the draw's job on lockstep: *out gets render target 0 (RGBA, bottom
+ * row first), dis (when not NULL) the disassembly, fault a description of the
+ * first thread fault (empty when none). */
+static ls_status lockstep_pixels(const fuzz_cfg *c, const mesa_cs_draw *dr, bool wpos,
+                                 const ls_buf *job, r500_texkill_zero tz, float **out, ls_buf *dis,
+                                 char *fault, size_t fn, ls_diag *d)
+{
+    r500_job rj;
+    r500_job_init(&rj);
+    ls_status st = r500_job_load_json(&rj, "decoded", job->data, job->len, d);
+    if (st == LS_OK && dis)
+        r500_disasm(rj.words, rj.ninst, NULL, dis);
+    r500_result r;
+    memset(&r, 0, sizeof r);
+    if (st == LS_OK) {
+        rj.width = c->w;
+        rj.height = c->h;
+        rj.workers = 1;
+        rj.options.exec.texkill_zero = tz;
+        mesa_cs_set_inputs(dr, wpos, &rj);
+        st = r500_run(&rj, &r, NULL, d);
+    }
+    r500_job_free(&rj);
+    if (st != LS_OK)
+        return st;
+    size_t n = (size_t)c->w * (size_t)c->h;
+    *out = malloc(n * 4 * sizeof(float));
+    if (*out)
+        memcpy(*out, r.target[0], n * 4 * sizeof(float));
+    fault[0] = 0;
+    if (r.nfaults) {
+        char fd[300];
+        ls_diag_format(&r.faults[0].diag, fd, sizeof fd);
+        snprintf(fault, fn, "%zu lockstep thread(s) faulted: %s", r.nfaults, fd);
+    }
+    r500_result_free(&r);
+    return *out ? LS_OK : ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* Pixels of ls that differ from ref beyond the tolerance (relative to
+ * 1 + |ref|), unstable pixels skipped. */
+static size_t count_bad(const fuzz_cfg *c, const float *ls, const float *ref, const fz_pixel *px,
+                        double *maxd, long *first, size_t *skipped)
+{
+    size_t n = (size_t)c->w * (size_t)c->h, nbad = 0;
+    *maxd = 0;
+    *first = -1;
+    *skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (px && !px[i].stable) {
+            (*skipped)++;
+            continue;
+        }
+        bool bad = false;
+        for (int k = 0; k < 4; k++) {
+            double x = ls[4 * i + k], y = ref[4 * i + k];
+            double dd = x == y ? 0 : fabs(x - y);
+            if (dd != dd)
+                dd = INFINITY;
+            if (dd > *maxd)
+                *maxd = dd;
+            if (dd > c->tol * (1 + fabs(y)))
+                bad = true;
+        }
+        if (bad) {
+            nbad++;
+            if (*first < 0)
+                *first = (long)i;
+        }
+    }
+    return nbad;
 }
 
 /* uniforms: NUL-separated "name=v,..." strings (fz_program_uniform_args).
@@ -289,43 +363,28 @@ static mesa_outcome oracle(const fuzz_cfg *c, const char *frag, const ls_buf *un
     /* assumption mesa-job-last-draw (docs/assumptions.md) */
     const mesa_cs_draw *dr = &cs.draws[cs.ndraws - 1];
     mesa_cs_job_json(dr, cs.ndraws - 1, &o->job);
-    r500_job rj;
-    r500_job_init(&rj);
-    st = r500_job_load_json(&rj, "decoded", o->job.data, o->job.len, &d);
-    if (st == LS_OK)
-        r500_disasm(rj.words, rj.ninst, NULL, &o->dis);
     ls_buf src;
     ls_buf_init(&src);
     bool wpos = ls_read_file(frag, &src) && strstr(src.data, "gl_FragCoord");
+    /* gl_FragCoord in the text but one texcoord input: r300 dropped either
+     * WPOS or uv as dead (mesa-capture.md §4); both readings are tried */
+    mesa_cs_rs_map rsm;
+    mesa_cs_rs_map_of(dr, &rsm);
+    bool ambiguous = wpos && rsm.ntex == 1 && src.data && strstr(src.data, "uv");
     ls_buf_free(&src);
-    r500_result r;
-    memset(&r, 0, sizeof r);
-    if (st == LS_OK) {
-        rj.width = c->w;
-        rj.height = c->h;
-        rj.workers = 1;
-        mesa_cs_set_inputs(dr, wpos, &rj);
-        st = r500_run(&rj, &r, NULL, &d);
-    }
-    r500_job_free(&rj);
-    mesa_cs_free(&cs);
+    char fault[400] = "";
+    st = lockstep_pixels(c, dr, wpos, &o->job, R500_TEXKILL_ZERO_KEEP, &o->ls, &o->dis, fault,
+                         sizeof fault, &d);
     if (st != LS_OK) {
+        mesa_cs_free(&cs);
         rm_tree(dir);
         return fail(o, MESA_OUTCOME_HARNESS_ERROR, "lockstep could not run the job: %s", d.msg);
     }
-    size_t n = (size_t)c->w * (size_t)c->h;
-    o->ls = malloc(n * 4 * sizeof(float));
-    if (o->ls)
-        memcpy(o->ls, r.target[0], n * 4 * sizeof(float));
-    if (r.nfaults) {
-        char fd[300];
-        ls_diag_format(&r.faults[0].diag, fd, sizeof fd);
-        size_t nf = r.nfaults;
-        r500_result_free(&r);
+    if (fault[0]) {
+        mesa_cs_free(&cs);
         rm_tree(dir);
-        return fail(o, MESA_OUTCOME_LOCKSTEP_FAULT, "%zu lockstep thread(s) faulted: %s", nf, fd);
+        return fail(o, MESA_OUTCOME_LOCKSTEP_FAULT, "%s", fault);
     }
-    r500_result_free(&r);
     /* llvmpipe: the system's driver (LIBGL_DRIVERS_PATH dropped) */
     argv[a++] = "--float";
     argv[a++] = "-o";
@@ -337,13 +396,17 @@ static mesa_outcome oracle(const fuzz_cfg *c, const char *frag, const ls_buf *un
     rc = spawn_wait(argv, env_lp, lplog);
     ls_imagef img = {0};
     if (rc != 0 || ls_rawf_read(ref, c->w, c->h, &img, &d) != LS_OK) {
+        mesa_cs_free(&cs);
         rm_tree(dir);
         return fail(o, MESA_OUTCOME_HARNESS_ERROR, "llvmpipe could not draw the shader (exit %d)", rc);
     }
     rm_tree(dir);
+    size_t n = (size_t)c->w * (size_t)c->h;
     o->ref = img.rgba;
-    if (!o->ls)
+    if (!o->ls) {
+        mesa_cs_free(&cs);
         return fail(o, MESA_OUTCOME_HARNESS_ERROR, "out of memory");
+    }
     /* llvmpipe against the interpreter first: when they differ, the
      * reference itself is in doubt */
     size_t refbad = 0;
@@ -361,28 +424,40 @@ static mesa_outcome oracle(const fuzz_cfg *c, const char *frag, const ls_buf *un
             }
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        if (px && !px[i].stable) {
-            o->unstable_skipped++;
-            continue;
+    o->bad = count_bad(c, o->ls, o->ref, px, &o->maxd, &o->first, &o->unstable_skipped);
+    if (o->bad && ambiguous) {
+        float *alt = NULL;
+        char f2[400] = "";
+        double md = 0;
+        long fi = -1;
+        size_t us = 0;
+        if (lockstep_pixels(c, dr, !wpos, &o->job, R500_TEXKILL_ZERO_KEEP, &alt, NULL, f2,
+                            sizeof f2, &d) == LS_OK && !f2[0] && alt &&
+            count_bad(c, alt, o->ref, px, &md, &fi, &us) == 0) {
+            free(o->ls);
+            o->ls = alt;
+            alt = NULL;
+            o->bad = 0;
+            o->maxd = md;
+            o->first = -1;
+            wpos = !wpos;
         }
-        bool bad = false;
-        for (int k = 0; k < 4; k++) {
-            double x = o->ls[4 * i + k], y = o->ref[4 * i + k];
-            double dd = x == y ? 0 : fabs(x - y);
-            if (dd != dd)
-                dd = INFINITY;
-            if (dd > o->maxd)
-                o->maxd = dd;
-            if (dd > c->tol * (1 + fabs(y)))
-                bad = true;
-        }
-        if (bad) {
-            o->bad++;
-            if (o->first < 0)
-                o->first = (long)i;
-        }
+        free(alt);
     }
+    /* a disagreement that TEXKILL of -0.0 decides: run the other model */
+    if (o->bad && !refbad) {
+        float *alt = NULL;
+        char f2[400] = "";
+        if (lockstep_pixels(c, dr, wpos, &o->job, R500_TEXKILL_ZERO_KILL, &alt, NULL, f2,
+                            sizeof f2, &d) == LS_OK && !f2[0] && alt) {
+            double md = 0;
+            long fi = -1;
+            size_t us = 0;
+            o->negzero_agrees = count_bad(c, alt, o->ref, px, &md, &fi, &us) == 0;
+        }
+        free(alt);
+    }
+    mesa_cs_free(&cs);
     if (refbad) {
         long i = reffirst;
         return fail(o, MESA_OUTCOME_REFERENCE,
@@ -395,10 +470,11 @@ static mesa_outcome oracle(const fuzz_cfg *c, const char *frag, const ls_buf *un
         long i = o->first;
         return fail(o, MESA_OUTCOME_DISAGREE,
                     "%zu pixel(s) differ, max |diff| %g, first (%ld, %ld): lockstep (%g, %g, %g, %g), "
-                    "llvmpipe (%g, %g, %g, %g)",
+                    "llvmpipe (%g, %g, %g, %g)%s",
                     o->bad, o->maxd, i % c->w, i / c->w, o->ls[4 * i], o->ls[4 * i + 1],
                     o->ls[4 * i + 2], o->ls[4 * i + 3], o->ref[4 * i], o->ref[4 * i + 1],
-                    o->ref[4 * i + 2], o->ref[4 * i + 3]);
+                    o->ref[4 * i + 2], o->ref[4 * i + 3],
+                    o->negzero_agrees ? " [agrees with texkill-zero=kill]" : "");
     }
     return fail(o, MESA_OUTCOME_AGREE, "max |diff| %g", o->maxd);
 }
@@ -562,6 +638,7 @@ typedef struct reduce_ctx {
     const fuzz_cfg *c;
     char frag[3 * PATH_MAX];
     mesa_outcome want;
+    bool negzero;   /* the disagreement goes away with texkill-zero=kill */
     size_t calls;
 } reduce_ctx;
 
@@ -582,7 +659,8 @@ static bool still_fails(const fz_program *p, void *vctx)
         ok = write_program(p, r->frag, NULL, &uni, &nuni);
         oracle_out o;
         oracle_init(&o);
-        ok = ok && oracle(r->c, r->frag, &uni, nuni, NULL, px, &o) == r->want;
+        ok = ok && oracle(r->c, r->frag, &uni, nuni, NULL, px, &o) == r->want &&
+             o.negzero_agrees == r->negzero;
         oracle_free(&o);
         ls_buf_free(&uni);
     }
@@ -711,7 +789,28 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
             ls_buf_free(&info);
             continue;
         }
-        reduce_ctx rc = {.c = c, .want = want};
+        char why0[600] = "";
+        info_get(info.data, "why", why0, sizeof why0);
+        {
+            /* the generator must still give the campaign's shader */
+            ls_buf now, then;
+            ls_buf_init(&now);
+            ls_buf_init(&then);
+            fz_program_print(&p, &now);
+            snprintf(path, sizeof path, "%s/original.frag", dir);
+            bool same = ls_read_file(path, &then) && then.len == now.len &&
+                        !memcmp(then.data, now.data, now.len);
+            ls_buf_free(&now);
+            ls_buf_free(&then);
+            if (!same) {
+                fprintf(stderr, "  %s: seed %llu no longer generates original.frag (generator "
+                        "changed); skipped\n", names[f], (unsigned long long)seed);
+                fz_program_free(&p);
+                ls_buf_free(&info);
+                continue;
+            }
+        }
+        reduce_ctx rc = {.c = c, .want = want, .negzero = strstr(why0, "texkill-zero=kill") != NULL};
         snprintf(rc.frag, sizeof rc.frag, "%s/candidate.frag", dir);
         fprintf(stderr, "reducing %s (%s, %zu nodes)...\n", names[f], oname, fz_program_size(&p));
         fz_reduce_stats rs;
@@ -975,7 +1074,7 @@ int cli_mesa_fuzz(int argc, char **argv)
         return cli_usage_error("cannot write %s", p);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    size_t counts[MESA_OUTCOME_COUNT] = {0}, rejected = 0, done = 0;
+    size_t counts[MESA_OUTCOME_COUNT] = {0}, rejected = 0, done = 0, negzero = 0;
     pid_t *pids = calloc((size_t)jobs, sizeof *pids);
     uint64_t *idx = calloc((size_t)jobs, sizeof *idx);
     if (!pids || !idx) {
@@ -1040,6 +1139,7 @@ int cli_mesa_fuzz(int argc, char **argv)
                         oc = (mesa_outcome)k;
             }
             fputs(r.data, logf);
+            negzero += oc == MESA_OUTCOME_DISAGREE && strstr(r.data, "texkill-zero=kill");
         } else {
             fprintf(logf, "%llu - 0 %s\tworker died (status 0x%x)\n",
                     (unsigned long long)idx[slot], mesa_outcome_table[oc].name, status);
@@ -1064,6 +1164,7 @@ int cli_mesa_fuzz(int argc, char **argv)
                   seed, done, el, rejected);
     for (int k = 0; k < MESA_OUTCOME_COUNT; k++)
         ls_buf_printf(&sum, "  %-20s %zu\n", mesa_outcome_table[k].name, counts[k]);
+    ls_buf_printf(&sum, "  (disagreements that texkill-zero=kill removes: %zu)\n", negzero);
     fputs(sum.data, stdout);
     fprintf(logf, "# %s", sum.data);
     fclose(logf);

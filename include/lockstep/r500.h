@@ -44,6 +44,7 @@ typedef enum r500_mad_mode { R500_MAD_SEPARATE, R500_MAD_FUSED } r500_mad_mode;
 typedef enum r500_kill_mode { R500_KILL_STOP, R500_KILL_CONTINUE } r500_kill_mode;
 typedef enum r500_quad_top { R500_QUAD_TOP_LOW_Y, R500_QUAD_TOP_HIGH_Y } r500_quad_top;
 typedef enum r500_pred_write { R500_PRED_WRITE_ACTIVE, R500_PRED_WRITE_PREDICATED } r500_pred_write;
+typedef enum r500_texkill_zero { R500_TEXKILL_ZERO_KEEP, R500_TEXKILL_ZERO_KILL } r500_texkill_zero;
 
 typedef struct r500_exec_options {
     r500_rcp_zero rcp_zero;       /* "rcp-zero": inf | max */
@@ -54,6 +55,7 @@ typedef struct r500_exec_options {
     r500_kill_mode kill;          /* "kill": stop | continue */
     r500_quad_top quad_top;       /* "quad-top": low-y | high-y */
     r500_pred_write pred_write;   /* "pred-write": active | predicated */
+    r500_texkill_zero texkill_zero; /* "texkill-zero": keep | kill (TEXKILL of -0.0) */
     uint64_t watchdog;            /* "watchdog": max instructions issued per thread */
 } r500_exec_options;
 

@@ -8,6 +8,7 @@
  * (alu.c) and TEX (here; sampling in tex.c) executing each instruction over
  * all lanes at once. Threads are independent and are spread over host cores;
  * results do not depend on how many cores run them. */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@
 
 const char *const r500_exec_option_names[] = {
     "rcp-zero", "rsq-negative", "ln2-zero", "clamp-nan", "mad",
-    "kill",     "quad-top",     "pred-write", "watchdog", NULL,
+    "kill",     "quad-top",     "pred-write", "texkill-zero", "watchdog", NULL,
 };
 
 void r500_options_default(r500_options *o)
@@ -37,6 +38,7 @@ void r500_options_default(r500_options *o)
     o->exec.kill = R500_KILL_STOP;
     o->exec.quad_top = R500_QUAD_TOP_LOW_Y;
     o->exec.pred_write = R500_PRED_WRITE_ACTIVE;
+    o->exec.texkill_zero = R500_TEXKILL_ZERO_KEEP;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
 }
@@ -87,6 +89,10 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
         a = "active", b = "predicated";
         if ((k = pick(value, a, b)) >= 0)
             e->pred_write = (r500_pred_write)k;
+    } else if (!strcmp(name, "texkill-zero")) {
+        a = "keep", b = "kill";
+        if ((k = pick(value, a, b)) >= 0)
+            e->texkill_zero = (r500_texkill_zero)k;
     } else if (!strcmp(name, "watchdog")) {
         char *end;
         unsigned long long v = strtoull(value, &end, 0);
@@ -326,12 +332,15 @@ static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *
                             f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
     ls_lanes active = lanes_active(w);
     if (op == 2) {
-        /* TEXKILL: "kill pixel if any component is < 0" (us_tex_inst.txt) */
+        /* TEXKILL: "kill pixel if any component is < 0" (us_tex_inst.txt);
+         * whether -0.0 counts is model option texkill-zero (docs/assumptions.md) */
         ls_lanes kill = 0;
+        const bool neg_zero = w->job->options.exec.texkill_zero == R500_TEXKILL_ZERO_KILL;
         for (unsigned k = 0; k < 4; k++) {
             const float *v = w->temps[src][sw[k]];
             for (unsigned l = 0; l < n; l++)
-                kill |= (ls_lanes)(v[l] < 0.0f) << l;
+                kill |= (ls_lanes)(v[l] < 0.0f || (neg_zero && v[l] == 0.0f && signbit(v[l])))
+                        << l;
         }
         ls_lanes m = active & r500_pred_mask(w->fc.pred, x->in.field[R500_F_RGB_PRED_SEL],
                                              x->in.field[R500_F_RGB_PRED_INV], 0, w->fc.lanes);
