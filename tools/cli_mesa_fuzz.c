@@ -75,7 +75,7 @@ static int spawn_wait(char *const argv[], char *const extra[], const char *log)
 {
     static const char *const drop[] = {"LD_PRELOAD=", "LIBGL_ALWAYS_SOFTWARE=", "GALLIUM_DRIVER=",
                                        "MESA_LOADER_DRIVER_OVERRIDE=", "LIBGL_DRIVERS_PATH=",
-                                       "RADEON_DEBUG=", "LOCKSTEP_SHIM_", NULL};
+                                       "RADEON_DEBUG=", "LOCKSTEP_SHIM_", "TMPDIR=", NULL};
     size_t n = 0, k = 0;
     while (environ[n])
         n++;
@@ -320,8 +320,13 @@ static mesa_outcome oracle(const fuzz_cfg *c, const char *frag, const ls_buf *un
     snprintf(e_pre, sizeof e_pre, "LD_PRELOAD=%s", c->shim);
     snprintf(e_drv, sizeof e_drv, "LIBGL_DRIVERS_PATH=%s", c->drivers);
     snprintf(e_dbg, sizeof e_dbg, "RADEON_DEBUG=%s", radeon_debug ? radeon_debug : "");
-    char *env[6];
+    /* the shim's sysfs mirror goes under TMPDIR: inside dir, so that it is
+     * removed with dir even when the GL program crashes */
+    char e_tmp[PATH_MAX + 16];
+    snprintf(e_tmp, sizeof e_tmp, "TMPDIR=%s", dir);
+    char *env[8];
     int ne = 0;
+    env[ne++] = e_tmp;
     env[ne++] = e_out;
     env[ne++] = e_chip;
     env[ne++] = e_pre;
@@ -724,8 +729,49 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Reduce every finding of a campaign directory and write its report. */
-static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries, bool all_classes)
+typedef struct group {
+    char *sig;
+    char *members;
+    char *first;
+    int count;
+    char noopt[32];
+} group;
+
+static void add_group(group **groups, size_t *ngroups, const char *sig, const char *name,
+                      const char *noopt)
+{
+    size_t g = 0;
+    for (; g < *ngroups; g++)
+        if (!strcmp((*groups)[g].sig, sig))
+            break;
+    if (g == *ngroups) {
+        group *ng = realloc(*groups, (*ngroups + 1) * sizeof **groups);
+        if (!ng)
+            return;
+        *groups = ng;
+        memset(&ng[g], 0, sizeof ng[g]);
+        ng[g].sig = strdup(sig);
+        ng[g].first = strdup(name);
+        ng[g].members = strdup("");
+        snprintf(ng[g].noopt, sizeof ng[g].noopt, "%.*s", (int)strcspn(noopt, ":"), noopt);
+        (*ngroups)++;
+    }
+    group *gr = &(*groups)[g];
+    gr->count++;
+    size_t l = strlen(gr->members) + strlen(name) + 2;
+    char *m = malloc(l);
+    if (m) {
+        snprintf(m, l, "%s%s%s", gr->members, gr->members[0] ? " " : "", name);
+        free(gr->members);
+        gr->members = m;
+    }
+}
+
+/* Reduce every finding of a campaign directory and write its report;
+ * findings with a report.txt are kept as they are (a campaign is reduced in
+ * several runs); at most limit new ones (-1: all). */
+static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries, bool all_classes,
+                           long limit)
 {
     char fdir[PATH_MAX + 32];
     snprintf(fdir, sizeof fdir, "%s/findings", out);
@@ -747,15 +793,9 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
     qsort(names, nn, sizeof *names, cmp_str);
     ls_buf summary;
     ls_buf_init(&summary);
-    typedef struct group {
-        char *sig;
-        char *members;
-        char *first;
-        int count;
-        char noopt[32];
-    } group;
     group *groups = NULL;
     size_t ngroups = 0;
+    long reduced = 0;
     for (size_t f = 0; f < nn; f++) {
         char dir[2 * PATH_MAX], path[3 * PATH_MAX], v[128];
         if (strlen(fdir) + strlen(names[f]) + 40 > PATH_MAX)
@@ -779,10 +819,28 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
                          (all_classes && (want == MESA_OUTCOME_R300_COMPILE_ERROR ||
                                           want == MESA_OUTCOME_R300_CRASH ||
                                           want == MESA_OUTCOME_LOCKSTEP_FAULT));
-        if (!reducible) {
+        snprintf(path, sizeof path, "%s/report.txt", dir);
+        bool done_before = access(path, R_OK) == 0;
+        if (!reducible || (!done_before && limit >= 0 && reduced >= limit)) {
             ls_buf_free(&info);
             continue;
         }
+        if (done_before) {
+            /* reduced by an earlier run: only its group is counted */
+            ls_buf rep;
+            ls_buf_init(&rep);
+            char sig[4096] = "", nv[600] = "";
+            if (ls_read_file(path, &rep)) {
+                info_get(rep.data, "signature:", sig, sizeof sig);
+                info_get(rep.data, "noopt", nv, sizeof nv);
+            }
+            ls_buf_free(&rep);
+            char *colon = strstr(nv, ": ");
+            add_group(&groups, &ngroups, sig, names[f], colon ? colon + 2 : nv);
+            ls_buf_free(&info);
+            continue;
+        }
+        reduced++;
         fz_program p;
         ls_diag d;
         if (fz_generate(seed, NULL, &p, &d) != LS_OK) {
@@ -861,32 +919,8 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
         write_text(path, rep.data, rep.len);
         fprintf(stderr, "  %s: %zu -> %zu nodes; minimal %s; noopt %s\n", names[f], rs.size_before,
                 rs.size_after, mesa_outcome_table[oc].name, mesa_outcome_table[ocn].name);
-        size_t g = 0;
-        for (; g < ngroups; g++)
-            if (!strcmp(groups[g].sig, sk.data ? sk.data : ""))
-                break;
-        if (g == ngroups) {
-            group *ng = realloc(groups, (ngroups + 1) * sizeof *groups);
-            if (ng) {
-                groups = ng;
-                memset(&groups[g], 0, sizeof groups[g]);
-                groups[g].sig = strdup(sk.data ? sk.data : "");
-                groups[g].first = strdup(names[f]);
-                groups[g].members = strdup("");
-                snprintf(groups[g].noopt, sizeof groups[g].noopt, "%s", mesa_outcome_table[ocn].name);
-                ngroups++;
-            }
-        }
-        if (g < ngroups) {
-            groups[g].count++;
-            size_t l = strlen(groups[g].members) + strlen(names[f]) + 2;
-            char *m = malloc(l);
-            if (m) {
-                snprintf(m, l, "%s%s%s", groups[g].members, groups[g].members[0] ? " " : "", names[f]);
-                free(groups[g].members);
-                groups[g].members = m;
-            }
-        }
+        add_group(&groups, &ngroups, sk.data ? sk.data : "", names[f],
+                  mesa_outcome_table[ocn].name);
         ls_buf_free(&rep);
         ls_buf_free(&sk);
         oracle_free(&o);
@@ -931,7 +965,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: lockstep mesa fuzz [--seed S] [--count N | --time SECONDS] [-j N] [--out DIR]\n"
             "                          [--mesa-drivers DIR] [--size WxH] [--chip C] [--tolerance T]\n"
-            "       lockstep mesa fuzz --reduce DIR [--max-tries N] [--all-classes] [...]\n"
+            "       lockstep mesa fuzz --reduce DIR [--limit N] [--max-tries N] [--all-classes] [...]\n"
             "       lockstep mesa fuzz --print SEED\n"
             "  Generates random GLSL 1.10 fragment shaders (seeded, deterministic), keeps those\n"
             "  whose result no float rounding can flip (the float guard), compiles them with\n"
@@ -958,6 +992,7 @@ int cli_mesa_fuzz(int argc, char **argv)
         {"tolerance", required_argument, NULL, 'T'}, {"reduce", required_argument, NULL, 'r'},
         {"max-tries", required_argument, NULL, 'm'}, {"all-classes", no_argument, NULL, 'a'},
         {"print", required_argument, NULL, 'p'},     {"help", no_argument, NULL, 'h'},
+        {"limit", required_argument, NULL, 'l'},
         {NULL, 0, NULL, 0}};
     fuzz_cfg c;
     memset(&c, 0, sizeof c);
@@ -965,7 +1000,7 @@ int cli_mesa_fuzz(int argc, char **argv)
     c.w = c.h = 16;
     c.tol = 1e-3;
     unsigned long long seed = 1;
-    long count = -1, secs = -1, jobs = 1, max_tries = 3000;
+    long count = -1, secs = -1, jobs = 1, max_tries = 3000, limit = -1;
     const char *out = NULL, *drivers = NULL, *reduce = NULL, *print = NULL;
     bool all_classes = false;
     optind = 1;
@@ -1009,6 +1044,10 @@ int cli_mesa_fuzz(int argc, char **argv)
                 return cli_usage_error("--max-tries needs 1..1000000");
             break;
         case 'a': all_classes = true; break;
+        case 'l':
+            if (!cli_parse_int(optarg, 0, 100000000, &limit))
+                return cli_usage_error("--limit needs a number of findings");
+            break;
         case 'p': print = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
         default: usage(stderr); return CLI_USAGE;
@@ -1051,7 +1090,7 @@ int cli_mesa_fuzz(int argc, char **argv)
         return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
                                "libgl-dev and reconfigure; docs/mesa.md)");
     if (reduce)
-        return reduce_campaign(&c, reduce, (size_t)max_tries, all_classes);
+        return reduce_campaign(&c, reduce, (size_t)max_tries, all_classes, limit);
     if (count < 0 && secs < 0)
         count = 100;
     char tmpout[] = "/tmp/lockstep-fuzz-out-XXXXXX";
