@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
+#include "lockstep/mesa_fuzz.h"
 #include "lockstep/r500.h"
 
 static void usage(FILE *f)
@@ -23,8 +24,13 @@ static void usage(FILE *f)
                "       lockstep mesa run SHADER.frag [--vert VS] [--uniform name=v[,v...]]...\n"
                "                         [--size WxH] [--chip rv515|r520|rv530|r580] -o out.png\n"
                "       lockstep mesa check (same) [--tolerance T] -o out.png\n"
+               "  run/check/bench also take --mesa-drivers DIR (the r300_dri.so to use; default\n"
+               "  $LIBGL_DRIVERS_PATH, else the system's). check exits 0 agree, 3 disagree,\n"
+               "  4 r300 compiler error (dummy shader), 5 r300 crash, 6 GLSL front-end error,\n"
+               "  7 lockstep fault, 1 other errors, 2 usage (docs/mesa-fuzz.md).\n"
                "       lockstep mesa bench SHADER.frag [--size WxH] [--threads N] [--uniform ...]\n"
                "       lockstep mesa piglit [FILTER]... [--llvmpipe] [--keep DIR] [--json F] [--list]\n"
+               "       lockstep mesa fuzz [--seed S] [--count N | --time T] [-j N] [--out DIR]\n"
                "  run/check/bench compile with Mesa's r300 under the fake-device shim\n"
                "  (docs/mesa.md); check compares with llvmpipe, bench times both.\n");
 }
@@ -155,7 +161,9 @@ static ls_status compare_llvmpipe(const char *gl, const char *frag, const char *
     close(fd);
     char cmd[16384];
     snprintf(cmd, sizeof cmd,
-             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s'%s%s%s%s --size %dx%d --float -o '%s'", gl, frag,
+             "env -u LIBGL_DRIVERS_PATH LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s'%s%s%s%s --size %dx%d "
+             "--float -o '%s'",
+             gl, frag,
              vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni, r->width, r->height,
              ref);
     int rc = system(cmd);
@@ -231,7 +239,8 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
         return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory");
     char cmd[16384];
     snprintf(cmd, sizeof cmd,
-             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s' --vert '%s'%s --size %dx%d --varying-pass '%s/var' "
+             "env -u LIBGL_DRIVERS_PATH LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s' --vert '%s'%s --size %dx%d "
+             "--varying-pass '%s/var' "
              ">'%s/log' 2>&1",
              gl, frag, vert, uni, w, h, dir, dir);
     int rc = system(cmd);
@@ -285,7 +294,7 @@ static ls_status varying_from_llvmpipe(const char *gl, const char *frag, const c
 static int run(int argc, char **argv, bool check, bool bench)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530";
+    const char *frag = NULL, *vert = NULL, *out = NULL, *chip = "rv530", *drivers_opt = NULL;
     int w = 16, h = 16;
     double tol = 1e-3;
     char uni[4096] = "";
@@ -310,6 +319,8 @@ static int run(int argc, char **argv, bool check, bool bench)
                 return cli_usage_error("--threads needs 1..256");
         } else if (!strcmp(argv[i], "--chip") && i + 1 < argc)
             chip = argv[++i];
+        else if (!strcmp(argv[i], "--mesa-drivers") && i + 1 < argc)
+            drivers_opt = argv[++i];
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] != '-' && !frag)
@@ -322,6 +333,13 @@ static int run(int argc, char **argv, bool check, bool bench)
                                "[--uniform name=v[,v...]]... [--size WxH] [--chip C] -o out.png");
     if (strchr(frag, '\'') || (vert && strchr(vert, '\'')) || strchr(chip, '\''))
         return cli_usage_error("file names with quote characters are not supported");
+    /* the r300 driver: --mesa-drivers, else LIBGL_DRIVERS_PATH (llvmpipe
+     * stays the system's) */
+    char drivers[PATH_MAX], why[PATH_MAX + 64];
+    if (!cli_mesa_drivers(drivers_opt, drivers, sizeof drivers, why, sizeof why))
+        return cli_usage_error("%s", why);
+    if (strchr(drivers, '\''))
+        return cli_usage_error("driver paths with quote characters are not supported");
     char shim[PATH_MAX], gl[PATH_MAX];
     if (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim) ||
         !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", gl, sizeof gl))
@@ -331,27 +349,52 @@ static int run(int argc, char **argv, bool check, bool bench)
     if (!mkdtemp(dir))
         return cli_usage_error("cannot create a temporary directory");
     char cmd[16384];
+    /* the GL program's output is kept to classify the run (docs/mesa-fuzz.md
+     * "Outcome classes"), then shown; TMPDIR puts the shim's mirror in dir */
     snprintf(cmd, sizeof cmd,
-             "LOCKSTEP_SHIM_OUT='%s' LOCKSTEP_SHIM_CHIP='%s' LD_PRELOAD='%s' '%s' '%s'%s%s%s%s "
-             "--size %dx%d",
-             dir, chip, shim, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
-             vert ? "'" : "", uni, w, h);
+             "%s%s%s TMPDIR='%s' LOCKSTEP_SHIM_OUT='%s' LOCKSTEP_SHIM_CHIP='%s' LD_PRELOAD='%s' "
+             "'%s' '%s'%s%s%s%s --size %dx%d >'%s/r300.log' 2>&1",
+             drivers[0] ? "LIBGL_DRIVERS_PATH='" : "", drivers, drivers[0] ? "'" : "", dir, dir,
+             chip, shim, gl, frag, vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni,
+             w, h, dir);
     int rc = system(cmd);
-    char ib[PATH_MAX + 32];
+    int status = rc < 0 ? -1 : WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+    char ib[PATH_MAX + 32], logp[PATH_MAX + 32];
     snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
+    snprintf(logp, sizeof logp, "%s/r300.log", dir);
     ls_diag d;
     ls_diag_clear(&d);
-    ls_buf data;
+    ls_buf data, r300log;
     ls_buf_init(&data);
-    bool have = rc == 0 && ls_read_file(ib, &data);
+    ls_buf_init(&r300log);
+    ls_read_file(logp, &r300log);
+    if (r300log.len)
+        fputs(r300log.data, stderr);
+    mesa_outcome oc = mesa_outcome_of_r300_run(status, r300log.data ? r300log.data : "");
+    bool have = status == 0 && ls_read_file(ib, &data);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "warning: could not remove %s\n", dir);
-    if (!have) {
+    if (oc == MESA_OUTCOME_GLSL_ERROR || oc == MESA_OUTCOME_R300_CRASH || !have) {
         ls_buf_free(&data);
-        ls_diag_set(&d, LS_ERR_IO, frag, 0, 0, "r300 did not compile or submit the shader");
-        return cli_report(&d);
+        ls_buf_free(&r300log);
+        if (oc == MESA_OUTCOME_AGREE)
+            oc = MESA_OUTCOME_HARNESS_ERROR;
+        if (oc == MESA_OUTCOME_R300_CRASH)
+            ls_diag_set(&d, LS_ERR_FAULT, frag, 0, 0,
+                        "r300: the GL program died of signal %d (%s)", status - 128,
+                        mesa_outcome_table[oc].name);
+        else if (oc == MESA_OUTCOME_GLSL_ERROR)
+            ls_diag_set(&d, LS_ERR_PARSE, frag, 0, 0,
+                        "Mesa's GLSL compiler refused the shader (%s)", mesa_outcome_table[oc].name);
+        else
+            ls_diag_set(&d, LS_ERR_IO, frag, 0, 0, "r300 did not compile or submit the shader");
+        cli_report(&d);
+        return mesa_outcome_table[oc].exit_status;
     }
+    /* r300 printed "Compiler Error" and drew with a dummy shader: go on
+     * (the image shows the dummy) but say so and exit with its status */
+    ls_buf_free(&r300log);
     size_t ndw = data.len / 4;
     uint32_t *dw = malloc(ndw * 4 + 4);
     if (!dw) {
@@ -408,7 +451,8 @@ static int run(int argc, char **argv, bool check, bool bench)
             double ls_sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
             char cmd2[16384];
             snprintf(cmd2, sizeof cmd2,
-                     "LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s --size %dx%d "
+                     "env -u LIBGL_DRIVERS_PATH LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=%ld '%s' '%s'%s%s%s%s "
+                     "--size %dx%d "
                      "--float --repeat 5 2>/dev/null",
                      threads, gl, frag, vert ? " --vert '" : "", vert ? vert : "",
                      vert ? "'" : "", uni, w, h);
@@ -438,17 +482,35 @@ static int run(int argc, char **argv, bool check, bool bench)
                 st = ls_png_write(out, &png, &d);
                 ls_image8_free(&png);
             }
-            if (r.nfaults)
-                fprintf(stderr, "%zu thread(s) faulted\n", r.nfaults);
             if (st == LS_OK && check)
                 st = compare_llvmpipe(gl, frag, vert, uni, &r, tol, out, &d);
+            if (st == LS_ERR_MISMATCH && oc == MESA_OUTCOME_AGREE)
+                oc = MESA_OUTCOME_DISAGREE;
+            if (r.nfaults && (st == LS_OK || st == LS_ERR_MISMATCH)) {
+                /* faulted threads: their pixels are not the program's result */
+                char fd[400];
+                ls_diag_format(&r.faults[0].diag, fd, sizeof fd);
+                st = ls_diag_set(&d, LS_ERR_FAULT, frag, 0, 0, "%zu lockstep thread(s) faulted, "
+                                 "first: %s (%s)", r.nfaults, fd,
+                                 mesa_outcome_table[MESA_OUTCOME_LOCKSTEP_FAULT].name);
+                oc = MESA_OUTCOME_LOCKSTEP_FAULT;
+            }
+            if (oc == MESA_OUTCOME_R300_COMPILE_ERROR && (st == LS_OK || st == LS_ERR_MISMATCH))
+                st = ls_diag_set(&d, LS_ERR_UNSUPPORTED, frag, 0, 0,
+                                 "r300 reported a compiler error and drew with its dummy shader "
+                                 "(%s)", mesa_outcome_table[oc].name);
             r500_result_free(&r);
         }
     }
     ls_imagef_free(&vimg);
     r500_job_free(&rj);
     mesa_cs_free(&cs);
-    return st == LS_OK ? CLI_OK : cli_report(&d);
+    if (st == LS_OK)
+        return CLI_OK;
+    cli_report(&d);
+    if (oc == MESA_OUTCOME_AGREE) /* an error of lockstep or of the harness */
+        oc = MESA_OUTCOME_HARNESS_ERROR;
+    return mesa_outcome_table[oc].exit_status;
 }
 
 int cli_mesa(int argc, char **argv)

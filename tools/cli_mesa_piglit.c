@@ -45,6 +45,7 @@ typedef struct options {
     const char *keep;     /* keep failing tests' captures under this directory */
     const char *json;
     char shim[PATH_MAX], gl[PATH_MAX];
+    char drivers[PATH_MAX]; /* r300_dri.so directory ("" = system); llvmpipe stays the system's */
 } options;
 
 /* ---- processes ---------------------------------------------------------- */
@@ -57,7 +58,8 @@ static int spawn_wait(char *const argv[], char *const extra_env[], const char *l
      * how (ld.so honours the last LD_PRELOAD; a parent's LIBGL_ALWAYS_SOFTWARE
      * would silently bypass the shim), then ours. */
     static const char *const drop[] = {"LD_PRELOAD=", "LIBGL_ALWAYS_SOFTWARE=", "GALLIUM_DRIVER=",
-                                       "MESA_LOADER_DRIVER_OVERRIDE=", "LOCKSTEP_SHIM_", NULL};
+                                       "MESA_LOADER_DRIVER_OVERRIDE=", "LOCKSTEP_SHIM_",
+                                       "LIBGL_DRIVERS_PATH=", NULL};
     size_t n = 0, k = 0;
     while (environ[n])
         n++;
@@ -479,7 +481,9 @@ static void run_test(const options *o, const char *path, const char *name, resul
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", o->chip);
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
-    char *env_r300[] = {env_out, env_chip, env_pre, NULL};
+    char env_drv[PATH_MAX + 32];
+    snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%s", o->drivers);
+    char *env_r300[] = {env_out, env_chip, env_pre, o->drivers[0] ? env_drv : NULL, NULL};
     char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, NULL};
     int rc = 0;
     char line[600] = "";
@@ -717,6 +721,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: lockstep mesa piglit [FILTER]... [--cache DIR] [--chip C] [--llvmpipe]\n"
             "                            [--keep DIR] [--json FILE] [--list] [-j N]\n"
+            "                            [--mesa-drivers DIR]\n"
             "  runs piglit's GLSL 1.10/1.20 execution shader_tests (Debian's piglit .deb,\n"
             "  downloaded once into the cache) through r300 and lockstep, checking each\n"
             "  test's probes; FILTER selects tests whose name contains it; a FILE.shader_test\n"
@@ -724,6 +729,8 @@ static void usage(FILE *f)
             "  --llvmpipe   also evaluate the probes on llvmpipe's image (triage column)\n"
             "  --keep DIR   keep the captures of failing tests\n"
             "  -j N         run N tests at a time (forked workers; output stays in order)\n"
+            "  --mesa-drivers DIR  the r300_dri.so to test (default $LIBGL_DRIVERS_PATH, else\n"
+            "               the system's); llvmpipe stays the system's\n"
             "  Cache: --cache, else $LOCKSTEP_PIGLIT_CACHE, else ~/.cache/lockstep/piglit.\n"
             "  Exit status 0 when no test fails.\n");
 }
@@ -735,6 +742,7 @@ int cli_mesa_piglit(int argc, char **argv)
     o.chip = "rv530";
     bool list = false;
     long jobs = 1;
+    const char *drivers_opt = NULL;
     const char **filters = calloc((size_t)argc + 1, sizeof *filters);
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nf = 0, nfiles = 0;
@@ -753,6 +761,8 @@ int cli_mesa_piglit(int argc, char **argv)
             o.cache = argv[++i];
         } else if (!strcmp(argv[i], "--chip") && i + 1 < argc) {
             o.chip = argv[++i];
+        } else if (!strcmp(argv[i], "--mesa-drivers") && i + 1 < argc) {
+            drivers_opt = argv[++i];
         } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) {
             o.keep = argv[++i];
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
@@ -778,6 +788,12 @@ int cli_mesa_piglit(int argc, char **argv)
             else
                 filters[nf++] = argv[i];
         }
+    }
+    char why[PATH_MAX + 64];
+    if (!cli_mesa_drivers(drivers_opt, o.drivers, sizeof o.drivers, why, sizeof why)) {
+        free(filters);
+        free(files);
+        return cli_usage_error("%s", why);
     }
     char cache[PATH_MAX];
     const char *env = getenv("LOCKSTEP_PIGLIT_CACHE"), *home = getenv("HOME");
