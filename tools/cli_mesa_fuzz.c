@@ -1205,7 +1205,11 @@ int cli_mesa_fuzz(int argc, char **argv)
         ls_buf_printf(&sum, "  %-20s %zu\n", mesa_outcome_table[k].name, counts[k]);
     ls_buf_printf(&sum, "  (disagreements that texkill-zero=kill removes: %zu)\n", negzero);
     fputs(sum.data, stdout);
-    fprintf(logf, "# %s", sum.data);
+    for (const char *q = sum.data; q && *q;) { /* every summary line a comment */
+        size_t l = strcspn(q, "\n");
+        fprintf(logf, "# %.*s\n", (int)l, q);
+        q += l + (q[l] == '\n');
+    }
     fclose(logf);
     snprintf(p, sizeof p, "%s/summary.txt", out);
     write_text(p, sum.data, sum.len);
