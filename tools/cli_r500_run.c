@@ -33,6 +33,8 @@ static void usage(FILE *f)
             "  --work FILE.png          instructions per pixel (while active), log-scale heat map\n"
             "  --stats FILE.json        instruction counts, FC jumps, SIMD efficiency, per thread\n"
             "  --trace FILE.json        per instruction and thread: PC, masks, FC stacks\n"
+            "  --trace-writes           the trace also gives the temps each ALU/TEX\n"
+            "                           instruction writes, per lane\n"
             "  --workers N              host threads (default: one per core)\n"
             "  -q, --quiet              no summary on stdout\n");
 }
@@ -133,6 +135,7 @@ static int write_work_png(const char *path, const r500_result *r, uint32_t *maxw
 int cli_r500_run(int argc, char **argv)
 {
     const char *prog = NULL, *png = NULL, *raw = NULL, *stats = NULL, *trace = NULL, *work = NULL;
+    bool trace_writes = false;
     int width = 0, height = 0;
     unsigned thread = 0, workers = 0;
     bool quiet = false, have_clear = false;
@@ -277,6 +280,8 @@ int cli_r500_run(int argc, char **argv)
         } else if (!strcmp(a, "--trace")) {
             NEED_ARG();
             trace = val;
+        } else if (!strcmp(a, "--trace-writes")) {
+            trace_writes = true;
         } else if (!strcmp(a, "--work")) {
             NEED_ARG();
             work = val;
@@ -302,6 +307,7 @@ int cli_r500_run(int argc, char **argv)
 
     r500_job job;
     r500_job_init(&job);
+    job.trace_writes = trace_writes;
     ls_diag d;
     ls_diag_clear(&d);
     if (r500_job_load(&job, prog, &d)) {

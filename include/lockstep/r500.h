@@ -109,6 +109,7 @@ typedef struct r500_job {
     float clear[4];           /* colour of killed pixels */
     unsigned workers;         /* host threads; 0 = one per online core */
     r500_options options;
+    bool trace_writes;        /* the trace also lists the temps each instruction writes */
 } r500_job;
 
 /* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
@@ -171,7 +172,12 @@ void r500_result_free(r500_result *r);
 
 /* Trace sink: when non-NULL, r500_run appends one JSON object per issued
  * instruction and thread (pc, active mask, branch counters, loop stack) to
- * trace (a JSON array's items, comma-separated; the caller wraps them). */
+ * trace (a JSON array's items, comma-separated; the caller wraps them). With
+ * job->trace_writes, each ALU or TEX instruction is followed by an object
+ * {"thread","pc","writes":[{"temp","ch","lanes","values"}]}: every temp
+ * channel the instruction writes, the lanes it wrote (mask) and the channel's
+ * value in every lane of the thread afterwards (numbers; "nan", "inf",
+ * "-inf" as strings). */
 typedef struct ls_buf ls_buf;
 
 /* Run the job. Returns LS_OK when the program could run (faults of single

@@ -438,6 +438,55 @@ static void trace_inst(worker *w, size_t t, unsigned pc)
     ls_buf_puts(b, "}");
 }
 
+static void trace_value(ls_buf *b, float v)
+{
+    if (isnan(v))
+        ls_buf_puts(b, "\"nan\"");
+    else if (isinf(v))
+        ls_buf_puts(b, v > 0 ? "\"inf\"" : "\"-inf\"");
+    else
+        ls_buf_printf(b, "%.9g", (double)v);
+}
+
+/* After an ALU or TEX instruction: the temp channels it writes (its write
+ * mask and destination, + aL when relative) with every lane's value, and the
+ * lanes it could write (active, or alive with WRITE_INACTIVE). */
+static void trace_writes(worker *w, size_t t, unsigned pc, ls_lanes act)
+{
+    const r500_xinst *x = &w->p->x[pc];
+    const uint32_t *f = x->in.field;
+    unsigned n = w->fc.n;
+    ls_lanes can = x->write_inactive ? lanes_alive(w) : act;
+    ls_buf *b = w->trace;
+    ls_buf_printf(b, ",\n{\"thread\":%zu,\"pc\":%u,\"writes\":[", t, pc);
+    bool first = true;
+    for (unsigned ch = 0; ch < 4; ch++) {
+        if (!((x->wmask >> ch) & 1))
+            continue;
+        unsigned d;
+        if (x->type == R500_TYPE_TEX) {
+            d = f[R500_F_TEX_DST_ADDR];
+            if (f[R500_F_TEX_DST_ADDR_REL])
+                d = (d + (unsigned)w->fc.aL) & 127u;
+        } else {
+            unsigned u = ch == 3;
+            d = x->addrd[u];
+            if (x->addrd_rel[u])
+                d = (d + (unsigned)w->fc.aL) & 127u;
+        }
+        ls_buf_printf(b, "%s{\"temp\":%u,\"ch\":\"%c\",\"lanes\":\"0x%016llx\",\"values\":[",
+                      first ? "" : ",", d, "rgba"[ch], (unsigned long long)can);
+        first = false;
+        for (unsigned l = 0; l < n; l++) {
+            if (l)
+                ls_buf_putc(b, ',');
+            trace_value(b, w->temps[d][ch][l]);
+        }
+        ls_buf_puts(b, "]}");
+    }
+    ls_buf_puts(b, "]}");
+}
+
 /* The active mask changes only at FC instructions and kills: work and
  * active lane-slots are added once per run of instructions with one mask. */
 static void flush_work(worker *w, ls_lanes mask, uint32_t count)
@@ -562,12 +611,16 @@ static void run_thread(worker *w, size_t t)
             c->active = act;
             c->alive = lanes_alive(w);
             r500_alu_exec(c, x);
+            if (w->trace && job->trace_writes && x->type == R500_TYPE_ALU)
+                trace_writes(w, t, pc, act);
             break;
         case R500_TYPE_TEX:
             w->st.inst_tex++;
             if (tex_exec(w, x, pc, &d)) {
                 add_fault(w, t, &d);
                 faulted = true;
+            } else if (w->trace && job->trace_writes) {
+                trace_writes(w, t, pc, act);
             }
             break;
         default: {
