@@ -958,6 +958,132 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
     return CLI_OK;
 }
 
+
+/* Remove every discard statement (and nothing else). */
+static void drop_discards(fz_node *n)
+{
+    for (int i = 0; i < n->nkids;) {
+        if (n->kind == FZ_BLOCK && n->kids[i]->kind == FZ_DISCARD) {
+            fz_node_free(n->kids[i]);
+            memmove(n->kids + i, n->kids + i + 1, (size_t)(n->nkids - i - 1) * sizeof *n->kids);
+            n->nkids--;
+            continue;
+        }
+        drop_discards(n->kids[i]);
+        i++;
+    }
+}
+
+/* One oracle run of p (after the guard); NULL radeon_debug = default. */
+static mesa_outcome judge(const fuzz_cfg *c, const fz_program *p, const char *frag,
+                          const char *radeon_debug, char *why, size_t wn)
+{
+    size_t npx = (size_t)c->w * (size_t)c->h;
+    fz_pixel *px = calloc(npx, sizeof *px);
+    if (!px)
+        return MESA_OUTCOME_HARNESS_ERROR;
+    char g[200];
+    if (!fz_guard(p, c->w, c->h, px, g, sizeof g)) {
+        free(px);
+        snprintf(why, wn, "rejected by the guard: %s", g);
+        return MESA_OUTCOME_HARNESS_ERROR;
+    }
+    ls_buf uni;
+    ls_buf_init(&uni);
+    int nuni = 0;
+    write_program(p, frag, NULL, &uni, &nuni);
+    oracle_out o;
+    oracle_init(&o);
+    mesa_outcome oc = oracle(c, frag, &uni, nuni, radeon_debug, px, &o);
+    snprintf(why, wn, "%s", o.why);
+    oracle_free(&o);
+    ls_buf_free(&uni);
+    free(px);
+    unlink(frag);
+    return oc;
+}
+
+/* Triage every disagreement of a campaign without reducing it: does
+ * RADEON_DEBUG=noopt agree (an optimisation pass), and does the shader agree
+ * once its discards are removed (the discard lowering)? One line per finding
+ * in DIR/triage.txt and the counts on stdout. */
+static int triage_campaign(const fuzz_cfg *c, const char *out)
+{
+    char fdir[PATH_MAX + 32];
+    snprintf(fdir, sizeof fdir, "%s/findings", out);
+    DIR *dp = opendir(fdir);
+    if (!dp)
+        return cli_usage_error("%s: no findings directory", fdir);
+    char **names = NULL;
+    size_t nn = 0;
+    for (struct dirent *de; (de = readdir(dp));) {
+        if (de->d_name[0] == '.')
+            continue;
+        char **nv = realloc(names, (nn + 1) * sizeof *names);
+        if (!nv)
+            break;
+        names = nv;
+        names[nn++] = strdup(de->d_name);
+    }
+    closedir(dp);
+    qsort(names, nn, sizeof *names, cmp_str);
+    char tpath[PATH_MAX + 32];
+    snprintf(tpath, sizeof tpath, "%s/triage.txt", out);
+    FILE *tf = fopen(tpath, "w");
+    if (!tf)
+        return cli_usage_error("cannot write %s", tpath);
+    size_t n_noopt = 0, n_discard = 0, n_other = 0, n_total = 0, n_gone = 0;
+    for (size_t f = 0; f < nn; f++) {
+        char path[3 * PATH_MAX], v[128], oname[64] = "", frag[3 * PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s/info.txt", fdir, names[f]);
+        ls_buf info;
+        ls_buf_init(&info);
+        if (!ls_read_file(path, &info) || !info_get(info.data, "seed", v, sizeof v) ||
+            !info_get(info.data, "outcome", oname, sizeof oname) || strcmp(oname, "disagree")) {
+            ls_buf_free(&info);
+            continue;
+        }
+        ls_buf_free(&info);
+        fz_program p;
+        ls_diag d;
+        if (fz_generate(strtoull(v, NULL, 10), NULL, &p, &d) != LS_OK)
+            continue;
+        snprintf(frag, sizeof frag, "%s/%s/triage.frag", fdir, names[f]);
+        char w1[600], w2[600], w3[600];
+        mesa_outcome base = judge(c, &p, frag, NULL, w1, sizeof w1);
+        mesa_outcome noopt = judge(c, &p, frag, "noopt", w2, sizeof w2);
+        drop_discards(p.main);
+        mesa_outcome nodis = judge(c, &p, frag, NULL, w3, sizeof w3);
+        fz_program_free(&p);
+        const char *cls;
+        n_total++;
+        if (base != MESA_OUTCOME_DISAGREE) {
+            cls = "no-longer-disagrees";
+            n_gone++;
+        } else if (noopt == MESA_OUTCOME_AGREE) {
+            cls = "noopt-agrees";
+            n_noopt++;
+        } else if (nodis == MESA_OUTCOME_AGREE) {
+            cls = "agrees-without-discard";
+            n_discard++;
+        } else {
+            cls = "other";
+            n_other++;
+        }
+        fprintf(tf, "%s %s noopt=%s without-discard=%s\n", names[f], cls,
+                mesa_outcome_table[noopt].name, mesa_outcome_table[nodis].name);
+        fflush(tf);
+    }
+    fclose(tf);
+    printf("%zu disagreements: %zu agree with RADEON_DEBUG=noopt, %zu agree once their discards are "
+           "removed, %zu neither, %zu no longer disagree\n",
+           n_total, n_noopt, n_discard, n_other, n_gone);
+    for (size_t f = 0; f < nn; f++)
+        free(names[f]);
+    free(names);
+    return CLI_OK;
+}
+
 /* ---- the campaign ------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -966,6 +1092,7 @@ static void usage(FILE *f)
             "usage: lockstep mesa fuzz [--seed S] [--count N | --time SECONDS] [-j N] [--out DIR]\n"
             "                          [--mesa-drivers DIR] [--size WxH] [--chip C] [--tolerance T]\n"
             "       lockstep mesa fuzz --reduce DIR [--limit N] [--max-tries N] [--all-classes] [...]\n"
+            "       lockstep mesa fuzz --triage DIR\n"
             "       lockstep mesa fuzz --print SEED\n"
             "  Generates random GLSL 1.10 fragment shaders (seeded, deterministic), keeps those\n"
             "  whose result no float rounding can flip (the float guard), compiles them with\n"
@@ -977,7 +1104,9 @@ static void usage(FILE *f)
             "  AST) and writes min.frag, min.uniforms, min-r300.log (RADEON_DEBUG=fp),\n"
             "  min-program.asm, the noopt verdict and report.txt per finding, and\n"
             "  DIR/findings-summary.txt grouping them by signature. --print SEED prints the\n"
-            "  shader a generator seed gives. Defaults: --seed 1 --count 100 -j 1 --size 16x16\n"
+            "  shader a generator seed gives. --triage DIR sorts every disagreement without\n"
+            "  reducing it: RADEON_DEBUG=noopt agrees, agrees once its discards are removed,\n"
+            "  or neither (DIR/triage.txt). Defaults: --seed 1 --count 100 -j 1 --size 16x16\n"
             "  --tolerance 1e-3 (relative to 1 + |llvmpipe|). Classes and exit statuses:\n"
             "  docs/mesa-fuzz.md.\n");
 }
@@ -992,7 +1121,7 @@ int cli_mesa_fuzz(int argc, char **argv)
         {"tolerance", required_argument, NULL, 'T'}, {"reduce", required_argument, NULL, 'r'},
         {"max-tries", required_argument, NULL, 'm'}, {"all-classes", no_argument, NULL, 'a'},
         {"print", required_argument, NULL, 'p'},     {"help", no_argument, NULL, 'h'},
-        {"limit", required_argument, NULL, 'l'},
+        {"limit", required_argument, NULL, 'l'},     {"triage", required_argument, NULL, 'g'},
         {NULL, 0, NULL, 0}};
     fuzz_cfg c;
     memset(&c, 0, sizeof c);
@@ -1001,7 +1130,7 @@ int cli_mesa_fuzz(int argc, char **argv)
     c.tol = 1e-3;
     unsigned long long seed = 1;
     long count = -1, secs = -1, jobs = 1, max_tries = 3000, limit = -1;
-    const char *out = NULL, *drivers = NULL, *reduce = NULL, *print = NULL;
+    const char *out = NULL, *drivers = NULL, *reduce = NULL, *print = NULL, *triage = NULL;
     bool all_classes = false;
     optind = 1;
     int ch;
@@ -1049,6 +1178,7 @@ int cli_mesa_fuzz(int argc, char **argv)
                 return cli_usage_error("--limit needs a number of findings");
             break;
         case 'p': print = optarg; break;
+        case 'g': triage = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
         default: usage(stderr); return CLI_USAGE;
         }
@@ -1089,6 +1219,8 @@ int cli_mesa_fuzz(int argc, char **argv)
         !cli_mesa_find_helper("LOCKSTEP_MESA_GL", "lockstep-mesa-gl", c.gl, sizeof c.gl))
         return cli_usage_error("the r300 shim is not built (install libdrm-dev libegl-dev "
                                "libgl-dev and reconfigure; docs/mesa.md)");
+    if (triage)
+        return triage_campaign(&c, triage);
     if (reduce)
         return reduce_campaign(&c, reduce, (size_t)max_tries, all_classes, limit);
     if (count < 0 && secs < 0)
