@@ -351,12 +351,18 @@ static int run(int argc, char **argv, bool check, bool bench)
     char cmd[16384];
     /* the GL program's output is kept to classify the run (docs/mesa-fuzz.md
      * "Outcome classes"), then shown; TMPDIR puts the shim's mirror in dir */
-    snprintf(cmd, sizeof cmd,
+    int cmdlen = snprintf(cmd, sizeof cmd,
              "%s%s%s TMPDIR='%s' LOCKSTEP_SHIM_OUT='%s' LOCKSTEP_SHIM_CHIP='%s' LD_PRELOAD='%s' "
              "'%s' '%s'%s%s%s%s --size %dx%d >'%s/r300.log' 2>&1",
              drivers[0] ? "LIBGL_DRIVERS_PATH='" : "", drivers, drivers[0] ? "'" : "", dir, dir,
              chip, shim, gl, frag, vert ? " --vert '" : "", vert ? vert : "", vert ? "'" : "", uni,
              w, h, dir);
+    if (cmdlen < 0 || (size_t)cmdlen >= sizeof cmd) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "warning: could not remove %s\n", dir);
+        return cli_usage_error("file names too long");
+    }
     int rc = system(cmd);
     int status = rc < 0 ? -1 : WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
     char ib[PATH_MAX + 32], logp[PATH_MAX + 32];

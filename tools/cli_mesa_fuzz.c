@@ -901,7 +901,7 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
         oracle_init(&on);
         mesa_outcome oc = oracle(c, mfrag, &uni, nuni, "fp", px, &o);
         save_outputs(c, &o, dir, "min-");
-        mesa_outcome ocn = oracle(c, mfrag, &uni, nuni, "noopt", px, &on);
+        mesa_outcome ocn = oracle(c, mfrag, &uni, nuni, "fp,noopt", px, &on);
         save_outputs(c, &on, dir, "min-noopt-");
         ls_buf sk;
         ls_buf_init(&sk);
