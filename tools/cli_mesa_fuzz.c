@@ -771,7 +771,7 @@ static void add_group(group **groups, size_t *ngroups, const char *sig, const ch
  * findings with a report.txt are kept as they are (a campaign is reduced in
  * several runs); at most limit new ones (-1: all). */
 static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries, bool all_classes,
-                           long limit)
+                           long limit, const char *only)
 {
     char fdir[PATH_MAX + 32];
     snprintf(fdir, sizeof fdir, "%s/findings", out);
@@ -819,6 +819,9 @@ static int reduce_campaign(const fuzz_cfg *c, const char *out, size_t max_tries,
                          (all_classes && (want == MESA_OUTCOME_R300_COMPILE_ERROR ||
                                           want == MESA_OUTCOME_R300_CRASH ||
                                           want == MESA_OUTCOME_LOCKSTEP_FAULT));
+        if (only)
+            reducible = !strcmp(oname, only) && want != MESA_OUTCOME_AGREE &&
+                        want != MESA_OUTCOME_COUNT;
         snprintf(path, sizeof path, "%s/report.txt", dir);
         bool done_before = access(path, R_OK) == 0;
         if (!reducible || (!done_before && limit >= 0 && reduced >= limit)) {
@@ -1091,7 +1094,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: lockstep mesa fuzz [--seed S] [--count N | --time SECONDS] [-j N] [--out DIR]\n"
             "                          [--mesa-drivers DIR] [--size WxH] [--chip C] [--tolerance T]\n"
-            "       lockstep mesa fuzz --reduce DIR [--limit N] [--max-tries N] [--all-classes] [...]\n"
+            "       lockstep mesa fuzz --reduce DIR [--limit N] [--max-tries N] [--all-classes | --class C]\n"
             "       lockstep mesa fuzz --triage DIR\n"
             "       lockstep mesa fuzz --print SEED\n"
             "  Generates random GLSL 1.10 fragment shaders (seeded, deterministic), keeps those\n"
@@ -1122,6 +1125,7 @@ int cli_mesa_fuzz(int argc, char **argv)
         {"max-tries", required_argument, NULL, 'm'}, {"all-classes", no_argument, NULL, 'a'},
         {"print", required_argument, NULL, 'p'},     {"help", no_argument, NULL, 'h'},
         {"limit", required_argument, NULL, 'l'},     {"triage", required_argument, NULL, 'g'},
+        {"class", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
     fuzz_cfg c;
     memset(&c, 0, sizeof c);
@@ -1131,6 +1135,7 @@ int cli_mesa_fuzz(int argc, char **argv)
     unsigned long long seed = 1;
     long count = -1, secs = -1, jobs = 1, max_tries = 3000, limit = -1;
     const char *out = NULL, *drivers = NULL, *reduce = NULL, *print = NULL, *triage = NULL;
+    const char *only = NULL;
     bool all_classes = false;
     optind = 1;
     int ch;
@@ -1179,6 +1184,7 @@ int cli_mesa_fuzz(int argc, char **argv)
             break;
         case 'p': print = optarg; break;
         case 'g': triage = optarg; break;
+        case 'C': only = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
         default: usage(stderr); return CLI_USAGE;
         }
@@ -1222,7 +1228,7 @@ int cli_mesa_fuzz(int argc, char **argv)
     if (triage)
         return triage_campaign(&c, triage);
     if (reduce)
-        return reduce_campaign(&c, reduce, (size_t)max_tries, all_classes, limit);
+        return reduce_campaign(&c, reduce, (size_t)max_tries, all_classes, limit, only);
     if (count < 0 && secs < 0)
         count = 100;
     char tmpout[] = "/tmp/lockstep-fuzz-out-XXXXXX";
