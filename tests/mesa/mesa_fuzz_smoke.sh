@@ -5,7 +5,8 @@
 # fuzzer; RADEON_DEBUG=noopt must agree), r300 compile error 4 (the dummy
 # shader), r300 crash 5 (a stand-in r300_dri.so that dies when loaded, through
 # --mesa-drivers and LIBGL_DRIVERS_PATH), GLSL front-end error 6, lockstep fault
-# 7 (a texture the job does not bind). Then a fixed-seed fuzz of 30 shaders must
+# 7 (a texture the job does not bind); and the reproducers of the r300 bugs in
+# docs/mesa-fuzz.md keep failing their way. Then a fixed-seed fuzz of 30 shaders must
 # classify every shader, with no harness error and no reference mismatch (the
 # fuzzer's interpreter agrees with llvmpipe), and -j 2 must give the same log.
 # Skips (77) when the shim is not built or r300_dri.so is not installed.
@@ -40,6 +41,13 @@ LIBGL_DRIVERS_PATH=$crashdir expect 5 r300-crash-env "$data/agree.frag"
 expect 6 glsl-error "$data/glsl_error.frag"
 expect 7 lockstep-fault "$data/texture_fault.frag"
 expect 2 usage-bad-drivers "$data/agree.frag" --mesa-drivers "$tmp"
+# the r300 bugs of docs/mesa-fuzz.md still reproduce (a Mesa that fixes one is noticed)
+expect 3 bug-discard-in-loop "$data/discard_in_loop.frag" --uniform n0=9
+expect 3 bug-sin-fold "$data/sin_fold.frag"
+expect 3 bug-split-vector "$data/split_vector.frag"
+RADEON_DEBUG=noopt expect 0 bug-split-vector-noopt "$data/split_vector.frag"
+expect 5 bug-crash-dataflow "$data/r300_crash.frag"
+RADEON_DEBUG=noopt expect 0 bug-crash-dataflow-noopt "$data/r300_crash.frag"
 # a short campaign: every shader classified, nothing the harness could not judge
 "$lockstep" mesa fuzz --seed 7 --count 30 --out "$tmp/f1" >"$tmp/f1.out" 2>&1
 st=$?
