@@ -172,6 +172,17 @@ static bool apply(fz_program *p, found *f, int e)
             n->aux = 0;
             return true;
         }
+        if ((n->kind == FZ_ASSIGN || n->kind == FZ_OUT) && e == 3 && n->nswz) {
+            /* t.xyzw = e  ->  t = e (a full mask in order) */
+            int w = n->kind == FZ_OUT ? 4 : p->vars[n->op].width;
+            bool in_order = n->nswz == w;
+            for (int c = 0; in_order && c < w; c++)
+                in_order = n->swz[c] == c;
+            if (!in_order)
+                return false;
+            n->nswz = 0;
+            return true;
+        }
         return false;
     }
     if (is_cond(n->kind)) {
