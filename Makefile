@@ -6,8 +6,9 @@ BUILD ?= build
 SAN   ?= build-san
 FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 10
+PREFIX ?= /usr/local
 
-.PHONY: all build deps check check-plain check-san fuzz-short demo bench clean
+.PHONY: all build deps check check-plain check-san fuzz-short demo bench clean install deb deb-smoke
 
 all: build
 
@@ -15,7 +16,7 @@ deps:
 	@scripts/deps.sh
 
 $(BUILD)/build.ninja:
-	$(MESON) setup $(BUILD)
+	$(MESON) setup --werror $(BUILD)
 
 build: deps $(BUILD)/build.ninja
 	$(MESON) compile -C $(BUILD)
@@ -30,7 +31,7 @@ check-plain: build
 	$(MESON) test -C $(BUILD) --print-errorlogs --num-processes 2
 
 $(SAN)/build.ninja:
-	$(MESON) setup $(SAN) -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 -Ddebug=true
+	$(MESON) setup --werror $(SAN) -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 -Ddebug=true
 
 check-san: deps $(SAN)/build.ninja
 	$(MESON) compile -C $(SAN)
@@ -40,6 +41,22 @@ check-san: deps $(SAN)/build.ninja
 # message when clang's libFuzzer is not installed.
 fuzz-short:
 	@scripts/fuzz.sh $(FUZZ) $(FUZZ_SECONDS)
+
+# Install the build under PREFIX (DESTDIR=... for a staging root): docs/install.md.
+install: build
+	$(MESON) configure $(BUILD) -Dprefix=$(PREFIX)
+	$(MESON) install -C $(BUILD) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+# Debian packages (lockstep, liblockstep0, liblockstep-dev) into build/deb,
+# built from a copy of the tree; then lintian and a smoke run of the packages.
+# Needs debhelper, lintian, devscripts: scripts/deps.sh --deb.
+deb:
+	@scripts/deps.sh --deb
+	@scripts/deb.sh $(BUILD)/deb
+	@scripts/deb-smoke.sh $(BUILD)/deb
+
+deb-smoke:
+	@scripts/deb-smoke.sh $(BUILD)/deb
 
 demo: build
 	@scripts/demo.sh $(BUILD)

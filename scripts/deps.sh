@@ -4,13 +4,17 @@
 #   scripts/deps.sh --check   also the optional ones used by `make check`
 #                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages);
 #                             their tests are skipped with a message if absent.
+#   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
+#                             devscripts) - nothing else uses them.
 set -u
 required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
           libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind)
+deb=(debhelper lintian devscripts dpkg-dev libdrm-dev libegl-dev libgl-dev)
 
 want=("${required[@]}")
 [ "${1:-}" = "--check" ] && want+=("${optional[@]}")
+[ "${1:-}" = "--deb" ] && want+=("${deb[@]}")
 
 missing=()
 for p in "${want[@]}"; do

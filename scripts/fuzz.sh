@@ -11,7 +11,7 @@ if ! command -v clang >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const cha
   exit 0
 fi
 if [ ! -f "$dir/build.ninja" ]; then
-  CC=clang meson setup "$dir" "$root" -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined \
+  CC=clang meson setup --werror "$dir" "$root" -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined \
      -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null || exit 1
 fi
 meson compile -C "$dir" >/dev/null || { meson compile -C "$dir"; exit 1; }

@@ -126,7 +126,9 @@ static int decode(int argc, char **argv)
 
 
 /* Where the shim and the GL program are: $LOCKSTEP_MESA_SHIM / $LOCKSTEP_MESA_GL,
- * else beside this binary in a build tree (../src/mesa/). */
+ * else beside this binary in a build tree (../src/mesa/), else where
+ * `meson install` put them: PREFIX/LOCKSTEP_PKGLIBEXECDIR with PREFIX this
+ * binary's directory less LOCKSTEP_BINDIR (tools/meson.build). */
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n)
 {
     const char *e = getenv(env);
@@ -143,6 +145,18 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     if (slash)
         *slash = 0;
     int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
+    if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+        return true;
+    const char *rel = LOCKSTEP_PKGLIBEXECDIR;
+    if (rel[0] != '/') { /* relative to the prefix: go up one level per bindir component */
+        static const char bindir[] = LOCKSTEP_BINDIR;
+        for (size_t k = 0; bindir[k]; k++)
+            if (bindir[k] != '/' && (k == 0 || bindir[k - 1] == '/') && (slash = strrchr(exe, '/')))
+                *slash = 0;
+        len = snprintf(out, n, "%s/%s/%s", exe, rel, name);
+    } else {
+        len = snprintf(out, n, "%s/%s", rel, name);
+    }
     return len > 0 && (size_t)len < n && access(out, R_OK) == 0;
 }
 
@@ -496,8 +510,8 @@ static int run(int argc, char **argv, bool check, bool bench)
                 /* faulted threads: their pixels are not the program's result */
                 char fd[400];
                 ls_diag_format(&r.faults[0].diag, fd, sizeof fd);
-                st = ls_diag_set(&d, LS_ERR_FAULT, frag, 0, 0, "%zu lockstep thread(s) faulted, "
-                                 "first: %s (%s)", r.nfaults, fd,
+                st = ls_diag_set(&d, LS_ERR_FAULT, frag, 0, 0, "%llu lockstep thread(s) faulted, "
+                                 "first: %s (%s)", (unsigned long long)r.stats.faulted_threads, fd,
                                  mesa_outcome_table[MESA_OUTCOME_LOCKSTEP_FAULT].name);
                 oc = MESA_OUTCOME_LOCKSTEP_FAULT;
             }

@@ -247,7 +247,8 @@ static ls_status lockstep_pixels(const fuzz_cfg *c, const mesa_cs_draw *dr, bool
     if (r.nfaults) {
         char fd[300];
         ls_diag_format(&r.faults[0].diag, fd, sizeof fd);
-        snprintf(fault, fn, "%zu lockstep thread(s) faulted: %s", r.nfaults, fd);
+        snprintf(fault, fn, "%llu lockstep thread(s) faulted: %s",
+                 (unsigned long long)r.stats.faulted_threads, fd);
     }
     r500_result_free(&r);
     return *out ? LS_OK : ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");

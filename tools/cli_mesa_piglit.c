@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -32,6 +33,8 @@ static const char *const result_name[] = {"PASS", "FAIL", "SKIP"};
 typedef struct result {
     result_kind kind;
     char reason[600];
+    char key[320];      /* a skip's kind of reason, stable across tests (groups the summary) */
+    double start, end;  /* wall clock, for the piglit results file */
     int llvmpipe; /* -1 not run / no final probe, 0 its image fails the probes, 1 passes,
                    * 2 the program failed or crashed on llvmpipe too */
     uint64_t fc_issued; /* R500 flow-control instructions issued over all draws */
@@ -43,6 +46,7 @@ typedef struct options {
     const char *chip;
     bool llvmpipe;
     const char *keep;     /* keep failing tests' captures under this directory */
+    bool no_keep;         /* --no-keep: delete failing tests' captures (the logs they cite) */
     const char *json;
     char shim[PATH_MAX], gl[PATH_MAX];
     char drivers[PATH_MAX]; /* r300_dri.so directory ("" = system); llvmpipe stays the system's */
@@ -377,7 +381,7 @@ static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t i
     r500_job_free(&rj);
     if (st != LS_OK)
         return st;
-    *faults += r.nfaults;
+    *faults += (size_t)r.stats.faulted_threads;
     *fc_issued += r.stats.inst_fc;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
@@ -448,9 +452,11 @@ static void run_test(const options *o, const char *path, const char *name, resul
         char at[32] = "";
         if (t.skip_line > 0)
             snprintf(at, sizeof at, " (line %d)", t.skip_line);
-        snprintf(res->reason, sizeof res->reason, "%s%s%s",
-                 vs_test && strstr(t.skip, "fragment shader reads") ? "vertex-shader test; " : "",
+        bool vs_note = vs_test && strstr(t.skip, "fragment shader reads");
+        snprintf(res->reason, sizeof res->reason, "%s%s%s", vs_note ? "vertex-shader test; " : "",
                  t.skip, at);
+        snprintf(res->key, sizeof res->key, "harness: %s%s", vs_note ? "vertex-shader test; " : "",
+                 t.skip_key);
         piglit_test_free(&t);
         return;
     }
@@ -465,6 +471,7 @@ static void run_test(const options *o, const char *path, const char *name, resul
             snprintf(res->reason, sizeof res->reason,
                      "vertex-shader test: the result is computed by the vertex program and "
                      "reaches the fragment shader as a varying");
+            snprintf(res->key, sizeof res->key, "harness: vertex-shader test");
             piglit_test_free(&t);
             return;
         }
@@ -510,13 +517,20 @@ static void run_test(const options *o, const char *path, const char *name, resul
     rc = spawn_wait(argv_r300, env_r300, log);
     static const char *const compiler[] = {"Compiler Error", "Compiler error", "r300 FP:",
                                            "r300 VP:", NULL};
-    bool keep = false;
+    bool keep = false, cites_log = false;
     if (rc == 77) {
         res->kind = RES_SKIP;
         if (log_line(log, verdicts, line, sizeof line))
             snprintf(res->reason, sizeof res->reason, "r300: %.500s", line + 6);
         else
             snprintf(res->reason, sizeof res->reason, "r300: a requirement is not met");
+        /* the GL program names the kind of reason (src/mesa/glrun_piglit.c) */
+        static const char *const keyp[] = {"skip-key: ", NULL};
+        char kl[600];
+        if (log_line(log, keyp, kl, sizeof kl))
+            snprintf(res->key, sizeof res->key, "r300: %.300s", kl + 10);
+        else
+            snprintf(res->key, sizeof res->key, "r300: a requirement is not met");
     } else if (rc != 0) {
         res->kind = RES_FAIL;
         if (log_line(log, verdicts, line, sizeof line))
@@ -524,7 +538,7 @@ static void run_test(const options *o, const char *path, const char *name, resul
         else
             snprintf(res->reason, sizeof res->reason, "GL program %s %d under r300 (log %.300s)",
                      rc > 128 ? "killed by signal" : "exited with status", rc > 128 ? rc - 128 : rc,
-                     log);
+                     log), cites_log = true;
         keep = true;
     } else if (log_line(log, compiler, line, sizeof line)) {
         /* r300 prints "r300 FP: Compiler Error:", then "file::function(): why",
@@ -685,36 +699,33 @@ static void run_test(const options *o, const char *path, const char *name, resul
                      " [capture not kept: %s]", strerror(errno));
             rm_tree(dir);
         }
+    } else if (cites_log && !o->no_keep) {
+        /* the reason cites its r300.log: the capture stays where it is */
+        snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                 " [capture kept in %s]", dir);
     } else {
         rm_tree(dir);
     }
     piglit_test_free(&t);
 }
 
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* run_test with its wall-clock start and end (piglit's results "time"). */
+static void run_timed(const options *o, const char *path, const char *name, result *res)
+{
+    double t0 = wall_now();
+    run_test(o, path, name, res);
+    res->start = t0;
+    res->end = wall_now();
+}
+
 /* ---- the command -------------------------------------------------------- */
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-/* Group skip reasons by their text up to the first ':' (the specific part follows). */
-static void reason_key(const char *r, char *k, size_t n)
-{
-    size_t l = strcspn(r, ":(");
-    if (!strncmp(r, "r300: ", 6))
-        l = 6 + strcspn(r + 6, ":(0123456789");
-    snprintf(k, n, "%.*s", (int)(l < n - 1 ? l : n - 1), r);
-}
 
 static void usage(FILE *f)
 {
@@ -727,7 +738,11 @@ static void usage(FILE *f)
             "  test's probes; FILTER selects tests whose name contains it; a FILE.shader_test\n"
             "  argument runs that file.\n"
             "  --llvmpipe   also evaluate the probes on llvmpipe's image (triage column)\n"
-            "  --keep DIR   keep the captures of failing tests\n"
+            "  --keep DIR   move the captures of failing tests (logs, streams) to DIR;\n"
+            "               without it a failure whose reason cites its r300.log keeps\n"
+            "               that capture where it is\n"
+            "  --no-keep    delete even those\n"
+            "  --json FILE  the results in piglit's results.json format\n"
             "  -j N         run N tests at a time (forked workers; output stays in order)\n"
             "  --mesa-drivers DIR  the r300_dri.so to test (default $LIBGL_DRIVERS_PATH, else\n"
             "               the system's); llvmpipe stays the system's\n"
@@ -765,6 +780,8 @@ int cli_mesa_piglit(int argc, char **argv)
             drivers_opt = argv[++i];
         } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) {
             o.keep = argv[++i];
+        } else if (!strcmp(argv[i], "--no-keep")) {
+            o.no_keep = true;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             o.json = argv[++i];
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
@@ -859,8 +876,7 @@ int cli_mesa_piglit(int argc, char **argv)
         bool json_failed = o.json && !jf;
         if (json_failed)
             fprintf(stderr, "lockstep: %s: cannot write: %s\n", o.json, strerror(errno));
-        if (jf)
-            fputs("[\n", jf);
+        double run_start = wall_now();
         size_t count[3] = {0, 0, 0};
         /* Results live in shared memory: with -j N, N forked workers run tests
          * k ≡ w (mod N) and the parent prints them in order as they finish. */
@@ -876,7 +892,7 @@ int cli_mesa_piglit(int argc, char **argv)
             pid_t pid = fork();
             if (pid == 0) {
                 for (size_t k = (size_t)w; k < nsel; k += (size_t)jobs) {
-                    run_test(&o, tl.path[order[k]], tl.name[order[k]], &res[k]);
+                    run_timed(&o, tl.path[order[k]], tl.name[order[k]], &res[k]);
                     __atomic_store_n(&res[k].done, 1, __ATOMIC_RELEASE);
                 }
                 _exit(0);
@@ -895,7 +911,7 @@ int cli_mesa_piglit(int argc, char **argv)
         for (size_t k = 0; res && k < nsel; k++) {
             size_t i = order[k];
             if (!nworkers) {
-                run_test(&o, tl.path[i], tl.name[i], &res[k]);
+                run_timed(&o, tl.path[i], tl.name[i], &res[k]);
             } else {
                 int owner = (int)(k % (size_t)nworkers);
                 while (!__atomic_load_n(&res[k].done, __ATOMIC_ACQUIRE)) {
@@ -914,7 +930,7 @@ int cli_mesa_piglit(int argc, char **argv)
                             snprintf(res[k].reason, sizeof res[k].reason,
                                      "harness: the worker crashed while running this test");
                         } else {
-                            run_test(&o, tl.path[i], tl.name[i], &res[k]);
+                            run_timed(&o, tl.path[i], tl.name[i], &res[k]);
                         }
                         break;
                     }
@@ -929,23 +945,35 @@ int cli_mesa_piglit(int argc, char **argv)
                    : res[k].llvmpipe      ? "  (llvmpipe: pass)"
                                           : "  (llvmpipe: fail)");
             fflush(stdout);
-            if (jf) {
-                fprintf(jf, "%s  {\"test\": ", k ? ",\n" : "");
-                json_str(jf, tl.name[i]);
-                fprintf(jf, ", \"result\": \"%s\", \"reason\": ", result_name[res[k].kind]);
-                json_str(jf, res[k].reason);
-                fprintf(jf, ", \"fc_instructions_issued\": %llu",
-                        (unsigned long long)res[k].fc_issued);
-                fprintf(jf, ", \"llvmpipe\": %s}",
-                        res[k].llvmpipe < 0    ? "null"
-                        : res[k].llvmpipe == 2 ? "\"does not run\""
-                        : res[k].llvmpipe      ? "\"pass\""
-                                               : "\"fail\"");
-            }
         }
-        if (jf) {
-            fputs("\n]\n", jf);
-            fclose(jf);
+        if (jf && res) {
+            /* piglit's own results format (src/mesa/piglit_results.c) */
+            static const char *const lower[] = {"pass", "fail", "skip"};
+            piglit_result *pr = calloc(nsel, sizeof *pr);
+            char (*cmd)[PATH_MAX + 32] = calloc(nsel, sizeof *cmd);
+            for (size_t k = 0; pr && cmd && k < nsel; k++) {
+                snprintf(cmd[k], sizeof cmd[k], "lockstep mesa piglit %s", tl.path[order[k]]);
+                pr[k] = (piglit_result){.name = tl.name[order[k]], .result = lower[res[k].kind],
+                                        .out = res[k].reason, .skip_key = res[k].key,
+                                        .command = cmd[k], .start = res[k].start,
+                                        .end = res[k].end, .fc_issued = res[k].fc_issued,
+                                        .llvmpipe = res[k].llvmpipe};
+            }
+            ls_buf jb;
+            ls_buf_init(&jb);
+            if (pr && cmd)
+                piglit_results_write_json(pr, nsel, "lockstep-r300", run_start, wall_now(), &jb);
+            if (!pr || !cmd || jb.oom || fwrite(jb.data, 1, jb.len, jf) != jb.len) {
+                fprintf(stderr, "lockstep: %s: cannot write\n", o.json);
+                json_failed = true;
+            }
+            ls_buf_free(&jb);
+            free(pr);
+            free(cmd);
+        }
+        if (jf && fclose(jf) != 0 && !json_failed) {
+            fprintf(stderr, "lockstep: %s: cannot write: %s\n", o.json, strerror(errno));
+            json_failed = true;
         }
         /* summary: counts, skip reasons grouped */
         size_t fc_run = 0, fc_pass = 0;
@@ -963,14 +991,13 @@ int cli_mesa_piglit(int argc, char **argv)
             for (size_t k = 0; done && k < nsel; k++) {
                 if (res[k].kind != RES_SKIP || done[k])
                     continue;
-                char key[128], key2[128];
-                reason_key(res[k].reason, key, sizeof key);
+                /* grouped by the kind of reason (a stable key, not the text) */
+                const char *key = res[k].key[0] ? res[k].key : res[k].reason;
                 size_t n = 0;
                 for (size_t j = k; j < nsel; j++) {
                     if (res[j].kind != RES_SKIP || done[j])
                         continue;
-                    reason_key(res[j].reason, key2, sizeof key2);
-                    if (!strcmp(key, key2))
+                    if (!strcmp(key, res[j].key[0] ? res[j].key : res[j].reason))
                         done[j] = true, n++;
                 }
                 printf("  %5zu  %s (e.g. %s)\n", n, key, res[k].reason);

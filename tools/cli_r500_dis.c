@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lockstep/r500.h"
 #include "lockstep/r500_asm.h"
 #include "r500/isa_format.h"
 
@@ -89,11 +90,16 @@ int cli_r500_dis(int argc, char **argv)
         usage(stderr);
         return CLI_USAGE;
     }
-    uint32_t *words;
-    size_t count;
-    int rc = cli_r500_load_words(path, &words, &count);
-    if (rc)
-        return rc;
+    /* every program form, with its state ("cN:" constants of hex text, a
+     * JSON job's constants and registers): printed as directives */
+    r500_asm_program prog;
+    ls_diag d;
+    ls_diag_clear(&d);
+    if (r500_program_load(path, &prog, &d))
+        return cli_report(&d);
+    const uint32_t *words = prog.words;
+    size_t count = prog.count;
+    int rc;
     ls_buf out;
     ls_buf_init(&out);
     if (fields) {
@@ -103,9 +109,9 @@ int cli_r500_dis(int argc, char **argv)
             r500_format_fields(&out, (unsigned)k, &in);
         }
     } else {
-        r500_disasm(words, count, NULL, &out);
+        r500_disasm(words, count, &prog.state, &out);
     }
-    free(words);
+    r500_asm_program_free(&prog);
     rc = cli_write_file("-", &out);
     ls_buf_free(&out);
     return rc;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "io/image.h"
 #include "lockstep/r500.h"
+#include "lockstep/r500_tex.h"
 
 static void usage(FILE *f)
 {
@@ -308,6 +309,7 @@ int cli_r500_run(int argc, char **argv)
     r500_job job;
     r500_job_init(&job);
     job.trace_writes = trace_writes;
+    job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
     ls_diag d;
     ls_diag_clear(&d);
     if (r500_job_load(&job, prog, &d)) {
@@ -377,6 +379,21 @@ int cli_r500_run(int argc, char **argv)
         r500_job_free(&job);
         goto out;
     }
+    /* faults, summarised: counts by kind, then the first few in full */
+    if (res.stats.faulted_threads) {
+        fprintf(stderr, "lockstep: %s: %llu of %llu threads faulted (", prog,
+                (unsigned long long)res.stats.faulted_threads,
+                (unsigned long long)res.stats.threads);
+        const char *sep = "";
+        for (unsigned k = 0; k < R500_FAULT_KINDS; k++)
+            if (res.fault_counts[k]) {
+                fprintf(stderr, "%s%s %llu", sep, r500_fault_kind_name((r500_fault_kind)k),
+                        (unsigned long long)res.fault_counts[k]);
+                sep = ", ";
+            }
+        fprintf(stderr, ")%s\n", res.stats.faulted_threads > res.nfaults ? "; the first:" : "");
+        rc = CLI_FAIL;
+    }
     for (size_t k = 0; k < res.nfaults; k++) {
         ls_diag fd = res.faults[k].diag;
         if (!fd.file[0])
@@ -384,7 +401,6 @@ int cli_r500_run(int argc, char **argv)
         char line[1024];
         ls_diag_format(&fd, line, sizeof line);
         fprintf(stderr, "lockstep: thread %zu: %s\n", res.faults[k].thread, line);
-        rc = CLI_FAIL;
     }
     if (png && !rc) {
         ls_imagef img = {res.width, res.height, res.target[0]};

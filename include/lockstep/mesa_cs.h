@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lockstep/buf.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus
@@ -51,6 +52,9 @@ void mesa_cs_free(mesa_cs *cs);
 
 /* Name of a register the decoder knows (byte address), or NULL. */
 const char *mesa_cs_reg_name(uint32_t addr);
+/* The reverse: byte address of a register name the decoder knows (including
+ * US_FC_INT_CONST_0..31). Returns false for any other name. */
+bool mesa_cs_reg_addr(const char *name, uint32_t *addr);
 /* Name of a type-3 opcode, or NULL. */
 const char *mesa_cs_packet3_name(uint8_t op);
 

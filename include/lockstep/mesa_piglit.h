@@ -15,7 +15,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "lockstep/buf.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus
@@ -87,7 +89,15 @@ typedef struct piglit_test {
     /* Why the harness cannot run this test ("" if it can), and where. */
     char skip[256];
     int skip_line;
+    /* The kind of reason, stable across tests (for grouping skips): the
+     * message with its test-specific parts as '*', e.g. "uniform type '*' is
+     * not supported (GL 2.1 harness)". "" when skip is "". */
+    char skip_key[256];        /* as large as skip: a key is never cut */
 } piglit_test;
+
+/* A skip message's key: fmt (a printf format with %s-style conversions)
+ * with every conversion replaced by '*'. */
+void piglit_skip_key(const char *fmt, char *out, size_t n);
 
 /* Parse text (len bytes, need not be NUL-terminated) named file. On LS_OK the
  * test is filled (free with piglit_test_free) and t->skip says whether it can
@@ -138,6 +148,33 @@ void piglit_varying_fs(const piglit_test *t, char *out, size_t n);
 
 /* Does a fragment shader text (comments removed) mention the identifier? */
 bool piglit_fs_uses(const piglit_test *t, const char *ident);
+
+/* ---- results in piglit's own format ------------------------------------ */
+
+/* One test's outcome, for piglit_results_write_json. */
+typedef struct piglit_result {
+    const char *name;       /* lockstep's name: a path under piglit's tests/spec, or a file */
+    const char *result;     /* "pass", "fail" or "skip" (piglit's lowercase names) */
+    const char *out;        /* why (the reason lockstep prints), "" if none */
+    const char *skip_key;   /* the kind of skip reason (stable), "" if none */
+    const char *command;    /* how to rerun it */
+    double start, end;      /* wall clock, seconds since the epoch */
+    uint64_t fc_issued;     /* R500 flow-control instructions issued */
+    int llvmpipe;           /* -1 not run, 0 its image fails, 1 passes, 2 does not run */
+} piglit_result;
+
+/* piglit's test name for a lockstep test name: groups joined with '@',
+ * lowercase, without ".shader_test"; names under piglit's tree get "spec@"
+ * ("glsl-1.10/execution/fs-abs-vec2" -> "spec@glsl-1.10@execution@fs-abs-vec2"),
+ * files given by path keep their path ("tests/x.shader_test" -> "tests@x"). */
+void piglit_result_name(const char *name, char *out, size_t n);
+
+/* The results as piglit's JSON results file (TestrunResult, results_version
+ * 10: "tests" maps each piglit test name to its TestResult with "result",
+ * "out", "err", "returncode", "command" and "time" {start, end}; lockstep's
+ * own fields under "lockstep"). docs/mesa.md, "piglit results". */
+void piglit_results_write_json(const piglit_result *r, size_t n, const char *run_name,
+                               double start, double end, struct ls_buf *out);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lockstep/buf.h"
+#include "lockstep/r500_asm.h"
 #include "lockstep/r500_fc.h"
 #include "lockstep/r500_isa.h"
 #include "lockstep/status.h"
@@ -57,6 +59,14 @@ typedef struct r500_exec_options {
     r500_pred_write pred_write;   /* "pred-write": active | predicated */
     r500_texkill_zero texkill_zero; /* "texkill-zero": keep | kill (TEXKILL of -0.0) */
     uint64_t watchdog;            /* "watchdog": max instructions issued per thread */
+    /* Job-wide limits (not model choices; docs/assumptions.md, "watchdog"):
+     * when one is reached r500_run stops every thread and returns
+     * LS_ERR_FAULT without a result. The budget is deterministic (it stops
+     * the run exactly when the run would issue more than max_instructions in
+     * all); the timeout is the only stop that depends on the host's speed. */
+    uint64_t max_instructions;    /* "max-instructions": over all threads; 0 = no limit */
+    double timeout;               /* "timeout": wall-clock seconds, checked coarsely
+                                   * (every 4096 instructions of a thread); 0 = none */
 } r500_exec_options;
 
 typedef struct r500_options {
@@ -97,6 +107,19 @@ typedef struct r500_input {
     const float *image;  /* R500_INPUT_IMAGE: W×H×4 floats, not owned */
 } r500_input;
 
+/* How r500_job_load_texture (and a JSON job's "textures") turn a file name
+ * into a texture. The core library reads no image files (it does not link
+ * libpng): the caller passes a loader. r500_texture_load_file
+ * (include/lockstep/r500_tex.h, src/io/texture_io.c) reads PNG and raw
+ * float32 files; a program may pass its own (textures from memory, another
+ * image library). load == NULL: texture files are an error (LS_ERR_UNSUPPORTED). */
+typedef ls_status (*r500_texture_load_fn)(void *ctx, const char *spec,
+                                          struct r500_texture **out, ls_diag *d);
+typedef struct r500_texture_loader {
+    r500_texture_load_fn load;
+    void *ctx;
+} r500_texture_loader;
+
 typedef struct r500_job {
     uint32_t *words;          /* instruction memory, ninst*6 dwords, slot 0 first (owned) */
     size_t ninst;
@@ -110,6 +133,7 @@ typedef struct r500_job {
     unsigned workers;         /* host threads; 0 = one per online core */
     r500_options options;
     bool trace_writes;        /* the trace also lists the temps each instruction writes */
+    r500_texture_loader texture_loader; /* for texture file names; zero = none */
 } r500_job;
 
 /* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
@@ -134,8 +158,31 @@ ls_status r500_job_load_mem(r500_job *job, const char *name, const char *data, s
 ls_status r500_job_load_json(r500_job *job, const char *name, const char *text, size_t len,
                              ls_diag *d);
 
-/* Bind sampler 0..15 to a texture file: a PNG, or raw float32 RGBA given as
- * "FILE@WxH" (bottom row first). Replaces any texture bound before. */
+/* Apply an assembled program to the job: its words (behind .offset N when
+ * given, with US_CODE_* set as r500_job_load does for assembly) and its state
+ * (.const constants, .bool, .int, .fc full|partial). Constants and registers
+ * the program does not set keep their values. An empty program is an error. */
+ls_status r500_job_apply_program(r500_job *job, const r500_asm_program *prog, ls_diag *d);
+/* The reverse: the job's program and, as state, everything of it the
+ * assembly language can say: constants that are not zero, US_FC_BOOL_CONST,
+ * US_FC_INT_CONST_n and the FC mode where they differ from r500_job_init's,
+ * .offset when CODE_OFFSET = N and the slots below N are zero. US_CONFIG, an
+ * arbitrary code range, inputs, size and textures are not program state.
+ * Free out with r500_asm_program_free. */
+ls_status r500_job_get_program(const r500_job *job, r500_asm_program *out, ls_diag *d);
+
+/* Load any program form as words + state: .bin, hex-dword text (its "cN:"
+ * constants become .const state), assembly, or a JSON job (through
+ * r500_job_get_program). r500_disasm(out->words, out->count, &out->state, b)
+ * then prints source that assembles back to the same program and state.
+ * An empty program is an error. */
+ls_status r500_program_load(const char *path, r500_asm_program *out, ls_diag *d);
+ls_status r500_program_load_mem(const char *name, const char *data, size_t len,
+                                r500_asm_program *out, ls_diag *d);
+
+/* Bind sampler 0..15 to a texture file through job->texture_loader (with
+ * r500_texture_load_file: a PNG, or raw float32 RGBA given as
+ * "FILE@WxH", bottom row first). Replaces any texture bound before. */
 ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *path, ls_diag *d);
 
 /* Statistics of one run. */
@@ -149,11 +196,26 @@ typedef struct r500_stats {
     size_t nthreads;
 } r500_stats;
 
+/* Kinds of thread faults, for the summary in r500_result. */
+typedef enum r500_fault_kind {
+    R500_FAULT_WATCHDOG,  /* the thread issued `watchdog` instructions */
+    R500_FAULT_FC,        /* flow control: stack overflow/underflow, bad address... */
+    R500_FAULT_ENCODING,  /* a reserved or unsupported field value */
+    R500_FAULT_TEX,       /* a TEX instruction could not sample (unbound sampler) */
+    R500_FAULT_KINDS
+} r500_fault_kind;
+/* "watchdog", "flow-control", "encoding", "texture". */
+const char *r500_fault_kind_name(r500_fault_kind k);
+
 /* A fault of one thread (watchdog, FC fault, bad field): the thread stops. */
 typedef struct r500_fault {
     size_t thread;
+    r500_fault_kind kind;
     ls_diag diag;   /* index = instruction address */
 } r500_fault;
+
+/* How many faults r500_result keeps in full (those of the lowest threads). */
+#define R500_FAULTS_KEPT 8
 
 typedef struct r500_result {
     int width, height;
@@ -164,8 +226,12 @@ typedef struct r500_result {
     uint8_t *killed;                 /* 1 = pixel killed (TEXKILL) */
     uint32_t *work;                  /* instructions executed while the pixel was active */
     r500_stats stats;
+    /* Faults, summarised: every faulted thread is counted by kind (their sum
+     * is stats.faulted_threads); the first R500_FAULTS_KEPT by thread index
+     * are kept in full, in thread order. Deterministic for any worker count. */
+    uint64_t fault_counts[R500_FAULT_KINDS];
     r500_fault *faults;
-    size_t nfaults;
+    size_t nfaults;                  /* faults kept (<= R500_FAULTS_KEPT) */
 } r500_result;
 
 void r500_result_free(r500_result *r);
@@ -178,11 +244,12 @@ void r500_result_free(r500_result *r);
  * channel the instruction writes, the lanes it wrote (mask) and the channel's
  * value in every lane of the thread afterwards (numbers; "nan", "inf",
  * "-inf" as strings). */
-typedef struct ls_buf ls_buf;
 
 /* Run the job. Returns LS_OK when the program could run (faults of single
  * threads are results, in r->faults); an error status for a bad job (no
- * program, bad size, code range outside the program). */
+ * program, bad size, code range outside the program); LS_ERR_FAULT when a
+ * job-wide limit stopped the run (options.exec.max_instructions, timeout:
+ * *r is then empty). */
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
 
 /* SIMD efficiency: active lane-slots / issued lane-slots (0 if none). */

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "lockstep/r500_isa.h"
+#include "lockstep/buf.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus

@@ -32,12 +32,16 @@ typedef enum r500_tex_wrap {
  * as the render targets), with a box-filtered mip chain. */
 ls_status r500_texture_create(int width, int height, const float *rgba, r500_texture **out,
                               ls_diag *d);
-/* A texture from a file (lives in liblockstep_io, src/io/texture_io.c, so the
- * core stays free of libpng): "FILE.png" (8-bit, c/255; the PNG's top row is
+/* A texture from a file (src/io/texture_io.c, the libpng side; the emulator
+ * core never calls it, a job's texture_loader does): "FILE.png" (8-bit, c/255; the PNG's top row is
  * at t = 1, so an image sampled with uv appears upright), or raw float32 RGBA
  * "FILE@WxH" (bottom row first). Suffixes ",nearest", ",bilinear", ",repeat",
  * ",clamp" set the sampler state. */
 ls_status r500_texture_load(const char *spec, r500_texture **out, ls_diag *d);
+/* r500_texture_load as a job's texture loader (r500_texture_load_fn,
+ * include/lockstep/r500.h; ctx is unused):
+ *     job.texture_loader.load = r500_texture_load_file; */
+ls_status r500_texture_load_file(void *ctx, const char *spec, r500_texture **out, ls_diag *d);
 void r500_texture_free(r500_texture *t);
 void r500_texture_set_sampler(r500_texture *t, r500_tex_filter filter, r500_tex_wrap wrap_s,
                               r500_tex_wrap wrap_t);

@@ -5,7 +5,6 @@
 
 #include "io/image.h"
 #include "lockstep/r500_tex.h"
-#include "r500/exec_internal.h"
 
 ls_status r500_texture_load(const char *spec, r500_texture **out, ls_diag *d)
 {
@@ -74,9 +73,10 @@ ls_status r500_texture_load(const char *spec, r500_texture **out, ls_diag *d)
     return LS_OK;
 }
 
-/* The executor's hook for `--tex N=FILE` (src/r500/exec_internal.h): the
- * job loader is in the core library, file formats are here. */
-ls_status r500_exec_texture_load(const char *path, struct r500_texture **t, ls_diag *d)
+/* A job's texture loader (include/lockstep/r500.h, r500_texture_loader):
+ * the job loader is in the core library, file formats are here. */
+ls_status r500_texture_load_file(void *ctx, const char *spec, r500_texture **out, ls_diag *d)
 {
-    return r500_texture_load(path, t, d);
+    (void)ctx;
+    return r500_texture_load(spec, out, d);
 }

@@ -52,6 +52,28 @@ const char *mesa_cs_reg_name(uint32_t addr)
     return NULL;
 }
 
+bool mesa_cs_reg_addr(const char *name, uint32_t *addr)
+{
+    for (size_t i = 0; i < sizeof reg_names / sizeof reg_names[0]; i++)
+        if (!strcmp(reg_names[i].name, name)) {
+            *addr = reg_names[i].addr;
+            return true;
+        }
+    /* US_FC_INT_CONST_n, n = 0..31 without leading zeros, at 0x4C00 + 4n */
+    const char *p = "US_FC_INT_CONST_";
+    if (strncmp(name, p, strlen(p)))
+        return false;
+    const char *k = name + strlen(p);
+    if (!(k[0] >= '0' && k[0] <= '9') || (k[0] == '0' && k[1]) || strlen(k) > 2 ||
+        (k[1] && !(k[1] >= '0' && k[1] <= '9')))
+        return false;
+    unsigned n = (unsigned)atoi(k);
+    if (n >= 32)
+        return false;
+    *addr = 0x4C00 + 4 * n;
+    return true;
+}
+
 /* US_FC_INT_CONST_n lives at 0x4C00 + 4n (r500.md §1.9). */
 static bool int_const_index(uint32_t addr, unsigned *n)
 {

@@ -88,6 +88,7 @@ static int check_requirement(const char *r)
             i++;
         if (i == sizeof limits / sizeof limits[0]) {
             printf("skip: requirement '%s' is not known to the harness\n", r);
+            printf("skip-key: requirement '*' is not known to the harness\n");
             return 77;
         }
         GLint have = 0;
@@ -97,6 +98,7 @@ static int check_requirement(const char *r)
                 : !strcmp(cmp, "==") ? have == want : have != want;
         if (!ok) {
             printf("skip: requires %s; the driver has %d\n", r, have);
+            printf("skip-key: requires %s %s *\n", name, cmp); /* the limit, not the value */
             return 77;
         }
         return 0;
@@ -106,6 +108,7 @@ static int check_requirement(const char *r)
         return 0;
     if (has_extension(name) == negate) {
         printf("skip: requires %s%s\n", negate ? "no " : "", name);
+        printf("skip-key: requires %s%s\n", negate ? "no " : "", name);
         return 77;
     }
     return 0;
@@ -328,10 +331,10 @@ int glrun_shader_test(const char *path, const char *out, const char *varying_pre
     EGLDisplay dpy;
     EGLContext ctx;
     if (t.skip[0]) {
-        printf("skip: %s\n", t.skip);
+        printf("skip: %s\nskip-key: %s\n", t.skip, t.skip_key);
         rc = 77;
     } else if (!piglit_test_check_inputs(&t)) {
-        printf("skip: %s\n", t.skip);
+        printf("skip: %s\nskip-key: %s\n", t.skip, t.skip_key);
         rc = 77;
     } else if (varying_prefix && t.varying.kind == PIGLIT_VARYING_NONE) {
         printf("fail: the test reads no varying\n");

@@ -24,12 +24,40 @@ typedef enum section {
     SEC_OTHER,
 } section;
 
+void piglit_skip_key(const char *fmt, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *f = fmt; *f && k + 1 < n; f++) {
+        if (*f == '%' && f[1] == '%') {
+            out[k++] = '%';
+            f++;
+        } else if (*f == '%') {
+            f++;
+            while (*f && !strchr("sdiuxXfgc", *f))
+                f++; /* flags, width, precision */
+            if (!*f)
+                break;
+            out[k++] = '*';
+        } else {
+            out[k++] = *f;
+        }
+    }
+    if (n)
+        out[k < n ? k : n - 1] = 0;
+}
+
 static void set_skip(piglit_test *t, int line, const char *fmt, const char *arg)
 {
     if (t->skip[0])
         return; /* the first reason is the one reported */
     snprintf(t->skip, sizeof t->skip, fmt, arg);
     t->skip_line = line;
+    /* "%s" alone: the argument is itself a fixed message */
+    if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == 0)
+        memcpy(t->skip_key, t->skip, sizeof t->skip_key);
+    else
+        piglit_skip_key(fmt, t->skip_key, sizeof t->skip_key);
+    t->skip_key[sizeof t->skip_key - 1] = 0;
 }
 
 /* Components of a uniform type, 0 if the harness does not support it (GL 2.1:

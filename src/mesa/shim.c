@@ -8,6 +8,15 @@
  *                       r580 (0x7240) | a hex PCI id
  *   LOCKSTEP_SHIM_OUT   directory for cs_NNNN.ib/.relocs/.flags (default ".")
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
+ *   XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
+ *                       (lockstep-shim-XXXXXX) is made
+ *
+ * The mirror is made only when the process looks for the device (a process
+ * that never does, like a shell the library is preloaded into, leaves
+ * nothing), and removed when the process that made it exits (destructor,
+ * atexit, _exit/_Exit) or before it execs another program
+ * (execve/execv/execvp/execvpe), but never by a forked child. A process
+ * killed by a signal leaves it.
  *
  * This is a tool-side library (it runs inside a foreign process), so it may
  * print its trace; it never exits the process. */
@@ -30,6 +39,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <ftw.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -51,7 +61,10 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool fake_fd[MAX_FDS];
 static bo bos[MAX_BOS];
 static unsigned pci_id = 0x71C2;
-static char tmp_root[PATH_MAX];   /* holds dev_dri/ and sysfs/ mirrors */
+static char tmp_root[PATH_MAX];   /* holds dev_dri/ and sysfs/ mirrors; "" = none yet */
+static pid_t tmp_owner;           /* the process that made it (a forked child does not own it) */
+static bool tmp_failed;           /* mkdtemp failed: do not retry on every call */
+static pthread_mutex_t tmp_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool trace;
 static unsigned cs_count;
 
@@ -69,6 +82,11 @@ static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_fcntl)(int, int, ...);
 static int (*real_dup)(int);
 static int (*real_close)(int);
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execv)(const char *, char *const[]);
+static int (*real_execvp)(const char *, char *const[]);
+static int (*real_execvpe)(const char *, char *const[], char *const[]);
+static void (*real__exit)(int);
 
 static void say(const char *fmt, ...)
 {
@@ -109,6 +127,11 @@ static void init(void)
     real_fcntl = dlsym(RTLD_NEXT, "fcntl");
     real_dup = dlsym(RTLD_NEXT, "dup");
     real_close = dlsym(RTLD_NEXT, "close");
+    real_execve = dlsym(RTLD_NEXT, "execve");
+    real_execv = dlsym(RTLD_NEXT, "execv");
+    real_execvp = dlsym(RTLD_NEXT, "execvp");
+    real_execvpe = dlsym(RTLD_NEXT, "execvpe");
+    real__exit = dlsym(RTLD_NEXT, "_exit");
     trace = getenv("LOCKSTEP_SHIM_TRACE") != NULL;
     const char *chip = getenv("LOCKSTEP_SHIM_CHIP");
     if (chip && *chip) {
@@ -125,13 +148,32 @@ static void init(void)
     }
     for (unsigned i = 0; i < MAX_BOS; i++)
         bos[i].memfd = -1;
-    /* A private mirror of the sysfs files libdrm reads (mesa-capture.md §1.1). */
-    const char *t = getenv("TMPDIR");
-    snprintf(tmp_root, sizeof tmp_root, "%s/lockstep-shim-XXXXXX", t && *t ? t : "/tmp");
+}
+
+static void cleanup_at_exit(void);
+
+/* A private mirror of the sysfs files libdrm reads (mesa-capture.md §1.1),
+ * made on first use. Called with tmp_lock held. */
+static void make_mirror(void)
+{
+    if (tmp_root[0] || tmp_failed)
+        return;
+    static bool registered;
+    if (!registered) {
+        registered = atexit(cleanup_at_exit) == 0;
+    }
+    const char *t = getenv("XDG_RUNTIME_DIR");
+    if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
+        t = getenv("TMPDIR");
+    if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
+        t = "/tmp";
+    snprintf(tmp_root, sizeof tmp_root, "%s/lockstep-shim-XXXXXX", t);
     if (!mkdtemp(tmp_root)) {
         tmp_root[0] = 0;
+        tmp_failed = true;
         return;
     }
+    tmp_owner = getpid();
     char p[PATH_MAX + 64], buf[128];
     snprintf(p, sizeof p, "%s/dev_dri", tmp_root);
     mkdir(p, 0755);
@@ -147,45 +189,93 @@ static void init(void)
     write_text("sysfs/subsystem_vendor", "0x1002\n");
     write_text("sysfs/subsystem_device", "0x0000\n");
     write_text("sysfs/revision", "0x00\n");
-    say("init: faking " NODE " as PCI 1002:%04x (mirror %s)", pci_id, tmp_root);
+    say("mirror: faking " NODE " as PCI 1002:%04x (mirror %s)", pci_id, tmp_root);
 }
 
 static void ensure(void) { pthread_once(&once, init); }
 
-/* Remove the sysfs mirror when the process ends. */
-__attribute__((destructor)) static void fini(void)
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    static const char *const files[] = {"dev_dri/renderD128", "sysfs/uevent", "sysfs/vendor",
-        "sysfs/device", "sysfs/subsystem_vendor", "sysfs/subsystem_device", "sysfs/revision"};
-    static const char *const dirs[] = {"dev_dri", "sysfs/drm", "sysfs", ""};
-    if (!tmp_root[0])
-        return;
-    char p[PATH_MAX + 64];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", tmp_root, files[i]);
-        unlink(p);
-    }
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", tmp_root, dirs[i]);
-        rmdir(p);
-    }
+    (void)st, (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path), 0;
 }
 
-/* Map a faked path to its mirror; NULL when the path is not ours. */
+/* Remove the mirror (everything under it), if this process made it. At exit
+ * it is not made again (tmp_failed); before an exec it is, if the exec fails. */
+static void cleanup_mirror(bool final)
+{
+    if (!tmp_root[0] || tmp_owner != getpid())
+        return; /* nothing made, or a forked child's (tmp_lock may be held in it) */
+    pthread_mutex_lock(&tmp_lock);
+    if (final)
+        tmp_failed = true;
+    if (tmp_root[0] && tmp_owner == getpid()) {
+        nftw(tmp_root, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+        say("removed the mirror %s", tmp_root);
+        tmp_root[0] = 0; /* made again if the process still needs it */
+    }
+    pthread_mutex_unlock(&tmp_lock);
+}
+
+static void cleanup_at_exit(void) { cleanup_mirror(true); }
+__attribute__((destructor)) static void fini(void) { cleanup_mirror(true); }
+
+/* _exit (a shell's way out, a child after fork) runs no destructors either. */
+void _exit(int status)
+{
+    ensure();
+    cleanup_mirror(true);
+    real__exit(status);
+    __builtin_unreachable();
+}
+void _Exit(int status) { _exit(status); }
+
+/* exec replaces the process without running destructors or atexit handlers. */
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+    ensure();
+    cleanup_mirror(false);
+    return real_execve(path, argv, envp);
+}
+int execv(const char *path, char *const argv[])
+{
+    ensure();
+    cleanup_mirror(false);
+    return real_execv(path, argv);
+}
+int execvp(const char *file, char *const argv[])
+{
+    ensure();
+    cleanup_mirror(false);
+    return real_execvp(file, argv);
+}
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    ensure();
+    cleanup_mirror(false);
+    return real_execvpe(file, argv, envp);
+}
+
+/* Map a faked path to its mirror (made on first use); NULL when the path is
+ * not ours. */
 static const char *redirect(const char *path, char *out, size_t n)
 {
-    if (!path || !tmp_root[0])
+    if (!path)
         return NULL;
     size_t l = strlen(SYSDEV);
-    if (!strncmp(path, SYSDEV, l) && (path[l] == 0 || path[l] == '/')) {
+    bool sys = !strncmp(path, SYSDEV, l) && (path[l] == 0 || path[l] == '/');
+    bool dri = !strcmp(path, "/dev/dri") || !strcmp(path, "/dev/dri/");
+    if (!sys && !dri)
+        return NULL;
+    pthread_mutex_lock(&tmp_lock);
+    make_mirror();
+    bool ok = tmp_root[0] != 0;
+    if (ok && sys)
         snprintf(out, n, "%s/sysfs%s", tmp_root, path + l);
-        return out;
-    }
-    if (!strcmp(path, "/dev/dri") || !strcmp(path, "/dev/dri/")) {
+    else if (ok)
         snprintf(out, n, "%s/dev_dri", tmp_root);
-        return out;
-    }
-    return NULL;
+    pthread_mutex_unlock(&tmp_lock);
+    return ok ? out : NULL;
 }
 
 static bool is_fake(int fd)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -24,8 +25,20 @@
 
 const char *const r500_exec_option_names[] = {
     "rcp-zero", "rsq-negative", "ln2-zero", "clamp-nan", "mad",
-    "kill",     "quad-top",     "pred-write", "texkill-zero", "watchdog", NULL,
+    "kill",     "quad-top",     "pred-write", "texkill-zero", "watchdog", "max-instructions",
+    "timeout",  NULL,
 };
+
+const char *r500_fault_kind_name(r500_fault_kind k)
+{
+    switch (k) {
+    case R500_FAULT_WATCHDOG: return "watchdog";
+    case R500_FAULT_FC: return "flow-control";
+    case R500_FAULT_ENCODING: return "encoding";
+    case R500_FAULT_TEX: return "texture";
+    default: return "unknown";
+    }
+}
 
 void r500_options_default(r500_options *o)
 {
@@ -103,6 +116,25 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
                            "model option watchdog: expected a positive instruction count, got '%s'",
                            value);
+    } else if (!strcmp(name, "max-instructions")) {
+        char *end;
+        unsigned long long v = strtoull(value, &end, 0);
+        if (*value >= '0' && *value <= '9' && !*end) {
+            e->max_instructions = v;
+            return LS_OK;
+        }
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                           "max-instructions: expected an instruction count (0: no limit), got '%s'",
+                           value);
+    } else if (!strcmp(name, "timeout")) {
+        char *end;
+        double v = strtod(value, &end);
+        if (*value && !*end && v >= 0 && v <= 1e9) {
+            e->timeout = v;
+            return LS_OK;
+        }
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                           "timeout: expected seconds >= 0 (0: none), got '%s'", value);
     } else {
         r500_fc_option_info info;
         bool fc_name = false;
@@ -244,6 +276,40 @@ static ls_status prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
 
 /* ---- one worker: runs whole threads ------------------------------------ */
 
+/* Job-wide limits, shared by the workers (r500_exec_options.max_instructions,
+ * .timeout). Threads add what they issued every LIMIT_CHECK instructions and
+ * when they end; once a limit is reached every worker stops. */
+#define LIMIT_CHECK 4096u
+enum { STOP_NONE, STOP_BUDGET, STOP_TIMEOUT };
+typedef struct run_limits {
+    uint64_t max;                 /* 0: none */
+    bool timed;
+    struct timespec deadline;     /* CLOCK_MONOTONIC */
+    atomic_uint_fast64_t issued;  /* over all threads so far */
+    atomic_int stop;              /* STOP_* */
+} run_limits;
+
+static bool limits_check(run_limits *lim, uint64_t add)
+{
+    if (lim->max) {
+        uint64_t tot = atomic_fetch_add(&lim->issued, add) + add;
+        if (tot > lim->max) {
+            int none = STOP_NONE;
+            atomic_compare_exchange_strong(&lim->stop, &none, STOP_BUDGET);
+        }
+    }
+    if (lim->timed) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > lim->deadline.tv_sec ||
+            (now.tv_sec == lim->deadline.tv_sec && now.tv_nsec >= lim->deadline.tv_nsec)) {
+            int none = STOP_NONE;
+            atomic_compare_exchange_strong(&lim->stop, &none, STOP_TIMEOUT);
+        }
+    }
+    return atomic_load_explicit(&lim->stop, memory_order_relaxed) != STOP_NONE;
+}
+
 typedef struct worker {
     const r500_job *job;
     const r500_prog *p;
@@ -254,9 +320,10 @@ typedef struct worker {
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
     r500_stats st;
-    r500_fault *faults;
-    size_t nfaults, capfaults;
-    bool oom;
+    run_limits *lim;
+    r500_fault faults[R500_FAULTS_KEPT]; /* this worker's lowest threads' faults */
+    size_t nfaults;
+    uint64_t fault_counts[R500_FAULT_KINDS];
     /* per-thread state, reused */
     r500_lanef temps[R500_NUM_TEMPS][4];
     r500_lanef out[R500_NUM_TARGETS][4];
@@ -269,19 +336,15 @@ typedef struct worker {
     r500_fc_thread fc;
 } worker;
 
-static void add_fault(worker *w, size_t thread, const ls_diag *d)
+/* Count every fault by kind; keep the first few in full. A worker runs its
+ * threads in increasing order, so its first faults are its lowest threads'. */
+static void add_fault(worker *w, size_t thread, r500_fault_kind kind, const ls_diag *d)
 {
-    if (w->nfaults == w->capfaults) {
-        size_t cap = w->capfaults ? w->capfaults * 2 : 8;
-        r500_fault *f = realloc(w->faults, cap * sizeof *f);
-        if (!f) {
-            w->oom = true;
-            return;
-        }
-        w->faults = f;
-        w->capfaults = cap;
-    }
+    w->fault_counts[kind]++;
+    if (w->nfaults == R500_FAULTS_KEPT)
+        return;
     w->faults[w->nfaults].thread = thread;
+    w->faults[w->nfaults].kind = kind;
     w->faults[w->nfaults].diag = *d;
     w->nfaults++;
 }
@@ -570,7 +633,9 @@ static void run_thread(worker *w, size_t t)
     ls_lanes work_mask = lanes_active(w) & covered;
     uint32_t work_count = 0;
     ls_diag d;
-    bool faulted = false;
+    bool faulted = false, stopped = false;
+    const bool limited = w->lim->max || w->lim->timed;
+    uint64_t reported = 0; /* instructions already added to the job-wide count */
     while (pc <= p->end) {
         const r500_xinst *x = &p->x[pc];
         if (issued >= watchdog) {
@@ -578,9 +643,16 @@ static void run_thread(worker *w, size_t t)
                         "watchdog: thread %zu issued %llu instructions without finishing", t,
                         (unsigned long long)issued);
             ls_diag_at_index(&d, pc);
-            add_fault(w, t, &d);
+            add_fault(w, t, R500_FAULT_WATCHDOG, &d);
             faulted = true;
             break;
+        }
+        if (limited && issued - reported == LIMIT_CHECK) {
+            reported = issued;
+            if (limits_check(w->lim, LIMIT_CHECK)) {
+                stopped = true;
+                break;
+            }
         }
         issued++;
         ls_lanes act = lanes_active(w);
@@ -595,7 +667,9 @@ static void run_thread(worker *w, size_t t)
         if (x->fault[0]) {
             ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
             ls_diag_at_index(&d, pc);
-            add_fault(w, t, &d);
+            /* prog_build's faults: reserved encodings, and TEX on an unbound sampler */
+            bool unbound = x->type == R500_TYPE_TEX && x->in.field[R500_F_TEX_INST] != 7;
+            add_fault(w, t, unbound ? R500_FAULT_TEX : R500_FAULT_ENCODING, &d);
             faulted = true;
             break;
         }
@@ -617,7 +691,7 @@ static void run_thread(worker *w, size_t t)
         case R500_TYPE_TEX:
             w->st.inst_tex++;
             if (tex_exec(w, x, pc, &d)) {
-                add_fault(w, t, &d);
+                add_fault(w, t, R500_FAULT_TEX, &d);
                 faulted = true;
             } else if (w->trace && job->trace_writes) {
                 trace_writes(w, t, pc, act);
@@ -630,7 +704,7 @@ static void run_thread(worker *w, size_t t)
                              &jumped, &d)) {
                 if (d.index < 0)
                     ls_diag_at_index(&d, pc);
-                add_fault(w, t, &d);
+                add_fault(w, t, R500_FAULT_FC, &d);
                 faulted = true;
             } else if (jumped) {
                 w->st.fc_jumps_taken++;
@@ -644,6 +718,10 @@ static void run_thread(worker *w, size_t t)
             break;
         pc = next;
     }
+    if (stopped)
+        return; /* a job-wide limit: the run has no result */
+    if (limited)
+        limits_check(w->lim, issued - reported);
     flush_work(w, work_mask, work_count);
     w->st.lane_slots_issued += issued * n;
     w->st.thread_insts[t] = issued;
@@ -683,6 +761,8 @@ static void *worker_main(void *arg)
      * writes its own stretch of the images. Results do not depend on which
      * worker ran a thread. */
     for (;;) {
+        if (atomic_load_explicit(&w->lim->stop, memory_order_relaxed) != STOP_NONE)
+            break;
         size_t t0 = atomic_fetch_add(w->next, w->chunk);
         if (t0 >= w->nthreads)
             break;
@@ -711,6 +791,25 @@ static int cmp_fault(const void *a, const void *b)
 {
     const r500_fault *x = a, *y = b;
     return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static void limits_init(run_limits *lim, const r500_exec_options *o)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->max = o->max_instructions;
+    atomic_init(&lim->issued, 0);
+    atomic_init(&lim->stop, STOP_NONE);
+    if (o->timeout > 0) {
+        lim->timed = true;
+        clock_gettime(CLOCK_MONOTONIC, &lim->deadline);
+        double whole = (double)(long long)o->timeout;
+        lim->deadline.tv_sec += (time_t)whole;
+        lim->deadline.tv_nsec += (long)((o->timeout - whole) * 1e9);
+        if (lim->deadline.tv_nsec >= 1000000000L) {
+            lim->deadline.tv_sec++;
+            lim->deadline.tv_nsec -= 1000000000L;
+        }
+    }
 }
 
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
@@ -770,6 +869,8 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
     if (nw > 256)
         nw = 256;
     worker **ws = calloc(nw, sizeof *ws);
+    run_limits lim;
+    limits_init(&lim, &job->options.exec);
     atomic_size_t next;
     atomic_init(&next, 0);
     /* about 1024 pixels per grab, and at least 8 grabs per worker */
@@ -797,6 +898,7 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         w->total_lanes = total;
         w->qw = qw;
         w->st.thread_insts = r->stats.thread_insts;
+        w->lim = &lim;
     }
     if (oom) {
         for (unsigned i = 0; ws && i < nw; i++)
@@ -824,7 +926,8 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
 
     r500_stats *s = &r->stats;
     s->threads = nthreads;
-    bool fault_oom = false;
+    r500_fault *kept = malloc((size_t)nw * R500_FAULTS_KEPT * sizeof *kept);
+    size_t nkept = 0;
     for (unsigned i = 0; i < nw; i++) {
         worker *w = ws[i];
         s->inst_alu += w->st.inst_alu;
@@ -836,28 +939,45 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         s->lane_slots_issued += w->st.lane_slots_issued;
         s->lane_slots_active += w->st.lane_slots_active;
         s->faulted_threads += w->st.faulted_threads;
-        fault_oom |= w->oom;
-        if (w->nfaults) {
-            r500_fault *nf = realloc(r->faults, (r->nfaults + w->nfaults) * sizeof *nf);
-            if (nf) {
-                memcpy(nf + r->nfaults, w->faults, w->nfaults * sizeof *nf);
-                r->faults = nf;
-                r->nfaults += w->nfaults;
-            } else {
-                fault_oom = true;
-            }
+        for (unsigned k = 0; k < R500_FAULT_KINDS; k++)
+            r->fault_counts[k] += w->fault_counts[k];
+        if (kept && w->nfaults) {
+            memcpy(kept + nkept, w->faults, w->nfaults * sizeof *kept);
+            nkept += w->nfaults;
         }
-        free(w->faults);
         free(w);
     }
     free(ws);
     prog_free(&p);
-    if (r->nfaults)
-        qsort(r->faults, r->nfaults, sizeof *r->faults, cmp_fault);
-    if (fault_oom) {
+    int stop = atomic_load(&lim.stop);
+    if (stop != STOP_NONE || !kept) {
+        free(kept);
         r500_result_free(r);
-        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory recording faults");
+        if (stop == STOP_NONE)
+            return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory recording faults");
+        if (stop == STOP_BUDGET)
+            return ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
+                               "instruction budget exhausted: the run issues more than %llu "
+                               "instructions (max-instructions)",
+                               (unsigned long long)job->options.exec.max_instructions);
+        return ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
+                           "timeout: the run took longer than %g s (timeout)",
+                           job->options.exec.timeout);
     }
+    /* the lowest threads' faults: each worker's are its lowest */
+    if (nkept)
+        qsort(kept, nkept, sizeof *kept, cmp_fault);
+    r->nfaults = nkept < R500_FAULTS_KEPT ? nkept : R500_FAULTS_KEPT;
+    if (r->nfaults) {
+        r->faults = malloc(r->nfaults * sizeof *r->faults);
+        if (!r->faults) {
+            free(kept);
+            r500_result_free(r);
+            return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory recording faults");
+        }
+        memcpy(r->faults, kept, r->nfaults * sizeof *r->faults);
+    }
+    free(kept);
     return LS_OK;
 }
 

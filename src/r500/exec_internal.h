@@ -91,8 +91,8 @@ bool r500_cmp_zero(float v, unsigned op);
 float r500_alu_omod(float v, unsigned omod, bool clamp, const r500_exec_options *o);
 float r500_alu_transcendental(unsigned alpha_op, float a, const r500_exec_options *o);
 
-/* The texture unit seam (tex.c): load / free a texture file. */
-ls_status r500_exec_texture_load(const char *path, struct r500_texture **t, ls_diag *d);
+/* The texture unit seam (tex.c): free a texture (files are loaded through
+ * the job's texture_loader, include/lockstep/r500.h). */
 void r500_exec_texture_free(struct r500_texture *t);
 
 #endif

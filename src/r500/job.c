@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "lockstep/mesa_cs.h"
 #include "lockstep/r500_asm.h"
 #include "exec_internal.h"
 #include "isa_format.h"
@@ -183,6 +184,42 @@ static ls_status parse_input_text(r500_input *in, const char *s)
     return LS_OK;
 }
 
+/* Same name up to case and underscores ("US_FC_INT_CONST0"). */
+static bool loose_eq(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == '_')
+            a++;
+        while (*b == '_')
+            b++;
+        if ((*a | 0x20) != (*b | 0x20) || (*a && !*b) || (!*a && *b))
+            return false;
+        if (!*a)
+            return true;
+        a++, b++;
+    }
+}
+
+/* A register name no table knows is an error (a misspelt name would
+ * otherwise leave the register silently unchanged), with a suggestion. */
+static ls_status unknown_reg(ls_diag *d, const char *file, const ls_json *v, const char *k)
+{
+    char cand[32];
+    for (uint32_t a = 0; a < 0x10000; a += 4) {
+        const char *nm = mesa_cs_reg_name(a);
+        if (!nm && a >= 0x4C00 && a < 0x4C80) {
+            snprintf(cand, sizeof cand, "US_FC_INT_CONST_%u", (a - 0x4C00) / 4);
+            nm = cand;
+        }
+        if (nm && loose_eq(nm, k))
+            return jerr(d, file, v, "regs: unknown register \"%s\" (did you mean %s?)", k, nm);
+    }
+    return jerr(d, file, v,
+                "regs: unknown register \"%s\" (US_CONFIG, US_FC_CTRL, US_FC_BOOL_CONST, "
+                "US_FC_INT_CONST_0..31, US_CODE_ADDR/RANGE/OFFSET or a register of "
+                "the command-stream decoder, docs/mesa.md)", k);
+}
+
 static ls_status load_regs(r500_job *job, const ls_json *regs, const char *file, ls_diag *d)
 {
     if (regs->type != LS_JSON_OBJECT)
@@ -206,9 +243,12 @@ static ls_status load_regs(r500_job *job, const ls_json *regs, const char *file,
             dst = &job->regs.code_offset;
         else if (!strncmp(k, "US_FC_INT_CONST_", 16) && key_index(k + 16, 0, 32, &n))
             dst = &job->regs.fc_int_const[n];
-        if (!dst)
-            continue; /* other registers (RS, VAP, RB3D...) do not affect the US */
-        if (j_u32(v, file, k, dst, d))
+        uint32_t addr, ignored;
+        if (!dst && !mesa_cs_reg_addr(k, &addr))
+            return unknown_reg(d, file, v, k);
+        /* other registers the command-stream decoder names (RS, VAP, RB3D...)
+         * do not affect the US: checked, then ignored */
+        if (j_u32(v, file, k, dst ? dst : &ignored, d))
             return LS_ERR_PARSE;
     }
     return LS_OK;
@@ -412,6 +452,86 @@ done:
 
 /* ---- raw programs ------------------------------------------------------- */
 
+ls_status r500_job_apply_program(r500_job *job, const r500_asm_program *prog, ls_diag *d)
+{
+    const r500_asm_state *s = &prog->state;
+    if (prog->count == 0 || !prog->words)
+        return ls_diag_set(d, LS_ERR_PARSE, NULL, 0, 0, "empty program: no instructions");
+    /* .offset N: the program occupies slots N.. of the instruction memory
+     * (buhman's convention, r500.md §1.9: CODE_OFFSET = N, CODE_ADDR relative
+     * to it, CODE_RANGE absolute); the slots below are left zero. */
+    size_t off = s->offset > 0 ? (size_t)s->offset : 0;
+    if (off + prog->count > R500_MAX_INSTS)
+        return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
+                           ".offset %zu + %zu instructions exceeds the %d slots", off,
+                           prog->count, R500_MAX_INSTS);
+    uint32_t *w = calloc((off + prog->count) * R500_INST_WORDS, sizeof *w);
+    if (!w)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    memcpy(w + off * R500_INST_WORDS, prog->words, prog->count * R500_INST_WORDS * sizeof *w);
+    ls_status st = r500_job_set_program(job, w, off + prog->count, true, d);
+    free(w);
+    if (st)
+        return st;
+    for (unsigned n = 0; n < R500_NUM_CONSTS; n++)
+        if (s->const_set[n])
+            memcpy(job->consts[n], s->consts[n], sizeof job->consts[n]);
+    if (s->bool_set)
+        job->regs.fc_bool_const = s->bool_const;
+    for (unsigned n = 0; n < 32; n++)
+        if ((s->int_set >> n) & 1)
+            job->regs.fc_int_const[n] = s->int_const[n];
+    if (s->fc_full >= 0)
+        job->regs.fc_ctrl = s->fc_full ? 0x80000000u : 0;
+    if (off) {
+        uint32_t end = (uint32_t)prog->count - 1;
+        job->regs.code_offset = (uint32_t)off;
+        job->regs.code_addr = end << 16;
+        job->regs.code_range = (uint32_t)off | end << 16;
+    }
+    return LS_OK;
+}
+
+ls_status r500_job_get_program(const r500_job *job, r500_asm_program *out, ls_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->state.fc_full = -1;
+    out->state.offset = -1;
+    if (!job->words || job->ninst == 0)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "the job has no program");
+    /* a program behind .offset N: slots below N all zero, CODE_OFFSET = N */
+    size_t off = job->regs.code_offset & 0x1ff;
+    for (size_t k = 0; off && k < off * R500_INST_WORDS && k < job->ninst * R500_INST_WORDS; k++)
+        if (job->words[k])
+            off = 0;
+    if (off >= job->ninst)
+        off = 0;
+    out->count = job->ninst - off;
+    out->words = malloc(out->count * R500_INST_WORDS * sizeof *out->words);
+    if (!out->words)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    memcpy(out->words, job->words + off * R500_INST_WORDS,
+           out->count * R500_INST_WORDS * sizeof *out->words);
+    if (off)
+        out->state.offset = (int)off;
+    r500_job def;
+    r500_job_init(&def);
+    for (unsigned n = 0; n < R500_NUM_CONSTS; n++) {
+        memcpy(out->state.consts[n], job->consts[n], sizeof out->state.consts[n]);
+        out->state.const_set[n] = memcmp(job->consts[n], def.consts[n], sizeof def.consts[n]) != 0;
+    }
+    out->state.bool_const = job->regs.fc_bool_const;
+    out->state.bool_set = job->regs.fc_bool_const != def.regs.fc_bool_const;
+    for (unsigned n = 0; n < 32; n++) {
+        out->state.int_const[n] = job->regs.fc_int_const[n];
+        if (job->regs.fc_int_const[n] != def.regs.fc_int_const[n])
+            out->state.int_set |= 1u << n;
+    }
+    if ((job->regs.fc_ctrl ^ def.regs.fc_ctrl) & 0x80000000u)
+        out->state.fc_full = (int)(job->regs.fc_ctrl >> 31);
+    return LS_OK;
+}
+
 /* Assembly source: the program and the state its directives give
  * (docs/r500-asm.md). Only the first error is returned here; the CLI's
  * `lockstep r500 asm` lists them all. */
@@ -432,43 +552,9 @@ static ls_status load_asm(r500_job *job, const char *name, const char *data, siz
         return st;
     }
     ls_diag_list_free(&errs);
-    const r500_asm_state *s = &prog.state;
-    /* .offset N: the program occupies slots N.. of the instruction memory
-     * (buhman's convention, r500.md §1.9: CODE_OFFSET = N, CODE_ADDR relative
-     * to it, CODE_RANGE absolute); the slots below are left zero. */
-    size_t off = s->offset > 0 ? (size_t)s->offset : 0;
-    if (off + prog.count > R500_MAX_INSTS) {
-        r500_asm_program_free(&prog);
-        return ls_diag_set(d, LS_ERR_RANGE, name, 0, 0,
-                           ".offset %zu + %zu instructions exceeds the %d slots", off,
-                           prog.count, R500_MAX_INSTS);
-    }
-    uint32_t *w = calloc((off + prog.count) * R500_INST_WORDS, sizeof *w);
-    if (!w) {
-        r500_asm_program_free(&prog);
-        return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
-    }
-    memcpy(w + off * R500_INST_WORDS, prog.words, prog.count * R500_INST_WORDS * sizeof *w);
-    st = r500_job_set_program(job, w, off + prog.count, true, d);
-    free(w);
-    if (!st) {
-        for (unsigned n = 0; n < R500_NUM_CONSTS; n++)
-            if (s->const_set[n])
-                memcpy(job->consts[n], s->consts[n], sizeof job->consts[n]);
-        if (s->bool_set)
-            job->regs.fc_bool_const = s->bool_const;
-        for (unsigned n = 0; n < 32; n++)
-            if ((s->int_set >> n) & 1)
-                job->regs.fc_int_const[n] = s->int_const[n];
-        if (s->fc_full >= 0)
-            job->regs.fc_ctrl = s->fc_full ? 0x80000000u : 0;
-        if (off) {
-            uint32_t end = (uint32_t)prog.count - 1;
-            job->regs.code_offset = (uint32_t)off;
-            job->regs.code_addr = end << 16;
-            job->regs.code_range = (uint32_t)off | end << 16;
-        }
-    }
+    st = r500_job_apply_program(job, &prog, d);
+    if (st && d && !d->file[0])
+        snprintf(d->file, sizeof d->file, "%s", name);
     r500_asm_program_free(&prog);
     return st;
 }
@@ -550,11 +636,91 @@ ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *pat
 {
     if (sampler >= R500_NUM_SAMPLERS)
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0, "sampler %u outside 0..15", sampler);
+    if (!job->texture_loader.load)
+        return ls_diag_set(d, LS_ERR_UNSUPPORTED, path, 0, 0,
+                           "no texture loader (set job.texture_loader, e.g. to "
+                           "r500_texture_load_file)");
     struct r500_texture *t = NULL;
-    ls_status st = r500_exec_texture_load(path, &t, d);
+    ls_status st = job->texture_loader.load(job->texture_loader.ctx, path, &t, d);
     if (st)
         return st;
     r500_exec_texture_free(job->tex[sampler]);
     job->tex[sampler] = t;
     return LS_OK;
+}
+
+ls_status r500_program_load_mem(const char *name, const char *data, size_t len,
+                                r500_asm_program *out, ls_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->state.fc_full = -1;
+    out->state.offset = -1;
+    ls_status st;
+    switch (r500_detect_format(name, data, len)) {
+    case R500_FILE_BIN:
+        st = r500_parse_bin_words(name, (const uint8_t *)data, len, &out->words, &out->count, d);
+        break;
+    case R500_FILE_HEX: {
+        r500_hex_const *cv = NULL;
+        size_t ncv = 0;
+        st = r500_parse_hex_program(name, data, len, &out->words, &out->count, &cv, &ncv, d);
+        /* "cN:" lines are the program's constants: kept as its .const state */
+        for (size_t i = 0; !st && i < ncv; i++) {
+            memcpy(out->state.consts[cv[i].index], cv[i].bits, sizeof out->state.consts[0]);
+            out->state.const_set[cv[i].index] = true;
+        }
+        free(cv);
+        break;
+    }
+    case R500_FILE_ASM: {
+        ls_diag_list errs;
+        ls_diag_list_init(&errs);
+        st = r500_asm_mem(name, data, len, out, &errs);
+        if (st && d && errs.count) {
+            *d = errs.items[0];
+            if (errs.count > 1)
+                snprintf(d->msg + strlen(d->msg), sizeof d->msg - strlen(d->msg),
+                         " (and %zu more errors)", errs.count - 1);
+        }
+        ls_diag_list_free(&errs);
+        if (st) {
+            memset(out, 0, sizeof *out);
+            return st;
+        }
+        break;
+    }
+    case R500_FILE_JSON: {
+        r500_job job;
+        r500_job_init(&job);
+        st = r500_job_load_json(&job, name, data, len, d);
+        if (!st)
+            st = r500_job_get_program(&job, out, d);
+        r500_job_free(&job);
+        break;
+    }
+    default:
+        st = ls_diag_set(d, LS_ERR_PARSE, name, 0, 0,
+                         "not a .bin, hex-dword, assembly or JSON program");
+    }
+    if (!st && out->count == 0)
+        st = ls_diag_set(d, LS_ERR_PARSE, name, 0, 0, "empty program: no instructions");
+    if (st) {
+        if (d && !d->file[0])
+            snprintf(d->file, sizeof d->file, "%s", name);
+        r500_asm_program_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return st;
+}
+
+ls_status r500_program_load(const char *path, r500_asm_program *out, ls_diag *d)
+{
+    ls_buf b;
+    memset(out, 0, sizeof *out);
+    ls_status st = read_whole(path, &b, d);
+    if (st)
+        return st;
+    st = r500_program_load_mem(path, b.data ? b.data : "", b.len, out, d);
+    ls_buf_free(&b);
+    return st;
 }

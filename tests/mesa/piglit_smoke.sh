@@ -41,9 +41,20 @@ pass_tests=(
   glsl-1.10/execution/glsl-fs-if-greater
   glsl-1.10/execution/function-calls/glsl-function-chain16-in
 )
-out=$("$lockstep" mesa piglit -j 2 --cache "$cache" "${pass_tests[@]}" glsl-fs-loop-300 2>&1)
+json=$(mktemp "${TMPDIR:-/tmp}/lockstep-piglit-json-XXXXXX")
+trap 'rm -f "$json"' EXIT
+out=$("$lockstep" mesa piglit -j 2 --cache "$cache" --json "$json" "${pass_tests[@]}" glsl-fs-loop-300 2>&1)
 echo "$out"
 rc=0
+# --json: piglit's results format (results_version 10, lowercase results, times)
+grep -q '"results_version": 10' "$json" || { echo "FAILED: --json lacks results_version 10"; rc=1; }
+grep -q '"spec@glsl-1.10@execution@loops@glsl-fs-loop-300": {"__type__": "TestResult", "result": "fail"' "$json" ||
+  { echo "FAILED: --json lacks glsl-fs-loop-300 as a piglit fail"; rc=1; }
+read -r ntests npass < <(sed -nE 's/^([0-9]+) tests: ([0-9]+) pass.*/\1 \2/p' <<<"$out")
+[ "$(grep -c '"result": "pass"' "$json")" = "${npass:-x}" ] ||
+  { echo "FAILED: --json: not the ${npass:-?} passes of the summary"; rc=1; }
+[ "$(grep -c '"time": {"__type__": "TimeAttribute", "start": [0-9.]*, "end": [0-9.]*}' "$json")" = "${ntests:-x}" ] ||
+  { echo "FAILED: --json: not ${ntests:-?} tests with their times"; rc=1; }
 for t in "${pass_tests[@]}"; do
   if ! grep -qE "^PASS  $t( |$)" <<<"$out"; then echo "FAILED: $t did not pass"; rc=1; fi
 done

@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "base/json.h"
 #include "lockstep/mesa_piglit.h"
 
 static const char sample[] =
@@ -405,6 +406,104 @@ static void test_unorm8_and_probes(void **state)
     piglit_test_free(&t);
 }
 
+/* Skip keys: the kind of reason, the same for two tests whose reasons
+ * differ only in their specific parts, never cut. */
+static void skip_key_of(const char *text, char *key, size_t n)
+{
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(text, strlen(text), "s", &t, &d), LS_OK);
+    piglit_test_check_inputs(&t);
+    assert_string_not_equal(t.skip, "");
+    snprintf(key, n, "%s", t.skip_key);
+    piglit_test_free(&t);
+}
+
+static void test_skip_keys(void **state)
+{
+    (void)state;
+    const char *fs = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n";
+    char buf[1024], k1[256], k2[256];
+    snprintf(buf, sizeof buf, "%s[test]\nuniform uint u 1\n", fs);
+    skip_key_of(buf, k1, sizeof k1);
+    snprintf(buf, sizeof buf, "%s[test]\nuniform ivec4 v 1 2 3 4\nuniform uvec2 w 1 2\n", fs);
+    skip_key_of(buf, k2, sizeof k2);
+    assert_string_equal(k1, "uniform type '*' is not supported (GL 2.1 harness)");
+    assert_string_equal(k1, k2);
+    snprintf(buf, sizeof buf, "%s[vertex data]\npiglit_vertex/float/2\n", fs);
+    skip_key_of(buf, k1, sizeof k1);
+    assert_string_equal(k1, "section [*] is not supported");
+    /* a fixed message is its own key, whole */
+    skip_key_of("[require]\nGLSL >= 1.10\n[fragment shader]\nvarying vec4 a, b;\n"
+                "void main(){ gl_FragColor = a + b; }\n", k1, sizeof k1);
+    assert_non_null(strstr(k1, "several varyings"));
+    assert_non_null(strstr(k1, "packing of several is not reproduced)"));
+    char key[64];
+    piglit_skip_key("requires %s; the driver has %d (%.40s) 100%%", key, sizeof key);
+    assert_string_equal(key, "requires *; the driver has * (*) 100%");
+}
+
+/* piglit's results format: names, lowercase results, per-test times. */
+static void test_results_json(void **state)
+{
+    (void)state;
+    char name[256];
+    piglit_result_name("glsl-1.10/execution/Loops/glsl-fs-loop-300", name, sizeof name);
+    assert_string_equal(name, "spec@glsl-1.10@execution@loops@glsl-fs-loop-300");
+    piglit_result_name("tests/mesa/data/varying_loop.shader_test", name, sizeof name);
+    assert_string_equal(name, "tests@mesa@data@varying_loop");
+    piglit_result_name("./x/y.shader_test", name, sizeof name);
+    assert_string_equal(name, "x@y");
+    piglit_result_name("abc/def", name, 8);
+    assert_string_equal(name, "spec@ab");
+
+    piglit_result r[2] = {
+        {.name = "glsl-1.10/a/b", .result = "pass", .out = "", .skip_key = "",
+         .command = "lockstep mesa piglit b", .start = 100.5, .end = 101.25, .fc_issued = 7,
+         .llvmpipe = -1},
+        {.name = "glsl-1.20/c", .result = "skip", .out = "uniform type 'uint' \"q\"",
+         .skip_key = "harness: uniform type '*'", .command = "c", .start = 101.25, .end = 102,
+         .llvmpipe = 1},
+    };
+    ls_buf b;
+    ls_buf_init(&b);
+    piglit_results_write_json(r, 2, "run", 100, 102, &b);
+    ls_json *root;
+    ls_diag d;
+    assert_int_equal(ls_json_parse(b.data, b.len, "results.json", &root, &d), LS_OK);
+    const ls_json *v = ls_json_get(root, "results_version");
+    int64_t ver;
+    assert_true(v && ls_json_int(v, 0, 100, &ver) && ver == 10);
+    assert_string_equal(ls_json_get(root, "__type__")->text, "TestrunResult");
+    const ls_json *te = ls_json_get(root, "time_elapsed");
+    assert_true(ls_json_get(te, "start")->number == 100 && ls_json_get(te, "end")->number == 102);
+    const ls_json *tests = ls_json_get(root, "tests");
+    assert_int_equal(tests->type, LS_JSON_OBJECT);
+    assert_int_equal(tests->count, 2);
+    const ls_json *t0 = ls_json_get(tests, "spec@glsl-1.10@a@b");
+    assert_non_null(t0);
+    assert_string_equal(ls_json_get(t0, "result")->text, "pass");
+    assert_string_equal(ls_json_get(t0, "__type__")->text, "TestResult");
+    const ls_json *tm = ls_json_get(t0, "time");
+    assert_true(ls_json_get(tm, "start")->number == 100.5 && ls_json_get(tm, "end")->number == 101.25);
+    assert_string_equal(ls_json_get(tm, "__type__")->text, "TimeAttribute");
+    const ls_json *t1 = ls_json_get(tests, "spec@glsl-1.20@c");
+    assert_string_equal(ls_json_get(t1, "result")->text, "skip");
+    assert_string_equal(ls_json_get(t1, "out")->text, "uniform type 'uint' \"q\"");
+    const ls_json *ls = ls_json_get(t1, "lockstep");
+    assert_string_equal(ls_json_get(ls, "skip_key")->text, "harness: uniform type '*'");
+    assert_string_equal(ls_json_get(ls, "llvmpipe")->text, "pass");
+    ls_json_free(root);
+    ls_buf_free(&b);
+    /* no tests: still a valid file */
+    ls_buf_init(&b);
+    piglit_results_write_json(NULL, 0, NULL, 0, 0, &b);
+    assert_int_equal(ls_json_parse(b.data, b.len, "empty.json", &root, &d), LS_OK);
+    assert_int_equal(ls_json_get(root, "tests")->count, 0);
+    ls_json_free(root);
+    ls_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +514,8 @@ int main(void)
         cmocka_unit_test(test_rect_pixels),
         cmocka_unit_test(test_ortho_and_stages),
         cmocka_unit_test(test_unorm8_and_probes),
+        cmocka_unit_test(test_skip_keys),
+        cmocka_unit_test(test_results_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,58 @@ static int run_program(const char *dir, const char *name)
     return failed;
 }
 
+/* program_words.txt (hex text with "cN:" constants) disassembled with its
+ * state reassembles to the same job: words, constants, registers, and the
+ * same rendered image. Returns 1 on failure. */
+static int dis_round_trip(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/program_words.txt", dir, name);
+    ls_diag d;
+    r500_job a, b;
+    r500_job_init(&a);
+    r500_job_init(&b);
+    r500_asm_program p = {0};
+    ls_buf out;
+    ls_buf_init(&out);
+    int failed = 0;
+    if (r500_job_load(&a, path, &d) || r500_program_load(path, &p, &d)) {
+        printf("FAIL %s: %s\n", path, d.msg);
+        failed = 1;
+    } else {
+        r500_disasm(p.words, p.count, &p.state, &out);
+        if (r500_job_load_mem(&b, "dis.fs.asm", out.data, out.len, &d)) {
+            printf("FAIL %s: disassembly does not assemble: %s\n", name, d.msg);
+            failed = 1;
+        } else if (a.ninst != b.ninst || memcmp(a.words, b.words, a.ninst * 24) ||
+                   memcmp(a.consts, b.consts, sizeof a.consts) ||
+                   memcmp(&a.regs, &b.regs, sizeof a.regs)) {
+            printf("FAIL %s: disassembly reassembles to another job\n", name);
+            failed = 1;
+        } else {
+            r500_result ra, rb;
+            a.width = b.width = a.height = b.height = 16;
+            a.inputs[0].kind = b.inputs[0].kind = R500_INPUT_UV;
+            a.workers = b.workers = 1;
+            if (r500_run(&a, &ra, NULL, &d) || r500_run(&b, &rb, NULL, &d)) {
+                printf("FAIL %s: run: %s\n", name, d.msg);
+                return 1;
+            }
+            if (memcmp(ra.target[0], rb.target[0], 256 * 4 * sizeof(float))) {
+                printf("FAIL %s: disassembly renders differently\n", name);
+                failed = 1;
+            }
+            r500_result_free(&ra);
+            r500_result_free(&rb);
+        }
+    }
+    ls_buf_free(&out);
+    r500_asm_program_free(&p);
+    r500_job_free(&a);
+    r500_job_free(&b);
+    return failed;
+}
+
 static void test_mesa_r300_corpus(void **state)
 {
     (void)state;
@@ -140,6 +192,7 @@ static void test_mesa_r300_corpus(void **state)
     int failed = 0;
     for (size_t i = 0; i < n; i++) {
         failed += run_program(dir, names[i]);
+        failed += dis_round_trip(dir, names[i]);
         free(names[i]);
     }
     printf("%zu programs, %d failed\n", n, failed);

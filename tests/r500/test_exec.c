@@ -456,6 +456,125 @@ static void test_watchdog_confined_to_thread(void **state)
     r500_job_free(&job);
 }
 
+/* A runaway program (each thread issues exactly `watchdog` instructions and
+ * faults at instruction 0) on a W x H image with threads of 4. */
+static void runaway_job(r500_job *job, int w, int h, uint64_t watchdog, unsigned workers)
+{
+    const char *src = "top:\nJUMP top\n";
+    ls_diag d;
+    r500_job_init(job);
+    assert_int_equal(r500_job_load_mem(job, "runaway.fs.asm", src, strlen(src), &d), LS_OK);
+    job->width = w;
+    job->height = h;
+    job->thread_size = 4;
+    job->workers = workers;
+    job->options.exec.watchdog = watchdog;
+}
+
+/* Faults are summarised: every faulted thread counted by kind, the first
+ * R500_FAULTS_KEPT (lowest threads) kept in full, the same for any number of
+ * workers. */
+static void test_fault_summary(void **state)
+{
+    (void)state;
+    for (unsigned workers = 1; workers <= 3; workers++) {
+        r500_job job;
+        runaway_job(&job, 16, 16, 100, workers); /* 64 threads */
+        r500_result res;
+        tx_run(&job, &res);
+        assert_int_equal(res.stats.faulted_threads, 64);
+        assert_int_equal(res.fault_counts[R500_FAULT_WATCHDOG], 64);
+        assert_int_equal(res.fault_counts[R500_FAULT_FC], 0);
+        assert_int_equal(res.fault_counts[R500_FAULT_ENCODING], 0);
+        assert_int_equal(res.fault_counts[R500_FAULT_TEX], 0);
+        assert_int_equal(res.nfaults, R500_FAULTS_KEPT);
+        for (size_t k = 0; k < res.nfaults; k++) {
+            assert_int_equal(res.faults[k].thread, k);
+            assert_int_equal(res.faults[k].kind, R500_FAULT_WATCHDOG);
+            assert_int_equal(res.faults[k].diag.index, 0);
+        }
+        assert_string_equal(r500_fault_kind_name(R500_FAULT_WATCHDOG), "watchdog");
+        r500_result_free(&res);
+        r500_job_free(&job);
+    }
+    /* an unbound sampler is a texture fault */
+    const char *src = "TEX temp[1].rgba = LD tex[3].rgba temp[0].rgba ;\n"
+                      "OUT src0.a = temp[1], src0.rgb = temp[1] :\n"
+                      "  out[0].a = MAX src0.a src0.a , out[0].rgb = MAX src0.rgb src0.rgb ;\n";
+    r500_job job;
+    r500_job_init(&job);
+    ls_diag d;
+    assert_int_equal(r500_job_load_mem(&job, "t.fs.asm", src, strlen(src), &d), LS_OK);
+    job.width = job.height = 4;
+    job.thread_size = 16;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.fault_counts[R500_FAULT_TEX], 1);
+    assert_int_equal(res.nfaults, 1);
+    assert_int_equal(res.faults[0].kind, R500_FAULT_TEX);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+/* The job-wide budget stops the run exactly when it would issue more than
+ * max_instructions in all, whatever the worker count. */
+static void test_instruction_budget(void **state)
+{
+    (void)state;
+    /* 64 threads x 5000 instructions = 320000; the check points of a thread
+     * (every 4096) do not line up with its end */
+    const uint64_t total = 64 * 5000;
+    for (unsigned workers = 1; workers <= 3; workers++) {
+        r500_job job;
+        runaway_job(&job, 16, 16, 5000, workers);
+        r500_result res;
+        ls_diag d;
+        job.options.exec.max_instructions = total;
+        assert_int_equal(r500_run(&job, &res, NULL, &d), LS_OK);
+        assert_int_equal(res.stats.inst_fc, total);
+        r500_result_free(&res);
+        job.options.exec.max_instructions = total - 1;
+        assert_int_equal(r500_run(&job, &res, NULL, &d), LS_ERR_FAULT);
+        assert_non_null(strstr(d.msg, "max-instructions"));
+        assert_null(res.target[0]);
+        assert_int_equal(res.nfaults, 0);
+        /* stopped early: a budget far below one thread's work */
+        job.options.exec.watchdog = UINT64_MAX;
+        job.options.exec.max_instructions = 10000;
+        assert_int_equal(r500_run(&job, &res, NULL, &d), LS_ERR_FAULT);
+        r500_job_free(&job);
+    }
+    r500_options o;
+    r500_options_default(&o);
+    ls_diag d;
+    assert_int_equal(o.exec.max_instructions, 0);
+    assert_true(o.exec.timeout == 0);
+    assert_int_equal(r500_options_set(&o, "max-instructions", "1000000", &d), LS_OK);
+    assert_int_equal(o.exec.max_instructions, 1000000);
+    assert_int_equal(r500_options_set(&o, "timeout", "2.5", &d), LS_OK);
+    assert_true(o.exec.timeout == 2.5);
+    assert_int_equal(r500_options_set(&o, "max-instructions", "-3", &d), LS_ERR_ARG);
+    assert_int_equal(r500_options_set(&o, "timeout", "soon", &d), LS_ERR_ARG);
+    assert_int_equal(r500_options_set(&o, "timeout", "-1", &d), LS_ERR_ARG);
+}
+
+/* A timeout stops a run that would otherwise not end for hours (a runaway
+ * program with no watchdog). Not a timed test: it asserts the stop and its
+ * message, not how long the run took. */
+static void test_timeout_stops_runaway(void **state)
+{
+    (void)state;
+    r500_job job;
+    runaway_job(&job, 64, 64, UINT64_MAX, 2);
+    job.options.exec.timeout = 0.05;
+    r500_result res;
+    ls_diag d;
+    assert_int_equal(r500_run(&job, &res, NULL, &d), LS_ERR_FAULT);
+    assert_non_null(strstr(d.msg, "timeout"));
+    assert_null(res.target[0]);
+    r500_job_free(&job);
+}
+
 static void test_trace_and_stats_json(void **state)
 {
     (void)state;
@@ -662,6 +781,9 @@ int main(void)
         cmocka_unit_test(test_tex_ld_swizzles_and_mask),
         cmocka_unit_test(test_tex_ops),
         cmocka_unit_test(test_watchdog_confined_to_thread),
+        cmocka_unit_test(test_fault_summary),
+        cmocka_unit_test(test_instruction_budget),
+        cmocka_unit_test(test_timeout_stops_runaway),
         cmocka_unit_test(test_trace_and_stats_json),
         cmocka_unit_test(test_trace_writes),
         cmocka_unit_test(test_mandelbrot_demo),

@@ -136,6 +136,140 @@ static void test_bad_jobs(void **state)
     expect_error("{\"us_inst\": " INST1 ", \"model\": {\"no-such\": \"1\"}}", 1, "no-such");
     expect_error("{\"program\": \"/nonexistent/prog.bin\"}", 0, "cannot read");
     expect_error("{\"us_inst\": " INST1 ", \"textures\": {\"16\": \"x.png\"}}", 1, "textures");
+    /* misspelt and unknown registers are errors, not silently ignored */
+    expect_error("{\"us_inst\": " INST1 ",\n \"regs\": {\"US_FC_INT_CONST0\": \"0x1\"}}", 2,
+                 "did you mean US_FC_INT_CONST_0?");
+    expect_error("{\"us_inst\": " INST1 ", \"regs\": {\"US_FC_INT_CONST_32\": \"0x1\"}}", 1,
+                 "unknown register");
+    expect_error("{\"us_inst\": " INST1 ", \"regs\": {\"us_config\": \"0x1\"}}", 1,
+                 "did you mean US_CONFIG?");
+    expect_error("{\"us_inst\": " INST1 ", \"regs\": {\"NO_SUCH_REG\": \"0x1\"}}", 1,
+                 "unknown register \"NO_SUCH_REG\"");
+    /* a register the decoder knows but the US ignores: its value is still checked */
+    expect_error("{\"us_inst\": " INST1 ", \"regs\": {\"RB3D_CCTL\": \"zz\"}}", 1, "hex word");
+}
+
+/* The misspelt-register error carries the position of the value. */
+static void test_unknown_register_position(void **state)
+{
+    (void)state;
+    const char *text = "{\"us_inst\": " INST1 ",\n  \"regs\": {\"US_FC_INT_CONST0\": \"0x1\"}}";
+    r500_job job;
+    r500_job_init(&job);
+    ls_diag d;
+    assert_int_equal(r500_job_load_json(&job, "j.json", text, strlen(text), &d), LS_ERR_PARSE);
+    assert_string_equal(d.file, "j.json");
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.col, 32); /* the value "0x1" */
+    r500_job_free(&job);
+}
+
+/* Empty programs are a clean error in every form (was: memcpy from NULL). */
+static void test_empty_programs(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"empty.fs.asm", "empty.inc", "empty.bin"};
+    static const char *const texts[] = {"; nothing but a comment\n.const 1 1 2 3 4\n", "# only a comment\n", ""};
+    for (int i = 0; i < 3; i++) {
+        r500_job job;
+        r500_job_init(&job);
+        ls_diag d;
+        ls_diag_clear(&d);
+        ls_status st = r500_job_load_mem(&job, names[i], texts[i], strlen(texts[i]), &d);
+        if (st == LS_OK)
+            fail_msg("%s: accepted", names[i]);
+        assert_string_equal(d.file, names[i]);
+        assert_null(job.words);
+        r500_job_free(&job);
+        r500_asm_program p;
+        assert_int_not_equal(r500_program_load_mem(names[i], texts[i], strlen(texts[i]), &p, &d),
+                             LS_OK);
+        assert_string_equal(d.file, names[i]);
+        assert_null(p.words);
+    }
+}
+
+/* r500_job_apply_program: words, .offset and every kind of state; and
+ * r500_job_get_program gives them back. */
+static void test_apply_and_get_program(void **state)
+{
+    (void)state;
+    const char *src = ".fc partial\n.offset 3\n.const 5 1.5 -2 0x7fc00001 0\n.int 2 7 0 1\n"
+                      ".bool 4 1\n"
+                      "OUT src0.a = temp[0], src0.rgb = temp[0] :\n"
+                      "  out[0].a = MAX src0.a src0.a , out[0].rgb = MAX src0.rgb src0.rgb ;\n";
+    r500_asm_program p;
+    ls_diag_list errs;
+    ls_diag_list_init(&errs);
+    assert_int_equal(r500_asm_mem("s.fs.asm", src, strlen(src), &p, &errs), LS_OK);
+    ls_diag_list_free(&errs);
+    r500_job job;
+    r500_job_init(&job);
+    job.consts[9][0] = 3.0f; /* not in the program: kept */
+    ls_diag d;
+    assert_int_equal(r500_job_apply_program(&job, &p, &d), LS_OK);
+    assert_int_equal(job.ninst, 4);
+    for (int k = 0; k < 3 * 6; k++)
+        assert_int_equal(job.words[k], 0);
+    assert_memory_equal(job.words + 18, p.words, 6 * sizeof(uint32_t));
+    assert_int_equal(job.regs.code_offset, 3);
+    assert_int_equal(job.regs.code_range, 3);
+    assert_int_equal(job.regs.fc_ctrl, 0);
+    assert_int_equal(job.regs.fc_bool_const, 1u << 4);
+    assert_int_equal(job.regs.fc_int_const[2], 7u | (1u << 16));
+    assert_int_equal(job.regs.fc_int_const[0], 0xff);
+    uint32_t bits[4];
+    memcpy(bits, job.consts[5], sizeof bits);
+    assert_int_equal(bits[0], 0x3fc00000u);
+    assert_int_equal(bits[1], 0xc0000000u);
+    assert_int_equal(bits[2], 0x7fc00001u);
+    assert_true(job.consts[9][0] == 3.0f);
+
+    r500_asm_program q;
+    assert_int_equal(r500_job_get_program(&job, &q, &d), LS_OK);
+    assert_int_equal(q.count, 1);
+    assert_memory_equal(q.words, p.words, 6 * sizeof(uint32_t));
+    assert_int_equal(q.state.offset, 3);
+    assert_int_equal(q.state.fc_full, 0);
+    assert_true(q.state.bool_set);
+    assert_int_equal(q.state.bool_const, 1u << 4);
+    assert_int_equal(q.state.int_set, 1u << 2);
+    assert_true(q.state.const_set[5] && q.state.const_set[9] && !q.state.const_set[0]);
+    assert_memory_equal(q.state.consts[5], bits, sizeof bits);
+    r500_asm_program_free(&q);
+    r500_asm_program_free(&p);
+    r500_job_free(&job);
+}
+
+/* `r500 dis` of hex text keeps the "cN:" constants: the disassembly
+ * reassembles to the same job (words and constants). */
+static void test_hex_constants_round_trip(void **state)
+{
+    (void)state;
+    const char *hex = "c3: 0x3f800000 0x40000000 0x7fc00001 0x80000000\n"
+                      "0x00007800 0x08020000 0x08020080 0x00ba0118 0x00c18000 0x20490010\n"
+                      "c0: 0x00000000 0x00000001 0x00000000 0x41200000\n";
+    r500_job a, b;
+    r500_job_init(&a);
+    r500_job_init(&b);
+    ls_diag d;
+    assert_int_equal(r500_job_load_mem(&a, "p.inc", hex, strlen(hex), &d), LS_OK);
+    r500_asm_program p;
+    assert_int_equal(r500_program_load_mem("p.inc", hex, strlen(hex), &p, &d), LS_OK);
+    assert_true(p.state.const_set[3] && p.state.const_set[0] && !p.state.const_set[1]);
+    ls_buf out;
+    ls_buf_init(&out);
+    r500_disasm(p.words, p.count, &p.state, &out);
+    assert_non_null(strstr(out.data, ".const 3 1 2 0x7fc00001 0x80000000"));
+    assert_int_equal(r500_job_load_mem(&b, "p.fs.asm", out.data, out.len, &d), LS_OK);
+    assert_int_equal(a.ninst, b.ninst);
+    assert_memory_equal(a.words, b.words, a.ninst * 6 * sizeof(uint32_t));
+    assert_memory_equal(a.consts, b.consts, sizeof a.consts);
+    assert_memory_equal(&a.regs, &b.regs, sizeof a.regs);
+    ls_buf_free(&out);
+    r500_asm_program_free(&p);
+    r500_job_free(&a);
+    r500_job_free(&b);
 }
 
 static void test_bad_raw_programs(void **state)
@@ -195,6 +329,10 @@ int main(void)
         cmocka_unit_test(test_corpus_form),      cmocka_unit_test(test_lockstep_keys),
         cmocka_unit_test(test_bad_jobs),         cmocka_unit_test(test_bad_raw_programs),
         cmocka_unit_test(test_run_rejects_bad_jobs),
+        cmocka_unit_test(test_unknown_register_position),
+        cmocka_unit_test(test_empty_programs),
+        cmocka_unit_test(test_apply_and_get_program),
+        cmocka_unit_test(test_hex_constants_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

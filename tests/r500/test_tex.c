@@ -240,6 +240,11 @@ static void test_png_through_program(void **st)
     assert_int_equal(r500_job_load_mem(&job, "t.fs.asm", src, strlen(src), &d), LS_OK);
     char spec[64];
     snprintf(spec, sizeof spec, "%s,nearest", png);
+    /* the core reads no files itself: without a loader a texture file is an error */
+    assert_int_equal(r500_job_load_texture(&job, 0, spec, &d), LS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(d.msg, "texture loader"));
+    assert_null(job.tex[0]);
+    job.texture_loader.load = r500_texture_load_file;
     assert_int_equal(r500_job_load_texture(&job, 0, spec, &d), LS_OK);
     job.width = job.height = 2;
     job.thread_size = 4;

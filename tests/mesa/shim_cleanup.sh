@@ -1,0 +1,54 @@
+#!/bin/bash
+# The r300 shim leaves no lockstep-shim-* directory behind: a `lockstep mesa
+# run` (the shim makes its sysfs mirror under $XDG_RUNTIME_DIR, else $TMPDIR,
+# else /tmp, and removes it at exit), a preloaded shell that looks at /dev/dri
+# and then execs another program (exec runs no destructors: the shim removes
+# the mirror first), and a preloaded process that never looks for the device
+# (no mirror is made at all). Skips (77) when the shim or r300_dri.so is absent.
+# usage: shim_cleanup.sh LOCKSTEP
+set -u
+lockstep=$1
+shim=${LOCKSTEP_MESA_SHIM:-}
+if [ -z "$shim" ] || [ ! -r "$shim" ]; then
+  echo "skip: the r300 shim is not built (libdrm-dev libegl-dev libgl-dev absent)"; exit 77
+fi
+if ! ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+  echo "skip: r300_dri.so (libgl1-mesa-dri) is not installed"; exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-shim-test-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/xdg" "$work/tmp"
+chmod 700 "$work/xdg"
+fail() { echo "FAILED: $*"; exit 1; }
+left() { find "$1" -maxdepth 1 -name 'lockstep-shim-*' | grep -q .; }
+printf 'void main() { gl_FragColor = vec4(0.25, 0.5, 0.75, 1.0); }\n' > "$work/t.frag"
+
+# 1. a whole `mesa run`: the mirror is made under $XDG_RUNTIME_DIR and removed
+out=$(XDG_RUNTIME_DIR="$work/xdg" TMPDIR="$work/tmp" LOCKSTEP_SHIM_TRACE=1 \
+      "$lockstep" mesa run "$work/t.frag" --size 4x4 -o "$work/t.png" 2>&1) ||
+  fail "mesa run: $out"
+grep -q "mirror $work/xdg/lockstep-shim-" <<<"$out" || fail "no mirror under \$XDG_RUNTIME_DIR: $out"
+grep -q "removed the mirror $work/xdg/lockstep-shim-" <<<"$out" || fail "mirror not removed: $out"
+left "$work/xdg" && fail "left behind: $(ls "$work/xdg")"
+left "$work/tmp" && fail "left behind: $(ls "$work/tmp")"
+
+# 2. without XDG_RUNTIME_DIR: $TMPDIR; a shell that reads the faked sysfs
+# itself (a redirection: the shell's own open), then execs
+dev=/sys/dev/char/226:128/device/vendor
+out=$(env -u XDG_RUNTIME_DIR TMPDIR="$work/tmp" LOCKSTEP_SHIM_TRACE=1 LD_PRELOAD="$shim" \
+      sh -c "read v < $dev; exec true" 2>&1) || fail "sh -c ... exec: $out"
+grep -q "mirror $work/tmp/lockstep-shim-" <<<"$out" || fail "no mirror under \$TMPDIR: $out"
+left "$work/tmp" && fail "left behind by exec: $(ls "$work/tmp")"
+
+# 3. a process that never looks for the device makes no mirror
+out=$(XDG_RUNTIME_DIR="$work/xdg" LOCKSTEP_SHIM_TRACE=1 LD_PRELOAD="$shim" ls / 2>&1 >/dev/null)
+grep -q "mirror" <<<"$out" && fail "a mirror for a process that never opened the device: $out"
+left "$work/xdg" && fail "left behind: $(ls "$work/xdg")"
+
+# 4. a forked child exiting first does not remove its parent's mirror
+out=$(XDG_RUNTIME_DIR="$work/xdg" LOCKSTEP_SHIM_TRACE=1 LD_PRELOAD="$shim" \
+      sh -c "read v < $dev; (read w < $dev); read x < $dev" 2>&1) || fail "fork: $out"
+n=$(grep -c "removed the mirror" <<<"$out")
+[ "$n" = 1 ] || fail "expected one removal (by the owner), got $n: $out"
+left "$work/xdg" && fail "left behind after fork: $(ls "$work/xdg")"
+echo "ok: no lockstep-shim-* directory left"
