@@ -36,9 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         seed = seed << 8 | b[i];
     fz_gen_options o;
     fz_gen_options_default(&o);
-    o.max_depth = b[8] % 6;
-    o.max_stmts = 1 + b[9] % 6;
-    o.max_expr_depth = b[10] % 5;
+    /* small programs: a run must stay well under libFuzzer's 10 s timeout
+     * on a loaded machine under ASan */
+    o.max_depth = b[8] % 4;
+    o.max_stmts = 1 + b[9] % 4;
+    o.max_expr_depth = b[10] % 4;
     o.max_trip = b[11] % 20;
     fz_program p;
     ls_diag d;
@@ -54,9 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_pixel px[16];
     char why[128];
     fz_guard(&p, 4, 4, px, why, sizeof why);
-    if (pred(&p, NULL)) {
+    if (pred(&p, NULL) && fz_program_size(&p) <= 600) {
         fz_reduce_stats st;
-        fz_reduce(&p, pred, NULL, 200, &st, &d);
+        fz_reduce(&p, pred, NULL, 100, &st, &d);
         if (!fz_program_valid(&p) || !pred(&p, NULL))
             abort();
     }
