@@ -38,3 +38,6 @@ if ! meson test -C "$pgo" --suite pp5 --num-processes 2 >/dev/null; then
 fi
 echo "(pp5 test suite: passed on $pgo)"
 for b in "$pgo"/bench/bench_pp5*; do if [ -f "$b" ] && [ -x "$b" ]; then "$b" || exit 1; fi; done
+
+echo "== make bench: lockstep vs llvmpipe on the same GLSL (scripts/bench_mesa.sh)"
+"$root/scripts/bench_mesa.sh" "$build" || exit 1

@@ -2,14 +2,17 @@
 # Install what lockstep needs from Debian's archive, or print the exact command.
 #   scripts/deps.sh           build + test dependencies (required)
 #   scripts/deps.sh --check   also the optional ones used by `make check`
-#                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages);
+#                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages,
+#                             Chromium + Node for the viewer tests,
+#                             LLVM for the R500 JIT engine);
 #                             their tests are skipped with a message if absent.
 #   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
 #                             devscripts) - nothing else uses them.
 set -u
 required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
-          libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind)
+          libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind
+          chromium nodejs llvm-15-dev)
 deb=(debhelper lintian devscripts dpkg-dev libdrm-dev libegl-dev libgl-dev)
 
 want=("${required[@]}")

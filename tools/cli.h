@@ -127,6 +127,8 @@ void cli_warn(cli_args *a, const char *fmt, ...) __attribute__((format(printf, 2
 /* Print a diagnostic (with source line and caret); returns the exit status
  * of its ls_status (cli_exit_of). */
 int cli_report(const cli_args *a, const ls_diag *d);
+/* The JIT's engine table when the CLI is built with liblockstep_jit, else NULL. */
+const struct r500_engine_ops *cli_jit_ops(void);
 int cli_report_list(const cli_args *a, const ls_diag_list *errs);
 int cli_exit_of(ls_status st);
 
@@ -183,11 +185,13 @@ int cli_r500_dis(cli_args *a);
 int cli_r500_vs_asm(cli_args *a);
 int cli_r500_vs_dis(cli_args *a);
 int cli_r500_vs_run(cli_args *a);
+int cli_r500_draw(cli_args *a); /* tools/cli_r500_draw.c */
 int cli_pp5_asm(cli_args *a);
 int cli_pp5_dis(cli_args *a);
 int cli_pp5_run(cli_args *a);
 int cli_pp5_serialize(cli_args *a);
 int cli_pp5_render(cli_args *a);
+int cli_view(cli_args *a); /* lockstep view (cli_view.c) */
 int cli_mesa_decode(cli_args *a);
 int cli_mesa_run(cli_args *a);
 int cli_mesa_check(cli_args *a);

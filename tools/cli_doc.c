@@ -282,6 +282,18 @@ int cli_man(FILE *f, const char *page)
         for (const cli_cmd *m = root->subs; m->name; m++) {
             if (m->flags & CLI_C_HIDDEN)
                 continue;
+            if (!m->subs) { /* a command of its own (lockstep view) */
+                fprintf(f, ".TP\n.B lockstep %s", m->name);
+                if (m->operands) {
+                    fputs(" \\fI", f);
+                    roff(f, m->operands);
+                    fputs("\\fR", f);
+                }
+                fputs("\n", f);
+                roff(f, m->summary);
+                fprintf(f, " (lockstep\\-%s(1))\n", m->name);
+                continue;
+            }
             for (const cli_cmd *k = m->subs; k && k->name; k++) {
                 if (k->flags & CLI_C_HIDDEN)
                     continue;
@@ -331,7 +343,7 @@ int cli_man(FILE *f, const char *page)
               ".TP\n.B LOCKSTEP_MESA_GL\nthe lockstep\\-mesa\\-gl program (likewise)\n"
               ".TP\n.B LOCKSTEP_PIGLIT_CACHE\nwhere mesa piglit keeps the piglit package\n", f);
         fputs(".SH \"SEE ALSO\"\n.BR lockstep\\-r500 (1),\n.BR lockstep\\-pp5 (1),\n"
-              ".BR lockstep\\-mesa (1)\n", f);
+              ".BR lockstep\\-mesa (1),\n.BR lockstep\\-view (1)\n", f);
         return CLI_OK;
     }
     for (const cli_cmd *m = root->subs; m->name; m++) {
@@ -345,6 +357,18 @@ int cli_man(FILE *f, const char *page)
         title[i] = 0;
         man_header(f, title, name, m->summary);
         fputs(".SH SYNOPSIS\n", f);
+        if (!m->subs) { /* a command of its own: one synopsis, its options */
+            char prog[96];
+            snprintf(prog, sizeof prog, "lockstep %s", m->name);
+            man_synopsis(f, prog, m);
+            fputs(".SH DESCRIPTION\nThe command below also takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR and "
+                  "\\fB\\-\\-version\\fR; the conventions are in \\fBlockstep\\fR(1).\n"
+                  ".SH OPTIONS\n", f);
+            man_command(f, prog, m);
+            man_exit(f);
+            fputs(".SH \"SEE ALSO\"\n.BR lockstep (1)\n", f);
+            return CLI_OK;
+        }
         for (const cli_cmd *k = m->subs; k && k->name; k++) {
             if (k->flags & CLI_C_HIDDEN)
                 continue;

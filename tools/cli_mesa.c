@@ -327,10 +327,12 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
             rc = CLI_UNAVAILABLE;
     } else {
         rj.workers = (unsigned)threads;
+        rj.options.jit = cli_jit_ops(); /* --engine jit (NULL without LLVM) */
         /* the job-wide limits, as r500 run takes them */
         for (size_t k = 0; k < a->nov && st == LS_OK; k++) {
             const char *on = a->ov[k].opt->name;
-            if (!strcmp(on, "max-instructions") || !strcmp(on, "timeout"))
+            if (!strcmp(on, "max-instructions") || !strcmp(on, "timeout") ||
+                !strcmp(on, "engine"))
                 st = r500_job_apply(&rj, on, a->ov[k].val, &d);
         }
     }
@@ -340,28 +342,44 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         ls_buf tbuf;
         ls_buf_init(&tbuf);
         r500_result r;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        st = r500_run(&rj, &r, mode != MODE_BENCH && cli_get(a, "trace") ? &tbuf : NULL, &d);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        if (st != LS_OK) {
+        long reps = 5;
+        r500_timing tm = {0};
+        int rrc = mode == MODE_BENCH ? cli_opt_long(a, "reps", 1, 1000, &reps) : 0;
+        if (rrc) {
+            rc = rrc;
+            st = LS_ERR_ARG;
+            memset(&r, 0, sizeof r);
+        } else if (mode == MODE_BENCH) {
+            /* the library's timing: the mean of reps whole r500_run calls */
+            st = r500_run_timed(&rj, (unsigned)reps, &tm, &r, &d);
+        } else {
+            st = r500_run(&rj, &r, cli_get(a, "trace") ? &tbuf : NULL, &d);
+        }
+        if (rrc) {
+            /* bad --reps: reported */
+        } else if (st != LS_OK) {
             rc = cli_report(a, &d);
         } else if (mode == MODE_BENCH) {
-            double ls_sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+            double ls_sec = tm.wall;
             double lp_sec = -1;
             ls_diag td;
             ls_diag_clear(&td);
-            if (mesa_llvmpipe_time(&c, frag, (unsigned)threads, 5, &lp_sec, &td) != LS_OK) {
+            if (mesa_llvmpipe_time(&c, frag, (unsigned)threads, (int)reps, &lp_sec, &td) != LS_OK) {
                 cli_report(a, &td);
                 lp_sec = -1;
             }
             double px = (double)c.width * c.height;
             /* the timings are what bench produces: stdout */
             printf("%s %dx%d, %ld thread(s)\n", frag, c.width, c.height, threads);
-            printf("  lockstep: %.6f s (%.2f Mpixel/s)\n", ls_sec, px / ls_sec / 1e6);
+            printf("  lockstep (engine %s): %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %ld runs",
+                   rj.options.engine == R500_ENGINE_JIT ? "jit" : "interp", ls_sec, tm.cpu,
+                   px / ls_sec / 1e6, reps);
+            if (rj.options.engine == R500_ENGINE_JIT)
+                printf(", each compiling: %.6f s", r.stats.compile_seconds);
+            printf(")\n");
             if (lp_sec > 0) {
-                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of 5 draws, LP_NUM_THREADS=%ld)\n", lp_sec,
-                       px / lp_sec / 1e6, threads);
+                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of %ld draws, LP_NUM_THREADS=%ld)\n",
+                       lp_sec, px / lp_sec / 1e6, reps, threads);
                 printf("  ratio lockstep/llvmpipe: %.1fx slower\n", ls_sec / lp_sec);
             } else {
                 printf("  llvmpipe: could not be timed\n");

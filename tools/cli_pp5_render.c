@@ -5,6 +5,7 @@
 #include <string.h>
 #include "base/vcd.h"
 #include "cli.h"
+#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/pp5.h"
 #include "lockstep/pp5_emc.h"
@@ -59,6 +60,18 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_
     ls_vcd_sample(&v->vcd, t0 + (uint64_t)(v->period_ns / 2), v->vals);
 }
 
+/* --vcd and --record together: both observers see every clock. */
+typedef struct both_ctx {
+    vcd_ctx *vcd;      /* NULL-free: used when vcd->vals is set */
+    cli_view_pp5 *rec;
+} both_ctx;
+static void on_clock_both(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_emc *e)
+{
+    both_ctx *b = user;
+    if (b->vcd->vals) on_clock(b->vcd, g, p, e);
+    cli_view_pp5_clock(b->rec, g, p, e);
+}
+
 /* "AxB" with 1 ≤ A, B ≤ max */
 static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
 {
@@ -77,7 +90,8 @@ static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
 int cli_pp5_render(cli_args *a)
 {
     const char *scene = a->ops[0], *png = cli_get(a, "output"), *raw = cli_get(a, "raw"),
-               *vcdp = cli_get(a, "vcd"), *stats = cli_get(a, "stats"), *v;
+               *vcdp = cli_get(a, "vcd"), *stats = cli_get(a, "stats"),
+               *record = cli_get(a, "record"), *v;
     pp5_render_opts o;
     pp5_render_opts_default(&o);
     int probe_x = -1, probe_y = -1;
@@ -170,6 +184,15 @@ int cli_pp5_render(cli_args *a)
         o.on_clock = on_clock;
         o.user = &vc;
     }
+    both_ctx both = {&vc, NULL};
+    if (record) {
+        if (!(both.rec = cli_view_pp5_new(scene))) {
+            free(vc.vals); free(vc.eplane); ls_buf_free(&vbuf); pp5_scene_free(&s);
+            return cli_err(a, CLI_INTERNAL, "out of memory");
+        }
+        o.on_clock = on_clock_both;
+        o.user = &both;
+    }
     uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
     pp5_render_stats rs;
     memset(&rs, 0, sizeof rs);
@@ -197,6 +220,21 @@ int cli_pp5_render(cli_args *a)
         ls_buf_append(&rb, rgb, (size_t)w * (size_t)h * 3);
         rc = cli_write(a, raw, &rb);
         ls_buf_free(&rb);
+        if (rc) goto out;
+    }
+    if (both.rec) {
+        int *lines = calloc(rs.nprims + 1, sizeof *lines);
+        const char **kinds = calloc(rs.nprims + 1, sizeof *kinds);
+        if (!lines || !kinds) rc = cli_err(a, CLI_INTERNAL, "out of memory");
+        for (size_t i = 0; !rc && i < rs.nprims; i++) {
+            lines[i] = s.p[i].line;
+            kinds[i] = s.p[i].kind == PP5_PRIM_TRI ? "tri" : "disc";
+        }
+        if (!rc)
+            rc = cli_view_pp5_finish(a, both.rec, record, rs.setup_clocks, rs.prim_clocks, lines, kinds,
+                                     rs.nprims, rs.clocks);
+        free(lines);
+        free(kinds);
         if (rc) goto out;
     }
     if (vcdp) {
@@ -238,6 +276,7 @@ int cli_pp5_render(cli_args *a)
         ls_buf_free(&j);
     }
 out:
+    cli_view_pp5_free(both.rec);
     if (vcdp && !vcdp_done) ls_vcd_end(&vc.vcd, 0);
     free(rgb);
     free(rs.prim_clocks);

@@ -5,16 +5,29 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_job_args.h"
 #include "lockstep/r500_tex.h"
+#ifdef LOCKSTEP_HAVE_JIT
+#include "lockstep/r500_jit.h"
+#endif
+
+const r500_engine_ops *cli_jit_ops(void)
+{
+#ifdef LOCKSTEP_HAVE_JIT
+    return r500_jit_ops(); /* liblockstep_jit: the CLI installs it in every job */
+#else
+    return NULL;
+#endif
+}
 
 /* The job settings that options carry, by option name (same as the
  * r500_job_apply setting names). */
 static const char *const job_settings[] = {"size",  "input", "const", "bool", "int",
                                            "tex",   "lanes", "model", "clear", "max-instructions",
-                                           "timeout", NULL};
+                                           "timeout", "engine", NULL};
 
 static bool is_setting(const char *name)
 {
@@ -156,6 +169,7 @@ int cli_r500_run(cli_args *a)
     r500_job job;
     r500_job_init(&job);
     job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
+    job.options.jit = cli_jit_ops(); /* a JSON job's "engine": "jit" */
     ls_diag d;
     ls_diag_clear(&d);
     ls_status st = r500_job_load_mem(&job, cli_name(prog), src.data, src.len, &d);
@@ -164,6 +178,7 @@ int cli_r500_run(cli_args *a)
         r500_job_free(&job);
         return cli_report(a, &d);
     }
+    job.options.jit = cli_jit_ops(); /* --engine jit (NULL without LLVM) */
     /* settings in command-line order: a later one overrides an earlier one */
     for (size_t i = 0; i < a->nov; i++) {
         const char *name = a->ov[i].opt->name;
@@ -178,7 +193,14 @@ int cli_r500_run(cli_args *a)
     ls_buf tbuf;
     ls_buf_init(&tbuf);
     r500_result res;
-    if (r500_run(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, &d)) {
+    const char *record = cli_get(a, "record");
+    r500_observer obs;
+    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &obs) : NULL;
+    if (record && !rec) {
+        r500_job_free(&job);
+        return cli_err(a, CLI_INTERNAL, "out of memory");
+    }
+    if (r500_run_observed(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, rec ? &obs : NULL, &d)) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);
@@ -186,8 +208,13 @@ int cli_r500_run(cli_args *a)
         rc = cli_r500_faults(a, cli_name(prog), &res);
         int wr = cli_r500_outputs(a, cli_name(prog), &job, &res, &tbuf);
         rc = rc ? rc : wr;
+        if (rec) { /* written also when threads faulted: the recording shows where */
+            wr = cli_view_r500_finish(a, rec, record, &res);
+            rc = rc ? rc : wr;
+        }
         r500_result_free(&res);
     }
+    cli_view_r500_free(rec);
     ls_buf_free(&tbuf);
     r500_job_free(&job);
     return rc;

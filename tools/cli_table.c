@@ -75,6 +75,9 @@ static const cli_opt r500_run_opts[] = {
      "0 = no limit", NULL, 0, NULL},
     {"timeout", 0, "SECONDS", "stop the whole run (a fault) after this wall-clock time", "0 = none",
      NULL, 0, NULL},
+    {"engine", 0, "interp|jit",
+     "which engine runs the job (same bits; jit: only when built with LLVM, docs/r500-jit.md)",
+     "interp", "interp|jit", 0, NULL},
     {"output", 'o', "FILE.png", "render target 0 as an 8-bit PNG ('-' = stdout)", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"raw", 0, "FILE", "render target 0 as float32 RGBA, bottom row first ('-' = stdout)", NULL, NULL,
@@ -85,6 +88,8 @@ static const cli_opt r500_run_opts[] = {
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"trace", 0, "FILE.json", "per instruction and thread: PC, masks, FC stacks", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"record", 0, "FILE.lsr", "a recording of every issued instruction for `lockstep view` (docs/viewer.md)", NULL, NULL,
+     CLI_O_OUT, NULL},
     {"workers", 'j', "N", "host threads", "one per core", NULL, 0, NULL},
     {"threads", 0, "N", "deprecated spelling of --workers", NULL, NULL, CLI_O_HIDDEN, "workers"},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
@@ -159,6 +164,15 @@ static const cli_cmd r500_vs_cmds[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 
+/* r500 draw: the stream executor's front half (docs/mesa.md, "Draws") */
+static const cli_opt r500_draw_opts[] = {
+    {"vertices", 0, NULL, "print each draw's post-transform vertices as JSON", NULL, NULL, 0, NULL},
+    {"cs", 0, "N", "which cs_NNNN.ib of the capture (0..9999)", "0", NULL, 0, NULL},
+    {"output", 'o', "FILE", "where the JSON goes", "- (stdout)", NULL, CLI_O_OUT | CLI_O_STREAM,
+     NULL},
+    END,
+};
+
 #define R500_PROGRAM_FORMS                                                                        \
     "PROGRAM is .bin (little-endian dwords), hex-dword text (.inc, .txt; 'cN:' lines are "        \
     "constants), assembly (.fs.asm, docs/r500-asm.md) or a JSON job (the corpus program.json as " \
@@ -179,6 +193,13 @@ static const cli_cmd r500_cmds[] = {
      "Prints source that `lockstep r500 asm` turns back into the same words, with the program's "
      "constants and flow-control state as directives. " R500_PROGRAM_FORMS,
      r500_dis_opts, cli_r500_dis, NULL, 1, 1, CLI_C_IN, NULL},
+    {"draw", "CAPTURE_DIR", "execute a captured command stream's draws (vertex side)",
+     "Walks every packet of cs_NNNN.ib in a capture directory (made with LOCKSTEP_SHIM_BOS=1, so "
+     "the buffers are saved as cs_NNNN.bo_K), keeping every register; for each draw fetches the "
+     "vertices, runs the vertex program (or PVS bypass) and prints the transformed vertices, or "
+     "the diagnostic that stopped the draw, and the registers no stage models. A stopped draw "
+     "sets the exit status.",
+     r500_draw_opts, cli_r500_draw, NULL, 1, 1, 0, NULL},
     {"vs", NULL, "the R500 vertex engine (PVS): asm, dis, run",
      "The programmable vertex shader of the R500 (4 dwords per instruction), in buhman/r500's "
      "vertex syntax (docs/r500-vs.md).",
@@ -235,6 +256,8 @@ static const cli_opt pp5_render_opts[] = {
     {"chips", 0, "CXxCY", "EMC chips across and down (1..256 each)", "8x8", NULL, 0, NULL},
     {"tile", 0, "WxH", "pixels per EMC chip", "16x16", NULL, 0, NULL},
     {"origins", 0, NULL, "chip origin bits (A-14)", "full", "full|tile", 0, NULL},
+    {"record", 0, "FILE.lsr", "a recording of every clock for `lockstep view` (docs/viewer.md)", NULL, NULL,
+     CLI_O_OUT, NULL},
     {"engine", 0, NULL, "model: the IGC model and the reference EMC array; fast: the accelerators (same picture)", "fast", "model|fast", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
@@ -315,6 +338,9 @@ static const cli_opt mesa_check_opts[] = {
 
 static const cli_opt mesa_bench_opts[] = {
     MESA_COMMON_OPTS,
+    {"reps", 0, "N", "time the mean of N runs of each side (1..1000)", "5", NULL, 0, NULL},
+    {"engine", 0, "interp|jit", "lockstep's engine (docs/r500-jit.md)", "interp", "interp|jit", 0,
+     NULL},
     END,
 };
 
@@ -368,6 +394,15 @@ static const cli_cmd mesa_cmds[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 
+static const cli_opt view_opts[] = {
+    {"output", 'o', "FILE.html", "write one self-contained page (the recording embedded) and stop",
+     NULL, NULL, CLI_O_OUT, NULL},
+    {"port", 0, "N", "serve on 127.0.0.1:N", "a free port", NULL, 0, NULL},
+    {"requests", 0, "N", "stop after N requests", "until interrupted", NULL, 0, NULL},
+    {"no-open", 0, NULL, "do not start a browser (xdg-open)", NULL, NULL, 0, NULL},
+    END,
+};
+
 /* ---- the root ------------------------------------------------------------------- */
 
 static const cli_cmd machines[] = {
@@ -383,6 +418,11 @@ static const cli_cmd machines[] = {
      "Runs Debian's Mesa r300 driver on a fake R500 (an LD_PRELOAD shim) and checks what it "
      "submits on lockstep, against llvmpipe and piglit.",
      NULL, NULL, mesa_cmds, 0, 0, 0, NULL},
+    {"view", "RUN.lsr", "watch a recording in a browser",
+     "Shows a recording (`pp5 render --record`, `r500 run --record`) in the viewer page "
+     "(docs/viewer.md): served on 127.0.0.1 (the URL is printed), or with -o written as one "
+     "self-contained HTML file. Nothing is loaded from the network.",
+     view_opts, cli_view, NULL, 1, 1, CLI_C_IN, "lockstep view run.lsr -o view.html"},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 

@@ -67,10 +67,32 @@ typedef struct r500_exec_options {
                                    * (every 4096 instructions of a thread); 0 = none */
 } r500_exec_options;
 
+/* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both
+ * give the same bits; the interpreter is the model of record, the JIT is
+ * built only when LLVM is found. Default: the interpreter (the JIT compiles
+ * on every run; docs/r500-jit.md). */
+typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT } r500_engine;
+
+struct r500_job;
+struct r500_result;
+/* An engine other than the interpreter, reached only through this hook:
+ * the core library never links it. The JIT lives in its own library
+ * (liblockstep_jit, include/lockstep/r500_jit.h: r500_jit_ops()); a caller
+ * that wants it installs that table in r500_options.jit. */
+typedef struct r500_engine_ops {
+    ls_status (*run)(const struct r500_job *job, struct r500_result *r, ls_buf *trace,
+                     ls_diag *d);
+} r500_engine_ops;
+
 typedef struct r500_options {
     r500_exec_options exec;
     r500_fc_options fc;
+    r500_engine engine;
+    const r500_engine_ops *jit; /* engine jit's implementation; NULL: not built in */
 } r500_options;
+
+/* Whether options o can run engine e (interp always; jit when o->jit is set). */
+bool r500_engine_available(const r500_options *o, r500_engine e);
 
 void r500_options_default(r500_options *o);
 /* Set an option by name ("rcp-zero", "watchdog", or any FC option name). */
@@ -183,14 +205,24 @@ ls_status r500_program_load_mem(const char *name, const char *data, size_t len,
 ls_status r500_job_load_texture(r500_job *job, unsigned sampler, const char *path, ls_diag *d);
 
 /* Statistics of one run. */
+/* The counters of a run, one declaration for the struct and for every user
+ * that walks them (the engines' differential test compares all of them):
+ *   inst_alu, inst_out, inst_tex, inst_fc: instructions issued, by type;
+ *   fc_jumps_taken, fc_jumps_not_taken;
+ *   lane_slots_issued: sum over issued instructions of the thread's lanes;
+ *   lane_slots_active: ... of its active (not killed) lanes;
+ *   threads, faulted_threads. */
+#define R500_STATS_COUNTERS(X)                                                                     \
+    X(inst_alu) X(inst_out) X(inst_tex) X(inst_fc) X(fc_jumps_taken) X(fc_jumps_not_taken)         \
+    X(lane_slots_issued) X(lane_slots_active) X(threads) X(faulted_threads)
+
 typedef struct r500_stats {
-    uint64_t inst_alu, inst_out, inst_tex, inst_fc; /* instructions issued, by type */
-    uint64_t fc_jumps_taken, fc_jumps_not_taken;
-    uint64_t lane_slots_issued;  /* sum over issued instructions of the thread's lanes */
-    uint64_t lane_slots_active;  /* ... of its active (not killed) lanes */
-    uint64_t threads, faulted_threads;
+#define R500_STATS_FIELD_(f) uint64_t f;
+    R500_STATS_COUNTERS(R500_STATS_FIELD_)
+#undef R500_STATS_FIELD_
     uint64_t *thread_insts;      /* per thread: instructions issued (owned) */
     size_t nthreads;
+    double compile_seconds;      /* engine jit: time spent compiling (not a result) */
 } r500_stats;
 
 /* Kinds of thread faults, for the summary in r500_result. */
@@ -210,6 +242,15 @@ typedef struct r500_fault {
     r500_fault_kind kind;
     ls_diag diag;   /* index = instruction address */
 } r500_fault;
+
+/* The per-pixel outputs of a run: (member of r500_result, bytes per pixel,
+ * 1 if float32 values). Every result a run gives is here, in
+ * R500_STATS_COUNTERS, thread_insts or faults; the engines must agree on all
+ * of them (tests/r500/test_engine_diff.c). */
+#define R500_RESULT_IMAGES(X)                                                                      \
+    X(target[0], 4 * sizeof(float), 1) X(target[1], 4 * sizeof(float), 1)                         \
+    X(target[2], 4 * sizeof(float), 1) X(target[3], 4 * sizeof(float), 1)                         \
+    X(w, sizeof(float), 1) X(killed, sizeof(uint8_t), 0) X(work, sizeof(uint32_t), 0)
 
 /* How many faults r500_result keeps in full (those of the lowest threads). */
 #define R500_FAULTS_KEPT 8
@@ -243,6 +284,42 @@ void r500_result_free(r500_result *r);
  * job-wide limit stopped the run (options.exec.max_instructions, timeout:
  * *r is then empty). */
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
+
+/* An observer of a run (the viewer's recorder, tools/cli_view.c): called on
+ * the run's one host thread, threads in order, for every thread and every
+ * issued instruction, at the point where --trace writes its object. Any
+ * callback may be NULL. Register arrays are [reg][channel][lane] with lane
+ * stride R500_MAX_LANES; only lanes below n mean anything. */
+typedef struct r500_observer {
+    void *user;
+    /* A thread begins: n lanes, lane l at pixel (px[l], py[l]), covered lanes,
+     * temps 0..ntemps-1 as preloaded (the program uses no higher temp). */
+    void (*thread_begin)(void *user, size_t thread, unsigned n, const int *px, const int *py,
+                         uint64_t covered, const float (*temps)[4][R500_MAX_LANES],
+                         unsigned ntemps);
+    /* Instruction pc issues; fc is the thread's state as it issues (what the
+     * trace shows: masks, counters, stacks). */
+    void (*issue)(void *user, size_t thread, unsigned pc, unsigned type,
+                  const r500_fc_thread *fc);
+    /* ... and has executed: registers after it (temps, render targets, W). */
+    void (*retire)(void *user, size_t thread, unsigned pc,
+                   const float (*temps)[4][R500_MAX_LANES], unsigned ntemps,
+                   const float (*out)[4][R500_MAX_LANES], const float *outw);
+} r500_observer;
+
+/* r500_run with an observer (obs may be NULL): the same run on one host
+ * thread. */
+ls_status r500_run_observed(const r500_job *job, r500_result *r, ls_buf *trace,
+                            const r500_observer *obs, ls_diag *d);
+/* Mean wall and CPU seconds of one run (CPU: the whole process, its
+ * workers included). */
+typedef struct r500_timing {
+    double wall, cpu;
+} r500_timing;
+/* Run the job reps times (>= 1) and return the mean times; r holds the last
+ * run's result (the caller frees it, also on error). */
+ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, r500_result *r,
+                         ls_diag *d);
 
 /* SIMD efficiency: active lane-slots / issued lane-slots (0 if none). */
 double r500_stats_simd_efficiency(const r500_stats *s);

@@ -23,6 +23,7 @@ extern "C" {
  *   "model"  NAME=VALUE                (r500_options_set)
  *   "clear"  r,g,b,a
  *   "max-instructions" N (job-wide; 0: no limit), "timeout" SECONDS (0: none)
+ *   "engine" interp|jit (jit needs job->options.jit installed: r500_jit.h)
  * Returns LS_ERR_ARG with a message naming the expected form on a bad value
  * (the texture's own status for a texture that cannot be loaded). */
 ls_status r500_job_apply(r500_job *job, const char *name, const char *value, ls_diag *d);

@@ -5,9 +5,11 @@
  * LIBGL_ALWAYS_SOFTWARE=1 and --float it is the llvmpipe reference and
  * writes the RGBA32F pixels, bottom row first, to -o.
  *
- * usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform name=v[,v...]]...
+ * usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform name=v[,v...]]...
  *                              [--size WxH] [--float] [--repeat N] [-o out.bin]
- * --repeat N prints "draw_seconds S": the mean time of N more draws (bench).
+ * --repeat N prints "draw_seconds W cpu_seconds C": the mean wall and process
+ *        CPU time of N more draws, each blended and followed by glFinish (bench).
+ * --vbo draws the quad from a vertex buffer object through a 16-bit index buffer object.
  *        lockstep-mesa-gl --shader-test FILE [-o out.bin]
  * runs a piglit shader_test's GL commands instead (glrun_piglit.c);
  * --varying-pass PREFIX writes its varying per draw (llvmpipe). */
@@ -185,6 +187,7 @@ int main(int argc, char **argv)
     const char *varying_prefix = NULL;
     const char *uniforms[MAX_UNIFORMS];
     int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
+    bool vbo = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             vert = argv[++i];
@@ -201,7 +204,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "lockstep-mesa-gl: --repeat: expected 1..100000\n");
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--float"))
+        } else if (!strcmp(argv[i], "--vbo"))
+            vbo = true;
+        else if (!strcmp(argv[i], "--float"))
             use_float = 1;
         else if (!strcmp(argv[i], "--shader-test") && i + 1 < argc)
             shader_test = argv[++i];
@@ -212,7 +217,7 @@ int main(int argc, char **argv)
         else if (argv[i][0] != '-' && !frag)
             frag = argv[i];
         else {
-            fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--uniform n=v,...]... "
+            fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform n=v,...]... "
                             "[--size WxH] [--float] [-o out.bin]\n"
                             "       lockstep-mesa-gl --shader-test FILE [-o out.bin] "
                             "[--varying-pass PREFIX]\n");
@@ -290,23 +295,51 @@ int main(int argc, char **argv)
     glClear(GL_COLOR_BUFFER_BIT);
     static const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    glFinish();
-    if (repeat) {
-        /* bench: mean wall time of one full-window draw, after a warm-up draw */
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        for (int i = 0; i < repeat; i++)
-            glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-        glFinish();
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-        printf("draw_seconds %.9f\n", sec / repeat);
+    if (vbo) {
+        /* --vbo: the quad from a buffer object, drawn through a 16-bit index
+         * buffer object (r300: 3D_LOAD_VBPNTR + INDX_BUFFER instead of
+         * embedded data; docs/mesa.md "Draws") */
+        static const GLushort idx[] = {0, 1, 2, 3};
+        GLuint bufs[2];
+        glGenBuffers(2, bufs);
+        glBindBuffer(GL_ARRAY_BUFFER, bufs[0]);
+        glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, bufs[1]);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, (const void *)0);
+        glDrawElements(GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_SHORT, (const void *)0);
+    } else {
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     }
+    glFinish();
     int rc = 0;
     if (out)
         rc = glrun_write_pixels(out, w, h);
+    if (repeat && rc == 0) {
+        /* bench: N timed draws after the warm-up draw above, each followed by
+         * glFinish, with additive blending on. llvmpipe drops the queued
+         * commands of a tile an opaque draw covers completely, so N opaque
+         * draws in one batch cost about one; with blending every draw reads
+         * and writes every pixel, and glFinish ends each batch. Wall time
+         * (CLOCK_MONOTONIC) and CPU time of the whole process, llvmpipe's
+         * rasteriser threads included (CLOCK_PROCESS_CPUTIME_ID), per draw. */
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_ONE, GL_ONE);
+        struct timespec t0, t1, c0, c1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+        for (int i = 0; i < repeat; i++) {
+            glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+            glFinish();
+        }
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        glDisable(GL_BLEND);
+        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+        printf("draw_seconds %.9f cpu_seconds %.9f\n", sec / repeat, cpu / repeat);
+    }
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);
     eglTerminate(dpy);

@@ -7,6 +7,8 @@
  *   LOCKSTEP_SHIM_CHIP  rv515 (0x7140) | r520 (0x7100) | rv530 (0x71C2, default) |
  *                       r580 (0x7240) | a hex PCI id
  *   LOCKSTEP_SHIM_OUT   directory for cs_NNNN.ib/.relocs/.flags (default ".")
+ *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
+ *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
  *   XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
  *                       (lockstep-shim-XXXXXX) is made
@@ -497,6 +499,38 @@ static void dump(const char *ext, unsigned n, const void *p, size_t bytes)
     real_close(fd);
 }
 
+/* LOCKSTEP_SHIM_BOS set: the contents of every buffer object the CS
+ * relocates, at submit time, as cs_NNNN.bo_K (K = relocation index; the
+ * relocation chunk is 4 dwords a relocation, handle first: radeon_drm.h
+ * drm_radeon_cs_reloc). Bounded: a buffer larger than LOCKSTEP_SHIM_BO_MAX
+ * bytes (default 16 MiB) and relocations past the 4096th are not saved. */
+static void dump_bos(unsigned n, const uint32_t *rel, uint32_t len_dw)
+{
+    const char *m = getenv("LOCKSTEP_SHIM_BO_MAX");
+    uint64_t max = m && *m ? strtoull(m, NULL, 0) : (16u << 20);
+    char ext[32];
+    for (uint32_t k = 0; k < len_dw / 4 && k < 4096; k++) {
+        uint32_t h = rel[4 * k];
+        pthread_mutex_lock(&lock);
+        int fd = h < MAX_BOS ? bos[h].memfd : -1;
+        uint64_t size = h < MAX_BOS ? bos[h].size : 0;
+        void *buf = NULL;
+        if (fd >= 0 && size && size <= max && (buf = malloc((size_t)size)) != NULL) {
+            ssize_t r = pread(fd, buf, (size_t)size, 0);
+            if (r < 0)
+                r = 0;
+            if ((uint64_t)r < size)
+                memset((char *)buf + r, 0, (size_t)(size - (uint64_t)r));
+        }
+        pthread_mutex_unlock(&lock);
+        if (!buf)
+            continue;
+        snprintf(ext, sizeof ext, "bo_%u", k);
+        dump(ext, n, buf, (size_t)size);
+        free(buf);
+    }
+}
+
 static int fail(int e)
 {
     errno = e;
@@ -538,6 +572,8 @@ static int radeon_cs(struct drm_radeon_cs *cs)
         say("CS %u chunk %u id %u len %u dw", n, i, c->chunk_id, c->length_dw);
         if (ext)
             dump(ext, n, (const void *)(uintptr_t)c->chunk_data, (size_t)c->length_dw * 4);
+        if (c->chunk_id == RADEON_CHUNK_ID_RELOCS && getenv("LOCKSTEP_SHIM_BOS"))
+            dump_bos(n, (const uint32_t *)(uintptr_t)c->chunk_data, c->length_dw);
     }
     return 0;
 }

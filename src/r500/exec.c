@@ -51,6 +51,9 @@ void r500_options_default(r500_options *o)
     o->exec.pred_write = R500_PRED_WRITE_ACTIVE;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
+    /* The interpreter: the JIT compiles on every run (no cache yet), which
+     * costs more than small jobs take (docs/r500-jit.md). */
+    o->engine = R500_ENGINE_INTERP;
 }
 
 static int pick(const char *v, const char *a, const char *b)
@@ -99,6 +102,16 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
         a = "active", b = "predicated";
         if ((k = pick(value, a, b)) >= 0)
             e->pred_write = (r500_pred_write)k;
+    } else if (!strcmp(name, "engine")) {
+        a = "interp", b = "jit";
+        if ((k = pick(value, a, b)) >= 0) {
+            if (!r500_engine_available(o, (r500_engine)k))
+                return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                                   "engine %s: not available (built without LLVM, or the "
+                                   "caller did not install r500_jit_ops(); docs/r500-jit.md)",
+                                   value);
+            o->engine = (r500_engine)k;
+        }
     } else if (!strcmp(name, "watchdog")) {
         char *end;
         unsigned long long v = strtoull(value, &end, 0);
@@ -155,18 +168,7 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
 
 /* ---- pre-decoded program ------------------------------------------------ */
 
-typedef struct r500_prog {
-    r500_xinst *x;       /* one per instruction slot */
-    r500_fc_inst *fc;    /* FC form of each slot (valid where type == FC) */
-    size_t n;
-    unsigned start, end; /* absolute slots */
-    unsigned temps_used; /* temps 0..temps_used-1 are cleared per thread */
-    r500_lanef (*csplat)[4];
-    r500_lanef *isplat;
-    r500_fc_state fc_state;
-} r500_prog;
-
-static void prog_free(r500_prog *p)
+void r500_prog_free(r500_prog *p)
 {
     free(p->x);
     free(p->fc);
@@ -181,7 +183,7 @@ static void note_temp(unsigned *used, unsigned idx, bool rel)
         *used = u;
 }
 
-static ls_status prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
+ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
 {
     memset(p, 0, sizeof *p);
     const r500_regs *g = &job->regs;
@@ -203,7 +205,7 @@ static ls_status prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
     p->csplat = malloc(sizeof(r500_lanef[4]) * R500_NUM_CONSTS);
     p->isplat = malloc(sizeof(r500_lanef) * R500_ISPLAT_COUNT);
     if (!p->x || !p->fc || !p->csplat || !p->isplat) {
-        prog_free(p);
+        r500_prog_free(p);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     for (unsigned i = 0; i < R500_NUM_CONSTS; i++)
@@ -306,8 +308,11 @@ static bool limits_check(run_limits *lim, uint64_t add)
 typedef struct worker {
     const r500_job *job;
     const r500_prog *p;
+    const r500_seg *segs;   /* compiled runs of ALU/OUT instructions, by slot; NULL: none */
+    r500_seg_ctx seg;
     r500_result *r;
     ls_buf *trace;
+    const r500_observer *obs; /* NULL: none (r500_run_observed) */
     atomic_size_t *next;    /* shared: first thread not yet handed out */
     size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
@@ -561,6 +566,10 @@ static void run_thread(worker *w, size_t t)
         }
     }
     r500_fc_thread_init(&w->fc, n, covered);
+    const r500_observer *obs = w->obs;
+    if (obs && obs->thread_begin)
+        obs->thread_begin(obs->user, t, n, w->px, w->py, covered,
+                          (const float(*)[4][RL])w->temps, p->temps_used);
 
     r500_alu_ctx *c = &w->alu;
     c->n = n;
@@ -595,6 +604,31 @@ static void run_thread(worker *w, size_t t)
                 break;
             }
         }
+        const r500_seg *sg = w->segs ? &w->segs[pc] : NULL;
+        if (sg && sg->fn && !w->trace && !w->obs && watchdog - issued >= sg->len &&
+            (!limited || issued - reported + sg->len <= LIMIT_CHECK)) {
+            /* A compiled run of ALU/OUT instructions (an engine's code, e.g.
+             * src/r500/jit): the same issue accounting as len single steps;
+             * ALU/OUT never change the active mask. Under job-wide limits a
+             * segment never steps over a limit check (the budget stays exact). */
+            ls_lanes act = lanes_active(w);
+            if ((act & covered) != work_mask) {
+                flush_work(w, work_mask, work_count);
+                work_mask = act & covered;
+                work_count = 0;
+            }
+            work_count += sg->len;
+            issued += sg->len;
+            w->st.inst_alu += sg->n_alu;
+            w->st.inst_out += sg->len - sg->n_alu;
+            w->seg.al = w->fc.aL;
+            w->seg.active = act;
+            w->seg.alive = lanes_alive(w);
+            w->seg.nb = (n + 7) & ~7u;
+            sg->fn(&w->seg);
+            pc += sg->len;
+            continue;
+        }
         issued++;
         ls_lanes act = lanes_active(w);
         if ((act & covered) != work_mask) {
@@ -605,6 +639,8 @@ static void run_thread(worker *w, size_t t)
         work_count++;
         if (w->trace)
             trace_inst(w, t, pc);
+        if (obs && obs->issue)
+            obs->issue(obs->user, t, pc, x->type, &w->fc);
         if (x->fault[0]) {
             ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
             ls_diag_at_index(&d, pc);
@@ -651,6 +687,9 @@ static void run_thread(worker *w, size_t t)
             break;
         }
         }
+        if (obs && obs->retire)
+            obs->retire(obs->user, t, pc, (const float(*)[4][RL])w->temps, p->temps_used,
+                        (const float(*)[4][RL])w->out, w->outw);
         if (faulted)
             break;
         pc = next;
@@ -693,6 +732,14 @@ static void *worker_main(void *arg)
     w->alu.outw = w->outw;
     w->alu.zero_times_anything = (w->job->regs.us_config >> 1) & 1u;
     w->alu.opt = &w->job->options.exec;
+    w->seg.temps = &w->temps[0][0][0];
+    w->seg.out = &w->out[0][0][0];
+    w->seg.outw = w->outw;
+    w->seg.consts = &w->job->consts[0][0];
+    w->seg.inl = &w->p->isplat[0][0];
+    w->seg.pred = w->fc.pred;
+    w->seg.alu_result = &w->fc.alu_result;
+    w->seg.opt = &w->job->options.exec;
     /* Workers take chunks of consecutive threads from a shared counter: the
      * load stays balanced (escape-time loops vary a lot) and each worker
      * writes its own stretch of the images. Results do not depend on which
@@ -749,9 +796,29 @@ static void limits_init(run_limits *lim, const r500_exec_options *o)
     }
 }
 
-ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+ls_status r500_interp_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    return r500_run_observed(job, r, trace, NULL, d);
+}
+
+ls_status r500_run_observed(const r500_job *job, r500_result *r, ls_buf *trace,
+                            const r500_observer *obs, ls_diag *d)
 {
     memset(r, 0, sizeof *r);
+    ls_status st = r500_exec_check(job, d);
+    if (st)
+        return st;
+    r500_prog p;
+    st = r500_prog_build(job, &p, d);
+    if (st)
+        return st;
+    st = r500_exec_run(job, &p, NULL, r, trace, obs, d);
+    r500_prog_free(&p);
+    return st;
+}
+
+ls_status r500_exec_check(const r500_job *job, ls_diag *d)
+{
     if (job->width < 1 || job->height < 1 || job->width > 16384 || job->height > 16384)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "image size %dx%d outside 1..16384",
                            job->width, job->height);
@@ -761,10 +828,14 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         if (job->inputs[t].kind == R500_INPUT_IMAGE && !job->inputs[t].image)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "temp %u: image input without an image", t);
-    r500_prog p;
-    ls_status st = prog_build(job, &p, d);
-    if (st)
-        return st;
+    return LS_OK;
+}
+
+ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg *segs,
+                        r500_result *r, ls_buf *trace, const r500_observer *obs, ls_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    const r500_prog p = *pp;
     size_t npix = (size_t)job->width * (size_t)job->height;
     unsigned qw = (unsigned)(job->width + 1) / 2, qh = (unsigned)(job->height + 1) / 2;
     size_t total = (size_t)qw * qh * 4;
@@ -799,8 +870,8 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         nw = c > 0 ? (unsigned)c : 1;
     }
-    if (trace)
-        nw = 1; /* one ordered trace */
+    if (trace || obs)
+        nw = 1; /* one ordered trace / observer */
     if (nw > nthreads)
         nw = (unsigned)nthreads;
     if (nw > 256)
@@ -826,9 +897,11 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         memset(ws[i], 0, sizeof(worker));
         worker *w = ws[i];
         w->job = job;
-        w->p = &p;
+        w->p = pp;
+        w->segs = segs;
         w->r = r;
         w->trace = trace;
+        w->obs = obs;
         w->next = &next;
         w->chunk = chunk;
         w->nthreads = nthreads;
@@ -841,7 +914,6 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         for (unsigned i = 0; ws && i < nw; i++)
             free(ws[i]);
         free(ws);
-        prog_free(&p);
         r500_result_free(r);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d run",
                            job->width, job->height);
@@ -885,7 +957,6 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
         free(w);
     }
     free(ws);
-    prog_free(&p);
     int stop = atomic_load(&lim.stop);
     if (stop != STOP_NONE || !kept) {
         free(kept);

@@ -91,6 +91,58 @@ bool r500_cmp_zero(float v, unsigned op);
 float r500_alu_omod(float v, unsigned omod, bool clamp, const r500_exec_options *o);
 float r500_alu_transcendental(unsigned alpha_op, float a, const r500_exec_options *o);
 
+/* ---- the pre-decoded program and the run (exec.c) ----------------------- */
+
+/* A job's program, pre-decoded once per run. */
+typedef struct r500_prog {
+    r500_xinst *x;       /* one per instruction slot */
+    r500_fc_inst *fc;    /* FC form of each slot (valid where type == FC) */
+    size_t n;
+    unsigned start, end; /* absolute slots */
+    unsigned temps_used; /* temps 0..temps_used-1 are cleared per thread */
+    r500_lanef (*csplat)[4];
+    r500_lanef *isplat;
+    r500_fc_state fc_state;
+} r500_prog;
+
+ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d);
+void r500_prog_free(r500_prog *p);
+
+/* What compiled code for a run of ALU/OUT instructions sees (one per
+ * worker; the lane masks are those of the run's first instruction, which
+ * ALU/OUT instructions do not change). */
+typedef struct r500_seg_ctx {
+    float *temps;               /* [128][4][RL] */
+    float *out;                 /* [4 targets][4][RL] */
+    float *outw;                /* [RL] */
+    const float *consts;        /* [256][4] (the job's) */
+    const float *inl;           /* r500_prog.isplat: [131][RL], inline floats then 0, 0.5, 1 */
+    ls_lanes *pred;             /* [4] */
+    ls_lanes *alu_result;
+    ls_lanes active, alive;     /* as r500_alu_ctx */
+    int32_t al;
+    uint32_t nb;                /* lanes rounded up to 8 */
+    const r500_exec_options *opt;
+} r500_seg_ctx;
+
+/* A compiled run of len ALU/OUT instructions starting at a slot: executing
+ * fn is executing those instructions one after the other with r500_alu_exec
+ * (the differential test holds engines to it). */
+typedef struct r500_seg {
+    void (*fn)(r500_seg_ctx *c);
+    uint32_t len, n_alu;
+} r500_seg;
+
+/* Check a job's size, thread size and inputs. */
+ls_status r500_exec_check(const r500_job *job, ls_diag *d);
+/* Run a built program; segs (indexed by slot, may be NULL) replaces runs of
+ * ALU/OUT instructions by compiled code (not when tracing or observing: obs,
+ * may be NULL, sees every issued instruction). */
+ls_status r500_exec_run(const r500_job *job, const r500_prog *p, const r500_seg *segs,
+                        r500_result *r, ls_buf *trace, const r500_observer *obs, ls_diag *d);
+/* The interpreter engine: r500_run with engine interp. */
+ls_status r500_interp_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d);
+
 /* The texture unit seam (tex.c): free a texture (files are loaded through
  * the job's texture_loader, include/lockstep/r500.h). */
 void r500_exec_texture_free(struct r500_texture *t);

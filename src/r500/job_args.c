@@ -179,8 +179,9 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
         }
         return st ? LS_ERR_ARG : LS_OK;
     }
-    if (!strcmp(name, "max-instructions") || !strcmp(name, "timeout")) {
-        /* the job-wide limits (r500_exec_options.max_instructions, .timeout) */
+    if (!strcmp(name, "max-instructions") || !strcmp(name, "timeout") || !strcmp(name, "engine")) {
+        /* the job-wide limits (r500_exec_options.max_instructions, .timeout);
+         * the engine (jit: only when job->options.jit is installed) */
         ls_status st = r500_options_set(&job->options, name, v, d);
         if (st && d) {
             char m[sizeof d->msg];

@@ -1,0 +1,199 @@
+/* R300/R500 command-stream executor, front half (issue 15 items 2 and 6):
+ * vertex fetch (3D_LOAD_VBPNTR + VAP_PROG_STREAM_CNTL_n/_EXT_n, index
+ * buffers, 3D_DRAW_VBUF_2 / 3D_DRAW_INDX_2 / 3D_DRAW_IMMD_2), the vertex
+ * program (PVS, or PVS bypass) and the output mapping (VAP_OUTPUT_VTX_FMT_0/1)
+ * into post-transform vertices. Manual: docs/mesa.md "Draws: vertex fetch and
+ * the vertex program"; model options: docs/assumptions.md "Vertex fetch".
+ *
+ * Sources (read, not copied): Mesa src/gallium/drivers/r300/r300_reg.h
+ * (register and field layouts), r300_emit.c (r300_emit_vertex_arrays: the
+ * 3D_LOAD_VBPNTR layout, one NOP relocation per array after the packet;
+ * r300_emit_vs_state: PVS upload through VAP_PVS_VECTOR_INDX_REG /
+ * VAP_PVS_UPLOAD_DATA), r300_render.c (the draw packets, INDX_BUFFER),
+ * r300_state_derived.c / r300_vs.c (stream control, output order); the
+ * radeon kernel's r100.c/r300.c CS checker (a relocation is a type-3 NOP whose
+ * one data dword is the relocation's dword offset in the relocation chunk,
+ * 4 dwords a relocation). */
+#ifndef LOCKSTEP_MESA_DRAW_H
+#define LOCKSTEP_MESA_DRAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lockstep/mesa_cs.h"
+#include "lockstep/r500_pvs.h"
+#include "lockstep/r500_raster.h"
+#include "lockstep/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- post-transform vertex (consumed by clipping/setup/rasterizer) ------- */
+
+/* The attribute slots of a post-transform vertex, in the order VAP consumes
+ * PVS output registers under VAP_OUTPUT_VTX_FMT_0/1 (model option
+ * "vs-output-order"): position, point size, colours 0..3, texcoords 0..7. */
+#define R500_VTX_SLOTS(S)                                                                     \
+    S(POS, 0) S(PSIZE, 1) S(COL0, 2) S(COL1, 3) S(COL2, 4) S(COL3, 5) S(TEX0, 6) S(TEX1, 7)   \
+    S(TEX2, 8) S(TEX3, 9) S(TEX4, 10) S(TEX5, 11) S(TEX6, 12) S(TEX7, 13)
+typedef enum r500_vtx_slot {
+#define R500_VTX_SLOT_ENUM_(n, v) R500_VTX_##n = v,
+    R500_VTX_SLOTS(R500_VTX_SLOT_ENUM_)
+#undef R500_VTX_SLOT_ENUM_
+    R500_VTX_NSLOTS
+} r500_vtx_slot;
+const char *r500_vtx_slot_name(unsigned slot); /* "POS", "TEX3", ... */
+
+/* Which slots a draw's vertices carry (same for every vertex of a draw). */
+typedef struct r500_vtx_layout {
+    uint32_t present;               /* bit per r500_vtx_slot */
+    uint8_t comps[R500_VTX_NSLOTS]; /* components the format declares (POS 4, PSIZE 1,
+                                       colours 4, texcoords VAP_OUTPUT_VTX_FMT_1 count) */
+    uint8_t out_reg[R500_VTX_NSLOTS]; /* PVS output register (or bypass vector) it came from */
+    uint8_t written[R500_VTX_NSLOTS]; /* channels (bit per x y z w) the program (or, in
+                                         bypass, a stream's write mask) wrote for any vertex */
+} r500_vtx_layout;
+
+/* One post-transform vertex: clip-space position in v[R500_VTX_POS] and the
+ * other present slots; components past comps[] are whatever the output
+ * register held (the rasterizer should not read them). */
+typedef struct r500_vtx {
+    float v[R500_VTX_NSLOTS][4];
+} r500_vtx;
+
+/* ---- vertex formats (VAP_PROG_STREAM_CNTL DATA_TYPE) ---------------------- */
+
+/* DT(name, value, bytes, components, kind); kind: F32, U8, D3DCOLOR, S16, F16.
+ * r300_reg.h R300_DATA_TYPE_*; VECTOR_3_TTT/EET and FLOAT_8 (8, 9, 10) are
+ * not emitted by Mesa and not modelled (LS_ERR_UNSUPPORTED). */
+#define MESA_VF_DATA_TYPES(DT)                                                                \
+    DT(FLOAT_1, 0, 4, 1, F32) DT(FLOAT_2, 1, 8, 2, F32) DT(FLOAT_3, 2, 12, 3, F32)             \
+    DT(FLOAT_4, 3, 16, 4, F32) DT(BYTE, 4, 4, 4, U8) DT(D3DCOLOR, 5, 4, 4, D3DCOLOR)           \
+    DT(SHORT_2, 6, 4, 2, S16) DT(SHORT_4, 7, 8, 4, S16) DT(FLT16_2, 11, 4, 2, F16)             \
+    DT(FLT16_4, 12, 8, 4, F16)
+
+/* Fields of one 16-bit half of VAP_PROG_STREAM_CNTL_n (PSC) and of
+ * VAP_PROG_STREAM_CNTL_EXT_n (PSE): F(ID, lo, width). Stream 2n is bits 15:0
+ * of register n, stream 2n+1 bits 31:16 (r300_reg.h DATA_TYPE_1_SHIFT 16,
+ * SWIZZLE1_SHIFT 16). */
+#define MESA_VF_PSC_FIELDS(F)                                                                 \
+    F(DATA_TYPE, 0, 4) F(SKIP_DWORDS, 4, 4) F(DST_VEC_LOC, 8, 5) F(LAST_VEC, 13, 1)           \
+    F(SIGNED, 14, 1) F(NORMALIZE, 15, 1)
+#define MESA_VF_PSE_FIELDS(F)                                                                 \
+    F(SWIZZLE_X, 0, 3) F(SWIZZLE_Y, 3, 3) F(SWIZZLE_Z, 6, 3) F(SWIZZLE_W, 9, 3)               \
+    F(WRITE_ENA, 12, 4)
+
+typedef struct mesa_vf_stream {
+#define MESA_VF_FIELD_MEMBER_(id, lo, w) unsigned id;
+    MESA_VF_PSC_FIELDS(MESA_VF_FIELD_MEMBER_)
+    MESA_VF_PSE_FIELDS(MESA_VF_FIELD_MEMBER_)
+#undef MESA_VF_FIELD_MEMBER_
+    unsigned sgn_norm; /* VAP_PSC_SGN_NORM_CNTL: 2 bits for this stream */
+} mesa_vf_stream;
+
+/* Decode stream k (0..15) from the two registers' halves. */
+void mesa_vf_stream_decode(uint32_t psc_half, uint32_t pse_half, unsigned sgn_norm,
+                           mesa_vf_stream *s);
+/* Convert one element of stream s at src (at least its format's bytes) into
+ * the 4 components it delivers before the EXT swizzle (unsupplied components
+ * 0, 0, 0, 1). Returns false for a data type that is not modelled. */
+bool mesa_vf_fetch_element(const mesa_vf_stream *s, const uint8_t *src, float out[4]);
+/* Bytes one element of a data type occupies (0 = not modelled). */
+unsigned mesa_vf_type_bytes(unsigned data_type);
+const char *mesa_vf_type_name(unsigned data_type);
+
+/* ---- the executor ---------------------------------------------------------- */
+
+/* A buffer object of a capture, named by relocation index. */
+typedef struct mesa_bo {
+    const uint8_t *data;
+    size_t size;
+} mesa_bo;
+
+typedef struct mesa_exec_options {
+    r500_pvs_options pvs;
+    size_t max_vertices;     /* per draw; larger draws stop with a diagnostic */
+    size_t max_total;        /* vertices over the whole stream */
+    int raster_width, raster_height; /* target size for r500_raster_state_init (default 16) */
+} mesa_exec_options;
+void mesa_exec_options_default(mesa_exec_options *o);
+
+typedef struct mesa_exec_draw {
+    size_t ib_dword;       /* draw packet header */
+    uint8_t opcode;        /* 0x34 VBUF_2, 0x35 IMMD_2, 0x36 INDX_2 */
+    uint32_t vf_cntl;      /* the packet's VAP_VF_CNTL */
+    unsigned prim;         /* VAP_VF_CNTL PRIM_TYPE */
+    bool bypass;           /* VAP_CNTL_STATUS PVS_BYPASS */
+    ls_status status;      /* LS_OK, or why this draw stopped */
+    ls_diag diag;          /* names the packet and dword */
+    r500_vtx_layout layout;
+    r500_vtx *verts;       /* one per vertex in draw order (index order for INDX) */
+    size_t nverts;
+    const mesa_cs_draw *frag; /* fragment-side snapshot (mesa_cs_decode's), or NULL */
+    r500_raster_state raster; /* the raster blocks' registers at the draw (every write
+                                 r500_raster_state_write consumes, over
+                                 r500_raster_state_init(raster_width, raster_height)) */
+    float ucp[6][4];       /* user clip planes: PVS vectors 1536..1541 (r300_reg.h
+                              R500_PVS_UCP_START), as uploaded at the draw */
+} mesa_exec_draw;
+
+/* The draw's vertices in the rasterizer's form (include/lockstep/r500_raster.h):
+ * pos = POS; tex[] = the present TEX0..7 slots' declared components packed in
+ * order (what RS_IP_n TEX_PTR_* index; model option "vs-rs-packing"); col[k] =
+ * COLk. out holds dr->nverts vertices. */
+void mesa_exec_raster_vertices(const mesa_exec_draw *dr, r500_vertex *out);
+
+#define MESA_EXEC_PACKET3 0x80000000u /* mesa_exec_unknown.addr: a type-3 opcode */
+typedef struct mesa_exec_unknown {
+    uint32_t addr;  /* byte address, or MESA_EXEC_PACKET3 | opcode */
+    uint32_t count; /* writes */
+} mesa_exec_unknown;
+
+typedef struct mesa_exec {
+    mesa_exec_draw *draws;
+    size_t ndraws;
+    mesa_exec_unknown *unknown; /* registers neither table names, by address */
+    size_t nunknown;
+    mesa_cs cs;                 /* fragment-side snapshots */
+} mesa_exec;
+
+/* Walk every packet of ib (n dwords) keeping every register's state; relocs
+ * is the relocation chunk (nrelocs_dw dwords, 4 per relocation) and bos[k]
+ * the contents of relocation k's buffer (a {NULL, 0} entry: not captured).
+ * A malformed packet stream returns LS_ERR_PARSE; a bad draw (relocation out
+ * of range, fetch past a buffer, vertex count over the limit, PVS fault)
+ * stops only that draw, recorded in its status/diag. o may be NULL (defaults). */
+ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
+                           const uint32_t *relocs, size_t nrelocs_dw, const mesa_bo *bos,
+                           size_t nbos, const mesa_exec_options *o, mesa_exec *out, ls_diag *d);
+void mesa_exec_free(mesa_exec *e);
+
+/* The executed stream as JSON: per draw its packet, VAP_VF_CNTL, slots
+ * present and every vertex's present components (or "error": the diagnostic),
+ * then the unknown registers ({"reg": "0xADDR", "count": N}) and type-3
+ * opcodes ({"packet3": "0xNN", "count": N}). docs/mesa.md shows an example. */
+void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b);
+
+/* Name of a register the vertex side knows (byte address), or NULL. */
+const char *mesa_vf_reg_name(uint32_t addr);
+
+/* A capture directory (docs/mesa.md "Capture directory"): cs_NNNN.ib,
+ * cs_NNNN.relocs and cs_NNNN.bo_K (relocation K's buffer contents). */
+typedef struct mesa_capture {
+    uint32_t *ib;
+    size_t n;
+    uint32_t *relocs;
+    size_t nrelocs_dw;
+    mesa_bo *bos;
+    uint8_t **bo_mem;
+    size_t nbos;
+} mesa_capture;
+ls_status mesa_capture_load(const char *dir, unsigned cs_index, mesa_capture *c, ls_diag *d);
+void mesa_capture_free(mesa_capture *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

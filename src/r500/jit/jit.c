@@ -1,0 +1,737 @@
+/* R500 JIT engine (docs/r500-jit.md): runs of ALU/OUT instructions compiled
+ * to native code with LLVM (ORC LLJIT, C API); flow control, TEX, MDH/MDV,
+ * faulting instructions, the watchdog's last steps and traces stay with the
+ * interpreter (exec.c, fc.c), which calls the compiled runs through the
+ * segment table (exec_internal.h, r500_seg).
+ *
+ * This layer depends on the interpreter and reuses its rules; the interpreter
+ * never depends on it. Each compiled run executes, for each block of 8 lanes
+ * in turn, every instruction of the run on that block: ALU/OUT instructions
+ * are lane-local (MDH/MDV, which read quad neighbours, are not compiled), and
+ * aL and the active masks do not change inside a run, so the order of blocks
+ * and instructions gives the same values as r500_alu_exec instruction by
+ * instruction. Everything r500_alu_exec decides per instruction — sources,
+ * swizzles, modifiers, presubtract, the opcodes, OMOD, clamp, write masks,
+ * predicate selects — is decided here at compile time, and the model options
+ * are baked in; constant values are read from memory as the interpreter
+ * reads them (load_splat). The transcendental
+ * functions are calls of the interpreter's own r500_alu_transcendental; the
+ * other operations are the same IEEE single-precision operations, written
+ * out as alu.c writes them (no fusing, no fast-math flags). */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "../exec_internal.h"
+#include "jit.h"
+
+typedef struct cg {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMTypeRef f32, i32, i64, i8, v8f, v8i32, v8i1, ptr, trans_ty;
+    const r500_job *job;
+    /* the current function's arguments and block */
+    LLVMValueRef temps, out, outw, consts, inl, pred, alu_res, active, alive, al, opt, blk;
+} cg;
+
+static LLVMValueRef splatf(cg *g, float v)
+{
+    LLVMValueRef e[8];
+    for (int i = 0; i < 8; i++)
+        e[i] = LLVMConstReal(g->f32, (double)v);
+    return LLVMConstVector(e, 8);
+}
+
+static LLVMValueRef splati(cg *g, uint32_t v)
+{
+    LLVMValueRef e[8];
+    for (int i = 0; i < 8; i++)
+        e[i] = LLVMConstInt(g->i32, v, 0);
+    return LLVMConstVector(e, 8);
+}
+
+static LLVMValueRef ci32(cg *g, unsigned v)
+{
+    return LLVMConstInt(g->i32, v, 0);
+}
+
+/* &base[idx * RL + blk] for a register channel index idx (an i32 value). */
+static LLVMValueRef chan_ptr(cg *g, LLVMValueRef base, LLVMValueRef idx)
+{
+    LLVMValueRef off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, idx, ci32(g, RL), ""), g->blk, "");
+    return LLVMBuildGEP2(g->b, g->f32, base, &off, 1, "");
+}
+
+static LLVMValueRef load8(cg *g, LLVMValueRef p)
+{
+    LLVMValueRef v = LLVMBuildLoad2(g->b, g->v8f, p, "");
+    LLVMSetAlignment(v, 4);
+    return v;
+}
+
+/* Temp channel reg.ch, reg + aL (wrapping in 7 bits) when rel. */
+static LLVMValueRef temp_index(cg *g, unsigned idx, bool rel, unsigned ch)
+{
+    LLVMValueRef r = ci32(g, idx);
+    if (rel)
+        r = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, r, g->al, ""), ci32(g, 127), "");
+    return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ci32(g, 4), ""), ci32(g, ch), "");
+}
+
+/* base[idx] replicated over the block. Constants, inline floats and the
+ * swizzle constants are read from memory, as the interpreter reads them: an
+ * operation on two literals would be folded by LLVM, whose NaN results and
+ * payloads are not the host's (found by the differential test: inf - inf
+ * folded to 0x7fc00000 where SSE gives 0xffc00000). */
+static LLVMValueRef load_splat(cg *g, LLVMValueRef base, LLVMValueRef idx)
+{
+    LLVMValueRef p = LLVMBuildGEP2(g->b, g->f32, base, &idx, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(g->b, g->f32, p, "");
+    LLVMValueRef vec = LLVMGetUndef(g->v8f);
+    for (unsigned i = 0; i < 8; i++)
+        vec = LLVMBuildInsertElement(g->b, vec, v, ci32(g, i), "");
+    return vec;
+}
+
+/* alu.c addr_chan */
+static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
+{
+    switch (s->kind) {
+    case R500_XSRC_TEMP:
+        return load8(g, chan_ptr(g, g->temps, temp_index(g, s->index, s->rel, ch)));
+    case R500_XSRC_CONST:
+        if (!s->rel)
+            return load_splat(g, g->consts, ci32(g, s->index * 4u + ch));
+        else {
+            LLVMValueRef r = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, ci32(g, s->index), g->al, ""),
+                                          ci32(g, 255), "");
+            LLVMValueRef off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ci32(g, 4), ""),
+                                            ci32(g, ch), "");
+            return load_splat(g, g->consts, off);
+        }
+    default:
+        return load_splat(g, g->inl, ci32(g, (unsigned)s->index * RL));
+    }
+}
+
+/* alu.c sel_chan */
+static LLVMValueRef sel_chan(cg *g, const r500_xinst *x, unsigned sel, unsigned swz,
+                             LLVMValueRef const srcp[4])
+{
+    switch (swz) {
+    case 4: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
+    case 5: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_HALF * RL));
+    case 6: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ONE * RL));
+    case 7: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
+    default: break;
+    }
+    if (sel == 3)
+        return srcp[swz];
+    return addr_chan(g, &x->src[swz == 3][sel], swz);
+}
+
+static LLVMValueRef call_intr(cg *g, const char *name, LLVMValueRef a)
+{
+    LLVMTypeRef ty = LLVMFunctionType(g->v8f, &g->v8f, 1, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(g->mod, name);
+    if (!f)
+        f = LLVMAddFunction(g->mod, name, ty);
+    return LLVMBuildCall2(g->b, ty, f, &a, 1, "");
+}
+
+static LLVMValueRef fabs8(cg *g, LLVMValueRef a)
+{
+    return call_intr(g, "llvm.fabs.v8f32", a);
+}
+
+/* alu.c apply_mod */
+static LLVMValueRef apply_mod(cg *g, LLVMValueRef v, unsigned mod)
+{
+    switch (mod) {
+    case 1: return LLVMBuildFNeg(g->b, v, "");
+    case 2: return fabs8(g, v);
+    case 3: return LLVMBuildFNeg(g->b, fabs8(g, v), "");
+    default: return v;
+    }
+}
+
+static LLVMValueRef sel(cg *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(g->b, c, a, b, "");
+}
+
+/* alu.c mul: zero times anything (US_CONFIG) */
+static LLVMValueRef mul(cg *g, LLVMValueRef a, LLVMValueRef b, bool zta)
+{
+    LLVMValueRef p = LLVMBuildFMul(g->b, a, b, "");
+    if (!zta)
+        return p;
+    LLVMValueRef zero = splatf(g, 0.0f);
+    LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, p, p, "");
+    LLVMValueRef az = LLVMBuildFCmp(g->b, LLVMRealOEQ, a, zero, "");
+    LLVMValueRef bz = LLVMBuildFCmp(g->b, LLVMRealOEQ, b, zero, "");
+    LLVMValueRef c = LLVMBuildAnd(g->b, nan, LLVMBuildOr(g->b, az, bz, ""), "");
+    return sel(g, c, zero, p);
+}
+
+/* alu.c k_mad */
+static LLVMValueRef mad(cg *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, bool zta,
+                        bool fused)
+{
+    if (fused) {
+        LLVMTypeRef t3[3] = {g->v8f, g->v8f, g->v8f};
+        LLVMTypeRef ty = LLVMFunctionType(g->v8f, t3, 3, 0);
+        LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.fma.v8f32");
+        if (!f)
+            f = LLVMAddFunction(g->mod, "llvm.fma.v8f32", ty);
+        LLVMValueRef args[3] = {a, b, c};
+        LLVMValueRef r = LLVMBuildCall2(g->b, ty, f, args, 3, "");
+        if (!zta)
+            return r;
+        LLVMValueRef zero = splatf(g, 0.0f);
+        LLVMValueRef rn = LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, "");
+        LLVMValueRef cok = LLVMBuildFCmp(g->b, LLVMRealORD, c, c, "");
+        LLVMValueRef az = LLVMBuildFCmp(g->b, LLVMRealOEQ, a, zero, "");
+        LLVMValueRef bz = LLVMBuildFCmp(g->b, LLVMRealOEQ, b, zero, "");
+        LLVMValueRef cond =
+            LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, rn, cok, ""), LLVMBuildOr(g->b, az, bz, ""), "");
+        return sel(g, cond, c, r);
+    }
+    return LLVMBuildFAdd(g->b, mul(g, a, b, zta), c, "");
+}
+
+static LLVMValueRef op2(cg *g, unsigned op, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+{
+    /* alu.c k_min, k_max, k_cnd, k_cmp, k_frc; op: 0 min 1 max 2 cnd 3 cmp 4 frc */
+    switch (op) {
+    case 0: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOLT, a, b, ""), a, b);
+    case 1: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOGE, a, b, ""), a, b);
+    case 2: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOGT, c, splatf(g, 0.5f), ""), a, b);
+    case 3: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOGE, c, splatf(g, 0.0f), ""), a, b);
+    default: return LLVMBuildFSub(g->b, a, call_intr(g, "llvm.floor.v8f32", a), "");
+    }
+}
+
+/* alu.c k_omod (= r500_alu_omod per lane) */
+static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
+                         const r500_exec_options *o)
+{
+    static const float scale[7] = {1.0f, 2.0f, 4.0f, 8.0f, 0.5f, 0.25f, 0.125f};
+    if (om >= 7)
+        return v;
+    LLVMValueRef u = LLVMBuildBitCast(g->b, LLVMBuildFMul(g->b, v, splatf(g, scale[om]), ""),
+                                      g->v8i32, "");
+    LLVMValueRef e = LLVMBuildAnd(g->b, u, splati(g, 0x7f800000u), "");
+    LLVMValueRef ez = LLVMBuildICmp(g->b, LLVMIntEQ, e, splati(g, 0), "");
+    u = sel(g, ez, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+    LLVMValueRef einf = LLVMBuildICmp(g->b, LLVMIntEQ, e, splati(g, 0x7f800000u), "");
+    LLVMValueRef mant = LLVMBuildICmp(
+        g->b, LLVMIntNE, LLVMBuildAnd(g->b, u, splati(g, 0x7fffffu), ""), splati(g, 0), "");
+    u = sel(g, LLVMBuildAnd(g->b, einf, mant, ""), splati(g, 0x7fffffffu), u);
+    v = LLVMBuildBitCast(g->b, u, g->v8f, "");
+    if (!clamp)
+        return v;
+    /* alu.c clamp01 */
+    LLVMValueRef one = splatf(g, 1.0f), zero = splatf(g, 0.0f);
+    LLVMValueRef c = sel(g, LLVMBuildFCmp(g->b, LLVMRealOGT, v, zero, ""),
+                         sel(g, LLVMBuildFCmp(g->b, LLVMRealOLT, v, one, ""), v, one), zero);
+    LLVMValueRef isnan = LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "");
+    return sel(g, isnan, o->clamp_nan == R500_CLAMP_NAN_ZERO ? zero : v, c);
+}
+
+/* alu.c cmp_lanes: <8 x i1> */
+static LLVMValueRef cmp_lanes(cg *g, LLVMValueRef v, unsigned op)
+{
+    LLVMValueRef fmin = splatf(g, FLT_MIN), nfmin = splatf(g, -FLT_MIN);
+    switch (op & 3) {
+    case 0: return LLVMBuildFCmp(g->b, LLVMRealOLT, fabs8(g, v), fmin, "");
+    case 1: return LLVMBuildFCmp(g->b, LLVMRealOLE, v, nfmin, "");
+    case 2: return LLVMBuildFCmp(g->b, LLVMRealOGT, v, nfmin, "");
+    default: return LLVMBuildNot(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, fabs8(g, v), fmin, ""), "");
+    }
+}
+
+/* The 8 bits of a lane mask (i64) for the current block, as <8 x i1>. */
+static LLVMValueRef block_bits(cg *g, LLVMValueRef m64)
+{
+    LLVMValueRef sh = LLVMBuildLShr(g->b, m64, LLVMBuildZExt(g->b, g->blk, g->i64, ""), "");
+    return LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, sh, g->i8, ""), g->v8i1, "");
+}
+
+static LLVMValueRef pred_ptr(cg *g, unsigned ch)
+{
+    LLVMValueRef i = ci32(g, ch);
+    return LLVMBuildGEP2(g->b, g->i64, g->pred, &i, 1, "");
+}
+
+/* r500_pred_mask as the block's bits (and with base) */
+static LLVMValueRef chan_mask(cg *g, LLVMValueRef base8, unsigned psel, unsigned inv,
+                              unsigned ch)
+{
+    if (psel == 0)
+        return base8;
+    unsigned pc = psel == 1 ? ch : (psel - 2) & 3;
+    LLVMValueRef m = block_bits(g, LLVMBuildLoad2(g->b, g->i64, pred_ptr(g, pc), ""));
+    if (inv)
+        m = LLVMBuildNot(g->b, m, "");
+    return LLVMBuildAnd(g->b, base8, m, "");
+}
+
+/* *p (a lane mask) = (*p & ~m) | (r & m) on the block's bits */
+static void update_mask(cg *g, LLVMValueRef p, LLVMValueRef r8, LLVMValueRef m8)
+{
+    LLVMValueRef old = LLVMBuildLoad2(g->b, g->i64, p, "");
+    LLVMValueRef sh = LLVMBuildZExt(g->b, g->blk, g->i64, "");
+    LLVMValueRef mm = LLVMBuildShl(
+        g->b, LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, m8, g->i8, ""), g->i64, ""), sh, "");
+    LLVMValueRef rr = LLVMBuildShl(
+        g->b,
+        LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, LLVMBuildAnd(g->b, r8, m8, ""), g->i8, ""),
+                      g->i64, ""),
+        sh, "");
+    LLVMValueRef nv = LLVMBuildOr(g->b, LLVMBuildAnd(g->b, old, LLVMBuildNot(g->b, mm, ""), ""),
+                                  rr, "");
+    LLVMBuildStore(g->b, nv, p);
+}
+
+static void masked_store(cg *g, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m8)
+{
+    LLVMValueRef old = load8(g, p);
+    LLVMValueRef st = LLVMBuildStore(g->b, sel(g, m8, v, old), p);
+    LLVMSetAlignment(st, 4);
+}
+
+/* r500_alu_transcendental of every lane: calls of the interpreter's function */
+static LLVMValueRef transcendental(cg *g, unsigned aop, LLVMValueRef a)
+{
+    LLVMValueRef fn = LLVMConstIntToPtr(
+        LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)&r500_alu_transcendental, 0),
+        g->ptr);
+    LLVMValueRef r = LLVMGetUndef(g->v8f);
+    for (unsigned i = 0; i < 8; i++) {
+        LLVMValueRef args[3] = {ci32(g, aop), LLVMBuildExtractElement(g->b, a, ci32(g, i), ""),
+                                g->opt};
+        LLVMValueRef y = LLVMBuildCall2(g->b, g->trans_ty, fn, args, 3, "");
+        r = LLVMBuildInsertElement(g->b, r, y, ci32(g, i), "");
+    }
+    return r;
+}
+
+static bool is_transcendental(unsigned aop)
+{
+    return aop >= 8 && aop <= 13;
+}
+
+/* One instruction on the current block: r500_alu_exec, statement by statement. */
+static void emit_inst(cg *g, const r500_xinst *x)
+{
+    const r500_exec_options *o = &g->job->options.exec;
+    const bool zta = (g->job->regs.us_config >> 1) & 1u;
+    const bool fused = o->mad == R500_MAD_FUSED;
+    LLVMValueRef srcp[4] = {NULL, NULL, NULL, NULL};
+    if (x->need_srcp) {
+        for (unsigned ch = 0; ch < 4; ch++) {
+            unsigned unit = ch == 3;
+            LLVMValueRef s0 = addr_chan(g, &x->src[unit][0], ch);
+            LLVMValueRef s1 = addr_chan(g, &x->src[unit][1], ch);
+            switch (x->srcp_op[unit]) {
+            case 0:
+                srcp[ch] = LLVMBuildFSub(g->b, splatf(g, 1.0f),
+                                         LLVMBuildFMul(g->b, splatf(g, 2.0f), s0, ""), "");
+                break;
+            case 1: srcp[ch] = LLVMBuildFSub(g->b, s1, s0, ""); break;
+            case 2: srcp[ch] = LLVMBuildFAdd(g->b, s1, s0, ""); break;
+            default: srcp[ch] = LLVMBuildFSub(g->b, splatf(g, 1.0f), s0, ""); break;
+            }
+        }
+    }
+    const unsigned live = x->live;
+    const bool dot_op = x->rgb_op >= 1 && x->rgb_op <= 3;
+    const bool need_alpha = (live & 8) || x->rgb_op == 2 || (x->rgb_op == 10 && (live & 7));
+    LLVMValueRef ra[3][3], aa[3], zero = splatf(g, 0.0f);
+    for (unsigned k = 0; k < 3; k++) {
+        const r500_xoperand *op = &x->rgb[k];
+        for (unsigned ch = 0; ch < 3; ch++)
+            ra[k][ch] = ((live >> ch) & 1) || dot_op
+                            ? apply_mod(g, sel_chan(g, x, op->sel, op->swz[ch], srcp), op->mod)
+                            : zero;
+        const r500_xoperand *p = &x->alpha[k];
+        aa[k] = need_alpha ? apply_mod(g, sel_chan(g, x, p->sel, p->swz[0], srcp), p->mod) : zero;
+    }
+    LLVMValueRef res[4] = {zero, zero, zero, zero}, dot = zero, trans = zero;
+    if (is_transcendental(x->alpha_op) && need_alpha)
+        trans = transcendental(g, x->alpha_op, aa[0]);
+    switch (x->rgb_op) {
+    case 0:
+        for (unsigned ch = 0; ch < 3; ch++)
+            if ((live >> ch) & 1)
+                res[ch] = mad(g, ra[0][ch], ra[1][ch], ra[2][ch], zta, fused);
+        break;
+    case 1:
+    case 2:
+    case 3: {
+        LLVMValueRef s = LLVMBuildFAdd(g->b, mul(g, ra[0][0], ra[1][0], zta),
+                                       mul(g, ra[0][1], ra[1][1], zta), "");
+        if (x->rgb_op == 3)
+            s = LLVMBuildFAdd(g->b, s, ra[2][2], "");
+        else {
+            s = LLVMBuildFAdd(g->b, s, mul(g, ra[0][2], ra[1][2], zta), "");
+            if (x->rgb_op == 2)
+                s = LLVMBuildFAdd(g->b, s, mul(g, aa[0], aa[1], zta), "");
+        }
+        dot = s;
+        res[0] = res[1] = res[2] = dot;
+        break;
+    }
+    case 4: case 5: case 7: case 8: case 9: {
+        unsigned k = x->rgb_op == 4 ? 0 : x->rgb_op == 5 ? 1 : x->rgb_op == 7 ? 2
+                   : x->rgb_op == 8 ? 3 : 4;
+        for (unsigned ch = 0; ch < 3; ch++)
+            if ((live >> ch) & 1)
+                res[ch] = op2(g, k, ra[0][ch], ra[1][ch], ra[2][ch]);
+        break;
+    }
+    case 10:
+        res[0] = res[1] = res[2] = trans;
+        break;
+    default:
+        break;
+    }
+    switch ((live & 8) ? x->alpha_op : 4) {
+    case 0: res[3] = mad(g, aa[0], aa[1], aa[2], zta, fused); break;
+    case 1: res[3] = dot; break;
+    case 2: res[3] = op2(g, 0, aa[0], aa[1], aa[2]); break;
+    case 3: res[3] = op2(g, 1, aa[0], aa[1], aa[2]); break;
+    case 5: res[3] = op2(g, 2, aa[0], aa[1], aa[2]); break;
+    case 6: res[3] = op2(g, 3, aa[0], aa[1], aa[2]); break;
+    case 7: res[3] = op2(g, 4, aa[0], aa[1], aa[2]); break;
+    case 4: break;
+    default: res[3] = trans; break;
+    }
+    for (unsigned ch = 0; ch < 4; ch++)
+        if ((live >> ch) & 1)
+            res[ch] = omod(g, res[ch], x->omod[ch == 3], x->clamp[ch == 3], o);
+
+    LLVMValueRef base8 = block_bits(g, x->write_inactive ? g->alive : g->active);
+    LLVMValueRef cm[4];
+    for (unsigned ch = 0; ch < 4; ch++) {
+        unsigned u = ch == 3;
+        cm[ch] = chan_mask(g, base8, x->pred_sel[u], x->pred_inv[u], ch);
+    }
+    const bool predw = o->pred_write == R500_PRED_WRITE_PREDICATED;
+    if (x->alu_wmask) {
+        unsigned ch = x->res_sel ? 3 : 0;
+        update_mask(g, g->alu_res, cmp_lanes(g, res[ch], x->res_op), predw ? cm[ch] : base8);
+    }
+    if (x->type == R500_TYPE_ALU) {
+        for (unsigned ch = 0; ch < 4; ch++)
+            if ((x->omask >> ch) & 1)
+                update_mask(g, pred_ptr(g, ch), cmp_lanes(g, res[ch], x->target[ch == 3]),
+                            predw ? cm[ch] : base8);
+    } else {
+        for (unsigned ch = 0; ch < 4; ch++)
+            if ((x->omask >> ch) & 1)
+                masked_store(g, chan_ptr(g, g->out, ci32(g, x->target[ch == 3] * 4u + ch)),
+                             res[ch], cm[ch]);
+    }
+    if (x->w_omask)
+        masked_store(g, chan_ptr(g, g->outw, ci32(g, 0)), res[3], cm[3]);
+    for (unsigned ch = 0; ch < 4; ch++) {
+        if (!((x->wmask >> ch) & 1))
+            continue;
+        unsigned u = ch == 3;
+        masked_store(g, chan_ptr(g, g->temps, temp_index(g, x->addrd[u], x->addrd_rel[u], ch)),
+                     res[ch], cm[ch]);
+    }
+}
+
+/* Whether the interpreter's r500_alu_exec of x is compiled (else x ends a run). */
+static bool compilable(const r500_xinst *x)
+{
+    if (x->type != R500_TYPE_ALU && x->type != R500_TYPE_OUT)
+        return false;
+    if (x->fault[0])
+        return false;
+    /* MDH/MDV read quad neighbours: not lane-local */
+    if (x->rgb_op == 11 || x->rgb_op == 12 || x->alpha_op == 14 || x->alpha_op == 15)
+        return false;
+    return true;
+}
+
+/* Field offsets of r500_seg_ctx, loaded in the wrapper. */
+static LLVMValueRef ctx_field(cg *g, LLVMValueRef c, size_t off, LLVMTypeRef ty)
+{
+    LLVMValueRef o = LLVMConstInt(g->i64, off, 0);
+    LLVMValueRef p = LLVMBuildGEP2(g->b, g->i8, c, &o, 1, "");
+    return LLVMBuildLoad2(g->b, ty, p, "");
+}
+
+/* Emit seg_<start>: the run x[start .. start+len-1]. */
+static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
+{
+    char name[32];
+    /* body: noalias pointers, so that values stay in registers across the run */
+    LLVMTypeRef bp[12] = {g->ptr, g->ptr, g->ptr, g->ptr, g->ptr, g->ptr,
+                          g->i64, g->i64, g->i32, g->i32, g->ptr, g->ptr};
+    LLVMTypeRef bty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), bp, 12, 0);
+    snprintf(name, sizeof name, "body_%u", start);
+    LLVMValueRef body = LLVMAddFunction(g->mod, name, bty);
+    LLVMSetLinkage(body, LLVMInternalLinkage);
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    for (unsigned i = 0; i < 6; i++)
+        LLVMAddAttributeAtIndex(body, i + 1, LLVMCreateEnumAttribute(g->ctx, noalias, 0));
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, body, "entry");
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, body, "loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, body, "done");
+    LLVMPositionBuilderAtEnd(g->b, entry);
+    LLVMBuildBr(g->b, loop);
+    LLVMPositionBuilderAtEnd(g->b, loop);
+    LLVMValueRef phi = LLVMBuildPhi(g->b, g->i32, "blk");
+    g->temps = LLVMGetParam(body, 0);
+    g->out = LLVMGetParam(body, 1);
+    g->outw = LLVMGetParam(body, 2);
+    g->consts = LLVMGetParam(body, 3);
+    g->pred = LLVMGetParam(body, 4);
+    g->alu_res = LLVMGetParam(body, 5);
+    g->active = LLVMGetParam(body, 6);
+    g->alive = LLVMGetParam(body, 7);
+    g->al = LLVMGetParam(body, 8);
+    LLVMValueRef nb = LLVMGetParam(body, 9);
+    g->opt = LLVMGetParam(body, 10);
+    g->inl = LLVMGetParam(body, 11);
+    g->blk = phi;
+    for (unsigned i = 0; i < len; i++)
+        emit_inst(g, &p->x[start + i]);
+    LLVMValueRef next = LLVMBuildAdd(g->b, phi, ci32(g, 8), "");
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, next, nb, ""), loop, done);
+    LLVMValueRef iv[2] = {ci32(g, 0), next};
+    LLVMBasicBlockRef ib[2] = {entry, cur};
+    LLVMAddIncoming(phi, iv, ib, 2);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    LLVMBuildRetVoid(g->b);
+
+    /* wrapper: void seg_<start>(r500_seg_ctx *) */
+    LLVMTypeRef wty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &g->ptr, 1, 0);
+    snprintf(name, sizeof name, "seg_%u", start);
+    LLVMValueRef wf = LLVMAddFunction(g->mod, name, wty);
+    LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, wf, "entry"));
+    LLVMValueRef c = LLVMGetParam(wf, 0);
+    LLVMValueRef a[12] = {
+        ctx_field(g, c, offsetof(r500_seg_ctx, temps), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, out), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, outw), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, consts), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, pred), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, alu_result), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, active), g->i64),
+        ctx_field(g, c, offsetof(r500_seg_ctx, alive), g->i64),
+        ctx_field(g, c, offsetof(r500_seg_ctx, al), g->i32),
+        ctx_field(g, c, offsetof(r500_seg_ctx, nb), g->i32),
+        ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr),
+        ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr),
+    };
+    LLVMBuildCall2(g->b, bty, body, a, 12, "");
+    LLVMBuildRetVoid(g->b);
+}
+
+struct r500_jit_program {
+    LLVMOrcLLJITRef jit;
+    r500_seg *segs;   /* by slot */
+    size_t n;
+    double compile_seconds;
+    unsigned nsegs;
+};
+
+static ls_status llvm_err(LLVMErrorRef e, const char *what, ls_diag *d)
+{
+    char *m = LLVMGetErrorMessage(e);
+    ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: %s: %s", what, m);
+    LLVMDisposeErrorMessage(m);
+    return LS_ERR_IO;
+}
+
+void r500_jit_program_free(r500_jit_program *jp)
+{
+    if (!jp)
+        return;
+    if (jp->jit)
+        LLVMOrcDisposeLLJIT(jp->jit);
+    free(jp->segs);
+    free(jp);
+}
+
+ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
+                           ls_diag *d)
+{
+    *out = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* once per process is enough; LLVM makes repeated calls harmless */
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    r500_jit_program *jp = calloc(1, sizeof *jp);
+    if (!jp || !(jp->segs = calloc(p->n, sizeof *jp->segs))) {
+        free(jp);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    jp->n = p->n;
+    /* Run starts: the program's start, every jump target, every slot after
+     * an instruction that is not compiled. */
+    bool *head = calloc(p->n + 1, 1);
+    if (!head) {
+        r500_jit_program_free(jp);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    head[p->start] = true;
+    for (size_t i = p->start; i <= p->end; i++) {
+        if (!compilable(&p->x[i]) && i + 1 <= p->n)
+            head[i + 1] = true;
+        if (p->x[i].type == R500_TYPE_FC) {
+            const r500_fc_inst *f = &p->fc[i];
+            unsigned t = f->jump_addr + (f->jump_global ? 0u : (p->fc_state.code_offset & 0x1ffu));
+            if (t < p->n)
+                head[t] = true;
+        }
+    }
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    cg g;
+    memset(&g, 0, sizeof g);
+    g.ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    g.mod = LLVMModuleCreateWithNameInContext("r500", g.ctx);
+    g.b = LLVMCreateBuilderInContext(g.ctx);
+    g.f32 = LLVMFloatTypeInContext(g.ctx);
+    g.i32 = LLVMInt32TypeInContext(g.ctx);
+    g.i64 = LLVMInt64TypeInContext(g.ctx);
+    g.i8 = LLVMInt8TypeInContext(g.ctx);
+    g.v8f = LLVMVectorType(g.f32, 8);
+    g.v8i32 = LLVMVectorType(g.i32, 8);
+    g.v8i1 = LLVMVectorType(LLVMInt1TypeInContext(g.ctx), 8);
+    g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
+    LLVMTypeRef tp[3] = {g.i32, g.f32, g.ptr};
+    g.trans_ty = LLVMFunctionType(g.f32, tp, 3, 0);
+    g.job = job;
+    for (size_t i = p->start; i <= p->end; i++) {
+        if (!head[i] || !compilable(&p->x[i]))
+            continue;
+        unsigned len = 0, nalu = 0;
+        while (i + len <= p->end && compilable(&p->x[i + len]) && (len == 0 || !head[i + len])) {
+            nalu += p->x[i + len].type == R500_TYPE_ALU;
+            len++;
+        }
+        emit_seg(&g, p, (unsigned)i, len);
+        jp->segs[i].len = len;
+        jp->segs[i].n_alu = nalu;
+        jp->nsegs++;
+    }
+    free(head);
+    LLVMDisposeBuilder(g.b);
+    ls_status st = LS_OK;
+    LLVMErrorRef e = NULL;
+    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+    if ((e = LLVMOrcCreateLLJIT(&jp->jit, jb))) {
+        st = llvm_err(e, "cannot create LLJIT", d);
+        LLVMDisposeModule(g.mod);
+    } else {
+        /* optimise for this host's CPU (AVX2 where present) */
+        char *triple = LLVMGetDefaultTargetTriple();
+        LLVMSetTarget(g.mod, triple);
+        LLVMDisposeMessage(triple);
+        LLVMSetDataLayout(g.mod, LLVMOrcLLJITGetDataLayoutStr(jp->jit));
+        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+        if ((e = LLVMRunPasses(g.mod, "default<O2>", NULL, po)))
+            st = llvm_err(e, "optimisation", d);
+        LLVMDisposePassBuilderOptions(po);
+        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
+        if (st == LS_OK &&
+            (e = LLVMOrcLLJITAddLLVMIRModule(jp->jit, LLVMOrcLLJITGetMainJITDylib(jp->jit), tsm)))
+            st = llvm_err(e, "adding the module", d);
+        else if (st != LS_OK)
+            LLVMOrcDisposeThreadSafeModule(tsm);
+    }
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    for (size_t i = 0; st == LS_OK && i < p->n; i++) {
+        if (!jp->segs[i].len)
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "seg_%zu", i);
+        LLVMOrcExecutorAddress addr = 0;
+        if ((e = LLVMOrcLLJITLookup(jp->jit, &addr, name)))
+            st = llvm_err(e, "lookup", d);
+        else
+            jp->segs[i].fn = (void (*)(r500_seg_ctx *))(uintptr_t)addr;
+    }
+    if (st) {
+        r500_jit_program_free(jp);
+        return st;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    jp->compile_seconds =
+        (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    *out = jp;
+    return LS_OK;
+}
+
+const r500_seg *r500_jit_segments(const r500_jit_program *jp)
+{
+    return jp->segs;
+}
+
+double r500_jit_compile_seconds(const r500_jit_program *jp)
+{
+    return jp->compile_seconds;
+}
+
+unsigned r500_jit_segment_count(const r500_jit_program *jp)
+{
+    return jp->nsegs;
+}
+
+ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    ls_status st = r500_exec_check(job, d);
+    if (st)
+        return st;
+    r500_prog p;
+    if ((st = r500_prog_build(job, &p, d)))
+        return st;
+    r500_jit_program *jp = NULL;
+    st = r500_jit_compile(job, &p, &jp, d);
+    if (st == LS_OK) {
+        st = r500_exec_run(job, &p, jp->segs, r, trace, NULL, d);
+        if (st == LS_OK)
+            r->stats.compile_seconds = jp->compile_seconds;
+    }
+    r500_jit_program_free(jp);
+    r500_prog_free(&p);
+    return st;
+}
+
+static ls_status jit_run_hook(const struct r500_job *job, struct r500_result *r, ls_buf *trace,
+                              ls_diag *d)
+{
+    return r500_jit_run(job, r, trace, d);
+}
+
+static const r500_engine_ops jit_ops = {.run = jit_run_hook};
+
+const r500_engine_ops *r500_jit_ops(void)
+{
+    return &jit_ops;
+}
+
+int r500_jit_available(void)
+{
+    return 1;
+}

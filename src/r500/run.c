@@ -1,0 +1,29 @@
+/* r500_run: the engine named by the job's options (docs/r500-jit.md). The
+ * interpreter (exec.c) is the model of record; the JIT (src/r500/jit, its own
+ * library liblockstep_jit, built only with LLVM) runs the same rules compiled
+ * and is reached only through the hook the caller installs in
+ * r500_options.jit, so this library never references it. */
+#include "exec_internal.h"
+
+bool r500_engine_available(const r500_options *o, r500_engine e)
+{
+    if (e == R500_ENGINE_INTERP)
+        return true;
+    return e == R500_ENGINE_JIT && o && o->jit && o->jit->run;
+}
+
+ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    switch (job->options.engine) {
+    case R500_ENGINE_JIT:
+        if (!r500_engine_available(&job->options, R500_ENGINE_JIT)) {
+            *r = (r500_result){0};
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                               "engine jit: not installed in the job's options (r500_jit_ops(), "
+                               "liblockstep_jit; docs/r500-jit.md)");
+        }
+        return job->options.jit->run(job, r, trace, d);
+    default:
+        return r500_interp_run(job, r, trace, d);
+    }
+}

@@ -1,0 +1,2 @@
+varying vec4 v;
+void main() { gl_FragColor = v; }

@@ -1,0 +1,448 @@
+/* The engines agree (docs/r500-jit.md): every corpus program, every example
+ * and random programs — random ALU/OUT words (every field random within its
+ * width, sources drawn from a few temps, constants holding ±0, denormals,
+ * ±inf, NaNs, inline floats) inside random structured flow control (nested
+ * IF/ELSE, LOOP with BREAK/CONTINUE, on the ALU result the random
+ * instructions set) — run through the interpreter (the model of record) and
+ * the JIT, which must give identical bits in every render target, W, the kill
+ * mask, the work counts, every statistic and every fault
+ * (R500_RESULT_IMAGES and R500_STATS_COUNTERS in lockstep/r500.h: one list).
+ * Skipped (77) when the JIT is not built. */
+#include "test_util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+
+#include "lockstep/r500.h"
+#include "lockstep/r500_asm.h"
+#ifdef LOCKSTEP_HAVE_JIT
+#include "lockstep/r500_jit.h"
+#endif
+#include "base/buf.h"
+
+static int mismatches;
+
+/* NaN results whose bits differ: counted, not failures. When two NaNs meet
+ * in one operation, which one the host's SSE/AVX instruction returns depends
+ * on the operand order the C compiler (interpreter) or LLVM (JIT) chose for a
+ * commutative operation, so neither engine defines those bits
+ * (docs/r500-jit.md, "NaN payloads"). A NaN's bits never reach a non-NaN
+ * value (comparisons and OMOD do not look at them), so every other bit is
+ * compared exactly. */
+static unsigned long nan_payload_diffs;
+
+static bool is_nan_bits(uint32_t u)
+{
+    return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu);
+}
+
+/* Compare an image; report the first difference. */
+static bool same_image(const char *what, const char *m, const void *a, const void *b,
+                       size_t len, bool is_float)
+{
+    if (!a || !b) {
+        if (!a != !b)
+            fprintf(stderr, "%s: %s present in one engine only\n", what, m);
+        return !a == !b;
+    }
+    if (memcmp(a, b, len) == 0)
+        return true;
+    if (is_float) {
+        const uint32_t *x = a, *y = b;
+        unsigned long nans = 0;
+        for (size_t i = 0; i < len / 4; i++) {
+            if (x[i] == y[i])
+                continue;
+            if (is_nan_bits(x[i]) && is_nan_bits(y[i])) {
+                nans++;
+                continue;
+            }
+            fprintf(stderr, "%s: %s differs at word %zu: 0x%08x (interp) != 0x%08x (jit)\n",
+                    what, m, i, x[i], y[i]);
+            return false;
+        }
+        nan_payload_diffs += nans;
+        return true;
+    }
+    const unsigned char *x = a, *y = b;
+    size_t i = 0;
+    while (i < len && x[i] == y[i])
+        i++;
+    fprintf(stderr, "%s: %s differs at byte %zu\n", what, m, i);
+    return false;
+}
+
+/* Compare two results field by field from the one declaration; print the
+ * first difference of each kind. */
+static bool same_result(const char *what, const r500_result *a, const r500_result *b)
+{
+    bool ok = a->width == b->width && a->height == b->height;
+    size_t npix = (size_t)a->width * (size_t)a->height;
+#define CMP_IMAGE(m, bpp, is_float)                                                                \
+    if (ok && !same_image(what, #m, a->m, b->m, npix * (bpp), is_float))                           \
+        ok = false;
+    R500_RESULT_IMAGES(CMP_IMAGE)
+#undef CMP_IMAGE
+#define CMP_COUNTER(f)                                                                             \
+    if (ok && a->stats.f != b->stats.f) {                                                          \
+        fprintf(stderr, "%s: stats.%s %llu != %llu\n", what, #f,                                   \
+                (unsigned long long)a->stats.f, (unsigned long long)b->stats.f);                   \
+        ok = false;                                                                                \
+    }
+    R500_STATS_COUNTERS(CMP_COUNTER)
+#undef CMP_COUNTER
+    if (ok && (a->stats.nthreads != b->stats.nthreads ||
+               memcmp(a->stats.thread_insts, b->stats.thread_insts,
+                      a->stats.nthreads * sizeof *a->stats.thread_insts) != 0)) {
+        fprintf(stderr, "%s: thread_insts differ\n", what);
+        ok = false;
+    }
+    if (ok && a->nfaults != b->nfaults) {
+        fprintf(stderr, "%s: %zu faults != %zu\n", what, a->nfaults, b->nfaults);
+        ok = false;
+    }
+    for (size_t i = 0; ok && i < a->nfaults; i++) {
+        const r500_fault *x = &a->faults[i], *y = &b->faults[i];
+        if (x->thread != y->thread || x->diag.status != y->diag.status ||
+            x->diag.index != y->diag.index || strcmp(x->diag.msg, y->diag.msg) != 0) {
+            fprintf(stderr, "%s: fault %zu differs: '%s' / '%s'\n", what, i, x->diag.msg,
+                    y->diag.msg);
+            ok = false;
+        }
+    }
+    if (!ok)
+        mismatches++;
+    return ok;
+}
+
+/* Run job on both engines and compare; false if either engine refuses it
+ * (then both must refuse it with the same status). */
+static void diff_job(const char *what, r500_job *job)
+{
+    r500_result a, b;
+    ls_diag da, db;
+    ls_diag_clear(&da);
+    ls_diag_clear(&db);
+    job->options.engine = R500_ENGINE_INTERP;
+    ls_status sa = r500_run(job, &a, NULL, &da);
+    job->options.engine = R500_ENGINE_JIT;
+#ifdef LOCKSTEP_HAVE_JIT
+    job->options.jit = r500_jit_ops();
+#endif
+    ls_status sb = r500_run(job, &b, NULL, &db);
+    if (sa != sb) {
+        fprintf(stderr, "%s: status %d (interp) != %d (jit): %s / %s\n", what, sa, sb, da.msg,
+                db.msg);
+        mismatches++;
+    } else if (sa == LS_OK) {
+        same_result(what, &a, &b);
+    }
+    r500_result_free(&a);
+    r500_result_free(&b);
+}
+
+static const char *root(const char *env, const char *fallback)
+{
+    const char *r = getenv(env);
+    return r && *r ? r : fallback;
+}
+
+/* ---- the corpus and the examples ---------------------------------------- */
+
+static void test_corpus(void **st)
+{
+    (void)st;
+    char dir[1024];
+    const char *c = getenv("LOCKSTEP_CORPUS");
+    if (!c || !*c)
+        c = root("LOCKSTEP_CORPUS_DEFAULT", "../shared/corpus");
+    snprintf(dir, sizeof dir, "%s/mesa-r300/out", c);
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        fprintf(stderr, "no corpus at %s: skipped\n", dir);
+        skip();
+    }
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s/program.json", dir, e->d_name);
+        r500_job job;
+        r500_job_init(&job);
+        ls_diag d;
+        if (r500_job_load(&job, path, &d) != LS_OK) {
+            r500_job_free(&job);
+            continue;
+        }
+        /* a size with partial quads, every thread size class */
+        static const unsigned ts[3] = {48, 64, 7};
+        for (int k = 0; k < 3; k++) {
+            job.width = 37;
+            job.height = 29;
+            job.thread_size = ts[k];
+            job.inputs[0].kind = R500_INPUT_UV;
+            diff_job(path, &job);
+        }
+        r500_job_free(&job);
+        n++;
+    }
+    closedir(dp);
+    fprintf(stderr, "corpus: %d programs\n", n);
+    assert_true(n > 0);
+    assert_int_equal(mismatches, 0);
+}
+
+static void test_examples(void **st)
+{
+    (void)st;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/examples/r500", root("LOCKSTEP_SOURCE_ROOT", "."));
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t l = strlen(e->d_name);
+        if (l < 7 || strcmp(e->d_name + l - 7, ".fs.asm") != 0)
+            continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        r500_job job;
+        r500_job_init(&job);
+        ls_diag d;
+        assert_int_equal(r500_job_load(&job, path, &d), LS_OK);
+        job.width = 67;
+        job.height = 45;
+        job.inputs[0].kind = R500_INPUT_UV;
+        diff_job(path, &job);
+        job.thread_size = 4;
+        diff_job(path, &job);
+        r500_job_free(&job);
+        n++;
+    }
+    closedir(dp);
+    fprintf(stderr, "examples: %d programs\n", n);
+    assert_true(n >= 5);
+    assert_int_equal(mismatches, 0);
+}
+
+/* ---- random programs ---------------------------------------------------- */
+
+static uint32_t rnd(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(ls_test_rand(s) % n);
+}
+
+/* Special values for constants (float bits). */
+static const uint32_t specials[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00400000, 0x7f800000, 0xff800000,
+    0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff, 0x3f800000, 0xbf800000, 0x3f000000,
+    0x7f7fffff, 0xff7fffff, 0x00800000, 0x40490fdb, 0xc0000000, 0x3e800000,
+};
+
+static uint32_t rand_value(uint64_t *s)
+{
+    if (rnd(s, 3) == 0) {
+        float f = (float)((int)rnd(s, 2001) - 1000) / 250.0f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    return specials[rnd(s, sizeof specials / sizeof specials[0])];
+}
+
+/* One random ALU or OUT instruction as a `.raw` line. */
+static void rand_alu(uint64_t *s, ls_buf *b)
+{
+    r500_inst in;
+    r500_inst_type t = rnd(s, 4) == 0 ? R500_TYPE_OUT : R500_TYPE_ALU;
+    r500_inst_init(&in, t);
+    for (unsigned f = 0; f < R500_F_COUNT; f++) {
+        const r500_field_desc *fd = r500_field((r500_field_id)f);
+        if (f == R500_F_TYPE || !r500_field_applies(fd, t))
+            continue;
+        uint32_t mask = fd->width >= 32 ? 0xffffffffu : (1u << fd->width) - 1u;
+        in.field[f] = (uint32_t)ls_test_rand(s) & mask;
+    }
+    /* sources: temps 0..7, constants 0..7 or inline floats; aL-relative rarely */
+    static const r500_field_id addr[6][3] = {
+        {R500_F_RGB_ADDR0, R500_F_RGB_ADDR0_CONST, R500_F_RGB_ADDR0_REL},
+        {R500_F_RGB_ADDR1, R500_F_RGB_ADDR1_CONST, R500_F_RGB_ADDR1_REL},
+        {R500_F_RGB_ADDR2, R500_F_RGB_ADDR2_CONST, R500_F_RGB_ADDR2_REL},
+        {R500_F_ALPHA_ADDR0, R500_F_ALPHA_ADDR0_CONST, R500_F_ALPHA_ADDR0_REL},
+        {R500_F_ALPHA_ADDR1, R500_F_ALPHA_ADDR1_CONST, R500_F_ALPHA_ADDR1_REL},
+        {R500_F_ALPHA_ADDR2, R500_F_ALPHA_ADDR2_CONST, R500_F_ALPHA_ADDR2_REL},
+    };
+    for (int k = 0; k < 6; k++) {
+        bool inl = rnd(s, 8) == 0;
+        in.field[addr[k][1]] = !inl && rnd(s, 3) == 0;
+        in.field[addr[k][0]] = inl ? 0x80u | rnd(s, 128) : rnd(s, 8);
+        in.field[addr[k][2]] = rnd(s, 16) == 0;
+    }
+    in.field[R500_F_RGB_ADDRD] = rnd(s, 8);
+    in.field[R500_F_ALPHA_ADDRD] = rnd(s, 8);
+    in.field[R500_F_RGB_ADDRD_REL] = rnd(s, 16) == 0;
+    in.field[R500_F_ALPHA_ADDRD_REL] = rnd(s, 16) == 0;
+    /* mostly defined opcodes (a reserved one is a fault, also compared) */
+    if (rnd(s, 16)) {
+        static const uint8_t rops[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
+        static const uint8_t aops[] = {0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        in.field[R500_F_RGB_OP] = rops[rnd(s, sizeof rops)];
+        in.field[R500_F_ALPHA_OP] = aops[rnd(s, sizeof aops)];
+        if (in.field[R500_F_ALPHA_OP] == 1 && !(in.field[R500_F_RGB_OP] >= 1 && in.field[R500_F_RGB_OP] <= 3))
+            in.field[R500_F_ALPHA_OP] = 0;
+        if (in.field[R500_F_RGB_OP] == 10 && !(in.field[R500_F_ALPHA_OP] >= 8 && in.field[R500_F_ALPHA_OP] <= 13))
+            in.field[R500_F_ALPHA_OP] = 8 + rnd(s, 6);
+        in.field[R500_F_RGB_PRED_SEL] = rnd(s, 6);
+        in.field[R500_F_ALPHA_PRED_SEL] = rnd(s, 6);
+        if (rnd(s, 2)) /* OMOD 7 passes values bit-exactly: NaN payloads reach the outputs */
+            in.field[R500_F_RGB_OMOD] = in.field[R500_F_ALPHA_OMOD] = rnd(s, 2) ? 7 : 0;
+    }
+    if (rnd(s, 2)) { /* often no predicates: more pixels written */
+        in.field[R500_F_RGB_PRED_SEL] = 0;
+        in.field[R500_F_ALPHA_PRED_SEL] = 0;
+    }
+    for (unsigned w = 0; w < R500_INST_WORDS; w++)
+        in.unclaimed[w] = 0;
+    uint32_t words[R500_INST_WORDS];
+    r500_encode(&in, words);
+    ls_buf_printf(b, ".raw 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x\n", words[0], words[1],
+                  words[2], words[3], words[4], words[5]);
+}
+
+static int rand_block(uint64_t *s, ls_buf *b, int depth, int loops, int budget);
+
+static int rand_stmt(uint64_t *s, ls_buf *b, int depth, int loops, int budget)
+{
+    uint32_t r = rnd(s, 10);
+    if (depth >= 4 || budget <= 0)
+        r = 0;
+    if (r <= 4) {
+        rand_alu(s, b);
+        return 1;
+    }
+    if (r <= 7) {
+        int used = 1;
+        rand_alu(s, b); /* sets the ALU result the IF reads, when ALU_WMASK is set */
+        ls_buf_puts(b, rnd(s, 4) == 0 ? "IF !alu\n" : "IF alu\n");
+        used += rand_block(s, b, depth + 1, loops, budget - 1);
+        if (loops && rnd(s, 3) == 0)
+            ls_buf_puts(b, rnd(s, 2) ? "BREAK\n" : "CONTINUE\n");
+        if (rnd(s, 2)) {
+            ls_buf_puts(b, "ELSE\n");
+            used += rand_block(s, b, depth + 1, loops, budget - used);
+        }
+        ls_buf_puts(b, "ENDIF\n");
+        return used + 2;
+    }
+    if (loops < 2) {
+        ls_buf_printf(b, "LOOP %u\n", rnd(s, 2));
+        int used = rand_block(s, b, depth + 1, loops + 1, budget - 1);
+        ls_buf_puts(b, "ENDLOOP\n");
+        return used + 2;
+    }
+    rand_alu(s, b);
+    return 1;
+}
+
+static int rand_block(uint64_t *s, ls_buf *b, int depth, int loops, int budget)
+{
+    int n = 1 + (int)rnd(s, 4), used = 0;
+    for (int i = 0; i < n && used < budget; i++)
+        used += rand_stmt(s, b, depth, loops, budget - used);
+    return used;
+}
+
+static void random_programs(int count, uint64_t seed)
+{
+    uint64_t s = seed;
+    int ran = 0;
+    for (int p = 0; p < count; p++) {
+        ls_buf src;
+        ls_buf_init(&src);
+        for (unsigned k = 0; k < 8; k++)
+            ls_buf_printf(&src, ".const %u 0x%08x 0x%08x 0x%08x 0x%08x\n", k, rand_value(&s),
+                          rand_value(&s), rand_value(&s), rand_value(&s));
+        ls_buf_printf(&src, ".int 0 %u %u 1\n.int 1 %u 0 %d\n", 1 + rnd(&s, 4), rnd(&s, 4),
+                      1 + rnd(&s, 3), (int)rnd(&s, 3) - 1);
+        rand_block(&s, &src, 0, 0, 24);
+        rand_alu(&s, &src);
+        char name[64];
+        snprintf(name, sizeof name, "random-%d.fs.asm", p);
+        r500_job job;
+        r500_job_init(&job);
+        ls_diag d;
+        if (r500_job_load_mem(&job, name, src.data, src.len, &d) != LS_OK) {
+            fprintf(stderr, "%s: %s\n%s", name, d.msg, src.data);
+            fail();
+        }
+        static const unsigned ts[] = {1, 3, 4, 8, 16, 48, 64};
+        job.thread_size = ts[rnd(&s, sizeof ts / sizeof ts[0])];
+        job.width = 5 + (int)rnd(&s, 12);
+        job.height = 3 + (int)rnd(&s, 9);
+        job.workers = 1 + rnd(&s, 2);
+        job.regs.us_config = rnd(&s, 2) << 1; /* ZERO_TIMES_ANYTHING either way */
+        job.inputs[0].kind = R500_INPUT_UV;
+        job.inputs[1].kind = R500_INPUT_CLIP;
+        job.inputs[2].kind = R500_INPUT_CONST;
+        for (int c = 0; c < 4; c++) {
+            uint32_t u = rand_value(&s);
+            memcpy(&job.inputs[2].value[c], &u, 4);
+        }
+        static const char *const opts[][3] = {
+            {"mad", "separate", "fused"},      {"clamp-nan", "zero", "keep"},
+            {"rcp-zero", "inf", "max"},        {"rsq-negative", "nan", "abs"},
+            {"ln2-zero", "-inf", "-max"},      {"pred-write", "active", "predicated"},
+            {"kill", "stop", "continue"},
+        };
+        for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++)
+            assert_int_equal(r500_options_set(&job.options, opts[o][0], opts[o][1 + rnd(&s, 2)], &d),
+                             LS_OK);
+        static const char *const wd[] = {"30", "150", "100000"};
+        assert_int_equal(r500_options_set(&job.options, "watchdog", wd[rnd(&s, 3)], &d), LS_OK);
+        int before = mismatches;
+        diff_job(name, &job);
+        if (mismatches != before)
+            fprintf(stderr, "%s (seed %llu, program %d):\n%s\n", name, (unsigned long long)seed,
+                    p, src.data);
+        ran++;
+        r500_job_free(&job);
+        ls_buf_free(&src);
+        if (mismatches > 3)
+            break;
+    }
+    fprintf(stderr, "random: %d programs (NaN results with other bits: %lu values)\n", ran,
+            nan_payload_diffs);
+}
+
+static void test_random(void **st)
+{
+    (void)st;
+    /* LOCKSTEP_DIFF_PROGRAMS (manual runs), else the count meson test sets
+     * (LOCKSTEP_DIFF_PROGRAMS_DEFAULT: 200, 60 under sanitizers), else 1000 */
+    const char *n = getenv("LOCKSTEP_DIFF_PROGRAMS");
+    if (!n || !*n)
+        n = getenv("LOCKSTEP_DIFF_PROGRAMS_DEFAULT");
+    random_programs(n && *n ? atoi(n) : 1000, 0x5eed0019u);
+    assert_int_equal(mismatches, 0);
+}
+
+int main(void)
+{
+#ifndef LOCKSTEP_HAVE_JIT
+    (void)test_examples;
+    (void)test_corpus;
+    (void)test_random;
+    printf("skip: lockstep was built without the JIT (LLVM not found)\n");
+    return 77;
+#else
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_examples),
+        cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+#endif
+}

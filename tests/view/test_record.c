@@ -1,0 +1,219 @@
+/* Recordings (include/lockstep/record.h): what the writer appends is what the
+ * reader finds; every malformed record the checker must refuse is refused;
+ * and the R500 observer sees exactly the instructions the trace lists. */
+#include "test_util.h"
+
+#include "lockstep/r500.h"
+#include "lockstep/r500_asm.h"
+#include "lockstep/record.h"
+
+static void meta(ls_buf *b)
+{
+    size_t r = ls_rec_begin(b, LS_REC_META);
+    ls_buf_puts(b, "{}");
+    ls_rec_end(b, r);
+}
+
+/* A small R500 recording: one thread of n lanes, one instruction writing lanes. */
+static void r500_rec(ls_buf *b, unsigned n, uint64_t write_mask, unsigned loop_depth)
+{
+    ls_rec_header(b, LS_REC_R500);
+    meta(b);
+    size_t r = ls_rec_begin(b, LS_REC_R500_THREAD);
+    ls_rec_u32(b, 7);
+    ls_rec_u8(b, (uint8_t)n);
+    ls_rec_u64(b, n == 64 ? ~0ull : (1ull << n) - 1);
+    for (unsigned l = 0; l < n; l++) { ls_rec_u16(b, (uint16_t)l); ls_rec_u16(b, 0); }
+    ls_rec_u8(b, 0);
+    ls_rec_end(b, r);
+    r = ls_rec_begin(b, LS_REC_R500_INST);
+    ls_rec_u32(b, 7);
+    ls_rec_u16(b, 3);
+    ls_rec_u8(b, 0);
+    ls_rec_u16(b, LS_REC_F_ACTIVE | LS_REC_F_LOOPS);
+    ls_rec_u64(b, 5);
+    ls_rec_u8(b, (uint8_t)loop_depth);
+    for (unsigned k = 0; k < loop_depth; k++) {
+        ls_rec_u32(b, 3); ls_rec_u32(b, 0); ls_rec_u8(b, 1); ls_rec_u64(b, 0); ls_rec_u64(b, 0);
+    }
+    ls_rec_u16(b, 1);
+    ls_rec_u8(b, 0); ls_rec_u8(b, 2); ls_rec_u8(b, 1);
+    ls_rec_u64(b, write_mask);
+    for (int k = 0; k < __builtin_popcountll(write_mask); k++) ls_rec_f32(b, 1.5f);
+    ls_rec_end(b, r);
+}
+
+static void test_round_trip(void **st)
+{
+    (void)st;
+    ls_buf b;
+    ls_buf_init(&b);
+    r500_rec(&b, 4, 0x9, 2);
+    /* little-endian header: "LSR\0", version 1, machine 2 */
+    assert_memory_equal(b.data, "LSR\0\1\0\2\0", 8);
+    ls_rec_reader rd;
+    ls_diag d;
+    assert_int_equal(ls_rec_open(&rd, b.data, b.len, &d), LS_OK);
+    assert_int_equal(rd.machine, LS_REC_R500);
+    ls_rec_record rec;
+    bool more;
+    int tags[4] = {0}, n = 0;
+    while (ls_rec_next(&rd, &rec, &more, &d) == LS_OK && more && n < 4) tags[n++] = rec.tag;
+    assert_int_equal(n, 3);
+    assert_int_equal(tags[0], LS_REC_META);
+    assert_int_equal(tags[1], LS_REC_R500_THREAD);
+    assert_int_equal(tags[2], LS_REC_R500_INST);
+    /* the instruction's payload: thread 7, pc 3, type 0, flags, active 5 */
+    assert_int_equal(rec.len, 4 + 2 + 1 + 2 + 8 + 1 + 2 * 25 + 2 + 11 + 2 * 4);
+    assert_int_equal(rec.data[0], 7);
+    assert_int_equal(rec.data[4], 3);
+    assert_int_equal(rec.data[9], 5);
+    ls_rec_summary s;
+    assert_int_equal(ls_rec_check(b.data, b.len, &s, &d), LS_OK);
+    assert_int_equal(s.threads, 1);
+    assert_int_equal(s.instructions, 1);
+    assert_int_equal(s.values, 2);
+    assert_int_equal(s.meta_bytes, 2);
+    ls_buf_free(&b);
+}
+
+static void expect_bad(const ls_buf *b, const char *msg_part)
+{
+    ls_rec_summary s;
+    ls_diag d;
+    ls_diag_clear(&d);
+    assert_int_not_equal(ls_rec_check(b->data, b->len, &s, &d), LS_OK);
+    if (!strstr(d.msg, msg_part)) fail_msg("message '%s' lacks '%s'", d.msg, msg_part);
+}
+
+static void test_refused(void **st)
+{
+    (void)st;
+    ls_buf b;
+    ls_buf_init(&b);
+    r500_rec(&b, 4, 0x10, 0); /* lane 4 of a 4-lane thread */
+    expect_bad(&b, "outside the thread");
+    ls_buf_reset(&b);
+    r500_rec(&b, 4, 0x1, 17);
+    expect_bad(&b, "deeper than 16");
+    ls_buf_reset(&b);
+    r500_rec(&b, 4, 0x1, 0);
+    b.len -= 3; /* truncated */
+    expect_bad(&b, "runs past the end");
+    ls_buf_reset(&b);
+    r500_rec(&b, 4, 0x1, 0);
+    b.data[1] = 'X';
+    expect_bad(&b, "not a lockstep recording");
+    ls_buf_reset(&b);
+    r500_rec(&b, 4, 0x1, 0);
+    b.data[4] = 9;
+    expect_bad(&b, "version 9");
+    /* PP5: a sparse field with pixels out of order, a clock going back */
+    ls_buf_reset(&b);
+    ls_rec_header(&b, LS_REC_PP5);
+    meta(&b);
+    size_t r = ls_rec_begin(&b, LS_REC_PP5_FIELD);
+    ls_rec_u32(&b, 10); ls_rec_u8(&b, 0); ls_rec_u8(&b, 1); ls_rec_u8(&b, LS_REC_PP5_SPARSE);
+    ls_rec_u32(&b, 16); ls_rec_u32(&b, 2);
+    ls_rec_u32(&b, 5); ls_rec_u8(&b, 1); ls_rec_u32(&b, 3); ls_rec_u8(&b, 1);
+    ls_rec_end(&b, r);
+    expect_bad(&b, "disagrees");
+    /* changed bits: bit 9 of a 1-byte field */
+    ls_buf_reset(&b);
+    ls_rec_header(&b, LS_REC_PP5);
+    meta(&b);
+    r = ls_rec_begin(&b, LS_REC_PP5_FIELD);
+    ls_rec_u32(&b, 10); ls_rec_u8(&b, 0); ls_rec_u8(&b, 1); ls_rec_u8(&b, LS_REC_PP5_XOR);
+    ls_rec_u32(&b, 16); ls_rec_u8(&b, 1); ls_rec_u8(&b, 9); ls_rec_u16(&b, 0xffff);
+    ls_rec_end(&b, r);
+    expect_bad(&b, "beyond the value size");
+    b.data[b.len - 3] = 7; /* bit 7: accepted */
+    {
+        ls_rec_summary s;
+        ls_diag d;
+        assert_int_equal(ls_rec_check(b.data, b.len, &s, &d), LS_OK);
+        assert_int_equal(s.field_records, 1);
+    }
+    ls_buf_reset(&b);
+    ls_rec_header(&b, LS_REC_PP5);
+    meta(&b);
+    for (uint32_t c = 5; c + 1 > 3; c -= 2) {
+        r = ls_rec_begin(&b, LS_REC_PP5_CLOCK);
+        ls_rec_u32(&b, c); ls_rec_u8(&b, 1); ls_rec_u8(&b, 0); ls_rec_u32(&b, c);
+        ls_rec_end(&b, r);
+    }
+    expect_bad(&b, "clock goes back");
+    /* an instruction before its thread */
+    ls_buf_reset(&b);
+    ls_rec_header(&b, LS_REC_R500);
+    meta(&b);
+    r = ls_rec_begin(&b, LS_REC_R500_INST);
+    ls_rec_u32(&b, 0); ls_rec_u16(&b, 0); ls_rec_u8(&b, 0); ls_rec_u16(&b, 0); ls_rec_u16(&b, 0);
+    ls_rec_end(&b, r);
+    expect_bad(&b, "has not begun");
+    ls_buf_free(&b);
+}
+
+typedef struct counts {
+    size_t threads, issued, retired;
+    unsigned last_pc;
+} counts;
+static void c_begin(void *u, size_t t, unsigned n, const int *px, const int *py, uint64_t cov,
+                    const float (*temps)[4][R500_MAX_LANES], unsigned nt)
+{
+    (void)t; (void)n; (void)px; (void)py; (void)cov; (void)temps; (void)nt;
+    ((counts *)u)->threads++;
+}
+static void c_issue(void *u, size_t t, unsigned pc, unsigned type, const r500_fc_thread *fc)
+{
+    (void)t; (void)type; (void)fc;
+    ((counts *)u)->issued++;
+    ((counts *)u)->last_pc = pc;
+}
+static void c_retire(void *u, size_t t, unsigned pc, const float (*temps)[4][R500_MAX_LANES],
+                     unsigned nt, const float (*out)[4][R500_MAX_LANES], const float *w)
+{
+    (void)t; (void)pc; (void)temps; (void)nt; (void)out; (void)w;
+    ((counts *)u)->retired++;
+}
+
+static void test_observer(void **st)
+{
+    (void)st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/r500/mandelbrot.fs.asm", getenv("LOCKSTEP_SOURCE_ROOT"));
+    r500_job job;
+    r500_job_init(&job);
+    ls_diag d;
+    assert_int_equal(r500_job_load(&job, path, &d), LS_OK);
+    job.width = job.height = 12;
+    job.inputs[0].kind = R500_INPUT_UV;
+    counts c = {0};
+    r500_observer obs = {&c, c_begin, c_issue, c_retire};
+    r500_result res;
+    ls_buf trace;
+    ls_buf_init(&trace);
+    assert_int_equal(r500_run_observed(&job, &res, &trace, &obs, &d), LS_OK);
+    uint64_t total = res.stats.inst_alu + res.stats.inst_out + res.stats.inst_tex + res.stats.inst_fc;
+    assert_int_equal(c.threads, res.stats.threads);
+    assert_int_equal(c.issued, total);
+    assert_int_equal(c.retired, total); /* no thread faulted */
+    /* one trace object per issued instruction: count "\"thread\":" */
+    size_t k = 0;
+    for (const char *p = trace.data; (p = strstr(p, "{\"thread\":")); p++) k++;
+    assert_int_equal(k, total);
+    assert_int_equal(c.last_pc, 18); /* the OUT at the end (examples/r500/mandelbrot.fs.asm) */
+    ls_buf_free(&trace);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_observer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,32 @@
+/* Recorders for `--record run.lsr` (pp5 render, r500 run) and the `lockstep
+ * view` command. Format: include/lockstep/record.h, docs/viewer.md. */
+#ifndef LOCKSTEP_CLI_VIEW_H
+#define LOCKSTEP_CLI_VIEW_H
+#include <stddef.h>
+#include <stdint.h>
+#include "base/buf.h"
+#include "cli.h"
+#include "lockstep/pp5.h"
+#include "lockstep/pp5_emc.h"
+#include "lockstep/r500.h"
+
+/* ---- PP5: pass cli_view_pp5_clock as pp5_render_opts.on_clock ---- */
+typedef struct cli_view_pp5 cli_view_pp5;
+cli_view_pp5 *cli_view_pp5_new(const char *scene_name);
+void cli_view_pp5_clock(void *user, const pp5_igc *g, const pp5_pins *pins, const pp5_emc *e);
+/* After the render: segments of the host stream (setup, one per primitive,
+ * drain) from the render's statistics; writes the file. */
+int cli_view_pp5_finish(const cli_args *a, cli_view_pp5 *v, const char *path, uint64_t setup_clocks,
+                        const uint64_t *prim_clocks, const int *prim_lines, const char *const *prim_kinds,
+                        size_t nprims, uint64_t clocks);
+void cli_view_pp5_free(cli_view_pp5 *v);
+
+/* ---- R500: an observer for r500_run_observed ---- */
+typedef struct cli_view_r500 cli_view_r500;
+cli_view_r500 *cli_view_r500_new(const r500_job *job, const char *program_name, r500_observer *obs);
+int cli_view_r500_finish(const cli_args *a, cli_view_r500 *v, const char *path, const r500_result *res);
+void cli_view_r500_free(cli_view_r500 *v);
+
+/* `lockstep view run.lsr [-o view.html] [--port N] [--requests N] [--no-open]` */
+
+#endif

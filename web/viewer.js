@@ -1,0 +1,657 @@
+/* lockstep viewer: reads a recording (docs/viewer.md, "Recording format";
+ * include/lockstep/record.h) embedded in the page, or fetched from run.lsr
+ * when served, and shows it step by step. No network access beyond that. */
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, text) => {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const hex = (v, w) => '0x' + v.toString(16).padStart(w || 1, '0');
+  const hex64 = (v) => '0x' + v.toString(16).padStart(16, '0');
+  const popcount = (v) => { let n = 0; while (v) { v &= v - 1n; n++; } return n; };
+
+  /* ---- the file ---- */
+  function parse(u8) {
+    const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+    if (u8.length < 8 || u8[0] !== 0x4c || u8[1] !== 0x53 || u8[2] !== 0x52 || u8[3] !== 0)
+      throw new Error('not a lockstep recording');
+    const version = dv.getUint16(4, true), machine = dv.getUint16(6, true);
+    if (version !== 1) throw new Error('recording version ' + version + ' (this viewer reads 1)');
+    const tags = [], offs = [], lens = [];
+    let p = 8;
+    while (p + 5 <= u8.length) {
+      const n = dv.getUint32(p + 1, true);
+      if (p + 5 + n > u8.length) throw new Error('record at byte ' + p + ' runs past the end');
+      tags.push(u8[p]); offs.push(p + 5); lens.push(n);
+      p += 5 + n;
+    }
+    if (!tags.length || tags[0] !== 1) throw new Error('no META record');
+    const meta = JSON.parse(new TextDecoder().decode(u8.subarray(offs[0], offs[0] + lens[0])));
+    return { u8, dv, version, machine, tags, offs, lens, meta };
+  }
+
+  /* ---- shared stepping ---- */
+  let view = null; // {n, at, show(i), jump(i), done(i), thread(i), label(i)}
+  let playing = null;
+  function go(i) {
+    if (!view) return;
+    i = Math.max(0, Math.min(view.n - 1, i | 0));
+    view.at = i;
+    $('scrub').value = i;
+    $('goto').value = i;
+    view.show(i);
+    $('pos').textContent = view.label(i);
+  }
+  function find(from, pred) {
+    for (let i = from + 1; i < view.n; i++) if (pred(i)) return i;
+    return view.n - 1;
+  }
+  function setupControls() {
+    $('scrub').max = view.n - 1;
+    $('goto').max = view.n - 1;
+    $('scrub').addEventListener('input', () => go(+$('scrub').value));
+    $('goto').addEventListener('change', () => go(+$('goto').value));
+    $('b-back').onclick = () => go(view.at - 1);
+    $('b-step').onclick = () => go(view.at + 1);
+    $('b-jump').onclick = () => go(find(view.at, view.jump));
+    $('b-done').onclick = () => go(find(view.at, view.done));
+    $('b-play').onclick = togglePlay;
+    document.addEventListener('keydown', (ev) => {
+      if (ev.target && ev.target.tagName === 'INPUT' && ev.target.type === 'number') return;
+      const k = ev.key;
+      let handled = true;
+      if (k === 'ArrowRight' || k === 'l') go(view.at + 1);
+      else if (k === 'ArrowLeft' || k === 'h') go(view.at - 1);
+      else if (k === 'j') go(find(view.at, view.jump));
+      else if (k === 'd') go(find(view.at, view.done));
+      else if (k === 't' && view.thread) go(find(view.at, view.thread));
+      else if (k === ' ') togglePlay();
+      else if (k === 'Home') go(0);
+      else if (k === 'End') go(view.n - 1);
+      else if (k === 'PageDown') go(view.at + 100);
+      else if (k === 'PageUp') go(view.at - 100);
+      else handled = false;
+      if (handled) ev.preventDefault();
+    });
+  }
+  function togglePlay() {
+    if (playing) { clearInterval(playing); playing = null; $('b-play').textContent = 'play'; return; }
+    $('b-play').textContent = 'pause';
+    playing = setInterval(() => { if (view.at >= view.n - 1) togglePlay(); else go(view.at + 1); }, 30);
+  }
+  function section(title, id) {
+    const s = el('section', { id });
+    s.appendChild(el('h2', {}, title));
+    $('main').appendChild(s);
+    return s;
+  }
+  function listing(sec, lines, id) {
+    const ol = el('ol', { class: 'listing', id });
+    lines.forEach((t, a) => {
+      const li = el('li', { 'data-addr': a });
+      li.appendChild(el('span', { class: 'addr' }, String(a)));
+      li.appendChild(document.createTextNode(t));
+      ol.appendChild(li);
+    });
+    sec.appendChild(ol);
+    let cur = null;
+    return (a) => {
+      if (cur) cur.classList.remove('cur');
+      cur = ol.children[a] || null;
+      if (cur) {
+        cur.classList.add('cur');
+        const top = cur.offsetTop - ol.offsetTop;
+        if (top < ol.scrollTop || top > ol.scrollTop + ol.clientHeight - 20) ol.scrollTop = top - ol.clientHeight / 3;
+      }
+    };
+  }
+  function pixelCanvas(fig, w, h, caption, id) {
+    const f = el('figure');
+    const c = el('canvas', { class: 'px', width: w, height: h, id, tabindex: '0' });
+    f.appendChild(c);
+    f.appendChild(el('figcaption', {}, caption));
+    fig.appendChild(f);
+    return c;
+  }
+  /* canvas pixel under a mouse event; y counts from the bottom row */
+  function pixelAt(c, ev, w, h) {
+    const r = c.getBoundingClientRect();
+    const x = Math.floor((ev.clientX - r.left) / r.width * w);
+    const yt = Math.floor((ev.clientY - r.top) / r.height * h);
+    return [Math.max(0, Math.min(w - 1, x)), Math.max(0, Math.min(h - 1, h - 1 - yt))];
+  }
+
+  /* ================================================================ PP5 */
+  function pp5(R) {
+    const m = R.meta, dv = R.dv, u8 = R.u8;
+    const nsig = m.signals.length, N = m.clocks, first = m.first_clock;
+    const W = m.width, H = m.height, NP = W * H;
+    const sigIndex = {};
+    m.signals.forEach((s, i) => { sigIndex[s.name] = i; });
+    /* every clock's signals */
+    const sig = new Uint32Array(N * nsig);
+    const cur = new Uint32Array(nsig);
+    const fieldRecs = m.fields.map(() => []);
+    let k = 0;
+    for (let r = 1; r < R.tags.length; r++) {
+      const o = R.offs[r];
+      if (R.tags[r] === 2) {
+        const clk = dv.getUint32(o, true) - first;
+        for (; k < clk && k < N; k++) sig.set(cur, k * nsig);
+        const n = u8[o + 4];
+        for (let j = 0; j < n; j++) cur[u8[o + 5 + 5 * j]] = dv.getUint32(o + 6 + 5 * j, true);
+      } else if (R.tags[r] === 3) {
+        fieldRecs[u8[o + 4]].push(r);
+      }
+    }
+    for (; k < N; k++) sig.set(cur, k * nsig);
+    const S = (i, name) => sig[i * nsig + sigIndex[name]];
+    /* fields: values after each record, with a snapshot every 64 records */
+    function applyField(arr, r) {
+      const o = R.offs[r], by = u8[o + 5], mode = u8[o + 6], np = dv.getUint32(o + 7, true);
+      let q = o + 11;
+      const rd = by === 1 ? (p) => u8[p] : by === 2 ? (p) => dv.getUint16(p, true) : (p) => dv.getUint32(p, true);
+      if (mode === 0) { for (let p = 0; p < np; p++, q += by) arr[p] = rd(q); }
+      else if (mode === 2) { for (let p = 0; p < np; p++) arr[p] = (u8[q + (p >> 3)] >> (p & 7)) & 1; }
+      else if (mode === 3) {
+        const k = u8[q++], nb = (np + 7) >> 3;
+        for (let j = 0; j < k; j++, q += 1 + nb) {
+          const bit = (1 << u8[q]) >>> 0;
+          for (let b = 0; b < nb; b++) {
+            const x = u8[q + 1 + b];
+            if (x) for (let t = 0; t < 8; t++) if ((x >> t) & 1) arr[8 * b + t] = (arr[8 * b + t] ^ bit) >>> 0;
+          }
+        }
+      }
+      else {
+        const n = dv.getUint32(q, true); q += 4;
+        for (let j = 0; j < n; j++, q += 4 + by) arr[dv.getUint32(q, true)] = rd(q + 4);
+      }
+    }
+    const recClock = (r) => dv.getUint32(R.offs[r], true) - first;
+    const F = m.fields.map((f, fi) => {
+      const recs = fieldRecs[fi], snaps = [new Uint32Array(NP)];
+      const arr = new Uint32Array(NP);
+      recs.forEach((r, j) => { applyField(arr, r); if ((j + 1) % 64 === 0) snaps.push(arr.slice()); });
+      return { recs, snaps, arr: new Uint32Array(NP), applied: -1, clocks: Int32Array.from(recs, recClock) };
+    });
+    /* the field after clock index i: records with clock <= i */
+    function fieldAt(fi, i) {
+      const f = F[fi];
+      let lo = 0, hi = f.clocks.length; // count of records with clock <= i
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (f.clocks[mid] <= i) lo = mid + 1; else hi = mid; }
+      const want = lo;
+      if (f.applied === want) return f.arr;
+      if (f.applied < 0 || want < f.applied || want - f.applied > 64) {
+        const s = Math.floor(want / 64);
+        f.arr.set(f.snaps[s]);
+        f.applied = s * 64;
+      }
+      for (; f.applied < want; f.applied++) applyField(f.arr, f.recs[f.applied]);
+      return f.arr;
+    }
+    const fi = (name) => m.fields.findIndex((f) => f.name === name);
+    const FE = fi('Enable'), FC = fi('Carry'), FZ = fi('z'), FT = fi('ztemp'), FR = fi('red'), FG = fi('green'), FB = fi('blue');
+
+    $('title').textContent = 'lockstep viewer — PP5: ' + m.scene + ' (' + N + ' clocks, ' + W + '×' + H + ' array)';
+    $('main').innerHTML = '';
+    const secU = section('Microcode (current word = PC)', 'pp5-ucode');
+    const markU = listing(secU, m.ucode.map((u) => hex(u[0] >>> 0, 8) + '  ' + u[1]), 'ucode');
+    const secI = section('Pixel array', 'pp5-array');
+    const imgs = el('div', { class: 'images' });
+    secI.appendChild(imgs);
+    const cE = pixelCanvas(imgs, W, H, 'Enable plane', 'img-enable');
+    const cZ = pixelCanvas(imgs, W, H, 'z buffer (24 bits; near = bright)', 'img-z');
+    const cC = pixelCanvas(imgs, W, H, 'colour (red, green, blue fields)', 'img-colour');
+    const secM = section('IGC modules', 'pp5-modules');
+    secM.appendChild(el('p', { id: 'segment' }));
+    const modules = [
+      ['InputLatch', ['ST1', 'ST2']],
+      ['Controller', ['Busy', 'IBsy', 'CBsy', 'IP', 'PostI', 'PostC', 'RMode', 'Shift']],
+      ['Sequencer', ['PC', 'UWord', 'Done', 'DirEn', 'NewL', 'Branch']],
+      ['LoopCount', ['LC1', 'LC2', 'TC1', 'TC2']],
+      ['PixMemAddr', ['Addr', 'Dst', 'Src', 'Aux']],
+      ['DirectReg', ['ALUDatInt', 'DirShReg', 'ALUDat']],
+      ['Serializer', ['FBits', 'CSB', 'LSBInt', 'MsIn', 'TRR', 'ABit', 'CBit', 'Ser.IBsy']],
+      ['OutputLatch (pins)', ['AddrL', 'AddrH', 'ACmp', 'AGtsS', 'AGtsT', 'BCmp', 'BGtsE', 'BGtsM', 'CCmp', 'CGtsC', 'LdC', 'LdE', 'MWrt', 'ExtOp', 'Config', 'Pair']],
+    ];
+    const mods = el('div', { class: 'modules' });
+    secM.appendChild(mods);
+    const sigCells = {};
+    for (const [name, sigs] of modules) {
+      const d = el('div');
+      d.appendChild(el('h3', {}, name));
+      const t = el('table');
+      for (const s of sigs) {
+        if (!(s in sigIndex)) continue;
+        const tr = el('tr');
+        tr.appendChild(el('th', {}, s));
+        const td = el('td', { id: 'sig-' + s.replace('.', '_'), 'data-signal': s });
+        tr.appendChild(td);
+        t.appendChild(tr);
+        sigCells[s] = td;
+      }
+      d.appendChild(t);
+      mods.appendChild(d);
+    }
+    const secQ = section('QEE coefficient streams (serializer pins, last 64 clocks; newest right)', 'pp5-qee');
+    const qee = el('table');
+    const qeeCells = {};
+    for (const s of ['ADat', 'BDat', 'CDat', 'DDat', 'EDat', 'FDat', 'LSB', 'TrSt']) {
+      const tr = el('tr');
+      tr.appendChild(el('th', {}, s));
+      const td = el('td', { class: 'bits', id: 'qee-' + s });
+      tr.appendChild(td);
+      qee.appendChild(tr);
+      qeeCells[s] = td;
+    }
+    secQ.appendChild(qee);
+    const secP = section('Pixel (click an image)', 'pp5-pixel');
+    const pxInfo = el('div', { id: 'pixel' });
+    secP.appendChild(pxInfo);
+    let selected = [Math.floor(W / 2), Math.floor(H / 2)];
+    for (const c of [cE, cZ, cC]) c.addEventListener('click', (ev) => { selected = pixelAt(c, ev, W, H); go(view.at); });
+
+    const ctxs = [cE, cZ, cC].map((c) => c.getContext('2d'));
+    const ims = ctxs.map((c) => c.createImageData(W, H));
+    function draw(i) {
+      const e = fieldAt(FE, i), z = fieldAt(FZ, i), r = fieldAt(FR, i), g = fieldAt(FG, i), b = fieldAt(FB, i);
+      for (let y = 0; y < H; y++)
+        for (let x = 0; x < W; x++) {
+          const p = y * W + x, q = 4 * ((H - 1 - y) * W + x);
+          const ev = e[p] ? 255 : 30;
+          ims[0].data.set([ev, e[p] ? 220 : 30, e[p] ? 80 : 40, 255], q);
+          const zv = 255 - (z[p] >>> 16);
+          ims[1].data.set([zv, zv, zv, 255], q);
+          ims[2].data.set([r[p], g[p], b[p], 255], q);
+        }
+      ctxs.forEach((c, k) => c.putImageData(ims[k], 0, 0));
+    }
+    function segmentOf(i) {
+      const c = first + i;
+      for (const s of m.segments) if (c >= s.first && c < s.first + s.clocks) return s;
+      return null;
+    }
+    function showPixel(i) {
+      const [x, y] = selected, p = y * W + x;
+      const v = (f) => fieldAt(f, i)[p];
+      const z = v(FZ), zt = v(FT), rr = v(FR), gg = v(FG), bb = v(FB);
+      pxInfo.innerHTML = '';
+      const t = el('table');
+      const row = (k, val, id) => { const tr = el('tr'); tr.appendChild(el('th', {}, k)); tr.appendChild(el('td', { id }, String(val))); t.appendChild(tr); };
+      row('pixel (x, y)', x + ', ' + y, 'px-xy');
+      row('Enable', v(FE), 'px-E');
+      row('Carry', v(FC), 'px-Carry');
+      row('z (bits 0–23)', z, 'px-z');
+      row('ztemp (bits 24–47)', zt, 'px-ztemp');
+      row('colour (bits 48–71)', rr + ', ' + gg + ', ' + bb, 'px-rgb');
+      pxInfo.appendChild(t);
+      let bits = '';
+      const word = [[z, 24], [zt, 24], [rr, 8], [gg, 8], [bb, 8]];
+      let a = 0;
+      for (const [val, n] of word) for (let b = 0; b < n; b++, a++) bits += ((val >>> b) & 1) + ((a + 1) % 24 === 0 ? '\n' : (a + 1) % 8 === 0 ? ' ' : '');
+      pxInfo.appendChild(el('div', { class: 'bits', id: 'px-bits' }, 'memory bits 0–71 (bit 0 first):\n' + bits));
+      /* history: every recorded change of this pixel up to clock i */
+      const lines = [];
+      [FE, FZ, FT, FR, FG, FB].forEach((f) => {
+        let prev = 0;
+        const tmp = new Uint32Array(NP);
+        for (const r of F[f].recs) {
+          const c = recClock(r);
+          if (c > i) break;
+          applyFieldOne(tmp, r, p);
+          if (tmp[p] !== prev) { lines.push([c, m.fields[f].name + ' = ' + tmp[p]]); prev = tmp[p]; }
+        }
+      });
+      lines.sort((a, b) => a[0] - b[0]);
+      pxInfo.appendChild(el('div', { class: 'hist', id: 'px-hist' }, 'history (clock: field = value):\n' +
+        lines.slice(-200).map(([c, s]) => 'clock ' + (c + first) + ': ' + s).join('\n')));
+    }
+    function applyFieldOne(arr, r, p) {
+      const o = R.offs[r], by = u8[o + 5], mode = u8[o + 6], np = dv.getUint32(o + 7, true);
+      let q = o + 11;
+      const rd = by === 1 ? (x) => u8[x] : by === 2 ? (x) => dv.getUint16(x, true) : (x) => dv.getUint32(x, true);
+      if (mode === 0) arr[p] = rd(q + p * by);
+      else if (mode === 2) arr[p] = (u8[q + (p >> 3)] >> (p & 7)) & 1;
+      else if (mode === 3) {
+        const k = u8[q++], nb = (np + 7) >> 3;
+        for (let j = 0; j < k; j++, q += 1 + nb) if ((u8[q + 1 + (p >> 3)] >> (p & 7)) & 1) arr[p] = (arr[p] ^ (1 << u8[q])) >>> 0;
+      }
+      else {
+        const n = dv.getUint32(q, true); q += 4;
+        let lo = 0, hi = n;
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (dv.getUint32(q + mid * (4 + by), true) < p) lo = mid + 1; else hi = mid; }
+        if (lo < n && dv.getUint32(q + lo * (4 + by), true) === p) arr[p] = rd(q + lo * (4 + by) + 4);
+      }
+    }
+    view = {
+      n: N, at: 0,
+      label: (i) => 'clock ' + (first + i) + ' (' + i + ' of ' + (N - 1) + ')',
+      jump: (i) => S(i, 'Branch') === 1,
+      done: (i) => S(i, 'Done') === 1,
+      show: (i) => {
+        markU(S(i, 'PC'));
+        for (const s in sigCells) {
+          const w = m.signals[sigIndex[s]].width, v = S(i, s);
+          sigCells[s].textContent = w > 4 ? hex(v >>> 0, Math.ceil(w / 4)) + ' (' + (v >>> 0) + ')' : String(v);
+        }
+        for (const s in qeeCells) {
+          let t = '';
+          for (let j = Math.max(0, i - 63); j <= i; j++) t += S(j, s);
+          qeeCells[s].textContent = t;
+        }
+        const seg = segmentOf(i);
+        $('segment').textContent = 'host stream: ' + (seg ? seg.name + ', clock ' + (first + i - seg.first) + ' of ' + seg.clocks : '—');
+        draw(i);
+        showPixel(i);
+      },
+    };
+    window.lsv = { machine: 'pp5', go, meta: m, get at() { return view.at; }, signal: S, field: (name, i, x, y) => fieldAt(fi(name), i)[y * W + x], select: (x, y) => { selected = [x, y]; go(view.at); } };
+  }
+
+  /* =============================================================== R500 */
+  function r500(R) {
+    const m = R.meta, dv = R.dv, u8 = R.u8;
+    const W = m.width, H = m.height;
+    /* index: threads and instructions */
+    const threads = []; // {n, covered, px, py, rec, first, count}
+    const iRec = [], iThread = [], iPc = [];
+    for (let r = 1; r < R.tags.length; r++) {
+      const o = R.offs[r];
+      if (R.tags[r] === 4) {
+        const t = dv.getUint32(o, true), n = u8[o + 4], cov = dv.getBigUint64(o + 5, true);
+        const px = [], py = [];
+        for (let l = 0; l < n; l++) { px.push(dv.getUint16(o + 13 + 4 * l, true)); py.push(dv.getUint16(o + 15 + 4 * l, true)); }
+        threads[t] = { id: t, n, covered: cov, px, py, rec: r, first: iRec.length, count: 0 };
+      } else if (R.tags[r] === 5) {
+        const t = dv.getUint32(o, true);
+        iRec.push(r); iThread.push(t); iPc.push(dv.getUint16(o + 4, true));
+        threads[t].count++;
+      }
+    }
+    const N = iRec.length;
+    const threadList = threads.filter(Boolean);
+    /* decode the states of one thread's instructions (cached for the current thread) */
+    let cache = { t: -1, states: null };
+    function decodeThread(t) {
+      if (cache.t === t) return cache.states;
+      const T = threads[t], n = T.n;
+      const ro = R.offs[T.rec];
+      const nt = u8[ro + 13 + 4 * n];
+      const regs = new Map(); // key file*1000+reg*4+ch -> Float32Array(n)
+      let q = ro + 14 + 4 * n;
+      for (let r = 0; r < nt; r++) for (let ch = 0; ch < 4; ch++) {
+        const a = new Float32Array(n);
+        for (let l = 0; l < n; l++, q += 4) a[l] = dv.getFloat32(q, true);
+        regs.set(r * 4 + ch, a);
+      }
+      const st = { active: 0n, killed: 0n, pred: [0n, 0n, 0n, 0n, 0n], masks: [0n, 0n, 0n], aL: 0, counters: new Uint8Array(n), loops: [], addrs: [] };
+      const states = [];
+      for (let i = T.first; i < T.first + T.count; i++) {
+        const o = R.offs[iRec[i]];
+        const type = u8[o + 6], f = dv.getUint16(o + 7, true);
+        let p = o + 9;
+        const g64 = () => { const v = dv.getBigUint64(p, true); p += 8; return v; };
+        if (f & 1) st.active = g64();
+        if (f & 2) st.killed = g64();
+        if (f & 4) st.pred = [g64(), g64(), g64(), g64(), g64()];
+        if (f & 8) st.masks = [g64(), g64(), g64()];
+        if (f & 16) { st.aL = dv.getInt32(p, true); p += 4; }
+        if (f & 32) { st.counters = u8.slice(p, p + n); p += n; }
+        if (f & 64) {
+          const d = u8[p++]; st.loops = [];
+          for (let k = 0; k < d; k++) {
+            st.loops.push({ count: dv.getUint32(p, true), aL: dv.getInt32(p + 4, true), kind: u8[p + 8] ? 'LOOP' : 'REP', brk: dv.getBigUint64(p + 9, true), cont: dv.getBigUint64(p + 17, true) });
+            p += 25;
+          }
+        }
+        if (f & 128) { const d = u8[p++]; st.addrs = []; for (let k = 0; k < d; k++, p += 2) st.addrs.push(dv.getUint16(p, true)); }
+        const nw = dv.getUint16(p, true); p += 2;
+        const writes = [];
+        for (let w = 0; w < nw; w++) {
+          const file = u8[p], reg = u8[p + 1], ch = u8[p + 2], mask = dv.getBigUint64(p + 3, true);
+          p += 11;
+          const vals = [];
+          for (let l = 0; l < n; l++) if ((mask >> BigInt(l)) & 1n) { vals.push([l, dv.getFloat32(p, true)]); p += 4; }
+          writes.push({ file, reg, ch, vals });
+        }
+        states.push({ i, pc: iPc[i], type, active: st.active, killed: st.killed, pred: st.pred.slice(), masks: st.masks.slice(), aL: st.aL, counters: st.counters, loops: st.loops, addrs: st.addrs, writes });
+      }
+      cache = { t, states, initial: regs };
+      return states;
+    }
+    const names = { 0: 't', 1: 'out', 2: 'W' };
+    /* One light pass at load (32-bit halves, no BigInt): per instruction the
+     * share of the thread's lanes that are active, covered and not killed
+     * (SIMD efficiency), and the final render target 0 from the writes. */
+    const pc32 = (v) => { v -= (v >>> 1) & 0x55555555; v = (v & 0x33333333) + ((v >>> 2) & 0x33333333); return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24; };
+    const eff = new Float32Array(N);
+    const img = new Float32Array(W * H * 4);
+    {
+      let t = -1, aLo = 0, aHi = 0, kLo = 0, kHi = 0, cLo = 0, cHi = 0, T = null;
+      for (let i = 0; i < N; i++) {
+        const o = R.offs[iRec[i]];
+        if (iThread[i] !== t) {
+          t = iThread[i]; T = threads[t]; aLo = aHi = kLo = kHi = 0;
+          const ro = R.offs[T.rec];
+          cLo = dv.getUint32(ro + 5, true); cHi = dv.getUint32(ro + 9, true);
+        }
+        const f = dv.getUint16(o + 7, true);
+        let p = o + 9;
+        if (f & 1) { aLo = dv.getUint32(p, true); aHi = dv.getUint32(p + 4, true); p += 8; }
+        if (f & 2) { kLo = dv.getUint32(p, true); kHi = dv.getUint32(p + 4, true); p += 8; }
+        eff[i] = (pc32(aLo & cLo & ~kLo) + pc32(aHi & cHi & ~kHi)) / T.n;
+        if (f & 4) p += 40;
+        if (f & 8) p += 24;
+        if (f & 16) p += 4;
+        if (f & 32) p += T.n;
+        if (f & 64) p += 1 + 25 * u8[p];
+        if (f & 128) p += 1 + 2 * u8[p];
+        const nw = dv.getUint16(p, true); p += 2;
+        for (let w = 0; w < nw; w++) {
+          const file = u8[p], reg = u8[p + 1], ch = u8[p + 2];
+          const mLo = dv.getUint32(p + 3, true), mHi = dv.getUint32(p + 7, true);
+          p += 11;
+          if (file === 1 && reg === 0) {
+            for (let l = 0; l < T.n; l++) {
+              if (!(l < 32 ? (mLo >>> l) & 1 : (mHi >>> (l - 32)) & 1)) continue;
+              if (T.px[l] < W && T.py[l] < H) img[4 * (T.py[l] * W + T.px[l]) + ch] = dv.getFloat32(p, true);
+              p += 4;
+            }
+          } else p += 4 * (pc32(mLo) + pc32(mHi));
+        }
+      }
+    }
+    cache = { t: -1 };
+
+    $('title').textContent = 'lockstep viewer — R500: ' + m.program + ' (' + W + '×' + H + ', ' + threadList.length + ' threads of ' + m.thread_size + ', ' + N + ' instructions issued)';
+    $('main').innerHTML = '';
+    const secL = section('Program (current instruction = PC)', 'r500-listing');
+    const mark = listing(secL, m.listing.map((x) => '[' + m.types[x.type] + '] ' + x.text.replace(/\n\s*/g, ' ')), 'listing');
+    const secS = section('Thread state (as the instruction issues)', 'r500-state');
+    const stT = el('table', { id: 'state' });
+    secS.appendChild(stT);
+    const cells = {};
+    for (const [k, label] of [['thread', 'thread'], ['pc', 'PC'], ['type', 'type'], ['index', 'instruction in thread'], ['active', 'active'], ['killed', 'killed'], ['branch', 'branch (counted)'], ['break', 'break'], ['continue', 'continue'], ['pred', 'predicates R G B A'], ['alu', 'ALU result'], ['aL', 'aL'], ['counters', 'branch counters'], ['loops', 'loop stack'], ['addrs', 'address stack'], ['eff', 'SIMD efficiency (thread so far)']]) {
+      const tr = el('tr');
+      tr.appendChild(el('th', {}, label));
+      cells[k] = el('td', { id: 'r-' + k });
+      tr.appendChild(cells[k]);
+      stT.appendChild(tr);
+    }
+    const secA = section('Lanes × time (this thread; green active, grey branch, orange break, blue continue, red killed, black not covered)', 'r500-lanes');
+    const cL = el('canvas', { class: 'strip', id: 'lanes', width: 400, height: 64 });
+    secA.appendChild(cL);
+    secA.appendChild(el('h2', {}, 'SIMD efficiency over the run (active lanes / lanes per issued instruction)'));
+    const cEff = el('canvas', { class: 'eff', id: 'eff', width: 600, height: 60 });
+    secA.appendChild(cEff);
+    const secP = section('Pixel (click the image or a lane)', 'r500-pixel');
+    const imgs = el('div', { class: 'images' });
+    secP.appendChild(imgs);
+    const cI = pixelCanvas(imgs, W, H, 'render target 0 (from the recording)', 'img-target');
+    const pxInfo = el('div', { id: 'pixel' });
+    secP.appendChild(pxInfo);
+    { // the image
+      const c = cI.getContext('2d'), id = c.createImageData(W, H);
+      const cl = (v) => Math.max(0, Math.min(255, Math.round(v * 255)));
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+        const p = 4 * (y * W + x), q = 4 * ((H - 1 - y) * W + x);
+        id.data.set([cl(img[p]), cl(img[p + 1]), cl(img[p + 2]), 255], q);
+      }
+      c.putImageData(id, 0, 0);
+    }
+    { // efficiency strip
+      const c = cEff.getContext('2d'), w = cEff.width, h = cEff.height;
+      c.fillStyle = '#fff'; c.fillRect(0, 0, w, h);
+      c.fillStyle = '#396';
+      for (let x = 0; x < w; x++) {
+        const a = Math.floor(x * N / w), b = Math.max(a + 1, Math.floor((x + 1) * N / w));
+        let s = 0; for (let i = a; i < b; i++) s += eff[i];
+        const v = s / (b - a);
+        c.fillRect(x, h - v * h, 1, v * h);
+      }
+    }
+    cache = { t: -1 };
+    const effBase = cEff.getContext('2d').getImageData(0, 0, cEff.width, cEff.height);
+    let selLane = null; // [thread, lane]
+    function laneOfPixel(x, y) {
+      for (const T of threadList) for (let l = 0; l < T.n; l++) if (T.px[l] === x && T.py[l] === y) return [T.id, l];
+      return null;
+    }
+    cI.addEventListener('click', (ev) => { const [x, y] = pixelAt(cI, ev, W, H); selectPixel(x, y); });
+    cL.addEventListener('click', (ev) => {
+      const r = cL.getBoundingClientRect();
+      const t = iThread[view.at], T = threads[t];
+      const l = Math.floor((ev.clientY - r.top) / r.height * T.n);
+      const k = Math.floor((ev.clientX - r.left) / r.width * T.count);
+      selLane = [t, Math.max(0, Math.min(T.n - 1, l))];
+      go(T.first + Math.max(0, Math.min(T.count - 1, k)));
+    });
+    const fmtMask = (v, n) => hex64(v) + '  ' + [...Array(n)].map((_, l) => ((v >> BigInt(l)) & 1n) ? '1' : '.').join('');
+    function drawLanes(T, states, k) {
+      cL.width = Math.max(1, Math.min(2000, T.count));
+      cL.height = T.n;
+      const c = cL.getContext('2d'), im = c.createImageData(cL.width, T.n);
+      for (let x = 0; x < cL.width; x++) {
+        const s = states[Math.floor(x * T.count / cL.width)];
+        for (let l = 0; l < T.n; l++) {
+          const b = BigInt(l);
+          let col;
+          if (!((T.covered >> b) & 1n)) col = [0, 0, 0];
+          else if ((s.killed >> b) & 1n) col = [200, 40, 40];
+          else if ((s.active >> b) & 1n) col = [60, 170, 90];
+          else if ((s.masks[1] >> b) & 1n) col = [230, 140, 30];
+          else if ((s.masks[2] >> b) & 1n) col = [70, 110, 220];
+          else col = [170, 170, 170];
+          im.data.set([...col, 255], 4 * (l * cL.width + x));
+        }
+      }
+      c.putImageData(im, 0, 0);
+      c.fillStyle = 'rgba(255,220,0,0.9)';
+      c.fillRect(Math.floor(k * cL.width / T.count), 0, Math.max(1, Math.ceil(cL.width / T.count)), T.n);
+      if (selLane && selLane[0] === T.id) { c.fillStyle = 'rgba(0,0,0,0.35)'; c.fillRect(0, selLane[1], cL.width, 1); }
+    }
+    function showLane(T, states, k) {
+      pxInfo.innerHTML = '';
+      if (!selLane || selLane[0] !== T.id) { pxInfo.appendChild(el('p', {}, 'Click a pixel in the image or a lane in the lanes × time picture.')); return; }
+      const l = selLane[1], b = BigInt(l);
+      const t = el('table');
+      const row = (key, val, id) => { const tr = el('tr'); tr.appendChild(el('th', {}, key)); tr.appendChild(el('td', { id }, String(val))); t.appendChild(tr); };
+      row('pixel (x, y)', T.px[l] + ', ' + T.py[l], 'px-xy');
+      row('thread, lane', T.id + ', ' + l, 'px-lane');
+      const s = states[k];
+      row('active now', (s.active >> b) & 1n ? 1 : 0, 'px-active');
+      /* registers after instruction k: initial values, then the writes */
+      const regs = new Map();
+      for (const ch of 'xyzw') regs.set('out0.' + ch, 0); // outputs start at 0 (src/r500/exec.c)
+      for (const [key, a] of cache.initial) regs.set('t' + (key >> 2) + '.' + 'xyzw'[key & 3], a[l]);
+      const path = [];
+      for (let j = 0; j <= k; j++) {
+        const sj = states[j];
+        if ((sj.active >> b) & 1n) path.push(sj.pc);
+        for (const w of sj.writes) for (const [ll, v] of w.vals) if (ll === l)
+          regs.set((w.file === 0 ? 't' + w.reg : w.file === 1 ? 'out' + w.reg : 'W') + (w.file === 2 ? '' : '.' + 'xyzw'[w.ch]), v);
+      }
+      row('path (PCs while active, so far)', path.length > 60 ? path.slice(0, 30).join(' ') + ' … ' + path.slice(-20).join(' ') + ' (' + path.length + ')' : path.join(' '), 'px-path');
+      pxInfo.appendChild(t);
+      const rt = el('table', { id: 'px-regs' });
+      const keys = [...regs.keys()].sort((a, c) => a.localeCompare(c, 'en', { numeric: true }));
+      for (const key of keys) { const tr = el('tr'); tr.appendChild(el('th', {}, key)); tr.appendChild(el('td', { 'data-reg': key }, String(regs.get(key)))); rt.appendChild(tr); }
+      pxInfo.appendChild(rt);
+    }
+    view = {
+      n: N, at: 0,
+      label: (i) => 'instruction ' + i + ' of ' + (N - 1) + ' (thread ' + iThread[i] + ')',
+      /* the instruction an FC jump went to: the thread's previous one was FC and this is not the next address */
+      jump: (i) => i > 0 && iThread[i - 1] === iThread[i] && m.listing[iPc[i - 1]] !== undefined &&
+        m.listing[iPc[i - 1]].type === 2 && iPc[i] !== iPc[i - 1] + 1,
+      done: (i) => i + 1 >= N || iThread[i + 1] !== iThread[i],
+      thread: (i) => i > 0 && iThread[i] !== iThread[i - 1],
+      show: (i) => {
+        const t = iThread[i], T = threads[t];
+        const states = decodeThread(t), k = i - T.first, s = states[k];
+        mark(s.pc);
+        cells.thread.textContent = t + ' (' + T.n + ' lanes)';
+        cells.pc.textContent = String(s.pc);
+        cells.type.textContent = m.types[s.type];
+        cells.index.textContent = k + ' of ' + T.count;
+        cells.active.textContent = fmtMask(s.active, T.n);
+        cells.killed.textContent = fmtMask(s.killed, T.n);
+        cells.branch.textContent = fmtMask(s.masks[0], T.n);
+        cells.break.textContent = fmtMask(s.masks[1], T.n);
+        cells.continue.textContent = fmtMask(s.masks[2], T.n);
+        cells.pred.textContent = s.pred.slice(0, 4).map(hex64).join(' ');
+        cells.alu.textContent = hex64(s.pred[4]);
+        cells.aL.textContent = String(s.aL);
+        cells.counters.textContent = [...Array(T.n)].map((_, l) => ((s.masks[0] >> BigInt(l)) & 1n) ? s.counters[l] : '-').join(' ');
+        cells.loops.textContent = s.loops.length ? s.loops.map((f) => f.kind + ' count ' + f.count + ' aL ' + f.aL + ' break ' + hex64(f.brk) + ' continue ' + hex64(f.cont)).join(' | ') : '(empty)';
+        cells.addrs.textContent = s.addrs.length ? s.addrs.join(' ') : '(empty)';
+        let a = 0; for (let j = 0; j <= k; j++) a += eff[T.first + j];
+        cells.eff.textContent = (100 * a / (k + 1)).toFixed(1) + '%';
+        drawLanes(T, states, k);
+        const c = cEff.getContext('2d');
+        c.putImageData(effBase, 0, 0);
+        c.fillStyle = '#d33';
+        c.fillRect(Math.floor(i * cEff.width / N), 0, 2, cEff.height);
+        showLane(T, states, k);
+      },
+    };
+    function selectPixel(x, y) {
+      const s = laneOfPixel(x, y);
+      if (!s) return;
+      selLane = s;
+      go(iThread[view.at] === s[0] ? view.at : threads[s[0]].first);
+    }
+    window.lsv = { machine: 'r500', go, meta: m, get at() { return view.at; }, select: selectPixel, selectLane: (l) => { selLane = [iThread[view.at], l]; go(view.at); }, threadFirst: (t) => threads[t].first };
+  }
+
+  /* ---- start ---- */
+  async function load() {
+    const t0 = performance.now();
+    const tag = $('lsr');
+    let u8;
+    if (tag) {
+      const s = atob(tag.textContent.trim());
+      u8 = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+    } else {
+      const r = await fetch('run.lsr');
+      u8 = new Uint8Array(await r.arrayBuffer());
+    }
+    const R = parse(u8);
+    if (R.machine === 1) pp5(R); else if (R.machine === 2) r500(R); else throw new Error('unknown machine ' + R.machine);
+    setupControls();
+    go(0);
+    window.lsv.loadMs = performance.now() - t0;
+    document.body.setAttribute('data-ready', '1');
+  }
+  load().catch((e) => {
+    $('main').innerHTML = '';
+    $('main').appendChild(el('p', { id: 'error' }, 'cannot show this recording: ' + e.message));
+    document.body.setAttribute('data-ready', 'error');
+  });
+})();
