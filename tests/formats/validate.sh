@@ -1,0 +1,102 @@
+#!/bin/sh
+# Validates the JSON every tool writes against its schema in docs/schemas
+# (docs/formats.md): r500 run --stats/--trace, pp5 render --stats,
+# pp5 serialize --json, mesa decode (the job schema), the corpus jobs, and
+# with the Mesa shim mesa piglit --json. A broken document must fail.
+# usage: validate.sh LOCKSTEP SOURCE_ROOT
+set -u
+L=$1
+SRC=$2
+PY=/usr/bin/python3
+S=$SRC/docs/schemas
+if ! [ -x "$PY" ] || ! "$PY" -c 'import jsonschema' 2>/dev/null; then
+  echo "SKIP: $PY with python3-jsonschema is needed (scripts/deps.sh --check)"
+  exit 77
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { # schema file...
+  schema=$1; shift
+  if "$PY" - "$S/$schema" "$@" <<'PYEOF'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+v = jsonschema.Draft202012Validator(schema)
+bad = 0
+for f in sys.argv[2:]:
+    errs = list(v.iter_errors(json.load(open(f))))
+    for e in errs[:3]:
+        print(f"{f}: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+    bad += bool(errs)
+sys.exit(1 if bad else 0)
+PYEOF
+  then echo "ok: $# file(s) against $schema"
+  else echo "FAIL: against $schema"; fail=1
+  fi
+}
+must_fail() { # schema file
+  if "$PY" -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+       "$S/$1" "$2" 2>/dev/null; then
+    echo "FAIL: the broken $2 passed $1"; fail=1
+  else echo "ok: broken $(basename "$2") rejected by $1"
+  fi
+}
+run() { "$@" || { echo "FAIL: $*"; fail=1; }; }
+
+# the schemas are themselves valid draft 2020-12
+for s in "$S"/*.schema.json; do
+  "$PY" -c 'import json,sys,jsonschema; jsonschema.Draft202012Validator.check_schema(json.load(open(sys.argv[1])))' "$s" \
+    || { echo "FAIL: $s is not a valid schema"; fail=1; }
+done
+
+# R500: stats and trace of examples with loops, subroutines and branches
+for ex in nested_if loop_break_continue subroutine rep_al; do
+  run "$L" r500 run "$SRC/examples/r500/$ex.fs.asm" --size 8x4 -o "$T/$ex.png" \
+    --stats "$T/$ex.stats.json" --trace "$T/$ex.trace.json" 2>/dev/null
+done
+check r500-stats.schema.json "$T"/*.stats.json
+check r500-trace.schema.json "$T"/*.trace.json
+
+# PP5: render statistics and the serializer's JSON
+for sc in triangle demo; do
+  run "$L" pp5 render "$SRC/examples/pp5/$sc.scene" --chips 2x2 -q -o "$T/$sc.png" --stats "$T/$sc.pp5.json"
+done
+check pp5-render-stats.schema.json "$T"/*.pp5.json
+run "$L" pp5 serialize --json --fbits 4 --mode linear --fni 9 -- 1 -2.5 3 0 0 0 >"$T/ser.json"
+check pp5-serialize.schema.json "$T/ser.json"
+
+# the jobs of the corpus (and the examples' own jobs)
+jobs=$(find "$SRC/../shared/corpus" "$SRC/examples" "$SRC/tests" -name '*.json' -path '*program.json' 2>/dev/null)
+if [ -n "$jobs" ]; then
+  # shellcheck disable=SC2086
+  check r500-job.schema.json $jobs
+else
+  echo "note: no corpus program.json found (../shared/corpus absent); job schema checked on a sample only"
+fi
+cat >"$T/job.json" <<'J'
+{"program": "nested_if.fs.asm", "size": [4, 4], "inputs": {"t0": "uv"},
+ "us_const": {"c0": [1, 0, 0, 1], "1": {"hex": ["0x3f800000", 0, 0, 0]}}, "clear": [0, 0, 0, 1]}
+J
+check r500-job.schema.json "$T/job.json"
+
+# Mesa: piglit results, only where the shim is built
+if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -f "$SRC/tests/mesa/data/varying_color.shader_test" ]; then
+  if "$L" mesa piglit --json "$T/piglit.json" "$SRC/tests/mesa/data/varying_color.shader_test" >/dev/null 2>&1 \
+     && [ -s "$T/piglit.json" ]; then
+    check piglit-results.schema.json "$T/piglit.json"
+  else
+    echo "note: mesa piglit did not produce results here; piglit schema not exercised"
+  fi
+else
+  echo "note: the Mesa shim is not built; piglit results schema not exercised"
+fi
+
+# negative checks: broken documents must be rejected
+sed 's/"simd_efficiency": [0-9.e+-]*/"simd_efficiency": "high"/' "$T/nested_if.stats.json" >"$T/bad_stats.json"
+must_fail r500-stats.schema.json "$T/bad_stats.json"
+echo '{"us_inst": [[1, 2, 3]], "size": [0, 4]}' >"$T/bad_job.json"
+must_fail r500-job.schema.json "$T/bad_job.json"
+echo '{"bits": 3, "streams": {"A": "012"}, "trr": []}' >"$T/bad_ser.json"
+must_fail pp5-serialize.schema.json "$T/bad_ser.json"
+
+exit $fail
