@@ -94,6 +94,19 @@ async function openPage(file, width, height) {
   return { ready, loadMs, ev, key, shot, close: () => send('Target.closeTarget', { targetId }) };
 }
 const text = (id) => `document.getElementById(${JSON.stringify(id)}).textContent`;
+// the page's width check, naming the elements that stick out when it fails
+const noHScroll = `(() => { const w = window.innerWidth;
+  if (document.documentElement.scrollWidth <= w + 1) return true;
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    let clipped = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+      if (getComputedStyle(a).overflowX !== 'visible') { clipped = true; break; }
+    if (!clipped && r.right > w + 1 && out.length < 6) out.push((e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + e.className) + ' right=' + Math.round(r.right));
+  }
+  return 'scrollWidth ' + document.documentElement.scrollWidth + ' > ' + w + ': ' + out.join(', ');
+})()`;
 
 // ---- R500 ----
 async function r500() {
@@ -163,10 +176,10 @@ async function r500() {
   check('r500', 'selected lane shown', (await p.ev(text('px-lane'))).split(', ')[1], 5);
   await p.shot('viewer-r500.png');
   await p.close();
-  const small = await openPage(path.join(dir, 'r500.html'), 420, 800);
+  const small = await openPage(path.join(dir, 'r500.html'), 360, 800);
   await small.ev(`window.lsv.go(${first + 300})`);
   check('r500', 'small window: PC', await small.ev(text('r-pc')), trace[first + 300].pc);
-  check('r500', 'small window: no horizontal page scroll', await small.ev('document.documentElement.scrollWidth <= window.innerWidth + 1'), true);
+  check('r500', 'small window: no horizontal page scroll', await small.ev(noHScroll), true);
   await small.shot('viewer-r500-small.png');
   await small.close();
 }
@@ -236,9 +249,9 @@ async function pp5() {
   await p.ev('window.lsv.go(7777)');
   await p.shot('viewer-pp5.png');
   await p.close();
-  const small = await openPage(path.join(dir, 'pp5.html'), 420, 900);
+  const small = await openPage(path.join(dir, 'pp5.html'), 360, 900);
   await small.ev('window.lsv.go(4000)');
-  check('pp5', 'small window: no horizontal page scroll', await small.ev('document.documentElement.scrollWidth <= window.innerWidth + 1'), true);
+  check('pp5', 'small window: no horizontal page scroll', await small.ev(noHScroll), true);
   await small.shot('viewer-pp5-small.png');
   await small.close();
 }
