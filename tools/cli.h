@@ -197,6 +197,9 @@ int cli_mesa_run(cli_args *a);
 int cli_mesa_check(cli_args *a);
 int cli_mesa_bench(cli_args *a);
 int cli_mesa_piglit(cli_args *a);
+int cli_mesa_exec(cli_args *a); /* tools/cli_mesa_exec.c */
+/* --chip: one of the names or R5xx PCI ids the shim knows; CLI_OK or a usage error. */
+int cli_mesa_check_chip(cli_args *a, const char *chip);
 
 /* r500 run / mesa run: write the outputs asked for (-o, --raw, --work,
  * --stats, --trace) and print the summary unless -q. */

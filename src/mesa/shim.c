@@ -15,7 +15,7 @@
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
- *   XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
+ *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
  *                       (lockstep-shim-XXXXXX) is made
  *
  * The mirror is made only when the process looks for the device (a process
@@ -199,7 +199,9 @@ static void make_mirror(void)
     if (!registered) {
         registered = atexit(cleanup_at_exit) == 0;
     }
-    const char *t = getenv("XDG_RUNTIME_DIR");
+    const char *t = getenv("LOCKSTEP_SHIM_DIR"); /* lockstep mesa exec's private directory */
+    if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
+        t = getenv("XDG_RUNTIME_DIR");
     if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
         t = getenv("TMPDIR");
     if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
