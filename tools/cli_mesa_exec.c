@@ -56,6 +56,9 @@ int cli_mesa_exec(cli_args *a)
     }
     if (capture_only && !capture)
         cli_warn(a, "--capture-only without --capture: the streams are neither executed nor kept");
+    if (capture && mkdir(capture, 0777) != 0 && errno != EEXIST)
+        return cli_err(a, CLI_OUTPUT, "cannot make the capture directory %s: %s", capture,
+                       strerror(errno));
     char shim[PATH_MAX];
     if (!cli_mesa_find_helper("LOCKSTEP_MESA_SHIM", "liblockstep_r300_shim.so", shim, sizeof shim))
         return cli_err(a, CLI_UNAVAILABLE, "the r300 shim is not built (install libdrm-dev "
