@@ -4,7 +4,7 @@
  * preloaded in exec mode (every command stream checked as the radeon kernel
  * checks it, then executed by lockstep), the chip and the watchdog are passed
  * to it, EGL and piglit's waffle are pointed at a platform that needs no
- * display, and the shim's private files go to a temporary directory that is
+ * display (and waffle's GBM platform at the fake render node), and the shim's private files go to a temporary directory that is
  * removed when the program ends, however it ends. The program's exit status
  * is the command's. */
 #define _GNU_SOURCE 1
@@ -91,7 +91,7 @@ int cli_mesa_exec(cli_args *a)
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
     size_t m = 0;
-    bool have_egl = false, have_piglit = false;
+    bool have_egl = false, have_piglit = false, have_gbm = false;
     for (size_t i = 0; i < n; i++) {
         bool keep = true;
         for (const char *const *dp = drop; *dp && keep; dp++)
@@ -99,6 +99,7 @@ int cli_mesa_exec(cli_args *a)
         keep = keep || !strncmp(environ[i], "LOCKSTEP_SHIM_TRACE=", 20);
         have_egl |= !strncmp(environ[i], "EGL_PLATFORM=", 13);
         have_piglit |= !strncmp(environ[i], "PIGLIT_PLATFORM=", 16);
+        have_gbm |= !strncmp(environ[i], "WAFFLE_GBM_DEVICE=", 18);
         if (keep)
             env[m++] = environ[i];
     }
@@ -130,6 +131,10 @@ int cli_mesa_exec(cli_args *a)
         env[m++] = "EGL_PLATFORM=surfaceless";
     if (!have_piglit)
         env[m++] = "PIGLIT_PLATFORM=surfaceless_egl";
+    /* waffle's GBM platform finds its node through libudev, which the shim
+     * does not fake; WAFFLE_GBM_DEVICE names it (PIGLIT_PLATFORM=gbm) */
+    if (!have_gbm)
+        env[m++] = "WAFFLE_GBM_DEVICE=/dev/dri/renderD128";
     env[m] = NULL;
 
     pid_t pid;

@@ -417,7 +417,8 @@ static const cli_cmd mesa_cmds[] = {
      "checked as the radeon kernel checks it (a refused one fails with the kernel's errno and a "
      "log line naming the packet and register) and then executed by lockstep; a draw past the "
      "watchdog is a GPU hang. EGL's default platform is surfaceless and piglit's is "
-     "surfaceless_egl unless EGL_PLATFORM / PIGLIT_PLATFORM are set. The shim's temporary files "
+     "surfaceless_egl unless EGL_PLATFORM / PIGLIT_PLATFORM are set (PIGLIT_PLATFORM=gbm works "
+     "too: WAFFLE_GBM_DEVICE names the fake render node). The shim's temporary files "
      "are removed when the program ends. Put -- before PROGRAM when its arguments start with '-'. "
      "The exit status is the program's (128 + N if signal N ended it); 126 or 127 if it could "
      "not be started; 2 and 6 (usage, no shim) before it starts.",
