@@ -7,6 +7,7 @@
  * memory layout explains (a size in dwords compared with bytes), the rule is
  * reproduced as the kernel has it and the comment says so. */
 #include "lockstep/mesa_cs_check.h"
+#include "lockstep/mesa_cs.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -347,21 +348,8 @@ typedef struct pkt {
 
 static const char *p3_name(unsigned op)
 {
-    switch (op) {
-    case 0x10: return "NOP";
-    case 0x28: return "3D_DRAW_VBUF";
-    case 0x29: return "3D_DRAW_IMMD";
-    case 0x2A: return "3D_DRAW_INDX";
-    case 0x2F: return "3D_LOAD_VBPNTR";
-    case 0x32: return "3D_CLEAR_ZMASK";
-    case 0x33: return "INDX_BUFFER";
-    case 0x34: return "3D_DRAW_VBUF_2";
-    case 0x35: return "3D_DRAW_IMMD_2";
-    case 0x36: return "3D_DRAW_INDX_2";
-    case 0x37: return "3D_CLEAR_HIZ";
-    case 0x38: return "3D_CLEAR_CMASK";
-    default: return "unknown";
-    }
+    const char *n = mesa_cs_packet3_name((uint8_t)op);
+    return n ? n : "unknown";
 }
 
 static ls_status packet_parse(checker *c, size_t idx, pkt *p)
