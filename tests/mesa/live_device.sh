@@ -49,6 +49,21 @@ run env LOCKSTEP_SHIM_TRACE=1 "$L" mesa exec --chip rv515 -- "$TRI"
 has "PCI id 0x7140" "--chip rv515"
 has "CS 0 executed: 2 draws" "r500_triangle (trace)"
 
+# Mesa's own streams with real buffer sizes: a vertex-buffer draw through an
+# index buffer (3D_LOAD_VBPNTR, INDX_BUFFER, 3D_DRAW_INDX_2) and the default
+# embedded quad, both accepted and executed
+if [ -n "${LOCKSTEP_MESA_GL:-}" ]; then
+  src=$(cd "$(dirname "$0")" && pwd)/data
+  for extra in "" --vbo; do
+    # shellcheck disable=SC2086
+    run env LOCKSTEP_SHIM_TRACE=1 "$L" mesa exec -- "$LOCKSTEP_MESA_GL" "$src/vf_transform.frag" \
+      --vert "$src/vf_transform.vert" --size 8x8 $extra -o "$work/gl.bin"
+    [ $rc -eq 0 ] || bad "lockstep-mesa-gl $extra under mesa exec: exit $rc"
+    has "CS 0 executed: " "lockstep-mesa-gl $extra"
+    grep -q "refused\|lockup\|not executed" "$work/out" && bad "lockstep-mesa-gl $extra: $(grep -m1 'refused\|lockup\|not executed' "$work/out")"
+  done
+fi
+
 # 2. refused as the kernel refuses it
 run "$L" mesa exec -- "$TRI" --plant forbidden-register
 [ $rc -eq 0 ] || bad "forbidden register: exit $rc"
