@@ -104,6 +104,11 @@ left=$(ls -A "$work/tmp")
 run "$L" mesa exec --capture "$work/cap" -- "$TRI"
 [ -s "$work/cap/cs_0000.ib" ] && [ -s "$work/cap/cs_0000.bo_0" ] || bad "--capture: no cs_0000.ib / .bo_0"
 rm -rf "$work/cap"
+# --capture-only: recorded, neither checked nor executed (the forbidden register passes)
+run "$L" mesa exec --capture "$work/cap" --capture-only -- "$TRI" --plant forbidden-register
+has "clear + triangle: DRM_RADEON_CS (188 dwords) -> 0" "--capture-only"
+[ -s "$work/cap/cs_0000.ib" ] || bad "--capture-only: no cs_0000.ib"
+rm -rf "$work/cap"
 
 # 6. piglit's shader_runner (optional: libwaffle-1-0 and the piglit package)
 deb=""
