@@ -8,6 +8,7 @@
 #include "test_util.h"
 
 #include "lockstep/mesa_cs_check.h"
+#include "lockstep/mesa_device.h"
 
 /* ---- a small stream builder ---------------------------------------------- */
 
@@ -443,6 +444,83 @@ static void test_corpus_streams(void **st)
     assert_true(checked > 0);
 }
 
+
+/* ---- the live device: mesa_device_submit -------------------------------- */
+
+/* The minimal draw with a vertex program: out[0] = input[0] (words from
+ * `lockstep r500 vs asm`), one float4 stream; runaway: flow-control op 0
+ * jumps back to instruction 0 after it runs, so the program never ends. */
+static long device_stream(sb *b, bool runaway)
+{
+    colour_setup(b, 1024);
+    pk0(b, 0x2140, 0);                                /* VAP_CNTL_STATUS: PVS on */
+    pk0(b, 0x2150, 3u | (1u << 13));                  /* PROG_STREAM_CNTL_0: float4 -> 0, last */
+    pk0(b, 0x21E0, 0 | (1u << 3) | (2u << 6) | (3u << 9) | (0xFu << 12)); /* xyzw */
+    pk0(b, 0x2090, 1);                                /* VAP_OUT_VTX_FMT_0: position */
+    pk0(b, 0x2200, 0);                                /* VAP_PVS_VECTOR_INDX_REG */
+    b->w[b->n++] = (3u << 16) | (1u << 15) | (0x2208 >> 2);
+    static const uint32_t vs[4] = {0x00f00203, 0x00d10001, 0x01248001, 0x01ffe001};
+    for (int i = 0; i < 4; i++)
+        b->w[b->n++] = vs[i];
+    pk0(b, 0x22D0, 0);                                /* VAP_PVS_CODE_CNTL_0: 0..0 */
+    pk0(b, 0x22DC, runaway ? 1 : 0);                  /* VAP_PVS_FLOW_CNTL_OPC: op 0 JUMP */
+    pk0(b, 0x2500, 0);                                /* ADDRS_LW_0: after 0, to 0 */
+    return immd_triangle(b, 4, 12);
+}
+
+static void test_device(void **st)
+{
+    (void)st;
+    uint8_t cb[1024] = {0};
+    mesa_device_bo bos[1] = {{cb, sizeof cb, 0}};
+    mesa_device_options o;
+    mesa_device_options_default(&o);
+    o.exec.pvs.watchdog = 100;
+    mesa_submit_result r;
+    ls_diag d;
+    for (int runaway = 0; runaway < 2; runaway++) {
+        sb b = {0};
+        long at = device_stream(&b, runaway);
+        mesa_cs_submit s = {b.w, b.n, b.rel, b.nrel, NULL, 0, NULL, 0};
+        assert_int_equal(mesa_device_submit(&s, bos, 1, &o, &r, &d), LS_OK);
+        if (!runaway) {
+            assert_int_equal(r.outcome, MESA_SUBMIT_DONE);
+            assert_int_equal(r.draws, 1);
+            assert_int_equal(r.draws_stopped, 0);
+            assert_int_equal(r.hang_packet, -1);
+        } else {
+            /* the vertex engine's watchdog stops the draw: a GPU hang at its packet */
+            assert_int_equal(r.outcome, MESA_SUBMIT_HANG);
+            assert_int_equal(r.hang_packet, at);
+            assert_non_null(strstr(r.diag.msg, "watchdog: 100 instructions"));
+        }
+        /* check only: accepted, nothing executed */
+        o.execute = false;
+        assert_int_equal(mesa_device_submit(&s, bos, 1, &o, &r, &d), LS_OK);
+        assert_int_equal(r.outcome, MESA_SUBMIT_DONE);
+        assert_int_equal(r.draws, 0);
+        o.execute = true;
+    }
+    /* refused: the checker's verdict, the kernel's errno */
+    sb f = {0};
+    pk0(&f, 0x4018, 0);
+    device_stream(&f, false);
+    mesa_cs_submit s = {f.w, f.n, f.rel, f.nrel, NULL, 0, NULL, 0};
+    assert_int_equal(mesa_device_submit(&s, bos, 1, &o, &r, &d), LS_OK);
+    assert_int_equal(r.outcome, MESA_SUBMIT_REFUSED);
+    assert_int_equal(r.err, EINVAL);
+    assert_int_equal(r.check.reg, 0x4018);
+    /* a relocation whose object does not exist: ENOENT */
+    sb g = {0};
+    device_stream(&g, false);
+    mesa_device_bo none[1] = {{NULL, 0, 0}};
+    mesa_cs_submit s2 = {g.w, g.n, g.rel, g.nrel, NULL, 0, NULL, 0};
+    assert_int_equal(mesa_device_submit(&s2, none, 1, &o, &r, &d), LS_OK);
+    assert_int_equal(r.outcome, MESA_SUBMIT_REFUSED);
+    assert_int_equal(r.err, ENOENT);
+    assert_string_equal(mesa_submit_outcome_name(MESA_SUBMIT_HANG), "hang");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,7 +528,7 @@ int main(void)
         cmocka_unit_test(test_relocations),   cmocka_unit_test(test_packets),
         cmocka_unit_test(test_registers),     cmocka_unit_test(test_patches),
         cmocka_unit_test(test_draw_sizes),    cmocka_unit_test(test_textures),
-        cmocka_unit_test(test_corpus_streams),
+        cmocka_unit_test(test_corpus_streams), cmocka_unit_test(test_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
