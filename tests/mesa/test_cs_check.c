@@ -9,6 +9,7 @@
 
 #include "lockstep/mesa_cs_check.h"
 #include "lockstep/mesa_device.h"
+#include "mesa/proc.h"
 
 /* ---- a small stream builder ---------------------------------------------- */
 
@@ -390,20 +391,6 @@ static void test_textures(void **st)
 
 /* ---- what Mesa's r300 submitted ------------------------------------------- */
 
-static bool read_words(const char *path, uint32_t **w, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *w = malloc(len > 0 ? (size_t)len : 4);
-    *n = fread(*w, 4, (size_t)len / 4, f);
-    fclose(f);
-    return true;
-}
-
 static void test_corpus_streams(void **st)
 {
     (void)st;
@@ -417,11 +404,12 @@ static void test_corpus_streams(void **st)
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         char p[1024];
         uint32_t *ib = NULL, *rel = NULL;
-        size_t n = 0, nrel = 0;
+        size_t n = 0, nrel = 0, cap = 0, rcap = 0;
+        ls_diag rd;
         snprintf(p, sizeof p, "%s/mesa-r300/out/%s/cs/cs_0000.ib", corpus, shaders[i]);
-        assert_true(read_words(p, &ib, &n));
+        assert_int_equal(mesa_read_dwords(p, &ib, &n, &cap, &rd), LS_OK);
         snprintf(p, sizeof p, "%s/mesa-r300/out/%s/cs/cs_0000.relocs", corpus, shaders[i]);
-        assert_true(read_words(p, &rel, &nrel));
+        assert_int_equal(mesa_read_dwords(p, &rel, &nrel, &rcap, &rd), LS_OK);
         mesa_cs_check_options o;
         mesa_cs_check_options_default(&o);
         o.sizes_known = false; /* the corpus has no buffer contents or sizes */
