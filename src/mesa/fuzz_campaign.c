@@ -694,19 +694,28 @@ typedef struct finding {
     char why[600];
 } finding;
 
+/* A JSON file the campaign wrote, or NULL. */
+static ls_json *load_json(const char *path)
+{
+    ls_buf b;
+    ls_buf_init(&b);
+    ls_json *j = NULL;
+    ls_diag d;
+    if (ls_read_file(path, &b) && ls_json_parse(b.data, b.len, path, &j, &d) != LS_OK)
+        j = NULL;
+    ls_buf_free(&b);
+    return j;
+}
+
 /* findings/NAME/finding.json */
 static bool read_finding(const char *dir, const char *name, finding *f)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%.*s/findings/%s/finding.json", PATH_MAX - 100, dir, name);
-    ls_buf b;
-    ls_buf_init(&b);
-    ls_json *j = NULL;
-    ls_diag d;
-    bool ok = ls_read_file(path, &b) && ls_json_parse(b.data, b.len, path, &j, &d) == LS_OK;
-    ls_buf_free(&b);
-    if (!ok)
+    ls_json *j = load_json(path);
+    if (!j)
         return false;
+    bool ok;
     const ls_json *seed = ls_json_get(j, "seed"), *oc = ls_json_get(j, "outcome"),
                   *why = ls_json_get(j, "why"), *tk = ls_json_get(j, "texkill_zero_kill");
     ok = seed && seed->type == LS_JSON_STRING && oc && oc->type == LS_JSON_STRING;
@@ -981,13 +990,8 @@ static void add_group(group **groups, size_t *ngroups, const char *sig, const ch
 /* report.json of a finding reduced earlier: its signature and noopt class. */
 static bool read_report(const char *path, char *sig, size_t sn, char *noopt, size_t nn)
 {
-    ls_buf b;
-    ls_buf_init(&b);
-    ls_json *j = NULL;
-    ls_diag d;
-    bool ok = ls_read_file(path, &b) && ls_json_parse(b.data, b.len, path, &j, &d) == LS_OK;
-    ls_buf_free(&b);
-    if (!ok)
+    ls_json *j = load_json(path);
+    if (!j)
         return false;
     const ls_json *s = ls_json_get(j, "signature"), *no = ls_json_get(j, "noopt");
     const ls_json *noc = no ? ls_json_get(no, "outcome") : NULL;
