@@ -29,7 +29,7 @@ while IFS= read -r line; do
   else
     echo "ok: lockstep $cmd (exit $got)"
   fi
-done < <(awk '/^```console$/ { on = 1; next } /^```/ { on = 0 } on && /^\$ lockstep / { print }' \
+done < <(awk '/^ *```console$/ { on = 1; next } /^ *```/ { on = 0 } on && /^ *\$ lockstep / { sub(/^ */, ""); print }' \
            "$ROOT/docs/mesa-fuzz.md")
 echo "$n examples run"
 [ "$n" -ge 5 ] || { echo "FAILED: fewer than 5 examples found"; rc=1; }
