@@ -7,7 +7,7 @@
 #define LOCKSTEP_TESTS_PP5_IGC_EQUAL_H
 #include <string.h>
 #include "lockstep/pp5.h"
-#include "pp5/igc/igc_state_diff.h"
+#include "pp5/model/igc/igc_state_diff.h"
 
 static char why[512];
 

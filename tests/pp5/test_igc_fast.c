@@ -16,7 +16,7 @@
 
 #include "base/buf.h"
 #include "lockstep/pp5.h"
-#include "pp5/igc/igc_internal.h"
+#include "pp5/accel/igc_fast.h"
 #include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
@@ -360,14 +360,14 @@ static void one_run(uint64_t seed, int run, int clocks)
     if (!state_equal(a, b))
         fail_at(seed, run, pp5_igc_cycle(a), "final state");
     cov.warnings += (long)pp5_igc_warning_count(a);
-    cov.seg += (long)b->seg_clocks;
-    cov.seg_loop += (long)b->seg_loop_clocks;
-    cov.ctab_rows += (long)b->seg_ctab_rows;
-    cov.ctab_drops += (long)b->seg_ctab_drops;
-    cov.plans += (long)b->seg_plans;
-    cov.shapes += (long)b->seg_shapes;
+    cov.seg += (long)PP5_FAST(b)->seg_clocks;
+    cov.seg_loop += (long)PP5_FAST(b)->seg_loop_clocks;
+    cov.ctab_rows += (long)PP5_FAST(b)->seg_ctab_rows;
+    cov.ctab_drops += (long)PP5_FAST(b)->seg_ctab_drops;
+    cov.plans += (long)PP5_FAST(b)->seg_plans;
+    cov.shapes += (long)PP5_FAST(b)->seg_shapes;
     for (int i = 0; i < 512; i++) { /* the pre-decoded store follows the store */
-        pp5_uop ua = a->uop[i], ub = b->uop[i];
+        pp5_uop ua = PP5_FAST(a)->uop[i], ub = PP5_FAST(b)->uop[i];
         ua.ctab_ok = ub.ctab_ok = 0; /* (whether b's seg_ctab row is made yet) */
         assert_memory_equal(&ua, &ub, sizeof ua);
     }
@@ -870,13 +870,13 @@ static void blocks_run(uint64_t seed, int run)
     if (!state_equal(ga, gb))
         fail_at(seed, run, pp5_igc_cycle(ga), "blocks: final state");
     assert_true(bursts > (scripted ? 20 : 50) || ended);
-    cov.seg += (long)gb->seg_clocks;
-    cov.seg_loop += (long)gb->seg_loop_clocks;
-    cov.seg_host += (long)gb->seg_host_clocks;
-    cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
-    cov.seg_go_last += (long)gb->seg_go_last_loops;
-    cov.seg_posti_loops += (long)gb->seg_posti_loops;
-    cov.seg_postc_loops += (long)gb->seg_postc_loops;
+    cov.seg += (long)PP5_FAST(gb)->seg_clocks;
+    cov.seg_loop += (long)PP5_FAST(gb)->seg_loop_clocks;
+    cov.seg_host += (long)PP5_FAST(gb)->seg_host_clocks;
+    cov.seg_host_loop += (long)PP5_FAST(gb)->seg_host_loop_clocks;
+    cov.seg_go_last += (long)PP5_FAST(gb)->seg_go_last_loops;
+    cov.seg_posti_loops += (long)PP5_FAST(gb)->seg_posti_loops;
+    cov.seg_postc_loops += (long)PP5_FAST(gb)->seg_postc_loops;
     if (scripted)
         cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
@@ -1019,7 +1019,7 @@ static void test_postc_loop_edges(void **state)
             memset(&idle, 0, sizeof idle);
             (void)script_check(seed, (int)(fb * 256 + v), &s, ga, gb, items, ni, &idle, buf,
                                BURST, &bursts);
-            postc_loops += (long)gb->seg_postc_loops;
+            postc_loops += (long)PP5_FAST(gb)->seg_postc_loops;
             pp5_igc_destroy(ga);
             pp5_igc_destroy(gb);
         }
@@ -1089,9 +1089,9 @@ static void test_self_loop_head(void **state)
             at_l += gc->pc_exec == 5;
         }
         assert_true(at_l >= 8);
-        if (gb->seg_loop_clocks != at_l - 1) {
+        if (PP5_FAST(gb)->seg_loop_clocks != at_l - 1) {
             snprintf(why, sizeof why, "LC1 %u: %llu clocks at the loop word, %llu in loops", v,
-                     (unsigned long long)at_l, (unsigned long long)gb->seg_loop_clocks);
+                     (unsigned long long)at_l, (unsigned long long)PP5_FAST(gb)->seg_loop_clocks);
             fail_at(seed, (int)c, pp5_igc_cycle(gb), "self-loop head: loop clocks");
         }
         tried++;
@@ -1181,7 +1181,7 @@ static void test_desc_two_word_host_end(void **state)
                 (void)script_check(seed, (int)((c * 8 + hm) * 64 + gap), &s, ga, gb, items, ni,
                                    &idle, buf, BURST, &bursts);
                 /* (a loop took the host run, after the self-loop) */
-                const bool took = gb->seg_host_loop_clocks >= hm && gb->seg_loops >= 2;
+                const bool took = PP5_FAST(gb)->seg_host_loop_clocks >= hm && PP5_FAST(gb)->seg_loops >= 2;
                 looped += took;
                 looped4 += took && hm >= 4;
                 runs++;
@@ -1361,8 +1361,8 @@ static void test_shape_memo(void **state)
                 (void)script_check(seed, (int)(prog * 1000 + v * 10 + round), &s, ga, gb, items,
                                    10, &idle, buf, BURST, &bursts);
             }
-            plans += (long)gb->seg_plans;
-            shapes += (long)gb->seg_shapes;
+            plans += (long)PP5_FAST(gb)->seg_plans;
+            shapes += (long)PP5_FAST(gb)->seg_shapes;
             pp5_igc_destroy(ga);
             pp5_igc_destroy(gb);
         }
@@ -1440,7 +1440,7 @@ static void test_self_loop_stretches(void **state)
                 memset(&idle, 0, sizeof idle);
                 (void)script_check(seed, (int)(prog * 100000 + fb * 100 + lc), &s, ga, gb, items,
                                    10, &idle, buf, BURST, &bursts);
-                loop_clocks += (long)gb->seg_loop_clocks;
+                loop_clocks += (long)PP5_FAST(gb)->seg_loop_clocks;
                 pp5_igc_destroy(ga);
                 pp5_igc_destroy(gb);
             }

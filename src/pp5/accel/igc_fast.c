@@ -25,9 +25,10 @@
  *    of four clocks instead of the module structs.
  * The module structs' copies of these fields go stale during fast clocks and are
  * rebuilt by pp5_igc_fast_unpack() when something reads them. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/accel/igc_fast.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -120,7 +121,7 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
      * per Seq field value and IGC, on the first word with that field (the
      * tests' random microcode would show a pull-down that depended on more). */
     const unsigned sf = PP5_UW_SEQ(uw);
-    if (!((g->seq_pulldown_ok >> sf) & 1u)) {
+    if (!((PP5_FAST(g)->seq_pulldown_ok >> sf) & 1u)) {
         uint32_t pd = 0;
         for (unsigned cond = 0; cond < 32; cond++) {
             pp5_sequencer s; /* AddrGen reads pc and the posted address only (not
@@ -132,10 +133,10 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
             if (!s.branch)
                 pd |= 1u << cond;
         }
-        g->seq_pulldown[sf] = pd;
-        g->seq_pulldown_ok |= (uint8_t)(1u << sf);
+        PP5_FAST(g)->seq_pulldown[sf] = pd;
+        PP5_FAST(g)->seq_pulldown_ok |= (uint8_t)(1u << sf);
     }
-    u->pulldown = g->seq_pulldown[sf];
+    u->pulldown = PP5_FAST(g)->seq_pulldown[sf];
     /* PixMemAddr: which counter and which step */
     pp5_pixmemaddr p;
     memset(&p, 0, sizeof p);
@@ -171,7 +172,7 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 }
 
 /* seg_ctab for the store address a (from uop[a]) and the status levels of
- * g->seg_ctab_st: the AddrGen and Shift decisions of the clock as
+ * PP5_FAST(g)->seg_ctab_st: the AddrGen and Shift decisions of the clock as
  * clock_body() takes them from the uop with RMode 0 and no NewL, indexed by
  * the loop counters as they are at the clock's start (after the reload of a
  * Done word) — so that the look-up does not wait for the word's Cnt bits:
@@ -179,8 +180,8 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
  * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
 static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned a)
 {
-    pp5_uop *u = &g->uop[a];
-    const unsigned st = g->seg_ctab_st;
+    pp5_uop *u = &PP5_FAST(g)->uop[a];
+    const unsigned st = PP5_FAST(g)->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
         const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
         if ((c1 == 3) | (c2 == 3)) /* (no such code: ct_code()) */
@@ -202,12 +203,12 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
          * the first word of a two-word loop: ZTEST's zla is entered with the
          * LSB token pending, which fails the plan and with it the host run's
          * loop a clock later, hr_no) */
-        const bool head = !branch && g->uop[next].braddr == next;
-        g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
+        const bool head = !branch && PP5_FAST(g)->uop[next].braddr == next;
+        PP5_FAST(g)->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
                                   (((branch && next <= a) || head) ? CT_BACK : 0);
     }
     u->ctab_ok = 1;
-    g->seg_ctab_rows++;
+    PP5_FAST(g)->seg_ctab_rows++;
 }
 
 /* seg_ctab's index bits for the counters n1, n2 at the clock's start:
@@ -226,12 +227,12 @@ static inline unsigned ct_code(unsigned n1, unsigned n2)
  * a few dozen of its 416 words in segments. */
 static void seg_ctab_for(pp5_igc *g, unsigned st)
 {
-    if (g->seg_ctab_st == st)
+    if (PP5_FAST(g)->seg_ctab_st == st)
         return;
-    g->seg_ctab_st = st;
+    PP5_FAST(g)->seg_ctab_st = st;
     for (unsigned a = 0; a < 512; a++) {
-        g->seg_ctab_drops += g->uop[a].ctab_ok;
-        g->uop[a].ctab_ok = 0;
+        PP5_FAST(g)->seg_ctab_drops += PP5_FAST(g)->uop[a].ctab_ok;
+        PP5_FAST(g)->uop[a].ctab_ok = 0;
     }
 }
 
@@ -280,36 +281,36 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
-    g->seg_ctab_drops += g->uop[addr].ctab_ok;
-    pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
+    PP5_FAST(g)->seg_ctab_drops += PP5_FAST(g)->uop[addr].ctab_ok;
+    pp5_uop_decode(g, &PP5_FAST(g)->uop[addr], g->seq.ucode[addr], true);
     /* (any loop plan's shape may read this word: all dropped) */
-    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key);
+    memset(PP5_FAST(g)->seg_shape_key, 0, sizeof PP5_FAST(g)->seg_shape_key);
 }
 
 void pp5_igc_fast_decode_all(pp5_igc *g)
 {
-    g->seq_pulldown_ok = 0;
+    PP5_FAST(g)->seq_pulldown_ok = 0;
     /* most of a store is the same word (0): decode each distinct word once */
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
         uint32_t w = exists ? g->seq.ucode[a] : 0;
-        if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
-            g->uop[a] = g->uop[a - 1];
+        if (a > 0 && PP5_FAST(g)->uop[a - 1].uw == w && PP5_FAST(g)->uop[a - 1].exists == exists)
+            PP5_FAST(g)->uop[a] = PP5_FAST(g)->uop[a - 1];
         else
-            pp5_uop_decode(g, &g->uop[a], w, exists);
+            pp5_uop_decode(g, &PP5_FAST(g)->uop[a], w, exists);
     }
-    g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
-    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key); /* no loop plan shapes yet */
+    PP5_FAST(g)->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
+    memset(PP5_FAST(g)->seg_shape_key, 0, sizeof PP5_FAST(g)->seg_shape_key); /* no loop plan shapes yet */
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
 {
-    g->trr_top = pp5_trr_top(&g->opt);
-    g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
-    g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
-    g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
-    g->fast_stale = true;
-    g->mod_stale = false;
+    PP5_FAST(g)->trr_top = pp5_trr_top(&g->opt);
+    PP5_FAST(g)->trr_mask = PP5_FAST(g)->trr_top >= 63 ? ~0ull : ((1ull << (PP5_FAST(g)->trr_top + 1)) - 1);
+    PP5_FAST(g)->trr_msin_bit = 1ull << (PP5_FAST(g)->trr_top - 22); /* as serializer.c: top - 22 */
+    PP5_FAST(g)->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
+    PP5_FAST(g)->fast_stale = true;
+    PP5_FAST(g)->mod_stale = false;
 }
 
 /* ---------------- Serializer, compact form ---------------- */
@@ -429,7 +430,7 @@ static void ser_fast_blk(pp5_ser_fast *f, const uint64_t y[6], unsigned tail, ui
  * bit streams, the gated CoefGate input per s, the busy-clear points and CSB. */
 static void ser_fast_build(pp5_igc *g)
 {
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     uint64_t y[6];
     unsigned tail = 0;
     uint32_t until = 0;
@@ -496,15 +497,15 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
                             bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
                             bool shift)
 {
-    unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
+    unsigned char *b2 = (unsigned char *)&PP5_FAST(g)->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
     /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
     const uint64_t dat = (dat6 * 0x0000000810204081ull) & 0x0000010101010101ull;
     st64(b2, ld64(alu16) ^ (uint64_t)(dir_en & !aludat));
     st64(b2 + 8, ld64(alu16 + 8) | dat << 56); /* alu16[15] is 0 */
     st64(b2 + 16, (dat >> 8) | (uint64_t)lsb << 40); /* AddrL/H: clock c+1 writes them */
-    unsigned char *p1 = (unsigned char *)&g->pins_ring[(c + 1) & 3];
+    unsigned char *p1 = (unsigned char *)&PP5_FAST(g)->pins_ring[(c + 1) & 3];
     st16(p1 + offsetof(pp5_pins, addr_l), (uint16_t)(addr | (uint8_t)(pair ? ~addr : addr) << 8));
-    g->pins_ring[(c + 3) & 3].trst = shift;
+    PP5_FAST(g)->pins_ring[(c + 3) & 3].trst = shift;
 }
 
 /* The ring slot of clock c: pins bytes 8..31 as q1, q2, q3 and TrSt (each load
@@ -512,7 +513,7 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
 static inline void ring_pins(const pp5_igc *g, uint64_t c, uint64_t *q1, uint64_t *q2,
                              uint64_t *q3, unsigned *trst)
 {
-    const unsigned char *sl = (const unsigned char *)&g->pins_ring[c & 3];
+    const unsigned char *sl = (const unsigned char *)&PP5_FAST(g)->pins_ring[c & 3];
     *q1 = ld64(sl + 8);
     *q2 = ld64(sl + 16);
     *q3 = (uint64_t)ld32(sl + 24) | (uint64_t)ld16(sl + 28) << 32 | (uint64_t)ld16(sl + 30) << 48;
@@ -526,7 +527,7 @@ _Static_assert(offsetof(pp5_host_in, wr_en) == 0 && offsetof(pp5_host_in, t) == 
                    offsetof(pp5_host_in, test_pe) == 13 && sizeof(pp5_host_in) == 16,
                "pp5_host_in: run_in is written as two 8-byte words");
 
-/* A copy of g->run_in (two words) */
+/* A copy of PP5_FAST(g)->run_in (two words) */
 static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
 {
     st64(to, ld64(from));
@@ -538,7 +539,7 @@ static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
  * the copy never reads this clock's stores. */
 static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
-    const pp5_olrec *r0 = &g->olr[c & 3];
+    const pp5_olrec *r0 = &PP5_FAST(g)->olr[c & 3];
     p->cycle = c;
     p->aludat = r0->aludat;
     p->busy = g->ctl.ibsy | g->ctl.cbsy;
@@ -548,7 +549,7 @@ static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
 
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
-    const pp5_olrec *r0 = &g->olr[c & 3];
+    const pp5_olrec *r0 = &PP5_FAST(g)->olr[c & 3];
     uint64_t q1, q2, q3;
     unsigned trst;
     ring_pins(g, c, &q1, &q2, &q3, &trst);
@@ -567,7 +568,7 @@ static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 /* Module structs → compact form (s = 0 at the current state). */
 void pp5_igc_fast_pack(pp5_igc *g)
 {
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     const pp5_serializer *s = &g->ser;
     memset(f, 0, sizeof *f);
     for (int k = 0; k < 6; k++) {
@@ -585,11 +586,11 @@ void pp5_igc_fast_pack(pp5_igc *g)
     /* OutputLatch history → records (hist[k] = clock n-1-k) and the pins ring,
      * oldest first (the clocks n-4 … n-1 have their pins of n … n+2 to put) */
     const uint64_t n = g->cycle;
-    memset(g->pins_ring, 0, sizeof g->pins_ring);
+    memset(PP5_FAST(g)->pins_ring, 0, sizeof PP5_FAST(g)->pins_ring);
     for (unsigned k = 4; k-- > 0;) {
         const pp5_ol_src *h = &g->ol.hist[k];
         const uint64_t c = n - 1 - k;
-        pp5_olrec *r = &g->olr[c & 3];
+        pp5_olrec *r = &PP5_FAST(g)->olr[c & 3];
         memset(r, 0, sizeof *r);
         if (!h->valid)
             continue;
@@ -614,7 +615,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         r->pair = pair;
     }
     /* the last clock's signals and inputs → the latest record */
-    pp5_olrec *r0 = &g->olr[(n - 1) & 3];
+    pp5_olrec *r0 = &PP5_FAST(g)->olr[(n - 1) & 3];
     r0->in = g->il.in;
     r0->uw = g->uw;
     r0->pc = g->pc_exec;
@@ -632,10 +633,10 @@ void pp5_igc_fast_pack(pp5_igc *g)
 /* Compact form → module structs (every field the module clock would hold). */
 void pp5_igc_fast_unpack(pp5_igc *g)
 {
-    const pp5_ser_fast *f = &g->fs;
+    const pp5_ser_fast *f = &PP5_FAST(g)->fs;
     pp5_serializer *s = &g->ser;
     const uint64_t last = g->cycle - 1; /* between clocks: the counter has advanced */
-    const pp5_olrec *r0 = &g->olr[last & 3];
+    const pp5_olrec *r0 = &PP5_FAST(g)->olr[last & 3];
     const bool reset = r0->in.reset; /* the Controller was reset at the clock's end */
     uint32_t sc = f->sc;
     /* s at the start of the last clock */
@@ -684,7 +685,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     il->d_bus = r0->in.d;
     /* OutputLatch history */
     for (unsigned k = 0; k < 4; k++) {
-        const pp5_olrec *r = &g->olr[(last - k) & 3u];
+        const pp5_olrec *r = &PP5_FAST(g)->olr[(last - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
         if (!r->valid)
@@ -707,7 +708,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
  * per-shift fields started afresh at s = 0. sc_last: s at the clock's start. */
 static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
 {
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     pp5_serializer *s = &g->ser;
     /* this clock's *Bit came from the set being replaced */
     f->bit6 = (uint8_t)raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
@@ -758,23 +759,23 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
 static inline __attribute__((always_inline)) ls_status
 clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const bool host)
 {
-    if (__builtin_expect(g->fast_stale, 0)) {
+    if (__builtin_expect(PP5_FAST(g)->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
-        g->fast_stale = false;
+        PP5_FAST(g)->fast_stale = false;
     }
-    g->mod_stale = true;
+    PP5_FAST(g)->mod_stale = true;
     /* Each value goes into the clock's record as soon as it is known: short
      * lives, fewer registers to spill. */
     pp5_controller *ctl = &g->ctl;
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
     const uint64_t cycle = g->cycle;
-    const pp5_olrec *rp = &g->olr[(cycle - 1) & 3];
+    const pp5_olrec *rp = &PP5_FAST(g)->olr[(cycle - 1) & 3];
     /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
     const bool post_c_prev = rp->post_c & !rp->in.reset;
     const bool post_i_prev = rp->post_i & !rp->in.reset;
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
-    pp5_olrec *r0 = &g->olr[cycle & 3];
+    pp5_olrec *r0 = &PP5_FAST(g)->olr[cycle & 3];
     if (host) {
         /* field by field: the caller has just written *in field by field, and
          * one wide load of it could not be forwarded from those stores */
@@ -788,7 +789,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
         ri->reset = in->reset;
         ri->test_oe = in->test_oe;
         ri->test_pe = in->test_pe;
-    } else { /* g->run_in, T already masked, stored as two words: copied as such */
+    } else { /* PP5_FAST(g)->run_in, T already masked, stored as two words: copied as such */
         host_in_copy(&r0->in, in);
     }
     r0->valid = true;
@@ -796,7 +797,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;
-    const pp5_uop *u = &g->uop[pc & 511u];
+    const pp5_uop *u = &PP5_FAST(g)->uop[pc & 511u];
     const bool done = u->done;
     r0->uw = u->uw;
     r0->pc = (uint16_t)pc;
@@ -814,7 +815,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     /* TRR, Shift (controller.c), NewL, AddrGen (sequencer.c) */
     pp5_serializer *s = &g->ser;
     const uint64_t stages = s->trr.stages;
-    const bool trr = (stages >> g->trr_top) & 1u;
+    const bool trr = (stages >> PP5_FAST(g)->trr_top) & 1u;
     const bool shift = (u->shift >> (rmode * 2u + trr)) & 1u;
     const bool ip = ctl->ip;
     const bool new_l = rmode | (done & ip);
@@ -848,7 +849,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     r0->dir_en = dir_en;
 
     /* Controller posting (controller.c); "In RMode, CSBHSP1 is disabled" */
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     const uint32_t sc = f->sc, csb_until = f->csb_until;
     const bool csb = sc < csb_until;
     const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
@@ -867,10 +868,10 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     f->so6 = (uint16_t)(shift ? (b6 & (0u - (unsigned)csb)) | sep6 << 8 : so6);
     f->sc = sc + (shift & (sc != UINT32_MAX));
     s->cl.first_pending = first_pending & !(shift & csb);
-    const uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
+    const uint64_t shifted = ((stages << 1) & PP5_FAST(g)->trr_mask) | (msin ? PP5_FAST(g)->trr_msin_bit : 0);
     s->trr.stages = shift ? shifted : stages;
     /* MsIn pending: consumed by a shift, set again on the CSB fall */
-    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | g->msin_always);
+    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | PP5_FAST(g)->msin_always);
     s->cl.msin_pending = shift ? fall : msin_pending;
     r0->lsb = lsb;
     r0->msin = msin;
@@ -1082,7 +1083,7 @@ typedef struct seg_plan {
 
 /* Fills pl and returns K ≥ 4; or 0: not such a loop; or SEG_PLAN_SHORT | K:
  * such a loop, but for K < 4 clocks only. The shape comes from the memo of
- * the plans made at the same address (g->seg_shape). */
+ * the plans made at the same address (PP5_FAST(g)->seg_shape). */
 #define SEG_PLAN_SHORT 0x100u
 /* (inlined into its one caller: the seg_loop_in stays in registers, no call) */
 static inline __attribute__((always_inline)) uint64_t
@@ -1092,13 +1093,13 @@ seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
     if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
         return 0;
     const unsigned key = seg_shape_key(in, trr);
-    const pp5_seg_shape *m = &g->seg_shape[in->pc];
-    if (g->seg_shape_key[in->pc] != key) {
+    const pp5_seg_shape *m = &PP5_FAST(g)->seg_shape[in->pc];
+    if (PP5_FAST(g)->seg_shape_key[in->pc] != key) {
         /* (a copy: *in then need not live in memory on the common path) */
         const seg_loop_in in_copy = *in;
-        seg_plan_shape(g->uop, &in_copy, trr, &g->seg_shape[in->pc]);
-        g->seg_shape_key[in->pc] = (uint16_t)key;
-        g->seg_shapes++;
+        seg_plan_shape(PP5_FAST(g)->uop, &in_copy, trr, &PP5_FAST(g)->seg_shape[in->pc]);
+        PP5_FAST(g)->seg_shape_key[in->pc] = (uint16_t)key;
+        PP5_FAST(g)->seg_shapes++;
     }
     if (!m->period)
         return 0;
@@ -1562,20 +1563,20 @@ seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp,
            uint32_t sc_start, unsigned *cs, uint32_t *sc, uint32_t *csb_until, uint64_t *stages)
 {
     pp5_serializer *s = &g->ser;
-    if (desc->valid && desc->blk == g->fs.blk) {
-        memcpy(blk_saved, g->fs.blk, sizeof g->fs.blk);
+    if (desc->valid && desc->blk == PP5_FAST(g)->fs.blk) {
+        memcpy(blk_saved, PP5_FAST(g)->fs.blk, sizeof PP5_FAST(g)->fs.blk);
         desc->blk = blk_saved;
     }
     g->cycle = c0 + kp;
     s->cl.first_pending = (*cs & CS_FP) != 0;
-    s->trr.stages = *stages >> (63 - g->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
+    s->trr.stages = *stages >> (63 - PP5_FAST(g)->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
     ser_fast_post(g, sc_start);
     g->ctl.cbsy = false;
-    *sc = g->fs.sc;
-    *csb_until = g->fs.csb_until;
+    *sc = PP5_FAST(g)->fs.sc;
+    *csb_until = PP5_FAST(g)->fs.csb_until;
     *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-    *stages = s->trr.stages << (63 - g->trr_top);
+          ((s->cl.set_mbi | PP5_FAST(g)->msin_always) ? CS_MBI : 0);
+    *stages = s->trr.stages << (63 - PP5_FAST(g)->trr_top);
 }
 
 /* seg_run()'s state, shared by its parts below (each inlined into it, so that
@@ -1645,7 +1646,7 @@ seg_begin(seg_regs *r, seg_mem *m, const bool with_pins)
     pp5_igc *g = r->g;
     const pp5_controller *ctl = &g->ctl;
     const uint64_t c0 = r->c0;
-    const pp5_olrec *rp = &g->olr[(c0 - 1) & 3];
+    const pp5_olrec *rp = &PP5_FAST(g)->olr[(c0 - 1) & 3];
     for (int i = 0; i < 4; i++)
         m->in_ring[i] = NULL;
     /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
@@ -1669,11 +1670,11 @@ seg_begin(seg_regs *r, seg_mem *m, const bool with_pins)
         st64(p + 8, q1);
         st64(p + 16, q2);
         st64(p + 24, q3);
-        const unsigned char *s2 = (const unsigned char *)&g->pins_ring[(c0 + 2) & 3];
+        const unsigned char *s2 = (const unsigned char *)&PP5_FAST(g)->pins_ring[(c0 + 2) & 3];
         t2 = s2[offsetof(pp5_pins, trst)];
         r->trst = t0 | t1 << 1 | t2 << 2;
     }
-    const pp5_ser_fast *f = &g->fs;
+    const pp5_ser_fast *f = &PP5_FAST(g)->fs;
     const pp5_serializer *s = &g->ser;
     r->pc = g->seq.pc;
     r->n1 = g->lc.lc1;
@@ -1684,19 +1685,19 @@ seg_begin(seg_regs *r, seg_mem *m, const bool with_pins)
     r->outB = spread6(f->so6 >> 8);
     r->sepB = spread6(f->so6 & 0xffu);
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
-          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
+          ((s->cl.set_mbi | PP5_FAST(g)->msin_always) ? CS_MBI : 0);
     r->cs = cs;
-    r->top = g->trr_top;
+    r->top = PP5_FAST(g)->trr_top;
     r->stages = s->trr.stages << (63 - r->top);
     r->trr_n = (unsigned)(r->stages >> 63);
-    r->st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
-    r->test_oe = g->run_in.test_oe;
-    seg_ctab_for(g, (unsigned)g->run_in.st1 | (unsigned)g->run_in.st2 << 1);
-    r->ctab = g->seg_ctab;
+    r->st_cond = (unsigned)PP5_FAST(g)->run_in.st1 << 3 | (unsigned)PP5_FAST(g)->run_in.st2 << 4;
+    r->test_oe = PP5_FAST(g)->run_in.test_oe;
+    seg_ctab_for(g, (unsigned)PP5_FAST(g)->run_in.st1 | (unsigned)PP5_FAST(g)->run_in.st2 << 1);
+    r->ctab = PP5_FAST(g)->seg_ctab;
     r->q4_base = (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16 |
-                 (uint64_t)g->run_in.test_pe << 24 | (uint64_t)g->run_in.d << 32;
+                 (uint64_t)PP5_FAST(g)->run_in.test_pe << 24 | (uint64_t)PP5_FAST(g)->run_in.d << 32;
     r->blk = f->blk;
-    r->uop = g->uop;
+    r->uop = PP5_FAST(g)->uop;
     r->ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
              (uint32_t)g->pma.ctr[2] << 16;
     m->desc.valid = false;
@@ -1863,8 +1864,8 @@ seg_loop_go(seg_regs *r, seg_mem *m, const seg_plan *pl, uint64_t K, const bool 
     r->sepB = ls.sepB;
     r->ctr = ls.ctr;
     r->trst = ls.trst;
-    r->g->seg_loop_clocks += K;
-    r->g->seg_loops++;
+    PP5_FAST(r->g)->seg_loop_clocks += K;
+    PP5_FAST(r->g)->seg_loops++;
     /* counters, TRR shifter and PC after K clocks */
     r->n1 = (r->n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
     r->n2 = (r->n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
@@ -1917,9 +1918,9 @@ seg_loop_host(seg_regs *r, seg_mem *m, const seg_item *it, uint64_t K, uint64_t 
             pins_out[kj].busy = false;
     r->cs |= (g->ctl.ibsy ? CS_IBSY : 0) | (g->ctl.cbsy ? CS_CBSY : 0);
     seg_q4_busy(r);
-    g->seg_host_clocks += hm;
-    g->seg_host_loop_clocks += hm;
-    g->seg_go_last_loops += it->go_last;
+    PP5_FAST(g)->seg_host_clocks += hm;
+    PP5_FAST(g)->seg_host_loop_clocks += hm;
+    PP5_FAST(g)->seg_go_last_loops += it->go_last;
     r->si += hm;
     r->sdone = K - hm;
 }
@@ -1947,7 +1948,7 @@ seg_loop_postc(seg_regs *r, seg_mem *m, uint64_t t_pc, const bool with_pins)
     seg_q4_busy(r);
     if (with_pins) /* Busy at that clock's end */
         r->pins_out[kp].busy = (r->cs & (CS_IBSY | CS_CBSY)) != 0;
-    r->g->seg_postc_loops++;
+    PP5_FAST(r->g)->seg_postc_loops++;
     if (r->k == r->n || (r->until_not_busy & !(r->cs & (CS_IBSY | CS_CBSY))))
         return SEG_TRY_BREAK; /* (Busy fell: the caller's wait is over) */
     return SEG_TRY_CONTINUE;  /* (a loop may start at once: the word branches back) */
@@ -1977,7 +1978,7 @@ seg_try_loop(seg_regs *r, seg_mem *m, const seg_item *it, const bool with_pins)
                             (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, r->top,
                             r->st_cond, r->test_oe, r->q4_base};
     uint64_t K = seg_loop_plan(g, &in, it->idle_max, &pl);
-    g->seg_plans++;
+    PP5_FAST(g)->seg_plans++;
     if (K & SEG_PLAN_SHORT) {
         r->skip_to = r->k + (K & 0xffu); /* no loop before those clocks are over */
         K = 0;
@@ -1992,7 +1993,7 @@ seg_try_loop(seg_regs *r, seg_mem *m, const seg_item *it, const bool with_pins)
     if (posti_first) { /* as the general clock: the module's posting */
         pp5_igc_post_i(g); /* not in RMode: no store write */
         r->cs = (r->cs | CS_IP) & ~(unsigned)CS_IBSY;
-        g->seg_posti_loops++;
+        PP5_FAST(g)->seg_posti_loops++;
     }
     const uint64_t t_pc = it->hm ? 0 : seg_loop_last_postc(r, pl.ph, &K, it->idle_max);
     /* a host run: Busy from the Go's clock on, its clocks before it patched
@@ -2071,7 +2072,7 @@ seg_general_host(seg_regs *r, seg_mem *m, const pp5_host_in *hin, uint64_t t)
     seg_q4_busy(r);
     host_stop |= g->ctl.rmode; /* RMode entered: the full clock from now */
     m->in_ring[ck & 3] = hin;
-    g->seg_host_clocks++;
+    PP5_FAST(g)->seg_host_clocks++;
     return host_stop;
 }
 
@@ -2190,7 +2191,7 @@ static inline __attribute__((always_inline)) void
 seg_end(const seg_regs *r, seg_mem *m, const bool scripted)
 {
     pp5_igc *g = r->g;
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     pp5_serializer *s = &g->ser;
     const unsigned cs = r->cs;
     g->seq.pc = (uint16_t)r->pc;
@@ -2206,7 +2207,7 @@ seg_end(const seg_regs *r, seg_mem *m, const bool scripted)
     s->cl.msin_pending = (cs & CS_MP) != 0;
     s->trr.stages = r->stages >> (63 - r->top);
     g->ctl.ip = (cs & CS_IP) != 0;
-    g->mod_stale = true;
+    PP5_FAST(g)->mod_stale = true;
     const uint64_t c0 = r->c0, k = r->k, c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
         if (m->desc.valid && c - c0 >= m->desc.k0 && c - c0 < m->desc.kend)
@@ -2219,8 +2220,8 @@ seg_end(const seg_regs *r, seg_mem *m, const bool scripted)
         const unsigned dat6 = gather_bytes(rc->dat);
         const bool lsb = (rc->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
         const bool shift = bits & SEG_SHIFT, pair = u->pair & 1u;
-        pp5_olrec *o = &g->olr[c & 3];
-        host_in_copy(&o->in, scripted && (bits & SEG_HOST) ? m->in_ring[c & 3] : &g->run_in);
+        pp5_olrec *o = &PP5_FAST(g)->olr[c & 3];
+        host_in_copy(&o->in, scripted && (bits & SEG_HOST) ? m->in_ring[c & 3] : &PP5_FAST(g)->run_in);
         o->uw = u->uw;
         o->pc = (uint16_t)rpc;
         o->addr = addr;
@@ -2244,7 +2245,7 @@ seg_end(const seg_regs *r, seg_mem *m, const bool scripted)
         ring_put(g, c, u->alu[0], u->dir_en, aludat, dat6, lsb, addr, pair, shift);
     }
     g->cycle = c_end;
-    g->seg_clocks += k;
+    PP5_FAST(g)->seg_clocks += k;
 }
 
 /* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
@@ -2325,13 +2326,13 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
                         (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&g->run_in, lo);
-    st64((unsigned char *)&g->run_in + 8, hi);
+    st64(&PP5_FAST(g)->run_in, lo);
+    st64((unsigned char *)&PP5_FAST(g)->run_in + 8, hi);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
             break;
-        if (!fn && !g->fast_stale) {
+        if (!fn && !PP5_FAST(g)->fast_stale) {
             /* quiet clocks in one go (Busy does not change in them) */
             uint64_t m = pins_out ? seg_run_pins(g, n - k, until_not_busy, pins_out + k)
                                   : seg_run_nopins(g, n - k, until_not_busy);
@@ -2342,14 +2343,14 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
         pp5_pins *pp;
         if (pins_out) {
             pp = &pins_out[k];
-            (void)clock_body(g, &g->run_in, pp, NULL, false); /* no host side: LS_OK */
+            (void)clock_body(g, &PP5_FAST(g)->run_in, pp, NULL, false); /* no host side: LS_OK */
         } else {
             /* the pins in place, in the clock's ring slot: complete once the
              * clock is done (fast_pins) and not written again before the next
              * clock, which rewrites only fields fast_pins writes again */
             const uint64_t c = g->cycle;
-            (void)clock_body(g, &g->run_in, NULL, NULL, false);
-            pp = &g->pins_ring[c & 3];
+            (void)clock_body(g, &PP5_FAST(g)->run_in, NULL, NULL, false);
+            pp = &PP5_FAST(g)->pins_ring[c & 3];
             fast_pins_patch(g, pp, c);
         }
         k++;
@@ -2387,15 +2388,15 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
                         (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&g->run_in, lo);
-    st64((unsigned char *)&g->run_in + 8, hi);
+    st64(&PP5_FAST(g)->run_in, lo);
+    st64((unsigned char *)&PP5_FAST(g)->run_in + 8, hi);
     *st = LS_OK;
     uint64_t k = 0;
     for (;;) {
         script_skip(g, sc);
         if (sc->i == sc->n || k == n)
             break;
-        if (!g->fast_stale) {
+        if (!PP5_FAST(g)->fast_stale) {
             k += seg_run_script(g, n - k, pins_out + k, sc, st, d);
             if (*st != LS_OK)
                 break;
@@ -2413,7 +2414,7 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
                 break; /* the cursor stays on the failed item */
             }
         } else {
-            (void)clock_body(g, &g->run_in, &pins_out[k], NULL, false); /* LS_OK */
+            (void)clock_body(g, &PP5_FAST(g)->run_in, &pins_out[k], NULL, false); /* LS_OK */
             k++;
         }
         sc->done++;
@@ -2427,4 +2428,83 @@ uint64_t pp5_igc_run_fast(pp5_igc *g, uint64_t n, pp5_pins *pins_out)
     idle.st1 = g->st1;
     idle.st2 = g->st2;
     return pp5_igc_run_idle(g, &idle, n, false, NULL, NULL, pins_out);
+}
+
+/* ---------------- the accelerated IGC: creation and the model's hooks ---------------- */
+
+/* The host sides of n host clocks that a loop in closed form clocked
+ * (seg_host_loopable(): Busy low, none can fail), in order, each at its own
+ * cycle (cycle0, cycle0 + 1, …: its warnings carry it); one call for the run. */
+void pp5_igc_host_sides_quiet(pp5_igc *g, const pp5_igc_item *it, size_t n, uint64_t cycle0,
+                              ls_diag *d)
+{
+    for (size_t j = 0; j < n; j++) {
+        g->cycle = cycle0 + j;
+        (void)pp5_igc_host_side(g, &it[j].in, false, d);
+    }
+}
+
+static void hook_sync(pp5_igc *g)
+{
+    pp5_igc_fast *x = PP5_FAST(g);
+    if (x->mod_stale) {
+        pp5_igc_fast_unpack(g);
+        x->mod_stale = false;
+    }
+}
+
+static void hook_model_step(pp5_igc *g)
+{
+    hook_sync(g);
+    PP5_FAST(g)->fast_stale = true; /* the compact form lags the structs: pack first */
+}
+
+static void hook_store_written(pp5_igc *g, unsigned addr) { pp5_igc_fast_word(g, addr); }
+
+/* The accelerator's state before the pre-decoded store, cleared (the engine
+ * choice kept): the pre-decode is a function of the store and the options,
+ * which a reset keeps, so it is kept too (every store write redoes its word). */
+static void fast_clear(pp5_igc_fast *x)
+{
+    const bool model_only = x->model_only;
+    memset(&x->model_only, 0, offsetof(pp5_igc_fast, uop) - offsetof(pp5_igc_fast, model_only));
+    x->model_only = model_only;
+}
+
+static void hook_reset(pp5_igc *g)
+{
+    fast_clear(PP5_FAST(g));
+    pp5_igc_fast_init(g);
+}
+
+static const pp5_igc_hooks fast_hooks = {hook_sync, hook_model_step, hook_store_written,
+                                         hook_reset};
+
+ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
+{
+    *out = NULL;
+    /* not calloc: the 160 KiB of pre-decode tables after the state are
+     * written before they are read (uop[] below, seg_ctab rows on first use) */
+    pp5_igc_fast *x = malloc(sizeof *x);
+    if (!x)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    ls_status st = pp5_igc_model_init(&x->m, opt, &fast_hooks, d);
+    if (st != LS_OK) {
+        free(x);
+        return st;
+    }
+    x->model_only = false;
+    fast_clear(x);
+    pp5_igc_fast_decode_all(&x->m);
+    pp5_igc_reset(&x->m);
+    *out = &x->m;
+    return LS_OK;
+}
+
+void pp5_igc_destroy(pp5_igc *g) { free(PP5_FAST(g)); }
+
+void pp5_igc_set_engine(pp5_igc *g, pp5_engine e) { PP5_FAST(g)->model_only = e == PP5_ENGINE_MODEL; }
+pp5_engine pp5_igc_engine(const pp5_igc *g)
+{
+    return PP5_FAST(g)->model_only ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
 }
