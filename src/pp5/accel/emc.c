@@ -32,6 +32,7 @@
  * pp5_emc_run in random blocks) against the straightforward array kept in
  * src/pp5/model/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
+#include "pp5/model/emc_ref.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -199,23 +200,6 @@ struct pp5_emc {
     uint64_t leads[2][4];   /* the chips that lead their column (x) / row (y) group (regroup) */
 };
 
-void pp5_emc_options_default(pp5_emc_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->tile_w = 16;
-    o->tile_h = 16;
-    o->chips_x = 8;
-    o->chips_y = 8;
-    o->sum_table = 0x96;    /* A⊕B⊕C to memory */
-    o->carry_table = 0xE8;  /* maj(A,B,C) to Carry */
-    o->enable_table = 0xE8; /* maj(A,B,C) to Enable */
-    o->mwrt_gated_by_e = true;
-    o->loads_gated_by_e = false;
-    o->s_source = PP5_S_PREV_READ;
-    o->qee_latency = 22;
-    o->config_origin_full = true;
-}
-
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
     return e->mem + (size_t)a * e->ps + (size_t)c * (size_t)e->wpc;
@@ -270,12 +254,9 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     pp5_emc_options o;
     if (opt) o = *opt; else pp5_emc_options_default(&o);
     *out = NULL;
-    if (o.tile_w < 1 || o.tile_h < 1 || o.chips_x < 1 || o.chips_y < 1 ||
-        o.tile_w * o.chips_x > 2048 || o.tile_h * o.chips_y > 2048 ||
-        o.chips_x * o.chips_y > 256 || (o.tile_w * o.chips_x * o.tile_h * o.chips_y) % 64 ||
-        o.qee_latency < 0 || o.qee_latency > 64)
-        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: bad geometry (need ≤ 256 chips, ≤ 2048 "
-                           "pixels a side, a pixel count that is a multiple of 64, latency 0..64)");
+    ls_status st = emc_ref_check_options(&o, d); /* (the model's rule) */
+    if (st != LS_OK)
+        return st;
     if (!o.config_origin_full && ((o.tile_w & (o.tile_w - 1)) || (o.tile_h & (o.tile_h - 1))))
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: origins of high-order bits only (A-14 "
                            "alternative) need power-of-two tile sides");

@@ -59,6 +59,36 @@ struct emc_ref {
     uint64_t extops[6], warnings;
 };
 
+void pp5_emc_options_default(pp5_emc_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->tile_w = 16;
+    o->tile_h = 16;
+    o->chips_x = 8;
+    o->chips_y = 8;
+    o->sum_table = 0x96;    /* A⊕B⊕C to memory */
+    o->carry_table = 0xE8;  /* maj(A,B,C) to Carry */
+    o->enable_table = 0xE8; /* maj(A,B,C) to Enable */
+    o->mwrt_gated_by_e = true;
+    o->loads_gated_by_e = false;
+    o->s_source = PP5_S_PREV_READ;
+    o->qee_latency = 22;
+    o->config_origin_full = true;
+}
+
+/* The geometry and latency the array accepts (the model's rule; the fast
+ * array checks the same). */
+ls_status emc_ref_check_options(const pp5_emc_options *o, ls_diag *d)
+{
+    if (o->tile_w < 1 || o->tile_h < 1 || o->chips_x < 1 || o->chips_y < 1 ||
+        o->tile_w * o->chips_x > 2048 || o->tile_h * o->chips_y > 2048 ||
+        o->chips_x * o->chips_y > 256 || (o->tile_w * o->chips_x * o->tile_h * o->chips_y) % 64 ||
+        o->qee_latency < 0 || o->qee_latency > 64)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: bad geometry (need ≤ 256 chips, ≤ 2048 "
+                           "pixels a side, a pixel count that is a multiple of 64, latency 0..64)");
+    return LS_OK;
+}
+
 static uint64_t *plane(emc_ref *e, int a) { return e->mem + (size_t)a * (size_t)e->nwords; }
 
 ls_status emc_ref_create(emc_ref **out, const pp5_emc_options *opt, ls_diag *d)
@@ -66,12 +96,9 @@ ls_status emc_ref_create(emc_ref **out, const pp5_emc_options *opt, ls_diag *d)
     pp5_emc_options o;
     if (opt) o = *opt; else pp5_emc_options_default(&o);
     *out = NULL;
-    if (o.tile_w < 1 || o.tile_h < 1 || o.chips_x < 1 || o.chips_y < 1 ||
-        o.tile_w * o.chips_x > 2048 || o.tile_h * o.chips_y > 2048 ||
-        o.chips_x * o.chips_y > 256 || (o.tile_w * o.chips_x * o.tile_h * o.chips_y) % 64 ||
-        o.qee_latency < 0 || o.qee_latency > 64)
-        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: bad geometry (need ≤ 256 chips, ≤ 2048 "
-                           "pixels a side, a pixel count that is a multiple of 64, latency 0..64)");
+    ls_status st = emc_ref_check_options(&o, d); /* (the model's rule) */
+    if (st != LS_OK)
+        return st;
     emc_ref *e = calloc(1, sizeof *e);
     if (!e) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
     e->o = o;

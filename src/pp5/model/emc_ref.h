@@ -6,6 +6,8 @@
 #include "lockstep/pp5_emc.h"
 
 typedef struct emc_ref emc_ref;
+/* The geometry and latency the EMC array accepts (both arrays use it). */
+ls_status emc_ref_check_options(const pp5_emc_options *o, ls_diag *d);
 ls_status emc_ref_create(emc_ref **out, const pp5_emc_options *opt, ls_diag *d);
 void emc_ref_destroy(emc_ref *e);
 void emc_ref_step(emc_ref *e, const pp5_pins *p);
