@@ -33,6 +33,7 @@
  * src/pp5/model/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
 #include "pp5/model/emc_ref.h"
+#include "pp5/model/emc_state.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -398,6 +399,9 @@ int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
 uint64_t pp5_emc_extop_count(const pp5_emc *e, int i) { return (i >= 0 && i < 6) ? e->extops[i] : 0; }
 uint64_t pp5_emc_warning_count(const pp5_emc *e) { return e->warnings; }
 uint64_t pp5_emc_sets(const pp5_emc *e) { return (uint64_t)e->nset_total; }
+#ifdef PP5_PLANTED_FIELD /* (left out: the accelerator does not keep it up) */
+uint64_t pp5_emc_planted(const pp5_emc *e) { (void)e; return 0; }
+#endif
 uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchips) ? e->config[k] : 0; }
 void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {

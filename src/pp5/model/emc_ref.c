@@ -15,6 +15,7 @@
  * address, read a plane before the array). Both only concern the host back
  * door (set_field/set_config), never a pin sequence. */
 #include "pp5/model/emc_ref.h"
+#include "pp5/model/emc_state.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,9 @@ struct emc_ref {
     /* pin latches */
     uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
     uint64_t extops[6], warnings;
+#ifdef PP5_PLANTED_FIELD /* tests/pp5: a part of the state list only the model keeps up */
+    uint64_t planted;
+#endif
 };
 
 void pp5_emc_options_default(pp5_emc_options *o)
@@ -160,6 +164,9 @@ int emc_ref_chips(const emc_ref *e) { return e->nchips; }
 uint64_t emc_ref_extop_count(const emc_ref *e, int i) { return (i >= 0 && i < 6) ? e->extops[i] : 0; }
 uint64_t emc_ref_warning_count(const emc_ref *e) { return e->warnings; }
 uint64_t emc_ref_sets(const emc_ref *e) { return (uint64_t)e->nset_total; }
+#ifdef PP5_PLANTED_FIELD
+uint64_t emc_ref_planted(const emc_ref *e) { return e->planted; }
+#endif
 uint32_t emc_ref_config(const emc_ref *e, int k) { return (k >= 0 && k < e->nchips) ? e->config[k] : 0; }
 void emc_ref_set_config(emc_ref *e, int k, uint32_t v)
 {
@@ -475,6 +482,9 @@ __attribute__((noinline)) static void alu(emc_ref *e, const pp5_pins *p, int add
 
 void emc_ref_step(emc_ref *e, const pp5_pins *p)
 {
+#ifdef PP5_PLANTED_FIELD
+    e->planted++;
+#endif
     if (p->trst) qee_shift(e);
     int addr = e->lat_addr_l;
     if (p->redundant) {
