@@ -10,6 +10,9 @@
 #include "lockstep/pp5_emc.h"
 #include "pp5/model/emc_ref.h"
 #include "pp5/model/emc_state.h"
+#ifdef PP5_PLANTED_FIELD /* (the accelerator's accessor of the planted part: src/pp5/accel/emc.c) */
+uint64_t pp5_emc_planted(const pp5_emc *e);
+#endif
 
 /* Plane `which` of both arrays (a, b: scratch of nw words); index: the
  * plane's index within its list entry, or -1. */

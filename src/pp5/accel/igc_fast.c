@@ -43,7 +43,7 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
 
 /* The pins are written as 8-byte words whose byte k is pins byte (offset + k). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "src/pp5/igc/fast.c writes pp5_pins as little-endian words"
+#error "src/pp5/accel/igc_fast.c writes pp5_pins as little-endian words"
 #endif
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
@@ -1068,7 +1068,7 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
 static inline unsigned seg_shape_key(const seg_loop_in *in, bool trr)
 {
     const unsigned n1c = in->n1 - PP5_LC1_TERMINAL < 3u ? in->n1 - (PP5_LC1_TERMINAL - 1u) : 0;
-    const unsigned n2c = in->n2 < 3u ? in->n2 + 1u : 0;
+    const unsigned n2c = in->n2 - PP5_LC2_TERMINAL < 3u ? in->n2 - PP5_LC2_TERMINAL + 1u : 0;
     return 1u | (unsigned)trr << 1 | n1c << 2 | n2c << 4 | (in->st_cond >> 3) << 6;
 }
 

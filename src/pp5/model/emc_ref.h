@@ -1,5 +1,5 @@
 /* The EMC array model: readable, pixel by pixel, no speed tricks (the model
- * of record for src/pp5/emc.c, the fast array; tests/pp5/test_emc_diff.c
+ * of record for src/pp5/accel/emc.c, the fast array; tests/pp5/test_emc_diff.c
  * compares them). pp5 render --engine model draws with it. */
 #ifndef LOCKSTEP_PP5_MODEL_EMC_REF_H
 #define LOCKSTEP_PP5_MODEL_EMC_REF_H

@@ -21,7 +21,6 @@
 #ifdef PP5_PLANTED_FIELD /* tests/pp5: a part only the model keeps up */
 #define PP5_EMC_PLANTED(X) X(COUNT, planted, 1, 0)
 uint64_t emc_ref_planted(const struct emc_ref *e);
-uint64_t pp5_emc_planted(const pp5_emc *e);
 #else
 #define PP5_EMC_PLANTED(X)
 #endif
