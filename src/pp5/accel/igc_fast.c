@@ -96,6 +96,7 @@ enum {
  * and the memo of the AddrGen pull-downs (seq_pulldown). */
 void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     const pp5_options *o = &g->opt;
     memset(u, 0, sizeof *u);
     u->uw = uw;
@@ -121,7 +122,7 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
      * per Seq field value and IGC, on the first word with that field (the
      * tests' random microcode would show a pull-down that depended on more). */
     const unsigned sf = PP5_UW_SEQ(uw);
-    if (!((PP5_FAST(g)->seq_pulldown_ok >> sf) & 1u)) {
+    if (!((fx->seq_pulldown_ok >> sf) & 1u)) {
         uint32_t pd = 0;
         for (unsigned cond = 0; cond < 32; cond++) {
             pp5_sequencer s; /* AddrGen reads pc and the posted address only (not
@@ -133,10 +134,10 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
             if (!s.branch)
                 pd |= 1u << cond;
         }
-        PP5_FAST(g)->seq_pulldown[sf] = pd;
-        PP5_FAST(g)->seq_pulldown_ok |= (uint8_t)(1u << sf);
+        fx->seq_pulldown[sf] = pd;
+        fx->seq_pulldown_ok |= (uint8_t)(1u << sf);
     }
-    u->pulldown = PP5_FAST(g)->seq_pulldown[sf];
+    u->pulldown = fx->seq_pulldown[sf];
     /* PixMemAddr: which counter and which step */
     pp5_pixmemaddr p;
     memset(&p, 0, sizeof p);
@@ -172,7 +173,7 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 }
 
 /* seg_ctab for the store address a (from uop[a]) and the status levels of
- * PP5_FAST(g)->seg_ctab_st: the AddrGen and Shift decisions of the clock as
+ * seg_ctab_st: the AddrGen and Shift decisions of the clock as
  * clock_body() takes them from the uop with RMode 0 and no NewL, indexed by
  * the loop counters as they are at the clock's start (after the reload of a
  * Done word) — so that the look-up does not wait for the word's Cnt bits:
@@ -180,8 +181,9 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
  * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
 static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned a)
 {
-    pp5_uop *u = &PP5_FAST(g)->uop[a];
-    const unsigned st = PP5_FAST(g)->seg_ctab_st;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    pp5_uop *u = &fx->uop[a];
+    const unsigned st = fx->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
         const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
         if ((c1 == 3) | (c2 == 3)) /* (no such code: ct_code()) */
@@ -203,12 +205,12 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
          * the first word of a two-word loop: ZTEST's zla is entered with the
          * LSB token pending, which fails the plan and with it the host run's
          * loop a clock later, hr_no) */
-        const bool head = !branch && PP5_FAST(g)->uop[next].braddr == next;
-        PP5_FAST(g)->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
+        const bool head = !branch && fx->uop[next].braddr == next;
+        fx->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
                                   (((branch && next <= a) || head) ? CT_BACK : 0);
     }
     u->ctab_ok = 1;
-    PP5_FAST(g)->seg_ctab_rows++;
+    fx->seg_ctab_rows++;
 }
 
 /* seg_ctab's index bits for the counters n1, n2 at the clock's start:
@@ -227,12 +229,13 @@ static inline unsigned ct_code(unsigned n1, unsigned n2)
  * a few dozen of its 416 words in segments. */
 static void seg_ctab_for(pp5_igc *g, unsigned st)
 {
-    if (PP5_FAST(g)->seg_ctab_st == st)
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    if (fx->seg_ctab_st == st)
         return;
-    PP5_FAST(g)->seg_ctab_st = st;
+    fx->seg_ctab_st = st;
     for (unsigned a = 0; a < 512; a++) {
-        PP5_FAST(g)->seg_ctab_drops += PP5_FAST(g)->uop[a].ctab_ok;
-        PP5_FAST(g)->uop[a].ctab_ok = 0;
+        fx->seg_ctab_drops += fx->uop[a].ctab_ok;
+        fx->uop[a].ctab_ok = 0;
     }
 }
 
@@ -280,37 +283,40 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
-    PP5_FAST(g)->seg_ctab_drops += PP5_FAST(g)->uop[addr].ctab_ok;
-    pp5_uop_decode(g, &PP5_FAST(g)->uop[addr], g->seq.ucode[addr], true);
+    fx->seg_ctab_drops += fx->uop[addr].ctab_ok;
+    pp5_uop_decode(g, &fx->uop[addr], g->seq.ucode[addr], true);
     /* (any loop plan's shape may read this word: all dropped) */
-    memset(PP5_FAST(g)->seg_shape_key, 0, sizeof PP5_FAST(g)->seg_shape_key);
+    memset(fx->seg_shape_key, 0, sizeof fx->seg_shape_key);
 }
 
 void pp5_igc_fast_decode_all(pp5_igc *g)
 {
-    PP5_FAST(g)->seq_pulldown_ok = 0;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    fx->seq_pulldown_ok = 0;
     /* most of a store is the same word (0): decode each distinct word once */
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
         uint32_t w = exists ? g->seq.ucode[a] : 0;
-        if (a > 0 && PP5_FAST(g)->uop[a - 1].uw == w && PP5_FAST(g)->uop[a - 1].exists == exists)
-            PP5_FAST(g)->uop[a] = PP5_FAST(g)->uop[a - 1];
+        if (a > 0 && fx->uop[a - 1].uw == w && fx->uop[a - 1].exists == exists)
+            fx->uop[a] = fx->uop[a - 1];
         else
-            pp5_uop_decode(g, &PP5_FAST(g)->uop[a], w, exists);
+            pp5_uop_decode(g, &fx->uop[a], w, exists);
     }
-    PP5_FAST(g)->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
-    memset(PP5_FAST(g)->seg_shape_key, 0, sizeof PP5_FAST(g)->seg_shape_key); /* no loop plan shapes yet */
+    fx->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
+    memset(fx->seg_shape_key, 0, sizeof fx->seg_shape_key); /* no loop plan shapes yet */
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
 {
-    PP5_FAST(g)->trr_top = pp5_trr_top(&g->opt);
-    PP5_FAST(g)->trr_mask = PP5_FAST(g)->trr_top >= 63 ? ~0ull : ((1ull << (PP5_FAST(g)->trr_top + 1)) - 1);
-    PP5_FAST(g)->trr_msin_bit = 1ull << (PP5_FAST(g)->trr_top - 22); /* as serializer.c: top - 22 */
-    PP5_FAST(g)->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
-    PP5_FAST(g)->fast_stale = true;
-    PP5_FAST(g)->mod_stale = false;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    fx->trr_top = pp5_trr_top(&g->opt);
+    fx->trr_mask = fx->trr_top >= 63 ? ~0ull : ((1ull << (fx->trr_top + 1)) - 1);
+    fx->trr_msin_bit = 1ull << (fx->trr_top - 22); /* as serializer.c: top - 22 */
+    fx->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
+    fx->fast_stale = true;
+    fx->mod_stale = false;
 }
 
 /* ---------------- Serializer, compact form ---------------- */
@@ -497,15 +503,16 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
                             bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
                             bool shift)
 {
-    unsigned char *b2 = (unsigned char *)&PP5_FAST(g)->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    unsigned char *b2 = (unsigned char *)&fx->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
     /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
     const uint64_t dat = (dat6 * 0x0000000810204081ull) & 0x0000010101010101ull;
     st64(b2, ld64(alu16) ^ (uint64_t)(dir_en & !aludat));
     st64(b2 + 8, ld64(alu16 + 8) | dat << 56); /* alu16[15] is 0 */
     st64(b2 + 16, (dat >> 8) | (uint64_t)lsb << 40); /* AddrL/H: clock c+1 writes them */
-    unsigned char *p1 = (unsigned char *)&PP5_FAST(g)->pins_ring[(c + 1) & 3];
+    unsigned char *p1 = (unsigned char *)&fx->pins_ring[(c + 1) & 3];
     st16(p1 + offsetof(pp5_pins, addr_l), (uint16_t)(addr | (uint8_t)(pair ? ~addr : addr) << 8));
-    PP5_FAST(g)->pins_ring[(c + 3) & 3].trst = shift;
+    fx->pins_ring[(c + 3) & 3].trst = shift;
 }
 
 /* The ring slot of clock c: pins bytes 8..31 as q1, q2, q3 and TrSt (each load
@@ -527,7 +534,7 @@ _Static_assert(offsetof(pp5_host_in, wr_en) == 0 && offsetof(pp5_host_in, t) == 
                    offsetof(pp5_host_in, test_pe) == 13 && sizeof(pp5_host_in) == 16,
                "pp5_host_in: run_in is written as two 8-byte words");
 
-/* A copy of PP5_FAST(g)->run_in (two words) */
+/* A copy of run_in (two words) */
 static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
 {
     st64(to, ld64(from));
@@ -568,7 +575,8 @@ static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 /* Module structs → compact form (s = 0 at the current state). */
 void pp5_igc_fast_pack(pp5_igc *g)
 {
-    pp5_ser_fast *f = &PP5_FAST(g)->fs;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    pp5_ser_fast *f = &fx->fs;
     const pp5_serializer *s = &g->ser;
     memset(f, 0, sizeof *f);
     for (int k = 0; k < 6; k++) {
@@ -586,11 +594,11 @@ void pp5_igc_fast_pack(pp5_igc *g)
     /* OutputLatch history → records (hist[k] = clock n-1-k) and the pins ring,
      * oldest first (the clocks n-4 … n-1 have their pins of n … n+2 to put) */
     const uint64_t n = g->cycle;
-    memset(PP5_FAST(g)->pins_ring, 0, sizeof PP5_FAST(g)->pins_ring);
+    memset(fx->pins_ring, 0, sizeof fx->pins_ring);
     for (unsigned k = 4; k-- > 0;) {
         const pp5_ol_src *h = &g->ol.hist[k];
         const uint64_t c = n - 1 - k;
-        pp5_olrec *r = &PP5_FAST(g)->olr[c & 3];
+        pp5_olrec *r = &fx->olr[c & 3];
         memset(r, 0, sizeof *r);
         if (!h->valid)
             continue;
@@ -615,7 +623,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         r->pair = pair;
     }
     /* the last clock's signals and inputs → the latest record */
-    pp5_olrec *r0 = &PP5_FAST(g)->olr[(n - 1) & 3];
+    pp5_olrec *r0 = &fx->olr[(n - 1) & 3];
     r0->in = g->il.in;
     r0->uw = g->uw;
     r0->pc = g->pc_exec;
@@ -633,10 +641,11 @@ void pp5_igc_fast_pack(pp5_igc *g)
 /* Compact form → module structs (every field the module clock would hold). */
 void pp5_igc_fast_unpack(pp5_igc *g)
 {
-    const pp5_ser_fast *f = &PP5_FAST(g)->fs;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    const pp5_ser_fast *f = &fx->fs;
     pp5_serializer *s = &g->ser;
     const uint64_t last = g->cycle - 1; /* between clocks: the counter has advanced */
-    const pp5_olrec *r0 = &PP5_FAST(g)->olr[last & 3];
+    const pp5_olrec *r0 = &fx->olr[last & 3];
     const bool reset = r0->in.reset; /* the Controller was reset at the clock's end */
     uint32_t sc = f->sc;
     /* s at the start of the last clock */
@@ -685,7 +694,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     il->d_bus = r0->in.d;
     /* OutputLatch history */
     for (unsigned k = 0; k < 4; k++) {
-        const pp5_olrec *r = &PP5_FAST(g)->olr[(last - k) & 3u];
+        const pp5_olrec *r = &fx->olr[(last - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
         if (!r->valid)
@@ -759,23 +768,24 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
 static inline __attribute__((always_inline)) ls_status
 clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const bool host)
 {
-    if (__builtin_expect(PP5_FAST(g)->fast_stale, 0)) {
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    if (__builtin_expect(fx->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
-        PP5_FAST(g)->fast_stale = false;
+        fx->fast_stale = false;
     }
-    PP5_FAST(g)->mod_stale = true;
+    fx->mod_stale = true;
     /* Each value goes into the clock's record as soon as it is known: short
      * lives, fewer registers to spill. */
     pp5_controller *ctl = &g->ctl;
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
     const uint64_t cycle = g->cycle;
-    const pp5_olrec *rp = &PP5_FAST(g)->olr[(cycle - 1) & 3];
+    const pp5_olrec *rp = &fx->olr[(cycle - 1) & 3];
     /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
     const bool post_c_prev = rp->post_c & !rp->in.reset;
     const bool post_i_prev = rp->post_i & !rp->in.reset;
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
-    pp5_olrec *r0 = &PP5_FAST(g)->olr[cycle & 3];
+    pp5_olrec *r0 = &fx->olr[cycle & 3];
     if (host) {
         /* field by field: the caller has just written *in field by field, and
          * one wide load of it could not be forwarded from those stores */
@@ -789,7 +799,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
         ri->reset = in->reset;
         ri->test_oe = in->test_oe;
         ri->test_pe = in->test_pe;
-    } else { /* PP5_FAST(g)->run_in, T already masked, stored as two words: copied as such */
+    } else { /* fx->run_in, T already masked, stored as two words: copied as such */
         host_in_copy(&r0->in, in);
     }
     r0->valid = true;
@@ -797,7 +807,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;
-    const pp5_uop *u = &PP5_FAST(g)->uop[pc & 511u];
+    const pp5_uop *u = &fx->uop[pc & 511u];
     const bool done = u->done;
     r0->uw = u->uw;
     r0->pc = (uint16_t)pc;
@@ -815,7 +825,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     /* TRR, Shift (controller.c), NewL, AddrGen (sequencer.c) */
     pp5_serializer *s = &g->ser;
     const uint64_t stages = s->trr.stages;
-    const bool trr = (stages >> PP5_FAST(g)->trr_top) & 1u;
+    const bool trr = (stages >> fx->trr_top) & 1u;
     const bool shift = (u->shift >> (rmode * 2u + trr)) & 1u;
     const bool ip = ctl->ip;
     const bool new_l = rmode | (done & ip);
@@ -849,7 +859,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     r0->dir_en = dir_en;
 
     /* Controller posting (controller.c); "In RMode, CSBHSP1 is disabled" */
-    pp5_ser_fast *f = &PP5_FAST(g)->fs;
+    pp5_ser_fast *f = &fx->fs;
     const uint32_t sc = f->sc, csb_until = f->csb_until;
     const bool csb = sc < csb_until;
     const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
@@ -868,10 +878,10 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     f->so6 = (uint16_t)(shift ? (b6 & (0u - (unsigned)csb)) | sep6 << 8 : so6);
     f->sc = sc + (shift & (sc != UINT32_MAX));
     s->cl.first_pending = first_pending & !(shift & csb);
-    const uint64_t shifted = ((stages << 1) & PP5_FAST(g)->trr_mask) | (msin ? PP5_FAST(g)->trr_msin_bit : 0);
+    const uint64_t shifted = ((stages << 1) & fx->trr_mask) | (msin ? fx->trr_msin_bit : 0);
     s->trr.stages = shift ? shifted : stages;
     /* MsIn pending: consumed by a shift, set again on the CSB fall */
-    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | PP5_FAST(g)->msin_always);
+    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | fx->msin_always);
     s->cl.msin_pending = shift ? fall : msin_pending;
     r0->lsb = lsb;
     r0->msin = msin;
@@ -1083,23 +1093,24 @@ typedef struct seg_plan {
 
 /* Fills pl and returns K ≥ 4; or 0: not such a loop; or SEG_PLAN_SHORT | K:
  * such a loop, but for K < 4 clocks only. The shape comes from the memo of
- * the plans made at the same address (PP5_FAST(g)->seg_shape). */
+ * the plans made at the same address (seg_shape). */
 #define SEG_PLAN_SHORT 0x100u
 /* (inlined into its one caller: the seg_loop_in stays in registers, no call) */
 static inline __attribute__((always_inline)) uint64_t
 seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     const bool trr = in->stages >> 63; /* (the output stage: bit 63, see seg_run()) */
     if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
         return 0;
     const unsigned key = seg_shape_key(in, trr);
-    const pp5_seg_shape *m = &PP5_FAST(g)->seg_shape[in->pc];
-    if (PP5_FAST(g)->seg_shape_key[in->pc] != key) {
+    const pp5_seg_shape *m = &fx->seg_shape[in->pc];
+    if (fx->seg_shape_key[in->pc] != key) {
         /* (a copy: *in then need not live in memory on the common path) */
         const seg_loop_in in_copy = *in;
-        seg_plan_shape(PP5_FAST(g)->uop, &in_copy, trr, &PP5_FAST(g)->seg_shape[in->pc]);
-        PP5_FAST(g)->seg_shape_key[in->pc] = (uint16_t)key;
-        PP5_FAST(g)->seg_shapes++;
+        seg_plan_shape(fx->uop, &in_copy, trr, &fx->seg_shape[in->pc]);
+        fx->seg_shape_key[in->pc] = (uint16_t)key;
+        fx->seg_shapes++;
     }
     if (!m->period)
         return 0;
@@ -1562,21 +1573,22 @@ static inline __attribute__((always_inline)) void
 seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp, uint64_t c0,
            uint32_t sc_start, unsigned *cs, uint32_t *sc, uint32_t *csb_until, uint64_t *stages)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     pp5_serializer *s = &g->ser;
-    if (desc->valid && desc->blk == PP5_FAST(g)->fs.blk) {
-        memcpy(blk_saved, PP5_FAST(g)->fs.blk, sizeof PP5_FAST(g)->fs.blk);
+    if (desc->valid && desc->blk == fx->fs.blk) {
+        memcpy(blk_saved, fx->fs.blk, sizeof fx->fs.blk);
         desc->blk = blk_saved;
     }
     g->cycle = c0 + kp;
     s->cl.first_pending = (*cs & CS_FP) != 0;
-    s->trr.stages = *stages >> (63 - PP5_FAST(g)->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
+    s->trr.stages = *stages >> (63 - fx->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
     ser_fast_post(g, sc_start);
     g->ctl.cbsy = false;
-    *sc = PP5_FAST(g)->fs.sc;
-    *csb_until = PP5_FAST(g)->fs.csb_until;
+    *sc = fx->fs.sc;
+    *csb_until = fx->fs.csb_until;
     *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-          ((s->cl.set_mbi | PP5_FAST(g)->msin_always) ? CS_MBI : 0);
-    *stages = s->trr.stages << (63 - PP5_FAST(g)->trr_top);
+          ((s->cl.set_mbi | fx->msin_always) ? CS_MBI : 0);
+    *stages = s->trr.stages << (63 - fx->trr_top);
 }
 
 /* seg_run()'s state, shared by its parts below (each inlined into it, so that
@@ -2319,6 +2331,7 @@ static __attribute__((noinline)) uint64_t seg_run_script(pp5_igc *g, uint64_t n,
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     /* the inputs as the record keeps them (T masked), in g, as two 8-byte words
      * (each clock copies them so: every load inside one store) */
     const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
@@ -2326,13 +2339,13 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
                         (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&PP5_FAST(g)->run_in, lo);
-    st64((unsigned char *)&PP5_FAST(g)->run_in + 8, hi);
+    st64(&fx->run_in, lo);
+    st64((unsigned char *)&fx->run_in + 8, hi);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
             break;
-        if (!fn && !PP5_FAST(g)->fast_stale) {
+        if (!fn && !fx->fast_stale) {
             /* quiet clocks in one go (Busy does not change in them) */
             uint64_t m = pins_out ? seg_run_pins(g, n - k, until_not_busy, pins_out + k)
                                   : seg_run_nopins(g, n - k, until_not_busy);
@@ -2343,14 +2356,14 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
         pp5_pins *pp;
         if (pins_out) {
             pp = &pins_out[k];
-            (void)clock_body(g, &PP5_FAST(g)->run_in, pp, NULL, false); /* no host side: LS_OK */
+            (void)clock_body(g, &fx->run_in, pp, NULL, false); /* no host side: LS_OK */
         } else {
             /* the pins in place, in the clock's ring slot: complete once the
              * clock is done (fast_pins) and not written again before the next
              * clock, which rewrites only fields fast_pins writes again */
             const uint64_t c = g->cycle;
-            (void)clock_body(g, &PP5_FAST(g)->run_in, NULL, NULL, false);
-            pp = &PP5_FAST(g)->pins_ring[c & 3];
+            (void)clock_body(g, &fx->run_in, NULL, NULL, false);
+            pp = &fx->pins_ring[c & 3];
             fast_pins_patch(g, pp, c);
         }
         k++;
@@ -2381,6 +2394,7 @@ static void script_skip(const pp5_igc *g, pp5_igc_script *sc)
 uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins *pins_out,
                             ls_status *st, ls_diag *d)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     /* the idle inputs as run_idle keeps them (T masked, two words) */
     const pp5_host_in *idle = &sc->idle;
     const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
@@ -2388,15 +2402,15 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
                         (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&PP5_FAST(g)->run_in, lo);
-    st64((unsigned char *)&PP5_FAST(g)->run_in + 8, hi);
+    st64(&fx->run_in, lo);
+    st64((unsigned char *)&fx->run_in + 8, hi);
     *st = LS_OK;
     uint64_t k = 0;
     for (;;) {
         script_skip(g, sc);
         if (sc->i == sc->n || k == n)
             break;
-        if (!PP5_FAST(g)->fast_stale) {
+        if (!fx->fast_stale) {
             k += seg_run_script(g, n - k, pins_out + k, sc, st, d);
             if (*st != LS_OK)
                 break;
@@ -2414,7 +2428,7 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
                 break; /* the cursor stays on the failed item */
             }
         } else {
-            (void)clock_body(g, &PP5_FAST(g)->run_in, &pins_out[k], NULL, false); /* LS_OK */
+            (void)clock_body(g, &fx->run_in, &pins_out[k], NULL, false); /* LS_OK */
             k++;
         }
         sc->done++;
