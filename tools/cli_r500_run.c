@@ -200,7 +200,9 @@ int cli_r500_run(cli_args *a)
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
-    if (r500_run_observed(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, rec ? &obs : NULL, &d)) {
+    /* a recorded run is observed (the interpreter); otherwise the job's engine */
+    ls_buf *tb = cli_get(a, "trace") ? &tbuf : NULL;
+    if (rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d)) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);
