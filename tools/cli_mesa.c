@@ -375,7 +375,7 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
                    rj.options.engine == R500_ENGINE_JIT ? "jit" : "interp", ls_sec, tm.cpu,
                    px / ls_sec / 1e6, reps);
             if (rj.options.engine == R500_ENGINE_JIT)
-                printf(", each compiling: %.6f s", r.stats.compile_seconds);
+                printf(", compiled once in %.6f s before them", tm.compile);
             printf(")\n");
             if (lp_sec > 0) {
                 printf("  llvmpipe: %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %ld draws, "

@@ -19,6 +19,7 @@
  * other operations are the same IEEE single-precision operations, written
  * out as alu.c writes them (no fusing, no fast-math flags). */
 #include <float.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -806,7 +807,56 @@ unsigned r500_jit_segment_count(const r500_jit_program *jp)
     return jp->nsegs;
 }
 
-ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+/* ---- the compile cache ---------------------------------------------------- */
+
+/* What a compiled program depends on (r500_jit_compile): the instruction
+ * words, the code range and US_FC_ADDR's offset (prog_build, the heads),
+ * US_CONFIG's zero-times-anything bit and the model options emit_inst bakes
+ * in. Constants, inline floats, the other options and the FC state are read
+ * at run time. */
+typedef struct cache_key {
+    uint32_t ninst, start, end, code_offset, us_config;
+    uint32_t mad, clamp_nan, pred_write;
+} cache_key;
+
+typedef struct cache_entry {
+    struct cache_entry *next;
+    cache_key k;
+    uint32_t *words; /* ninst * R500_INST_WORDS */
+    r500_jit_program *jp;
+} cache_entry;
+
+struct r500_jit_engine {
+    r500_engine_ops ops;
+    pthread_mutex_t mu;
+    cache_entry *head;
+    size_t count, hits;
+};
+
+static cache_key key_of(const r500_job *job, const r500_prog *p)
+{
+    cache_key k;
+    memset(&k, 0, sizeof k);
+    k.ninst = (uint32_t)job->ninst;
+    k.start = p->start;
+    k.end = p->end;
+    k.code_offset = p->fc_state.code_offset & 0x1ffu;
+    k.us_config = (job->regs.us_config >> 1) & 1u;
+    k.mad = job->options.exec.mad;
+    k.clamp_nan = job->options.exec.clamp_nan;
+    k.pred_write = job->options.exec.pred_write;
+    return k;
+}
+
+/* Run with the compiled program jp (NULL: the interpreter alone). */
+static ls_status run_with(const r500_job *job, const r500_prog *p, const r500_jit_program *jp,
+                          r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    return r500_exec_run(job, p, jp ? jp->segs : NULL, r, trace, NULL, d);
+}
+
+static ls_status jit_run(r500_jit_engine *e, const r500_job *job, r500_result *r, ls_buf *trace,
+                         ls_diag *d)
 {
     memset(r, 0, sizeof *r);
     ls_status st = r500_exec_check(job, d);
@@ -815,29 +865,127 @@ ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_di
     r500_prog p;
     if ((st = r500_prog_build(job, &p, d)))
         return st;
-    r500_jit_program *jp = NULL;
-    st = r500_jit_compile(job, &p, &jp, d);
-    if (st == LS_OK) {
-        st = r500_exec_run(job, &p, jp->segs, r, trace, NULL, d);
-        if (st == LS_OK)
-            r->stats.compile_seconds = jp->compile_seconds;
+    if (trace) {
+        /* a traced run steps every instruction (exec.c): nothing to compile */
+        st = run_with(job, &p, NULL, r, trace, d);
+        r500_prog_free(&p);
+        return st;
     }
-    r500_jit_program_free(jp);
+    if (!e) {
+        r500_jit_program *jp = NULL;
+        st = r500_jit_compile(job, &p, &jp, d);
+        if (st == LS_OK) {
+            st = run_with(job, &p, jp, r, trace, d);
+            if (st == LS_OK)
+                r->stats.compile_seconds = jp->compile_seconds;
+        }
+        r500_jit_program_free(jp);
+        r500_prog_free(&p);
+        return st;
+    }
+    cache_key k = key_of(job, &p);
+    size_t nw = job->ninst * R500_INST_WORDS;
+    r500_jit_program *jp = NULL;
+    double compiled = 0;
+    /* entries are never removed while the engine lives: jp stays valid
+     * after the lock is released */
+    pthread_mutex_lock(&e->mu);
+    for (cache_entry *c = e->head; c; c = c->next)
+        if (!memcmp(&c->k, &k, sizeof k) && !memcmp(c->words, job->words, nw * sizeof(uint32_t))) {
+            jp = c->jp;
+            e->hits++;
+            break;
+        }
+    if (!jp) {
+        cache_entry *c = calloc(1, sizeof *c);
+        uint32_t *w = malloc(nw * sizeof *w);
+        if (!c || !w) {
+            st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        } else if ((st = r500_jit_compile(job, &p, &jp, d)) == LS_OK) {
+            memcpy(w, job->words, nw * sizeof *w);
+            c->k = k;
+            c->words = w;
+            c->jp = jp;
+            c->next = e->head;
+            e->head = c;
+            e->count++;
+            compiled = jp->compile_seconds;
+            c = NULL;
+            w = NULL;
+        }
+        free(c);
+        free(w);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (st == LS_OK) {
+        st = run_with(job, &p, jp, r, trace, d);
+        if (st == LS_OK)
+            r->stats.compile_seconds = compiled;
+    }
     r500_prog_free(&p);
     return st;
 }
 
-static ls_status jit_run_hook(const struct r500_job *job, struct r500_result *r, ls_buf *trace,
-                              ls_diag *d)
+ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
 {
-    return r500_jit_run(job, r, trace, d);
+    return jit_run(NULL, job, r, trace, d);
 }
 
-static const r500_engine_ops jit_ops = {.run = jit_run_hook};
+static ls_status jit_run_hook(const r500_engine_ops *self, const struct r500_job *job,
+                              struct r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    return jit_run(self->state, job, r, trace, d);
+}
+
+static const r500_engine_ops jit_ops = {.run = jit_run_hook, .state = NULL};
 
 const r500_engine_ops *r500_jit_ops(void)
 {
     return &jit_ops;
+}
+
+r500_jit_engine *r500_jit_engine_new(void)
+{
+    r500_jit_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    if (pthread_mutex_init(&e->mu, NULL)) {
+        free(e);
+        return NULL;
+    }
+    e->ops.run = jit_run_hook;
+    e->ops.state = e;
+    return e;
+}
+
+const r500_engine_ops *r500_jit_engine_ops(const r500_jit_engine *e)
+{
+    return e ? &e->ops : NULL;
+}
+
+size_t r500_jit_engine_cached(const r500_jit_engine *e, size_t *hits)
+{
+    r500_jit_engine *m = (r500_jit_engine *)e; /* the lock only */
+    pthread_mutex_lock(&m->mu);
+    size_t n = e->count;
+    if (hits)
+        *hits = e->hits;
+    pthread_mutex_unlock(&m->mu);
+    return n;
+}
+
+void r500_jit_engine_free(r500_jit_engine *e)
+{
+    if (!e)
+        return;
+    for (cache_entry *c = e->head, *nx; c; c = nx) {
+        nx = c->next;
+        r500_jit_program_free(c->jp);
+        free(c->words);
+        free(c);
+    }
+    pthread_mutex_destroy(&e->mu);
+    free(e);
 }
 
 int r500_jit_available(void)
