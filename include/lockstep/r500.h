@@ -69,8 +69,8 @@ typedef struct r500_exec_options {
 
 /* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both
  * give the same bits; the interpreter is the model of record, the JIT is
- * built only when LLVM is found. Default: the interpreter (the JIT compiles
- * on every run; docs/r500-jit.md). */
+ * built only when LLVM is found. Default: the interpreter (a compile costs
+ * more than a small job takes; docs/r500-jit.md). */
 typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT } r500_engine;
 
 struct r500_job;

@@ -51,8 +51,8 @@ void r500_options_default(r500_options *o)
     o->exec.pred_write = R500_PRED_WRITE_ACTIVE;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
-    /* The interpreter: the JIT compiles on every run (no cache yet), which
-     * costs more than small jobs take (docs/r500-jit.md). */
+    /* The interpreter: a JIT compile costs more than small jobs take
+     * (docs/r500-jit.md). */
     o->engine = R500_ENGINE_INTERP;
 }
 

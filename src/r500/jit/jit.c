@@ -238,13 +238,15 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
         return v;
     LLVMValueRef u = LLVMBuildBitCast(g->b, LLVMBuildFMul(g->b, v, splatf(g, scale[om]), ""),
                                       g->v8i32, "");
-    LLVMValueRef e = LLVMBuildAnd(g->b, u, splati(g, 0x7f800000u), "");
-    LLVMValueRef ez = LLVMBuildICmp(g->b, LLVMIntEQ, e, splati(g, 0), "");
-    u = sel(g, ez, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
-    LLVMValueRef einf = LLVMBuildICmp(g->b, LLVMIntEQ, e, splati(g, 0x7f800000u), "");
-    LLVMValueRef mant = LLVMBuildICmp(
-        g->b, LLVMIntNE, LLVMBuildAnd(g->b, u, splati(g, 0x7fffffu), ""), splati(g, 0), "");
-    u = sel(g, LLVMBuildAnd(g->b, einf, mant, ""), splati(g, 0x7fffffffu), u);
+    /* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
+     * normal (exponent 0) keeps only the sign; |u| above infinity (a NaN)
+     * becomes 0x7FFFFFFF (the same tests as exponent == 0, and exponent ==
+     * 255 with a non-zero mantissa) */
+    LLVMValueRef mag = LLVMBuildAnd(g->b, u, splati(g, 0x7fffffffu), "");
+    LLVMValueRef den = LLVMBuildICmp(g->b, LLVMIntULT, mag, splati(g, 0x00800000u), "");
+    LLVMValueRef nan = LLVMBuildICmp(g->b, LLVMIntUGT, mag, splati(g, 0x7f800000u), "");
+    u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+    u = sel(g, nan, splati(g, 0x7fffffffu), u);
     v = LLVMBuildBitCast(g->b, u, g->v8f, "");
     if (!clamp)
         return v;
