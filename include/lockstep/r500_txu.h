@@ -252,6 +252,13 @@ void r500_txu_texel(const r500_txu *t, int level, int layer, int x, int y, float
 /* Sample every lane of rq->mask (coordinates as r500_tex_request: S, T, R, Q). */
 ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag *d);
 
+/* The tile, in texels, of `bpp`-byte texels (1, 2, 4, 8 or 16) for a macro
+ * (2 KB) or micro (32-byte) tile and micro mode 0 (linear), 1 (tiled) or 2
+ * (square): r300_texture_desc.c's r300_get_pixel_alignment table, which the
+ * colour and depth buffers share (src/r500/rb.c). False when that layout does
+ * not exist. */
+bool r500_tx_tile_size(unsigned bpp, bool macro, unsigned micro, unsigned *w, unsigned *h);
+
 /* Helpers shared with the tests' documentation: float from IEEE half. */
 float r500_tx_half_to_float(uint16_t h);
 

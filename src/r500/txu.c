@@ -294,6 +294,16 @@ static size_t next_pot(size_t v)
     return p;
 }
 
+bool r500_tx_tile_size(unsigned bpp, bool macro, unsigned micro, unsigned *w, unsigned *h)
+{
+    unsigned lb = log2u(bpp);
+    if (bpp == 0 || (bpp & (bpp - 1)) || lb > 4 || micro > 2)
+        return false;
+    *w = tile_table[macro ? 1 : 0][lb][micro][0];
+    *h = tile_table[macro ? 1 : 0][lb][micro][1];
+    return *w != 0;
+}
+
 static unsigned micro_mode(const r500_txu *t)
 {
     return t->square ? 2u : (t->micro ? 1u : 0u);
