@@ -827,6 +827,79 @@ static void test_job_units(void **st)
     r500_job_free(&job);
 }
 
+/* ---- docs/r500-rb.md: every ```rb block runs ------------------------------ */
+
+static void test_doc_examples(void **st)
+{
+    (void)st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/r500-rb.md", ls_test_source_root());
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char doc[65536];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    int blocks = 0;
+    for (char *p = doc; (p = strstr(p, "```rb\n")); blocks++) {
+        p += 6;
+        char *end = strstr(p, "```");
+        assert_non_null(end);
+        *end = 0;
+        r500_rb_state s;
+        r500_rb_state_init(&s);
+        uint8_t dst[16] = {0}, want[16] = {0}, mem[16];
+        int ndst = 0, nwant = 0;
+        float src[4] = {0};
+        char *save = NULL;
+        for (char *line = strtok_r(p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            char *tok, *s2 = NULL;
+            char *first = strtok_r(line, " ", &s2);
+            if (!first)
+                continue;
+            if (!strcmp(first, "dst") || !strcmp(first, "=>")) {
+                uint8_t *b = first[0] == 'd' ? dst : want;
+                int *cnt = first[0] == 'd' ? &ndst : &nwant;
+                while ((tok = strtok_r(NULL, " ", &s2)) && *cnt < 16)
+                    b[(*cnt)++] = (uint8_t)strtoul(tok, NULL, 16);
+            } else if (!strcmp(first, "src")) {
+                for (int c = 0; c < 4 && (tok = strtok_r(NULL, " ", &s2)); c++)
+                    src[c] = strtof(tok, NULL);
+            } else {
+                for (tok = first; tok; tok = strtok_r(NULL, " ", &s2)) {
+                    char *eq = strchr(tok, '=');
+                    assert_non_null(eq);
+                    *eq = 0;
+                    int found = 0;
+                    for (unsigned r = 0; r < R500_RB_NREGS; r++)
+                        if (!strcmp(tok, r500_rb_reg_name((r500_rb_reg)r))) {
+                            s.reg[r] = (uint32_t)strtoul(eq + 1, NULL, 0);
+                            found = 1;
+                        }
+                    if (!found)
+                        fail_msg("docs/r500-rb.md block %d: no register %s", blocks + 1, tok);
+                }
+            }
+        }
+        assert_true(ndst > 0 && ndst == nwant);
+        memcpy(mem, dst, sizeof mem);
+        r500_rb_memory m = {.color = {mem}, .color_size = {sizeof mem}};
+        r500_rb rb;
+        ls_diag d;
+        if (r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d) != LS_OK)
+            fail_msg("docs/r500-rb.md block %d: %s", blocks + 1, d.msg);
+        r500_rb_quad q = {.mask = 1};
+        memcpy(q.color[0][0], src, sizeof src);
+        r500_rb_quad_write(&rb, &q, NULL);
+        for (int i = 0; i < nwant; i++)
+            if (mem[i] != want[i])
+                fail_msg("docs/r500-rb.md block %d: byte %d is %02x, the page says %02x",
+                         blocks + 1, i, mem[i], want[i]);
+        p = end + 3;
+    }
+    assert_true(blocks >= 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -835,6 +908,7 @@ int main(void)
         cmocka_unit_test(test_depth_stencil), cmocka_unit_test(test_alpha_test),
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_options),     cmocka_unit_test(test_job_units),
+        cmocka_unit_test(test_doc_examples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
