@@ -757,6 +757,33 @@ static void test_options(void **st)
     }
 }
 
+/* every option is documented where docs/assumptions.md says options are */
+static void test_options_documented(void **st)
+{
+    (void)st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/assumptions.md", ls_test_source_root());
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char doc[1 << 18];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    const char *sec = strstr(doc, "## R500: render backend");
+    assert_non_null(sec);
+    r500_rb_options o;
+    ls_diag d;
+    for (int i = 0; r500_rb_option_names[i]; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "### `%s`", r500_rb_option_names[i]);
+        if (!strstr(doc, head))
+            fail_msg("docs/assumptions.md has no entry %s", head);
+        r500_rb_options_default(&o);
+        assert_int_equal(r500_rb_options_set(&o, r500_rb_option_names[i], "bogus", &d),
+                         LS_ERR_ARG);
+    }
+}
+
 /* ---- textures in draws ----------------------------------------------------- */
 
 static void test_job_units(void **st)
@@ -908,7 +935,7 @@ int main(void)
         cmocka_unit_test(test_depth_stencil), cmocka_unit_test(test_alpha_test),
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_options),     cmocka_unit_test(test_job_units),
-        cmocka_unit_test(test_doc_examples),
+        cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
