@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "lockstep/mesa_cs.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_rb.h"
 #include "lockstep/r500_txu.h"
@@ -784,6 +785,105 @@ static void test_options_documented(void **st)
     }
 }
 
+/* ---- Mesa's own register sets, and llvmpipe's bytes ----------------------- */
+
+static void *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *b = malloc(len > 0 ? (size_t)len : 1);
+    *n = fread(b, 1, len > 0 ? (size_t)len : 0, f);
+    fclose(f);
+    return b;
+}
+
+/* The registers Mesa's r300 driver wrote for each corpus draw (its RGBA8
+ * render target, blending off, no depth) bind; llvmpipe's float result
+ * written through them comes out as the bytes llvmpipe itself stored
+ * (llvmpipe.ppm, its RGBA8 framebuffer). */
+static void test_mesa_corpus(void **st)
+{
+    (void)st;
+    const char *corpus = ls_test_corpus();
+    if (!corpus)
+        skip();
+    static const char *const names[] = {"01_if_else", "04_loop_const_large", "06_loop_break",
+                                        "08_discard_branch", "11_fragcoord_branch",
+                                        "14_if_else_heavy"};
+    int checked = 0;
+    for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
+        char path[1024];
+        size_t n = 0;
+        snprintf(path, sizeof path, "%s/mesa-r300/out/%s/cs/cs_0000.ib", corpus, names[ni]);
+        uint32_t *ib = slurp(path, &n);
+        if (!ib)
+            continue;
+        mesa_cs cs;
+        ls_diag d;
+        assert_int_equal(mesa_cs_decode(path, ib, n / 4, &cs, &d), LS_OK);
+        assert_true(cs.ndraws > 0);
+        const mesa_cs_state *ms = &cs.draws[cs.ndraws - 1].state;
+        r500_rb_state s;
+        r500_rb_state_init(&s);
+        int written = 0;
+        for (unsigned r = 0; r < R500_RB_NREGS; r++) {
+            uint32_t a = r500_rb_reg_addr((r500_rb_reg)r);
+            if (ms->written[a / 4]) {
+                assert_true(r500_rb_write(&s, a, ms->reg[a / 4]));
+                written++;
+            }
+        }
+        assert_true(written >= 4);
+        enum { N = 16 };
+        unsigned pitch = s.reg[R500_RB_RB3D_COLORPITCH0] & 0x3ffe;
+        size_t size = (size_t)pitch * 32 * 16 + 4096;
+        uint8_t *cb = calloc(1, size);
+        r500_rb_memory m = {.color = {cb}, .color_size = {size}};
+        s.reg[R500_RB_RB3D_COLOROFFSET0] = 0; /* the relocation's buffer starts here */
+        r500_rb rb;
+        if (r500_rb_bind(&rb, &s, &m, N, N, NULL, &d) != LS_OK)
+            fail_msg("%s: Mesa's registers do not bind: %s", names[ni], d.msg);
+        snprintf(path, sizeof path, "%s/mesa-r300/out/%s/llvmpipe_rgba32f.bin", corpus, names[ni]);
+        float *img = slurp(path, &n);
+        snprintf(path, sizeof path, "%s/mesa-r300/out/%s/llvmpipe.ppm", corpus, names[ni]);
+        size_t pn = 0;
+        uint8_t *ppm = slurp(path, &pn);
+        assert_non_null(img);
+        assert_non_null(ppm);
+        assert_int_equal(n, N * N * 16);
+        const uint8_t *pix = ppm + pn - N * N * 3; /* P6 header, then rows top first */
+        for (int y = 0; y < N; y++)
+            for (int x = 0; x < N; x++) {
+                r500_rb_quad q = {.x = {x}, .y = {y}, .mask = 1};
+                memcpy(q.color[0][0], img + ((size_t)y * N + (size_t)x) * 4, 16);
+                r500_rb_quad_write(&rb, &q, NULL);
+            }
+        float back[N * N * 4];
+        r500_rb_read_color(&rb, 0, back);
+        for (int y = 0; y < N; y++)
+            for (int x = 0; x < N; x++)
+                for (int c = 0; c < 3; c++) {
+                    /* raw images are bottom row first, the PPM top row first */
+                    unsigned got = (unsigned)lrintf(back[((size_t)y * N + (size_t)x) * 4 + c] * 255.0f);
+                    unsigned want = pix[((size_t)(N - 1 - y) * N + (size_t)x) * 3 + c];
+                    if (got != want)
+                        fail_msg("%s (%d,%d) channel %d: %u, llvmpipe stored %u", names[ni], x, y,
+                                 c, got, want);
+                }
+        checked++;
+        free(img);
+        free(ppm);
+        free(cb);
+        free(ib);
+        mesa_cs_free(&cs);
+    }
+    assert_true(checked > 0);
+}
+
 /* ---- textures in draws ----------------------------------------------------- */
 
 static void test_job_units(void **st)
@@ -936,6 +1036,7 @@ int main(void)
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_options),     cmocka_unit_test(test_job_units),
         cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
+        cmocka_unit_test(test_mesa_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
