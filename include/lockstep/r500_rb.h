@@ -291,6 +291,17 @@ typedef struct r500_rb_stats {
     uint64_t pixels_written; /* pixels that reached the colour buffers */
 } r500_rb_stats;
 
+/* One fragment (the form a draw's per-pixel output call hands over). */
+typedef struct r500_rb_pixel {
+    int x, y;
+    const float *color[R500_RB_TARGETS]; /* RGBA per target (NULL: reads 0) */
+    float w, z;                          /* the US's W; the rasterizer's window z */
+    bool back_face;
+} r500_rb_pixel;
+/* The same for one pixel: r500_rb_quad_write runs each covered pixel of a
+ * quad through this. */
+void r500_rb_pixel_write(const r500_rb *rb, const r500_rb_pixel *px, r500_rb_stats *stats);
+
 /* Run the fragments of q through alpha test, stencil, depth, blending, ROP
  * and masks, and write them. Pixels outside the bound width x height are
  * dropped. stats may be NULL. */

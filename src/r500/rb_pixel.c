@@ -87,15 +87,15 @@ static uint32_t stencil_op(unsigned op, uint32_t v, uint32_t ref)
  * rasterizer's, and W_FMT 0 "W is always zero". The value is clamped to
  * [0,1] (GL's window depth range). W24_FP is read as W24 (Mesa never
  * writes it). */
-static float frag_depth(const r500_rb *rb, const r500_rb_quad *q, int i)
+static float frag_depth(const r500_rb *rb, const r500_rb_pixel *px)
 {
     const r500_rb_state *s = &rb->s;
-    float z = q->z[i];
+    float z = px->z;
     if (r500_rb_get(s, R500_RB_FG_DEPTH_SRC, R500_RBF_DEPTH_SRC)) {
         if (r500_rb_get(s, R500_RB_US_W_FMT, R500_RBF_W_FMT) == 0)
             z = 0.0f;
         else if (!r500_rb_get(s, R500_RB_US_W_FMT, R500_RBF_W_SRC))
-            z = q->w[i];
+            z = px->w;
     }
     return z != z ? 0.0f : z < 0 ? 0.0f : z > 1 ? 1.0f : z;
 }
@@ -273,79 +273,90 @@ static bool discard_src(const r500_rb *rb, const float rgba[4])
     return true;
 }
 
-void r500_rb_quad_write(const r500_rb *rb, const r500_rb_quad *q, r500_rb_stats *stats)
+void r500_rb_pixel_write(const r500_rb *rb, const r500_rb_pixel *px, r500_rb_stats *stats)
 {
     r500_rb_stats dummy;
     if (!stats) {
         memset(&dummy, 0, sizeof dummy);
         stats = &dummy;
     }
+    static const float zero[4] = {0, 0, 0, 0};
+    const float *color[R500_RB_TARGETS];
+    for (int t = 0; t < R500_RB_TARGETS; t++)
+        color[t] = px->color[t] ? px->color[t] : zero;
     const r500_rb_state *s = &rb->s;
+    int x = px->x, y = px->y;
+    if (x < 0 || y < 0 || x >= rb->width || y >= rb->height)
+        return;
+    stats->pixels_in++;
+    /* FG: alpha test on target 0's alpha (fg_alpha_func.txt) */
+    if (!alpha_test(rb, color[0][3])) {
+        stats->alpha_failed++;
+        return;
+    }
+    if (discard_src(rb, color[0])) {
+        stats->discarded++;
+        return;
+    }
     bool zen = r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_Z_ENABLE);
-    bool zwrite = r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_ZWRITEENABLE);
     bool sen = r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_STENCIL_ENABLE) && rb->zb.format == 2;
-    bool back = q->back_face;
-    /* zb_cntl.txt STENCIL_FRONT_BACK: the _BF function and ops for quads of
-     * back-facing primitives; STENCIL_REFMASK_FRONT_BACK: ZB_STENCILREFMASK_BF */
-    bool bf_ops = back && r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_STENCIL_FRONT_BACK);
-    bool bf_ref = back && r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_STENCIL_REFMASK_FRONT_BACK);
-    r500_rb_reg refreg = bf_ref ? R500_RB_ZB_STENCILREFMASK_BF : R500_RB_ZB_STENCILREFMASK;
-    uint32_t sref = r500_rb_get(s, refreg, R500_RBF_STENCILREF);
-    uint32_t smask = r500_rb_get(s, refreg, R500_RBF_STENCILMASK);
-    uint32_t swmask = r500_rb_get(s, refreg, R500_RBF_STENCILWRITEMASK);
     uint32_t zs = s->reg[R500_RB_ZB_ZSTENCILCNTL];
-    unsigned sfunc = (zs >> (bf_ops ? 15 : 3)) & 7u, sfail = (zs >> (bf_ops ? 18 : 6)) & 7u;
-    unsigned zpass = (zs >> (bf_ops ? 21 : 9)) & 7u, zfail = (zs >> (bf_ops ? 24 : 12)) & 7u;
-    unsigned zfunc = zs & 7u;
-    bool zero_out = (zs >> 27) & 1u; /* ZERO_OUTPUT_MASK: no colour, Z/stencil still update */
+    /* ZB: stencil, then depth */
+    if (zen || sen) {
+        bool zwrite = r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_ZWRITEENABLE);
+        bool back = px->back_face;
+        /* zb_cntl.txt STENCIL_FRONT_BACK: the _BF function and ops for quads
+         * of back-facing primitives; STENCIL_REFMASK_FRONT_BACK:
+         * ZB_STENCILREFMASK_BF */
+        bool bf_ops = back && r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_STENCIL_FRONT_BACK);
+        bool bf_ref = back && r500_rb_get(s, R500_RB_ZB_CNTL, R500_RBF_STENCIL_REFMASK_FRONT_BACK);
+        r500_rb_reg refreg = bf_ref ? R500_RB_ZB_STENCILREFMASK_BF : R500_RB_ZB_STENCILREFMASK;
+        uint32_t sref = r500_rb_get(s, refreg, R500_RBF_STENCILREF);
+        uint32_t smask = r500_rb_get(s, refreg, R500_RBF_STENCILMASK);
+        uint32_t swmask = r500_rb_get(s, refreg, R500_RBF_STENCILWRITEMASK);
+        unsigned sfunc = (zs >> (bf_ops ? 15 : 3)) & 7u, sfail = (zs >> (bf_ops ? 18 : 6)) & 7u;
+        unsigned zpass = (zs >> (bf_ops ? 21 : 9)) & 7u, zfail = (zs >> (bf_ops ? 24 : 12)) & 7u;
+        uint32_t zold, sold;
+        rb_depth_load(rb, x, y, &zold, &sold);
+        uint32_t znew = rb_depth_fixed(rb, frag_depth(rb, px)), snew = sold;
+        bool pass = true;
+        if (sen && !zcmp(sfunc, sref & smask, sold & smask)) {
+            snew = stencil_op(sfail, sold, sref);
+            stats->stencil_failed++;
+            pass = false;
+        } else {
+            bool zpass_ok = !zen || zcmp(zs & 7u, znew, zold);
+            if (sen)
+                snew = stencil_op(zpass_ok ? zpass : zfail, sold, sref);
+            if (!zpass_ok) {
+                stats->depth_failed++;
+                pass = false;
+            }
+        }
+        snew = (sold & ~swmask) | (snew & swmask);
+        bool write_z = pass && zen && zwrite;
+        if (write_z || snew != sold)
+            rb_depth_store(rb, x, y, write_z ? znew : zold, sen ? snew : sold);
+        if (!pass)
+            return;
+    }
+    if ((zs >> 27) & 1u) /* ZERO_OUTPUT_MASK: no colour, Z/stencil still update */
+        return;
+    stats->pixels_written++;
     unsigned multi = r500_rb_get(s, R500_RB_RB3D_CCTL, R500_RBF_NUM_MULTIWRITES);
+    for (unsigned t = 0; t < R500_RB_TARGETS; t++)
+        write_target(rb, t, color[multi ? 0 : t], x, y);
+}
 
+void r500_rb_quad_write(const r500_rb *rb, const r500_rb_quad *q, r500_rb_stats *stats)
+{
     for (int i = 0; i < 4; i++) {
         if (!(q->mask >> i & 1u))
             continue;
-        int x = q->x[i], y = q->y[i];
-        if (x < 0 || y < 0 || x >= rb->width || y >= rb->height)
-            continue;
-        stats->pixels_in++;
-        /* FG: alpha test on target 0's alpha (fg_alpha_func.txt) */
-        if (!alpha_test(rb, q->color[0][i][3])) {
-            stats->alpha_failed++;
-            continue;
-        }
-        if (discard_src(rb, q->color[0][i])) {
-            stats->discarded++;
-            continue;
-        }
-        /* ZB: stencil, then depth */
-        if (zen || sen) {
-            uint32_t zold, sold;
-            rb_depth_load(rb, x, y, &zold, &sold);
-            uint32_t znew = rb_depth_fixed(rb, frag_depth(rb, q, i)), snew = sold;
-            bool pass = true;
-            if (sen && !zcmp(sfunc, sref & smask, sold & smask)) {
-                snew = stencil_op(sfail, sold, sref);
-                stats->stencil_failed++;
-                pass = false;
-            } else {
-                bool zpass_ok = !zen || zcmp(zfunc, znew, zold);
-                if (sen)
-                    snew = stencil_op(zpass_ok ? zpass : zfail, sold, sref);
-                if (!zpass_ok) {
-                    stats->depth_failed++;
-                    pass = false;
-                }
-            }
-            snew = (sold & ~swmask) | (snew & swmask);
-            bool write_z = pass && zen && zwrite;
-            if (write_z || snew != sold)
-                rb_depth_store(rb, x, y, write_z ? znew : zold, sen ? snew : sold);
-            if (!pass)
-                continue;
-        }
-        if (zero_out)
-            continue;
-        stats->pixels_written++;
-        for (unsigned t = 0; t < R500_RB_TARGETS; t++)
-            write_target(rb, t, q->color[multi ? 0 : t][i], x, y);
+        r500_rb_pixel px = {.x = q->x[i], .y = q->y[i], .z = q->z[i], .w = q->w[i],
+                            .back_face = q->back_face};
+        for (int t = 0; t < R500_RB_TARGETS; t++)
+            px.color[t] = q->color[t][i];
+        r500_rb_pixel_write(rb, &px, stats);
     }
 }
