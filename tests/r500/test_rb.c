@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "lockstep/buf.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_rb.h"
@@ -25,6 +26,19 @@ static uint32_t rnd(void)
 static float rndf(void)
 {
     return (float)(rnd() % 100001) / 100000.0f;
+}
+
+/* A whole file (NULL if absent); free with free(). */
+static void *slurp(const char *path, size_t *n)
+{
+    ls_buf b;
+    ls_buf_init(&b);
+    if (!ls_read_file(path, &b)) {
+        ls_buf_free(&b);
+        return NULL;
+    }
+    *n = b.len;
+    return b.data;
 }
 
 /* us_out_fmt.txt C*_SEL values */
@@ -672,47 +686,46 @@ static void test_hostile(void **st)
     r500_rb rb;
     ls_diag d;
     r500_rb_state s;
-    /* pitch 0 */
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 6u << 21;
-    assert_int_equal(r500_rb_bind(&rb, &s, &m, 16, 16, NULL, &d), LS_ERR_RANGE);
-    assert_non_null(strstr(d.msg, "RB3D_COLORPITCH0"));
-    /* a buffer past its memory */
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 64u | 6u << 21;
-    s.reg[R500_RB_RB3D_COLOROFFSET0] = 0x800;
-    assert_int_equal(r500_rb_bind(&rb, &s, &m, 64, 16, NULL, &d), LS_ERR_RANGE);
-    assert_non_null(strstr(d.msg, "RB3D_COLOROFFSET0"));
-    /* an unknown format pair */
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 16u | 11u << 21; /* YUV */
-    assert_int_equal(r500_rb_bind(&rb, &s, &m, 16, 16, NULL, &d), LS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(d.msg, "US_OUT_FMT_0.OUT_FMT"));
-    /* reserved blend factor */
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 16u | 6u << 21;
-    s.reg[R500_RB_RB3D_BLENDCNTL] = 1u | 20u << 16 | 33u << 24;
-    assert_int_equal(r500_rb_bind(&rb, &s, &m, 16, 16, NULL, &d), LS_ERR_RANGE);
-    assert_non_null(strstr(d.msg, "RB3D_BLENDCNTL.SRCBLEND"));
-    /* the compressed depth format; a tiled pitch off the tile */
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 16u | 6u << 21;
-    s.reg[R500_RB_ZB_CNTL] = 2;
-    s.reg[R500_RB_ZB_FORMAT] = 1;
-    assert_int_equal(r500_rb_bind(&rb, &s, &m, 16, 16, NULL, &d), LS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(d.msg, "ZB_FORMAT.DEPTHFORMAT"));
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 18u | 1u << 17 | 6u << 21;
-    assert_int_equal(r500_rb_bind(&rb, &s, &m, 16, 16, NULL, &d), LS_ERR_RANGE);
-    assert_non_null(strstr(d.msg, "multiple of the 4-pixel tile"));
-    /* a depth buffer without memory */
-    r500_rb_state_init(&s);
-    s.reg[R500_RB_RB3D_COLORPITCH0] = 16u | 6u << 21;
-    s.reg[R500_RB_ZB_CNTL] = 1;
-    s.reg[R500_RB_ZB_DEPTHPITCH] = 16;
+    /* each case: register writes over r500_rb_state_init, the status and a
+     * piece of the diagnostic that names the register */
+    static const struct {
+        struct {
+            r500_rb_reg r;
+            uint32_t v;
+        } w[3];
+        int w_, h_;
+        bool no_depth;
+        ls_status st;
+        const char *names;
+    } cases[] = {
+        {{{R500_RB_RB3D_COLORPITCH0, 6u << 21}}, 16, 16, false, LS_ERR_RANGE, "RB3D_COLORPITCH0"},
+        {{{R500_RB_RB3D_COLORPITCH0, 64u | 6u << 21}, {R500_RB_RB3D_COLOROFFSET0, 0x800}},
+         64, 16, false, LS_ERR_RANGE, "RB3D_COLOROFFSET0"},
+        {{{R500_RB_RB3D_COLORPITCH0, 16u | 11u << 21}}, 16, 16, false, LS_ERR_UNSUPPORTED,
+         "US_OUT_FMT_0.OUT_FMT"},
+        {{{R500_RB_RB3D_COLORPITCH0, 16u | 6u << 21}, {R500_RB_RB3D_BLENDCNTL, 1u | 20u << 16 | 33u << 24}},
+         16, 16, false, LS_ERR_RANGE, "RB3D_BLENDCNTL.SRCBLEND"},
+        {{{R500_RB_RB3D_COLORPITCH0, 16u | 6u << 21}, {R500_RB_ZB_CNTL, 2}, {R500_RB_ZB_FORMAT, 1}},
+         16, 16, false, LS_ERR_UNSUPPORTED, "ZB_FORMAT.DEPTHFORMAT"},
+        {{{R500_RB_RB3D_COLORPITCH0, 18u | 1u << 17 | 6u << 21}}, 16, 16, false, LS_ERR_RANGE,
+         "multiple of the 4-pixel tile"},
+        {{{R500_RB_RB3D_COLORPITCH0, 16u | 6u << 21}, {R500_RB_ZB_CNTL, 1}, {R500_RB_ZB_DEPTHPITCH, 16}},
+         16, 16, true, LS_ERR_RANGE, "ZB_DEPTHOFFSET"},
+        {{{R500_RB_RB3D_COLORPITCH0, 16u | 6u << 21}, {R500_RB_ZB_CNTL, 2 | 8}}, 16, 16, false,
+         LS_ERR_UNSUPPORTED, "ZB_CNTL.ZSIGNED_COMPARE"},
+    };
     r500_rb_memory nodepth = {.color = {mem}, .color_size = {sizeof mem}};
-    assert_int_equal(r500_rb_bind(&rb, &s, &nodepth, 16, 16, NULL, &d), LS_ERR_RANGE);
-    assert_non_null(strstr(d.msg, "ZB_DEPTHOFFSET"));
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        r500_rb_state_init(&s);
+        for (int k = 0; k < 3; k++)
+            if (cases[c].w[k].v || k == 0)
+                s.reg[cases[c].w[k].r] = cases[c].w[k].v;
+        ls_status got = r500_rb_bind(&rb, &s, cases[c].no_depth ? &nodepth : &m, cases[c].w_,
+                                     cases[c].h_, NULL, &d);
+        if (got != cases[c].st || !strstr(d.msg, cases[c].names))
+            fail_msg("hostile case %zu: status %d, \"%s\"; want %d naming %s", c, got, d.msg,
+                     cases[c].st, cases[c].names);
+    }
     /* options by name */
     r500_rb_options o;
     r500_rb_options_default(&o);
@@ -764,12 +777,9 @@ static void test_options_documented(void **st)
     (void)st;
     char path[1024];
     snprintf(path, sizeof path, "%s/docs/assumptions.md", ls_test_source_root());
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char doc[1 << 18];
-    size_t n = fread(doc, 1, sizeof doc - 1, f);
-    fclose(f);
-    doc[n] = 0;
+    size_t n = 0;
+    char *doc = slurp(path, &n);
+    assert_non_null(doc);
     const char *sec = strstr(doc, "## R500: render backend");
     assert_non_null(sec);
     r500_rb_options o;
@@ -783,23 +793,10 @@ static void test_options_documented(void **st)
         assert_int_equal(r500_rb_options_set(&o, r500_rb_option_names[i], "bogus", &d),
                          LS_ERR_ARG);
     }
+    free(doc);
 }
 
 /* ---- Mesa's own register sets, and llvmpipe's bytes ----------------------- */
-
-static void *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *b = malloc(len > 0 ? (size_t)len : 1);
-    *n = fread(b, 1, len > 0 ? (size_t)len : 0, f);
-    fclose(f);
-    return b;
-}
 
 /* The registers Mesa's r300 driver wrote for each corpus draw (its RGBA8
  * render target, blending off, no depth) bind; llvmpipe's float result
@@ -961,12 +958,9 @@ static void test_doc_examples(void **st)
     (void)st;
     char path[1024];
     snprintf(path, sizeof path, "%s/docs/r500-rb.md", ls_test_source_root());
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char doc[65536];
-    size_t n = fread(doc, 1, sizeof doc - 1, f);
-    fclose(f);
-    doc[n] = 0;
+    size_t n = 0;
+    char *doc = slurp(path, &n);
+    assert_non_null(doc);
     int blocks = 0;
     for (char *p = doc; (p = strstr(p, "```rb\n")); blocks++) {
         p += 6;
@@ -1024,6 +1018,7 @@ static void test_doc_examples(void **st)
                          blocks + 1, i, mem[i], want[i]);
         p = end + 3;
     }
+    free(doc);
     assert_true(blocks >= 3);
 }
 
