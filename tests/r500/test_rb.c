@@ -41,6 +41,17 @@ static void *slurp(const char *path, size_t *n)
     return b.data;
 }
 
+/* A page of docs/, NUL-terminated (free with free()). */
+static char *read_doc(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/%s", ls_test_source_root(), name);
+    size_t n = 0;
+    char *doc = slurp(path, &n);
+    assert_non_null(doc);
+    return doc;
+}
+
 /* us_out_fmt.txt C*_SEL values */
 enum { SA = 0, SR = 1, SG = 2, SB = 3 };
 static uint32_t out_fmt(unsigned fmt, unsigned c0, unsigned c1, unsigned c2, unsigned c3,
@@ -775,11 +786,7 @@ static void test_options(void **st)
 static void test_options_documented(void **st)
 {
     (void)st;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/docs/assumptions.md", ls_test_source_root());
-    size_t n = 0;
-    char *doc = slurp(path, &n);
-    assert_non_null(doc);
+    char *doc = read_doc("assumptions.md");
     const char *sec = strstr(doc, "## R500: render backend");
     assert_non_null(sec);
     r500_rb_options o;
@@ -956,11 +963,7 @@ static void test_job_units(void **st)
 static void test_doc_examples(void **st)
 {
     (void)st;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/docs/r500-rb.md", ls_test_source_root());
-    size_t n = 0;
-    char *doc = slurp(path, &n);
-    assert_non_null(doc);
+    char *doc = read_doc("r500-rb.md");
     int blocks = 0;
     for (char *p = doc; (p = strstr(p, "```rb\n")); blocks++) {
         p += 6;
