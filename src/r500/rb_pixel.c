@@ -203,9 +203,12 @@ static void write_target(const r500_rb *rb, unsigned t, const float rgba[4], int
         unsigned sel = s->sel[k];
         comp[k] = rgba[sel == 0 ? 3 : sel - 1];
     }
-    uint32_t dstw[4], outw[4];
-    rb_load(s, x, y, dstw);
+    uint32_t dstw[4] = {0, 0, 0, 0}, outw[4];
     uint32_t bc = st->reg[R500_RB_RB3D_BLENDCNTL];
+    bool rop = r500_rb_get(st, R500_RB_RB3D_ROPCNTL, R500_RBF_ROP_ENABLE);
+    /* the destination is read when blending, a logic op or a partial mask needs it */
+    if ((bc & 1u) || rop || s->mask != 0xfu)
+        rb_load(s, x, y, dstw);
     if (bc & 1u) {
         /* rb3d_blendcntl.txt ALPHA_BLEND_ENABLE ("despite the name ... has
          * nothing to do with alpha", r300_state.c) */
@@ -232,7 +235,7 @@ static void write_target(const r500_rb *rb, unsigned t, const float rgba[4], int
         }
     }
     rb_pack_color(rb, s, comp, outw);
-    if (r500_rb_get(st, R500_RB_RB3D_ROPCNTL, R500_RBF_ROP_ENABLE)) {
+    if (rop) {
         unsigned code = r500_rb_get(st, R500_RB_RB3D_ROPCNTL, R500_RBF_ROP);
         for (int i = 0; i < 4; i++)
             outw[i] = rop2(code, outw[i], dstw[i]);
