@@ -184,6 +184,11 @@ typedef struct r500_rb_state {
  * discard thresholds 0x01010101 / 0xFEFEFEFE), US_OUT_FMT_1..3 UNUSED, the
  * rest 0 (no blending, no depth/stencil, no alpha test). */
 void r500_rb_state_init(r500_rb_state *s);
+/* Fill s from a flat register file (reg[i]: the register at byte address
+ * 4 i, nreg entries; written[i]: whether the stream wrote it, NULL: all
+ * were); registers not written keep r500_rb_state_init's values. */
+void r500_rb_state_from_regfile(r500_rb_state *s, const uint32_t *reg, const uint8_t *written,
+                                size_t nreg);
 const char *r500_rb_reg_name(r500_rb_reg r);
 uint32_t r500_rb_reg_addr(r500_rb_reg r);
 /* Store a register write; false (nothing stored) for an address that is not

@@ -276,6 +276,11 @@ typedef struct r500_tx_memory {
     const uint8_t *data;
     size_t size;
 } r500_tx_memory;
+/* Fill s from a flat register file as a stream executor keeps one: reg[i]
+ * is the register at byte address 4 i (nreg entries), written[i] whether the
+ * stream wrote it (NULL: all were); registers not written read 0. */
+void r500_tx_state_from_regfile(r500_tx_state *s, const uint32_t *reg, const uint8_t *written,
+                                size_t nreg);
 struct r500_job;
 /* What a stream executor calls before a draw: bind the job's 16 samplers
  * (TEX_ID 0..15) from the TX register file and each unit's buffer object.

@@ -92,6 +92,17 @@ void r500_rb_state_init(r500_rb_state *s)
     s->reg[R500_RB_RB3D_COLORPITCH0] = (uint32_t)R500_CB_ARGB8888 << 21;
 }
 
+void r500_rb_state_from_regfile(r500_rb_state *s, const uint32_t *reg, const uint8_t *written,
+                                size_t nreg)
+{
+    r500_rb_state_init(s);
+    for (unsigned r = 0; r < R500_RB_NREGS; r++) {
+        size_t i = reg_table[r].addr / 4;
+        if (i < nreg && (!written || written[i]))
+            s->reg[r] = reg[i];
+    }
+}
+
 /* ---- options ------------------------------------------------------------ */
 
 const char *const r500_rb_option_names[] = {"rb-round",   "rb-z-round",     "rb-blend-src",

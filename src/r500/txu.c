@@ -69,6 +69,17 @@ bool r500_tx_write(r500_tx_state *s, uint32_t addr, uint32_t value)
     return true;
 }
 
+void r500_tx_state_from_regfile(r500_tx_state *s, const uint32_t *reg, const uint8_t *written,
+                                size_t nreg)
+{
+    memset(s, 0, sizeof *s);
+    for (unsigned r = 0; r < R500_TXR_COUNT; r++)
+        for (unsigned u = 0; u < (reg_table[r].per_unit ? R500_TX_UNITS : 1u); u++) {
+            size_t i = r500_tx_reg_addr((r500_tx_reg)r, u) / 4;
+            s->reg[r][u] = i < nreg && (!written || written[i]) ? reg[i] : 0;
+        }
+}
+
 static uint32_t field_mask(const r500_tx_field_desc *f)
 {
     return f->width >= 32 ? 0xffffffffu : ((1u << f->width) - 1u);

@@ -832,16 +832,14 @@ static void test_mesa_corpus(void **st)
         assert_true(cs.ndraws > 0);
         const mesa_cs_state *ms = &cs.draws[cs.ndraws - 1].state;
         r500_rb_state s;
-        r500_rb_state_init(&s);
+        r500_rb_state_from_regfile(&s, ms->reg, ms->written, MESA_CS_NREGS);
         int written = 0;
-        for (unsigned r = 0; r < R500_RB_NREGS; r++) {
-            uint32_t a = r500_rb_reg_addr((r500_rb_reg)r);
-            if (ms->written[a / 4]) {
-                assert_true(r500_rb_write(&s, a, ms->reg[a / 4]));
-                written++;
-            }
-        }
+        for (unsigned r = 0; r < R500_RB_NREGS; r++)
+            written += ms->written[r500_rb_reg_addr((r500_rb_reg)r) / 4];
         assert_true(written >= 4);
+        /* Mesa's render target: B8G8R8A8 (C0 blue ... C3 alpha), ARGB8888 */
+        assert_int_equal(r500_rb_get(&s, R500_RB_RB3D_COLORPITCH0, R500_RBF_COLORFORMAT),
+                         R500_CB_ARGB8888);
         enum { N = 16 };
         unsigned pitch = s.reg[R500_RB_RB3D_COLORPITCH0] & 0x3ffe;
         size_t size = (size_t)pitch * 32 * 16 + 4096;
@@ -922,6 +920,20 @@ static void test_job_units(void **st)
             uint8_t *p = tex + r500_txu_texel_addr(&t, 0, 0, x, y);
             p[0] = (uint8_t)(x * 60), p[1] = (uint8_t)(y * 60), p[2] = 200, p[3] = 255; /* B G R A */
         }
+    /* the same state through a flat register file, as a stream executor keeps it */
+    static uint32_t regfile[0x4000];
+    static uint8_t wr[0x4000];
+    for (unsigned r = 0; r < R500_TXR_COUNT; r++)
+        for (unsigned k = 0; k < R500_TX_UNITS; k++) {
+            /* TX_FILTER4 and TX_ENABLE: one register for all units */
+            bool shared = r == R500_TXR_FILTER4 || r == R500_TXR_ENABLE;
+            uint32_t a = r500_tx_reg_addr((r500_tx_reg)r, k);
+            regfile[a / 4] = ts.reg[r][shared ? 0 : k];
+            wr[a / 4] = 1;
+        }
+    r500_tx_state ts2;
+    r500_tx_state_from_regfile(&ts2, regfile, wr, 0x4000);
+    assert_memory_equal(&ts2, &ts, sizeof ts);
     r500_tx_memory mem[R500_TX_UNITS] = {{0}};
     mem[u].data = tex;
     mem[u].size = sizeof tex;
