@@ -686,6 +686,97 @@ static void test_rop_and_masks(void **st)
         }
 }
 
+/* depth from the shader, multiwrite, format 0 for every MRT, D3D factors,
+ * READ_ENABLE, DISCARD_SRC_PIXELS with rb-discard = register */
+static void test_more_registers(void **st)
+{
+    (void)st;
+    uint32_t bgra = out_fmt(0, SB, SG, SR, SA, 0);
+    r500_rb rb;
+    ls_diag d;
+    /* FG_DEPTH_SRC 1: US_W_FMT W24 from the US takes w; W_FMT 0 makes it 0;
+     * W_SRC 1 takes the rasterizer's z */
+    static const struct {
+        uint32_t wfmt;
+        float want;
+    } wcases[] = {{1, 0.25f}, {0, 0.0f}, {1 | 4, 0.75f}};
+    for (int c = 0; c < 3; c++) {
+        r500_rb_state s;
+        r500_rb_state_init(&s);
+        set_target(&s, 0, bgra, R500_CB_ARGB8888, 2, 0, 0);
+        s.reg[R500_RB_ZB_CNTL] = 2 | 4;
+        s.reg[R500_RB_ZB_ZSTENCILCNTL] = 7; /* always */
+        s.reg[R500_RB_ZB_FORMAT] = 0;
+        s.reg[R500_RB_ZB_DEPTHPITCH] = 4;
+        s.reg[R500_RB_FG_DEPTH_SRC] = 1;
+        s.reg[R500_RB_US_W_FMT] = wcases[c].wfmt;
+        uint8_t cm[8], zm[8];
+        r500_rb_memory m = {.color = {cm}, .color_size = {8}, .depth = zm, .depth_size = 8};
+        assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_OK);
+        r500_rb_quad q = {.mask = 1, .w = {0.25f}, .z = {0.75f}};
+        r500_rb_quad_write(&rb, &q, NULL);
+        assert_int_equal(zm[0] | zm[1] << 8, un(wcases[c].want, 16));
+    }
+    /* NUM_MULTIWRITES 1: buffers 0 and 1 both take target 0; without
+     * INDEPENDENT_COLORFORMAT_ENABLE buffer 1 has COLORPITCH0's format */
+    {
+        r500_rb_state s;
+        r500_rb_state_init(&s);
+        set_target(&s, 0, bgra, R500_CB_ARGB8888, 2, 0, 0);
+        set_target(&s, 1, R500_OUT_UNUSED, R500_CB_RGB565, 2, 0, 0);
+        s.reg[R500_RB_RB3D_CCTL] = 1u << 5;
+        uint8_t c0[8] = {0}, c1[8] = {0};
+        r500_rb_memory m = {.color = {c0, c1}, .color_size = {8, 8}};
+        assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_OK);
+        r500_rb_quad q = {.mask = 1, .color = {{{1, 0.5f, 0, 1}}, {{0, 0, 1, 0}}}};
+        r500_rb_quad_write(&rb, &q, NULL);
+        const uint8_t want[4] = {0, 128, 255, 255};
+        assert_memory_equal(c0, want, 4);
+        assert_memory_equal(c1, want, 4);
+    }
+    /* D3D_BOTHSRCALPHA (12) as SRCBLEND: source alpha and its inverse, as
+     * GL's SRC_ALPHA / ONE_MINUS_SRC_ALPHA; READ_ENABLE 0: the destination
+     * reads 0 */
+    for (int read = 0; read < 2; read++) {
+        uint8_t got[2][4];
+        for (int k = 0; k < 2; k++) {
+            r500_rb_state s;
+            r500_rb_state_init(&s);
+            set_target(&s, 0, bgra, R500_CB_ARGB8888, 2, 0, 0);
+            s.reg[R500_RB_RB3D_BLENDCNTL] = 1u | (read ? 4u : 0u) |
+                                            (k ? 12u << 16 | 1u << 24 : 38u << 16 | 39u << 24);
+            uint8_t cm[8] = {0x40, 0x80, 0xc0, 0xff};
+            r500_rb_memory m = {.color = {cm}, .color_size = {8}};
+            assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_OK);
+            r500_rb_quad q = {.mask = 1, .color = {{{1, 0.5f, 0.25f, 0.5f}}}};
+            r500_rb_quad_write(&rb, &q, NULL);
+            memcpy(got[k], cm, 4);
+        }
+        assert_memory_equal(got[0], got[1], 4);
+        if (!read)
+            assert_int_equal(got[0][2], un(128 / 255.0, 8)); /* 1 x 128/255 + 0 */
+    }
+    /* DISCARD_SRC_PIXELS 1 (alpha <= LTE threshold 0x01): honoured only with
+     * rb-discard = register */
+    for (int opt = 0; opt < 2; opt++) {
+        r500_rb_state s;
+        r500_rb_state_init(&s);
+        set_target(&s, 0, bgra, R500_CB_ARGB8888, 2, 0, 0);
+        s.reg[R500_RB_RB3D_BLENDCNTL] = 1u | 4u | 1u << 3 | 33u << 16 | 32u << 24;
+        uint8_t cm[8] = {0};
+        r500_rb_memory m = {.color = {cm}, .color_size = {8}};
+        r500_rb_options o;
+        r500_rb_options_default(&o);
+        o.discard = opt ? R500_RBO_DISCARD_REGISTER : R500_RBO_DISCARD_IGNORE;
+        assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, &o, &d), LS_OK);
+        r500_rb_quad q = {.mask = 1, .color = {{{1, 1, 1, 1 / 255.0f}}}};
+        r500_rb_stats stats = {0};
+        r500_rb_quad_write(&rb, &q, &stats);
+        assert_int_equal(stats.discarded, opt);
+        assert_int_equal(cm[2], opt ? 0 : 255);
+    }
+}
+
 /* ---- hostile registers ----------------------------------------------------- */
 
 static void test_hostile(void **st)
@@ -1046,7 +1137,7 @@ int main(void)
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_options),     cmocka_unit_test(test_job_units),
         cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
-        cmocka_unit_test(test_mesa_corpus),
+        cmocka_unit_test(test_mesa_corpus), cmocka_unit_test(test_more_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
