@@ -529,9 +529,11 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
                                "writes (Mesa's pairs: r300_translate_colorformat / "
                                "r300_translate_out_fmt)",
                                ofname, out, indep_fmt ? pitchreg : "RB3D_COLORPITCH0", cbfmt);
-        if (out == R500_OUT_C4_8 && r500_rb_get(s, ofr, R500_RBF_ROUND_ADJ))
+        if (sf->pf.kind[0] <= RB_KIND_SNORM && r500_rb_get(s, ofr, R500_RBF_ROUND_ADJ))
             return ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
-                               "%s.ROUND_ADJ = 1 (modified rounding) is not modelled", ofname);
+                               "%s.ROUND_ADJ = 1 (modified rounding of fixed-point data) is not "
+                               "modelled",
+                               ofname);
         sf->out_fmt = out;
         sf->format = cbfmt;
         sf->sign = sign;
