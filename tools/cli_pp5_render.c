@@ -3,6 +3,7 @@
  * EMC state at a probe pixel. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/vcd.h"
 #include "cli.h"
 #include "cli_view.h"
@@ -72,21 +73,6 @@ static void on_clock_both(void *user, const pp5_igc *g, const pp5_pins *p, const
     cli_view_pp5_clock(b->rec, g, p, e);
 }
 
-/* "AxB" with 1 ≤ A, B ≤ max */
-static bool parse_pair(const char *s, char sep, int max, int *a, int *b)
-{
-    char *end;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end != sep) return false;
-    const char *t = end + 1;
-    long y = strtol(t, &end, 10);
-    if (end == t || *end) return false;
-    if (x < (sep == ',' ? 0 : 1) || y < (sep == ',' ? 0 : 1) || x > max || y > max) return false;
-    *a = (int)x;
-    *b = (int)y;
-    return true;
-}
-
 int cli_pp5_render(cli_args *a)
 {
     const char *scene = a->ops[0], *png = cli_get(a, "output"), *raw = cli_get(a, "raw"),
@@ -95,15 +81,15 @@ int cli_pp5_render(cli_args *a)
     pp5_render_opts o;
     pp5_render_opts_default(&o);
     int probe_x = -1, probe_y = -1;
-    if ((v = cli_get(a, "chips")) && !parse_pair(v, 'x', 256, &o.emc.chips_x, &o.emc.chips_y))
+    if ((v = cli_get(a, "chips")) && !ls_parse_pair(v, 'x', 1, 256, &o.emc.chips_x, &o.emc.chips_y))
         return cli_usage(a, "--chips %s: expected CXxCY, e.g. 8x8 (1..256 each)", v);
-    if ((v = cli_get(a, "tile")) && !parse_pair(v, 'x', 2048, &o.emc.tile_w, &o.emc.tile_h))
+    if ((v = cli_get(a, "tile")) && !ls_parse_pair(v, 'x', 1, 2048, &o.emc.tile_w, &o.emc.tile_h))
         return cli_usage(a, "--tile %s: expected WxH pixels per chip, e.g. 16x16", v);
     if ((v = cli_get(a, "origins")))
         o.emc.config_origin_full = !strcmp(v, "full");
     if ((v = cli_get(a, "engine")))
         o.engine = !strcmp(v, "model") ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
-    if ((v = cli_get(a, "probe")) && !parse_pair(v, ',', 2047, &probe_x, &probe_y))
+    if ((v = cli_get(a, "probe")) && !ls_parse_pair(v, ',', 0, 2047, &probe_x, &probe_y))
         return cli_usage(a, "--probe %s: expected X,Y (array pixel, 0-based)", v);
     if (probe_x >= 0 && !vcdp)
         return cli_usage(a, "--probe names the pixel shown in --vcd: give --vcd too");
@@ -199,7 +185,13 @@ int cli_pp5_render(cli_args *a)
     int rc = CLI_OK;
     bool vcdp_done = false;
     if (!rgb) { rc = cli_err(a, CLI_INTERNAL, "out of memory"); goto out; }
+    /* primitives done, on a terminal (-q: none) */
+    cli_progress progress;
+    cli_progress_start(&progress, 0, "primitives");
+    if (isatty(2) && !cli_flag(a, "quiet"))
+        o.progress = (ls_progress){.report = cli_progress_report, .ctx = &progress};
     st = pp5_render(&s, &o, rgb, &rs, &d);
+    cli_progress_end(&progress);
     if (st != LS_OK) { rc = cli_report(a, &d); goto out; }
     if (png) {
         ls_image8 img = {w, h, 3, malloc((size_t)w * (size_t)h * 3)};

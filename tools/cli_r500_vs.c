@@ -116,7 +116,7 @@ static bool parse_vec(const char *s, char prefix, unsigned max, unsigned *idx, f
     if (end == s + 1 || *end != '=' || errno || i >= max)
         return false;
     float tmp[4] = {0, 0, 0, 0};
-    int n = cli_parse_floats(end + 1, tmp, 4);
+    int n = ls_parse_floats(end + 1, tmp, 4);
     if (n < 1)
         return false;
     *idx = (unsigned)i;
@@ -172,10 +172,10 @@ int cli_r500_vs_run(cli_args *a)
             else
                 memcpy(consts[idx], v, sizeof v);
         } else if (!strcmp(on, "first")) {
-            if (!cli_parse_int(optarg, 0, R500_PVS_MAX_INSTS - 1, &first))
+            if (!ls_parse_long(optarg, 0, R500_PVS_MAX_INSTS - 1, &first))
                 rc = cli_usage(a, "--first %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
         } else if (!strcmp(on, "last")) {
-            if (!cli_parse_int(optarg, 0, R500_PVS_MAX_INSTS - 1, &last))
+            if (!ls_parse_long(optarg, 0, R500_PVS_MAX_INSTS - 1, &last))
                 rc = cli_usage(a, "--last %s: expected 0..%d", optarg, R500_PVS_MAX_INSTS - 1);
         } else if (!strcmp(on, "reg")) {
             char name[64];

@@ -646,6 +646,8 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
             goto out;
         }
         st->prim_clocks[i] = pp5_igc_cycle(g) - t0;
+        if (o->progress.report && i + 1 < s->n)
+            o->progress.report(o->progress.ctx, i + 1, s->n);
     }
     /* drain: the last instruction finishes and its pins reach the EMCs */
     acts.n = 0;
@@ -653,6 +655,8 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     emit(em, "run 400\n");
     if ((rs = em->err) != LS_OK || (rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->clocks = pp5_igc_cycle(g) - c0;
+    if (o->progress.report)
+        o->progress.report(o->progress.ctx, s->n, s->n);
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = rc.ref ? emc_ref_warning_count(rc.ref) : pp5_emc_warning_count(e);
     /* read-back: each colour field as a byte per pixel (pp5_emc_field8), then

@@ -55,6 +55,8 @@ typedef struct pp5_render_opts {
      * clock by clock — same image, clocks and warnings; no on_clock then (the
      * observer's view is the fast array's). */
     pp5_engine engine;
+    /* primitives done / primitives of the scene (lockstep/status.h); zero = none */
+    ls_progress progress;
 } pp5_render_opts;
 void pp5_render_opts_default(pp5_render_opts *o);
 

@@ -7,7 +7,8 @@
 #   (.bin, hex text with constants, .fs.asm, JSON job, stdin); empty programs
 #   are errors; NaN / out-of-range coefficients are refused; --chip is checked
 #   before Mesa starts; a bad output path is found before any work; warnings
-#   and faults are bounded; mesa check runs without -o (skips without Mesa).
+#   and faults are bounded; mesa check runs without -o (skips without Mesa);
+#   r500 run and pp5 render show progress on a terminal and not otherwise.
 # usage: behaviour.sh LOCKSTEP SOURCE_ROOT
 set -u
 L=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -119,6 +120,25 @@ run r500 run "$D/runaway.fs.asm" --size 64x64 --max-instructions 5000 -q
 [ $rc -eq 4 ] && [[ $err == *"max-instructions"* ]] || bad "--max-instructions 5000: rc=$rc $err"
 run r500 run "$D/runaway.fs.asm" --timeout abc -q
 [ $rc -eq 2 ] && [[ $err == *"--timeout abc"* ]] || bad "--timeout abc: rc=$rc $err"
+
+# ---- progress: on a terminal only (script(1) gives the command a pty) ----------------
+if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
+  # 64x64 pixels in 48-lane threads: ceil(4096 / 48) = 86 threads
+  script -qec "'$L' r500 run '$mandel' --size 64x64 --input t0=uv -o tty.png" /dev/null >tty.out 2>&1
+  grep -q '86/86 threads\]' tty.out || bad "r500 run on a terminal shows no progress: $(tr '\r\033' '|E' <tty.out | head -c 300)"
+  script -qec "'$L' r500 run '$mandel' --size 64x64 --input t0=uv -o tty.png -q" /dev/null >tty.out 2>&1
+  ! grep -q 'threads\]' tty.out || bad "r500 run -q on a terminal shows progress"
+  nprim=$(grep -cE '^[[:space:]]*(tri|disc)[[:space:]]' "$SRC/examples/pp5/demo.scene")
+  script -qec "'$L' pp5 render '$SRC/examples/pp5/demo.scene' -o tty.png" /dev/null >tty.out 2>&1
+  grep -q "$nprim/$nprim primitives\]" tty.out || bad "pp5 render on a terminal shows no progress ($nprim primitives): $(tr '\r\033' '|E' <tty.out | head -c 300)"
+else
+  echo "progress-on-a-terminal part skipped: script(1) (bsdutils) or a pty is unavailable"
+fi
+# not a terminal (stderr to a file here): no progress, no carriage returns
+run r500 run "$mandel" --size 64x64 --input t0=uv -o notty.png
+[ $rc -eq 0 ] && ! grep -q 'threads\]' err && ! grep -q $'\r' err || bad "r500 run not on a terminal: progress shown: $err"
+run pp5 render "$SRC/examples/pp5/demo.scene" -o notty.png
+[ $rc -eq 0 ] && ! grep -q 'primitives\]' err && ! grep -q $'\r' err || bad "pp5 render not on a terminal: progress shown: $err"
 
 # ---- mesa check without -o ---------------------------------------------------------
 if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
