@@ -260,6 +260,9 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         rc = cli_opt_long(a, "workers", 1, 256, &threads);
     if (!rc)
         rc = cli_mesa_check_chip(a, c.chip);
+    long reps = 5;
+    if (!rc && mode == MODE_BENCH)
+        rc = cli_opt_long(a, "reps", 1, 1000, &reps);
     if (rc)
         return rc;
     const char *tv = cli_get(a, "tolerance");
@@ -342,49 +345,35 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         ls_buf tbuf;
         ls_buf_init(&tbuf);
         r500_result r;
-        long reps = 5;
-        r500_timing tm = {0};
-        int rrc = mode == MODE_BENCH ? cli_opt_long(a, "reps", 1, 1000, &reps) : 0;
-        if (rrc) {
-            rc = rrc;
-            st = LS_ERR_ARG;
-            memset(&r, 0, sizeof r);
-        } else if (mode == MODE_BENCH) {
-            /* the library's timing: the mean of reps whole r500_run calls */
-            st = r500_run_timed(&rj, (unsigned)reps, &tm, &r, &d);
-        } else {
+        memset(&r, 0, sizeof r);
+        mesa_r300_bench_result bench;
+        if (mode == MODE_BENCH)
+            st = mesa_r300_bench(&c, frag, &rj, (unsigned)reps, (unsigned)threads, &bench, &d);
+        else
             st = r500_run(&rj, &r, cli_get(a, "trace") ? &tbuf : NULL, &d);
-        }
-        if (rrc) {
-            /* bad --reps: reported */
-        } else if (st != LS_OK) {
+        if (st != LS_OK) {
             rc = cli_report(a, &d);
         } else if (mode == MODE_BENCH) {
-            double ls_sec = tm.wall;
-            double lp_sec = -1;
-            ls_diag td;
-            ls_diag_clear(&td);
-            if (mesa_llvmpipe_time(&c, frag, (unsigned)threads, (int)reps, &lp_sec, &td) != LS_OK) {
-                cli_report(a, &td);
-                lp_sec = -1;
-            }
-            double px = (double)c.width * c.height;
+            if (bench.llvmpipe < 0)
+                cli_report(a, &bench.llvmpipe_diag);
             /* the timings are what bench produces: stdout */
-            printf("%s %dx%d, %ld thread(s)\n", frag, c.width, c.height, threads);
-            printf("  lockstep (engine %s): %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %ld runs",
-                   rj.options.engine == R500_ENGINE_JIT ? "jit" : "interp", ls_sec, tm.cpu,
-                   px / ls_sec / 1e6, reps);
-            if (rj.options.engine == R500_ENGINE_JIT)
-                printf(", each compiling: %.6f s", r.stats.compile_seconds);
+            printf("%s %dx%d, %u thread(s)\n", frag, c.width, c.height, bench.threads);
+            printf("  lockstep (engine %s): %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %u runs",
+                   bench.engine == R500_ENGINE_JIT ? "jit" : "interp", bench.lockstep.wall,
+                   bench.lockstep.cpu, bench.lockstep_mpixels, bench.reps);
+            if (bench.engine == R500_ENGINE_JIT)
+                printf(", each compiling: %.6f s", bench.compile_seconds);
             printf(")\n");
-            if (lp_sec > 0) {
-                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of %ld draws, LP_NUM_THREADS=%ld)\n",
-                       lp_sec, px / lp_sec / 1e6, reps, threads);
-                printf("  ratio lockstep/llvmpipe: %.1fx slower\n", ls_sec / lp_sec);
+            if (bench.llvmpipe > 0) {
+                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of %u draws, LP_NUM_THREADS=%u)\n",
+                       bench.llvmpipe, bench.llvmpipe_mpixels, bench.reps, bench.threads);
+                if (bench.ratio >= 1)
+                    printf("  ratio lockstep/llvmpipe: %.1fx slower\n", bench.ratio);
+                else
+                    printf("  ratio lockstep/llvmpipe: %.1fx faster\n", 1 / bench.ratio);
             } else {
                 printf("  llvmpipe: could not be timed\n");
             }
-            r500_result_free(&r);
         } else {
             rc = cli_r500_faults(a, frag, &r);
             int wr = cli_r500_outputs(a, frag, &rj, &r, &tbuf);

@@ -156,6 +156,15 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
   run mesa run "$frag" --vert "$vert" --uniform n=4 --size 8x8 -o - --stats st.json -q
   [ $rc -eq 0 ] && is_png out && [ -s st.json ] || bad "mesa run -o - --stats: rc=$rc $err"
   [[ $err != *"warning"* ]] || bad "mesa run with the uniform set still warns: $err"
+  # mesa bench (mesa_r300_bench): both timings on stdout, positive, the ratio from them
+  run mesa bench "$frag" --vert "$vert" --uniform n=4 --size 8x8 --reps 1 -j 1
+  lw=$(sed -n 's/.*lockstep (engine [a-z]*): \([0-9.]*\) s wall.*/\1/p' out)
+  lp=$(sed -n 's/.*llvmpipe: \([0-9.]*\) s (.*/\1/p' out)
+  [ $rc -eq 0 ] && [ -n "$lw" ] && [ -n "$lp" ] && awk "BEGIN{exit !($lw > 0 && $lp > 0)}" &&
+    grep -q 'ratio lockstep/llvmpipe: [0-9.]*x \(slower\|faster\)' out ||
+    bad "mesa bench: rc=$rc $(cat out) $err"
+  run mesa bench "$frag" --reps 0
+  [ $rc -eq 2 ] && [[ $err == *"--reps 0"* ]] || bad "mesa bench --reps 0: rc=$rc $err"
 else
   echo "mesa part skipped: the r300 shim or r300_dri.so is absent"
 fi
