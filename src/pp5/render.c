@@ -549,17 +549,17 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
     if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
         /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
-        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
-                         "pp5 render: region (%d, %d) + array %d×%d reaches past pixel 2047 "
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, s->region_line, s->region_line ? 1 : 0,
+                         "region (%d, %d) + the %dx%d array reaches past pixel 2047 "
                          "(11-bit chip origins, A-14)",
                          s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
         goto out;
     }
     if (!o->emc.config_origin_full && (s->region_x % o->emc.tile_w || s->region_y % o->emc.tile_h)) {
         /* the chips would see their origins rounded down to the tile size */
-        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
-                         "pp5 render: with origins of high-order bits only (A-14 alternative) the "
-                         "region (%d, %d) must be a multiple of the %dx%d tile",
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, s->region_line, s->region_line ? 1 : 0,
+                         "region (%d, %d) is not a multiple of the %dx%d tile: with --origins tile "
+                         "the chips keep only the high-order origin bits (A-14 alternative)",
                          s->region_x, s->region_y, o->emc.tile_w, o->emc.tile_h);
         goto out;
     }
