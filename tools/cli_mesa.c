@@ -39,52 +39,16 @@ int cli_mesa_decode(cli_args *a)
     ls_diag d;
     ls_diag_clear(&d);
     in = cli_name(in);
-    if (data.len % 4) {
-        ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "%zu bytes is not a whole number of dwords",
-                    data.len);
-        ls_diag_at_offset(&d, (long)(data.len - data.len % 4));
-        ls_buf_free(&data);
-        return cli_report(a, &d);
-    }
-    size_t n = data.len / 4;
-    uint32_t *dw = malloc(n ? n * 4 : 4);
-    for (size_t k = 0; dw && k < n; k++) {
-        const uint8_t *p = (const uint8_t *)data.data + 4 * k;
-        dw[k] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    }
-    ls_buf_free(&data);
     mesa_cs cs;
-    if (!dw || mesa_cs_decode(in, dw, n, &cs, &d) != LS_OK) {
-        free(dw);
-        return dw ? cli_report(a, &d) : cli_err(a, CLI_INTERNAL, "out of memory");
-    }
-    free(dw);
-    int rc = CLI_OK;
-    if (cs.ndraws == 0) {
-        ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "the command stream has no draw packet");
-        rc = cli_report(a, &d);
-    } else if (which >= (long)cs.ndraws) {
-        ls_diag_set(&d, LS_ERR_RANGE, in, 0, 0, "draw %ld requested, the stream has %zu", which,
-                    cs.ndraws);
-        rc = cli_report(a, &d);
-    } else {
-        ls_buf b;
-        ls_buf_init(&b);
-        if (all) {
-            ls_buf_puts(&b, "[\n");
-            for (size_t k = 0; k < cs.ndraws; k++) {
-                if (k)
-                    ls_buf_puts(&b, ",\n");
-                mesa_cs_job_json(&cs.draws[k], k, &b);
-            }
-            ls_buf_puts(&b, "]\n");
-        } else {
-            size_t k = which >= 0 ? (size_t)which : cs.ndraws - 1;
-            mesa_cs_job_json(&cs.draws[k], k, &b);
-        }
-        rc = cli_write(a, out, &b);
-        ls_buf_free(&b);
-    }
+    ls_status st = mesa_cs_decode_bytes(in, data.data, data.len, &cs, &d);
+    ls_buf_free(&data);
+    if (st != LS_OK)
+        return cli_report(a, &d);
+    ls_buf b;
+    ls_buf_init(&b);
+    int rc = mesa_cs_jobs_json(&cs, in, all ? MESA_CS_ALL : which, &b, &d) != LS_OK ? cli_report(a, &d)
+                                                                                    : cli_write(a, out, &b);
+    ls_buf_free(&b);
     mesa_cs_free(&cs);
     return rc;
 }
@@ -148,52 +112,43 @@ int cli_mesa_check_chip(cli_args *a, const char *chip)
 
 enum mesa_mode { MODE_RUN, MODE_CHECK, MODE_BENCH };
 
-/* The uniforms the shader declares that no --uniform sets: they read 0. */
+/* The uniforms the shader declares that no --uniform sets: they read 0
+ * (mesa_glsl_check_uniforms). */
 static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, size_t len)
 {
-    enum { MAXU = 64 };
-    char (*names)[MESA_GLSL_NAME] = calloc(MAXU, MESA_GLSL_NAME);
-    if (!names)
+    const char **settings = calloc(a->nov + 1, sizeof *settings);
+    mesa_glsl_uniform_check *u = malloc(sizeof *u);
+    if (!settings || !u) {
+        free(settings);
+        free(u);
         return;
-    size_t n = mesa_glsl_uniforms(src, len, names, MAXU);
+    }
+    size_t ns = 0;
+    for (size_t k = 0; k < a->nov; k++)
+        if (!strcmp(a->ov[k].opt->name, "uniform"))
+            settings[ns++] = a->ov[k].val;
+    mesa_glsl_check_uniforms(src, len, settings, ns, u);
     char unset[1024] = "", all[1024] = "";
-    size_t nun = 0, ul = 0, al = 0;
-    for (size_t i = 0; i < n && i < MAXU; i++) {
-        bool set = false;
-        for (size_t k = 0; k < a->nov && !set; k++)
-            if (!strcmp(a->ov[k].opt->name, "uniform")) {
-                const char *v = a->ov[k].val;
-                size_t l = strcspn(v, "=");
-                set = l == strlen(names[i]) && !strncmp(v, names[i], l);
-            }
+    size_t ul = 0, al = 0, nun = 0;
+    for (size_t i = 0; i < u->kept; i++) {
         if (al < sizeof all)
-            al += (size_t)snprintf(all + al, sizeof all - al, "%s%s%s", i ? ", " : "", names[i],
-                                   set ? "" : " (not set)");
-        if (!set) {
-            nun++;
-            if (ul < sizeof unset)
-                ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun > 1 ? ", " : "", names[i]);
-        }
+            al += (size_t)snprintf(all + al, sizeof all - al, "%s%s%s", i ? ", " : "", u->names[i],
+                                   u->set[i] ? "" : " (not set)");
+        if (!u->set[i] && ul < sizeof unset)
+            ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun++ ? ", " : "", u->names[i]);
     }
     /* the summary names them all (stderr, unless -q) */
-    if (n && !cli_flag(a, "quiet"))
-        fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, n > MAXU ? ", ..." : "");
-    if (nun)
-        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag, nun,
-                 unset);
-    /* --uniform naming something the shader does not declare */
-    for (size_t k = 0; k < a->nov; k++) {
-        if (strcmp(a->ov[k].opt->name, "uniform"))
-            continue;
-        const char *v = a->ov[k].val;
-        size_t l = strcspn(v, "=");
-        bool found = false;
-        for (size_t i = 0; i < n && i < MAXU && !found; i++)
-            found = l == strlen(names[i]) && !strncmp(v, names[i], l);
-        if (!found && n <= MAXU)
-            cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)l, v);
+    if (u->declared && !cli_flag(a, "quiet"))
+        fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, u->declared > u->kept ? ", ..." : "");
+    if (u->unset)
+        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag,
+                 u->unset, unset);
+    for (size_t k = 0; k < u->nunknown; k++) {
+        const char *v = settings[u->unknown[k]];
+        cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)strcspn(v, "="), v);
     }
-    free(names);
+    free(settings);
+    free(u);
 }
 
 /* mesa check: lockstep's image against llvmpipe's; the summary on stderr,
