@@ -234,7 +234,11 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", o->chip);
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
-    char *env_r300[] = {env_out, env_chip, env_pre, NULL};
+    /* the shim's sysfs mirror in dir: removed with it, or before it is kept,
+     * also when the GL program crashes (the shim cannot clean up then) */
+    char env_shimtmp[PATH_MAX];
+    snprintf(env_shimtmp, sizeof env_shimtmp, "LOCKSTEP_SHIM_TMPDIR=%s", dir);
+    char *env_r300[] = {env_out, env_chip, env_pre, env_shimtmp, NULL};
     char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, NULL};
     int rc = 0;
     char line[600] = "";
@@ -429,6 +433,8 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             res->llvmpipe = 2; /* the GL program failed or crashed on llvmpipe too */
         }
     }
+    if (keep)
+        mesa_rm_shim_mirrors(dir); /* a crashed GL program's: not part of the capture */
     if (keep && o->keep) {
         char dst[PATH_MAX * 2];
         snprintf(dst, sizeof dst, "%s/%s", o->keep, name);
@@ -437,6 +443,13 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 *p = '@';
         mesa_rm_tree(dst); /* an earlier run's capture of the same test */
         if (mesa_piglit_make_dirs(o->keep) == 0 && rename(dir, dst) == 0) {
+            /* the reason's log path: where the log now is */
+            char *at = strstr(res->reason, dir);
+            if (at) {
+                char rest[sizeof res->reason];
+                snprintf(rest, sizeof rest, "%s", at + strlen(dir));
+                snprintf(at, sizeof res->reason - (size_t)(at - res->reason), "%s%s", dst, rest);
+            }
             snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                      " [capture kept in %s]", dst);
         } else {

@@ -194,7 +194,11 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", c->shim);
     snprintf(log, sizeof log, "%s/r300.log", dir);
     snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
-    char *env[] = {env_out, env_chip, env_pre, NULL};
+    /* the shim's sysfs mirror goes in dir too: removed with it even when the
+     * GL program crashes (the shim cannot clean up after a signal) */
+    char env_shimtmp[PATH_MAX];
+    snprintf(env_shimtmp, sizeof env_shimtmp, "LOCKSTEP_SHIM_TMPDIR=%s", dir);
+    char *env[] = {env_out, env_chip, env_pre, env_shimtmp, NULL};
     ls_status st = run_gl(c, frag, env, NULL, log, "r300", d);
     uint32_t *dw = NULL;
     size_t ndw = 0, cap = 0;

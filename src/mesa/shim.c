@@ -10,8 +10,10 @@
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
- *   XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
- *                       (lockstep-shim-XXXXXX) is made
+ *   LOCKSTEP_SHIM_TMPDIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where
+ *                       the private sysfs mirror (lockstep-shim-XXXXXX) is made
+ *                       (lockstep's harness passes a directory of its own,
+ *                       which it removes, so a crash leaves nothing behind)
  *
  * The mirror is made only when the process looks for the device (a process
  * that never does, like a shell the library is preloaded into, leaves
@@ -164,7 +166,11 @@ static void make_mirror(void)
     if (!registered) {
         registered = atexit(cleanup_at_exit) == 0;
     }
-    const char *t = getenv("XDG_RUNTIME_DIR");
+    /* the harness names a directory it removes itself (a process killed by a
+     * signal runs no destructor); else the user's runtime or temp directory */
+    const char *t = getenv("LOCKSTEP_SHIM_TMPDIR");
+    if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
+        t = getenv("XDG_RUNTIME_DIR");
     if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
         t = getenv("TMPDIR");
     if (!t || !*t || real_access(t, W_OK | X_OK) != 0)

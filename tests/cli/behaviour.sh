@@ -165,6 +165,26 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
     bad "mesa bench: rc=$rc $(cat out) $err"
   run mesa bench "$frag" --reps 0
   [ $rc -eq 2 ] && [[ $err == *"--reps 0"* ]] || bad "mesa bench --reps 0: rc=$rc $err"
+  # a piglit test whose GL program crashes under r300 (signal 11): its capture
+  # is kept where the reason says (in TMPDIR by default, under --keep DIR with
+  # the log path pointing there), deleted with --no-keep; the shim's sysfs
+  # mirror never stays behind, even after the crash
+  crash=$SRC/tests/mesa/data/r300/inlined-calls-exhaust-memory.shader_test
+  mkdir -p ptmp kept && chmod 700 ptmp
+  pig() { TMPDIR=$tmp/ptmp XDG_RUNTIME_DIR=$tmp/ptmp "$L" mesa piglit "$crash" "$@" >out 2>err; rc=$?; }
+  pig
+  kept_dir=$(sed -n 's/.*\[capture kept in \(.*\)\]$/\1/p' out)
+  [ $rc -eq 1 ] && grep -q '^FAIL .*killed by signal' out && [ -f "$kept_dir/r300.log" ] &&
+    [[ $kept_dir == "$tmp/ptmp/"* ]] || bad "mesa piglit (crash): capture not kept in TMPDIR: rc=$rc $(cat out)"
+  rm -rf "$kept_dir"
+  pig --keep "$tmp/kept"
+  kept_dir=$(sed -n 's/.*\[capture kept in \(.*\)\]$/\1/p' out)
+  log=$(sed -n 's/.*(log \([^)]*\)).*/\1/p' out)
+  [[ $kept_dir == "$tmp/kept/"* ]] && [ -f "$kept_dir/r300.log" ] && [ "$log" = "$kept_dir/r300.log" ] ||
+    bad "mesa piglit --keep: capture $kept_dir, log cited $log: $(cat out)"
+  pig --no-keep
+  [ $rc -eq 1 ] && ! grep -q 'capture kept' out || bad "mesa piglit --no-keep kept the capture: $(cat out)"
+  [ -z "$(ls -A ptmp)" ] || bad "mesa piglit left in TMPDIR/XDG_RUNTIME_DIR: $(ls -A ptmp)"
 else
   echo "mesa part skipped: the r300 shim or r300_dri.so is absent"
 fi
