@@ -66,6 +66,23 @@ cmp -s <(grep -v '^\.' job.asm) <(grep -v '^\.' job2.asm) || bad "JSON job listi
   "$L" r500 run mandel.asm --size 16x16 --input t0=uv --raw b.raw -q && cmp -s a.raw b.raw ||
   bad "mandelbrot from its listing renders differently"
 
+# ---- summaries: on stderr for every command that prints one, none with -q ----
+# (stdout carries only the data asked for: nothing here, the outputs are files)
+summ() { # description, then the command
+  local what=$1; shift
+  "$L" "$@" >s.out 2>s.err; local r1=$?
+  "$L" "$@" -q >q.out 2>q.err; local r2=$?
+  [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ ! -s s.out ] && [ -s s.err ] && [ ! -s q.out ] && [ ! -s q.err ] ||
+    bad "$what: summary not on stderr only, or -q not silent (rc $r1/$r2; stdout: $(cat s.out q.out); -q stderr: $(cat q.err))"
+}
+summ "r500 run" r500 run "$nested" --size 8x8 -o s.png
+summ "pp5 run" pp5 run "$SRC/examples/pp5/edge.stream" --microcode "$SRC/examples/pp5/edge.pp5m"
+summ "pp5 render" pp5 render "$SRC/examples/pp5/triangle.scene" -o s.png
+if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+  summ "mesa run" mesa run "$SRC/tests/mesa/data/varying_col.frag" --vert "$SRC/tests/mesa/data/varying_col.vert" --uniform n=2 --size 4x4 -o s.png
+  summ "mesa check" mesa check "$SRC/tests/mesa/data/varying_col.frag" --vert "$SRC/tests/mesa/data/varying_col.vert" --uniform n=2 --size 4x4
+fi
+
 # ---- empty inputs and bad values ----------------------------------------------
 for c in "r500 asm $D/empty.fs.asm" "r500 run $D/empty.fs.asm" "r500 dis $D/empty.fs.asm" "pp5 asm $D/empty.pp5m"; do
   # shellcheck disable=SC2086
