@@ -83,6 +83,23 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && ls /usr/lib/*/dri/r300_dri.so >/dev/null 
   summ "mesa check" mesa check "$SRC/tests/mesa/data/varying_col.frag" --vert "$SRC/tests/mesa/data/varying_col.vert" --uniform n=2 --size 4x4
 fi
 
+# ---- one idea, one name: -j/--workers for host threads, --size WxH, -o ----------
+for c in "r500 run" "mesa run" "mesa check" "mesa bench" "mesa piglit"; do
+  # shellcheck disable=SC2086
+  "$L" $c --help | grep -q '^  -j, --workers N ' || bad "$c --help has no -j, --workers N"
+done
+for c in "r500 run" "mesa run" "mesa check" "mesa bench"; do
+  # shellcheck disable=SC2086
+  "$L" $c --help | grep -q '^      --size WxH ' || bad "$c --help has no --size WxH"
+done
+for c in "r500 run" "r500 asm" "r500 dis" "pp5 asm" "pp5 dis" "pp5 render" "mesa run" "mesa check" "mesa decode" "r500 draw"; do
+  # shellcheck disable=SC2086
+  "$L" $c --help | grep -q '^  -o, --output ' || bad "$c --help has no -o, --output"
+done
+# the older spellings still work, as the new names: --thread is --lanes, --threads --workers
+run r500 run "$nested" --size 8x8 --thread 4 --threads 2
+[ $rc -eq 0 ] && [[ $err == *"16 threads of 4"* ]] || bad "r500 run --thread 4 --threads 2: rc=$rc $err"
+
 # ---- empty inputs and bad values ----------------------------------------------
 for c in "r500 asm $D/empty.fs.asm" "r500 run $D/empty.fs.asm" "r500 dis $D/empty.fs.asm" "pp5 asm $D/empty.pp5m"; do
   # shellcheck disable=SC2086
@@ -148,6 +165,12 @@ if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; t
   nprim=$(grep -cE '^[[:space:]]*(tri|disc)[[:space:]]' "$SRC/examples/pp5/demo.scene")
   script -qec "'$L' pp5 render '$SRC/examples/pp5/demo.scene' -o tty.png" /dev/null >tty.out 2>&1
   grep -q "$nprim/$nprim primitives\]" tty.out || bad "pp5 render on a terminal shows no progress ($nprim primitives): $(tr '\r\033' '|E' <tty.out | head -c 300)"
+  if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+    md=$SRC/tests/mesa/data
+    script -qec "'$L' mesa piglit '$md/varying_loop.shader_test' '$md/varying_color.shader_test' '$md/texcoord.shader_test'" \
+      /dev/null >tty.out 2>&1
+    grep -q '3/3 piglit tests\]' tty.out || bad "mesa piglit on a terminal shows no progress: $(tr '\r\033' '|E' <tty.out | head -c 300)"
+  fi
 else
   echo "progress-on-a-terminal part skipped: script(1) (bsdutils) or a pty is unavailable"
 fi
