@@ -462,6 +462,9 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                  " [capture kept in %s]", dir);
     } else {
+        if (cites_log) /* --no-keep: the log the reason names is gone */
+            snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                     " [capture deleted: --no-keep]");
         mesa_rm_tree(dir);
     }
     piglit_test_free(&t);

@@ -223,7 +223,8 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
   [[ $kept_dir == "$tmp/kept/"* ]] && [ -f "$kept_dir/r300.log" ] && [ "$log" = "$kept_dir/r300.log" ] ||
     bad "mesa piglit --keep: capture $kept_dir, log cited $log: $(cat out)"
   pig --no-keep
-  [ $rc -eq 1 ] && ! grep -q 'capture kept' out || bad "mesa piglit --no-keep kept the capture: $(cat out)"
+  [ $rc -eq 1 ] && ! grep -q 'capture kept' out && grep -q 'capture deleted: --no-keep' out ||
+    bad "mesa piglit --no-keep kept the capture or did not say it is gone: $(cat out)"
   [ -z "$(ls -A ptmp)" ] || bad "mesa piglit left in TMPDIR/XDG_RUNTIME_DIR: $(ls -A ptmp)"
 else
   echo "mesa part skipped: the r300 shim or r300_dri.so is absent"
