@@ -237,7 +237,7 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
     /* the shim's sysfs mirror in dir: removed with it, or before it is kept,
      * also when the GL program crashes (the shim cannot clean up then) */
     char env_shimtmp[PATH_MAX];
-    snprintf(env_shimtmp, sizeof env_shimtmp, "LOCKSTEP_SHIM_TMPDIR=%s", dir);
+    snprintf(env_shimtmp, sizeof env_shimtmp, "LOCKSTEP_SHIM_DIR=%s", dir);
     char env_drv[PATH_MAX + 32];
     snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, o->drivers ? o->drivers : "");
     char *env_r300[] = {env_out, env_chip, env_pre, env_shimtmp, o->drivers && *o->drivers ? env_drv : NULL,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The r300 shim leaves no lockstep-shim-* directory behind: a `lockstep mesa
-# run` (the shim makes its sysfs mirror under $LOCKSTEP_SHIM_TMPDIR — the
+# run` (the shim makes its sysfs mirror under $LOCKSTEP_SHIM_DIR — the
 # harness's own run directory — else $XDG_RUNTIME_DIR, else $TMPDIR, else
 # /tmp, and removes it at exit; a process killed by a signal leaves it in the
 # directory the harness removes), a preloaded shell that looks at /dev/dri
@@ -30,7 +30,7 @@ printf 'void main() { gl_FragColor = vec4(0.25, 0.5, 0.75, 1.0); }\n' > "$work/t
 out=$(XDG_RUNTIME_DIR="$work/xdg" TMPDIR="$work/tmp" LOCKSTEP_SHIM_TRACE=1 \
       "$lockstep" mesa run "$work/t.frag" --size 4x4 -o "$work/t.png" 2>&1) ||
   fail "mesa run: $out"
-# (lockstep's harness passes LOCKSTEP_SHIM_TMPDIR: the run's own directory
+# (lockstep's harness passes LOCKSTEP_SHIM_DIR: the run's own directory
 # under $TMPDIR, removed with the run, also after a crash)
 grep -q "mirror $work/tmp/lockstep-mesa-[A-Za-z0-9]*/lockstep-shim-" <<<"$out" ||
   fail "the mirror is not in the run's own directory: $out"
@@ -47,12 +47,12 @@ out=$(env -u XDG_RUNTIME_DIR TMPDIR="$work/tmp" LOCKSTEP_SHIM_TRACE=1 LD_PRELOAD
 grep -q "mirror $work/tmp/lockstep-shim-" <<<"$out" || fail "no mirror under \$TMPDIR: $out"
 left "$work/tmp" && fail "left behind by exec: $(ls "$work/tmp")"
 
-# 2b. LOCKSTEP_SHIM_TMPDIR comes before XDG_RUNTIME_DIR and TMPDIR; a process
+# 2b. LOCKSTEP_SHIM_DIR comes before XDG_RUNTIME_DIR and TMPDIR; a process
 # killed by a signal leaves its mirror there (what the harness removes)
 mkdir -p "$work/own"
-out=$(XDG_RUNTIME_DIR="$work/xdg" TMPDIR="$work/tmp" LOCKSTEP_SHIM_TMPDIR="$work/own" LOCKSTEP_SHIM_TRACE=1 \
+out=$(XDG_RUNTIME_DIR="$work/xdg" TMPDIR="$work/tmp" LOCKSTEP_SHIM_DIR="$work/own" LOCKSTEP_SHIM_TRACE=1 \
       LD_PRELOAD="$shim" sh -c "read v < $dev; kill -9 \$\$" 2>&1)
-grep -q "mirror $work/own/lockstep-shim-" <<<"$out" || fail "LOCKSTEP_SHIM_TMPDIR not used: $out"
+grep -q "mirror $work/own/lockstep-shim-" <<<"$out" || fail "LOCKSTEP_SHIM_DIR not used: $out"
 left "$work/xdg" && fail "left behind in \$XDG_RUNTIME_DIR: $(ls "$work/xdg")"
 left "$work/tmp" && fail "left behind in \$TMPDIR: $(ls "$work/tmp")"
 
