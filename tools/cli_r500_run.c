@@ -3,6 +3,7 @@
  * `mesa run|check` share. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_view.h"
@@ -218,9 +219,16 @@ int cli_r500_run(cli_args *a)
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
+    /* threads done, on a terminal (-q: none) */
+    cli_progress progress;
+    cli_progress_start(&progress, 0, "threads");
+    if (isatty(2) && !cli_flag(a, "quiet"))
+        job.progress = (ls_progress){.report = cli_progress_report, .ctx = &progress};
     /* a recorded run is observed (the interpreter); otherwise the job's engine */
     ls_buf *tb = cli_get(a, "trace") ? &tbuf : NULL;
-    if (rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d)) {
+    ls_status rst = rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d);
+    cli_progress_end(&progress);
+    if (rst) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);

@@ -142,6 +142,31 @@ typedef struct mesa_compare {
 void mesa_compare_images(const float *a, const float *b, int w, int h, double tol, float *diff,
                          mesa_compare *out);
 
+/* `lockstep mesa bench`'s measurement: the mean of reps (>= 1) whole
+ * r500_run calls of job (r500_run_timed; the job built by mesa_r300_job, its
+ * workers and engine set), then llvmpipe's time per draw of frag, the mean of
+ * reps draws after a warm-up with LP_NUM_THREADS = threads
+ * (mesa_llvmpipe_time). Returns lockstep's error if the job does not run;
+ * llvmpipe failing to draw is a result (llvmpipe < 0, llvmpipe_diag says
+ * why), not an error. */
+typedef struct mesa_r300_bench_result {
+    unsigned reps, threads;
+    double pixels;              /* width x height */
+    r500_engine engine;         /* the engine lockstep ran */
+    r500_timing lockstep;       /* mean wall and process-CPU seconds of one run */
+    double compile_seconds;     /* engine jit: compile time of the untimed warm-up run (0: interpreter
+                                   or a compile-cache hit) */
+    double lockstep_mpixels;    /* pixels / wall, in millions per second */
+    double llvmpipe;            /* mean wall seconds per llvmpipe draw; < 0: could not be timed */
+    double llvmpipe_cpu;        /* mean CPU seconds of the GL process per draw; < 0: unknown */
+    double llvmpipe_mpixels;
+    double speed_wall, speed_cpu; /* llvmpipe / lockstep time: above 1 lockstep is faster
+                                     (0 when llvmpipe was not timed) */
+    ls_diag llvmpipe_diag;      /* why llvmpipe was not timed */
+} mesa_r300_bench_result;
+ls_status mesa_r300_bench(const mesa_r300_config *c, const char *frag, const r500_job *job,
+                          unsigned reps, unsigned threads, mesa_r300_bench_result *out, ls_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

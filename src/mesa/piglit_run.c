@@ -234,9 +234,14 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", o->chip);
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
+    /* the shim's sysfs mirror in dir: removed with it, or before it is kept,
+     * also when the GL program crashes (the shim cannot clean up then) */
+    char env_shimtmp[PATH_MAX];
+    snprintf(env_shimtmp, sizeof env_shimtmp, "LOCKSTEP_SHIM_DIR=%s", dir);
     char env_drv[PATH_MAX + 32];
     snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, o->drivers ? o->drivers : "");
-    char *env_r300[] = {env_out, env_chip, env_pre, o->drivers && *o->drivers ? env_drv : NULL, NULL};
+    char *env_r300[] = {env_out, env_chip, env_pre, env_shimtmp, o->drivers && *o->drivers ? env_drv : NULL,
+                        NULL};
     char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, NULL};
     int rc = 0;
     char line[600] = "";
@@ -431,6 +436,8 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             res->llvmpipe = 2; /* the GL program failed or crashed on llvmpipe too */
         }
     }
+    if (keep)
+        mesa_rm_shim_mirrors(dir); /* a crashed GL program's: not part of the capture */
     if (keep && o->keep) {
         char dst[PATH_MAX * 2];
         snprintf(dst, sizeof dst, "%s/%s", o->keep, name);
@@ -439,6 +446,13 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 *p = '@';
         mesa_rm_tree(dst); /* an earlier run's capture of the same test */
         if (mesa_piglit_make_dirs(o->keep) == 0 && rename(dir, dst) == 0) {
+            /* the reason's log path: where the log now is */
+            char *at = strstr(res->reason, dir);
+            if (at) {
+                char rest[sizeof res->reason];
+                snprintf(rest, sizeof rest, "%s", at + strlen(dir));
+                snprintf(at, sizeof res->reason - (size_t)(at - res->reason), "%s%s", dst, rest);
+            }
             snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                      " [capture kept in %s]", dst);
         } else {
@@ -451,6 +465,9 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                  " [capture kept in %s]", dir);
     } else {
+        if (cites_log) /* --no-keep: the log the reason names is gone */
+            snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                     " [capture deleted: --no-keep]");
         mesa_rm_tree(dir);
     }
     piglit_test_free(&t);

@@ -294,8 +294,8 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
     char env_run[PATH_MAX], env_drv[PATH_MAX + 32], env_dbg[128];
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     /* the shim's sysfs mirror goes inside dir, so that it goes with dir even
-     * when the GL program dies of a signal (docs/mesa.md) */
-    snprintf(env_run, sizeof env_run, "XDG_RUNTIME_DIR=%s", dir);
+     * when the GL program dies of a signal (docs/mesa.md; src/mesa/shim.c) */
+    snprintf(env_run, sizeof env_run, "LOCKSTEP_SHIM_DIR=%s", dir);
     snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, c->drivers ? c->drivers : "");
     snprintf(env_dbg, sizeof env_dbg, "RADEON_DEBUG=%.100s", c->radeon_debug ? c->radeon_debug : "");
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");

@@ -9,6 +9,7 @@
 
 #include "base/json.h"
 #include "lockstep/mesa_piglit.h"
+#include "lockstep/mesa_piglit_run.h"
 
 static const char sample[] =
     "# comment before the first section\n"       /* 1 */
@@ -504,6 +505,68 @@ static void test_results_json(void **state)
     ls_buf_free(&b);
 }
 
+/* mesa_piglit_run_tests: results in test order, with or without forked
+ * workers (tests that cannot be read need no Mesa: each result names its own
+ * path); done is called once per test, in order. */
+typedef struct order_log {
+    size_t calls;
+    bool out_of_order;
+} order_log;
+static void order_cb(void *ctx, size_t k, const mesa_piglit_result *r)
+{
+    order_log *l = ctx;
+    (void)r;
+    if (k != l->calls)
+        l->out_of_order = true;
+    l->calls++;
+}
+
+static void test_run_tests_order(void **state)
+{
+    (void)state;
+    enum { N = 7 };
+    char pbuf[N][64];
+    const char *paths[N], *names[N];
+    for (int k = 0; k < N; k++) {
+        snprintf(pbuf[k], sizeof pbuf[k], "/nonexistent/lockstep-test-%d.shader_test", k);
+        paths[k] = names[k] = pbuf[k];
+    }
+    mesa_piglit_config c = {.chip = "rv530", .shim = "/nonexistent", .gl = "/nonexistent"};
+    for (unsigned workers = 1; workers <= 3; workers++) {
+        mesa_piglit_result res[N];
+        order_log log = {0, false};
+        ls_diag d;
+        assert_int_equal(mesa_piglit_run_tests(&c, paths, names, N, workers, res, order_cb, &log, &d), LS_OK);
+        assert_int_equal(log.calls, N);
+        assert_false(log.out_of_order);
+        for (int k = 0; k < N; k++) {
+            assert_int_equal(res[k].kind, MESA_PIGLIT_FAIL);
+            assert_non_null(strstr(res[k].reason, pbuf[k]));
+        }
+    }
+}
+
+/* mesa_piglit_skip_groups: skips grouped by key (else by reason), in order of
+ * first appearance, passes and fails not counted */
+static void test_skip_groups(void **state)
+{
+    (void)state;
+    mesa_piglit_result r[6];
+    memset(r, 0, sizeof r);
+    r[0].kind = MESA_PIGLIT_SKIP, strcpy(r[0].key, "r300: requires GL_X"), strcpy(r[0].reason, "r300: requires GL_X 1");
+    r[1].kind = MESA_PIGLIT_PASS;
+    r[2].kind = MESA_PIGLIT_SKIP, strcpy(r[2].reason, "harness: no key");
+    r[3].kind = MESA_PIGLIT_SKIP, strcpy(r[3].key, "r300: requires GL_X"), strcpy(r[3].reason, "r300: requires GL_X 2");
+    r[4].kind = MESA_PIGLIT_FAIL, strcpy(r[4].reason, "harness: no key");
+    r[5].kind = MESA_PIGLIT_SKIP, strcpy(r[5].reason, "harness: no key");
+    mesa_piglit_group g[6];
+    assert_int_equal(mesa_piglit_skip_groups(r, 6, g), 2);
+    assert_int_equal(g[0].first, 0);
+    assert_int_equal(g[0].count, 2);
+    assert_int_equal(g[1].first, 2);
+    assert_int_equal(g[1].count, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +579,8 @@ int main(void)
         cmocka_unit_test(test_unorm8_and_probes),
         cmocka_unit_test(test_skip_keys),
         cmocka_unit_test(test_results_json),
+        cmocka_unit_test(test_run_tests_order),
+        cmocka_unit_test(test_skip_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
