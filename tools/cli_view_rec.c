@@ -276,6 +276,7 @@ struct cli_view_r500 {
     int px[R500_MAX_LANES], py[R500_MAX_LANES];
     fcstate prev, cur;
     bool pending;
+    unsigned plain; /* plain control entries not yet written */
     uint32_t thread;
     unsigned pc, prev_pc, type, ntemps;
     uint32_t temps0[R500_NUM_TEMPS][4][R500_MAX_LANES];
@@ -366,6 +367,23 @@ static void write_block(ls_buf *b, unsigned key, float *shadow, const float *now
     (*nw)++;
 }
 
+/* Plain entries (pc + 1, nothing changed) pending: one 0x00 each, or runs
+ * (0x80 0x00 r: r >= 2 plain entries). */
+static void flush_plain(cli_view_r500 *v)
+{
+    while (v->plain) {
+        unsigned r = v->plain > 255 ? 255 : v->plain;
+        if (r == 1) {
+            ls_rec_u8(&v->ctl, 0);
+        } else {
+            ls_rec_u8(&v->ctl, LS_REC_C_EXT);
+            ls_rec_u8(&v->ctl, 0);
+            ls_rec_u8(&v->ctl, (uint8_t)r);
+        }
+        v->plain -= r;
+    }
+}
+
 /* The pending instruction: its control entry and (with values) its writes. */
 static void r500_flush(cli_view_r500 *v, const float (*temps)[4][R500_MAX_LANES], unsigned ntemps,
                        const float (*out)[4][R500_MAX_LANES], const float *outw)
@@ -395,7 +413,12 @@ static void r500_flush(cli_view_r500 *v, const float (*temps)[4][R500_MAX_LANES]
     if (c->al != p->al) f |= LS_REC_C_AL;
     if (c->addr_depth != p->addr_depth || memcmp(c->addr, p->addr, c->addr_depth * 2)) f |= LS_REC_C_ADDRS;
     if (f >> 8) f |= LS_REC_C_EXT;
-    ls_rec_u8(b, (uint8_t)f);
+    if (!f) {
+        v->plain++; /* written as a run (flush_plain) */
+    } else {
+        flush_plain(v);
+        ls_rec_u8(b, (uint8_t)f);
+    }
     if (f & LS_REC_C_EXT) ls_rec_u8(b, (uint8_t)(f >> 8));
     if (f & LS_REC_C_PC) ls_rec_varint(b, v->pc);
     if (f & LS_REC_C_ACTIVE) ls_rec_mask(b, c->active, p->active, n);
@@ -425,6 +448,7 @@ static void r500_flush(cli_view_r500 *v, const float (*temps)[4][R500_MAX_LANES]
             const r500_fc_loop_frame *o = k < p->loop_depth ? &p->loop[k] : &z;
             unsigned fm = (x->count != o->count) | (x->al != o->al) << 1 | (x->is_loop != o->is_loop) << 2 |
                           (x->brk != o->brk) << 3 | (x->cont != o->cont) << 4;
+            if ((fm & 1) && x->count + 1u == o->count) fm ^= 1 | 32; /* one less: no payload */
             ls_rec_u8(b, (uint8_t)fm);
             if (fm & 1) ls_rec_varint(b, x->count);
             if (fm & 2) ls_rec_svarint(b, x->al);
@@ -505,6 +529,7 @@ static void r500_end_thread(cli_view_r500 *v)
     r500_flush(v, NULL, 0, NULL, NULL);
     if (!v->in_thread) return;
     v->in_thread = false;
+    flush_plain(v);
     ls_buf *b = &v->body;
     unsigned n = v->n;
     size_t r = ls_rec_begin(b, LS_REC_R500_THREAD);
@@ -583,6 +608,7 @@ static void obs_thread_begin(void *user, size_t thread, unsigned n, const int *p
     v->thread = (uint32_t)thread;
     v->covered = covered;
     v->ninst = 0;
+    v->plain = 0;
     v->ntemps = ntemps;
     v->with_values = wants_values(&v->values, n, px, py, covered);
     ls_buf_reset(&v->ctl);

@@ -408,9 +408,14 @@
       p = T.ctlOff;
       const S = { pc: -1, aLo: 0, aHi: 0, kLo: 0, kHi: 0, bLo: 0, bHi: 0, rLo: 0, rHi: 0, cLo: 0, cHi: 0,
         pred: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], aL: 0, counters: new Uint8Array(n), loops: [], addrs: [] };
+      let run = 0;
       for (let i = 0; i < T.count; i++) {
-        let f = u8[p++];
-        if (f & 0x80) f |= u8[p++] << 8;
+        let f = 0;
+        if (run) run--;
+        else {
+          f = u8[p++];
+          if (f & 0x80) { f |= u8[p++] << 8; if (f === 0x80) { run = u8[p++] - 1; f = 0; } }
+        }
         S.pc = f & 1 ? rv() : S.pc + 1;
         if (f & 2) { rmask(S.aLo, S.aHi, n); S.aLo = MLO; S.aHi = MHI; }
         if (f & 4) { rmask(S.bLo, S.bHi, n); S.bLo = MLO; S.bHi = MHI; }
@@ -428,6 +433,7 @@
             const o = j < old.length ? old[j] : zeroFrame, fm = u8[p++];
             if (!fm) { nl.push(o); continue; }
             const x = Object.assign({}, o);
+            if (fm & 32) x.count = (x.count - 1) >>> 0;
             if (fm & 1) x.count = rv();
             if (fm & 2) x.aL = rs();
             if (fm & 4) x.isLoop = u8[p++];
@@ -448,6 +454,47 @@
         const save = p;
         each(i, S);
         p = save;
+      }
+    }
+
+    /* The load pass over a control stream: only PC, active, killed (and
+     * branch, for the counters' length) are kept; the rest is skipped. */
+    const skipMask = (nb) => { const k = u8[p++]; p += k === 0xff ? nb : k; };
+    function indexCtl(T) {
+      const n = T.n, nb = (n + 7) >> 3, f0 = T.first, idx = T.idx, cLo = T.covLo, cHi = T.covHi;
+      p = T.ctlOff;
+      let pc = -1, aLo = 0, aHi = 0, kLo = 0, kHi = 0, bLo = 0, bHi = 0;
+      let run = 0;
+      for (let i = 0; i < T.count; i++) {
+        let f = 0;
+        if (run) run--;
+        else {
+          f = u8[p++];
+          if (f & 0x80) { f |= u8[p++] << 8; if (f === 0x80) { run = u8[p++] - 1; f = 0; } }
+        }
+        pc = f & 1 ? rv() : pc + 1;
+        if (f & 2) { rmask(aLo, aHi, n); aLo = MLO; aHi = MHI; }
+        if (f & 4) { rmask(bLo, bHi, n); bLo = MLO; bHi = MHI; }
+        if (f & 8) skipMask(nb);
+        if (f & 16) skipMask(nb);
+        if (f & 32) { const k = u8[p++]; p += k === 0x80 ? pc32(bLo) + pc32(bHi) : 2 * k; }
+        if (f & 64) {
+          const d = u8[p++];
+          for (let j = 0; j < d; j++) {
+            const fm = u8[p++];
+            if (fm & 1) rv();
+            if (fm & 2) rv();
+            if (fm & 4) p++;
+            if (fm & 8) skipMask(nb);
+            if (fm & 16) skipMask(nb);
+          }
+        }
+        if (f & 0x100) { rmask(kLo, kHi, n); kLo = MLO; kHi = MHI; }
+        for (let j = 0; j < 5; j++) if (f & (0x200 << j)) skipMask(nb);
+        if (f & 0x4000) rv();
+        if (f & 0x8000) { const d = u8[p++]; for (let j = 0; j < d; j++) rv(); }
+        iThread[f0 + i] = idx; iPc[f0 + i] = pc;
+        eff[f0 + i] = (pc32(aLo & cLo & ~kLo) + pc32(aHi & cHi & ~kHi)) / n;
       }
     }
 
@@ -499,11 +546,7 @@
         const q = T.py[l] * W + T.px[l];
         if (pixLane[q] < 0 || bit(T.covLo, T.covHi, l)) pixLane[q] = T.idx * 64 + l;
       }
-      const f0 = T.first;
-      walkCtl(T, (i, S) => {
-        iThread[f0 + i] = T.idx; iPc[f0 + i] = S.pc;
-        eff[f0 + i] = (pc32(S.aLo & T.covLo & ~S.kLo) + pc32(S.aHi & T.covHi & ~S.kHi)) / n;
-      });
+      indexCtl(T);
     }
 
     /* ---- one thread in full, on demand (the current one is kept) ---- */
@@ -737,18 +780,26 @@
     const tag = $('lsr');
     let u8;
     if (tag) {
-      const s = atob(tag.textContent.trim());
-      u8 = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+      const text = tag.textContent.trim();
+      if (Uint8Array.fromBase64) u8 = Uint8Array.fromBase64(text);
+      else {
+        const s = atob(text);
+        u8 = new Uint8Array(s.length);
+        for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+      }
     } else {
       const r = await fetch('run.lsr');
       u8 = new Uint8Array(await r.arrayBuffer());
     }
+    const t1 = performance.now();
     const R = parse(u8);
     if (R.machine === 1) pp5(R); else if (R.machine === 2) r500(R); else throw new Error('unknown machine ' + R.machine);
+    const t2 = performance.now();
     setupControls();
     go(0);
-    window.lsv.loadMs = performance.now() - t0;
+    const t3 = performance.now();
+    window.lsv.loadMs = t3 - t0;
+    window.lsv.phases = { bytes: t1 - t0, index: t2 - t1, first: t3 - t2 };
     document.body.setAttribute('data-ready', '1');
   }
   load().catch((e) => {

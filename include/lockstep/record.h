@@ -72,17 +72,20 @@ typedef enum ls_rec_machine { LS_REC_PP5 = 1, LS_REC_R500 = 2 } ls_rec_machine;
  * Control entry (one per issued instruction; state as the instruction
  * issues, relative to the thread's previous entry; all 0 before the first):
  *  u8 h, and when h & 0x80 a second byte e; then in this order the fields
- *  the bits name:
+ *  the bits name. h = 0 is a plain entry (pc + 1, nothing changed); h =
+ *  0x80 with e = 0 is a run: u8 r >= 2, then this and the next r - 1
+ *  entries are plain.
  *  h 0x01 varint pc (otherwise pc = previous pc + 1; the first entry's
  *         previous pc counts as -1)        0x02 mask active
  *  h 0x04 mask branch   0x08 mask break    0x10 mask continue
  *  h 0x20 counters: u8 k < 0x80 then k × (u8 lane < n, u8 counter),
  *         lanes increasing, or u8 0x80 then one u8 counter per lane of the
  *         (new) branch mask, lanes in order, the others 0
- *  h 0x40 loop stack: u8 depth <= 16, depth × (u8 fm < 0x20, then: fm 1
+ *  h 0x40 loop stack: u8 depth <= 16, depth × (u8 fm < 0x40, then: fm 1
  *         varint count, 2 svarint aL, 4 u8 is_loop 0|1, 8 mask break, 16
- *         mask continue), each relative to the frame at that depth of the
- *         previous entry (a zero frame beyond its depth)
+ *         mask continue; fm 32 (not with 1): count one less, no payload),
+ *         each relative to the frame at that depth of the previous entry
+ *         (a zero frame beyond its depth)
  *  e 0x01 mask killed   0x02 0x04 0x08 0x10 mask predicates R G B A
  *  e 0x20 mask ALU result   0x40 svarint aL
  *  e 0x80 address stack: u8 depth <= 16, depth × varint address < 65536
@@ -198,6 +201,7 @@ typedef struct ls_rec_r500_cursor {
     /* where the streams are (private) */
     const uint8_t *ctl, *val;
     size_t ctl_len, ctl_pos, val_len, val_pos;
+    unsigned run;             /* plain entries left in a run */
     size_t offset;            /* of the record, for diagnostics */
 } ls_rec_r500_cursor;
 /* Open an R500_THREAD record: the thread, its temps at instruction 0 (in

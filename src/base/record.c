@@ -348,8 +348,22 @@ ls_status ls_rec_r500_step(ls_rec_r500_cursor *k, ls_diag *d)
     cur c = {k->ctl, k->ctl_len, k->ctl_pos, false, NULL};
     ls_rec_r500_state *s = &k->st;
     unsigned n = k->n;
-    unsigned f = g8(&c);
-    if (f & LS_REC_C_EXT) f |= (unsigned)g8(&c) << 8;
+    unsigned f = 0;
+    if (k->run) {
+        k->run--; /* inside a run of plain entries */
+    } else {
+        f = g8(&c);
+        if (f & LS_REC_C_EXT) {
+            f |= (unsigned)g8(&c) << 8;
+            if (!c.bad && !(f >> 8)) { /* a run: r >= 2 plain entries, this the first */
+                unsigned r = g8(&c);
+                if (!c.bad && r < 2) fail(&c, "run of fewer than 2 entries");
+                if (!c.bad && r > k->ninst - k->index) fail(&c, "run beyond the thread's instructions");
+                k->run = r - 1;
+                f = 0;
+            }
+        }
+    }
     uint64_t pc = (k->index ? s->pc : (uint64_t)-1) + 1;
     if (f & LS_REC_C_PC) pc = gvar(&c);
     if (!c.bad && pc > 0xffff) fail(&c, "pc beyond 65535");
@@ -380,7 +394,8 @@ ls_status ls_rec_r500_step(ls_rec_r500_cursor *k, ls_diag *d)
             ls_rec_frame *fr = &s->loop[j];
             if (j >= s->loop_depth) memset(fr, 0, sizeof *fr);
             unsigned fm = g8(&c);
-            if (fm >= 0x20) fail(&c, "loop frame with unknown field bits");
+            if (fm >= 0x40 || (fm & 0x21) == 0x21) fail(&c, "loop frame with unknown or clashing field bits");
+            if (fm & 32) fr->count--; /* one less (wraps as u32) */
             if (fm & 1) {
                 uint64_t v = gvar(&c);
                 if (v > UINT32_MAX) fail(&c, "loop count beyond 32 bits");
@@ -459,7 +474,7 @@ ls_status ls_rec_r500_step(ls_rec_r500_cursor *k, ls_diag *d)
 
 ls_status ls_rec_r500_end(const ls_rec_r500_cursor *k, ls_diag *d)
 {
-    if (k->index != k->ninst) return bad_at(d, k->offset, "fewer steps than instructions");
+    if (k->index != k->ninst || k->run) return bad_at(d, k->offset, "fewer steps than instructions");
     if (k->ctl_pos != k->ctl_len) return bad_at(d, k->offset, "control stream longer than its instructions");
     if (k->has_values && k->val_pos != k->val_len)
         return bad_at(d, k->offset, "values stream longer than its instructions");

@@ -269,9 +269,10 @@ async function r500demo() {
   const raw = new Float32Array(fs.readFileSync(path.join(dir, 'r500demo.raw')).buffer.slice(0));
   const p = await openPage(path.join(dir, 'r500demo.html'), 1280, 900);
   check('r500', 'demo page ready', p.ready, '1');
-  const pageLoad = await p.ev('window.lsv.loadMs');
+  const pageLoad = await p.ev('window.lsv.loadMs'), ph = await p.ev('window.lsv.phases');
   console.log(`r500 demo frame: recording ${fs.statSync(path.join(dir, 'r500demo.lsr')).size} bytes, page ${fs.statSync(path.join(dir, 'r500demo.html')).size} bytes; ` +
-    `load ${p.loadMs} ms to ready (viewer's own parse ${pageLoad.toFixed(0)} ms); load average ${os.loadavg()[0].toFixed(1)}`);
+    `load ${p.loadMs} ms to ready (viewer's own parse ${pageLoad.toFixed(0)} ms: bytes ${ph.bytes.toFixed(0)}, index ${ph.index.toFixed(0)}, first step ${ph.first.toFixed(0)}); ` +
+    `load average ${os.loadavg()[0].toFixed(1)}`);
   const total = stats.instructions.total;
   check('r500', 'demo: instructions = --stats', await p.ev('window.lsv.instructions'), total);
   check('r500', 'demo: slider covers every instruction', await p.ev('document.getElementById("scrub").max'), total - 1);
