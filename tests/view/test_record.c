@@ -145,6 +145,86 @@ static void test_round_trip(void **st)
     ls_buf_free(&b);
 }
 
+static void expect_bad(const ls_buf *b, const char *msg_part)
+{
+    ls_rec_summary s;
+    ls_diag d;
+    ls_diag_clear(&d);
+    assert_int_not_equal(ls_rec_check(b->data, b->len, &s, &d), LS_OK);
+    if (!strstr(d.msg, msg_part)) fail_msg("message '%s' lacks '%s'", d.msg, msg_part);
+}
+
+/* A thread record with the given control stream of ninst entries and no
+ * values. */
+static void ctl_rec(ls_buf *b, unsigned n, unsigned ninst, const uint8_t *ctl, size_t len)
+{
+    ls_rec_header(b, LS_REC_R500);
+    meta(b);
+    size_t r = ls_rec_begin(b, LS_REC_R500_THREAD);
+    ls_rec_varint(b, 0);
+    ls_rec_u8(b, (uint8_t)n);
+    ls_rec_mask_raw(b, (1ull << n) - 1, n);
+    for (unsigned l = 0; l < n; l++) { ls_rec_svarint(b, 0); ls_rec_svarint(b, 0); }
+    ls_rec_u8(b, 0);
+    ls_rec_u8(b, 0);
+    ls_rec_varint(b, ninst);
+    ls_rec_varint(b, len);
+    ls_buf_append(b, ctl, len);
+    ls_rec_u8(b, 0);
+    ls_rec_u8(b, 0);
+    ls_rec_end(b, r);
+}
+
+/* Runs of plain entries and "loop count one less". */
+static void test_runs(void **st)
+{
+    (void)st;
+    /* entry 0: pc 4, loop depth 1 with count 9; a run of 3 (pc 5, 6, 7);
+     * then pc 4 with the count one less; then a plain entry (pc 5) */
+    const uint8_t ctl[] = {LS_REC_C_PC | LS_REC_C_LOOPS, 4, 1, 1, 9, LS_REC_C_EXT, 0, 3,
+                           LS_REC_C_PC | LS_REC_C_LOOPS, 4, 1, 32, 0};
+    ls_buf b;
+    ls_buf_init(&b);
+    ctl_rec(&b, 4, 6, ctl, sizeof ctl);
+    ls_rec_reader rd;
+    ls_diag d;
+    ls_rec_record rec;
+    bool more;
+    assert_int_equal(ls_rec_open(&rd, b.data, b.len, &d), LS_OK);
+    ls_rec_next(&rd, &rec, &more, &d);
+    ls_rec_next(&rd, &rec, &more, &d);
+    ls_rec_r500_cursor *c = malloc(sizeof *c);
+    assert_non_null(c);
+    assert_int_equal(ls_rec_r500_begin(c, &rec, &d), LS_OK);
+    const unsigned pcs[6] = {4, 5, 6, 7, 4, 5}, counts[6] = {9, 9, 9, 9, 8, 8};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(ls_rec_r500_step(c, &d), LS_OK);
+        assert_int_equal(c->st.pc, pcs[i]);
+        assert_int_equal(c->st.loop_depth, 1);
+        assert_int_equal(c->st.loop[0].count, counts[i]);
+    }
+    assert_int_equal(ls_rec_r500_end(c, &d), LS_OK);
+    free(c);
+    /* a run longer than the instructions left; a run of 1; count with both bits */
+    ls_buf_reset(&b);
+    ctl_rec(&b, 4, 3, ctl, 8);
+    expect_bad(&b, "run beyond");
+    const uint8_t one[] = {LS_REC_C_EXT, 0, 1};
+    ls_buf_reset(&b);
+    ctl_rec(&b, 4, 1, one, sizeof one);
+    expect_bad(&b, "fewer than 2");
+    const uint8_t both[] = {LS_REC_C_LOOPS, 1, 33, 5};
+    ls_buf_reset(&b);
+    ctl_rec(&b, 4, 1, both, sizeof both);
+    expect_bad(&b, "clashing");
+    /* a mask naming lane 5 of a 4-lane thread */
+    const uint8_t lane5[] = {LS_REC_C_ACTIVE, 1, 5};
+    ls_buf_reset(&b);
+    ctl_rec(&b, 4, 1, lane5, sizeof lane5);
+    expect_bad(&b, "outside the thread");
+    ls_buf_free(&b);
+}
+
 /* The primitives' byte layout (docs/viewer.md, "Recording format"). */
 static void test_primitives(void **st)
 {
@@ -163,15 +243,6 @@ static void test_primitives(void **st)
     assert_int_equal(b.len, sizeof want);
     assert_memory_equal(b.data, want, sizeof want);
     ls_buf_free(&b);
-}
-
-static void expect_bad(const ls_buf *b, const char *msg_part)
-{
-    ls_rec_summary s;
-    ls_diag d;
-    ls_diag_clear(&d);
-    assert_int_not_equal(ls_rec_check(b->data, b->len, &s, &d), LS_OK);
-    if (!strstr(d.msg, msg_part)) fail_msg("message '%s' lacks '%s'", d.msg, msg_part);
 }
 
 static void test_refused(void **st)
@@ -314,6 +385,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_primitives),
+        cmocka_unit_test(test_runs),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_observer),
     };
