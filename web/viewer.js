@@ -719,9 +719,12 @@
         const rows = [];
         for (const [key, a] of [...C.initial].sort((a, c) => numeric(a[0], c[0]))) rows.push([key, tof(a[l]), 'at instruction 0']);
         for (const [key, a] of [...C.fin].sort((a, c) => numeric(a[0], c[0]))) rows.push([key, tof(a[l]), 'after the last instruction']);
-        pxInfo.appendChild(el('p', { id: 'px-novalues', class: 'note' },
-          'This recording has the values this thread wrote only at its ends: inputs at instruction 0 and outputs after its last instruction (other temps start at 0). ' +
-          'To see every value pixel ' + T.px[l] + ', ' + T.py[l] + ' computes, record the run again with --record-values ' + T.px[l] + ',' + T.py[l] + ',1,1 (or a rectangle around it, or all).'));
+        const note = el('p', { id: 'px-novalues', class: 'note' },
+          'This recording has this thread\'s registers only at its ends: inputs at instruction 0 and outputs after its last instruction (other temps start at 0). ' +
+          'To see every value pixel ' + T.px[l] + ', ' + T.py[l] + ' computes, record the run again with ');
+        note.appendChild(el('code', {}, '--record-values ' + T.px[l] + ',' + T.py[l] + ',1,1'));
+        note.appendChild(document.createTextNode(' (or a rectangle around it, or all).'));
+        pxInfo.appendChild(note);
         pxInfo.appendChild(regTable('px-known', rows));
       }
     }

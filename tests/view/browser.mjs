@@ -304,6 +304,11 @@ async function r500demo() {
   await p.ev(`window.lsv.go(window.lsv.threadFirst(${longT}) + 100)`);
   for (let k = 0; k < 5; k++) await p.key('ArrowRight');
   check('r500', 'demo: five steps by keyboard', await p.ev(text('r-index')), `105 of ${ti[longT]}`);
+  // the screenshot: a pixel near the set's edge inside the values square, deep in its loop
+  await p.ev('window.lsv.select(262, 270)');
+  const th = +(await p.ev(text('px-lane'))).split(',')[0];
+  await p.ev(`window.lsv.go(window.lsv.threadFirst(${th}) + Math.floor(window.lsv.threadCount(${th}) * 0.6))`);
+  check('r500', 'demo: pixel 262,270 has values', await p.ev(`window.lsv.threadHasValues(${th})`), true);
   await p.shot('viewer-r500-demo.png');
   await p.close();
 }
