@@ -394,6 +394,17 @@
         cb(file, reg, ch, v);
       }
     }
+    function skipBlocks(n) {
+      const k = u8[p++], nb = (n + 1) >> 1;
+      for (let j = 0; j < k; j++) {
+        p += 4;
+        const q = p;
+        p += nb;
+        for (let i = 0; i < nb; i++) p += NBITS[u8[q + i]];
+      }
+    }
+    const NBITS = new Uint8Array(256);
+    for (let i = 1; i < 256; i++) NBITS[i] = (i & 1) + NBITS[i >> 1];
     const F1 = new Float32Array(1), U1 = new Uint32Array(F1.buffer);
     const tof = (u) => { U1[0] = u; return F1[0]; };
     const bit = (lo, hi, l) => (l < 32 ? (lo >>> l) & 1 : (hi >>> (l - 32)) & 1);
@@ -501,17 +512,6 @@
     /* ---- index: threads, and per issued instruction its thread, PC and SIMD efficiency ---- */
     const threads = [], byId = new Map();
     let N = 0;
-    for (let r = 1; r < R.tags.length; r++) if (R.tags[r] === 4) {
-      p = R.offs[r];
-      rv(); p++;
-      const n0 = u8[p - 1];
-      p += (n0 + 7) >> 3;
-      for (let l = 0; l < 2 * n0; l++) rv();
-      p++;
-      rblocks(n0, () => {});
-      N += rv();
-    }
-    const iThread = new Int32Array(N), iPc = new Uint16Array(N), eff = new Float32Array(N);
     const img = new Float32Array(W * H * 4);
     const pixLane = new Int32Array(W * H).fill(-1); // thread index * 64 + lane
     let valueThreads = 0;
@@ -525,7 +525,7 @@
       for (let l = 0; l < n; l++) { x += rs(); y += rs(); T.px[l] = x; T.py[l] = y; }
       T.ntemps = u8[p++];
       T.tempsOff = p;
-      rblocks(n, () => {});
+      skipBlocks(n);
       T.count = rv();
       const nb = rv();
       T.ctlOff = p;
@@ -538,7 +538,8 @@
       });
       T.hasValues = u8[p++] === 1;
       if (T.hasValues) { rv(); T.valOff = p; valueThreads++; }
-      T.first = threads.length ? threads[threads.length - 1].first + threads[threads.length - 1].count : 0;
+      T.first = N;
+      N += T.count;
       threads.push(T);
       byId.set(id, T);
       for (let l = 0; l < n; l++) {
@@ -546,8 +547,14 @@
         const q = T.py[l] * W + T.px[l];
         if (pixLane[q] < 0 || bit(T.covLo, T.covHi, l)) pixLane[q] = T.idx * 64 + l;
       }
-      indexCtl(T);
     }
+    const iThread = new Int32Array(N), iPc = new Uint16Array(N), eff = new Float32Array(N);
+    for (const T of threads) iThread.fill(T.idx, T.first, T.first + T.count);
+    /* PC and efficiency per instruction: a thread on demand, all of them
+     * in slices after the page is ready (then the efficiency strip) */
+    const indexed = new Uint8Array(threads.length);
+    let nIndexed = 0;
+    const need = (t) => { if (!indexed[t]) { indexCtl(threads[t]); indexed[t] = 1; nIndexed++; } };
 
     /* ---- one thread in full, on demand (the current one is kept) ---- */
     let cache = { T: null };
@@ -602,6 +609,7 @@
       }
       /* the thread's SIMD efficiency so far, per instruction */
       const cum = new Float64Array(T.count);
+      need(T.idx);
       for (let k = 0, a = 0; k < T.count; k++) { a += eff[T.first + k]; cum[k] = a; }
       cache = { T, states, initial, fin, im, cum };
       return cache;
@@ -647,7 +655,8 @@
       }
       c.putImageData(id, 0, 0);
     }
-    { // efficiency strip
+    let effBase = null;
+    function drawEff() {
       const c = cEff.getContext('2d'), w = cEff.width, h = cEff.height;
       c.fillStyle = '#fff'; c.fillRect(0, 0, w, h);
       c.fillStyle = '#396';
@@ -657,8 +666,20 @@
         const v = s / (b - a);
         c.fillRect(x, h - v * h, 1, v * h);
       }
+      effBase = c.getImageData(0, 0, w, h);
+      if (view) { c.fillStyle = '#d33'; c.fillRect(Math.floor(view.at * w / N), 0, 2, h); }
     }
-    const effBase = cEff.getContext('2d').getImageData(0, 0, cEff.width, cEff.height);
+    const t0 = performance.now();
+    let nextT = 0;
+    function indexSlice() {
+      const end = performance.now() + 15;
+      while (nextT < threads.length && performance.now() < end) for (let k = 0; k < 16 && nextT < threads.length; k++) need(nextT++);
+      if (nextT < threads.length) { setTimeout(indexSlice, 0); return; }
+      drawEff();
+      window.lsv.indexMs = performance.now() - t0;
+      document.body.setAttribute('data-indexed', '1');
+    }
+    setTimeout(indexSlice, 0);
     let selLane = null; // [thread index, lane]
     cI.addEventListener('click', (ev) => { const [x, y] = pixelAt(cI, ev, W, H); selectPixel(x, y); });
     cL.addEventListener('click', (ev) => {
@@ -732,7 +753,7 @@
       n: N, at: 0,
       label: (i) => 'instruction ' + i + ' of ' + (N - 1) + ' (thread ' + threads[iThread[i]].id + ')',
       /* the instruction an FC jump went to: the thread's previous one was FC and this is not the next address */
-      jump: (i) => i > 0 && iThread[i - 1] === iThread[i] && m.listing[iPc[i - 1]] !== undefined &&
+      jump: (i) => i > 0 && iThread[i - 1] === iThread[i] && (need(iThread[i]), m.listing[iPc[i - 1]] !== undefined) &&
         m.listing[iPc[i - 1]].type === 2 && iPc[i] !== iPc[i - 1] + 1,
       done: (i) => i + 1 >= N || iThread[i + 1] !== iThread[i],
       thread: (i) => i > 0 && iThread[i] !== iThread[i - 1],
@@ -758,7 +779,7 @@
         cells.eff.textContent = (100 * C.cum[k] / (k + 1)).toFixed(1) + '%';
         drawLanes(C, k);
         const c = cEff.getContext('2d');
-        c.putImageData(effBase, 0, 0);
+        if (effBase) c.putImageData(effBase, 0, 0);
         c.fillStyle = '#d33';
         c.fillRect(Math.floor(i * cEff.width / N), 0, 2, cEff.height);
         showLane(C, k);
@@ -774,7 +795,7 @@
       selectLane: (l) => { selLane = [iThread[view.at], l]; go(view.at); },
       threadFirst: (id) => byId.get(id).first, threadCount: (id) => byId.get(id).count,
       threadHasValues: (id) => byId.get(id).hasValues, instructions: N, threads: threads.length, valueThreads,
-      efficiency: () => { let a = 0; for (let i = 0; i < N; i++) a += eff[i] * threads[iThread[i]].n; let b = 0; for (const T of threads) b += T.n * T.count; return a / b; } };
+      get allIndexed() { return nIndexed === threads.length; } };
   }
 
   /* ---- start ---- */

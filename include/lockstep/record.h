@@ -67,7 +67,7 @@ typedef enum ls_rec_machine { LS_REC_PP5 = 1, LS_REC_R500 = 2 } ls_rec_machine;
  *  float block k float32 values, each XORed with a reference value:
  *             (k+1)/2 bytes of nibbles (value j: low nibble of byte j/2 when j
  *             is even, high nibble when odd; bit i set = byte i of the XOR is
- *             not zero), then for each value its non-zero bytes, low first.
+ *             not zero; an unused last high nibble is 0), then for each value its non-zero bytes, low first.
  *
  * Control entry (one per issued instruction; state as the instruction
  * issues, relative to the thread's previous entry; all 0 before the first):

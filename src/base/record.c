@@ -239,6 +239,10 @@ static void gfloats(cur *c, uint32_t *out, const uint32_t *ref, size_t k)
 {
     const uint8_t *nib = take(c, (k + 1) / 2);
     if (!nib) return;
+    if ((k & 1) && (nib[k / 2] >> 4)) {
+        fail(c, "float block with bits in its unused nibble");
+        return;
+    }
     for (size_t j = 0; j < k; j++) {
         unsigned m = (nib[j / 2] >> (4 * (j & 1))) & 15;
         uint32_t x = 0;
