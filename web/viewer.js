@@ -410,6 +410,14 @@
     const bit = (lo, hi, l) => (l < 32 ? (lo >>> l) & 1 : (hi >>> (l - 32)) & 1);
     const pc32 = (v) => { v -= (v >>> 1) & 0x55555555; v = (v & 0x33333333) + ((v >>> 2) & 0x33333333); return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24; };
 
+    /* A control entry's h and e bits (0 inside a run of plain entries). */
+    let RUN = 0;
+    function head() {
+      if (RUN) { RUN--; return 0; }
+      let f = u8[p++];
+      if (f & 0x80) { f |= u8[p++] << 8; if (f === 0x80) { RUN = u8[p++] - 1; f = 0; } }
+      return f;
+    }
     /* One thread's control stream: each(i, S) per entry, S the state as the
      * instruction issues (arrays in S are replaced, never changed, so a
      * shallow copy of S is a snapshot). */
@@ -419,14 +427,9 @@
       p = T.ctlOff;
       const S = { pc: -1, aLo: 0, aHi: 0, kLo: 0, kHi: 0, bLo: 0, bHi: 0, rLo: 0, rHi: 0, cLo: 0, cHi: 0,
         pred: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], aL: 0, counters: new Uint8Array(n), loops: [], addrs: [] };
-      let run = 0;
+      RUN = 0;
       for (let i = 0; i < T.count; i++) {
-        let f = 0;
-        if (run) run--;
-        else {
-          f = u8[p++];
-          if (f & 0x80) { f |= u8[p++] << 8; if (f === 0x80) { run = u8[p++] - 1; f = 0; } }
-        }
+        const f = head();
         S.pc = f & 1 ? rv() : S.pc + 1;
         if (f & 2) { rmask(S.aLo, S.aHi, n); S.aLo = MLO; S.aHi = MHI; }
         if (f & 4) { rmask(S.bLo, S.bHi, n); S.bLo = MLO; S.bHi = MHI; }
@@ -475,14 +478,9 @@
       const n = T.n, nb = (n + 7) >> 3, f0 = T.first, idx = T.idx, cLo = T.covLo, cHi = T.covHi;
       p = T.ctlOff;
       let pc = -1, aLo = 0, aHi = 0, kLo = 0, kHi = 0, bLo = 0, bHi = 0;
-      let run = 0;
+      RUN = 0;
       for (let i = 0; i < T.count; i++) {
-        let f = 0;
-        if (run) run--;
-        else {
-          f = u8[p++];
-          if (f & 0x80) { f |= u8[p++] << 8; if (f === 0x80) { run = u8[p++] - 1; f = 0; } }
-        }
+        const f = head();
         pc = f & 1 ? rv() : pc + 1;
         if (f & 2) { rmask(aLo, aHi, n); aLo = MLO; aHi = MHI; }
         if (f & 4) { rmask(bLo, bHi, n); bLo = MLO; bHi = MHI; }
@@ -810,6 +808,12 @@
         const s = atob(text);
         u8 = new Uint8Array(s.length);
         for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+      }
+      if (tag.getAttribute('data-encoding') === 'gzip') {
+        if (typeof DecompressionStream === 'undefined')
+          throw new Error('this browser cannot inflate the embedded recording (no DecompressionStream); serve it instead: lockstep view RUN.lsr');
+        const st = new Blob([u8]).stream().pipeThrough(new DecompressionStream('gzip'));
+        u8 = new Uint8Array(await new Response(st).arrayBuffer());
       }
     } else {
       const r = await fetch('run.lsr');
