@@ -202,6 +202,7 @@ int cli_mesa_run(cli_args *a);
 int cli_mesa_check(cli_args *a);
 int cli_mesa_bench(cli_args *a);
 int cli_mesa_piglit(cli_args *a);
+int cli_mesa_exec(cli_args *a); /* tools/cli_mesa_exec.c */
 int cli_mesa_fuzz(cli_args *a); /* tools/cli_mesa_fuzz.c */
 
 /* r500 run / mesa run: write the outputs asked for (-o, --raw, --work,

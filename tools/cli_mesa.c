@@ -112,6 +112,10 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
     if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
         return true;
+    /* the shim is built at the build tree's top (it links the core library) */
+    len = snprintf(out, n, "%s/../%s", exe, name);
+    if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+        return true;
     const char *rel = LOCKSTEP_PKGLIBEXECDIR;
     if (rel[0] != '/') { /* relative to the prefix: go up one level per bindir component */
         static const char bindir[] = LOCKSTEP_BINDIR;

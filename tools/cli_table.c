@@ -48,6 +48,10 @@ const cli_exit_info cli_exit_table[] = {
     MESA_OUTCOME_LIST_OWN(MESA_EXIT_ROW)
 #undef MESA_EXIT_ROW
     {CLI_INTERNAL, CLI_INTERNAL, "internal", "out of memory or an internal error (a bug)"},
+    {126, 126, "cannot-execute",
+     "mesa exec: the program was found but could not be started (otherwise mesa exec exits with "
+     "the program's own status, 128 + N when signal N ended it)"},
+    {127, 127, "not-found", "mesa exec: the program was not found"},
     {0, 0, NULL, NULL},
 };
 
@@ -379,6 +383,21 @@ static const cli_opt mesa_piglit_opts[] = {
     END,
 };
 
+static const cli_opt mesa_exec_opts[] = {
+    {"chip", 0, "CHIP", CHIP_HELP, "rv530", NULL, 0, NULL},
+    {"capture", 0, "DIR",
+     "also record every submitted stream and the buffers it names in DIR (cs_NNNN.ib, .relocs, "
+     ".flags, .bo_K: docs/mesa.md \"Capture directory\")",
+     NULL, NULL, CLI_O_DIR, NULL},
+    {"capture-only", 0, NULL,
+     "record only (with --capture): no checking, no execution, every submission succeeds", NULL,
+     NULL, 0, NULL},
+    {"watchdog", 0, "N",
+     "instructions a vertex may issue before its draw is a GPU hang (the submission's buffers "
+     "stay busy; the next wait fails with EAGAIN)",
+     "1048576", NULL, 0, NULL},
+    END,
+};
 #define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name
 static const cli_opt mesa_fuzz_opts[] = {
     {"seed", 0, "S", "campaign seed: shader i's generator seed depends on S and i only", "1", NULL, 0,
@@ -449,6 +468,19 @@ static const cli_cmd mesa_cmds[] = {
      "line per test goes to stdout, the summary and progress to stderr; the exit status is 1 if "
      "a test fails.",
      mesa_piglit_opts, cli_mesa_piglit, NULL, 0, -1, 0, NULL},
+    {"exec", "-- PROGRAM [ARG...]", "run a program on the virtual R500",
+     "Runs PROGRAM with Mesa's r300 driver on lockstep's virtual R500 (docs/mesa.md, \"The live "
+     "device\"): the fake-device shim is preloaded, every command stream the program submits is "
+     "checked as the radeon kernel checks it (a refused one fails with the kernel's errno and a "
+     "log line naming the packet and register) and then executed by lockstep; a draw past the "
+     "watchdog is a GPU hang. EGL's default platform is surfaceless and piglit's is "
+     "surfaceless_egl unless EGL_PLATFORM / PIGLIT_PLATFORM are set (PIGLIT_PLATFORM=gbm works "
+     "too: WAFFLE_GBM_DEVICE names the fake render node). The shim's temporary files "
+     "are removed when the program ends. Put -- before PROGRAM when its arguments start with '-'. "
+     "The exit status is the program's (128 + N if signal N ended it); 126 or 127 if it could "
+     "not be started; 2 and 6 (usage, no shim) before it starts.",
+     mesa_exec_opts, cli_mesa_exec, NULL, 1, -1, 0,
+     "lockstep mesa exec -- shader_runner test.shader_test -auto -fbo"},
     {"fuzz", NULL, "find r300 compiler bugs with random shaders",
      "Generates random GLSL 1.10 fragment shaders (seeded, deterministic), keeps those whose "
      "result no float rounding can flip (the float guard), compiles them with Mesa's r300 under "
