@@ -214,7 +214,14 @@ int cli_r500_run(cli_args *a)
     r500_result res;
     const char *record = cli_get(a, "record");
     r500_observer obs;
-    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &obs) : NULL;
+    cli_view_values vals;
+    cli_view_values_default(job.width, job.height, &vals);
+    const char *vspec = cli_get(a, "record-values");
+    if (vspec && cli_view_values_parse(vspec, &vals)) {
+        r500_job_free(&job);
+        return cli_usage(a, "--record-values: 'all', 'none' or X,Y,W,H (pixels, y from the bottom row), not '%s'", vspec);
+    }
+    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &vals, &obs) : NULL;
     if (record && !rec) {
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");

@@ -101,6 +101,8 @@ static const cli_opt r500_run_opts[] = {
      NULL, NULL, 0, NULL},
     {"record", 0, "FILE.lsr", "a recording of every issued instruction for `lockstep view` (docs/viewer.md)", NULL, NULL,
      CLI_O_OUT, NULL},
+    {"record-values", 0, "all|none|X,Y,W,H", "whose register values --record keeps: every thread, none, or the threads covering a pixel of the rectangle (the others: control flow, inputs, final outputs)",
+     "all up to 64x64 pixels, else the 32x32 at the centre", NULL, 0, NULL},
     {"workers", 'j', "N", "host threads", "one per core", NULL, 0, NULL},
     {"threads", 0, "N", "deprecated spelling of --workers", NULL, NULL, CLI_O_HIDDEN, "workers"},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
