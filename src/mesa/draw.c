@@ -900,9 +900,13 @@ void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b)
         if (a & MESA_EXEC_PACKET3)
             ls_buf_printf(b, "%s\n  {\"packet3\": \"0x%02x\", \"count\": %u}", k ? "," : "",
                           a & 0xffu, e->unknown[k].count);
-        else
-            ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"count\": %u}", k ? "," : "", a,
-                          e->unknown[k].count);
+        else {
+            char nm[64];
+            bool named = mesa_reg_name(a, nm, sizeof nm);
+            ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"name\": %s%s%s, \"count\": %u}",
+                          k ? "," : "", a, named ? "\"" : "", named ? nm : "null",
+                          named ? "\"" : "", e->unknown[k].count);
+        }
     }
     ls_buf_puts(b, "\n ]\n}\n");
 }

@@ -1,0 +1,95 @@
+/* The whole pipeline over an executed command stream (issue 15 item 6):
+ * each draw's post-transform vertices (draw.c) through clipping, set-up,
+ * scan conversion and RS interpolation (src/r500/vap_clip.c … rs.c) into the
+ * fragment program its state holds (mesa_cs's snapshot, run by exec.c per
+ * 2x2 quad), and every surviving fragment to one output function (the
+ * render backend's place: r500_frag_out_fn). Manual: docs/mesa.md "The
+ * whole pipeline". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lockstep/buf.h"
+#include "lockstep/mesa_draw.h"
+#include "lockstep/r500.h"
+
+bool mesa_exec_target_size(const mesa_exec *e, int *w, int *h)
+{
+    /* Mesa's r300 sets SC_SCISSOR1 to the framebuffer's last pixel when the
+     * GL scissor is off (r300_state.c r300_set_framebuffer_state /
+     * r300_emit_scissor_state: R500 has no 1440 offset); the largest over
+     * the draws is the colour buffer's size (a blit of the clear is as large). */
+    int bw = 0, bh = 0;
+    for (size_t k = 0; k < e->ndraws; k++) {
+        const r500_raster_state *s = &e->draws[k].raster;
+        int x = (int)r500_raster_field(s, R500_RF_SC_SCISSOR1_XS1) + 1;
+        int y = (int)r500_raster_field(s, R500_RF_SC_SCISSOR1_YS1) + 1;
+        if (x > bw)
+            bw = x;
+        if (y > bh)
+            bh = y;
+    }
+    if (!bw || !bh)
+        return false;
+    *w = bw;
+    *h = bh;
+    return true;
+}
+
+ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_options *o,
+                                r500_raster_stats *st, ls_diag *d)
+{
+    r500_raster_stats local;
+    memset(&local, 0, sizeof local);
+    const mesa_exec_draw *dr = &e->draws[k];
+    if (dr->status != LS_OK) {
+        *d = dr->diag;
+        return dr->status;
+    }
+    if (!dr->frag)
+        return ls_diag_set(d, LS_ERR_PARSE, NULL, 0, 0,
+                           "draw %zu (dword %zu): no fragment-side state", k, dr->ib_dword);
+    ls_buf json;
+    ls_buf_init(&json);
+    mesa_cs_job_json(dr->frag, k, &json);
+    r500_job job;
+    r500_job_init(&job);
+    ls_status rc = r500_job_load_json(&job, "decoded", json.data, json.len, d);
+    ls_buf_free(&json);
+    r500_vertex *v = NULL;
+    if (rc == LS_OK && dr->nverts) {
+        v = calloc(dr->nverts, sizeof *v);
+        if (!v)
+            rc = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (rc == LS_OK) {
+        job.workers = o->workers;
+        mesa_exec_raster_vertices(dr, v);
+        r500_draw rd;
+        r500_draw_init(&rd);
+        rd.state = &dr->raster;
+        rd.prim = dr->prim;
+        rd.v = v;
+        rd.nv = dr->nverts;
+        memcpy(rd.ucp, dr->ucp, sizeof rd.ucp);
+        rd.width = o->width;
+        rd.height = o->height;
+        rd.opts = o->raster;
+        rd.out = o->out;
+        rd.out_ctx = o->out_ctx;
+        rc = r500_draw_run(&rd, &job, NULL, &local, d);
+        if (rc != LS_OK) {
+            char m[400];
+            ls_diag_format(d, m, sizeof m);
+            rc = ls_diag_set(d, rc, NULL, 0, 0, "draw %zu (dword %zu): %s", k, dr->ib_dword, m);
+        }
+    }
+    free(v);
+    r500_job_free(&job);
+    if (st) {
+#define ADD_(f) st->f += local.f;
+        ADD_(prims) ADD_(culled) ADD_(clipped_away) ADD_(dropped) ADD_(triangles) ADD_(pixels)
+        ADD_(quads) ADD_(killed) ADD_(faulted_threads) ADD_(inst_fc)
+#undef ADD_
+    }
+    return rc;
+}
