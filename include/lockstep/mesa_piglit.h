@@ -114,6 +114,11 @@ void piglit_test_free(piglit_test *t);
  * shaders need more: several varyings, arrays or matrices of them, other
  * built-in inputs, samplers, a vertex shader that computes gl_Position. */
 bool piglit_test_check_inputs(piglit_test *t);
+/* What the whole pipeline (vertex program, rasterizer, RS, fragment program:
+ * mesa_exec_render_draw) cannot run: sets t->skip (and returns false) when a
+ * shader samples a texture or reads gl_PointCoord (point-sprite coordinates
+ * are not modelled). Every varying, gl_FrontFacing and any vertex shader run. */
+bool piglit_test_check_pipeline(piglit_test *t);
 
 /* The window pixels a DRAW_RECT covers, [x0, x1) × [y0, y1) clamped to the
  * window: those whose centre lies inside the rectangle, left/bottom edges

@@ -307,7 +307,7 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
     return out ? glrun_write_pixels(out, t->width, t->height) : 0;
 }
 
-int glrun_shader_test(const char *path, const char *out, const char *varying_prefix)
+int glrun_shader_test(const char *path, const char *out, const char *varying_prefix, bool pipeline)
 {
     ls_buf text;
     ls_buf_init(&text);
@@ -333,7 +333,7 @@ int glrun_shader_test(const char *path, const char *out, const char *varying_pre
     if (t.skip[0]) {
         printf("skip: %s\nskip-key: %s\n", t.skip, t.skip_key);
         rc = 77;
-    } else if (!piglit_test_check_inputs(&t)) {
+    } else if (pipeline ? !piglit_test_check_pipeline(&t) : !piglit_test_check_inputs(&t)) {
         printf("skip: %s\nskip-key: %s\n", t.skip, t.skip_key);
         rc = 77;
     } else if (varying_prefix && t.varying.kind == PIGLIT_VARYING_NONE) {

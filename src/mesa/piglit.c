@@ -829,6 +829,40 @@ bool piglit_test_check_inputs(piglit_test *t)
     return true;
 }
 
+/* Does a vertex shader use the identifier? */
+static bool vs_uses(const piglit_test *t, const char *ident)
+{
+    bool r = false;
+    for (int k = 0; k < t->nvs && !r; k++) {
+        char *c = strip_comments(t->vs[k]);
+        r = c && uses_ident(c, ident);
+        free(c);
+    }
+    return r;
+}
+
+bool piglit_test_check_pipeline(piglit_test *t)
+{
+    memset(&t->varying, 0, sizeof t->varying);
+    if (t->skip[0])
+        return false;
+    if (piglit_fs_uses(t, "gl_PointCoord")) {
+        set_skip(t, t->fs_line[0], "%s",
+                 "the fragment shader reads gl_PointCoord: point-sprite coordinates are not "
+                 "modelled");
+        return false;
+    }
+    static const char *const samplers[] = {"sampler1D", "sampler2D", "sampler3D", "samplerCube",
+                                           "sampler1DShadow", "sampler2DShadow", "sampler2DRect"};
+    for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++)
+        if (piglit_fs_uses(t, samplers[i]) || vs_uses(t, samplers[i])) {
+            set_skip(t, piglit_fs_uses(t, samplers[i]) ? t->fs_line[0] : t->vs_line[0],
+                     "a shader samples a texture (%s): textures are not modelled yet", samplers[i]);
+            return false;
+        }
+    return true;
+}
+
 void piglit_varying_fs(const piglit_test *t, char *out, size_t n)
 {
     const piglit_varying *v = &t->varying;
