@@ -16,6 +16,7 @@
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_glsl.h"
+#include "lockstep/mesa_draw.h"
 #include "lockstep/mesa_r300.h"
 #include "lockstep/r500_job_args.h"
 #include "lockstep/r500.h"
@@ -245,6 +246,57 @@ static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, con
     return rc;
 }
 
+/* mesa run/check through the whole pipeline: r300's vertex program and
+ * draws, rasterized, interpolated and shaded by lockstep. */
+static int pipeline_cmd(cli_args *a, const mesa_r300_config *c, const char *frag,
+                        enum mesa_mode mode, double tol, const char *out, unsigned workers)
+{
+    ls_diag d;
+    ls_diag_clear(&d);
+    float *img = NULL;
+    r500_raster_stats rs;
+    ls_status st = mesa_r300_render(c, frag, workers, &img, &rs, &d);
+    if (st != LS_OK) {
+        int rc = cli_report(a, &d);
+        return st == LS_ERR_IO ? CLI_UNAVAILABLE : rc;
+    }
+    r500_result r;
+    memset(&r, 0, sizeof r);
+    r.width = c->width;
+    r.height = c->height;
+    r.target[0] = img;
+    int rc = CLI_OK;
+    if (out) {
+        ls_imagef fi = {c->width, c->height, img};
+        ls_image8 i8 = {0};
+        ls_buf b;
+        ls_buf_init(&b);
+        if (ls_imagef_to_8(&fi, &i8, &d) || ls_png_write_mem(&i8, &b, &d))
+            rc = cli_report(a, &d);
+        else
+            rc = cli_write(a, out, &b);
+        ls_buf_free(&b);
+        ls_image8_free(&i8);
+    }
+    if (!cli_flag(a, "quiet"))
+        fprintf(stderr,
+                "%s: %dx%d, whole pipeline: %llu primitives, %llu triangles, %llu pixels, %llu "
+                "quads, %llu killed, %llu FC instructions, %llu faulted threads\n",
+                frag, c->width, c->height, (unsigned long long)rs.prims,
+                (unsigned long long)rs.triangles, (unsigned long long)rs.pixels,
+                (unsigned long long)rs.quads, (unsigned long long)rs.killed,
+                (unsigned long long)rs.inst_fc, (unsigned long long)rs.faulted_threads);
+    if (rs.faulted_threads && !rc)
+        rc = cli_err(a, CLI_FAULT, "%s: %llu fragment thread(s) faulted", frag,
+                     (unsigned long long)rs.faulted_threads);
+    if (mode == MODE_CHECK) {
+        int crc = compare(a, c, frag, &r, tol, out);
+        rc = rc ? rc : crc;
+    }
+    free(img);
+    return rc;
+}
+
 static int mesa_cmd(cli_args *a, enum mesa_mode mode)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -310,6 +362,15 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     const char *trace_env = getenv("LOCKSTEP_SHIM_TRACE");
     if (trace_env && *trace_env)
         c.output = &glout;
+    /* The whole captured stream runs unless an output needs one fragment run
+     * over the window (--stats, --trace) or its job-wide limits: those use
+     * the rectangle model (docs/mesa.md). */
+    if (mode != MODE_BENCH && !cli_get(a, "stats") && !cli_get(a, "trace") &&
+        !cli_get(a, "max-instructions") && !cli_get(a, "timeout") && !cli_get(a, "engine")) {
+        rc = pipeline_cmd(a, &c, frag, mode, tol, out, (unsigned)threads);
+        free(uni);
+        return rc;
+    }
     ls_diag d;
     ls_diag_clear(&d);
     r500_job rj;

@@ -199,6 +199,21 @@ typedef struct mesa_render_options {
 ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_options *o,
                                 r500_raster_stats *st, ls_diag *d);
 
+/* Every submission of a capture directory, cs_0000 … in order (until the
+ * first missing number), each executed with its own relocations and buffer
+ * objects; draws are numbered over all of them. */
+typedef struct mesa_exec_all {
+    mesa_exec *ex;
+    size_t nex;
+    size_t ndraws;
+} mesa_exec_all;
+ls_status mesa_exec_dir(const char *dir, const mesa_exec_options *o, mesa_exec_all *out,
+                        ls_diag *d);
+void mesa_exec_all_free(mesa_exec_all *a);
+/* Draw n (over all submissions) through mesa_exec_render_draw. */
+ls_status mesa_exec_all_render(const mesa_exec_all *a, size_t n, const mesa_render_options *o,
+                               r500_raster_stats *st, ls_diag *d);
+
 /* Name of any R5xx 3D register by byte address (the vertex side's, the
  * fragment side's, the raster blocks', and those no stage models yet:
  * src/mesa/regnames.c), e.g. "ZB_CNTL", "TX_FORMAT0_3". False (and "") for

@@ -42,67 +42,11 @@ int mesa_piglit_make_dirs(const char *path)
 
 /* ---- one test ----------------------------------------------------------- */
 
-/* Every submission of the capture (cs_0000 ... in order), each executed
- * with its own relocations and buffer objects (LOCKSTEP_SHIM_BOS). */
-typedef struct capture_run {
-    mesa_exec *ex;
-    size_t nex;
-    size_t ndraws;
-} capture_run;
-
-static void capture_free(capture_run *c)
-{
-    for (size_t k = 0; k < c->nex; k++)
-        mesa_exec_free(&c->ex[k]);
-    free(c->ex);
-    memset(c, 0, sizeof *c);
-}
-
-static ls_status capture_exec(const char *dir, const piglit_test *t, capture_run *c, ls_diag *d)
-{
-    memset(c, 0, sizeof *c);
-    mesa_exec_options eo;
-    mesa_exec_options_default(&eo);
-    eo.raster_width = t->width;
-    eo.raster_height = t->height;
-    for (unsigned k = 0;; k++) {
-        char ib[PATH_MAX + 32];
-        snprintf(ib, sizeof ib, "%s/cs_%04u.ib", dir, k);
-        if (access(ib, R_OK))
-            break;
-        mesa_capture cap;
-        ls_status st = mesa_capture_load(dir, k, &cap, d);
-        if (st != LS_OK)
-            return st;
-        mesa_exec *nx = realloc(c->ex, (c->nex + 1) * sizeof *nx);
-        if (!nx) {
-            mesa_capture_free(&cap);
-            return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        }
-        c->ex = nx;
-        char name[48];
-        snprintf(name, sizeof name, "cs_%04u.ib", k);
-        st = mesa_exec_stream(name, cap.ib, cap.n, cap.relocs, cap.nrelocs_dw, cap.bos, cap.nbos,
-                              &eo, &c->ex[c->nex], d);
-        mesa_capture_free(&cap);
-        if (st != LS_OK)
-            return st;
-        c->ndraws += c->ex[c->nex].ndraws;
-        c->nex++;
-    }
-    return LS_OK;
-}
-
 /* The n-th draw over all submissions through the whole pipeline into fb,
  * stored as the RGBA8 colour buffer stores it (assumption piglit-rgba8). */
-static ls_status run_draw(const piglit_test *t, const capture_run *c, size_t n, float *fb,
+static ls_status run_draw(const piglit_test *t, const mesa_exec_all *c, size_t n, float *fb,
                           r500_raster_stats *rs, ls_diag *d)
 {
-    size_t k = 0;
-    while (k < c->nex && n >= c->ex[k].ndraws)
-        n -= c->ex[k++].ndraws;
-    if (k == c->nex)
-        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "no draw %zu", n);
     r500_target tgt = {.width = t->width, .height = t->height, .rgba = fb, .unorm8 = true};
     mesa_render_options ro;
     memset(&ro, 0, sizeof ro);
@@ -112,7 +56,7 @@ static ls_status run_draw(const piglit_test *t, const capture_run *c, size_t n, 
     ro.workers = 1; /* the harness runs tests in parallel */
     ro.out = r500_target_store;
     ro.out_ctx = &tgt;
-    return mesa_exec_render_draw(&c->ex[k], n, &ro, rs, d);
+    return mesa_exec_all_render(c, n, &ro, rs, d);
 }
 
 /* Evaluate the probes that follow the test's last draw on its final image
@@ -258,8 +202,12 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         keep = true;
     } else {
         /* execute every submission in order (vertex fetch, vertex program) */
-        capture_run cap;
-        st = capture_exec(dir, &t, &cap, &d);
+        mesa_exec_all cap;
+        mesa_exec_options eo;
+        mesa_exec_options_default(&eo);
+        eo.raster_width = t.width;
+        eo.raster_height = t.height;
+        st = mesa_exec_dir(dir, &eo, &cap, &d);
         size_t expect = 0;
         bool color_bits = false;
         for (size_t i = 0; i < t.ncmds; i++) {
@@ -329,7 +277,7 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             }
             free(fb);
         }
-        capture_free(&cap);
+        mesa_exec_all_free(&cap);
     }
     if (o->llvmpipe && rc != 77) {
         char ref[PATH_MAX + 16], llog[PATH_MAX + 16];

@@ -5,8 +5,11 @@
  * 2x2 quad), and every surviving fragment to one output function (the
  * render backend's place: r500_frag_out_fn). Manual: docs/mesa.md "The
  * whole pipeline". */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lockstep/buf.h"
 #include "lockstep/mesa_draw.h"
@@ -92,4 +95,58 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
 #undef ADD_
     }
     return rc;
+}
+
+void mesa_exec_all_free(mesa_exec_all *a)
+{
+    for (size_t k = 0; k < a->nex; k++)
+        mesa_exec_free(&a->ex[k]);
+    free(a->ex);
+    memset(a, 0, sizeof *a);
+}
+
+ls_status mesa_exec_dir(const char *dir, const mesa_exec_options *o, mesa_exec_all *a, ls_diag *d)
+{
+    memset(a, 0, sizeof *a);
+    for (unsigned k = 0; k < 10000; k++) {
+        char ib[PATH_MAX];
+        snprintf(ib, sizeof ib, "%.*s/cs_%04u.ib", PATH_MAX - 32, dir, k);
+        if (access(ib, R_OK))
+            break;
+        mesa_capture cap;
+        ls_status st = mesa_capture_load(dir, k, &cap, d);
+        mesa_exec *nx = st == LS_OK ? realloc(a->ex, (a->nex + 1) * sizeof *nx) : NULL;
+        if (st == LS_OK && !nx) {
+            mesa_capture_free(&cap);
+            st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
+        if (st != LS_OK) {
+            mesa_exec_all_free(a);
+            return st;
+        }
+        a->ex = nx;
+        char name[32];
+        snprintf(name, sizeof name, "cs_%04u.ib", k);
+        st = mesa_exec_stream(name, cap.ib, cap.n, cap.relocs, cap.nrelocs_dw, cap.bos, cap.nbos,
+                              o, &a->ex[a->nex], d);
+        mesa_capture_free(&cap);
+        if (st != LS_OK) {
+            mesa_exec_all_free(a);
+            return st;
+        }
+        a->ndraws += a->ex[a->nex].ndraws;
+        a->nex++;
+    }
+    return LS_OK;
+}
+
+ls_status mesa_exec_all_render(const mesa_exec_all *a, size_t n, const mesa_render_options *o,
+                               r500_raster_stats *st, ls_diag *d)
+{
+    size_t k = 0;
+    while (k < a->nex && n >= a->ex[k].ndraws)
+        n -= a->ex[k++].ndraws;
+    if (k == a->nex)
+        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "no draw %zu in the capture", n);
+    return mesa_exec_render_draw(&a->ex[k], n, o, st, d);
 }

@@ -125,7 +125,14 @@ void ra_su_prim(const r500_draw *dr, const ra_prim *p, ra_tri_fn fn, void *ctx,
         st->culled++;
         return;
     }
-    bool front = (area > 0) != (r500_raster_field(s, R500_RF_SU_CULL_MODE_FACE) != 0);
+    /* Model option face-sign (docs/assumptions.md): which sign of the area
+     * is the SU's "positive cross product". "mesa" (default): negative area
+     * here (clockwise with y = row going up), the sign under which Mesa's
+     * SU_CULL_MODE values give GL's facing; "doc": positive area (the
+     * register text's "Positive cross product is front (CCW)" read in these
+     * coordinates). */
+    bool positive = dr->opts.face_sign == R500_FACE_DOC ? area > 0 : area < 0;
+    bool front = positive != (r500_raster_field(s, R500_RF_SU_CULL_MODE_FACE) != 0);
     bool back = !front;
     if ((front && r500_raster_field(s, R500_RF_SU_CULL_MODE_CULL_FRONT)) ||
         (back && r500_raster_field(s, R500_RF_SU_CULL_MODE_CULL_BACK))) {

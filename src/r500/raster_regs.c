@@ -139,7 +139,7 @@ void r500_raster_state_init(r500_raster_state *s, int width, int height)
 /* ---- model options ---- */
 
 const char *const r500_raster_option_names[] = {"raster-subpixel", "clip-z", "interp-position",
-                                                "color-interp", "point-minmax", NULL};
+                                                "color-interp", "point-minmax", "face-sign", NULL};
 
 void r500_raster_options_default(r500_raster_options *o)
 {
@@ -148,6 +148,7 @@ void r500_raster_options_default(r500_raster_options *o)
     o->interp_pos = R500_INTERP_EXACT;
     o->color_interp = R500_COLOR_PERSPECTIVE;
     o->point_minmax = R500_MINMAX_VERTEX;
+    o->face_sign = R500_FACE_MESA;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -166,6 +167,7 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
     static const char *const ip[] = {"exact", "snapped", NULL};
     static const char *const ci[] = {"perspective", "linear", NULL};
     static const char *const pm[] = {"vertex", "all", NULL};
+    static const char *const fs[] = {"mesa", "doc", NULL};
     const char *const *names;
     if (!strcmp(name, "raster-subpixel"))
         names = sub;
@@ -177,6 +179,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         names = ci;
     else if (!strcmp(name, "point-minmax"))
         names = pm;
+    else if (!strcmp(name, "face-sign"))
+        names = fs;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown raster option '%s'", name);
     int k = pick(value, names);
@@ -191,6 +195,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         o->interp_pos = (r500_interp_pos)k;
     else if (names == pm)
         o->point_minmax = (r500_point_minmax)k;
+    else if (names == fs)
+        o->face_sign = (r500_face_sign)k;
     else
         o->color_interp = (r500_color_interp)k;
     return LS_OK;

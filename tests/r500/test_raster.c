@@ -445,7 +445,10 @@ static void test_provoking_vertex(void **state)
 }
 
 /* SU_CULL_MODE: FACE xor (cross product > 0) = front; CULL_FRONT/BACK. The
- * RS backface colour (COL_CN = 3) reads 1 on back faces. */
+ * RS backface colour (COL_CN = 3) reads 1 on back faces. Under both readings
+ * of the cross product's sign (option face-sign): "mesa" (default), where a
+ * triangle counter-clockwise with y = row going up has a negative one, and
+ * "doc", where it has a positive one. */
 static void test_cull_table(void **state)
 {
     (void)state;
@@ -455,11 +458,12 @@ static void test_cull_table(void **state)
                                   "  out[0].rgb = MAX src0.rgb src0.rgb ;\n";
     r500_job job;
     load_fs(&job, BF);
-    for (unsigned mode = 0; mode < 8; mode++)
+    for (unsigned mode = 0; mode < 16; mode++)
         for (int ccw = 0; ccw < 2; ccw++) {
+            bool doc = mode & 8;
             r500_raster_state s;
             window_state(&s);
-            s.reg[R500_R_SU_CULL_MODE] = mode;
+            s.reg[R500_R_SU_CULL_MODE] = mode & 7;
             s.reg[R500_R_RS_INST_0] = (3u << 16) | (1u << 18); /* backface -> temp 1 */
             r500_vertex v[3];
             /* (2,2) (30,2) (2,30): positive cross product (counter-clockwise, y up) */
@@ -468,13 +472,15 @@ static void test_cull_table(void **state)
             wv(&v[2], ccw ? 2 : 30, ccw ? 30 : 2);
             r500_draw dr;
             draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+            assert_int_equal(r500_raster_options_set(&dr.opts, "face-sign", doc ? "doc" : "mesa", NULL),
+                             LS_OK);
             float img[W * H * 4];
             for (int k = 0; k < W * H * 4; k++)
                 img[k] = -1.0f;
             r500_raster_stats st;
             ls_diag d;
             assert_int_equal(r500_draw_run(&dr, &job, img, &st, &d), LS_OK);
-            bool face_cw = mode & 4, front = (bool)ccw != face_cw;
+            bool face_cw = mode & 4, positive = doc ? ccw : !ccw, front = positive != face_cw;
             bool culled = (front && (mode & 1)) || (!front && (mode & 2));
             const float *px = img + 4 * (8 * W + 8);
             if (culled) {
@@ -626,9 +632,11 @@ static void test_points_lines_polymode(void **state)
      * lines): its edges are covered, its centre is not */
     s.reg[R500_R_GA_POLY_MODE] = 1u | (1u << 4) | (2u << 7);
     s.reg[R500_R_GA_LINE_CNTL] = 6u | (3u << 16);
+    /* (face-sign mesa: clockwise with y = row going up is the positive cross
+     * product, front under FACE = 0) */
     wv(&v[0], 4, 4);
-    wv(&v[1], 28, 4);
-    wv(&v[2], 4, 28);
+    wv(&v[1], 4, 28);
+    wv(&v[2], 28, 4);
     draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
     memset(hits, 0, sizeof hits);
     r500_raster_stats st;
@@ -638,8 +646,8 @@ static void test_points_lines_polymode(void **state)
     /* 1-pixel lines centred on y = 4, x = 4 and x + y = 32: rows/columns 3 by the top-left rule */
     assert_true(hits[3 * W + 16] == 1 && hits[16 * W + 3] == 1 && hits[15 * W + 16] >= 1);
     /* the same triangle back-facing is filled (BACK_PTYPE triangles) */
-    wv(&v[1], 4, 28);
-    wv(&v[2], 28, 4);
+    wv(&v[1], 28, 4);
+    wv(&v[2], 4, 28);
     memset(hits, 0, sizeof hits);
     assert_int_equal(r500_draw_coverage(&dr, hits, &st, &d), LS_OK);
     assert_int_equal(st.triangles, 1);
