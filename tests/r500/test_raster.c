@@ -654,13 +654,75 @@ static void test_points_lines_polymode(void **state)
     assert_int_equal(hits[10 * W + 10], 1);
 }
 
+/* The output hook: every covered, unkilled pixel reaches r500_draw.out once,
+ * with the window z of the plane through the vertices (hand-computed here)
+ * and the face; r500_target_store rounds to 8-bit unorm when asked. */
+typedef struct hook_log {
+    uint32_t calls[W * H];
+    double max_dz;
+    int back;
+} hook_log;
+
+static void hook(void *ctx, const r500_fragment *f)
+{
+    hook_log *l = ctx;
+    l->calls[f->y * W + f->x]++;
+    /* z = 0.25 at (2,2), 0.5 at (30,2), 0.75 at (2,30) */
+    double z = 0.25 + 0.25 * (f->x + 0.5 - 2) / 28 + 0.5 * (f->y + 0.5 - 2) / 28;
+    double dz = fabs(z - f->z);
+    l->max_dz = dz > l->max_dz ? dz : l->max_dz;
+    l->back += f->back;
+}
+
+static void test_output_hook(void **state)
+{
+    (void)state;
+    r500_job job;
+    load_fs(&job, PASS_T0);
+    r500_raster_state s;
+    window_state(&s);
+    r500_vertex v[3];
+    wv(&v[0], 2, 2), v[0].pos[2] = 0.25f;
+    wv(&v[1], 30, 2), v[1].pos[2] = 0.5f;
+    wv(&v[2], 2, 30), v[2].pos[2] = 0.75f;
+    r500_draw dr;
+    draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+    uint32_t hits[W * H] = {0};
+    ls_diag d;
+    assert_int_equal(r500_draw_coverage(&dr, hits, NULL, &d), LS_OK);
+    hook_log l;
+    memset(&l, 0, sizeof l);
+    dr.out = hook;
+    dr.out_ctx = &l;
+    assert_int_equal(r500_draw_run(&dr, &job, NULL, NULL, &d), LS_OK);
+    for (int p = 0; p < W * H; p++)
+        assert_int_equal(l.calls[p], hits[p]);
+    assert_true(l.max_dz < 1e-6);
+    r500_job_free(&job);
+    /* the plain store, RGBA8 rounding: clamp, *255, nearest */
+    float out[4] = {0}, t0[4] = {0.5f, 1.5f, -0.25f, 0.002f};
+    float *targets[R500_NUM_TARGETS] = {t0};
+    r500_result res;
+    memset(&res, 0, sizeof res);
+    memcpy(res.target, targets, sizeof targets);
+    r500_target tg = {.width = 1, .height = 1, .rgba = out, .unorm8 = true};
+    r500_fragment f = {.x = 0, .y = 0, .res = &res, .i = 0};
+    r500_target_store(&tg, &f);
+    assert_true(out[0] == 128.0f / 255.0f && out[1] == 1.0f && out[2] == 0.0f &&
+                out[3] == 1.0f / 255.0f);
+    f.x = 1; /* outside the target: nothing written */
+    out[0] = 7.0f;
+    r500_target_store(&tg, &f);
+    assert_true(out[0] == 7.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coverage_random),  cmocka_unit_test(test_mesh_fill_rule),
         cmocka_unit_test(test_clipping),         cmocka_unit_test(test_user_clip_plane),
         cmocka_unit_test(test_interpolation),    cmocka_unit_test(test_provoking_vertex),
-        cmocka_unit_test(test_cull_table),       cmocka_unit_test(test_helper_pixels),
+        cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook),       cmocka_unit_test(test_helper_pixels),
         cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile), cmocka_unit_test(test_points_lines_polymode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
