@@ -68,7 +68,8 @@ static int probes_pass_on(const piglit_test *t, const float *img)
     char msg[512];
     size_t last_draw = 0;
     for (size_t i = 0; i < t->ncmds; i++)
-        if (t->cmds[i].kind == PIGLIT_DRAW_RECT || t->cmds[i].kind == PIGLIT_CLEAR)
+        if (t->cmds[i].kind == PIGLIT_DRAW_RECT || t->cmds[i].kind == PIGLIT_DRAW_ARRAYS ||
+            t->cmds[i].kind == PIGLIT_CLEAR)
             last_draw = i;
     int verdict = -1;
     for (size_t i = 0; i < t->ncmds; i++) {
@@ -212,7 +213,8 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         bool color_bits = false;
         for (size_t i = 0; i < t.ncmds; i++) {
             color_bits |= t.cmds[i].kind == PIGLIT_CLEAR_COLOR;
-            expect += t.cmds[i].kind == PIGLIT_DRAW_RECT || (t.cmds[i].kind == PIGLIT_CLEAR && color_bits);
+            expect += t.cmds[i].kind == PIGLIT_DRAW_RECT || t.cmds[i].kind == PIGLIT_DRAW_ARRAYS ||
+                      (t.cmds[i].kind == PIGLIT_CLEAR && color_bits);
         }
         if (st != LS_OK) {
             res->kind = MESA_PIGLIT_FAIL;
@@ -245,6 +247,7 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                         st = run_draw(&t, &cap, next++, fb, &rs, &d);
                     break;
                 case PIGLIT_DRAW_RECT:
+                case PIGLIT_DRAW_ARRAYS:
                     st = run_draw(&t, &cap, next++, fb, &rs, &d);
                     break;
                 case PIGLIT_TOLERANCE:
@@ -259,7 +262,11 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                     break;
                 case PIGLIT_ORTHO:
                 case PIGLIT_UNIFORM:
-                    break;
+                case PIGLIT_FRUSTUM:
+                case PIGLIT_ENABLE:
+                case PIGLIT_CLIP_PLANE:
+                case PIGLIT_SHADE_MODEL:
+                    break; /* state r300 put in the stream */
                 }
             }
             res->fc_issued = rs.inst_fc;
