@@ -248,14 +248,20 @@ static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, con
 
 /* mesa run/check through the whole pipeline: r300's vertex program and
  * draws, rasterized, interpolated and shaded by lockstep. */
-static int pipeline_cmd(cli_args *a, const mesa_r300_config *c, const char *frag,
-                        enum mesa_mode mode, double tol, const char *out, unsigned workers)
+static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
+                        enum mesa_mode mode, double tol, const char *out, unsigned workers,
+                        ls_buf *glout)
 {
     ls_diag d;
     ls_diag_clear(&d);
     float *img = NULL;
     r500_raster_stats rs;
     ls_status st = mesa_r300_render(c, frag, workers, &img, &rs, &d);
+    /* with the shim's trace asked for, what the GL program printed goes to stderr */
+    if (glout->len)
+        fwrite(glout->data, 1, glout->len, stderr);
+    glout->len = 0;
+    c->output = NULL;
     if (st != LS_OK) {
         int rc = cli_report(a, &d);
         return st == LS_ERR_IO ? CLI_UNAVAILABLE : rc;
@@ -367,7 +373,8 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
      * the rectangle model (docs/mesa.md). */
     if (mode != MODE_BENCH && !cli_get(a, "stats") && !cli_get(a, "trace") &&
         !cli_get(a, "max-instructions") && !cli_get(a, "timeout") && !cli_get(a, "engine")) {
-        rc = pipeline_cmd(a, &c, frag, mode, tol, out, (unsigned)threads);
+        rc = pipeline_cmd(a, &c, frag, mode, tol, out, (unsigned)threads, &glout);
+        ls_buf_free(&glout);
         free(uni);
         return rc;
     }

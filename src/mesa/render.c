@@ -38,6 +38,40 @@ bool mesa_exec_target_size(const mesa_exec *e, int *w, int *h)
     return true;
 }
 
+/* r300's CBZB clear (Mesa r300_blit.c r300_cbzb_clear_allowed / r300_clear;
+ * r300_hyperz.c sets ZB_BW_CNTL CB_CLEAR "cache line write only"): the
+ * blitter draws a rectangle of half the colour buffer's height while the Z
+ * pipe, pointed at the buffer's middle (ZB_DEPTHOFFSET) with the colour
+ * buffer's pitch, writes ZB_DEPTHCLEARVALUE — the clear colour packed as
+ * the surface stores it — at every covered pixel: the other half. Model
+ * (docs/assumptions.md "cbzb-clear"): each fragment is also stored dy rows
+ * further, dy = (ZB_DEPTHOFFSET - RB3D_COLOROFFSET0) / (4 * pitch), with the
+ * clear value read as 8-bit R, G, B, A from the low byte up (Mesa's RGBA8
+ * surfaces). The render backend (issue 16) replaces this with the ZB. */
+typedef struct cbzb {
+    r500_frag_out_fn out;
+    void *ctx;
+    int dy;
+    float rgba[4];
+} cbzb;
+
+static void cbzb_out(void *c, const r500_fragment *f)
+{
+    const cbzb *z = c;
+    z->out(z->ctx, f);
+    float *t[R500_NUM_TARGETS] = {(float *)z->rgba};
+    r500_result res;
+    memset(&res, 0, sizeof res);
+    memcpy(res.target, t, sizeof t);
+    r500_fragment g = *f;
+    g.y += z->dy;
+    g.res = &res;
+    g.i = 0;
+    z->out(z->ctx, &g);
+}
+
+#define REG_(s, addr) ((s)->reg[(addr) / 4])
+
 ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_options *o,
                                 r500_raster_stats *st, ls_diag *d)
 {
@@ -79,6 +113,18 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
         rd.opts = o->raster;
         rd.out = o->out;
         rd.out_ctx = o->out_ctx;
+        const mesa_cs_state *fs = &dr->frag->state;
+        cbzb z = {.out = o->out, .ctx = o->out_ctx};
+        uint32_t pitch = REG_(fs, 0x4e38) & 0x1fffu;                  /* RB3D_COLORPITCH0 */
+        int64_t zoff = (int64_t)REG_(fs, 0x4f20) - (int64_t)REG_(fs, 0x4e28); /* ZB - CB */
+        if ((REG_(fs, 0x4f1c) & (1u << 5)) && pitch && zoff > 0 && o->out) { /* ZB_BW_CNTL */
+            z.dy = (int)(zoff / (4 * (int64_t)pitch));
+            uint32_t cv = REG_(fs, 0x4f28); /* ZB_DEPTHCLEARVALUE */
+            for (int k = 0; k < 4; k++)
+                z.rgba[k] = (float)((cv >> (8 * k)) & 0xffu) / 255.0f;
+            rd.out = cbzb_out;
+            rd.out_ctx = &z;
+        }
         rc = r500_draw_run(&rd, &job, NULL, &local, d);
         if (rc != LS_OK) {
             char m[400];
