@@ -272,18 +272,8 @@ static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
     r.height = c->height;
     r.target[0] = img;
     int rc = CLI_OK;
-    if (out) {
-        ls_imagef fi = {c->width, c->height, img};
-        ls_image8 i8 = {0};
-        ls_buf b;
-        ls_buf_init(&b);
-        if (ls_imagef_to_8(&fi, &i8, &d) || ls_png_write_mem(&i8, &b, &d))
-            rc = cli_report(a, &d);
-        else
-            rc = cli_write(a, out, &b);
-        ls_buf_free(&b);
-        ls_image8_free(&i8);
-    }
+    if (out)
+        rc = cli_write_frame(a, out, NULL, img, c->width, c->height);
     if (!cli_flag(a, "quiet"))
         fprintf(stderr,
                 "%s: %dx%d, whole pipeline: %llu primitives, %llu triangles, %llu pixels, %llu "

@@ -12,8 +12,8 @@
 #include "io/image.h"
 #include "lockstep/mesa_draw.h"
 
-static int write_frame(cli_args *a, const char *png, const char *raw, const float *rgba, int w,
-                       int h)
+int cli_write_frame(cli_args *a, const char *png, const char *raw, const float *rgba, int w,
+                    int h)
 {
     int rc = CLI_OK;
     ls_diag d;
@@ -157,7 +157,7 @@ int cli_r500_draw(cli_args *a)
         nrun++;
         nverts += e.draws[k].nverts;
     }
-    rc = write_frame(a, out, raw, rgba, w, h);
+    rc = cli_write_frame(a, out, raw, rgba, w, h);
     if (spath && rc == CLI_OK) {
         ls_buf b;
         ls_buf_init(&b);
