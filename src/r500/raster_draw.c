@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec_internal.h"
 #include "raster_internal.h"
 
 void r500_draw_init(r500_draw *dr)
@@ -24,7 +25,30 @@ typedef struct cov_ctx {
     const r500_job *fs;
     r500_frag_out_fn out;
     void *out_ctx;
+    /* the program pre-decoded once per draw (interpreter engine): its inputs
+     * are the same for every triangle (RS-written temps are images) */
+    r500_prog prog;
+    bool have_prog;
 } cov_ctx;
+
+/* The job of a triangle's fragment run: fs with the temps RS writes as
+ * images (img, or placeholders when img is NULL: only their kind matters to
+ * r500_prog_build), other non-constant inputs cleared. */
+static void tri_job(const cov_ctx *c, float *const img[R500_NUM_TEMPS], r500_job *j)
+{
+    *j = *c->fs; /* shallow: the program and textures stay the caller's */
+    bool wr[R500_NUM_TEMPS];
+    ra_rs_written(c->dr->state, wr);
+    for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
+        if (wr[r]) {
+            j->inputs[r].kind = R500_INPUT_IMAGE;
+            j->inputs[r].image = img ? img[r] : NULL;
+        } else if (j->inputs[r].kind != R500_INPUT_CONST) {
+            j->inputs[r].kind = R500_INPUT_NONE;
+            j->inputs[r].image = NULL;
+        }
+    }
+}
 
 /* Round to 8-bit unorm as a colour buffer of that format stores it: clamp
  * to [0, 1], scale by 255, round to nearest (assumption piglit-rgba8). */
@@ -111,21 +135,31 @@ static void run_tri(void *vc, const ra_tri *t)
     float *img[R500_NUM_TEMPS];
     if ((c->rc = ra_rs_fill(c->dr, t, rx0, ry0, rw, rh, img, c->d)) != LS_OK)
         return;
-    r500_job j = *c->fs; /* shallow: the program and textures stay the caller's */
+    r500_job j;
+    if (!c->have_prog && c->fs->options.engine == R500_ENGINE_INTERP) {
+        /* built at the draw's first fragment run (a draw that covers nothing
+         * never looks at its program) */
+        tri_job(c, NULL, &j);
+        if ((c->rc = r500_prog_build(&j, &c->prog, c->d)) != LS_OK) {
+            for (unsigned r = 0; r < R500_NUM_TEMPS; r++)
+                free(img[r]);
+            return;
+        }
+        c->have_prog = true;
+    }
+    tri_job(c, img, &j);
     j.width = rw;
     j.height = rh;
-    for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
-        if (img[r]) {
-            j.inputs[r].kind = R500_INPUT_IMAGE;
-            j.inputs[r].image = img[r];
-        } else if (j.inputs[r].kind != R500_INPUT_CONST) {
-            j.inputs[r].kind = R500_INPUT_NONE;
-            j.inputs[r].image = NULL;
-        }
-    }
     r500_result res;
     memset(&res, 0, sizeof res);
-    c->rc = r500_run(&j, &res, NULL, c->d);
+    if (c->have_prog) {
+        /* r500_run's interpreter path (r500_interp_run) with the draw's program */
+        c->rc = r500_exec_check(&j, c->d);
+        if (c->rc == LS_OK)
+            c->rc = r500_exec_run(&j, &c->prog, NULL, &res, NULL, NULL, c->d);
+    } else {
+        c->rc = r500_run(&j, &res, NULL, c->d);
+    }
     for (unsigned r = 0; r < R500_NUM_TEMPS; r++)
         free(img[r]);
     if (c->rc != LS_OK)
@@ -173,5 +207,7 @@ ls_status r500_draw_run(const r500_draw *dr, const r500_job *fs, float *rgba,
                  .out_ctx = dr->out ? dr->out_ctx : &plain};
     ls_status rc = ra_vap_draw(dr, run_tri, &c, st, d);
     free(c.tile.mask);
+    if (c.have_prog)
+        r500_prog_free(&c.prog);
     return rc != LS_OK ? rc : c.rc;
 }
