@@ -288,6 +288,9 @@ typedef struct r500_draw {
     float ucp[6][4];          /* user clip planes in clip space (the VAP's UCP constants) */
     int width, height;        /* render target size, 1..8192 */
     r500_raster_options opts;
+    uint8_t back_colors;      /* bit k (0, 1): on back-facing primitives colour k reads
+                                 colour k + 2 (the VAP's back colours; set from
+                                 VAP_OUTPUT_VTX_FMT_0 COLOR_2/3_PRESENT by the executor) */
     r500_frag_out_fn out;     /* r500_draw_run's output; NULL: r500_target_store into */
     void *out_ctx;            /* its rgba (unorm8 off) */
 } r500_draw;

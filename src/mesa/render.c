@@ -111,6 +111,9 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
         rd.width = o->width;
         rd.height = o->height;
         rd.opts = o->raster;
+        /* back colours: VAP_OUTPUT_VTX_FMT_0 COLOR_2/3_PRESENT (r300_state_derived.c) */
+        rd.back_colors = (uint8_t)(((dr->layout.present >> R500_VTX_COL2) & 1u) |
+                                   (((dr->layout.present >> R500_VTX_COL3) & 1u) << 1));
         rd.out = o->out;
         rd.out_ctx = o->out_ctx;
         const mesa_cs_state *fs = &dr->frag->state;

@@ -716,13 +716,49 @@ static void test_output_hook(void **state)
     assert_true(out[0] == 7.0f);
 }
 
+/* Two-sided colour (r500_draw.back_colors): a back-facing triangle's colour 0
+ * reads colour 2 when bit 0 is set, a front-facing one colour 0 (Mesa's
+ * r300_state_derived.c: back colours are colours 2 and 3, selected by the
+ * rasterizer). */
+static void test_back_colors(void **state)
+{
+    (void)state;
+    r500_job job;
+    load_fs(&job, PASS_T0);
+    for (int back = 0; back < 2; back++)
+        for (int two = 0; two < 2; two++) {
+            r500_raster_state s;
+            window_state(&s);
+            s.reg[R500_R_RS_COUNT] = 1u << 7;     /* IC_COUNT 1 */
+            s.reg[R500_R_RS_IP_0] = 0;            /* COL_PTR 0, RGBA */
+            s.reg[R500_R_RS_INST_0] = 1u << 16;   /* colour -> temp 0 */
+            r500_vertex v[3];
+            /* face-sign mesa: (2,2) (2,30) (30,2) is front under FACE = 0 */
+            wv(&v[0], 2, 2);
+            wv(&v[1], back ? 30 : 2, back ? 2 : 30);
+            wv(&v[2], back ? 2 : 30, back ? 30 : 2);
+            for (int k = 0; k < 3; k++)
+                for (int c = 0; c < 4; c++)
+                    v[k].col[0][c] = 0.25f, v[k].col[2][c] = 0.75f;
+            r500_draw dr;
+            draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+            dr.back_colors = two ? 1 : 0;
+            float img[W * H * 4];
+            ls_diag d;
+            assert_int_equal(r500_draw_run(&dr, &job, img, NULL, &d), LS_OK);
+            float want = back && two ? 0.75f : 0.25f;
+            assert_true(fabsf(img[4 * (6 * W + 6)] - want) < 1e-6f);
+        }
+    r500_job_free(&job);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coverage_random),  cmocka_unit_test(test_mesh_fill_rule),
         cmocka_unit_test(test_clipping),         cmocka_unit_test(test_user_clip_plane),
         cmocka_unit_test(test_interpolation),    cmocka_unit_test(test_provoking_vertex),
-        cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook),       cmocka_unit_test(test_helper_pixels),
+        cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook), cmocka_unit_test(test_back_colors),       cmocka_unit_test(test_helper_pixels),
         cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile), cmocka_unit_test(test_points_lines_polymode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
