@@ -12,7 +12,7 @@ set -u
 required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
           libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind
-          chromium nodejs llvm-15-dev python3-jsonschema)
+          chromium nodejs llvm-15-dev python3-jsonschema libwaffle-1-0)
 deb=(debhelper lintian devscripts dpkg-dev libdrm-dev libegl-dev libgl-dev)
 
 want=("${required[@]}")

@@ -177,6 +177,11 @@ void cli_version(FILE *f);
 /* Where the shim / GL program are: $env, else beside the lockstep binary in a
  * build tree (../src/mesa/NAME), else installed (../lib/lockstep/NAME). */
 bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n);
+/* --chip: what the shim accepts (src/mesa/shim.c), checked before Mesa starts. */
+int cli_mesa_check_chip(cli_args *a, const char *chip);
+/* --mesa-drivers DIR, else $LIBGL_DRIVERS_PATH, else "" (mesa_r300_drivers);
+ * CLI_OK or a usage error. */
+int cli_mesa_drivers(cli_args *a, char *out, size_t n);
 
 /* Command entry points (tools/cli_*.c). */
 int cli_r500_run(cli_args *a);
@@ -201,6 +206,8 @@ int cli_mesa_run(cli_args *a);
 int cli_mesa_check(cli_args *a);
 int cli_mesa_bench(cli_args *a);
 int cli_mesa_piglit(cli_args *a);
+int cli_mesa_exec(cli_args *a); /* tools/cli_mesa_exec.c */
+int cli_mesa_fuzz(cli_args *a); /* tools/cli_mesa_fuzz.c */
 
 /* r500 run / mesa run: write the outputs asked for (-o, --raw, --work,
  * --stats, --trace) and print the summary unless -q. */

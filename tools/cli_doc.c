@@ -163,8 +163,15 @@ void cli_help(FILE *f, const cli_cmd *const *path, size_t depth)
     fprintf(f, "      --version               print the version and build features and exit\n");
     if (c->examples)
         fprintf(f, "\nexample:\n  %s\n", c->examples);
-    fprintf(f, "\nExit status: 0 success; 1 mismatch; 2 usage; 3 bad input; 4 machine fault;\n"
-               "5 output error; 6 outside component unavailable; 70 internal (man lockstep).\n");
+    /* the exit statuses, from cli_exit_table */
+    char es[1024];
+    size_t n = (size_t)snprintf(es, sizeof es, "Exit status:");
+    for (const cli_exit_info *e = cli_exit_table; e->name && n < sizeof es; e++)
+        n += (size_t)snprintf(es + n, sizeof es - n, " %d %s;", e->code, e->name);
+    if (n < sizeof es)
+        snprintf(es + n - 1, sizeof es - (n - 1), " (man lockstep).");
+    fputc('\n', f);
+    wrap_from(f, es, 0, 79, 0);
 }
 
 /* ---- man pages -------------------------------------------------------------- */

@@ -113,6 +113,10 @@ bool cli_mesa_find_helper(const char *env, const char *name, char *out, size_t n
     int len = snprintf(out, n, "%s/../src/mesa/%s", exe, name);
     if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
         return true;
+    /* the shim is built at the build tree's top (it links the core library) */
+    len = snprintf(out, n, "%s/../%s", exe, name);
+    if (len > 0 && (size_t)len < n && access(out, R_OK) == 0)
+        return true;
     const char *rel = LOCKSTEP_PKGLIBEXECDIR;
     if (rel[0] != '/') { /* relative to the prefix: go up one level per bindir component */
         static const char bindir[] = LOCKSTEP_BINDIR;
@@ -145,6 +149,15 @@ int cli_mesa_check_chip(cli_args *a, const char *chip)
         return CLI_OK;
     return cli_usage(a, "--chip %s: expected rv515, r520, rv530, r580 or an R500 PCI id 0x7100..0x72ff",
                      chip);
+}
+
+int cli_mesa_drivers(cli_args *a, char *out, size_t n)
+{
+    ls_diag d;
+    ls_diag_clear(&d);
+    if (mesa_r300_drivers(cli_get(a, "mesa-drivers"), out, n, &d) != LS_OK)
+        return cli_usage(a, "%s", d.msg);
+    return CLI_OK;
 }
 
 enum mesa_mode { MODE_RUN, MODE_CHECK, MODE_BENCH };
@@ -308,6 +321,10 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         rc = cli_opt_long(a, "workers", 1, 256, &threads);
     if (!rc)
         rc = cli_mesa_check_chip(a, c.chip);
+    char drivers[PATH_MAX];
+    if (!rc)
+        rc = cli_mesa_drivers(a, drivers, sizeof drivers);
+    c.drivers = drivers;
     if (rc)
         return rc;
     const char *tv = cli_get(a, "tolerance");
@@ -373,7 +390,8 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     r500_job rj;
     r500_job_init(&rj);
     float *varying = NULL;
-    ls_status st = mesa_r300_job(&c, frag, &rj, &varying, &d);
+    mesa_r300_verdict verdict;
+    ls_status st = mesa_r300_job(&c, frag, &rj, &varying, &verdict, &d);
     if (glout.len)
         fwrite(glout.data, 1, glout.len, stderr);
     ls_buf_free(&glout);
@@ -381,9 +399,15 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     if (st != LS_OK) {
         /* the GL program or r300 failing is an outside component's failure */
         rc = cli_report(a, &d);
-        if (st == LS_ERR_IO)
+        if (verdict.outcome == MESA_OUTCOME_R300_CRASH || verdict.outcome == MESA_OUTCOME_GLSL_ERROR)
+            rc = mesa_outcome_table[verdict.outcome].exit_status;
+        else if (st == LS_ERR_IO)
             rc = CLI_UNAVAILABLE;
     } else {
+        if (verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+            cli_warn(a, "%s: r300 reported a compiler error and drew with its dummy shader (%s)%s%s",
+                     frag, mesa_outcome_table[verdict.outcome].name, verdict.why[0] ? ": " : "",
+                     verdict.why);
         rj.workers = (unsigned)threads;
         rj.options.jit = cli_jit_ops(); /* --engine jit (NULL without LLVM) */
         /* the job-wide limits, as r500 run takes them */
@@ -444,13 +468,18 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
             }
             r500_result_free(&r);
         } else {
-            rc = cli_r500_faults(a, frag, &r);
+            /* the outcome classes (docs/mesa-fuzz.md): a lockstep fault, then
+             * r300's dummy shader, then a disagreement */
+            int frc = cli_r500_faults(a, frag, &r);
             int wr = cli_r500_outputs(a, frag, &rj, &r, &tbuf);
-            rc = rc ? rc : wr;
-            if (mode == MODE_CHECK) {
-                int crc = compare(a, &c, frag, &r, tol, out);
-                rc = rc ? rc : crc;
-            }
+            int crc = mode == MODE_CHECK ? compare(a, &c, frag, &r, tol, out) : CLI_OK;
+            rc = wr ? wr : crc != CLI_OK && crc != CLI_MISMATCH ? crc : 0;
+            if (!rc && frc)
+                rc = mesa_outcome_table[MESA_OUTCOME_LOCKSTEP_FAULT].exit_status;
+            if (!rc && verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+                rc = mesa_outcome_table[MESA_OUTCOME_R300_COMPILE_ERROR].exit_status;
+            if (!rc)
+                rc = crc;
             r500_result_free(&r);
         }
         ls_buf_free(&tbuf);

@@ -179,9 +179,6 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* --chip: what the shim accepts (src/mesa/shim.c), checked before Mesa starts. */
-int cli_mesa_check_chip(cli_args *a, const char *chip);
-
 int cli_mesa_piglit(cli_args *a)
 {
     mesa_piglit_config o;
@@ -196,7 +193,11 @@ int cli_mesa_piglit(cli_args *a)
     const char *json = cli_get(a, "json");
     bool list = cli_flag(a, "list");
     long jobs = 1;
+    char drivers[PATH_MAX];
     int rc = cli_opt_long(a, "workers", 1, 64, &jobs);
+    if (!rc)
+        rc = cli_mesa_drivers(a, drivers, sizeof drivers);
+    o.drivers = drivers;
     if (rc || (rc = cli_mesa_check_chip(a, o.chip)))
         return rc;
     const char **filters = calloc(a->nops + 1, sizeof *filters);

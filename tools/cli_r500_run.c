@@ -163,12 +163,15 @@ int cli_r500_run(cli_args *a)
     int rc = cli_opt_long(a, "workers", 1, 256, &workers);
     if (rc)
         return rc;
+    if (cli_flag(a, "trace-writes") && !cli_get(a, "trace"))
+        return cli_usage(a, "--trace-writes adds to the trace: give --trace FILE too");
     ls_buf src;
     if ((rc = cli_read(a, prog, &src)))
         return rc;
     r500_job job;
     r500_job_init(&job);
     job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
+    job.trace_writes = cli_flag(a, "trace-writes");
     job.options.jit = cli_jit_ops(); /* a JSON job's "engine": "jit" */
     ls_diag d;
     ls_diag_clear(&d);

@@ -26,6 +26,7 @@
  * further change. A command with sub-commands (`r500 vs asm`) has `subs`
  * instead of a function. */
 #include "cli.h"
+#include "lockstep/mesa_r300.h"
 
 /* Exit statuses: one list for the code, the help, the man pages and docs. */
 const cli_exit_info cli_exit_table[] = {
@@ -41,10 +42,16 @@ const cli_exit_info cli_exit_table[] = {
     {CLI_UNAVAILABLE, CLI_UNAVAILABLE, "unavailable",
      "an outside component is missing or failed: the Mesa r300 shim, r300_dri.so, llvmpipe, "
      "the piglit package"},
-    {10, 19, "mesa-check-classes",
-     "reserved for the outcome classes of mesa check and mesa fuzz (compile error, crash, "
-     "front-end error, lockstep fault; docs/mesa.md)"},
+    /* the outcome classes of mesa check/run/fuzz (include/lockstep/mesa_r300.h,
+     * docs/mesa-fuzz.md) */
+#define MESA_EXIT_ROW(e, name, status, meaning) {status, status, name, meaning},
+    MESA_OUTCOME_LIST_OWN(MESA_EXIT_ROW)
+#undef MESA_EXIT_ROW
     {CLI_INTERNAL, CLI_INTERNAL, "internal", "out of memory or an internal error (a bug)"},
+    {126, 126, "cannot-execute",
+     "mesa exec: the program was found but could not be started (otherwise mesa exec exits with "
+     "the program's own status, 128 + N when signal N ended it)"},
+    {127, 127, "not-found", "mesa exec: the program was not found"},
     {0, 0, NULL, NULL},
 };
 
@@ -88,6 +95,10 @@ static const cli_opt r500_run_opts[] = {
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"trace", 0, "FILE.json", "per instruction and thread: PC, masks, FC stacks", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"trace-writes", 0, NULL,
+     "the trace also gives, after each ALU/TEX instruction, the temp channels it wrote with\n"
+     "every lane's value",
+     NULL, NULL, 0, NULL},
     {"record", 0, "FILE.lsr", "a recording of every issued instruction for `lockstep view` (docs/viewer.md)", NULL, NULL,
      CLI_O_OUT, NULL},
     {"workers", 'j', "N", "host threads", "one per core", NULL, 0, NULL},
@@ -315,6 +326,11 @@ static const cli_opt mesa_decode_opts[] = {
     END,
 };
 
+#define MESA_DRIVERS_OPT                                                                          \
+    {"mesa-drivers", 0, "DIR",                                                                    \
+     "the r300_dri.so to test: DIR/r300_dri.so (llvmpipe stays the system's)",                    \
+     "$LIBGL_DRIVERS_PATH, else the system's", NULL, CLI_O_DIR, NULL}
+
 #define MESA_COMMON_OPTS                                                                          \
     {"vert", 0, "VS", "vertex shader (default: a pass-through with a uv varying)", NULL, NULL,    \
      CLI_O_IN, NULL},                                                                              \
@@ -322,6 +338,7 @@ static const cli_opt mesa_decode_opts[] = {
     {"size", 0, "WxH", "image size", "16x16", NULL, 0, NULL},                                    \
     {"chip", 0, "CHIP", CHIP_HELP, "rv530", NULL, 0, NULL},                                       \
     {"workers", 'j', "N", "host threads (lockstep and llvmpipe)", "one per core", NULL, 0, NULL}, \
+    MESA_DRIVERS_OPT,                                                                              \
     {"threads", 0, "N", "deprecated spelling of --workers", NULL, NULL, CLI_O_HIDDEN, "workers"}
 
 #define MESA_LIMIT_OPTS                                                                           \
@@ -377,8 +394,63 @@ static const cli_opt mesa_piglit_opts[] = {
     {"list", 0, NULL, "list the selected tests, run nothing", NULL, NULL, 0, NULL},
     {"workers", 'j', "N", "tests run at a time (forked workers; output stays in order), 1..64", "1",
      NULL, 0, NULL},
+    MESA_DRIVERS_OPT,
     END,
 };
+
+static const cli_opt mesa_exec_opts[] = {
+    {"chip", 0, "CHIP", CHIP_HELP, "rv530", NULL, 0, NULL},
+    {"capture", 0, "DIR",
+     "also record every submitted stream and the buffers it names in DIR (cs_NNNN.ib, .relocs, "
+     ".flags, .bo_K: docs/mesa.md \"Capture directory\")",
+     NULL, NULL, CLI_O_DIR, NULL},
+    {"capture-only", 0, NULL,
+     "record only (with --capture): no checking, no execution, every submission succeeds", NULL,
+     NULL, 0, NULL},
+    {"watchdog", 0, "N",
+     "instructions a vertex may issue before its draw is a GPU hang (the submission's buffers "
+     "stay busy; the next wait fails with EAGAIN)",
+     "16777216", NULL, 0, NULL},
+    END,
+};
+#define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name
+static const cli_opt mesa_fuzz_opts[] = {
+    {"seed", 0, "S", "campaign seed: shader i's generator seed depends on S and i only", "1", NULL, 0,
+     NULL},
+    {"count", 0, "N", "shaders to run (1..100000000)", "100", NULL, 0, NULL},
+    {"time", 0, "SECONDS", "run shaders until this time has passed (instead of --count)", NULL, NULL,
+     0, NULL},
+    {"workers", 'j', "N", "shaders at a time (host threads; the log stays in order), 1..64", "1", NULL,
+     0, NULL},
+    {"out", 0, "DIR",
+     "the campaign directory: log.txt, summary.json, findings/INDEX/ per shader that did not agree",
+     "nothing written", NULL, CLI_O_DIR, NULL},
+    {"size", 0, "WxH", "image size (at most 256x256)", "16x16", NULL, 0, NULL},
+    {"chip", 0, "CHIP", CHIP_HELP, "rv530", NULL, 0, NULL},
+    {"tolerance", 0, "T", "largest |lockstep - llvmpipe| / (1 + |llvmpipe|) that agrees", "1e-3", NULL,
+     0, NULL},
+    MESA_DRIVERS_OPT,
+    {"triage", 0, "DIR",
+     "sort the disagreements of campaign DIR: RADEON_DEBUG=noopt agrees, agrees without its\n"
+     "discards, or neither (DIR/triage.json)",
+     NULL, NULL, CLI_O_DIR, NULL},
+    {"reduce", 0, "DIR",
+     "reduce the findings of campaign DIR to minimal shaders with their reports\n"
+     "(findings/INDEX/min.*, report.json; DIR/findings-summary.txt)",
+     NULL, NULL, CLI_O_DIR, NULL},
+    {"limit", 0, "N", "with --reduce: reduce at most N new findings", "all", NULL, 0, NULL},
+    {"max-tries", 0, "N", "with --reduce: predicate calls per finding (1..1000000)", "3000", NULL, 0,
+     NULL},
+    {"all-classes", 0, NULL,
+     "with --reduce: also r300 compile errors, r300 crashes and lockstep faults", NULL, NULL, 0, NULL},
+    {"class", 0, "CLASS", "with --reduce: only the findings of this class", NULL,
+     &(MESA_OUTCOME_LIST(MESA_OUTCOME_NAME))[1], 0, NULL},
+    {"print", 0, "SEED", "print the shader a generator seed gives (and its uniforms) and stop", NULL,
+     NULL, 0, NULL},
+    {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
+    END,
+};
+#undef MESA_OUTCOME_NAME
 
 #define MESA_RUN_DESC                                                                              \
     "Compiles the shader with Mesa's r300 driver under the fake-device shim (docs/mesa.md), "     \
@@ -394,8 +466,11 @@ static const cli_cmd mesa_cmds[] = {
      mesa_run_opts, cli_mesa_run, NULL, 1, 1, 0,
      "lockstep mesa run shader.frag --size 64x64 -o out.png"},
     {"check", "SHADER.frag", "compare lockstep with llvmpipe per pixel",
-     MESA_RUN_DESC " llvmpipe draws the same shader; the exit status says whether every pixel "
-     "agrees within --tolerance (0) or not (1). The images are optional outputs.",
+     MESA_RUN_DESC " llvmpipe draws the same shader; the exit status is the outcome class "
+     "(docs/mesa-fuzz.md): every pixel agrees within --tolerance (0), some pixel differs (1), "
+     "r300 drew its dummy shader after a compiler error (10), the GL program crashed under "
+     "r300 (11), Mesa's GLSL front end refused the shader (12), lockstep threads faulted (13). "
+     "The images are optional outputs.",
      mesa_check_opts, cli_mesa_check, NULL, 1, 1, 0, "lockstep mesa check shader.frag --size 32x32"},
     {"bench", "SHADER.frag", "time lockstep against llvmpipe",
      "Times lockstep's run of the r300 program and llvmpipe's draw at the same size; the timings "
@@ -408,6 +483,30 @@ static const cli_cmd mesa_cmds[] = {
      "line per test goes to stdout, the summary and progress to stderr; the exit status is 1 if "
      "a test fails.",
      mesa_piglit_opts, cli_mesa_piglit, NULL, 0, -1, 0, NULL},
+    {"exec", "-- PROGRAM [ARG...]", "run a program on the virtual R500",
+     "Runs PROGRAM with Mesa's r300 driver on lockstep's virtual R500 (docs/mesa.md, \"The live "
+     "device\"): the fake-device shim is preloaded, every command stream the program submits is "
+     "checked as the radeon kernel checks it (a refused one fails with the kernel's errno and a "
+     "log line naming the packet and register) and then executed by lockstep; a draw past the "
+     "watchdog is a GPU hang. EGL's default platform is surfaceless and piglit's is "
+     "surfaceless_egl unless EGL_PLATFORM / PIGLIT_PLATFORM are set (PIGLIT_PLATFORM=gbm works "
+     "too: WAFFLE_GBM_DEVICE names the fake render node). The shim's temporary files "
+     "are removed when the program ends. Put -- before PROGRAM when its arguments start with '-'. "
+     "The exit status is the program's (128 + N if signal N ended it); 126 or 127 if it could "
+     "not be started; 2 and 6 (usage, no shim) before it starts.",
+     mesa_exec_opts, cli_mesa_exec, NULL, 1, -1, 0,
+     "lockstep mesa exec -- shader_runner test.shader_test -auto -fbo"},
+    {"fuzz", NULL, "find r300 compiler bugs with random shaders",
+     "Generates random GLSL 1.10 fragment shaders (seeded, deterministic), keeps those whose "
+     "result no float rounding can flip (the float guard), compiles them with Mesa's r300 under "
+     "the fake-device shim, runs the emitted R500 program on lockstep and compares with llvmpipe "
+     "(docs/mesa-fuzz.md). Every shader that does not agree is a finding: a line on stdout and, "
+     "with --out, a directory with its shader, r300's log, the job and its disassembly. "
+     "--triage and --reduce work on such a directory afterwards; --print shows one generator "
+     "seed's shader. The summary goes to stderr; the exit status is 0 when every shader agreed, "
+     "else that of the first class that occurred (disagree 1, then 10..14).",
+     mesa_fuzz_opts, cli_mesa_fuzz, NULL, 0, 0, 0,
+     "lockstep mesa fuzz --seed 7 --count 30 --out campaign"},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL},
 };
 

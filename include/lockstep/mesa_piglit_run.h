@@ -38,6 +38,8 @@ typedef struct mesa_piglit_config {
                          * (by default a failure citing its r300.log keeps it in place) */
     const char *shim;   /* liblockstep_r300_shim.so */
     const char *gl;     /* lockstep-mesa-gl */
+    const char *drivers; /* LIBGL_DRIVERS_PATH of the r300 runs (mesa_r300_drivers); NULL or "":
+                          * the system's; llvmpipe always runs the system's */
 } mesa_piglit_config;
 
 /* Run the shader_test at path (name: how the result names it). The

@@ -6,6 +6,7 @@
 #ifndef LOCKSTEP_MESA_R300_H
 #define LOCKSTEP_MESA_R300_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lockstep/buf.h"
@@ -17,6 +18,78 @@
 extern "C" {
 #endif
 
+/* ---- outcome classes ---------------------------------------------------- */
+
+/* What became of one shader run through r300 + lockstep (+ llvmpipe):
+ * X(ENUM, name, exit status of `lockstep mesa check` and `mesa fuzz`,
+ * meaning). The one list: the command line's exit-status table
+ * (tools/cli_table.c) takes the statuses 10.. from it, so --help, the man
+ * pages and docs/cli.md show them (docs/mesa-fuzz.md, "Outcome classes"). */
+#define MESA_OUTCOME_LIST(X)                                                                      \
+    MESA_OUTCOME_LIST_COMPARE(X) MESA_OUTCOME_LIST_OWN(X) MESA_OUTCOME_LIST_OTHER(X)
+/* the comparison's two results: the command line's statuses ok and mismatch */
+#define MESA_OUTCOME_LIST_COMPARE(X)                                                              \
+    X(AGREE, "agree", 0, "lockstep's pixels equal llvmpipe's within the tolerance")               \
+    X(DISAGREE, "disagree", 1, "some pixel differs from llvmpipe beyond the tolerance")
+/* the classes with their own exit status (rows of cli_exit_table) */
+#define MESA_OUTCOME_LIST_OWN(X)                                                                  \
+    X(R300_COMPILE_ERROR, "r300-compile-error", 10,                                               \
+      "mesa check/run/fuzz: r300 reported a compiler error and drew with its dummy shader")       \
+    X(R300_CRASH, "r300-crash", 11,                                                               \
+      "mesa check/run/fuzz: the GL program died of a signal under r300")                          \
+    X(GLSL_ERROR, "glsl-error", 12, "mesa check/run/fuzz: Mesa's GLSL front end refused the shader") \
+    X(LOCKSTEP_FAULT, "lockstep-fault", 13,                                                       \
+      "mesa check/run/fuzz: lockstep threads faulted running the program r300 emitted")           \
+    X(REFERENCE, "reference-mismatch", 14,                                                        \
+      "mesa fuzz: llvmpipe disagrees with the fuzzer's own interpreter (the reference is in "     \
+      "doubt)")
+/* anything else: mesa check exits with the error's own status (3, 5, 6, 70) */
+#define MESA_OUTCOME_LIST_OTHER(X)                                                                \
+    X(HARNESS_ERROR, "harness-error", 6,                                                          \
+      "bad input, I/O, llvmpipe could not draw the shader")
+
+typedef enum mesa_outcome {
+#define MESA_OUTCOME_ENUM(e, name, status, meaning) MESA_OUTCOME_##e,
+    MESA_OUTCOME_LIST(MESA_OUTCOME_ENUM)
+#undef MESA_OUTCOME_ENUM
+    MESA_OUTCOME_COUNT
+} mesa_outcome;
+
+typedef struct mesa_outcome_info {
+    mesa_outcome outcome;
+    const char *name;     /* "agree", "disagree", "r300-compile-error", ... */
+    int exit_status;      /* of `lockstep mesa check` (and `mesa fuzz`) */
+    const char *meaning;  /* one line */
+} mesa_outcome_info;
+
+/* Indexed by mesa_outcome. */
+extern const mesa_outcome_info mesa_outcome_table[MESA_OUTCOME_COUNT];
+
+/* Classify the GL program's run under the r300 shim from its exit status
+ * (128 + signal when killed, -1 when it could not be started) and its
+ * output (stdout+stderr): GLSL front-end error, r300 crash, r300 compile
+ * error (dummy shader) or harness error; MESA_OUTCOME_AGREE means "compiled
+ * normally, go on comparing". */
+mesa_outcome mesa_outcome_of_r300_run(int status, const char *log);
+
+/* The verdict of the r300 side of a run (mesa_r300_job). */
+typedef struct mesa_r300_verdict {
+    mesa_outcome outcome; /* AGREE: compiled normally (nothing compared yet);
+                           * R300_COMPILE_ERROR: the job is r300's dummy shader;
+                           * R300_CRASH, GLSL_ERROR, HARNESS_ERROR: no job */
+    int gl_status;        /* the GL program's exit status under r300 (128 + signal) */
+    char why[440];        /* r300's or the front end's error line, or "" */
+    bool wpos;            /* gl_FragCoord was fed to the program */
+    int rs_texcoords;     /* texcoord inputs of the RS set-up (-1 unknown) */
+} mesa_r300_verdict;
+
+/* The r300 driver directory: opt (`--mesa-drivers`), else $LIBGL_DRIVERS_PATH,
+ * else "" (the system's). A directory (or, for LIBGL_DRIVERS_PATH, a
+ * ':'-separated list) without r300_dri.so is LS_ERR_ARG. */
+ls_status mesa_r300_drivers(const char *opt, char *out, size_t n, ls_diag *d);
+
+/* ---- running ------------------------------------------------------------ */
+
 typedef struct mesa_r300_config {
     const char *shim;                /* liblockstep_r300_shim.so */
     const char *gl;                  /* lockstep-mesa-gl */
@@ -27,6 +100,13 @@ typedef struct mesa_r300_config {
     int width, height;
     struct ls_buf *output;           /* if not NULL, what the GL program printed (stdout and
                                       * stderr of every run) is appended here */
+    const char *drivers;             /* LIBGL_DRIVERS_PATH of the r300 runs (mesa_r300_drivers);
+                                      * NULL or "": the system's. llvmpipe always runs the
+                                      * system's drivers. */
+    const char *radeon_debug;        /* RADEON_DEBUG of the r300 run; NULL: inherited */
+    int wpos;                        /* gl_FragCoord input: 0 when the GLSL text mentions it,
+                                      * 1 always, 2 never */
+    struct ls_buf *job_json;         /* if not NULL, the decoded job (JSON) is appended here */
 } mesa_r300_config;
 
 /* Compile frag with r300, decode the last draw of the first command stream
@@ -36,9 +116,11 @@ typedef struct mesa_r300_config {
  * *varying (malloc'd; the job points at it: free it after the job; NULL when
  * the shader reads none). Errors: LS_ERR_IO when the GL program fails to run
  * or r300 submits nothing (the message carries the program's own verdict),
- * LS_ERR_UNSUPPORTED for inputs lockstep cannot place, decoder errors. */
+ * LS_ERR_UNSUPPORTED for inputs lockstep cannot place, decoder errors.
+ * v (may be NULL) receives the class of the r300 run: when r300 drew with
+ * its dummy shader the job is the dummy's and the status LS_OK. */
 ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *job, float **varying,
-                        ls_diag *d);
+                        mesa_r300_verdict *v, ls_diag *d);
 
 /* llvmpipe's RGBA32F image of frag (bottom row first); *rgba malloc'd. */
 /* The whole captured stream on lockstep: r300 draws the shader (with c->vert

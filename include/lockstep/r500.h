@@ -46,6 +46,7 @@ typedef enum r500_mad_mode { R500_MAD_SEPARATE, R500_MAD_FUSED } r500_mad_mode;
 typedef enum r500_kill_mode { R500_KILL_STOP, R500_KILL_CONTINUE } r500_kill_mode;
 typedef enum r500_quad_top { R500_QUAD_TOP_LOW_Y, R500_QUAD_TOP_HIGH_Y } r500_quad_top;
 typedef enum r500_pred_write { R500_PRED_WRITE_ACTIVE, R500_PRED_WRITE_PREDICATED } r500_pred_write;
+typedef enum r500_texkill_zero { R500_TEXKILL_ZERO_KEEP, R500_TEXKILL_ZERO_KILL } r500_texkill_zero;
 
 typedef struct r500_exec_options {
     r500_rcp_zero rcp_zero;       /* "rcp-zero": inf | max */
@@ -56,6 +57,7 @@ typedef struct r500_exec_options {
     r500_kill_mode kill;          /* "kill": stop | continue */
     r500_quad_top quad_top;       /* "quad-top": low-y | high-y */
     r500_pred_write pred_write;   /* "pred-write": active | predicated */
+    r500_texkill_zero texkill_zero; /* "texkill-zero": keep | kill (TEXKILL of -0.0) */
     uint64_t watchdog;            /* "watchdog": max instructions issued per thread */
     /* Job-wide limits (not model choices; docs/assumptions.md, "watchdog"):
      * when one is reached r500_run stops every thread and returns
@@ -152,6 +154,7 @@ typedef struct r500_job {
     float clear[4];           /* colour of killed pixels */
     unsigned workers;         /* host threads; 0 = one per online core */
     r500_options options;
+    bool trace_writes;        /* the trace also lists the temps each instruction writes */
     r500_texture_loader texture_loader; /* for texture file names; zero = none */
 } r500_job;
 
@@ -276,7 +279,12 @@ void r500_result_free(r500_result *r);
 
 /* Trace sink: when non-NULL, r500_run appends one JSON object per issued
  * instruction and thread (pc, active mask, branch counters, loop stack) to
- * trace (a JSON array's items, comma-separated; the caller wraps them). */
+ * trace (a JSON array's items, comma-separated; the caller wraps them). With
+ * job->trace_writes, each ALU or TEX instruction is followed by an object
+ * {"thread","pc","writes":[{"temp","ch","lanes","values"}]}: every temp
+ * channel the instruction writes, the lanes it could write (mask) and the
+ * channel's value in every lane of the thread afterwards (numbers; "nan",
+ * "inf", "-inf" as strings). */
 
 /* Run the job. Returns LS_OK when the program could run (faults of single
  * threads are results, in r->faults); an error status for a bad job (no

@@ -92,9 +92,13 @@ const char *mesa_cs_packet3_name(uint8_t op)
     case 0x29: return "3D_DRAW_IMMD";
     case 0x2A: return "3D_DRAW_INDX";
     case 0x2F: return "3D_LOAD_VBPNTR";
+    case 0x32: return "3D_CLEAR_ZMASK";
+    case 0x33: return "INDX_BUFFER";
     case 0x34: return "3D_DRAW_VBUF_2";
     case 0x35: return "3D_DRAW_IMMD_2";
     case 0x36: return "3D_DRAW_INDX_2";
+    case 0x37: return "3D_CLEAR_HIZ";
+    case 0x38: return "3D_CLEAR_CMASK";
     }
     return NULL;
 }

@@ -151,7 +151,10 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", o->chip);
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
-    char *env_r300[] = {env_out, env_chip, env_pre, "LOCKSTEP_SHIM_BOS=1", NULL};
+    char env_drv[PATH_MAX + 32];
+    snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, o->drivers ? o->drivers : "");
+    char *env_r300[] = {env_out, env_chip, env_pre, "LOCKSTEP_SHIM_BOS=1",
+                        o->drivers && *o->drivers ? env_drv : NULL, NULL};
     char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, "--pipeline", NULL};
     int rc = 0;
     char line[600] = "";

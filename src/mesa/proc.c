@@ -53,7 +53,8 @@ int mesa_spawn_wait(char *const argv[], char *const extra_env[], const char *log
      * how (ld.so honours the last LD_PRELOAD; a parent's LIBGL_ALWAYS_SOFTWARE
      * would silently bypass the shim), then ours. */
     static const char *const drop[] = {"LD_PRELOAD=", "LIBGL_ALWAYS_SOFTWARE=", "GALLIUM_DRIVER=",
-                                       "MESA_LOADER_DRIVER_OVERRIDE=", "LOCKSTEP_SHIM_", NULL};
+                                       "MESA_LOADER_DRIVER_OVERRIDE=", "LIBGL_DRIVERS_PATH=",
+                                       "LOCKSTEP_SHIM_", NULL};
     size_t n = 0, k = 0;
     while (environ[n])
         n++;
@@ -69,6 +70,11 @@ int mesa_spawn_wait(char *const argv[], char *const extra_env[], const char *log
             keep = strncmp(environ[i], *dp, strlen(*dp)) != 0;
         /* the shim's trace is a debugging request, not a change of behaviour */
         keep = keep || !strncmp(environ[i], "LOCKSTEP_SHIM_TRACE=", 20);
+        /* a variable extra_env sets replaces the inherited one (getenv takes
+         * the first) */
+        size_t nl = strcspn(environ[i], "=");
+        for (size_t j = 0; j < k && keep; j++)
+            keep = !(strncmp(environ[i], extra_env[j], nl) == 0 && extra_env[j][nl] == '=');
         if (keep)
             env[m++] = environ[i];
     }

@@ -13,8 +13,9 @@
 
 /* Run argv (argv[0] found on $PATH if it has no '/') with the caller's
  * environment minus LD_PRELOAD, LIBGL_ALWAYS_SOFTWARE, GALLIUM_DRIVER,
- * MESA_LOADER_DRIVER_OVERRIDE and LOCKSTEP_SHIM_* (but LOCKSTEP_SHIM_TRACE,
- * which only asks for a trace), plus extra_env (NULL-
+ * MESA_LOADER_DRIVER_OVERRIDE, LIBGL_DRIVERS_PATH (the r300 runs set it from
+ * --mesa-drivers) and LOCKSTEP_SHIM_* (but LOCKSTEP_SHIM_TRACE, which only
+ * asks for a trace) and the variables extra_env sets, plus extra_env (NULL-
  * terminated); stdout and stderr appended to log (NULL: inherited). Returns
  * the exit status, 128 + the signal, or -1 if it could not start. */
 int mesa_spawn_wait(char *const argv[], char *const extra_env[], const char *log);

@@ -16,6 +16,82 @@
 #include "lockstep/mesa_draw.h"
 #include "mesa/proc.h"
 
+/* ---- outcome classes (mesa_r300.h) ---------------------------------------- */
+
+const mesa_outcome_info mesa_outcome_table[MESA_OUTCOME_COUNT] = {
+#define ROW(e, name, status, meaning) {MESA_OUTCOME_##e, name, status, meaning},
+    MESA_OUTCOME_LIST(ROW)
+#undef ROW
+};
+
+mesa_outcome mesa_outcome_of_r300_run(int status, const char *log)
+{
+    if (!log)
+        log = "";
+    if (status < 0)
+        return MESA_OUTCOME_HARNESS_ERROR;
+    /* lockstep-mesa-gl prints "compile error:" / "link error:" when Mesa's
+     * GLSL compiler refuses the shader (src/mesa/glrun.c) */
+    if (status == 1 && (strstr(log, ": compile error:") || strstr(log, "link error:")))
+        return MESA_OUTCOME_GLSL_ERROR;
+    if (status > 128)
+        return MESA_OUTCOME_R300_CRASH;
+    if (status != 0)
+        return MESA_OUTCOME_HARNESS_ERROR;
+    /* r300_fs.c (Mesa 22.3): "r300 FP: Compiler Error:\n<why>Using a dummy
+     * shader instead." */
+    if (strstr(log, "r300 FP: Compiler Error") || strstr(log, "Using a dummy shader"))
+        return MESA_OUTCOME_R300_COMPILE_ERROR;
+    return MESA_OUTCOME_AGREE;
+}
+
+/* The first line of an r300 run's output that says why it failed: a GLSL
+ * error, r300's reason after "r300 FP: Compiler Error:", an assertion. */
+static void log_reason(const char *log, char *out, size_t n)
+{
+    static const char *const keys[] = {"): error:", "Too many", "Assertion", "error", "Error",
+                                       NULL};
+    out[0] = 0;
+    for (const char *const *k = keys; *k && !out[0]; k++) {
+        const char *p = strstr(log, *k);
+        if (!p)
+            continue;
+        while (p > log && p[-1] != '\n')
+            p--;
+        size_t l = strcspn(p, "\n");
+        if (!strncmp(p, "r300 FP: Compiler Error:", 24) && p[l] == '\n') {
+            p += l + 1; /* the next line is the reason */
+            l = strcspn(p, "\n");
+        }
+        snprintf(out, n, "%.*s", (int)(l < 400 ? l : 400), p);
+    }
+}
+
+ls_status mesa_r300_drivers(const char *opt, char *out, size_t n, ls_diag *d)
+{
+    const char *e = opt && *opt ? opt : getenv("LIBGL_DRIVERS_PATH");
+    out[0] = 0;
+    if (!e || !*e)
+        return LS_OK;
+    /* LIBGL_DRIVERS_PATH may list several directories; the loader takes the
+     * first that holds the driver */
+    const char *s = e;
+    while (*s) {
+        size_t l = strcspn(s, ":");
+        char p[PATH_MAX];
+        int k = snprintf(p, sizeof p, "%.*s/r300_dri.so", (int)l, s);
+        if (l && k > 0 && (size_t)k < sizeof p && access(p, R_OK) == 0) {
+            snprintf(out, n, "%s", e);
+            return LS_OK;
+        }
+        s += l + (s[l] == ':');
+    }
+    return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "no r300_dri.so in %s (%s)", e,
+                       opt && *opt ? "--mesa-drivers" : "LIBGL_DRIVERS_PATH");
+}
+
+/* ---- running ------------------------------------------------------------ */
+
 static const char *tmpdir(void)
 {
     const char *t = getenv("TMPDIR");
@@ -96,7 +172,8 @@ static void keep_output(const mesa_r300_config *c, const char *log)
 }
 
 static ls_status run_gl(const mesa_r300_config *c, const char *frag, char *const *env,
-                        const char *const *extra, const char *log, const char *what, ls_diag *d)
+                        const char *const *extra, const char *log, const char *what,
+                        mesa_r300_verdict *v, ls_diag *d)
 {
     char size[32];
     char **argv = gl_argv(c, frag, size, sizeof size, extra);
@@ -105,6 +182,25 @@ static ls_status run_gl(const mesa_r300_config *c, const char *frag, char *const
     int rc = mesa_spawn_wait(argv, env, log);
     free(argv);
     keep_output(c, log);
+    if (v) {
+        /* the class of the r300 run (docs/mesa-fuzz.md, "Outcome classes") */
+        ls_buf b;
+        ls_buf_init(&b);
+        ls_read_file(log, &b);
+        const char *text = b.data ? b.data : "";
+        v->gl_status = rc;
+        v->outcome = mesa_outcome_of_r300_run(rc, text);
+        log_reason(text, v->why, sizeof v->why);
+        ls_buf_free(&b);
+        if (v->outcome == MESA_OUTCOME_R300_CRASH)
+            return ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "%s: the GL program was killed by signal %d "
+                               "(%s)%s%s", what, rc - 128, mesa_outcome_table[v->outcome].name,
+                               v->why[0] ? ": " : "", v->why);
+        if (v->outcome == MESA_OUTCOME_GLSL_ERROR)
+            return ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "Mesa's GLSL front end refused the shader "
+                               "(%s)%s%s", mesa_outcome_table[v->outcome].name, v->why[0] ? ": " : "",
+                               v->why);
+    }
     if (rc == 0)
         return LS_OK;
     char why[600];
@@ -171,9 +267,14 @@ static ls_status varying_pass(const mesa_r300_config *c, const char *frag, const
 }
 
 ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *job, float **varying,
-                        ls_diag *d)
+                        mesa_r300_verdict *vout, ls_diag *d)
 {
     *varying = NULL;
+    mesa_r300_verdict vbuf;
+    mesa_r300_verdict *v = vout ? vout : &vbuf;
+    memset(v, 0, sizeof *v);
+    v->outcome = MESA_OUTCOME_HARNESS_ERROR;
+    v->rs_texcoords = -1;
     ls_buf src;
     ls_buf_init(&src);
     if (!ls_read_file(frag, &src)) {
@@ -182,7 +283,8 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
         return st;
     }
     /* gl_FragCoord is detected in the GLSL text (mesa-capture.md §4) */
-    bool wpos = strstr(src.data, "gl_FragCoord") != NULL;
+    bool wpos = c->wpos == 1 || (c->wpos == 0 && strstr(src.data, "gl_FragCoord") != NULL);
+    v->wpos = wpos;
     ls_buf_free(&src);
     char dir[PATH_MAX / 2];
     snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
@@ -190,13 +292,25 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
         return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
                            tmpdir(), strerror(errno));
     char env_out[PATH_MAX], env_chip[64], env_pre[PATH_MAX + 16], log[PATH_MAX], ib[PATH_MAX];
+    char env_run[PATH_MAX], env_drv[PATH_MAX + 32], env_dbg[128];
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
+    /* the shim's sysfs mirror goes inside dir, so that it goes with dir even
+     * when the GL program dies of a signal (docs/mesa.md) */
+    snprintf(env_run, sizeof env_run, "XDG_RUNTIME_DIR=%s", dir);
+    snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, c->drivers ? c->drivers : "");
+    snprintf(env_dbg, sizeof env_dbg, "RADEON_DEBUG=%.100s", c->radeon_debug ? c->radeon_debug : "");
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", c->shim);
     snprintf(log, sizeof log, "%s/r300.log", dir);
     snprintf(ib, sizeof ib, "%s/cs_0000.ib", dir);
-    char *env[] = {env_out, env_chip, env_pre, NULL};
-    ls_status st = run_gl(c, frag, env, NULL, log, "r300", d);
+    char *env[8] = {env_out, env_chip, env_pre, env_run};
+    size_t ne = 4;
+    if (c->drivers && *c->drivers)
+        env[ne++] = env_drv;
+    if (c->radeon_debug)
+        env[ne++] = env_dbg;
+    env[ne] = NULL;
+    ls_status st = run_gl(c, frag, env, NULL, log, "r300", v, d);
     uint32_t *dw = NULL;
     size_t ndw = 0, cap = 0;
     if (st == LS_OK && access(ib, R_OK) != 0)
@@ -219,6 +333,11 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
         ls_buf json;
         ls_buf_init(&json);
         mesa_cs_job_json(dr, cs.ndraws - 1, &json);
+        if (c->job_json)
+            ls_buf_append(c->job_json, json.data, json.len);
+        mesa_cs_rs_map m;
+        mesa_cs_rs_map_of(dr, &m);
+        v->rs_texcoords = m.ntex;
         st = r500_job_load_json(job, "decoded", json.data, json.len, d);
         ls_buf_free(&json);
         if (st == LS_OK) {
@@ -234,6 +353,8 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
     if (have_cs)
         mesa_cs_free(&cs);
     mesa_rm_tree(dir);
+    if (st != LS_OK && (v->outcome == MESA_OUTCOME_AGREE || v->outcome == MESA_OUTCOME_R300_COMPILE_ERROR))
+        v->outcome = MESA_OUTCOME_HARNESS_ERROR; /* r300 ran, but lockstep got no job */
     return st;
 }
 
@@ -305,7 +426,7 @@ ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float
     snprintf(log, sizeof log, "%s/llvmpipe.log", dir);
     char *env[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
     const char *extra[] = {"--float", "-o", ref, NULL};
-    ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", d);
+    ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", NULL, d);
     if (st == LS_OK)
         st = mesa_read_rawf(ref, c->width, c->height, rgba, d);
     mesa_rm_tree(dir);
@@ -326,7 +447,7 @@ ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsign
     snprintf(rep, sizeof rep, "%d", repeat);
     char *env[] = {"LIBGL_ALWAYS_SOFTWARE=1", lp, NULL};
     const char *extra[] = {"--float", "--repeat", rep, NULL};
-    ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", d);
+    ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", NULL, d);
     char line[128];
     static const char *const marks[] = {"draw_seconds ", NULL};
     if (st == LS_OK && (!mesa_log_line(log, marks, line, sizeof line) ||

@@ -6,11 +6,16 @@
  * Environment:
  *   LOCKSTEP_SHIM_CHIP  rv515 (0x7140) | r520 (0x7100) | rv530 (0x71C2, default) |
  *                       r580 (0x7240) | a hex PCI id
- *   LOCKSTEP_SHIM_OUT   directory for cs_NNNN.ib/.relocs/.flags (default ".")
+ *   LOCKSTEP_SHIM_MODE  capture (default): record only; exec: check + execute every CS
+ *                       (a refused CS fails with the kernel's errno; a hang is a GPU lockup)
+ *   LOCKSTEP_SHIM_OUT   directory for cs_NNNN.ib/.relocs/.flags (capture mode: default ".";
+ *                       exec mode: nothing is recorded unless it is set)
+ *   LOCKSTEP_SHIM_WATCHDOG  exec mode: instructions a vertex may issue before its draw
+ *                       counts as a GPU hang (default: the vertex engine's, 2^20)
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
- *   XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
+ *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
  *                       (lockstep-shim-XXXXXX) is made
  *
  * The mirror is made only when the process looks for the device (a process
@@ -48,19 +53,26 @@
 #include <libdrm/drm.h>
 #include <libdrm/radeon_drm.h>
 
+#include "lockstep/mesa_device.h"
+
+/* The render node and the primary node (/dev/dri/card0) of the one device. */
 #define NODE "/dev/dri/renderD128"
+#define CARD "/dev/dri/card0"
 #define SYSDEV "/sys/dev/char/226:128/device"
+#define SYSDEV_CARD "/sys/dev/char/226:0/device"
 #define MAX_FDS 4096
 #define MAX_BOS 4096
 
 typedef struct bo {
     int memfd;      /* -1 when free */
     uint64_t size;
+    uint32_t tiling_flags, pitch; /* GEM_SET_TILING */
+    bool hung;      /* written by a CS that hung: busy until the reset */
 } bo;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool fake_fd[MAX_FDS];
+static uint8_t fake_fd[MAX_FDS]; /* 0: not ours; 1: the render node; 2: card0 */
 static bo bos[MAX_BOS];
 static unsigned pci_id = 0x71C2;
 static char tmp_root[PATH_MAX];   /* holds dev_dri/ and sysfs/ mirrors; "" = none yet */
@@ -69,6 +81,11 @@ static bool tmp_failed;           /* mkdtemp failed: do not retry on every call 
 static pthread_mutex_t tmp_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool trace;
 static unsigned cs_count;
+static bool exec_mode;            /* LOCKSTEP_SHIM_MODE=exec */
+static uint64_t watchdog;         /* LOCKSTEP_SHIM_WATCHDOG, 0 = the library's default */
+static bool lockup_pending;       /* a CS hung; the next wait or submission resets */
+static unsigned lockup_cs;        /* ... which one */
+static unsigned reset_count;      /* RADEON_INFO_GPU_RESET_COUNTER */
 
 /* Real libc entry points. */
 static int (*real_open)(const char *, int, ...);
@@ -100,6 +117,19 @@ static void say(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+/* What the kernel would write to its log (a refused CS, a lockup): always on
+ * stderr, one line each. */
+static void klog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void klog(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "[lockstep-shim] %s\n", line);
 }
 
 static void write_text(const char *rel, const char *text)
@@ -135,6 +165,11 @@ static void init(void)
     real_execvpe = dlsym(RTLD_NEXT, "execvpe");
     real__exit = dlsym(RTLD_NEXT, "_exit");
     trace = getenv("LOCKSTEP_SHIM_TRACE") != NULL;
+    const char *mode = getenv("LOCKSTEP_SHIM_MODE");
+    exec_mode = mode && !strcmp(mode, "exec");
+    const char *wd = getenv("LOCKSTEP_SHIM_WATCHDOG");
+    if (wd && *wd)
+        watchdog = strtoull(wd, NULL, 0);
     const char *chip = getenv("LOCKSTEP_SHIM_CHIP");
     if (chip && *chip) {
         if (!strcasecmp(chip, "rv515"))
@@ -164,7 +199,9 @@ static void make_mirror(void)
     if (!registered) {
         registered = atexit(cleanup_at_exit) == 0;
     }
-    const char *t = getenv("XDG_RUNTIME_DIR");
+    const char *t = getenv("LOCKSTEP_SHIM_DIR"); /* lockstep mesa exec's private directory */
+    if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
+        t = getenv("XDG_RUNTIME_DIR");
     if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
         t = getenv("TMPDIR");
     if (!t || !*t || real_access(t, W_OK | X_OK) != 0)
@@ -180,6 +217,7 @@ static void make_mirror(void)
     snprintf(p, sizeof p, "%s/dev_dri", tmp_root);
     mkdir(p, 0755);
     write_text("dev_dri/renderD128", "");
+    write_text("dev_dri/card0", "");
     snprintf(p, sizeof p, "%s/sysfs", tmp_root);
     mkdir(p, 0755);
     snprintf(p, sizeof p, "%s/sysfs/drm", tmp_root);
@@ -191,7 +229,7 @@ static void make_mirror(void)
     write_text("sysfs/subsystem_vendor", "0x1002\n");
     write_text("sysfs/subsystem_device", "0x0000\n");
     write_text("sysfs/revision", "0x00\n");
-    say("mirror: faking " NODE " as PCI 1002:%04x (mirror %s)", pci_id, tmp_root);
+    say("mirror: faking " NODE " and " CARD " as PCI 1002:%04x (mirror %s)", pci_id, tmp_root);
 }
 
 static void ensure(void) { pthread_once(&once, init); }
@@ -266,6 +304,10 @@ static const char *redirect(const char *path, char *out, size_t n)
         return NULL;
     size_t l = strlen(SYSDEV);
     bool sys = !strncmp(path, SYSDEV, l) && (path[l] == 0 || path[l] == '/');
+    if (!sys) { /* the primary node's device directory is the same device */
+        l = strlen(SYSDEV_CARD);
+        sys = !strncmp(path, SYSDEV_CARD, l) && (path[l] == 0 || path[l] == '/');
+    }
     bool dri = !strcmp(path, "/dev/dri") || !strcmp(path, "/dev/dri/");
     if (!sys && !dri)
         return NULL;
@@ -280,15 +322,16 @@ static const char *redirect(const char *path, char *out, size_t n)
     return ok ? out : NULL;
 }
 
-static bool is_fake(int fd)
+static uint8_t fake_kind(int fd)
 {
     pthread_mutex_lock(&lock);
-    bool r = fd >= 0 && fd < MAX_FDS && fake_fd[fd];
+    uint8_t r = fd >= 0 && fd < MAX_FDS ? fake_fd[fd] : 0;
     pthread_mutex_unlock(&lock);
     return r;
 }
+static bool is_fake(int fd) { return fake_kind(fd) != 0; }
 
-static void mark(int fd, bool v)
+static void mark(int fd, uint8_t v)
 {
     if (fd < 0 || fd >= MAX_FDS)
         return;
@@ -297,20 +340,24 @@ static void mark(int fd, bool v)
     pthread_mutex_unlock(&lock);
 }
 
-static void fake_node_stat(struct stat *st)
+static bool is_node(const char *path) { return path && (!strcmp(path, NODE) || !strcmp(path, CARD)); }
+
+/* The node's minor: 128 for the render node, 0 for card0 (libdrm takes the
+ * node type from it). */
+static void fake_node_stat(struct stat *st, unsigned minor)
 {
     memset(st, 0, sizeof *st);
     st->st_mode = S_IFCHR | 0666;
-    st->st_rdev = makedev(226, 128);
+    st->st_rdev = makedev(226, minor);
 }
 
 static int do_open(const char *path, int flags, mode_t mode)
 {
     ensure();
-    if (path && !strcmp(path, NODE)) {
+    if (is_node(path)) {
         int fd = real_open("/dev/null", O_RDWR | (flags & O_CLOEXEC));
-        mark(fd, true);
-        say("open " NODE " -> fd %d", fd);
+        mark(fd, !strcmp(path, NODE) ? 1 : 2);
+        say("open %s -> fd %d", path, fd);
         return fd;
     }
     char buf[PATH_MAX + 64];
@@ -352,8 +399,8 @@ FILE *fopen64(const char *path, const char *m) { return fopen(path, m); }
 int stat(const char *path, struct stat *st)
 {
     ensure();
-    if (!strcmp(path, NODE)) {
-        fake_node_stat(st);
+    if (is_node(path)) {
+        fake_node_stat(st, !strcmp(path, NODE) ? 128 : 0);
         return 0;
     }
     char buf[PATH_MAX + 64];
@@ -365,8 +412,9 @@ int stat64(const char *path, struct stat64 *st) { return stat(path, (struct stat
 int fstat(int fd, struct stat *st)
 {
     ensure();
-    if (is_fake(fd)) {
-        fake_node_stat(st);
+    uint8_t k = fake_kind(fd);
+    if (k) {
+        fake_node_stat(st, k == 1 ? 128 : 0);
         return 0;
     }
     return real_fstat(fd, st);
@@ -384,7 +432,7 @@ DIR *opendir(const char *path)
 ssize_t readlink(const char *path, char *out, size_t n)
 {
     ensure();
-    if (!strcmp(path, SYSDEV "/subsystem")) {
+    if (!strcmp(path, SYSDEV "/subsystem") || !strcmp(path, SYSDEV_CARD "/subsystem")) {
         /* libdrm wants the link to end in "/pci" (mesa-capture.md §1.1) */
         const char *t = "../../../bus/pci";
         size_t l = strlen(t) < n ? strlen(t) : n;
@@ -397,7 +445,8 @@ ssize_t readlink(const char *path, char *out, size_t n)
 char *realpath(const char *path, char *out)
 {
     ensure();
-    if (path && !strncmp(path, SYSDEV, strlen(SYSDEV))) {
+    if (path && (!strncmp(path, SYSDEV, strlen(SYSDEV)) ||
+                 !strncmp(path, SYSDEV_CARD, strlen(SYSDEV_CARD)))) {
         if (!out)
             return strdup(path);
         snprintf(out, PATH_MAX, "%s", path);
@@ -409,7 +458,7 @@ char *realpath(const char *path, char *out)
 int access(const char *path, int m)
 {
     ensure();
-    if (!strcmp(path, NODE))
+    if (is_node(path))
         return 0;
     char buf[PATH_MAX + 64];
     const char *r = redirect(path, buf, sizeof buf);
@@ -420,8 +469,9 @@ int dup(int fd)
 {
     ensure();
     int n = real_dup(fd);
-    if (n >= 0 && is_fake(fd)) {
-        mark(n, true);
+    uint8_t k = n >= 0 ? fake_kind(fd) : 0;
+    if (k) {
+        mark(n, k);
         say("dup fd %d -> %d", fd, n);
     }
     return n;
@@ -431,8 +481,9 @@ static int do_fcntl(int fd, int cmd, long arg)
 {
     ensure();
     int n = real_fcntl(fd, cmd, arg);
-    if ((cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && n >= 0 && is_fake(fd)) {
-        mark(n, true);
+    uint8_t k = (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && n >= 0 ? fake_kind(fd) : 0;
+    if (k) {
+        mark(n, k);
         say("fcntl dup fd %d -> %d", fd, n);
     }
     return n;
@@ -458,7 +509,7 @@ int close(int fd)
 {
     ensure();
     if (is_fake(fd)) {
-        mark(fd, false);
+        mark(fd, 0);
         say("close fd %d", fd);
     }
     return real_close(fd);
@@ -489,6 +540,8 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 static void dump(const char *ext, unsigned n, const void *p, size_t bytes)
 {
     const char *dir = getenv("LOCKSTEP_SHIM_OUT");
+    if (exec_mode && (!dir || !*dir))
+        return; /* the device records nothing unless asked */
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/cs_%04u.%s", dir && *dir ? dir : ".", n, ext);
     int fd = real_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -549,11 +602,115 @@ static int radeon_info(struct drm_radeon_info *in)
     case 0x10: /* MAX_PIPES */ *v = 1; return 0;
     case 0x15: /* RING_WORKING */ *v = 0; return 0;
     case 0x1a: /* MAX_SCLK */ *v = 500000; return 0;
-    case 0x26: /* GPU_RESET_COUNTER */ *v = 0; return 0;
+    case 0x26: /* GPU_RESET_COUNTER */
+        pthread_mutex_lock(&lock);
+        *v = reset_count;
+        pthread_mutex_unlock(&lock);
+        return 0;
     case RADEON_INFO_WANT_HYPERZ:
     case RADEON_INFO_WANT_CMASK: *v = 0; return 0;
     default: return fail(EINVAL);
     }
+}
+
+/* A GPU reset after a lockup (the kernel's radeon_gpu_reset, reached through
+ * radeon_cs_handle_lockup / radeon_gem_handle_lockup): the hung buffers are
+ * idle again, the reset counter advances, and the ioctl that found the
+ * lockup fails with EAGAIN. Called with lock held. */
+static int gpu_reset_locked(const char *who)
+{
+    klog("GPU reset (lockup of CS %u, found by %s); the ioctl fails with EAGAIN", lockup_cs, who);
+    lockup_pending = false;
+    reset_count++;
+    for (unsigned h = 0; h < MAX_BOS; h++)
+        bos[h].hung = false;
+    errno = EAGAIN;
+    return -1;
+}
+
+/* Exec mode: resolve the relocations to the buffer objects (mapped for the
+ * call), check as the kernel checks, execute; a refused CS fails with the
+ * kernel's errno, a hang leaves the buffers busy until the next wait resets
+ * the GPU. */
+static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const uint32_t *rel,
+                         uint32_t rel_dw, const uint32_t *flags, uint32_t flags_dw)
+{
+    pthread_mutex_lock(&lock);
+    if (lockup_pending) {
+        int r = gpu_reset_locked("the next DRM_RADEON_CS");
+        pthread_mutex_unlock(&lock);
+        return r;
+    }
+    pthread_mutex_unlock(&lock);
+    size_t nrel = rel ? rel_dw / 4 : 0;
+    mesa_device_bo *db = calloc(nrel ? nrel : 1, sizeof *db);
+    if (!db)
+        return fail(ENOMEM);
+    for (size_t k = 0; k < nrel; k++) {
+        uint32_t h = rel[4 * k];
+        pthread_mutex_lock(&lock);
+        int fd = h < MAX_BOS ? bos[h].memfd : -1;
+        uint64_t size = h < MAX_BOS ? bos[h].size : 0;
+        uint32_t tiling = h < MAX_BOS ? bos[h].tiling_flags : 0;
+        pthread_mutex_unlock(&lock);
+        if (fd < 0)
+            continue; /* no such object: the checker's ENOENT */
+        void *m = size ? real_mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                       : MAP_FAILED;
+        /* an empty object still exists: point at a harmless byte */
+        static uint8_t empty;
+        db[k].data = m == MAP_FAILED ? &empty : m;
+        db[k].size = m == MAP_FAILED ? 0 : size;
+        db[k].tiling_flags = tiling;
+    }
+    mesa_device_options o;
+    mesa_device_options_default(&o);
+    mesa_chip_family fam;
+    if (mesa_chip_family_of(pci_id, &fam))
+        o.check.family = fam;
+    if (watchdog)
+        o.exec.pvs.watchdog = watchdog;
+    /* WANT_HYPERZ / WANT_CMASK are answered "denied": this client owns neither */
+    mesa_cs_submit sub = {ib, ib_dw, rel, rel_dw, flags, flags_dw, NULL, 0};
+    mesa_submit_result r;
+    ls_diag d;
+    ls_status st = mesa_device_submit(&sub, db, nrel, &o, &r, &d);
+    for (size_t k = 0; k < nrel; k++)
+        if (db[k].size)
+            munmap(db[k].data, (size_t)db[k].size);
+    free(db);
+    char line[700];
+    if (st != LS_OK) {
+        ls_diag_format(&d, line, sizeof line);
+        klog("CS %u: lockstep failed: %s", n, line);
+        return fail(ENOMEM);
+    }
+    switch (r.outcome) {
+    case MESA_SUBMIT_REFUSED:
+        ls_diag_format(&r.diag, line, sizeof line);
+        klog("CS %u refused (%s): %s", n, r.err == ENOENT ? "ENOENT" : "EINVAL", line);
+        return fail(r.err);
+    case MESA_SUBMIT_HANG:
+        ls_diag_format(&r.diag, line, sizeof line);
+        klog("GPU lockup: CS %u hung at the draw packet at dword %ld: %s", n, r.hang_packet, line);
+        pthread_mutex_lock(&lock);
+        lockup_pending = true;
+        lockup_cs = n;
+        for (size_t k = 0; k < nrel; k++)
+            if (rel[4 * k] < MAX_BOS)
+                bos[rel[4 * k]].hung = true;
+        pthread_mutex_unlock(&lock);
+        return 0; /* the kernel accepted and queued it; the lockup shows at the next wait */
+    case MESA_SUBMIT_DONE:
+        if (r.draws_stopped) {
+            ls_diag_format(&r.diag, line, sizeof line);
+            klog("CS %u: %zu of %zu draws not executed (the model stops them): %s", n,
+                 r.draws_stopped, r.draws, line);
+        }
+        say("CS %u executed: %zu draws", n, r.draws);
+        return 0;
+    }
+    return 0;
 }
 
 static int radeon_cs(struct drm_radeon_cs *cs)
@@ -562,6 +719,8 @@ static int radeon_cs(struct drm_radeon_cs *cs)
     unsigned n = cs_count++;
     pthread_mutex_unlock(&lock);
     const uint64_t *chunks = (const uint64_t *)(uintptr_t)cs->chunks;
+    const uint32_t *ib = NULL, *rel = NULL, *flags = NULL;
+    uint32_t ib_dw = 0, rel_dw = 0, flags_dw = 0;
     for (unsigned i = 0; i < cs->num_chunks; i++) {
         const struct drm_radeon_cs_chunk *c =
             (const struct drm_radeon_cs_chunk *)(uintptr_t)chunks[i];
@@ -569,12 +728,21 @@ static int radeon_cs(struct drm_radeon_cs *cs)
                           : c->chunk_id == RADEON_CHUNK_ID_RELOCS ? "relocs"
                           : c->chunk_id == RADEON_CHUNK_ID_FLAGS  ? "flags"
                                                                   : NULL;
+        const uint32_t *data = (const uint32_t *)(uintptr_t)c->chunk_data;
+        if (c->chunk_id == RADEON_CHUNK_ID_IB)
+            ib = data, ib_dw = c->length_dw;
+        else if (c->chunk_id == RADEON_CHUNK_ID_RELOCS)
+            rel = data, rel_dw = c->length_dw;
+        else if (c->chunk_id == RADEON_CHUNK_ID_FLAGS)
+            flags = data, flags_dw = c->length_dw;
         say("CS %u chunk %u id %u len %u dw", n, i, c->chunk_id, c->length_dw);
         if (ext)
-            dump(ext, n, (const void *)(uintptr_t)c->chunk_data, (size_t)c->length_dw * 4);
+            dump(ext, n, data, (size_t)c->length_dw * 4);
         if (c->chunk_id == RADEON_CHUNK_ID_RELOCS && getenv("LOCKSTEP_SHIM_BOS"))
-            dump_bos(n, (const uint32_t *)(uintptr_t)c->chunk_data, c->length_dw);
+            dump_bos(n, data, c->length_dw);
     }
+    if (exec_mode)
+        return device_submit(n, ib, ib_dw, rel, rel_dw, flags, flags_dw);
     return 0;
 }
 
@@ -641,8 +809,7 @@ static int fake_ioctl(unsigned long req, void *arg)
         while (h < MAX_BOS && bos[h].memfd >= 0)
             h++;
         if (h < MAX_BOS) {
-            bos[h].memfd = memfd;
-            bos[h].size = g->size;
+            bos[h] = (bo){memfd, g->size, 0, 0, false};
         }
         pthread_mutex_unlock(&lock);
         if (h >= MAX_BOS) {
@@ -659,16 +826,46 @@ static int fake_ioctl(unsigned long req, void *arg)
         g->addr_ptr = (uint64_t)g->handle << 32;
         return 0;
     }
-    case DRM_RADEON_GEM_WAIT_IDLE:
-    case DRM_RADEON_GEM_BUSY:
-    case DRM_RADEON_GEM_SET_TILING:
+    case DRM_RADEON_GEM_WAIT_IDLE: {
+        /* Execution finished inside DRM_RADEON_CS: every buffer is idle,
+         * unless a CS hung; then the wait finds the lockup and resets
+         * (radeon_gem_wait_idle_ioctl -> radeon_gem_handle_lockup). */
+        pthread_mutex_lock(&lock);
+        int r = lockup_pending ? gpu_reset_locked("GEM_WAIT_IDLE") : 0;
+        pthread_mutex_unlock(&lock);
+        return r;
+    }
+    case DRM_RADEON_GEM_BUSY: {
+        /* busy (EBUSY, radeon_gem_busy_ioctl) only while a hung CS holds it */
+        struct drm_radeon_gem_busy *g = arg;
+        pthread_mutex_lock(&lock);
+        bool busy = g->handle < MAX_BOS && bos[g->handle].memfd >= 0 && bos[g->handle].hung;
+        pthread_mutex_unlock(&lock);
+        g->domain = RADEON_GEM_DOMAIN_VRAM;
+        return busy ? fail(EBUSY) : 0;
+    }
+    case DRM_RADEON_GEM_SET_TILING: {
+        struct drm_radeon_gem_set_tiling *g = arg;
+        pthread_mutex_lock(&lock);
+        bool ok = g->handle < MAX_BOS && bos[g->handle].memfd >= 0;
+        if (ok) {
+            bos[g->handle].tiling_flags = g->tiling_flags;
+            bos[g->handle].pitch = g->pitch;
+        }
+        pthread_mutex_unlock(&lock);
+        say("GEM_SET_TILING handle %u flags 0x%x pitch %u", g->handle, g->tiling_flags, g->pitch);
+        return ok ? 0 : fail(ENOENT);
+    }
     case DRM_RADEON_GEM_SET_DOMAIN:
         return 0;
     case DRM_RADEON_GEM_GET_TILING: {
         struct drm_radeon_gem_get_tiling *g = arg;
-        g->tiling_flags = 0;
-        g->pitch = 0;
-        return 0;
+        pthread_mutex_lock(&lock);
+        bool ok = g->handle < MAX_BOS && bos[g->handle].memfd >= 0;
+        g->tiling_flags = ok ? bos[g->handle].tiling_flags : 0;
+        g->pitch = ok ? bos[g->handle].pitch : 0;
+        pthread_mutex_unlock(&lock);
+        return ok ? 0 : fail(ENOENT);
     }
     case DRM_RADEON_CS: return radeon_cs(arg);
     default:

@@ -8,6 +8,7 @@
  * (alu.c) and TEX (here; sampling in tex.c) executing each instruction over
  * all lanes at once. Threads are independent and are spread over host cores;
  * results do not depend on how many cores run them. */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -24,7 +25,8 @@
 
 const char *const r500_exec_option_names[] = {
     "rcp-zero", "rsq-negative", "ln2-zero", "clamp-nan", "mad",
-    "kill",     "quad-top",     "pred-write", "watchdog", "max-instructions", "timeout", NULL,
+    "kill",     "quad-top",     "pred-write", "texkill-zero", "watchdog", "max-instructions",
+    "timeout",  NULL,
 };
 
 const char *r500_fault_kind_name(r500_fault_kind k)
@@ -49,6 +51,7 @@ void r500_options_default(r500_options *o)
     o->exec.kill = R500_KILL_STOP;
     o->exec.quad_top = R500_QUAD_TOP_LOW_Y;
     o->exec.pred_write = R500_PRED_WRITE_ACTIVE;
+    o->exec.texkill_zero = R500_TEXKILL_ZERO_KEEP;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
     /* The interpreter: the JIT compiles on every run (no cache yet), which
@@ -102,6 +105,10 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
         a = "active", b = "predicated";
         if ((k = pick(value, a, b)) >= 0)
             e->pred_write = (r500_pred_write)k;
+    } else if (!strcmp(name, "texkill-zero")) {
+        a = "keep", b = "kill";
+        if ((k = pick(value, a, b)) >= 0)
+            e->texkill_zero = (r500_texkill_zero)k;
     } else if (!strcmp(name, "engine")) {
         a = "interp", b = "jit";
         if ((k = pick(value, a, b)) >= 0) {
@@ -393,12 +400,15 @@ static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *
                             f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
     ls_lanes active = lanes_active(w);
     if (op == 2) {
-        /* TEXKILL: "kill pixel if any component is < 0" (us_tex_inst.txt) */
+        /* TEXKILL: "kill pixel if any component is < 0" (us_tex_inst.txt);
+         * whether -0.0 counts is model option texkill-zero (docs/assumptions.md) */
         ls_lanes kill = 0;
+        const bool neg_zero = w->job->options.exec.texkill_zero == R500_TEXKILL_ZERO_KILL;
         for (unsigned k = 0; k < 4; k++) {
             const float *v = w->temps[src][sw[k]];
             for (unsigned l = 0; l < n; l++)
-                kill |= (ls_lanes)(v[l] < 0.0f) << l;
+                kill |= (ls_lanes)(v[l] < 0.0f || (neg_zero && v[l] == 0.0f && signbit(v[l])))
+                        << l;
         }
         ls_lanes m = active & r500_pred_mask(w->fc.pred, x->in.field[R500_F_RGB_PRED_SEL],
                                              x->in.field[R500_F_RGB_PRED_INV], 0, w->fc.lanes);
@@ -494,6 +504,56 @@ static void trace_inst(worker *w, size_t t, unsigned pc)
                   (unsigned long long)w->fc.active, (unsigned long long)w->fc.killed);
     r500_fc_thread_trace_json(&w->fc, b);
     ls_buf_puts(b, "}");
+}
+
+static void trace_value(ls_buf *b, float v)
+{
+    if (isnan(v))
+        ls_buf_puts(b, "\"nan\"");
+    else if (isinf(v))
+        ls_buf_puts(b, v > 0 ? "\"inf\"" : "\"-inf\"");
+    else
+        ls_buf_printf(b, "%.9g", (double)v);
+}
+
+/* After an ALU or TEX instruction (job->trace_writes): the temp channels it
+ * writes (its write mask and destination, + aL when relative) with every
+ * lane's value, and the lanes it could write (active, or alive with
+ * WRITE_INACTIVE; its predicates decide within them). */
+static void trace_writes(worker *w, size_t t, unsigned pc, ls_lanes act)
+{
+    const r500_xinst *x = &w->p->x[pc];
+    const uint32_t *f = x->in.field;
+    unsigned n = w->alu.n;
+    ls_lanes can = x->write_inactive ? lanes_alive(w) : act;
+    ls_buf *b = w->trace;
+    ls_buf_printf(b, ",\n{\"thread\":%zu,\"pc\":%u,\"writes\":[", t, pc);
+    bool first = true;
+    for (unsigned ch = 0; ch < 4; ch++) {
+        if (!((x->wmask >> ch) & 1))
+            continue;
+        unsigned dst;
+        if (x->type == R500_TYPE_TEX) {
+            dst = f[R500_F_TEX_DST_ADDR];
+            if (f[R500_F_TEX_DST_ADDR_REL])
+                dst = (dst + (unsigned)w->fc.aL) & 127u;
+        } else {
+            unsigned u = ch == 3;
+            dst = x->addrd[u];
+            if (x->addrd_rel[u])
+                dst = (dst + (unsigned)w->fc.aL) & 127u;
+        }
+        ls_buf_printf(b, "%s{\"temp\":%u,\"ch\":\"%c\",\"lanes\":\"0x%016llx\",\"values\":[",
+                      first ? "" : ",", dst, "rgba"[ch], (unsigned long long)can);
+        first = false;
+        for (unsigned l = 0; l < n; l++) {
+            if (l)
+                ls_buf_putc(b, ',');
+            trace_value(b, w->temps[dst][ch][l]);
+        }
+        ls_buf_puts(b, "]}");
+    }
+    ls_buf_puts(b, "]}");
 }
 
 /* The active mask changes only at FC instructions and kills: work and
@@ -662,12 +722,16 @@ static void run_thread(worker *w, size_t t)
             c->active = act;
             c->alive = lanes_alive(w);
             r500_alu_exec(c, x);
+            if (w->trace && job->trace_writes && x->type == R500_TYPE_ALU)
+                trace_writes(w, t, pc, act);
             break;
         case R500_TYPE_TEX:
             w->st.inst_tex++;
             if (tex_exec(w, x, pc, &d)) {
                 add_fault(w, t, R500_FAULT_TEX, &d);
                 faulted = true;
+            } else if (w->trace && job->trace_writes) {
+                trace_writes(w, t, pc, act);
             }
             break;
         default: {

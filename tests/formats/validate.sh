@@ -49,11 +49,15 @@ for s in "$S"/*.schema.json; do
     || { echo "FAIL: $s is not a valid schema"; fail=1; }
 done
 
-# R500: stats and trace of examples with loops, subroutines and branches
+# R500: stats and trace of examples with loops, subroutines and branches (and
+# a trace with the temps each instruction writes)
 for ex in nested_if loop_break_continue subroutine rep_al; do
   run "$L" r500 run "$SRC/examples/r500/$ex.fs.asm" --size 8x4 -o "$T/$ex.png" \
     --stats "$T/$ex.stats.json" --trace "$T/$ex.trace.json" 2>/dev/null
 done
+run "$L" r500 run "$SRC/examples/r500/loop_break_continue.fs.asm" --size 8x4 -q \
+  --trace "$T/writes.trace.json" --trace-writes
+grep -q '"writes":' "$T/writes.trace.json" || { echo "FAIL: --trace-writes wrote no writes"; fail=1; }
 check r500-stats.schema.json "$T"/*.stats.json
 check r500-trace.schema.json "$T"/*.trace.json
 
@@ -89,6 +93,25 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -f "$SRC/tests/mesa/data/varying_color.
   fi
 else
   echo "note: the Mesa shim is not built; piglit results schema not exercised"
+fi
+
+# Mesa: a real fuzz campaign's reports (summary, findings), its triage and one
+# reduction, only where the shim is built and r300_dri.so is installed
+if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+  F=$T/fuzz
+  "$L" mesa fuzz --seed 7 --count 30 --out "$F" -q >/dev/null
+  case $? in 0|1|1[0-4]) ;; *) echo "FAIL: mesa fuzz"; fail=1 ;; esac
+  run "$L" mesa fuzz --triage "$F" 2>/dev/null
+  run "$L" mesa fuzz --reduce "$F" --limit 1 --max-tries 20 2>/dev/null
+  check mesa-fuzz-summary.schema.json "$F/summary.json"
+  check mesa-fuzz-finding.schema.json "$F"/findings/*/finding.json
+  check mesa-fuzz-triage.schema.json "$F/triage.json"
+  check mesa-fuzz-report.schema.json "$F"/findings/*/report.json
+  check r500-job.schema.json "$F"/findings/*/original-job.json
+  sed 's/"outcome": "disagree"/"outcome": "wrong"/' "$F"/findings/*/report.json | head -c 100000 >"$T/bad_report.json"
+  must_fail mesa-fuzz-report.schema.json "$T/bad_report.json"
+else
+  echo "note: the Mesa shim or r300_dri.so is missing; mesa fuzz schemas not exercised"
 fi
 
 # negative checks: broken documents must be rejected

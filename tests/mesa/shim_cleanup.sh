@@ -23,12 +23,14 @@ fail() { echo "FAILED: $*"; exit 1; }
 left() { find "$1" -maxdepth 1 -name 'lockstep-shim-*' | grep -q .; }
 printf 'void main() { gl_FragColor = vec4(0.25, 0.5, 0.75, 1.0); }\n' > "$work/t.frag"
 
-# 1. a whole `mesa run`: the mirror is made under $XDG_RUNTIME_DIR and removed
+# 1. a whole `mesa run`: the harness points the shim's $XDG_RUNTIME_DIR at its
+# own capture directory ($TMPDIR/lockstep-mesa-*), so that even a GL program
+# killed by a signal leaves nothing; the mirror is made there and removed
 out=$(XDG_RUNTIME_DIR="$work/xdg" TMPDIR="$work/tmp" LOCKSTEP_SHIM_TRACE=1 \
       "$lockstep" mesa run "$work/t.frag" --size 4x4 -o "$work/t.png" 2>&1) ||
   fail "mesa run: $out"
-grep -q "mirror $work/xdg/lockstep-shim-" <<<"$out" || fail "no mirror under \$XDG_RUNTIME_DIR: $out"
-grep -q "removed the mirror $work/xdg/lockstep-shim-" <<<"$out" || fail "mirror not removed: $out"
+grep -q "mirror $work/tmp/lockstep-mesa-[^/]*/lockstep-shim-" <<<"$out" || fail "no mirror in the capture directory: $out"
+grep -q "removed the mirror $work/tmp/lockstep-mesa-[^/]*/lockstep-shim-" <<<"$out" || fail "mirror not removed: $out"
 left "$work/xdg" && fail "left behind: $(ls "$work/xdg")"
 left "$work/tmp" && fail "left behind: $(ls "$work/tmp")"
 

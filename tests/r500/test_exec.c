@@ -199,6 +199,50 @@ static void test_texkill_and_clear(void **state)
     r500_job_free(&job);
 }
 
+/* TEXKILL of -0.0 (model option texkill-zero, docs/assumptions.md): t1 is
+ * preloaded with (-0.0, +0.0, 1, 1) in the left half and (+0.0, ...) in the
+ * right half; TEXKILL t1 kills nothing with "keep", the left half with
+ * "kill". */
+static void test_texkill_negative_zero(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        tx_prog p = {.n = 0};
+        r500_inst k;
+        r500_inst_init(&k, R500_TYPE_TEX);
+        TX(k, TEX_INST, 2), TX(k, TEX_SRC_ADDR, 1);
+        TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 2),
+            TX(k, TEX_SRC_Q_SWIZ, 3);
+        tx_add(&p, &k);
+        r500_inst o = tx_alu(R500_TYPE_OUT);
+        TX(o, RGB_OMASK, 7);
+        tx_add(&p, &o);
+        r500_job job;
+        tx_job(&job, &p, 4, 2, 8);
+        float img[4 * 2 * 4];
+        for (int i = 0; i < 8; i++) {
+            img[4 * i] = (i % 4) < 2 ? -0.0f : 0.0f;
+            img[4 * i + 1] = 0.0f;
+            img[4 * i + 2] = img[4 * i + 3] = 1.0f;
+        }
+        job.inputs[1].kind = R500_INPUT_IMAGE;
+        job.inputs[1].image = img;
+        ls_diag d;
+        assert_int_equal(r500_options_set(&job.options, "texkill-zero", mode ? "kill" : "keep", &d),
+                         LS_OK);
+        r500_result res;
+        tx_run(&job, &res);
+        for (int i = 0; i < 8; i++)
+            assert_int_equal(res.killed[i], mode == 1 && (i % 4) < 2);
+        r500_result_free(&res);
+        r500_job_free(&job);
+    }
+    r500_options o;
+    r500_options_default(&o);
+    ls_diag d;
+    assert_int_equal(r500_options_set(&o, "texkill-zero", "sometimes", &d), LS_ERR_ARG);
+}
+
 static void test_tex_nop_and_unbound_sampler(void **state)
 {
     (void)state;
@@ -579,6 +623,57 @@ static void test_trace_and_stats_json(void **state)
     r500_job_free(&job);
 }
 
+/* --trace-writes: after each ALU instruction, the temp channels it writes
+ * with every lane's value; an IF that skips a write leaves the old values. */
+static void test_trace_writes(void **state)
+{
+    (void)state;
+    tx_prog p = {.n = 0};
+    r500_inst w1 = set_const(5, 5, 56); /* t5.rb = 1.0 */
+    tx_add(&p, &w1);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_OMASK, 7);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 2, 2, 4);
+    job.workers = 1;
+    job.trace_writes = true;
+    ls_buf tr;
+    ls_buf_init(&tr);
+    r500_result res;
+    ls_diag d;
+    assert_int_equal(r500_run(&job, &res, &tr, &d), LS_OK);
+    ls_buf all;
+    ls_buf_init(&all);
+    ls_buf_puts(&all, "[");
+    ls_buf_append(&all, tr.data, tr.len);
+    ls_buf_puts(&all, "]");
+    ls_json *v = NULL;
+    if (ls_json_parse(all.data, all.len, "trace", &v, &d))
+        fail_msg("trace is not JSON: %d:%d: %s", d.line, d.col, d.msg);
+    /* instruction 0, its writes, the OUT (OUT writes no temp: no record) */
+    assert_int_equal(v->count, 3);
+    const ls_json *wr = ls_json_get(v->items[1], "writes");
+    assert_non_null(wr);
+    assert_int_equal(wr->count, 2);
+    static const char *const chans[2] = {"r", "b"};
+    for (int k = 0; k < 2; k++) {
+        const ls_json *e = wr->items[k];
+        assert_int_equal((int)ls_json_get(e, "temp")->number, 5);
+        assert_string_equal(ls_json_get(e, "ch")->text, chans[k]);
+        assert_string_equal(ls_json_get(e, "lanes")->text, "0x000000000000000f");
+        const ls_json *vals = ls_json_get(e, "values");
+        assert_int_equal(vals->count, 4);
+        for (size_t l = 0; l < 4; l++)
+            assert_true(vals->items[l]->number == 1.0);
+    }
+    ls_json_free(v);
+    ls_buf_free(&all);
+    ls_buf_free(&tr);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
 /* The demo program, evaluated directly: the same float operations in the
  * same order as its instructions (examples/r500/mandelbrot.inc comments). */
 static void mandel_ref(float u, float v, float rgb[3], int *iters)
@@ -681,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_alu_result_if_and_write_inactive),
         cmocka_unit_test(test_loop_al_relative),
         cmocka_unit_test(test_texkill_and_clear),
+        cmocka_unit_test(test_texkill_negative_zero),
         cmocka_unit_test(test_tex_nop_and_unbound_sampler),
         cmocka_unit_test(test_tex_ld_swizzles_and_mask),
         cmocka_unit_test(test_tex_ops),
@@ -689,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_instruction_budget),
         cmocka_unit_test(test_timeout_stops_runaway),
         cmocka_unit_test(test_trace_and_stats_json),
+        cmocka_unit_test(test_trace_writes),
         cmocka_unit_test(test_mandelbrot_demo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,127 @@
+/* The live virtual R500's submission path (include/lockstep/mesa_device.h). */
+#include "lockstep/mesa_device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void mesa_device_options_default(mesa_device_options *o)
+{
+    memset(o, 0, sizeof *o);
+    mesa_cs_check_options_default(&o->check);
+    mesa_exec_options_default(&o->exec);
+    o->execute = true;
+}
+
+const char *mesa_submit_outcome_name(mesa_submit_outcome o)
+{
+    switch (o) {
+    case MESA_SUBMIT_DONE: return "done";
+    case MESA_SUBMIT_REFUSED: return "refused";
+    case MESA_SUBMIT_HANG: return "hang";
+    }
+    return "?";
+}
+
+/* A draw stopped by the vertex engine's watchdog ("vs-watchdog": a vertex
+ * issued more instructions than allowed) is a GPU hang: the hardware would
+ * still be running it. mesa_exec_stream reports the PVS fault in the draw's
+ * diagnostic ("vertex V: PVS instruction I: watchdog: ..."; src/mesa/draw.c,
+ * src/r500/pvs_exec.c); every other stopped draw is a draw the model could
+ * not run (counted, not a hang). The whole-draw executor adds its fragment
+ * side here: an R500_FAULT_WATCHDOG thread or a job-wide limit
+ * (r500_exec_options.max_instructions / timeout) of the draw's fragment run. */
+static bool draw_hung(const mesa_exec_draw *dr)
+{
+    return dr->status == LS_ERR_FAULT && strstr(dr->diag.msg, "PVS instruction") &&
+           strstr(dr->diag.msg, ": watchdog:");
+}
+
+/* The execute step: the one place the whole-draw executor plugs in. Today:
+ * mesa_exec_stream over the (kernel-rewritten) IB with every relocated
+ * buffer's current contents; nothing is written back yet. */
+static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
+                         mesa_device_bo *bos, size_t nbos, const mesa_device_options *o,
+                         mesa_submit_result *r, ls_diag *d)
+{
+    size_t nrel = s->relocs ? s->relocs_dw / 4 : 0;
+    mesa_bo *mb = calloc(nrel ? nrel : 1, sizeof *mb);
+    if (!mb)
+        return ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
+    for (size_t k = 0; k < nrel && k < nbos; k++)
+        if (bos[k].data) {
+            mb[k].data = bos[k].data;
+            mb[k].size = (size_t)bos[k].size;
+        }
+    mesa_exec e;
+    ls_diag ed;
+    ls_diag_clear(&ed);
+    ls_status st = mesa_exec_stream("cs", ib, n, s->relocs, nrel * 4, mb, nrel, &o->exec, &e, &ed);
+    free(mb);
+    if (st == LS_ERR_NOMEM) {
+        *d = ed;
+        return st;
+    }
+    if (st) {
+        /* the checker accepted a stream the executor cannot walk: a draw
+         * the model could not run, reported, not a hang */
+        r->draws_stopped++;
+        r->diag = ed;
+        return LS_OK;
+    }
+    r->draws = e.ndraws;
+    for (size_t i = 0; i < e.ndraws; i++) {
+        const mesa_exec_draw *dr = &e.draws[i];
+        if (dr->status == LS_OK)
+            continue;
+        if (draw_hung(dr)) {
+            r->outcome = MESA_SUBMIT_HANG;
+            r->hang_packet = (long)dr->ib_dword;
+            r->diag = dr->diag;
+            break; /* the ring stops at the hung draw */
+        }
+        if (r->draws_stopped++ == 0)
+            r->diag = dr->diag;
+    }
+    mesa_exec_free(&e);
+    return LS_OK;
+}
+
+ls_status mesa_device_submit(const mesa_cs_submit *s, mesa_device_bo *bos, size_t nbos,
+                             const mesa_device_options *o, mesa_submit_result *r, ls_diag *d)
+{
+    mesa_device_options defo;
+    if (!o) {
+        mesa_device_options_default(&defo);
+        o = &defo;
+    }
+    memset(r, 0, sizeof *r);
+    r->hang_packet = -1;
+    ls_diag_clear(&r->diag);
+    ls_diag_clear(d);
+    mesa_cs_submit cs = *s;
+    mesa_cs_bo_info *info = NULL;
+    if (!cs.bos) {
+        info = calloc(nbos ? nbos : 1, sizeof *info);
+        if (!info)
+            return ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
+        for (size_t k = 0; k < nbos; k++)
+            info[k] = (mesa_cs_bo_info){bos[k].data != NULL, bos[k].size, bos[k].tiling_flags};
+        cs.bos = info;
+        cs.nbos = nbos;
+    }
+    uint32_t *patched = cs.ib && cs.ib_dw ? malloc(cs.ib_dw * 4) : NULL;
+    if (cs.ib && cs.ib_dw && !patched) {
+        free(info);
+        return ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
+    }
+    ls_status st = LS_OK;
+    if (mesa_cs_check(&cs, &o->check, patched, &r->check, &r->diag) != LS_OK) {
+        r->outcome = MESA_SUBMIT_REFUSED;
+        r->err = r->check.err;
+    } else if (o->execute && cs.ib && cs.ib_dw) {
+        st = execute(patched, cs.ib_dw, &cs, bos, nbos, o, r, d);
+    }
+    free(patched);
+    free(info);
+    return st;
+}
