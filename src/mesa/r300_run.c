@@ -372,8 +372,19 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", c->shim);
     snprintf(log, sizeof log, "%s/r300.log", dir);
-    char *env[] = {env_out, env_chip, env_pre, "LOCKSTEP_SHIM_BOS=1", NULL};
-    ls_status st = run_gl(c, frag, env, NULL, log, "r300", d);
+    /* as mesa_r300_job: the shim's mirror inside dir, the caller's drivers */
+    char env_run[PATH_MAX], env_drv[PATH_MAX + 32], env_dbg[128];
+    snprintf(env_run, sizeof env_run, "XDG_RUNTIME_DIR=%s", dir);
+    snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, c->drivers ? c->drivers : "");
+    snprintf(env_dbg, sizeof env_dbg, "RADEON_DEBUG=%.100s", c->radeon_debug ? c->radeon_debug : "");
+    char *env[8] = {env_out, env_chip, env_pre, env_run, "LOCKSTEP_SHIM_BOS=1"};
+    size_t ne = 5;
+    if (c->drivers && *c->drivers)
+        env[ne++] = env_drv;
+    if (c->radeon_debug)
+        env[ne++] = env_dbg;
+    env[ne] = NULL;
+    ls_status st = run_gl(c, frag, env, NULL, log, "r300", NULL, d);
     mesa_exec_all ex;
     memset(&ex, 0, sizeof ex);
     if (st == LS_OK) {
