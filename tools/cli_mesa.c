@@ -269,16 +269,24 @@ static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
     ls_diag_clear(&d);
     float *img = NULL;
     r500_raster_stats rs;
-    ls_status st = mesa_r300_render(c, frag, workers, &img, &rs, &d);
+    mesa_r300_verdict verdict;
+    ls_status st = mesa_r300_render(c, frag, workers, &img, &rs, &verdict, &d);
     /* with the shim's trace asked for, what the GL program printed goes to stderr */
     if (glout->len)
         fwrite(glout->data, 1, glout->len, stderr);
     glout->len = 0;
     c->output = NULL;
     if (st != LS_OK) {
+        /* the outcome classes as the rectangle model reports them (docs/mesa-fuzz.md) */
         int rc = cli_report(a, &d);
+        if (verdict.outcome == MESA_OUTCOME_R300_CRASH || verdict.outcome == MESA_OUTCOME_GLSL_ERROR)
+            return mesa_outcome_table[verdict.outcome].exit_status;
         return st == LS_ERR_IO ? CLI_UNAVAILABLE : rc;
     }
+    if (verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+        cli_warn(a, "%s: r300 reported a compiler error and drew with its dummy shader (%s)%s%s",
+                 frag, mesa_outcome_table[verdict.outcome].name, verdict.why[0] ? ": " : "",
+                 verdict.why);
     r500_result r;
     memset(&r, 0, sizeof r);
     r.width = c->width;
@@ -295,13 +303,18 @@ static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
                 (unsigned long long)rs.triangles, (unsigned long long)rs.pixels,
                 (unsigned long long)rs.quads, (unsigned long long)rs.killed,
                 (unsigned long long)rs.inst_fc, (unsigned long long)rs.faulted_threads);
-    if (rs.faulted_threads && !rc)
-        rc = cli_err(a, CLI_FAULT, "%s: %llu fragment thread(s) faulted", frag,
-                     (unsigned long long)rs.faulted_threads);
-    if (mode == MODE_CHECK) {
-        int crc = compare(a, c, frag, &r, tol, out);
-        rc = rc ? rc : crc;
+    int crc = mode == MODE_CHECK ? compare(a, c, frag, &r, tol, out) : CLI_OK;
+    if (!rc && crc != CLI_OK && crc != CLI_MISMATCH)
+        rc = crc;
+    if (!rc && rs.faulted_threads) {
+        cli_err(a, CLI_FAULT, "%s: %llu fragment thread(s) faulted", frag,
+                (unsigned long long)rs.faulted_threads);
+        rc = mesa_outcome_table[MESA_OUTCOME_LOCKSTEP_FAULT].exit_status;
     }
+    if (!rc && verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+        rc = mesa_outcome_table[MESA_OUTCOME_R300_COMPILE_ERROR].exit_status;
+    if (!rc)
+        rc = crc;
     free(img);
     return rc;
 }

@@ -359,9 +359,11 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
 }
 
 ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned workers,
-                           float **rgba, r500_raster_stats *rs, ls_diag *d)
+                           float **rgba, r500_raster_stats *rs, mesa_r300_verdict *v, ls_diag *d)
 {
     *rgba = NULL;
+    if (v)
+        memset(v, 0, sizeof *v);
     char dir[PATH_MAX / 2];
     snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
     if (!mkdtemp(dir))
@@ -384,7 +386,7 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
     if (c->radeon_debug)
         env[ne++] = env_dbg;
     env[ne] = NULL;
-    ls_status st = run_gl(c, frag, env, NULL, log, "r300", NULL, d);
+    ls_status st = run_gl(c, frag, env, NULL, log, "r300", v, d);
     mesa_exec_all ex;
     memset(&ex, 0, sizeof ex);
     if (st == LS_OK) {
