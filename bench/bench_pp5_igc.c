@@ -22,7 +22,7 @@
 #include <time.h>
 #include "base/buf.h"
 #include "bench_pp5_scene.h"
-#include "pp5/igc/igc_internal.h" /* the segment counters */
+#include "pp5/accel/igc_fast.h" /* the segment counters */
 #include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
@@ -157,10 +157,10 @@ static result measure(const char *name, const pp5_stream *s, const pp5_ucode *u,
         printf("  %-14s %.1f %% in quiet segments: loops %.1f %%, host clocks %.1f %%; "
                "%.1f loop plans (%.2f shapes made) and %.1f loops per 100 clocks "
                "(%.2f ending with a PostC)\n", "",
-               100.0 * (double)g->seg_clocks / all, 100.0 * (double)g->seg_loop_clocks / all,
-               100.0 * (double)g->seg_host_clocks / all, 100.0 * (double)g->seg_plans / all,
-               100.0 * (double)g->seg_shapes / all, 100.0 * (double)g->seg_loops / all,
-               100.0 * (double)g->seg_postc_loops / all);
+               100.0 * (double)PP5_FAST(g)->seg_clocks / all, 100.0 * (double)PP5_FAST(g)->seg_loop_clocks / all,
+               100.0 * (double)PP5_FAST(g)->seg_host_clocks / all, 100.0 * (double)PP5_FAST(g)->seg_plans / all,
+               100.0 * (double)PP5_FAST(g)->seg_shapes / all, 100.0 * (double)PP5_FAST(g)->seg_loops / all,
+               100.0 * (double)PP5_FAST(g)->seg_postc_loops / all);
     }
     pp5_igc_destroy(g);
     return r;

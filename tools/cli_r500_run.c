@@ -14,10 +14,25 @@
 #include "lockstep/r500_jit.h"
 #endif
 
+#ifdef LOCKSTEP_HAVE_JIT
+/* The process's JIT engine (liblockstep_jit): one compile cache for every
+ * job this command runs (mesa bench's repeated runs compile once). */
+static r500_jit_engine *cli_jit;
+
+static void cli_jit_free(void)
+{
+    r500_jit_engine_free(cli_jit);
+    cli_jit = NULL;
+}
+#endif
+
 const r500_engine_ops *cli_jit_ops(void)
 {
 #ifdef LOCKSTEP_HAVE_JIT
-    return r500_jit_ops(); /* liblockstep_jit: the CLI installs it in every job */
+    if (!cli_jit && (cli_jit = r500_jit_engine_new()))
+        atexit(cli_jit_free);
+    /* the CLI installs it in every job; without memory, the uncached table */
+    return cli_jit ? r500_jit_engine_ops(cli_jit) : r500_jit_ops();
 #else
     return NULL;
 #endif
@@ -203,7 +218,9 @@ int cli_r500_run(cli_args *a)
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
-    if (r500_run_observed(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, rec ? &obs : NULL, &d)) {
+    /* a recorded run is observed (the interpreter); otherwise the job's engine */
+    ls_buf *tb = cli_get(a, "trace") ? &tbuf : NULL;
+    if (rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d)) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);

@@ -139,9 +139,10 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
 ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float **rgba, ls_diag *d);
 
 /* llvmpipe's time per draw of frag, the mean of `repeat` draws after a warm-up,
- * with LP_NUM_THREADS = threads. */
+ * with LP_NUM_THREADS = threads: wall time in *seconds, CPU time of the GL
+ * process (its rasteriser threads included) in *cpu_seconds (may be NULL). */
 ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsigned threads, int repeat,
-                             double *seconds, ls_diag *d);
+                             double *seconds, double *cpu_seconds, ls_diag *d);
 
 /* Compare two RGBA float images channel by channel: a pixel differs when a
  * channel's |a - b| > tol (NaN against a number: infinitely different). diff,

@@ -447,7 +447,7 @@ ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float
 }
 
 ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsigned threads, int repeat,
-                             double *seconds, ls_diag *d)
+                             double *seconds, double *cpu_seconds, ls_diag *d)
 {
     char dir[PATH_MAX / 2];
     snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-time-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
@@ -463,9 +463,12 @@ ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsign
     ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", NULL, d);
     char line[128];
     static const char *const marks[] = {"draw_seconds ", NULL};
+    double cpu = -1;
     if (st == LS_OK && (!mesa_log_line(log, marks, line, sizeof line) ||
-                        sscanf(line, "draw_seconds %lf", seconds) != 1))
+                        sscanf(line, "draw_seconds %lf cpu_seconds %lf", seconds, &cpu) != 2))
         st = ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "llvmpipe: the GL program printed no draw time");
+    if (cpu_seconds)
+        *cpu_seconds = cpu;
     mesa_rm_tree(dir);
     return st;
 }

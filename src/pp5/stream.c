@@ -1,7 +1,7 @@
 /* Host-action streams: parser and runner. */
 #include "pp5/stream.h"
 
-#include "pp5/igc/igc_internal.h"
+#include "pp5/accel/igc_fast.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -413,7 +413,7 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
              * (pp5_igc_run_idle stops when Busy falls in a wait, or when fn
              * starts reading signals). TestPE clocks take the host side. */
             if ((c > 0 || a->kind == PP5_ACT_RUN || a->kind == PP5_ACT_WAIT) && !pe &&
-                !g->signals_read && !g->model_only) {
+                !g->signals_read && !PP5_FAST(g)->model_only) {
                 uint64_t m = clocks - c < limit - ran ? clocks - c : limit - ran;
                 uint64_t k = pp5_igc_run_idle(g, &idle, m, a->kind == PP5_ACT_WAIT, fn, user,
                                               NULL);
@@ -425,7 +425,7 @@ ls_status pp5_stream_run(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles, p
             /* The fast clock (same pins and state as pp5_igc_step()), unless fn
              * read the named signals after the last clock: then the full step,
              * which keeps them current, rather than rebuilding them each clock. */
-            bool full = g->signals_read || g->model_only;
+            bool full = g->signals_read || PP5_FAST(g)->model_only;
             g->signals_read = false;
             const pp5_host_in *now = c == 0 ? &in : &idle;
             ls_status st = full ? pp5_igc_step(g, now, &p, d) : pp5_igc_clock_fast(g, now, &p, d);
@@ -468,7 +468,7 @@ static void model_block_clock(void *user, const pp5_igc *g, const pp5_pins *p)
 ls_status pp5_stream_run_blocks(const pp5_stream *s, pp5_igc *g, uint64_t max_cycles,
                                 pp5_block_fn fn, void *user, ls_diag *d)
 {
-    if (g->model_only) {
+    if (PP5_FAST(g)->model_only) {
         model_blocks *mb = malloc(sizeof *mb);
         if (!mb)
             return ls_diag_set(d, LS_ERR_NOMEM, s->fname, 0, 0, "out of memory");

@@ -6,7 +6,7 @@
  * EMC bus model of pp5.md §5.2 (A-8): each operand is the wired AND of its
  * selected sources (1 when none), XOR its Cmp bit. */
 #include "pp5/uasm.h"
-#include "pp5/uword.h"
+#include "pp5/model/uword.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -36,7 +36,7 @@ libdir=$(dirname "$so")
 if command -v readelf >/dev/null; then
   readelf -d "$so" | grep -q 'SONAME.*\[liblockstep.so.0\]' || fail "soname is not liblockstep.so.0"
 fi
-for h in buf.h image.h r500.h r500_asm.h r500_fc.h r500_isa.h r500_raster.h r500_tex.h r500_txu.h status.h pp5.h; do
+for h in buf.h image.h r500.h r500_asm.h r500_fc.h r500_isa.h r500_raster.h r500_tex.h r500_txu.h r500_rb.h status.h pp5.h; do
   [ -n "$(find "$dest" -path "*/include/lockstep/$h")" ] || fail "header lockstep/$h not installed"
 done
 doc=$(find "$dest" -type d -path '*/share/doc/lockstep' | head -1)

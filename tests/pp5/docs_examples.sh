@@ -2,14 +2,16 @@
 # Every example block of the PP5 user docs runs: ```pp5m blocks assemble (pp5 asm),
 # ```pp5stream blocks run with the nearest preceding ```pp5m block as microcode
 # (pp5 run), ```scene blocks render (pp5 render), ```console blocks (`$ lockstep …` then
-# the exact stdout, run in the source root) print what they show. Usage: docs_examples.sh LOCKSTEP SRCROOT
+# the exact stdout, run in the source root) print what they show; in the contributor page
+# docs/pp5-accel.md, console blocks may run a tests/pp5 script instead (`$ tests/pp5/…`).
+# Usage: docs_examples.sh LOCKSTEP SRCROOT
 set -eu
 LS=$1 ROOT=$2
 case $LS in /*) ;; *) LS=$PWD/$LS ;; esac
 T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
 B=$T/b && mkdir "$B"
 n=0
-for doc in "$ROOT/docs/pp5.md" "$ROOT/docs/pp5-render.md"; do
+for doc in "$ROOT/docs/pp5.md" "$ROOT/docs/pp5-render.md" "$ROOT/docs/pp5-accel.md"; do
   # split into numbered block files: NNN.kind
   awk -v dir="$B" '
     /^```(pp5m|pp5stream|scene|console)$/ { kind = substr($0, 4); i++; f = sprintf("%s/%03d.%s", dir, i, kind); next }
@@ -26,9 +28,14 @@ for doc in "$ROOT/docs/pp5.md" "$ROOT/docs/pp5-render.md"; do
       *.scene) "$LS" pp5 render "$B/$f" -o "$T/out.png" 2>/dev/null \
                 || { echo "FAIL: $doc: scene block $f"; exit 1; } ;;
       *.console) cmd=$(head -n 1 "$B/$f" | sed -n 's/^\$ lockstep //p')
-              [ -n "$cmd" ] || { echo "FAIL: $doc: console block $f does not start with '\$ lockstep '"; exit 1; }
+              script=$(head -n 1 "$B/$f" | sed -n 's/^\$ \(tests\/pp5\/.*\)/\1/p')
+              [ -n "$cmd$script" ] || { echo "FAIL: $doc: console block $f does not start with '\$ lockstep ' or '\$ tests/pp5/'"; exit 1; }
               tail -n +2 "$B/$f" > "$T/want"
-              (cd "$ROOT" && eval "\"\$LS\" $cmd" 2>/dev/null) > "$T/got" || { echo "FAIL: $doc: console block $f exits non-zero"; exit 1; }
+              if [ -n "$script" ]; then
+                (cd "$ROOT" && eval "$script" 2>/dev/null) > "$T/got" || { echo "FAIL: $doc: console block $f exits non-zero"; exit 1; }
+              else
+                (cd "$ROOT" && eval "\"\$LS\" $cmd" 2>/dev/null) > "$T/got" || { echo "FAIL: $doc: console block $f exits non-zero"; exit 1; }
+              fi
               diff -u "$T/want" "$T/got" || { echo "FAIL: $doc: console block $f output differs"; exit 1; } ;;
       *) continue ;;
     esac

@@ -1,5 +1,5 @@
 /* The equality the differential tests of the IGC fast step check: every field
- * of the architectural state (made from the lists of src/pp5/igc/igc_state.h,
+ * of the architectural state (made from the lists of src/pp5/model/igc/igc_state.h,
  * so a field added there is compared without editing this file), the kept
  * warnings with their text, and every named signal. b is synchronised first.
  * On a difference, why says where. */
@@ -7,7 +7,7 @@
 #define LOCKSTEP_TESTS_PP5_IGC_EQUAL_H
 #include <string.h>
 #include "lockstep/pp5.h"
-#include "pp5/igc/igc_state_diff.h"
+#include "pp5/model/igc/igc_state_diff.h"
 
 static char why[512];
 

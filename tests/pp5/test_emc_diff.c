@@ -1,5 +1,5 @@
-/* Differential test: the optimised EMC array (src/pp5/emc.c) against the
- * straightforward reference kept in tests/pp5/emc_ref.c, clock by clock.
+/* Differential test: the optimised EMC array (src/pp5/accel/emc.c) against the
+ * model (src/pp5/model/emc_ref.c), clock by clock.
  *
  * 1. Random pin sequences: microcode-library ALU words and fully random ALU
  *    words, idle words, redundant codes (ExtOps, config mode with same and
@@ -12,8 +12,9 @@
  *    source, QEE latency); interleaved pp5_emc_set_field / set_config.
  * 2. pp5_render on random scenes, the reference stepped from the same pins.
  *
- * Every memory bit, Enable, Carry, every configuration register, the ExtOp,
- * warning and set counters are compared, after every clock or at random
+ * Every part of the state that src/pp5/model/emc_state.h lists (memory bits,
+ * Enable, Carry, configuration registers, ExtOp, warning and set counters) is
+ * compared (emc_equal.h), after every clock or at random
  * intervals (so that deferred work is checked both right after it was
  * deferred and long after). Seed printed; replay with LOCKSTEP_SEED=...;
  * LOCKSTEP_DIFF_CLOCKS scales the number of clocks per case;
@@ -27,6 +28,7 @@
 #include "../common/test_util.h"
 #include "base/buf.h"
 #include "pp5/model/emc_ref.h"
+#include "emc_equal.h"
 #include "lockstep/pp5_emc.h"
 #include "pp5/render.h"
 
@@ -50,54 +52,23 @@ static bool chance(uint64_t *s, int percent) { return rint_(s, 100) < percent; }
 static bool same_state(const pp5_emc *f, const emc_ref *r, const char *where, long clock)
 {
     int w = pp5_emc_width(f), h = pp5_emc_height(f);
-    size_t nw = (size_t)w * (size_t)h / 64;
-    uint64_t *a = malloc(nw * 8), *b = malloc(nw * 8);
-    bool ok = true;
-    int nplanes = getenv("LOCKSTEP_DIFF_NOCARRY") ? PP5_EMC_MEM_BITS + 1 : PP5_EMC_MEM_BITS + 2;
-    for (int pl = 0; pl < nplanes && ok; pl++) {
-        int which = pl < PP5_EMC_MEM_BITS ? pl : pl == PP5_EMC_MEM_BITS ? PP5_EMC_PLANE_E : PP5_EMC_PLANE_CARRY;
-        pp5_emc_plane(f, which, a);
-        emc_ref_plane(r, which, b);
-        for (size_t i = 0; i < nw; i++)
-            if (a[i] != b[i]) {
-                int p = (int)(i * 64) + __builtin_ctzll(a[i] ^ b[i]);
-                fprintf(stderr, "%s, clock %ld: %s %d differs at pixel (%d, %d): fast %d, reference %d\n",
-                        where, clock, which == PP5_EMC_PLANE_E ? "Enable" : which == PP5_EMC_PLANE_CARRY ? "Carry" : "memory bit",
-                        which, p % w, p / w, (int)(a[i] >> (p & 63) & 1), (int)(b[i] >> (p & 63) & 1));
-                ok = false;
-                break;
-            }
-    }
+    const bool with_carry = !getenv("LOCKSTEP_DIFF_NOCARRY");
+    /* the state, part by part as src/pp5/model/emc_state.h lists it */
+    char why[256];
+    bool ok = emc_state_equal(f, r, with_carry, why, sizeof why);
+    if (!ok)
+        fprintf(stderr, "%s, clock %ld: %s\n", where, clock, why);
     /* the single-pixel accessors agree with the planes */
     for (int t = 0; t < 8 && ok; t++) {
         int x = (int)((clock * 7 + t * 13) % w), y = (int)((clock * 5 + t * 31) % h), abit = (int)((clock + t * 29) % 210);
         if (pp5_emc_mem_bit(f, x, y, abit) != emc_ref_mem_bit(r, x, y, abit) ||
             pp5_emc_enable(f, x, y) != emc_ref_enable(r, x, y) ||
-            (nplanes == PP5_EMC_MEM_BITS + 2 && pp5_emc_carry(f, x, y) != emc_ref_carry(r, x, y)) ||
+            (with_carry && pp5_emc_carry(f, x, y) != emc_ref_carry(r, x, y)) ||
             pp5_emc_field(f, x, y, abit, 40) != emc_ref_field(r, x, y, abit, 40)) {
             fprintf(stderr, "%s, clock %ld: single-pixel accessors differ at (%d, %d) bit %d\n", where, clock, x, y, abit);
             ok = false;
         }
     }
-    for (int k = 0; k < pp5_emc_chips(f) && ok; k++)
-        if (pp5_emc_config(f, k) != emc_ref_config(r, k)) {
-            fprintf(stderr, "%s, clock %ld: config of chip %d: fast %#x, reference %#x\n", where, clock, k,
-                    pp5_emc_config(f, k), emc_ref_config(r, k));
-            ok = false;
-        }
-    for (int i = 0; i < 6 && ok; i++)
-        if (pp5_emc_extop_count(f, i) != emc_ref_extop_count(r, i)) {
-            fprintf(stderr, "%s, clock %ld: ExtOp%d count differs\n", where, clock, i);
-            ok = false;
-        }
-    if (ok && (pp5_emc_warning_count(f) != emc_ref_warning_count(r) || pp5_emc_sets(f) != emc_ref_sets(r))) {
-        fprintf(stderr, "%s, clock %ld: warnings %llu/%llu or sets %llu/%llu differ\n", where, clock,
-                (unsigned long long)pp5_emc_warning_count(f), (unsigned long long)emc_ref_warning_count(r),
-                (unsigned long long)pp5_emc_sets(f), (unsigned long long)emc_ref_sets(r));
-        ok = false;
-    }
-    free(a);
-    free(b);
     return ok;
 }
 

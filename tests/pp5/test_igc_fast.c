@@ -1,4 +1,4 @@
-/* Differential test of the IGC fast step (src/pp5/igc/fast.c) against the full
+/* Differential test of the IGC fast step (src/pp5/accel/igc_fast.c) against the full
  * step (igc.c, the model of record): two IGCs with the same options, microcode
  * and host inputs, one clocked by pp5_igc_step(), the other by
  * pp5_igc_step_fast(); after every clock the pins, the status and diagnostic,
@@ -16,7 +16,7 @@
 
 #include "base/buf.h"
 #include "lockstep/pp5.h"
-#include "pp5/igc/igc_internal.h"
+#include "pp5/accel/igc_fast.h"
 #include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
@@ -204,7 +204,7 @@ static const pp5_host_in *next_input(host *h, const pp5_options *o, bool busy,
  * generator that stops reaching something fails the test instead of passing it. */
 static struct {
     long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
-    long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (fast.c) */
+    long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (igc_fast.c) */
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
     long seg_host_loop; /* of them, clocked by loops in closed form */
     long seg_go_last; /* of those loops, the ones ending with the Go's clock (CSB low) */
@@ -360,14 +360,14 @@ static void one_run(uint64_t seed, int run, int clocks)
     if (!state_equal(a, b))
         fail_at(seed, run, pp5_igc_cycle(a), "final state");
     cov.warnings += (long)pp5_igc_warning_count(a);
-    cov.seg += (long)b->seg_clocks;
-    cov.seg_loop += (long)b->seg_loop_clocks;
-    cov.ctab_rows += (long)b->seg_ctab_rows;
-    cov.ctab_drops += (long)b->seg_ctab_drops;
-    cov.plans += (long)b->seg_plans;
-    cov.shapes += (long)b->seg_shapes;
+    cov.seg += (long)PP5_FAST(b)->seg_clocks;
+    cov.seg_loop += (long)PP5_FAST(b)->seg_loop_clocks;
+    cov.ctab_rows += (long)PP5_FAST(b)->seg_ctab_rows;
+    cov.ctab_drops += (long)PP5_FAST(b)->seg_ctab_drops;
+    cov.plans += (long)PP5_FAST(b)->seg_plans;
+    cov.shapes += (long)PP5_FAST(b)->seg_shapes;
     for (int i = 0; i < 512; i++) { /* the pre-decoded store follows the store */
-        pp5_uop ua = a->uop[i], ub = b->uop[i];
+        pp5_uop ua = PP5_FAST(a)->uop[i], ub = PP5_FAST(b)->uop[i];
         ua.ctab_ok = ub.ctab_ok = 0; /* (whether b's seg_ctab row is made yet) */
         assert_memory_equal(&ua, &ub, sizeof ua);
     }
@@ -870,13 +870,13 @@ static void blocks_run(uint64_t seed, int run)
     if (!state_equal(ga, gb))
         fail_at(seed, run, pp5_igc_cycle(ga), "blocks: final state");
     assert_true(bursts > (scripted ? 20 : 50) || ended);
-    cov.seg += (long)gb->seg_clocks;
-    cov.seg_loop += (long)gb->seg_loop_clocks;
-    cov.seg_host += (long)gb->seg_host_clocks;
-    cov.seg_host_loop += (long)gb->seg_host_loop_clocks;
-    cov.seg_go_last += (long)gb->seg_go_last_loops;
-    cov.seg_posti_loops += (long)gb->seg_posti_loops;
-    cov.seg_postc_loops += (long)gb->seg_postc_loops;
+    cov.seg += (long)PP5_FAST(gb)->seg_clocks;
+    cov.seg_loop += (long)PP5_FAST(gb)->seg_loop_clocks;
+    cov.seg_host += (long)PP5_FAST(gb)->seg_host_clocks;
+    cov.seg_host_loop += (long)PP5_FAST(gb)->seg_host_loop_clocks;
+    cov.seg_go_last += (long)PP5_FAST(gb)->seg_go_last_loops;
+    cov.seg_posti_loops += (long)PP5_FAST(gb)->seg_posti_loops;
+    cov.seg_postc_loops += (long)PP5_FAST(gb)->seg_postc_loops;
     if (scripted)
         cov.script_warnings += (long)pp5_igc_warning_count(gb);
     cov.bursts += bursts;
@@ -904,15 +904,15 @@ static void test_blocks_library(void **state)
     /* host clocks in segments; failed host clocks and warnings in scripts */
     /* (fewer since the extra writes before a Go: a bad FBITS there ends a stream) */
     assert_true(cov.seg_host > 100 && cov.script_errors >= 1 && cov.script_warnings > 20);
-    /* host runs ending with a Go clocked by loops (fast.c, seg_host_loopable) */
+    /* host runs ending with a Go clocked by loops (igc_fast.c, seg_host_loopable) */
     assert_true(cov.seg_host_loop > 20);
     /* of them, runs after the CSB end at a word that shifts (QLOAD's wait):
-     * the loop ends with the Go's clock (fast.c, go_last) */
+     * the loop ends with the Go's clock (igc_fast.c, go_last) */
     printf("%ld host-run loops ending with the Go\n", cov.seg_go_last);
     assert_true(cov.seg_go_last > 10);
-    /* loops whose first clock posts the pending instruction (fast.c, posti_first) */
+    /* loops whose first clock posts the pending instruction (igc_fast.c, posti_first) */
     assert_true(cov.seg_posti_loops > 100);
-    /* self-loops whose last clock posts C (fast.c, t_pc) */
+    /* self-loops whose last clock posts C (igc_fast.c, t_pc) */
     printf("%ld self-loops ending with a PostC\n", cov.seg_postc_loops);
     assert_true(cov.seg_postc_loops > 100);
 }
@@ -972,7 +972,7 @@ static pp5_ucode *assemble_self_loop_routine(const char *name)
     return assemble_ok(src, name);
 }
 
-/* Self-loops whose last clock posts C (fast.c, t_pc): a loop counter's
+/* Self-loops whose last clock posts C (igc_fast.c, t_pc): a loop counter's
  * terminal count or the TRR token arriving in that very clock must keep the
  * clock out of the loop. A routine counting LC1 down in a self-loop that
  * shifts every clock, the next instruction's Go while it loops; the I word's
@@ -1019,7 +1019,7 @@ static void test_postc_loop_edges(void **state)
             memset(&idle, 0, sizeof idle);
             (void)script_check(seed, (int)(fb * 256 + v), &s, ga, gb, items, ni, &idle, buf,
                                BURST, &bursts);
-            postc_loops += (long)gb->seg_postc_loops;
+            postc_loops += (long)PP5_FAST(gb)->seg_postc_loops;
             pp5_igc_destroy(ga);
             pp5_igc_destroy(gb);
         }
@@ -1031,7 +1031,7 @@ static void test_postc_loop_edges(void **state)
 }
 
 /* A self-loop entered by an inc (QLOAD's ql2: no branch back before its first
- * clock) is planned from that first clock (fast.c: seg_ctab's branch-back
+ * clock) is planned from that first clock (igc_fast.c: seg_ctab's branch-back
  * flag is also set into a word that branches to itself). A routine of a word
  * that goes on (force inc) into a counted self-loop that shifts every clock,
  * for LC1 counts of 8 to 70 clocks, in one script call each, against full
@@ -1089,9 +1089,9 @@ static void test_self_loop_head(void **state)
             at_l += gc->pc_exec == 5;
         }
         assert_true(at_l >= 8);
-        if (gb->seg_loop_clocks != at_l - 1) {
+        if (PP5_FAST(gb)->seg_loop_clocks != at_l - 1) {
             snprintf(why, sizeof why, "LC1 %u: %llu clocks at the loop word, %llu in loops", v,
-                     (unsigned long long)at_l, (unsigned long long)gb->seg_loop_clocks);
+                     (unsigned long long)at_l, (unsigned long long)PP5_FAST(gb)->seg_loop_clocks);
             fail_at(seed, (int)c, pp5_igc_cycle(gb), "self-loop head: loop clocks");
         }
         tried++;
@@ -1104,7 +1104,7 @@ static void test_self_loop_head(void **state)
     printf("self-loop heads: %ld counts, each looped from its first clock\n", tried);
 }
 
-/* An older self-loop's description (fast.c: seg_self_desc, the records of a
+/* An older self-loop's description (igc_fast.c: seg_self_desc, the records of a
  * self-loop left to the segment's end) must not be taken for a later two-word
  * loop's: a description is this loop's only if its first clock k0 is at or
  * after the loop's first clock. Taken wrongly, the host flags of a two-word
@@ -1181,7 +1181,7 @@ static void test_desc_two_word_host_end(void **state)
                 (void)script_check(seed, (int)((c * 8 + hm) * 64 + gap), &s, ga, gb, items, ni,
                                    &idle, buf, BURST, &bursts);
                 /* (a loop took the host run, after the self-loop) */
-                const bool took = gb->seg_host_loop_clocks >= hm && gb->seg_loops >= 2;
+                const bool took = PP5_FAST(gb)->seg_host_loop_clocks >= hm && PP5_FAST(gb)->seg_loops >= 2;
                 looped += took;
                 looped4 += took && hm >= 4;
                 runs++;
@@ -1263,7 +1263,7 @@ static void test_host_busy_kinds(void **state)
     assert_true(warned > 20 && failed > 30);
 }
 
-/* The loop plans' memo of shapes (fast.c) follows the store and the loop
+/* The loop plans' memo of shapes (igc_fast.c) follows the store and the loop
  * counters: counted loops of one word (LC1, LC2) and of two words run as a
  * script of two instructions — the first with a count far from the terminal
  * one, the second with every count near it (where a loop's first two clocks
@@ -1361,8 +1361,8 @@ static void test_shape_memo(void **state)
                 (void)script_check(seed, (int)(prog * 1000 + v * 10 + round), &s, ga, gb, items,
                                    10, &idle, buf, BURST, &bursts);
             }
-            plans += (long)gb->seg_plans;
-            shapes += (long)gb->seg_shapes;
+            plans += (long)PP5_FAST(gb)->seg_plans;
+            shapes += (long)PP5_FAST(gb)->seg_shapes;
             pp5_igc_destroy(ga);
             pp5_igc_destroy(gb);
         }
@@ -1374,7 +1374,7 @@ static void test_shape_memo(void **state)
     assert_true(plans - shapes > 100 && shapes > 100);
 }
 
-/* Self-loops in their steady stretches (fast.c, seg_self_clocks()): a
+/* Self-loops in their steady stretches (igc_fast.c, seg_self_clocks()): a
  * counted self-loop that shifts every clock, entered right after the NewL of
  * a Done word that shifts or not (the loop's first three clocks take TrSt from
  * the clocks before it), while the C coefficient of a fresh posting is still
@@ -1440,7 +1440,7 @@ static void test_self_loop_stretches(void **state)
                 memset(&idle, 0, sizeof idle);
                 (void)script_check(seed, (int)(prog * 100000 + fb * 100 + lc), &s, ga, gb, items,
                                    10, &idle, buf, BURST, &bursts);
-                loop_clocks += (long)gb->seg_loop_clocks;
+                loop_clocks += (long)PP5_FAST(gb)->seg_loop_clocks;
                 pp5_igc_destroy(ga);
                 pp5_igc_destroy(gb);
             }
@@ -1487,7 +1487,7 @@ static void test_stream_append(void **state)
     pp5_stream_free(&t);
 }
 
-/* The two bit tricks of fast.c, against loops. */
+/* The two bit tricks of igc_fast.c, against loops. */
 static void test_bit_tricks(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /* The differential comparison of the IGC fast step (igc_equal.h) is made from
- * the state lists of src/pp5/igc/igc_state.h, so a state field added to a
+ * the state lists of src/pp5/model/igc/igc_state.h, so a state field added to a
  * module is compared without editing any test. Shown here: this program is
  * built with the IGC's sources compiled with PP5_PLANTED_FIELD, which adds a
  * field to the Controller's list that only the full step writes; the same

@@ -2,7 +2,7 @@
 #include "test_util.h"
 
 #include "lockstep/pp5.h"
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 #include "pp5/uasm.h"
 
 static pp5_igc *make_igc(const char *src, const pp5_options *opt)

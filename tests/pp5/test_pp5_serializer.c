@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "lockstep/pp5.h"
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 /* ---------------------------------------------------------------- ExpDec */
 

@@ -1,11 +1,13 @@
 /* The EMC array model: readable, pixel by pixel, no speed tricks (the model
- * of record for src/pp5/emc.c, the fast array; tests/pp5/test_emc_diff.c
+ * of record for src/pp5/accel/emc.c, the fast array; tests/pp5/test_emc_diff.c
  * compares them). pp5 render --engine model draws with it. */
 #ifndef LOCKSTEP_PP5_MODEL_EMC_REF_H
 #define LOCKSTEP_PP5_MODEL_EMC_REF_H
 #include "lockstep/pp5_emc.h"
 
 typedef struct emc_ref emc_ref;
+/* The geometry and latency the EMC array accepts (both arrays use it). */
+ls_status emc_ref_check_options(const pp5_emc_options *o, ls_diag *d);
 ls_status emc_ref_create(emc_ref **out, const pp5_emc_options *opt, ls_diag *d);
 void emc_ref_destroy(emc_ref *e);
 void emc_ref_step(emc_ref *e, const pp5_pins *p);

@@ -1,7 +1,7 @@
 /* (8) OutputLatch — seed 003 §IV.3.3-8: output pins with their delays, the
  * direct-to-ALU XNOR, RMode forcing, paired addresses and ExtOp strobes.
  * Whole-cycle sampling convention: include/lockstep/pp5.h and docs/pp5.md. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * "All of the IGC inputs … are of type 'latched on the rising edge of Ph' …
  *  The inputs are latched on Ph2 in InputLatch (except for TestOEHLPR and
  *  TestPEHLPR, which are just buffered)." */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <string.h>
 

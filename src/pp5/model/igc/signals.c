@@ -3,7 +3,7 @@
  * signals are the values of the last clock, undelayed; pins are the last
  * pp5_pins. The CSBLatch busy latches are prefixed "Ser." because the seed
  * reuses the names CBsy/IBsy (erratum §9.6). */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <string.h>
 

@@ -32,6 +32,8 @@
  * pp5_emc_run in random blocks) against the straightforward array kept in
  * src/pp5/model/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
+#include "pp5/model/emc_ref.h"
+#include "pp5/model/emc_state.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -199,23 +201,6 @@ struct pp5_emc {
     uint64_t leads[2][4];   /* the chips that lead their column (x) / row (y) group (regroup) */
 };
 
-void pp5_emc_options_default(pp5_emc_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->tile_w = 16;
-    o->tile_h = 16;
-    o->chips_x = 8;
-    o->chips_y = 8;
-    o->sum_table = 0x96;    /* A⊕B⊕C to memory */
-    o->carry_table = 0xE8;  /* maj(A,B,C) to Carry */
-    o->enable_table = 0xE8; /* maj(A,B,C) to Enable */
-    o->mwrt_gated_by_e = true;
-    o->loads_gated_by_e = false;
-    o->s_source = PP5_S_PREV_READ;
-    o->qee_latency = 22;
-    o->config_origin_full = true;
-}
-
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
     return e->mem + (size_t)a * e->ps + (size_t)c * (size_t)e->wpc;
@@ -270,12 +255,9 @@ ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
     pp5_emc_options o;
     if (opt) o = *opt; else pp5_emc_options_default(&o);
     *out = NULL;
-    if (o.tile_w < 1 || o.tile_h < 1 || o.chips_x < 1 || o.chips_y < 1 ||
-        o.tile_w * o.chips_x > 2048 || o.tile_h * o.chips_y > 2048 ||
-        o.chips_x * o.chips_y > 256 || (o.tile_w * o.chips_x * o.tile_h * o.chips_y) % 64 ||
-        o.qee_latency < 0 || o.qee_latency > 64)
-        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: bad geometry (need ≤ 256 chips, ≤ 2048 "
-                           "pixels a side, a pixel count that is a multiple of 64, latency 0..64)");
+    ls_status st = emc_ref_check_options(&o, d); /* (the model's rule) */
+    if (st != LS_OK)
+        return st;
     if (!o.config_origin_full && ((o.tile_w & (o.tile_w - 1)) || (o.tile_h & (o.tile_h - 1))))
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: origins of high-order bits only (A-14 "
                            "alternative) need power-of-two tile sides");
@@ -417,6 +399,9 @@ int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
 uint64_t pp5_emc_extop_count(const pp5_emc *e, int i) { return (i >= 0 && i < 6) ? e->extops[i] : 0; }
 uint64_t pp5_emc_warning_count(const pp5_emc *e) { return e->warnings; }
 uint64_t pp5_emc_sets(const pp5_emc *e) { return (uint64_t)e->nset_total; }
+#ifdef PP5_PLANTED_FIELD /* (left out: the accelerator does not keep it up) */
+uint64_t pp5_emc_planted(const pp5_emc *e) { (void)e; return 0; }
+#endif
 uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchips) ? e->config[k] : 0; }
 void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
 {
@@ -3252,6 +3237,193 @@ static inline __attribute__((always_inline)) void adder_bit(uint64_t xw, uint64_
     *ak = (u & v) | (*ak & x);
 }
 
+/* The chip's bit-serial adder in a segment (seg_chip): the set it is for
+ * (ring), Q's constant bits from kc up (qmin), the next bit it can step to
+ * and the last it gave (AT), its carry (AK), the chip's column and row data of
+ * the set (xd, yd: bit klo first). */
+typedef struct seg_adder {
+    int ring, kc, next_k, last_k, klo;
+    i128 qmin;
+    v4u AK, AT;
+    uint64_t *xd, *yd;
+    size_t xslot, yslot; /* the chip's column and row slots (the same for every set) */
+} seg_adder;
+
+/* The adder on set ring for chip c: its data, and kc, qmin (Q over the chip in
+ * one 2^kc block: bits ≥ kc are constants). */
+static inline __attribute__((always_inline)) void seg_adder_on(pp5_emc *e, seg *g, int c, seg_adder *a, int ring)
+{
+    const seg_set *ss = &g->set[ring];
+    a->ring = ring;
+    a->klo = ss->klo;
+    a->xd = g->arena + ss->xbase + a->xslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+    a->yd = g->arena + ss->ybase + a->yslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
+    if (ss->lin) {
+        /* (mod 2^64: k ≤ kmax ≤ 63 is all that is read. If lo + w carries out
+         * of bit 63, Q's range spans bit 64, true kc ≥ 65, and here lo has bit
+         * 63 set and lo + w (w < 2^63) not: kc = 64; both leave every bit read
+         * to the adder) */
+        uint64_t lo = ss->lin_lx * (uint64_t)chip_x0(e, c) + ss->lin_ly * (uint64_t)chip_y0(e, c) + ss->lin_c,
+                 d = lo ^ (lo + ss->lin_w);
+        a->kc = d ? 64 - __builtin_clzll(d) : 0;
+        a->qmin = (i128)(int64_t)lo;
+    } else {
+        const uint64_t *xd = a->xd, *yd = a->yd;
+        i128 pmn, pmx, rmn, rmx;
+        memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
+        memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
+        memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
+        memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
+        i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
+        u128 d = (u128)(lo ^ hi);
+        uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
+        a->kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
+        a->qmin = lo;
+    }
+    a->next_k = a->last_k = -1;
+}
+
+/* Positions the adder (below kc) to step to bit k: the chip's column and row
+ * lines made if an earlier chip did not, the carry into bit k computed
+ * directly (k ≥ 4) or the adder started from bit 0. */
+static inline __attribute__((always_inline)) void seg_adder_start(pp5_emc *e, seg *g, int c, seg_adder *a, int k)
+{
+    const int ring = a->ring;
+    const seg_set *ss = &g->set[ring];
+    for (int s = 0; s < 2; s++) {
+        uint64_t *ld = s ? a->yd : a->xd;
+        size_t sl = s ? a->yslot : a->xslot;
+        uint64_t *made = &g->set[ring].made[s][sl >> 6];
+        if (*made >> (sl & 63) & 1) continue; /* (made for an earlier chip) */
+        int origin = s ? chip_y0(e, c) : chip_x0(e, c);
+#ifdef EMC_AVX512
+        if (e->avx512 == 2) seg_line_gfni(&e->set[ring], ss, s, origin, ld);
+        else
+#endif
+            seg_line(&e->set[ring], ss, s, origin, ld);
+        *made |= 1ull << (sl & 63);
+    }
+    /* start: the carry into bit k directly (klo = k then), or from bit 0 */
+    if (k >= 4) {
+        const uint64_t *pl = a->xd + ss->nb, *rl = a->yd + ss->nb;
+        uint64_t cy[4];
+#ifdef EMC_AVX512
+        if (e->avx512) {
+            carry16_avx512(pl, rl, k, cy);
+        } else
+#endif
+        {
+            uint64_t pv[16], rv[16], low = (1ull << k) - 1;
+            for (int j = 0; j < 16; j++) {
+                pv[j] = pl[j] & low;
+                rv[j] = rl[j] & low;
+            }
+            carry_into(pv, rv, 16, 16, k, cy, 4);
+        }
+        LD4(a->AK, cy);
+        a->next_k = k;
+    } else {
+        a->AK = SPLAT4(0);
+        a->next_k = 0;
+    }
+}
+
+/* T of op o for chip c into *T (o reads T, not as the previous T op's; by
+ * pointer: a 32-byte vector return would change the ABI without AVX). */
+static inline __attribute__((always_inline)) void seg_chip_t(pp5_emc *e, seg *g, int c, const seg_op *o, seg_adder *a,
+                                                              v4u *T)
+{
+    if (o->set_ring < 0) {
+        *T = SPLAT4(0);
+        return;
+    }
+    const int k = o->k;
+    const seg_set *ss = &g->set[o->set_ring];
+    if (!ss->adder) {
+        LD4(*T, tree_bit(e, c, &e->set[o->set_ring], k, !o->lde));
+        return;
+    }
+    if (o->set_ring != a->ring)
+        seg_adder_on(e, g, c, a, o->set_ring);
+    if (k == a->last_k) {
+        *T = a->AT;
+    } else if (k >= a->kc) {
+        *T = SPLAT4((uint64_t)0 - (uint64_t)((a->qmin >> k) & 1));
+    } else {
+        if (!(a->next_k >= 0 && a->next_k <= k && k - a->next_k <= 4))
+            seg_adder_start(e, g, c, a, k);
+        for (; a->next_k <= k; a->next_k++)
+            adder_bit(a->xd[a->next_k - a->klo], a->yd[a->next_k - a->klo], &a->AK, &a->AT);
+        a->last_k = k;
+        *T = a->AT;
+    }
+}
+
+/* A fused run (seg_fuse) at op o of chip c (plane words at off): bits k, k+1,
+ * ... of one set, T of each bit the next one of the adder (positioned by the
+ * bit before) while below kc, then constants; the ops' own kernels. The op's
+ * fields in locals: the plane stores could alias its bytes. Returns the ops it
+ * took. */
+static inline __attribute__((always_inline)) int seg_chip_run(const seg_op *o, size_t off, seg_adder *a, int isa,
+                                                               v4u *Ep, v4u *Tp, v4u *Kp, v4u *Mp)
+{
+    int k0 = o->k, n = o->run;
+    bool pair = o->shape == SH_CARRY_T_NM;
+    int st = pair ? 2 : 1;
+    int na = a->kc - k0; /* bits j < na from the adder (j = 0: T as set above) */
+    na = na < 1 ? 1 : na > n ? n : na;
+#ifdef EMC_AVX512
+    if (isa == 2) { /* (seg_chips_avx512) */
+        seg_run_avx512(o, off, pair, n, na, a->xd + (k0 + 1 - a->klo), a->yd + (k0 + 1 - a->klo), (uint64_t)a->qmin,
+                       k0, Ep, Tp, Kp, &a->AK, Mp);
+        if (na > 1) {
+            a->AT = *Tp;
+            a->last_k = k0 + na - 1;
+            a->next_k = a->last_k + 1;
+        }
+        return st * n;
+    }
+#else
+    (void)isa;
+#endif
+    v4u E = *Ep, T = *Tp, K = *Kp, M = *Mp;
+    const seg_op *q = o;
+#define SEG_RUN_BIT()                                                                                                 \
+    do {                                                                                                              \
+        uint64_t *tp = q[pair].m0 + off;                                                                              \
+        if (pair) { /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */                                  \
+            v4u Z;                                                                                                    \
+            LD4(Z, q->m0 + off);                                                                                      \
+            v4u B = ~Z;                                                                                               \
+            K = (T & B) | (K & (T | B));                                                                              \
+        }                                                                                                             \
+        LD4(M, tp);                                                                                                   \
+        v4u nm = M ^ ((M ^ T) & E);                                                                                   \
+        ST4(tp, nm);                                                                                                  \
+        q += st;                                                                                                      \
+    } while (0)
+    SEG_RUN_BIT();
+    if (na > 1) {
+        const uint64_t *xk = a->xd + (k0 + 1 - a->klo), *yk = a->yd + (k0 + 1 - a->klo);
+        for (int j = 1; j < na; j++) {
+            adder_bit(*xk++, *yk++, &a->AK, &T);
+            SEG_RUN_BIT();
+        }
+        a->AT = T;
+        a->last_k = k0 + na - 1;
+        a->next_k = a->last_k + 1;
+    }
+    for (int j = na; j < n; j++) {
+        T = SPLAT4((uint64_t)0 - ((uint64_t)a->qmin >> (k0 + j) & 1));
+        SEG_RUN_BIT();
+    }
+#undef SEG_RUN_BIT
+    *Tp = T;
+    *Kp = K;
+    *Mp = M;
+    return st * n;
+}
+
 static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, int c, bool snap_at_end, bool can_stop,
                                                           int isa)
 {
@@ -3261,111 +3433,25 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
     v4u E, K, M, Mprev = SPLAT4(0), S, T = SPLAT4(0);
     LD4(E, plane(e, PL_E, c));
     LD4(K, cyp);
-    /* the adder */
-    int ring = -1, kc = 0, next_k = -1, last_k = -1;
-    i128 qmin = 0;
-    v4u AK = SPLAT4(0), AT = SPLAT4(0);
-    uint64_t *xd = NULL, *yd = NULL; /* the chip's column and row data of set ring */
-    int klo = 0;
-    /* the chip's column and row slots (the same for every set) */
-    size_t xslot = (size_t)g->xslot[e->xlead[c]], yslot = (size_t)g->yslot[e->ylead[c]];
+    seg_adder a;
+    a.ring = -1;
+    a.kc = 0;
+    a.next_k = a.last_k = -1;
+    a.qmin = 0;
+    a.AK = a.AT = SPLAT4(0);
+    a.xd = a.yd = NULL;
+    a.klo = 0;
+    a.xslot = (size_t)g->xslot[e->xlead[c]];
+    a.yslot = (size_t)g->yslot[e->ylead[c]];
     for (int i = 0; i < g->n; i++) {
         const seg_op *o = &g->op[i];
         if (o->fill) {
             K = SPLAT4(o->fill_v ? ~0ull : 0);
             continue;
         }
-        if (!o->need_t || o->t_same) {
-            /* T not read (its mask is all ones), or as the previous T op's */
-        } else if (o->set_ring < 0) {
-            T = SPLAT4(0);
-        } else {
-            int k = o->k;
-            const seg_set *ss = &g->set[o->set_ring];
-            if (!ss->adder) {
-                LD4(T, tree_bit(e, c, &e->set[o->set_ring], k, !o->lde));
-            } else {
-                if (o->set_ring != ring) {
-                    ring = o->set_ring;
-                    klo = ss->klo;
-                    xd = g->arena + ss->xbase + xslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
-                    yd = g->arena + ss->ybase + yslot * ((size_t)ss->nb + SEG_SLOT_EXTRA);
-                    /* Q over the chip in one 2^kc block: bits ≥ kc are constants */
-                    if (ss->lin) {
-                        /* (mod 2^64: k ≤ kmax ≤ 63 is all that is read. If lo + w
-                         * carries out of bit 63, Q's range spans bit 64, true kc ≥
-                         * 65, and here lo has bit 63 set and lo + w (w < 2^63) not:
-                         * kc = 64; both leave every bit read to the adder) */
-                        uint64_t lo = ss->lin_lx * (uint64_t)chip_x0(e, c) + ss->lin_ly * (uint64_t)chip_y0(e, c) +
-                                      ss->lin_c,
-                                 d = lo ^ (lo + ss->lin_w);
-                        kc = d ? 64 - __builtin_clzll(d) : 0;
-                        qmin = (i128)(int64_t)lo;
-                    } else {
-                        i128 pmn, pmx, rmn, rmx;
-                        memcpy(&pmn, xd + ss->nb + SEG_LOWS, sizeof pmn);
-                        memcpy(&pmx, xd + ss->nb + SEG_LOWS + 2, sizeof pmx);
-                        memcpy(&rmn, yd + ss->nb + SEG_LOWS, sizeof rmn);
-                        memcpy(&rmx, yd + ss->nb + SEG_LOWS + 2, sizeof rmx);
-                        i128 lo = pmn + rmn + ss->co[2], hi = pmx + rmx + ss->co[2];
-                        u128 d = (u128)(lo ^ hi);
-                        uint64_t dh = (uint64_t)(d >> 64), dl = (uint64_t)d;
-                        kc = dh ? 128 - __builtin_clzll(dh) : dl ? 64 - __builtin_clzll(dl) : 0;
-                        qmin = lo;
-                    }
-                    next_k = last_k = -1;
-                }
-                if (k == last_k) {
-                    T = AT;
-                } else if (k >= kc) {
-                    T = SPLAT4((uint64_t)0 - (uint64_t)((qmin >> k) & 1));
-                } else {
-                    if (!(next_k >= 0 && next_k <= k && k - next_k <= 4)) {
-                        for (int a = 0; a < 2; a++) {
-                            uint64_t *ld = a ? yd : xd;
-                            size_t sl = a ? yslot : xslot;
-                            uint64_t *made = &g->set[ring].made[a][sl >> 6];
-                            if (*made >> (sl & 63) & 1) continue; /* (made for an earlier chip) */
-                            int origin = a ? chip_y0(e, c) : chip_x0(e, c);
-#ifdef EMC_AVX512
-                            if (e->avx512 == 2) seg_line_gfni(&e->set[ring], ss, a, origin, ld);
-                            else
-#endif
-                                seg_line(&e->set[ring], ss, a, origin, ld);
-                            *made |= 1ull << (sl & 63);
-                        }
-                        /* start: the carry into bit k directly (klo = k then), or from bit 0 */
-                        if (k >= 4) {
-                            const uint64_t *pl = xd + ss->nb, *rl = yd + ss->nb;
-                            uint64_t cy[4];
-#ifdef EMC_AVX512
-                            if (e->avx512) {
-                                carry16_avx512(pl, rl, k, cy);
-                            } else
-#endif
-                            {
-                                uint64_t pv[16], rv[16], low = (1ull << k) - 1;
-                                for (int j = 0; j < 16; j++) {
-                                    pv[j] = pl[j] & low;
-                                    rv[j] = rl[j] & low;
-                                }
-                                carry_into(pv, rv, 16, 16, k, cy, 4);
-                            }
-                            LD4(AK, cy);
-                            next_k = k;
-                        } else {
-                            AK = SPLAT4(0);
-                            next_k = 0;
-                        }
-                    }
-                    for (; next_k <= k; next_k++) {
-                        adder_bit(xd[next_k - klo], yd[next_k - klo], &AK, &AT);
-                    }
-                    last_k = k;
-                    T = AT;
-                }
-            }
-        }
+        /* T not read (its mask is all ones), or as the previous T op's: kept */
+        if (o->need_t && !o->t_same)
+            seg_chip_t(e, g, c, o, &a, &T);
         if (o->run && o->shape == SH_WRITE_S) {
             /* a fused copy run (seg_fuse): M ← S where E, S each op's plane
              * (the plane the clock before it read) */
@@ -3381,63 +3467,9 @@ static inline __attribute__((always_inline)) int seg_chip(pp5_emc *e, seg *g, in
             i += n - 1;
             continue;
         }
-        if (o->run) {
-            /* a fused run (seg_fuse): bits k, k+1, ... of one set, T of each bit
-             * the next one of the adder (positioned by the bit before) while
-             * below kc, then constants; the ops' own kernels. The op's fields
-             * in locals: the plane stores could alias its bytes. */
-            int k0 = o->k, n = o->run;
-            bool pair = o->shape == SH_CARRY_T_NM;
-            int st = pair ? 2 : 1;
-            int na = kc - k0; /* bits j < na from the adder (j = 0: T as set above) */
-            na = na < 1 ? 1 : na > n ? n : na;
-#ifdef EMC_AVX512
-            if (isa == 2) { /* (seg_chips_avx512) */
-                seg_run_avx512(o, off, pair, n, na, xd + (k0 + 1 - klo), yd + (k0 + 1 - klo), (uint64_t)qmin, k0, &E, &T,
-                               &K, &AK, &M);
-                if (na > 1) {
-                    AT = T;
-                    last_k = k0 + na - 1;
-                    next_k = last_k + 1;
-                }
-                Mprev = M; /* */
-                i += st * n - 1;
-                continue;
-            }
-#endif
-            const seg_op *q = o;
-#define SEG_RUN_BIT()                                                                                                 \
-    do {                                                                                                              \
-        uint64_t *tp = q[pair].m0 + off;                                                                              \
-        if (pair) { /* the z-test's pair: Carry ← maj(T, ~M), then M' ← T where E */                                  \
-            v4u Z;                                                                                                    \
-            LD4(Z, q->m0 + off);                                                                                      \
-            v4u B = ~Z;                                                                                               \
-            K = (T & B) | (K & (T | B));                                                                              \
-        }                                                                                                             \
-        LD4(M, tp);                                                                                                   \
-        v4u nm = M ^ ((M ^ T) & E);                                                                                   \
-        ST4(tp, nm);                                                                                                  \
-        q += st;                                                                                                      \
-    } while (0)
-            SEG_RUN_BIT();
-            if (na > 1) {
-                const uint64_t *xk = xd + (k0 + 1 - klo), *yk = yd + (k0 + 1 - klo);
-                for (int j = 1; j < na; j++) {
-                    adder_bit(*xk++, *yk++, &AK, &T);
-                    SEG_RUN_BIT();
-                }
-                AT = T;
-                last_k = k0 + na - 1;
-                next_k = last_k + 1;
-            }
-            for (int j = na; j < n; j++) {
-                T = SPLAT4((uint64_t)0 - ((uint64_t)qmin >> (k0 + j) & 1));
-                SEG_RUN_BIT();
-            }
-#undef SEG_RUN_BIT
+        if (o->run) { /* a fused run (seg_fuse) */
+            i += seg_chip_run(o, off, &a, isa, &E, &T, &K, &M) - 1;
             Mprev = M; /* */
-            i += st * n - 1;
             continue;
         }
         if (o->shape == SH_LDE_E_NC) {

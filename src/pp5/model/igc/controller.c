@@ -1,6 +1,6 @@
 /* (2) Controller — seed 003 §IV.3.3-2: the three-stage instruction pipeline
  * (input latching → pending → executing) and the shift control ShiftHSP1. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <string.h>
 

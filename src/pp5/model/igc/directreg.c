@@ -1,6 +1,6 @@
 /* (6) DirectReg — seed 003 §IV.3.3-6: "two 32-bit latches and a 32-bit shift
  * register". */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 /* "Whenever the microcode bit DirEnHSP1 is asserted, the shift register shifts
  * right one bit. The value in the LSB position of the shifter appears on

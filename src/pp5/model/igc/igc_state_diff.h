@@ -3,7 +3,7 @@
  * the fast step use pp5_state_diff_pp5_igc()). Not a public header. */
 #ifndef LOCKSTEP_PP5_IGC_STATE_DIFF_H
 #define LOCKSTEP_PP5_IGC_STATE_DIFF_H
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 PP5_STATE_DIFF_FN(pp5_host_in, PP5_HOST_IN_STATE)
 PP5_STATE_DIFF_FN(pp5_pins, PP5_PINS_STATE)

@@ -25,9 +25,10 @@
  *    of four clocks instead of the module structs.
  * The module structs' copies of these fields go stale during fast clocks and are
  * rebuilt by pp5_igc_fast_unpack() when something reads them. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/accel/igc_fast.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -42,7 +43,7 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
 
 /* The pins are written as 8-byte words whose byte k is pins byte (offset + k). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "src/pp5/igc/fast.c writes pp5_pins as little-endian words"
+#error "src/pp5/accel/igc_fast.c writes pp5_pins as little-endian words"
 #endif
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
@@ -95,6 +96,7 @@ enum {
  * and the memo of the AddrGen pull-downs (seq_pulldown). */
 void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     const pp5_options *o = &g->opt;
     memset(u, 0, sizeof *u);
     u->uw = uw;
@@ -120,7 +122,7 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
      * per Seq field value and IGC, on the first word with that field (the
      * tests' random microcode would show a pull-down that depended on more). */
     const unsigned sf = PP5_UW_SEQ(uw);
-    if (!((g->seq_pulldown_ok >> sf) & 1u)) {
+    if (!((fx->seq_pulldown_ok >> sf) & 1u)) {
         uint32_t pd = 0;
         for (unsigned cond = 0; cond < 32; cond++) {
             pp5_sequencer s; /* AddrGen reads pc and the posted address only (not
@@ -132,10 +134,10 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
             if (!s.branch)
                 pd |= 1u << cond;
         }
-        g->seq_pulldown[sf] = pd;
-        g->seq_pulldown_ok |= (uint8_t)(1u << sf);
+        fx->seq_pulldown[sf] = pd;
+        fx->seq_pulldown_ok |= (uint8_t)(1u << sf);
     }
-    u->pulldown = g->seq_pulldown[sf];
+    u->pulldown = fx->seq_pulldown[sf];
     /* PixMemAddr: which counter and which step */
     pp5_pixmemaddr p;
     memset(&p, 0, sizeof p);
@@ -171,7 +173,7 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
 }
 
 /* seg_ctab for the store address a (from uop[a]) and the status levels of
- * g->seg_ctab_st: the AddrGen and Shift decisions of the clock as
+ * seg_ctab_st: the AddrGen and Shift decisions of the clock as
  * clock_body() takes them from the uop with RMode 0 and no NewL, indexed by
  * the loop counters as they are at the clock's start (after the reload of a
  * Done word) — so that the look-up does not wait for the word's Cnt bits:
@@ -179,8 +181,9 @@ void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists)
  * (bits 1-2: 116, 117 or neither), LC2 (bits 3-4: 0, 1 or neither). */
 static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned a)
 {
-    pp5_uop *u = &g->uop[a];
-    const unsigned st = g->seg_ctab_st;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    pp5_uop *u = &fx->uop[a];
+    const unsigned st = fx->seg_ctab_st;
     for (unsigned x = 0; x < 32; x++) {
         const unsigned trr = x & 1u, c1 = (x >> 1) & 3u, c2 = (x >> 3) & 3u;
         if ((c1 == 3) | (c2 == 3)) /* (no such code: ct_code()) */
@@ -202,12 +205,12 @@ static __attribute__((noinline, cold)) void seg_ctab_build(pp5_igc *g, unsigned 
          * the first word of a two-word loop: ZTEST's zla is entered with the
          * LSB token pending, which fails the plan and with it the host run's
          * loop a clock later, hr_no) */
-        const bool head = !branch && g->uop[next].braddr == next;
-        g->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
+        const bool head = !branch && fx->uop[next].braddr == next;
+        fx->seg_ctab[a * 32 + x] = a | (uint64_t)bits << 16 | (uint64_t)next << 48 |
                                   (((branch && next <= a) || head) ? CT_BACK : 0);
     }
     u->ctab_ok = 1;
-    g->seg_ctab_rows++;
+    fx->seg_ctab_rows++;
 }
 
 /* seg_ctab's index bits for the counters n1, n2 at the clock's start:
@@ -226,12 +229,13 @@ static inline unsigned ct_code(unsigned n1, unsigned n2)
  * a few dozen of its 416 words in segments. */
 static void seg_ctab_for(pp5_igc *g, unsigned st)
 {
-    if (g->seg_ctab_st == st)
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    if (fx->seg_ctab_st == st)
         return;
-    g->seg_ctab_st = st;
+    fx->seg_ctab_st = st;
     for (unsigned a = 0; a < 512; a++) {
-        g->seg_ctab_drops += g->uop[a].ctab_ok;
-        g->uop[a].ctab_ok = 0;
+        fx->seg_ctab_drops += fx->uop[a].ctab_ok;
+        fx->uop[a].ctab_ok = 0;
     }
 }
 
@@ -279,37 +283,40 @@ _Static_assert(TR_ENTRY(0) == 0 &&
 
 void pp5_igc_fast_word(pp5_igc *g, unsigned addr)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     /* (ctab_ok cleared: the seg_ctab row is made again on the word's first use) */
-    g->seg_ctab_drops += g->uop[addr].ctab_ok;
-    pp5_uop_decode(g, &g->uop[addr], g->seq.ucode[addr], true);
+    fx->seg_ctab_drops += fx->uop[addr].ctab_ok;
+    pp5_uop_decode(g, &fx->uop[addr], g->seq.ucode[addr], true);
     /* (any loop plan's shape may read this word: all dropped) */
-    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key);
+    memset(fx->seg_shape_key, 0, sizeof fx->seg_shape_key);
 }
 
 void pp5_igc_fast_decode_all(pp5_igc *g)
 {
-    g->seq_pulldown_ok = 0;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    fx->seq_pulldown_ok = 0;
     /* most of a store is the same word (0): decode each distinct word once */
     for (unsigned a = 0; a < 512; a++) {
         bool exists = a < PP5_UCODE_WORDS;
         uint32_t w = exists ? g->seq.ucode[a] : 0;
-        if (a > 0 && g->uop[a - 1].uw == w && g->uop[a - 1].exists == exists)
-            g->uop[a] = g->uop[a - 1];
+        if (a > 0 && fx->uop[a - 1].uw == w && fx->uop[a - 1].exists == exists)
+            fx->uop[a] = fx->uop[a - 1];
         else
-            pp5_uop_decode(g, &g->uop[a], w, exists);
+            pp5_uop_decode(g, &fx->uop[a], w, exists);
     }
-    g->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
-    memset(g->seg_shape_key, 0, sizeof g->seg_shape_key); /* no loop plan shapes yet */
+    fx->seg_ctab_st = 0xff; /* no rows yet (seg_ctab_for) */
+    memset(fx->seg_shape_key, 0, sizeof fx->seg_shape_key); /* no loop plan shapes yet */
 }
 
 void pp5_igc_fast_init(pp5_igc *g)
 {
-    g->trr_top = pp5_trr_top(&g->opt);
-    g->trr_mask = g->trr_top >= 63 ? ~0ull : ((1ull << (g->trr_top + 1)) - 1);
-    g->trr_msin_bit = 1ull << (g->trr_top - 22); /* as serializer.c: top - 22 */
-    g->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
-    g->fast_stale = true;
-    g->mod_stale = false;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    fx->trr_top = pp5_trr_top(&g->opt);
+    fx->trr_mask = fx->trr_top >= 63 ? ~0ull : ((1ull << (fx->trr_top + 1)) - 1);
+    fx->trr_msin_bit = 1ull << (fx->trr_top - 22); /* as serializer.c: top - 22 */
+    fx->msin_always = g->opt.msb_token == PP5_MSB_TOKEN_ALWAYS;
+    fx->fast_stale = true;
+    fx->mod_stale = false;
 }
 
 /* ---------------- Serializer, compact form ---------------- */
@@ -429,7 +436,7 @@ static void ser_fast_blk(pp5_ser_fast *f, const uint64_t y[6], unsigned tail, ui
  * bit streams, the gated CoefGate input per s, the busy-clear points and CSB. */
 static void ser_fast_build(pp5_igc *g)
 {
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     uint64_t y[6];
     unsigned tail = 0;
     uint32_t until = 0;
@@ -496,15 +503,16 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
                             bool aludat, unsigned dat6, bool lsb, uint8_t addr, bool pair,
                             bool shift)
 {
-    unsigned char *b2 = (unsigned char *)&g->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    unsigned char *b2 = (unsigned char *)&fx->pins_ring[(c + 2) & 3] + offsetof(pp5_pins, acmp);
     /* XNOR(ACmp, ALUDat) under DirEn = ACmp ⊕ ¬ALUDat */
     const uint64_t dat = (dat6 * 0x0000000810204081ull) & 0x0000010101010101ull;
     st64(b2, ld64(alu16) ^ (uint64_t)(dir_en & !aludat));
     st64(b2 + 8, ld64(alu16 + 8) | dat << 56); /* alu16[15] is 0 */
     st64(b2 + 16, (dat >> 8) | (uint64_t)lsb << 40); /* AddrL/H: clock c+1 writes them */
-    unsigned char *p1 = (unsigned char *)&g->pins_ring[(c + 1) & 3];
+    unsigned char *p1 = (unsigned char *)&fx->pins_ring[(c + 1) & 3];
     st16(p1 + offsetof(pp5_pins, addr_l), (uint16_t)(addr | (uint8_t)(pair ? ~addr : addr) << 8));
-    g->pins_ring[(c + 3) & 3].trst = shift;
+    fx->pins_ring[(c + 3) & 3].trst = shift;
 }
 
 /* The ring slot of clock c: pins bytes 8..31 as q1, q2, q3 and TrSt (each load
@@ -512,7 +520,7 @@ static inline void ring_put(pp5_igc *g, uint64_t c, const uint8_t *alu16, bool d
 static inline void ring_pins(const pp5_igc *g, uint64_t c, uint64_t *q1, uint64_t *q2,
                              uint64_t *q3, unsigned *trst)
 {
-    const unsigned char *sl = (const unsigned char *)&g->pins_ring[c & 3];
+    const unsigned char *sl = (const unsigned char *)&PP5_FAST(g)->pins_ring[c & 3];
     *q1 = ld64(sl + 8);
     *q2 = ld64(sl + 16);
     *q3 = (uint64_t)ld32(sl + 24) | (uint64_t)ld16(sl + 28) << 32 | (uint64_t)ld16(sl + 30) << 48;
@@ -526,7 +534,7 @@ _Static_assert(offsetof(pp5_host_in, wr_en) == 0 && offsetof(pp5_host_in, t) == 
                    offsetof(pp5_host_in, test_pe) == 13 && sizeof(pp5_host_in) == 16,
                "pp5_host_in: run_in is written as two 8-byte words");
 
-/* A copy of g->run_in (two words) */
+/* A copy of run_in (two words) */
 static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
 {
     st64(to, ld64(from));
@@ -538,7 +546,7 @@ static inline void host_in_copy(pp5_host_in *to, const pp5_host_in *from)
  * the copy never reads this clock's stores. */
 static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
-    const pp5_olrec *r0 = &g->olr[c & 3];
+    const pp5_olrec *r0 = &PP5_FAST(g)->olr[c & 3];
     p->cycle = c;
     p->aludat = r0->aludat;
     p->busy = g->ctl.ibsy | g->ctl.cbsy;
@@ -548,7 +556,7 @@ static inline void fast_pins_patch(const pp5_igc *g, pp5_pins *p, uint64_t c)
 
 static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 {
-    const pp5_olrec *r0 = &g->olr[c & 3];
+    const pp5_olrec *r0 = &PP5_FAST(g)->olr[c & 3];
     uint64_t q1, q2, q3;
     unsigned trst;
     ring_pins(g, c, &q1, &q2, &q3, &trst);
@@ -567,7 +575,8 @@ static inline void fast_pins(const pp5_igc *g, pp5_pins *p, uint64_t c)
 /* Module structs → compact form (s = 0 at the current state). */
 void pp5_igc_fast_pack(pp5_igc *g)
 {
-    pp5_ser_fast *f = &g->fs;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    pp5_ser_fast *f = &fx->fs;
     const pp5_serializer *s = &g->ser;
     memset(f, 0, sizeof *f);
     for (int k = 0; k < 6; k++) {
@@ -585,11 +594,11 @@ void pp5_igc_fast_pack(pp5_igc *g)
     /* OutputLatch history → records (hist[k] = clock n-1-k) and the pins ring,
      * oldest first (the clocks n-4 … n-1 have their pins of n … n+2 to put) */
     const uint64_t n = g->cycle;
-    memset(g->pins_ring, 0, sizeof g->pins_ring);
+    memset(fx->pins_ring, 0, sizeof fx->pins_ring);
     for (unsigned k = 4; k-- > 0;) {
         const pp5_ol_src *h = &g->ol.hist[k];
         const uint64_t c = n - 1 - k;
-        pp5_olrec *r = &g->olr[c & 3];
+        pp5_olrec *r = &fx->olr[c & 3];
         memset(r, 0, sizeof *r);
         if (!h->valid)
             continue;
@@ -614,7 +623,7 @@ void pp5_igc_fast_pack(pp5_igc *g)
         r->pair = pair;
     }
     /* the last clock's signals and inputs → the latest record */
-    pp5_olrec *r0 = &g->olr[(n - 1) & 3];
+    pp5_olrec *r0 = &fx->olr[(n - 1) & 3];
     r0->in = g->il.in;
     r0->uw = g->uw;
     r0->pc = g->pc_exec;
@@ -632,10 +641,11 @@ void pp5_igc_fast_pack(pp5_igc *g)
 /* Compact form → module structs (every field the module clock would hold). */
 void pp5_igc_fast_unpack(pp5_igc *g)
 {
-    const pp5_ser_fast *f = &g->fs;
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    const pp5_ser_fast *f = &fx->fs;
     pp5_serializer *s = &g->ser;
     const uint64_t last = g->cycle - 1; /* between clocks: the counter has advanced */
-    const pp5_olrec *r0 = &g->olr[last & 3];
+    const pp5_olrec *r0 = &fx->olr[last & 3];
     const bool reset = r0->in.reset; /* the Controller was reset at the clock's end */
     uint32_t sc = f->sc;
     /* s at the start of the last clock */
@@ -684,7 +694,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
     il->d_bus = r0->in.d;
     /* OutputLatch history */
     for (unsigned k = 0; k < 4; k++) {
-        const pp5_olrec *r = &g->olr[(last - k) & 3u];
+        const pp5_olrec *r = &fx->olr[(last - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
         if (!r->valid)
@@ -707,7 +717,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
  * per-shift fields started afresh at s = 0. sc_last: s at the clock's start. */
 static void ser_fast_post(pp5_igc *g, uint32_t sc_last)
 {
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
     pp5_serializer *s = &g->ser;
     /* this clock's *Bit came from the set being replaced */
     f->bit6 = (uint8_t)raw_bits_at(f, (int32_t)(sc_last < 64 ? sc_last : 64));
@@ -758,23 +768,24 @@ ls_status pp5_igc_step_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, l
 static inline __attribute__((always_inline)) ls_status
 clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const bool host)
 {
-    if (__builtin_expect(g->fast_stale, 0)) {
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    if (__builtin_expect(fx->fast_stale, 0)) {
         pp5_igc_fast_pack(g);
-        g->fast_stale = false;
+        fx->fast_stale = false;
     }
-    g->mod_stale = true;
+    fx->mod_stale = true;
     /* Each value goes into the clock's record as soon as it is known: short
      * lives, fewer registers to spill. */
     pp5_controller *ctl = &g->ctl;
     const bool busy = ctl->ibsy | ctl->cbsy;
     const bool rmode = ctl->rmode;
     const uint64_t cycle = g->cycle;
-    const pp5_olrec *rp = &g->olr[(cycle - 1) & 3];
+    const pp5_olrec *rp = &fx->olr[(cycle - 1) & 3];
     /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
     const bool post_c_prev = rp->post_c & !rp->in.reset;
     const bool post_i_prev = rp->post_i & !rp->in.reset;
     /* InputLatch (inputlatch.c): the clock's record keeps the inputs */
-    pp5_olrec *r0 = &g->olr[cycle & 3];
+    pp5_olrec *r0 = &fx->olr[cycle & 3];
     if (host) {
         /* field by field: the caller has just written *in field by field, and
          * one wide load of it could not be forwarded from those stores */
@@ -788,7 +799,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
         ri->reset = in->reset;
         ri->test_oe = in->test_oe;
         ri->test_pe = in->test_pe;
-    } else { /* g->run_in, T already masked, stored as two words: copied as such */
+    } else { /* fx->run_in, T already masked, stored as two words: copied as such */
         host_in_copy(&r0->in, in);
     }
     r0->valid = true;
@@ -796,7 +807,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
 
     /* Sequencer: Memory read, pre-decoded */
     const unsigned pc = g->seq.pc;
-    const pp5_uop *u = &g->uop[pc & 511u];
+    const pp5_uop *u = &fx->uop[pc & 511u];
     const bool done = u->done;
     r0->uw = u->uw;
     r0->pc = (uint16_t)pc;
@@ -814,7 +825,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     /* TRR, Shift (controller.c), NewL, AddrGen (sequencer.c) */
     pp5_serializer *s = &g->ser;
     const uint64_t stages = s->trr.stages;
-    const bool trr = (stages >> g->trr_top) & 1u;
+    const bool trr = (stages >> fx->trr_top) & 1u;
     const bool shift = (u->shift >> (rmode * 2u + trr)) & 1u;
     const bool ip = ctl->ip;
     const bool new_l = rmode | (done & ip);
@@ -848,7 +859,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     r0->dir_en = dir_en;
 
     /* Controller posting (controller.c); "In RMode, CSBHSP1 is disabled" */
-    pp5_ser_fast *f = &g->fs;
+    pp5_ser_fast *f = &fx->fs;
     const uint32_t sc = f->sc, csb_until = f->csb_until;
     const bool csb = sc < csb_until;
     const bool post_c = ctl->cbsy & !(csb & !rmode) & shift & !post_c_prev;
@@ -867,10 +878,10 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     f->so6 = (uint16_t)(shift ? (b6 & (0u - (unsigned)csb)) | sep6 << 8 : so6);
     f->sc = sc + (shift & (sc != UINT32_MAX));
     s->cl.first_pending = first_pending & !(shift & csb);
-    const uint64_t shifted = ((stages << 1) & g->trr_mask) | (msin ? g->trr_msin_bit : 0);
+    const uint64_t shifted = ((stages << 1) & fx->trr_mask) | (msin ? fx->trr_msin_bit : 0);
     s->trr.stages = shift ? shifted : stages;
     /* MsIn pending: consumed by a shift, set again on the CSB fall */
-    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | g->msin_always);
+    const bool fall = csb & ((uint64_t)sc + 1 >= csb_until) & (s->cl.set_mbi | fx->msin_always);
     s->cl.msin_pending = shift ? fall : msin_pending;
     r0->lsb = lsb;
     r0->msin = msin;
@@ -1067,7 +1078,7 @@ static void seg_plan_shape(const pp5_uop *uop, const seg_loop_in *in, bool trr,
 static inline unsigned seg_shape_key(const seg_loop_in *in, bool trr)
 {
     const unsigned n1c = in->n1 - PP5_LC1_TERMINAL < 3u ? in->n1 - (PP5_LC1_TERMINAL - 1u) : 0;
-    const unsigned n2c = in->n2 < 3u ? in->n2 + 1u : 0;
+    const unsigned n2c = in->n2 - PP5_LC2_TERMINAL < 3u ? in->n2 - PP5_LC2_TERMINAL + 1u : 0;
     return 1u | (unsigned)trr << 1 | n1c << 2 | n2c << 4 | (in->st_cond >> 3) << 6;
 }
 
@@ -1082,23 +1093,24 @@ typedef struct seg_plan {
 
 /* Fills pl and returns K ≥ 4; or 0: not such a loop; or SEG_PLAN_SHORT | K:
  * such a loop, but for K < 4 clocks only. The shape comes from the memo of
- * the plans made at the same address (g->seg_shape). */
+ * the plans made at the same address (seg_shape). */
 #define SEG_PLAN_SHORT 0x100u
 /* (inlined into its one caller: the seg_loop_in stays in registers, no call) */
 static inline __attribute__((always_inline)) uint64_t
 seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     const bool trr = in->stages >> 63; /* (the output stage: bit 63, see seg_run()) */
     if (__builtin_expect(in->pc >= 512, 0)) /* (no such address: no loop) */
         return 0;
     const unsigned key = seg_shape_key(in, trr);
-    const pp5_seg_shape *m = &g->seg_shape[in->pc];
-    if (g->seg_shape_key[in->pc] != key) {
+    const pp5_seg_shape *m = &fx->seg_shape[in->pc];
+    if (fx->seg_shape_key[in->pc] != key) {
         /* (a copy: *in then need not live in memory on the common path) */
         const seg_loop_in in_copy = *in;
-        seg_plan_shape(g->uop, &in_copy, trr, &g->seg_shape[in->pc]);
-        g->seg_shape_key[in->pc] = (uint16_t)key;
-        g->seg_shapes++;
+        seg_plan_shape(fx->uop, &in_copy, trr, &fx->seg_shape[in->pc]);
+        fx->seg_shape_key[in->pc] = (uint16_t)key;
+        fx->seg_shapes++;
     }
     if (!m->period)
         return 0;
@@ -1561,52 +1573,103 @@ static inline __attribute__((always_inline)) void
 seg_post_c(pp5_igc *g, seg_self_desc *desc, uint64_t blk_saved[16], uint64_t kp, uint64_t c0,
            uint32_t sc_start, unsigned *cs, uint32_t *sc, uint32_t *csb_until, uint64_t *stages)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     pp5_serializer *s = &g->ser;
-    if (desc->valid && desc->blk == g->fs.blk) {
-        memcpy(blk_saved, g->fs.blk, sizeof g->fs.blk);
+    if (desc->valid && desc->blk == fx->fs.blk) {
+        memcpy(blk_saved, fx->fs.blk, sizeof fx->fs.blk);
         desc->blk = blk_saved;
     }
     g->cycle = c0 + kp;
     s->cl.first_pending = (*cs & CS_FP) != 0;
-    s->trr.stages = *stages >> (63 - g->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
+    s->trr.stages = *stages >> (63 - fx->trr_top); /* (seg_run(): stage i at bit i + 63 - top) */
     ser_fast_post(g, sc_start);
     g->ctl.cbsy = false;
-    *sc = g->fs.sc;
-    *csb_until = g->fs.csb_until;
+    *sc = fx->fs.sc;
+    *csb_until = fx->fs.csb_until;
     *cs = (*cs & ~(unsigned)(CS_FP | CS_MBI)) | (s->cl.first_pending ? CS_FP : 0) |
-          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-    *stages = s->trr.stages << (63 - g->trr_top);
+          ((s->cl.set_mbi | fx->msin_always) ? CS_MBI : 0);
+    *stages = s->trr.stages << (63 - fx->trr_top);
 }
 
-/* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
- * not quiet). The fast form is current (!fast_stale). */
-static inline __attribute__((always_inline)) uint64_t
-seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const bool with_pins,
-        pp5_igc_script *sp, ls_status *stp, ls_diag *d, const bool scripted)
+/* seg_run()'s state, shared by its parts below (each inlined into it, so that
+ * the scalars are locals again, in registers): the segment's constants and
+ * the state it carries from clock to clock... */
+typedef struct seg_regs {
+    pp5_igc *g;
+    uint64_t c0, n;             /* the first clock's cycle; clocks at most */
+    pp5_pins *pins_out;
+    const pp5_igc_item *items;  /* the script (scripted) */
+    size_t sn;
+    const pp5_uop *uop;
+    const uint64_t *ctab, *blk;
+    int top;                    /* the TRR shifter's output stage */
+    unsigned st_cond;           /* ST1, ST2 as the AddrGen pull-down bits */
+    bool test_oe, until_not_busy;
+    ls_status *stp;
+    ls_diag *d;
+    uint64_t k;                 /* clocks run */
+    uint64_t sdone;             /* the script's cursor: clocks of item si run */
+    size_t si;
+    size_t hr_no;               /* no host run in a loop before this item (one failed) */
+    uint64_t skip_to;           /* no loop before this clock (SEG_PLAN_SHORT) */
+    bool try_loop;              /* at the start and after a branch back */
+    /* the control state, one word (seg_trans) */
+    unsigned cs;
+    unsigned pc, n1, n2;
+    uint32_t shreg, sc, csb_until, ctr; /* ctr: the PixMemAddr counters, byte k = counter k */
+    /* the TRR shifter with its output stage (top) at bit 63: stage i at bit
+     * i + 63 - top (TRR is the top bit, a shift loses what passes it, MsIn
+     * enters at stage top - 22: bit 41, SEG_MSIN_BIT) */
+    uint64_t stages;
+    /* TRR (stages' top bit), kept beside it: the general clock's shift takes
+     * the next TRR from the bit below before the MsIn bit is ORed in, so that
+     * the next clock's seg_ctab look-up does not wait for this clock's
+     * seg_trans entry. (A posting puts the TRR token in a loadable stage,
+     * 1…31, never in the output stage, which is 53 or more: it leaves TRR as
+     * it is.) */
+    unsigned trr_n;
+    uint64_t outB, sepB;        /* CoefGate ShiftStage, TokStage: a bit a byte */
+    unsigned trst;              /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
+    uint64_t q4_base;           /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
+} seg_regs;
+#define SEG_MSIN_BIT (1ull << 41)
+
+/* ... and what it keeps in memory */
+typedef struct seg_mem {
+    seg_rec rec[4];
+    pp5_pins tail[2];               /* pins_out[n], pins_out[n+1] (SEG_PINS) */
+    const pp5_host_in *in_ring[4];  /* SEG_HOST clocks' inputs */
+    seg_self_desc desc;             /* the last self-loop whose records are not made */
+    uint64_t blk_saved[16];         /* its CoefGate columns, after a posting (seg_post_c) */
+} seg_mem;
+
+/* The next clock's item (scripted), and the host run a loop may take */
+typedef struct seg_item {
+    const pp5_host_in *hin;     /* a host clock's inputs, or NULL: an idle clock */
+    uint64_t idle_max;          /* clocks a loop may take */
+    size_t hm;                  /* a run of hm host clocks ending with a Go (0: none) */
+    bool go_last;               /* the loop ends with the Go's clock */
+} seg_item;
+
+/* The state into seg_run()'s locals (r, m; r's constants are set). */
+static inline __attribute__((always_inline)) void
+seg_begin(seg_regs *r, seg_mem *m, const bool with_pins)
 {
-    pp5_controller *ctl = &g->ctl;
-    const uint64_t c0 = g->cycle;
-    const pp5_olrec *rp = &g->olr[(c0 - 1) & 3];
-    /* RMode: NewL every clock, the store written by PostI: the full clock */
-    if (ctl->rmode)
-        return 0;
-    /* the script's cursor (scripted: the host actions of the run) */
-    const pp5_igc_item *items = scripted ? sp->items : NULL;
-    const size_t sn = scripted ? sp->n : 0;
-    size_t si = scripted ? sp->i : 0;
-    uint64_t sdone = scripted ? sp->done : 0;
-    const pp5_host_in *in_ring[4] = {NULL, NULL, NULL, NULL}; /* SEG_HOST clocks' inputs */
-    /* the control state, one word (seg_trans); PostC', PostI' (a Reset at the
-     * end of the last clock cleared them) */
+    pp5_igc *g = r->g;
+    const pp5_controller *ctl = &g->ctl;
+    const uint64_t c0 = r->c0;
+    const pp5_olrec *rp = &PP5_FAST(g)->olr[(c0 - 1) & 3];
+    for (int i = 0; i < 4; i++)
+        m->in_ring[i] = NULL;
+    /* PostC', PostI' (a Reset at the end of the last clock cleared them) */
     unsigned cs = (ctl->ip ? CS_IP : 0) | (ctl->ibsy ? CS_IBSY : 0) |
                   (ctl->cbsy ? CS_CBSY : 0) | ((rp->post_c & !rp->in.reset) ? CS_PCP : 0) |
                   ((rp->post_i & !rp->in.reset) ? CS_PIP : 0);
-
-    pp5_pins tail[2];
-    /* TrSt of the clock k: bit 0 (the Shift of k-3); then k-2, k-1 */
-    unsigned trst = 0;
+    r->trst = 0;
     if (with_pins) {
         /* the shares of the clocks before the segment: in the ring */
+        const uint64_t n = r->n;
+        pp5_pins *pins_out = r->pins_out, *tail = m->tail;
         uint64_t q1, q2, q3;
         unsigned t0, t1, t2;
         ring_pins(g, c0, &q1, &q2, &q3, &t0); /* c0-2's controls, c0-1's address */
@@ -1619,480 +1682,558 @@ seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const b
         st64(p + 8, q1);
         st64(p + 16, q2);
         st64(p + 24, q3);
-        const unsigned char *s2 = (const unsigned char *)&g->pins_ring[(c0 + 2) & 3];
+        const unsigned char *s2 = (const unsigned char *)&PP5_FAST(g)->pins_ring[(c0 + 2) & 3];
         t2 = s2[offsetof(pp5_pins, trst)];
-        trst = t0 | t1 << 1 | t2 << 2;
+        r->trst = t0 | t1 << 1 | t2 << 2;
     }
-
-    /* the state, in locals */
-    seg_rec rec[4];
-    pp5_ser_fast *f = &g->fs;
-    pp5_serializer *s = &g->ser;
-    unsigned pc = g->seq.pc;
-    unsigned n1 = g->lc.lc1, n2 = g->lc.lc2;
-    uint32_t shreg = g->dr.shreg;
-    uint32_t sc = f->sc;
-    uint32_t csb_until = f->csb_until;
-    uint64_t outB = spread6(f->so6 >> 8), sepB = spread6(f->so6 & 0xffu);
+    const pp5_ser_fast *f = &PP5_FAST(g)->fs;
+    const pp5_serializer *s = &g->ser;
+    r->pc = g->seq.pc;
+    r->n1 = g->lc.lc1;
+    r->n2 = g->lc.lc2;
+    r->shreg = g->dr.shreg;
+    r->sc = f->sc;
+    r->csb_until = f->csb_until;
+    r->outB = spread6(f->so6 >> 8);
+    r->sepB = spread6(f->so6 & 0xffu);
     cs |= (s->cl.first_pending ? CS_FP : 0) | (s->cl.msin_pending ? CS_MP : 0) |
-          ((s->cl.set_mbi | g->msin_always) ? CS_MBI : 0);
-    const uint64_t *const trans = seg_trans;
-    /* the TRR shifter with its output stage (top) at bit 63: stage i at bit
-     * i + 63 - top (TRR is the top bit, a shift loses what passes it, MsIn
-     * enters at stage top - 22: bit 41) */
-    const int top = g->trr_top;
-    uint64_t stages = s->trr.stages << (63 - top);
-    /* TRR (stages' top bit), kept beside it: the general clock's shift takes
-     * the next TRR from the bit below before the MsIn bit is ORed in (bit 41,
-     * 22 shifts from the top), so that the next clock's seg_ctab look-up does
-     * not wait for this clock's seg_trans entry. (A posting puts the TRR
-     * token in a loadable stage, 1…31, never in the output stage, which is
-     * 53 or more: it leaves TRR as it is.) */
-    unsigned trr_n = (unsigned)(stages >> 63);
-    const uint64_t msin_bit = 1ull << 41;
-    const unsigned st_cond = (unsigned)g->run_in.st1 << 3 | (unsigned)g->run_in.st2 << 4;
-    const bool test_oe = g->run_in.test_oe;
-    /* pins bytes 32..39 but TrSt and ALUDat: Busy, TestPE, D pads */
-    seg_ctab_for(g, (unsigned)g->run_in.st1 | (unsigned)g->run_in.st2 << 1);
-    const uint64_t *const ctab = g->seg_ctab;
-    uint64_t q4_base = (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16 | (uint64_t)g->run_in.test_pe << 24 |
-                       (uint64_t)g->run_in.d << 32;
-    const uint64_t *blk = f->blk;
-    const pp5_uop *uop = g->uop;
-    /* the three PixMemAddr counters, byte k = counter k */
-    uint32_t ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
-                   (uint32_t)g->pma.ctr[2] << 16;
+          ((s->cl.set_mbi | PP5_FAST(g)->msin_always) ? CS_MBI : 0);
+    r->cs = cs;
+    r->top = PP5_FAST(g)->trr_top;
+    r->stages = s->trr.stages << (63 - r->top);
+    r->trr_n = (unsigned)(r->stages >> 63);
+    r->st_cond = (unsigned)PP5_FAST(g)->run_in.st1 << 3 | (unsigned)PP5_FAST(g)->run_in.st2 << 4;
+    r->test_oe = PP5_FAST(g)->run_in.test_oe;
+    seg_ctab_for(g, (unsigned)PP5_FAST(g)->run_in.st1 | (unsigned)PP5_FAST(g)->run_in.st2 << 1);
+    r->ctab = PP5_FAST(g)->seg_ctab;
+    r->q4_base = (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16 |
+                 (uint64_t)PP5_FAST(g)->run_in.test_pe << 24 | (uint64_t)PP5_FAST(g)->run_in.d << 32;
+    r->blk = f->blk;
+    r->uop = PP5_FAST(g)->uop;
+    r->ctr = (uint32_t)g->pma.ctr[0] | (uint32_t)g->pma.ctr[1] << 8 |
+             (uint32_t)g->pma.ctr[2] << 16;
+    m->desc.valid = false;
+    r->k = 0;
+    r->try_loop = true;
+    r->skip_to = 0;
+    r->hr_no = 0;
+}
 
-    seg_self_desc desc; /* the last self-loop whose records are not made */
-    desc.valid = false;
-    uint64_t blk_saved[16]; /* its CoefGate columns, after a posting (seg_post_c) */
-    uint64_t k = 0;
-    bool try_loop = true; /* at the start and after a branch back */
-    uint64_t skip_to = 0; /* no loop before this clock (SEG_PLAN_SHORT) */
-    size_t hr_no = 0;     /* no host run in a loop before this item (one failed) */
-    while (k < n) {
-        /* scripted: the item of this clock (finished ones skipped), and how
-         * many idle clocks it has left */
-        const pp5_host_in *hin = NULL;
-        /* scripted, no loop to try: the general clock at once if the item is
-         * an idle one not over (what the search below would find; the loop's
-         * idle_max is not needed) */
-        if (scripted && !try_loop && si < sn &&
-            ((items[si].kind == PP5_ITEM_RUN && sdone < items[si].clocks) ||
-             (items[si].kind == PP5_ITEM_WAIT && (cs & (CS_IBSY | CS_CBSY)))))
-            goto general;
-        uint64_t idle_max = n - k;
-        if (scripted) {
-            for (;;) {
-                if (si == sn)
-                    goto script_over;
-                const pp5_igc_item *it = &items[si];
-                if (it->kind == PP5_ITEM_HOST) {
-                    if (sdone == 0) {
-                        hin = &it->in;
-                        break;
-                    }
-                } else if (it->kind == PP5_ITEM_RUN) {
-                    if (sdone < it->clocks) {
-                        idle_max = seg_min(idle_max, it->clocks - sdone);
-                        break;
-                    }
-                } else if (cs & (CS_IBSY | CS_CBSY)) {
-                    break;
-                }
-                si++;
-                sdone = 0;
-            }
+/* Busy (IBsy or CBsy) in the control state's Busy byte of q4_base */
+static inline void seg_q4_busy(seg_regs *r)
+{
+    r->q4_base = (r->q4_base & ~(0xffull << 16)) |
+                 (uint64_t)((r->cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
+}
+
+/* scripted: a run of hm host clocks ending with a Go, with Busy low now,
+ * that a loop may clock (seg_host_loopable()); the loop may go on through the
+ * next item's idle clocks if the Go brings no PostI */
+static inline __attribute__((always_inline)) void seg_host_run(const seg_regs *r, seg_item *it)
+{
+    const pp5_igc_item *items = r->items;
+    const size_t si = r->si, sn = r->sn;
+    if (!(it->hin && r->try_loop && si >= r->hr_no && !(r->cs & (CS_IBSY | CS_CBSY)) &&
+          !r->uop[r->pc & 511u].done))
+        return;
+    size_t m = 0;
+    while (si + m < sn && m < 16 && items[si + m].kind == PP5_ITEM_HOST &&
+           seg_host_loopable(r->g, &items[si + m].in)) {
+        if (items[si + m++].in.go) {
+            it->hm = m;
+            break;
         }
-        /* scripted: a run of hm host clocks ending with a Go, with Busy low now,
-         * that a loop may clock (seg_host_loopable()); the loop may go on
-         * through the next item's idle clocks if the Go brings no PostI */
-        size_t hm = 0;
-        bool go_last = false; /* the loop ends with the Go's clock (below) */
-        if (scripted && hin && try_loop && si >= hr_no && !(cs & (CS_IBSY | CS_CBSY)) &&
-            !uop[pc & 511u].done) {
-            size_t m = 0;
-            while (si + m < sn && m < 16 && items[si + m].kind == PP5_ITEM_HOST &&
-                   seg_host_loopable(g, &items[si + m].in)) {
-                if (items[si + m++].in.go) {
-                    hm = m;
-                    break;
-                }
-            }
-            /* (a loop that goes on after the Go stops at the CSB end, CBsy
-             * being set: if CSB is low already and the word at PC shifts, its
-             * first shift after the Go posts C. The loop then ends with the
-             * Go's clock, and CBsy is low in all its clocks (the Go sets it at
-             * the clock's end): QLOAD's wait, where the host run comes after
-             * the CSB end) */
-            go_last = hm && sc >= csb_until &&
-                      ((uop[pc & 511u].shift >> (stages >> 63)) & 1u);
-            if (hm) {
-                idle_max = hm;
-                if (!go_last && (cs & CS_IP) && si + hm < sn) {
-                    const pp5_igc_item *nx = &items[si + hm];
-                    idle_max = nx->kind == PP5_ITEM_WAIT  ? n - k
-                             : nx->kind == PP5_ITEM_RUN ? hm + nx->clocks
-                                                         : hm;
-                }
-                idle_max = seg_min(idle_max, n - k);
-            }
+    }
+    /* (a loop that goes on after the Go stops at the CSB end, CBsy being set:
+     * if CSB is low already and the word at PC shifts, its first shift after
+     * the Go posts C. The loop then ends with the Go's clock, and CBsy is low
+     * in all its clocks (the Go sets it at the clock's end): QLOAD's wait,
+     * where the host run comes after the CSB end) */
+    const size_t hm = it->hm;
+    it->go_last = hm && r->sc >= r->csb_until &&
+                  ((r->uop[r->pc & 511u].shift >> (r->stages >> 63)) & 1u);
+    if (hm) {
+        uint64_t idle_max = hm;
+        if (!it->go_last && (r->cs & CS_IP) && si + hm < sn) {
+            const pp5_igc_item *nx = &items[si + hm];
+            idle_max = nx->kind == PP5_ITEM_WAIT  ? r->n - r->k
+                     : nx->kind == PP5_ITEM_RUN ? hm + nx->clocks
+                                                 : hm;
         }
-        /* a PostI in this clock may be the loop's first clock: it changes only
-         * IBsy, IP and latches that a NewL reads (a loop has no Done), and
-         * Busy stays high with CBsy (so a wait goes on) */
-        const bool posti_first = !hin && (cs & (CS_IBSY | CS_IP | CS_PIP | CS_CBSY)) ==
-                                             (CS_IBSY | CS_CBSY);
-        if (try_loop & (!hin | (hm != 0)) &
-            (((cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)) {
-            /* (no PostI to come, but in the first clock) */
-            /* (filled when K > 0: cleared for the compiler, which cannot tell) */
-            seg_plan pl = {NULL, {0, 0}, 0, false};
-            /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
-            const seg_loop_in in = {pc, n1, n2, stages, sc, csb_until,
-                                    (cs & CS_CBSY) || (hm && !go_last),
-                                    (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, top,
-                                    st_cond, test_oe, q4_base};
-            uint64_t K = seg_loop_plan(g, &in, idle_max, &pl);
-            const seg_phase *const ph = pl.ph;
-            g->seg_plans++;
-            if (K & SEG_PLAN_SHORT) {
-                skip_to = k + (K & 0xffu); /* no loop before those clocks are over */
-                K = 0;
-            }
-            if (K < hm) /* the loop must take every host clock of the run */
-                K = 0;
-            if (hm && !K) /* not for this run: its clocks the general way */
-                hr_no = si + hm;
-            if (K) {
-                const uint64_t k0 = k;
-                if (posti_first) { /* as the general clock: the module's posting */
-                    pp5_igc_post_i(g); /* not in RMode: no store write */
-                    cs = (cs | CS_IP) & ~(unsigned)CS_IBSY;
-                    g->seg_posti_loops++;
-                }
-                /* A self-loop that ends because CSB falls with CBsy set: its
-                 * next clock posts C. If that clock is otherwise one of the
-                 * loop's (same word, same TC1, TC2, TRR: the seg_ctab entry
-                 * equals the loop's; no PostI with it: seg_trans), the loop
-                 * takes it as its last clock and the posting follows the loop
-                 * (as the general clock does it after its shift). */
-                uint64_t t_pc = 0; /* that clock's seg_trans entry, or 0: no */
-                if (!hm && ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir && (cs & CS_CBSY) &&
-                    (uint64_t)sc + K == csb_until && K < idle_max && k + K < n &&
-                    uop[pc & 511u].ctab_ok) {
-                    const unsigned m1 = (n1 - (unsigned)(K * ph[0].cnt1)) & 0x7fu;
-                    const unsigned m2 = (n2 - (unsigned)(K * ph[0].cnt2)) & 0x7fu;
-                    const uint64_t st_k = K >= 64 ? 0 : stages << K;
-                    const unsigned trr_k = (unsigned)(st_k >> 63);
-                    const uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(m1, m2) | trr_k)];
-                    /* the state after the loop's K clocks: the CSB fall in its
-                     * last shift set MsIn pending (with the set's MBI), the LSB
-                     * token went out with its first shift (CSB was high) */
-                    const unsigned cs_k = (cs & ~(unsigned)(CS_MP | CS_FP | CS_PCP | CS_PIP)) |
-                                          ((cs & CS_MBI) ? CS_MP : 0);
-                    const uint64_t t = trans[cs_k | CS_SHIFT | CS_LAST];
-                    if (((e ^ ph[0].a) & 0xffffffffull) == 0 &&
-                        (t & TR_EVENT) == TR_BITS(SEG_POSTC)) {
-                        t_pc = t;
-                        K++;
-                    }
-                }
-                /* a host run: Busy from the Go's clock on, its clocks before
-                 * it patched after the loop (fewer: the loop goes on through
-                 * the wait) */
-                if (hm) {
-                    pl.q4[0] |= 1ull << 16;
-                    pl.q4[1] |= 1ull << 16;
-                }
-                seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
-                ls.q4[0] = pl.q4[0];
-                ls.q4[1] = pl.q4[1];
-                ls.lsb40 = pl.lsb40;
-                ls.shreg = shreg;
-                ls.sc = sc;
-                ls.csb_until = csb_until;
-                ls.outB = outB;
-                ls.sepB = sepB;
-                ls.ctr = ctr;
-                ls.trst = trst;
-                ls.blk = blk;
-                ls.rec = rec;
-                ls.pins_out = with_pins ? pins_out : NULL;
-                ls.tail = tail;
-                ls.n = n;
-                ls.c0 = c0;
-                ls.d = &desc;
-                k = seg_loop_run(&ls, ph, pl.first_lsb, k, k + K);
-                const bool d_new = desc.valid && desc.k0 >= k0; /* (made by this loop) */
-                shreg = ls.shreg;
-                sc = ls.sc;
-                outB = ls.outB;
-                sepB = ls.sepB;
-                ctr = ls.ctr;
-                trst = ls.trst;
-                g->seg_loop_clocks += K;
-                g->seg_loops++;
-                /* counters, TRR shifter and PC after K clocks */
-                n1 = (n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
-                n2 = (n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
-                const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
-                stages = shifts >= 64 ? 0 : stages << shifts;
-                trr_n = (unsigned)(stages >> 63);
-                /* the CSB fall in the loop's last shift: MsIn pending */
-                if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
-                    const bool mp = (cs & CS_MBI) && in.sc < csb_until && sc == csb_until;
-                    cs = (cs & ~(unsigned)CS_MP) | (mp ? CS_MP : 0);
-                    if (in.sc < csb_until) /* the LSB token went out */
-                        cs &= ~(unsigned)CS_FP;
-                }
-                pc = (uint16_t)ph[K & 1].a;
-                cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
-                if (posti_first) { /* the record of the PostI clock, if one of the last */
-                    if (d_new && k0 >= desc.k0)
-                        desc.pik = k0;
-                    else if (k0 + 4 >= k)
-                        rec[(c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
-                }
-                if (hm) { /* the host clocks k0 … k0 + hm - 1 of the loop */
-                    const pp5_igc_item *hit = &items[si];
-                    const uint64_t kl = k - (K < 4 ? K : 4); /* the loop's last four */
-                    for (size_t j = 0; j < hm; j++) {
-                        const uint64_t kj = k0 + j;
-                        if (with_pins && !test_oe)
-                            memcpy((unsigned char *)&pins_out[kj] + offsetof(pp5_pins, d_out),
-                                   &hit[j].in.d, sizeof hit[j].in.d);
-                        if (kj >= kl) { /* its record may be one of the segment's last */
-                            in_ring[(c0 + kj) & 3] = &hit[j].in;
-                            if (!(d_new && kj >= desc.k0))
-                                rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
-                        }
-                    }
-                    /* (cannot fail: Busy low, no FBITS load: seg_host_loopable) */
-                    pp5_igc_host_sides_quiet(g, hit, hm, c0 + k0, d);
-                    if (d_new) {
-                        desc.hk0 = k0;
-                        desc.hk1 = k0 + hm;
-                    }
-                    if (with_pins) /* Busy only from the Go's clock on (above) */
-                        for (uint64_t kj = k0; kj < k0 + hm - 1; kj++)
-                            pins_out[kj].busy = false;
-                    cs |= (ctl->ibsy ? CS_IBSY : 0) | (ctl->cbsy ? CS_CBSY : 0);
-                    q4_base = (q4_base & ~(0xffull << 16)) |
-                              (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
-                    g->seg_host_clocks += hm;
-                    g->seg_host_loop_clocks += hm;
-                    g->seg_go_last_loops += go_last;
-                    si += hm;
-                    sdone = K - hm;
-                } else {
-                    sdone += K;
-                }
-                if (t_pc) { /* the loop's last clock posted C (above) */
-                    const uint64_t kp = k - 1; /* that clock */
-                    cs = TR_NEXT(t_pc);
-                    if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
-                        stages |= msin_bit;
-                    /* (s at that clock's start: csb_until) */
-                    seg_post_c(g, &desc, blk_saved, kp, c0, csb_until, &cs, &sc, &csb_until,
-                               &stages);
-                    /* that clock's PostC and MsIn (its record: the self-loop's) */
-                    if (desc.valid && kp >= desc.k0 && kp < desc.kend) {
-                        desc.pck = kp;
-                        desc.pcb = t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
-                    } else {
-                        rec[(c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
-                    }
-                    q4_base = (q4_base & ~(0xffull << 16)) |
-                              (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
-                    if (with_pins) /* Busy at that clock's end */
-                        pins_out[kp].busy = (cs & (CS_IBSY | CS_CBSY)) != 0;
-                    g->seg_postc_loops++;
-                    if (k == n || (until_not_busy & !(cs & (CS_IBSY | CS_CBSY))))
-                        break; /* (Busy fell: the caller's wait is over) */
-                    continue; /* (a loop may start at once: the word branches back) */
-                }
-                if (k == n)
-                    break;
-                try_loop = false; /* the next clock the general way (its item first) */
-                continue;
-            }
-        }
-    general:;
-        /* one clock, the general way (clock_body() with RMode 0, no host side):
-         * what the word does under the clock's conditions (seg_ctab) and what
-         * the control state does (seg_trans) are table entries */
-        const pp5_uop *u = &uop[pc & 511u];
-        /* a missing word (a warning): the full clock; a word whose seg_ctab
-         * row is not made yet: make it (one test for both) */
-        if (__builtin_expect(!u->ctab_ok, 0)) {
-            if (!u->exists)
+        it->idle_max = seg_min(idle_max, r->n - r->k);
+    }
+}
+
+enum { SEG_NEXT_LOOP, SEG_NEXT_GENERAL, SEG_NEXT_OVER };
+/* The next clock's item (finished ones skipped) and how many idle clocks it
+ * has left; SEG_NEXT_GENERAL: the general clock at once, SEG_NEXT_OVER: the
+ * script is over. */
+static inline __attribute__((always_inline)) int
+seg_next_item(seg_regs *r, seg_item *it, const bool scripted)
+{
+    it->hin = NULL;
+    it->idle_max = r->n - r->k;
+    it->hm = 0;
+    it->go_last = false;
+    if (!scripted)
+        return SEG_NEXT_LOOP;
+    const pp5_igc_item *items = r->items;
+    /* no loop to try: the general clock at once if the item is an idle one
+     * not over (what the search below would find; the loop's idle_max is not
+     * needed) */
+    if (!r->try_loop && r->si < r->sn &&
+        ((items[r->si].kind == PP5_ITEM_RUN && r->sdone < items[r->si].clocks) ||
+         (items[r->si].kind == PP5_ITEM_WAIT && (r->cs & (CS_IBSY | CS_CBSY)))))
+        return SEG_NEXT_GENERAL;
+    for (;;) {
+        if (r->si == r->sn)
+            return SEG_NEXT_OVER;
+        const pp5_igc_item *i = &items[r->si];
+        if (i->kind == PP5_ITEM_HOST) {
+            if (r->sdone == 0) {
+                it->hin = &i->in;
                 break;
-            seg_ctab_build(g, pc & 511u);
-        }
-        const unsigned done = u->done;
-        /* LoopCount: TC1, TC2 are in seg_ctab's entry, found from the counts
-         * at the clock's start */
-        if (__builtin_expect(done, 0)) {
-            n1 = g->lc.lc1_post;
-            n2 = g->lc.lc2_post;
-        }
-        const unsigned trr = trr_n;
-        /* TRR, Shift, AddrGen */
-        uint64_t e = ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
-        if (!done) {
-            n1 = (n1 - u->cnt1) & 0x7fu;
-            n2 = (n2 - u->cnt2) & 0x7fu;
-        }
-        /* (Shift from the word, not from e: the look-up below need not wait for e) */
-        const unsigned shift = (u->shift >> trr) & 1u;
-        /* Controller, CSBLatch */
-        const unsigned csb = sc < csb_until;
-        const uint64_t t = trans[cs | shift << 8 | csb << 9 |
-                                 (unsigned)((uint64_t)sc + 1 >= csb_until) << 10 | done << 11];
-        cs = TR_NEXT(t);
-        pc = CT_NEXT(e);
-        /* PixMemAddr */
-        const uint8_t addr = (uint8_t)(ctr >> u->ctr_sa);
-        ctr = (ctr & ~u->ctr_mask) | ((ctr + u->ctr_add) & u->ctr_mask);
-        if (__builtin_expect(done, 0))
-            ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
-                  (uint32_t)g->pma.post[2] << 16;
-        /* DirectReg */
-        const unsigned aludat = shreg & 1u;
-        if (u->dir_en)
-            shreg = (shreg >> 1) | (shreg & 0x80000000u);
-        /* Serializer */
-        const uint64_t col =
-            (blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 & (0 - (uint64_t)csb);
-        const uint64_t dat = outB;
-        const uint32_t sc_now = sc;
-        if (shift) {
-            outB = sepB;
-            sepB = col;
-            sc += sc != UINT32_MAX;
-            trr_n = (unsigned)(stages >> 62) & 1u;
-            stages = (stages << 1) | (t & TR_BITS(SEG_MSIN) ? msin_bit : 0);
-        }
-        if (__builtin_expect(t & TR_EVENT, 0)) {
-            if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
-                pc = g->seq.uaddr_post;
-                /* (a loop may start with the routine's first word) */
-                e = (e & ~CT_BRANCH) | CT_BACK;
-                shreg = g->dr.post;
             }
-            /* as clock_body(): the modules' postings, on the state in g */
-            if (t & TR_BITS(SEG_POSTC)) {
-                seg_post_c(g, &desc, blk_saved, k, c0, sc_now, &cs, &sc, &csb_until, &stages);
+        } else if (i->kind == PP5_ITEM_RUN) {
+            if (r->sdone < i->clocks) {
+                it->idle_max = seg_min(it->idle_max, i->clocks - r->sdone);
+                break;
             }
-            if (t & TR_BITS(SEG_POSTI))
-                pp5_igc_post_i(g); /* not in RMode: no store write */
-            q4_base = (q4_base & ~(0xffull << 16)) |
-                      (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
+        } else if (r->cs & (CS_IBSY | CS_CBSY)) {
+            break;
         }
-        /* a host clock: the host side at the clock's end, as clock_body() */
-        bool host_stop = false;
-        if (scripted && hin) {
-            g->cycle = c0 + k;
-            const ls_status hs =
-                pp5_igc_host_side(g, hin, (t & TR_BUSY_THEN) != 0, d);
-            if (__builtin_expect(hs != LS_OK, 0)) {
-                if (d)
-                    ls_diag_at_index(d, (long)(c0 + k));
-                *stp = hs;
-                host_stop = true;
-            }
-            cs = (cs & ~(unsigned)(CS_IBSY | CS_CBSY)) | (ctl->ibsy ? CS_IBSY : 0) |
-                 (ctl->cbsy ? CS_CBSY : 0); /* Go */
-            q4_base = (q4_base & ~(0xffull << 16)) |
-                      (uint64_t)((cs & (CS_IBSY | CS_CBSY)) != 0) << 16;
-            host_stop |= ctl->rmode; /* RMode entered: the full clock from now */
-            in_ring[(c0 + k) & 3] = hin;
-            g->seg_host_clocks++;
-        }
-        /* the record (bits 48…63 of e are not read from it), the pins */
-        seg_rec *r = &rec[(c0 + k) & 3];
-        r->a = e | t | (uint64_t)aludat << 17 | (uint64_t)addr << 32 |
-               (scripted && hin ? TR_BITS(SEG_HOST) : 0);
-        r->dat = dat;
-        if (with_pins) {
-            unsigned char *p0 = (unsigned char *)&pins_out[k];
-            st64(p0, c0 + k);
-            const uint64_t q4 = test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32
-                              : scripted && hin ? (q4_base & 0xffffffffull) | (uint64_t)hin->d << 32
-                                                : q4_base;
-            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | q4);
-            trst = (trst >> 1) | shift << 2;
-            /* (one test for both: the two clocks after are in the buffer but
-             * near its end) */
-            unsigned char *p1 = p0 + sizeof(pp5_pins), *p2 = p0 + 2 * sizeof(pp5_pins);
-            if (__builtin_expect(k + 2 >= n, 0)) {
-                p1 = SEG_PINS(k + 1);
-                p2 = SEG_PINS(k + 2);
-            }
-            st16(p1 + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
-            st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
-            st_dat16(p2 + 16, ld64(u->alu[0] + 8), t & TR_LSB, dat);
-        }
-        k++;
-        if (scripted) {
-            if (hin) {
-                if (*stp != LS_OK)
-                    break; /* the cursor stays on the failed item */
-                si++;
-                sdone = 0;
-                if (host_stop)
-                    break;
-            } else {
-                sdone++;
-            }
-        }
-        if (until_not_busy & !(cs & (CS_IBSY | CS_CBSY)))
-            break; /* Busy fell: the caller's wait is over */
-        /* loops close with a branch back; with CBsy and CSB low, the next shift
-         * posts (and a loop that does not shift is rare) */
-        try_loop = (unsigned)(e >> 63) & ~((cs & CS_CBSY) / CS_CBSY & (sc >= csb_until)) &
-                   (k >= skip_to);
+        r->si++;
+        r->sdone = 0;
     }
-script_over:
-    if (scripted) {
-        sp->i = si;
-        sp->done = sdone;
-    }
-    if (k == 0)
-        return 0;
+    seg_host_run(r, it);
+    return SEG_NEXT_LOOP;
+}
 
-    /* write the locals back */
-    g->seq.pc = (uint16_t)pc;
-    g->lc.lc1 = (uint8_t)n1;
-    g->lc.lc2 = (uint8_t)n2;
-    g->dr.shreg = shreg;
-    g->pma.ctr[0] = (uint8_t)ctr;
-    g->pma.ctr[1] = (uint8_t)(ctr >> 8);
-    g->pma.ctr[2] = (uint8_t)(ctr >> 16);
-    f->sc = sc;
-    f->so6 = (uint16_t)(gather_bytes(sepB) | gather_bytes(outB) << 8);
+/* A self-loop that ends because CSB falls with CBsy set: its next clock posts
+ * C. If that clock is otherwise one of the loop's (same word, same TC1, TC2,
+ * TRR: the seg_ctab entry equals the loop's; no PostI with it: seg_trans), the
+ * loop takes it as its last clock (*K + 1) and the posting follows the loop
+ * (as the general clock does it after its shift). Returns that clock's
+ * seg_trans entry, or 0: no. */
+static inline __attribute__((always_inline)) uint64_t
+seg_loop_last_postc(const seg_regs *r, const seg_phase ph[2], uint64_t *Kp, uint64_t idle_max)
+{
+    const uint64_t K = *Kp;
+    const unsigned pc = r->pc, cs = r->cs;
+    if (!(ph[0].a == ph[1].a && ph[0].sh && !ph[0].dir && (cs & CS_CBSY) &&
+          (uint64_t)r->sc + K == r->csb_until && K < idle_max && r->k + K < r->n &&
+          r->uop[pc & 511u].ctab_ok))
+        return 0;
+    const unsigned m1 = (r->n1 - (unsigned)(K * ph[0].cnt1)) & 0x7fu;
+    const unsigned m2 = (r->n2 - (unsigned)(K * ph[0].cnt2)) & 0x7fu;
+    const uint64_t st_k = K >= 64 ? 0 : r->stages << K;
+    const unsigned trr_k = (unsigned)(st_k >> 63);
+    const uint64_t e = r->ctab[(pc & 511u) * 32 + (ct_code(m1, m2) | trr_k)];
+    /* the state after the loop's K clocks: the CSB fall in its last shift set
+     * MsIn pending (with the set's MBI), the LSB token went out with its first
+     * shift (CSB was high) */
+    const unsigned cs_k = (cs & ~(unsigned)(CS_MP | CS_FP | CS_PCP | CS_PIP)) |
+                          ((cs & CS_MBI) ? CS_MP : 0);
+    const uint64_t t = seg_trans[cs_k | CS_SHIFT | CS_LAST];
+    if (((e ^ ph[0].a) & 0xffffffffull) != 0 || (t & TR_EVENT) != TR_BITS(SEG_POSTC))
+        return 0;
+    *Kp = K + 1;
+    return t;
+}
+
+/* The loop's K clocks from clock k0 = r->k (seg_loop_run()), then the state
+ * after them. Returns whether the loop made the segment's self-loop
+ * description (m->desc). */
+static inline __attribute__((always_inline)) bool
+seg_loop_go(seg_regs *r, seg_mem *m, const seg_plan *pl, uint64_t K, const bool with_pins)
+{
+    const seg_phase *const ph = pl->ph;
+    const uint64_t k0 = r->k;
+    const uint32_t sc_in = r->sc;
+    seg_loop_st ls; /* (field by field: d is not cleared, only marked) */
+    ls.q4[0] = pl->q4[0];
+    ls.q4[1] = pl->q4[1];
+    ls.lsb40 = pl->lsb40;
+    ls.shreg = r->shreg;
+    ls.sc = r->sc;
+    ls.csb_until = r->csb_until;
+    ls.outB = r->outB;
+    ls.sepB = r->sepB;
+    ls.ctr = r->ctr;
+    ls.trst = r->trst;
+    ls.blk = r->blk;
+    ls.rec = m->rec;
+    ls.pins_out = with_pins ? r->pins_out : NULL;
+    ls.tail = m->tail;
+    ls.n = r->n;
+    ls.c0 = r->c0;
+    ls.d = &m->desc;
+    r->k = seg_loop_run(&ls, ph, pl->first_lsb, k0, k0 + K);
+    const bool d_new = m->desc.valid && m->desc.k0 >= k0; /* (made by this loop) */
+    r->shreg = ls.shreg;
+    r->sc = ls.sc;
+    r->outB = ls.outB;
+    r->sepB = ls.sepB;
+    r->ctr = ls.ctr;
+    r->trst = ls.trst;
+    PP5_FAST(r->g)->seg_loop_clocks += K;
+    PP5_FAST(r->g)->seg_loops++;
+    /* counters, TRR shifter and PC after K clocks */
+    r->n1 = (r->n1 - seg_count(ph[0].cnt1, ph[1].cnt1, K)) & 0x7fu;
+    r->n2 = (r->n2 - seg_count(ph[0].cnt2, ph[1].cnt2, K)) & 0x7fu;
+    const uint64_t shifts = seg_count(ph[0].sh, ph[1].sh, K);
+    r->stages = shifts >= 64 ? 0 : r->stages << shifts;
+    r->trr_n = (unsigned)(r->stages >> 63);
+    /* the CSB fall in the loop's last shift: MsIn pending */
+    if (shifts) { /* (MsIn was not pending: seg_loop_plan) */
+        const bool mp = (r->cs & CS_MBI) && sc_in < r->csb_until && r->sc == r->csb_until;
+        r->cs = (r->cs & ~(unsigned)CS_MP) | (mp ? CS_MP : 0);
+        if (sc_in < r->csb_until) /* the LSB token went out */
+            r->cs &= ~(unsigned)CS_FP;
+    }
+    r->pc = (uint16_t)ph[K & 1].a;
+    r->cs &= ~(unsigned)(CS_PCP | CS_PIP); /* (no posting in the loop's last) */
+    return d_new;
+}
+
+/* The host clocks k0 … k0 + hm - 1 of a loop of K clocks that took a host run
+ * (it): their D pads and Busy on the pins, their records, their host sides. */
+static inline __attribute__((always_inline)) void
+seg_loop_host(seg_regs *r, seg_mem *m, const seg_item *it, uint64_t K, uint64_t k0, bool d_new,
+              const bool with_pins)
+{
+    pp5_igc *g = r->g;
+    const size_t hm = it->hm;
+    const pp5_igc_item *hit = &r->items[r->si];
+    pp5_pins *pins_out = r->pins_out;
+    const uint64_t c0 = r->c0;
+    const uint64_t kl = r->k - (K < 4 ? K : 4); /* the loop's last four */
+    for (size_t j = 0; j < hm; j++) {
+        const uint64_t kj = k0 + j;
+        if (with_pins && !r->test_oe)
+            memcpy((unsigned char *)&pins_out[kj] + offsetof(pp5_pins, d_out), &hit[j].in.d,
+                   sizeof hit[j].in.d);
+        if (kj >= kl) { /* its record may be one of the segment's last */
+            m->in_ring[(c0 + kj) & 3] = &hit[j].in;
+            if (!(d_new && kj >= m->desc.k0))
+                m->rec[(c0 + kj) & 3].a |= TR_BITS(SEG_HOST);
+        }
+    }
+    /* (cannot fail: Busy low, no FBITS load: seg_host_loopable) */
+    pp5_igc_host_sides_quiet(g, hit, hm, c0 + k0, r->d);
+    if (d_new) {
+        m->desc.hk0 = k0;
+        m->desc.hk1 = k0 + hm;
+    }
+    if (with_pins) /* Busy only from the Go's clock on (seg_try_loop) */
+        for (uint64_t kj = k0; kj < k0 + hm - 1; kj++)
+            pins_out[kj].busy = false;
+    r->cs |= (g->ctl.ibsy ? CS_IBSY : 0) | (g->ctl.cbsy ? CS_CBSY : 0);
+    seg_q4_busy(r);
+    PP5_FAST(g)->seg_host_clocks += hm;
+    PP5_FAST(g)->seg_host_loop_clocks += hm;
+    PP5_FAST(g)->seg_go_last_loops += it->go_last;
+    r->si += hm;
+    r->sdone = K - hm;
+}
+
+enum { SEG_TRY_GENERAL, SEG_TRY_CONTINUE, SEG_TRY_BREAK };
+/* The loop's last clock posted C (seg_loop_last_postc(); t_pc: its seg_trans
+ * entry): the posting, after the loop. */
+static inline __attribute__((always_inline)) int
+seg_loop_postc(seg_regs *r, seg_mem *m, uint64_t t_pc, const bool with_pins)
+{
+    const uint64_t kp = r->k - 1; /* that clock */
+    r->cs = TR_NEXT(t_pc);
+    if (t_pc & TR_BITS(SEG_MSIN)) /* MsIn with its shift */
+        r->stages |= SEG_MSIN_BIT;
+    /* (s at that clock's start: csb_until) */
+    seg_post_c(r->g, &m->desc, m->blk_saved, kp, r->c0, r->csb_until, &r->cs, &r->sc,
+               &r->csb_until, &r->stages);
+    /* that clock's PostC and MsIn (its record: the self-loop's) */
+    if (m->desc.valid && kp >= m->desc.k0 && kp < m->desc.kend) {
+        m->desc.pck = kp;
+        m->desc.pcb = t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+    } else {
+        m->rec[(r->c0 + kp) & 3].a |= t_pc & TR_BITS(SEG_POSTC | SEG_MSIN);
+    }
+    seg_q4_busy(r);
+    if (with_pins) /* Busy at that clock's end */
+        r->pins_out[kp].busy = (r->cs & (CS_IBSY | CS_CBSY)) != 0;
+    PP5_FAST(r->g)->seg_postc_loops++;
+    if (r->k == r->n || (r->until_not_busy & !(r->cs & (CS_IBSY | CS_CBSY))))
+        return SEG_TRY_BREAK; /* (Busy fell: the caller's wait is over) */
+    return SEG_TRY_CONTINUE;  /* (a loop may start at once: the word branches back) */
+}
+
+/* A loop in closed form from clock r->k, if one can start there (the item it:
+ * seg_next_item()). SEG_TRY_GENERAL: no loop, the general clock next. */
+static inline __attribute__((always_inline)) int
+seg_try_loop(seg_regs *r, seg_mem *m, const seg_item *it, const bool with_pins)
+{
+    pp5_igc *g = r->g;
+    /* a PostI in this clock may be the loop's first clock: it changes only
+     * IBsy, IP and latches that a NewL reads (a loop has no Done), and Busy
+     * stays high with CBsy (so a wait goes on) */
+    const bool posti_first = !it->hin && (r->cs & (CS_IBSY | CS_IP | CS_PIP | CS_CBSY)) ==
+                                             (CS_IBSY | CS_CBSY);
+    /* (no PostI to come, but in the first clock) */
+    if (!(r->try_loop & (!it->hin | (it->hm != 0)) &
+          (((r->cs & (CS_IBSY | CS_IP)) != CS_IBSY) | posti_first)))
+        return SEG_TRY_GENERAL;
+    /* (filled when K > 0: cleared for the compiler, which cannot tell) */
+    seg_plan pl = {NULL, {0, 0}, 0, false};
+    /* (after a Go in the loop, CBsy: the loop stops while CSB is high) */
+    const unsigned cs = r->cs;
+    const seg_loop_in in = {r->pc, r->n1, r->n2, r->stages, r->sc, r->csb_until,
+                            (cs & CS_CBSY) || (it->hm && !it->go_last),
+                            (cs & CS_MBI) != 0, (cs & CS_MP) != 0, (cs & CS_FP) != 0, r->top,
+                            r->st_cond, r->test_oe, r->q4_base};
+    uint64_t K = seg_loop_plan(g, &in, it->idle_max, &pl);
+    PP5_FAST(g)->seg_plans++;
+    if (K & SEG_PLAN_SHORT) {
+        r->skip_to = r->k + (K & 0xffu); /* no loop before those clocks are over */
+        K = 0;
+    }
+    if (K < it->hm) /* the loop must take every host clock of the run */
+        K = 0;
+    if (it->hm && !K) /* not for this run: its clocks the general way */
+        r->hr_no = r->si + it->hm;
+    if (!K)
+        return SEG_TRY_GENERAL;
+    const uint64_t k0 = r->k;
+    if (posti_first) { /* as the general clock: the module's posting */
+        pp5_igc_post_i(g); /* not in RMode: no store write */
+        r->cs = (r->cs | CS_IP) & ~(unsigned)CS_IBSY;
+        PP5_FAST(g)->seg_posti_loops++;
+    }
+    const uint64_t t_pc = it->hm ? 0 : seg_loop_last_postc(r, pl.ph, &K, it->idle_max);
+    /* a host run: Busy from the Go's clock on, its clocks before it patched
+     * after the loop (fewer: the loop goes on through the wait) */
+    if (it->hm) {
+        pl.q4[0] |= 1ull << 16;
+        pl.q4[1] |= 1ull << 16;
+    }
+    const bool d_new = seg_loop_go(r, m, &pl, K, with_pins);
+    if (posti_first) { /* the record of the PostI clock, if one of the last */
+        if (d_new && k0 >= m->desc.k0)
+            m->desc.pik = k0;
+        else if (k0 + 4 >= r->k)
+            m->rec[(r->c0 + k0) & 3].a |= TR_BITS(SEG_POSTI);
+    }
+    if (it->hm)
+        seg_loop_host(r, m, it, K, k0, d_new, with_pins);
+    else
+        r->sdone += K;
+    if (t_pc)
+        return seg_loop_postc(r, m, t_pc, with_pins);
+    if (r->k == r->n)
+        return SEG_TRY_BREAK;
+    r->try_loop = false; /* the next clock the general way (its item first) */
+    return SEG_TRY_CONTINUE;
+}
+
+/* The general clock's pins: clock k's own bytes, its shares of the next two
+ * clocks' (the OutputLatch delays). */
+static inline __attribute__((always_inline)) void
+seg_general_pins(seg_regs *r, seg_mem *m, const pp5_uop *u, const pp5_host_in *hin,
+                 uint8_t addr, unsigned aludat, unsigned shift, uint64_t t, uint64_t dat,
+                 const bool scripted)
+{
+    const uint64_t k = r->k, n = r->n;
+    pp5_pins *pins_out = r->pins_out, *tail = m->tail;
+    unsigned char *p0 = (unsigned char *)&pins_out[k];
+    st64(p0, r->c0 + k);
+    const uint64_t q4_base = r->q4_base;
+    const uint64_t q4 = r->test_oe ? (q4_base & 0xffffffffull) | (uint64_t)u->uw << 32
+                      : scripted && hin ? (q4_base & 0xffffffffull) | (uint64_t)hin->d << 32
+                                        : q4_base;
+    st64(p0 + 32, (r->trst & 1u) | (uint64_t)aludat << 8 | q4);
+    r->trst = (r->trst >> 1) | shift << 2;
+    /* (one test for both: the two clocks after are in the buffer but near its
+     * end) */
+    unsigned char *p1 = p0 + sizeof(pp5_pins), *p2 = p0 + 2 * sizeof(pp5_pins);
+    if (__builtin_expect(k + 2 >= n, 0)) {
+        p1 = SEG_PINS(k + 1);
+        p2 = SEG_PINS(k + 2);
+    }
+    st16(p1 + 30, (uint16_t)(addr | (addr ^ u->pair0) << 8));
+    st64(p2 + 8, ld64(u->alu[0]) ^ (uint64_t)(u->dir_en & !aludat));
+    st_dat16(p2 + 16, ld64(u->alu[0] + 8), t & TR_LSB, dat);
+}
+
+/* A host clock (scripted) in the general way: the host side at the clock's
+ * end, as clock_body(). Returns whether the segment stops after the clock
+ * (it failed: *stp, or it entered RMode). */
+static inline __attribute__((always_inline)) bool
+seg_general_host(seg_regs *r, seg_mem *m, const pp5_host_in *hin, uint64_t t)
+{
+    pp5_igc *g = r->g;
+    bool host_stop = false;
+    const uint64_t ck = r->c0 + r->k;
+    g->cycle = ck;
+    const ls_status hs = pp5_igc_host_side(g, hin, (t & TR_BUSY_THEN) != 0, r->d);
+    if (__builtin_expect(hs != LS_OK, 0)) {
+        if (r->d)
+            ls_diag_at_index(r->d, (long)ck);
+        *r->stp = hs;
+        host_stop = true;
+    }
+    r->cs = (r->cs & ~(unsigned)(CS_IBSY | CS_CBSY)) | (g->ctl.ibsy ? CS_IBSY : 0) |
+            (g->ctl.cbsy ? CS_CBSY : 0); /* Go */
+    seg_q4_busy(r);
+    host_stop |= g->ctl.rmode; /* RMode entered: the full clock from now */
+    m->in_ring[ck & 3] = hin;
+    PP5_FAST(g)->seg_host_clocks++;
+    return host_stop;
+}
+
+/* One clock, the general way (clock_body() with RMode 0, no host side but
+ * scripted host clocks'): what the word does under the clock's conditions
+ * (seg_ctab) and what the control state does (seg_trans) are table entries.
+ * Returns whether the segment ends after it (or before it: a missing word). */
+static inline __attribute__((always_inline)) bool
+seg_general(seg_regs *r, seg_mem *m, const pp5_host_in *hin, const bool with_pins,
+            const bool scripted)
+{
+    pp5_igc *g = r->g;
+    unsigned pc = r->pc, n1 = r->n1, n2 = r->n2;
+    const pp5_uop *u = &r->uop[pc & 511u];
+    /* a missing word (a warning): the full clock; a word whose seg_ctab row is
+     * not made yet: make it (one test for both) */
+    if (__builtin_expect(!u->ctab_ok, 0)) {
+        if (!u->exists)
+            return true;
+        seg_ctab_build(g, pc & 511u);
+    }
+    const unsigned done = u->done;
+    /* LoopCount: TC1, TC2 are in seg_ctab's entry, found from the counts at
+     * the clock's start */
+    if (__builtin_expect(done, 0)) {
+        n1 = g->lc.lc1_post;
+        n2 = g->lc.lc2_post;
+    }
+    const unsigned trr = r->trr_n;
+    /* TRR, Shift, AddrGen */
+    uint64_t e = r->ctab[(pc & 511u) * 32 + (ct_code(n1, n2) | trr)];
+    if (!done) {
+        n1 = (n1 - u->cnt1) & 0x7fu;
+        n2 = (n2 - u->cnt2) & 0x7fu;
+    }
+    r->n1 = n1;
+    r->n2 = n2;
+    /* (Shift from the word, not from e: the look-up below need not wait for e) */
+    const unsigned shift = (u->shift >> trr) & 1u;
+    /* Controller, CSBLatch */
+    const uint32_t sc = r->sc;
+    const unsigned csb = sc < r->csb_until;
+    const uint64_t t = seg_trans[r->cs | shift << 8 | csb << 9 |
+                                 (unsigned)((uint64_t)sc + 1 >= r->csb_until) << 10 | done << 11];
+    r->cs = TR_NEXT(t);
+    r->pc = CT_NEXT(e);
+    /* PixMemAddr */
+    const uint8_t addr = (uint8_t)(r->ctr >> u->ctr_sa);
+    r->ctr = (r->ctr & ~u->ctr_mask) | ((r->ctr + u->ctr_add) & u->ctr_mask);
+    if (__builtin_expect(done, 0))
+        r->ctr = (uint32_t)g->pma.post[0] | (uint32_t)g->pma.post[1] << 8 |
+                 (uint32_t)g->pma.post[2] << 16;
+    /* DirectReg */
+    const unsigned aludat = r->shreg & 1u;
+    if (u->dir_en)
+        r->shreg = (r->shreg >> 1) | (r->shreg & 0x80000000u);
+    /* Serializer */
+    const uint64_t col = (r->blk[(sc < 127 ? sc : 127) >> 3] >> (sc & 7u)) & SEG_SPREAD6 &
+                         (0 - (uint64_t)csb);
+    const uint64_t dat = r->outB;
+    if (shift) {
+        r->outB = r->sepB;
+        r->sepB = col;
+        r->sc = sc + (sc != UINT32_MAX);
+        r->trr_n = (unsigned)(r->stages >> 62) & 1u;
+        r->stages = (r->stages << 1) | (t & TR_BITS(SEG_MSIN) ? SEG_MSIN_BIT : 0);
+    }
+    if (__builtin_expect(t & TR_EVENT, 0)) {
+        if (t & TR_BITS(SEG_NEWL)) { /* a new instruction, not a branch */
+            r->pc = g->seq.uaddr_post;
+            /* (a loop may start with the routine's first word) */
+            e = (e & ~CT_BRANCH) | CT_BACK;
+            r->shreg = g->dr.post;
+        }
+        /* as clock_body(): the modules' postings, on the state in g */
+        if (t & TR_BITS(SEG_POSTC))
+            seg_post_c(g, &m->desc, m->blk_saved, r->k, r->c0, sc, &r->cs, &r->sc,
+                       &r->csb_until, &r->stages);
+        if (t & TR_BITS(SEG_POSTI))
+            pp5_igc_post_i(g); /* not in RMode: no store write */
+        seg_q4_busy(r);
+    }
+    const bool host_stop = scripted && hin ? seg_general_host(r, m, hin, t) : false;
+    /* the record (bits 48…63 of e are not read from it), the pins */
+    seg_rec *rc = &m->rec[(r->c0 + r->k) & 3];
+    rc->a = e | t | (uint64_t)aludat << 17 | (uint64_t)addr << 32 |
+            (scripted && hin ? TR_BITS(SEG_HOST) : 0);
+    rc->dat = dat;
+    if (with_pins)
+        seg_general_pins(r, m, u, hin, addr, aludat, shift, t, dat, scripted);
+    r->k++;
+    if (scripted) {
+        if (hin) {
+            if (*r->stp != LS_OK)
+                return true; /* the cursor stays on the failed item */
+            r->si++;
+            r->sdone = 0;
+            if (host_stop)
+                return true;
+        } else {
+            r->sdone++;
+        }
+    }
+    if (r->until_not_busy & !(r->cs & (CS_IBSY | CS_CBSY)))
+        return true; /* Busy fell: the caller's wait is over */
+    /* loops close with a branch back; with CBsy and CSB low, the next shift
+     * posts (and a loop that does not shift is rare) */
+    r->try_loop = (unsigned)(e >> 63) & ~((r->cs & CS_CBSY) / CS_CBSY & (r->sc >= r->csb_until)) &
+                  (r->k >= r->skip_to);
+    return false;
+}
+
+/* The segment's end: the locals back into g, and the last (up to) four
+ * clocks' records and, in order, their shares of the pins ring. */
+static inline __attribute__((always_inline)) void
+seg_end(const seg_regs *r, seg_mem *m, const bool scripted)
+{
+    pp5_igc *g = r->g;
+    pp5_ser_fast *f = &PP5_FAST(g)->fs;
+    pp5_serializer *s = &g->ser;
+    const unsigned cs = r->cs;
+    g->seq.pc = (uint16_t)r->pc;
+    g->lc.lc1 = (uint8_t)r->n1;
+    g->lc.lc2 = (uint8_t)r->n2;
+    g->dr.shreg = r->shreg;
+    g->pma.ctr[0] = (uint8_t)r->ctr;
+    g->pma.ctr[1] = (uint8_t)(r->ctr >> 8);
+    g->pma.ctr[2] = (uint8_t)(r->ctr >> 16);
+    f->sc = r->sc;
+    f->so6 = (uint16_t)(gather_bytes(r->sepB) | gather_bytes(r->outB) << 8);
     s->cl.first_pending = (cs & CS_FP) != 0;
     s->cl.msin_pending = (cs & CS_MP) != 0;
-    s->trr.stages = stages >> (63 - top);
-    ctl->ip = (cs & CS_IP) != 0;
-    g->mod_stale = true;
-    /* the last (up to) four clocks: their records, and in order their shares
-     * of the pins ring */
-    const uint64_t c_end = c0 + k;
+    s->trr.stages = r->stages >> (63 - r->top);
+    g->ctl.ip = (cs & CS_IP) != 0;
+    PP5_FAST(g)->mod_stale = true;
+    const uint64_t c0 = r->c0, k = r->k, c_end = c0 + k;
     for (uint64_t c = c_end - (k < 4 ? k : 4); c < c_end; c++) {
-        if (desc.valid && c - c0 >= desc.k0 && c - c0 < desc.kend)
-            seg_self_rec(&desc, c - c0, &rec[c & 3]);
-        const seg_rec *r = &rec[c & 3];
-        const unsigned bits = (unsigned)(r->a >> 16) & 0xffffu;
-        const unsigned rpc = (unsigned)r->a & 0xffffu;
-        const pp5_uop *u = &uop[rpc & 511u];
-        const uint8_t addr = (uint8_t)(r->a >> 32);
-        const unsigned dat6 = gather_bytes(r->dat);
-        const bool lsb = (r->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
+        if (m->desc.valid && c - c0 >= m->desc.k0 && c - c0 < m->desc.kend)
+            seg_self_rec(&m->desc, c - c0, &m->rec[c & 3]);
+        const seg_rec *rc = &m->rec[c & 3];
+        const unsigned bits = (unsigned)(rc->a >> 16) & 0xffffu;
+        const unsigned rpc = (unsigned)rc->a & 0xffffu;
+        const pp5_uop *u = &r->uop[rpc & 511u];
+        const uint8_t addr = (uint8_t)(rc->a >> 32);
+        const unsigned dat6 = gather_bytes(rc->dat);
+        const bool lsb = (rc->a >> 40) & 1u, aludat = (bits & SEG_ALUDAT) != 0;
         const bool shift = bits & SEG_SHIFT, pair = u->pair & 1u;
-        pp5_olrec *o = &g->olr[c & 3];
-        host_in_copy(&o->in, scripted && (bits & SEG_HOST) ? in_ring[c & 3] : &g->run_in);
+        pp5_olrec *o = &PP5_FAST(g)->olr[c & 3];
+        host_in_copy(&o->in, scripted && (bits & SEG_HOST) ? m->in_ring[c & 3] : &PP5_FAST(g)->run_in);
         o->uw = u->uw;
         o->pc = (uint16_t)rpc;
         o->addr = addr;
@@ -2116,8 +2257,56 @@ script_over:
         ring_put(g, c, u->alu[0], u->dir_en, aludat, dat6, lsb, addr, pair, shift);
     }
     g->cycle = c_end;
-    g->seg_clocks += k;
-    return k;
+    PP5_FAST(g)->seg_clocks += k;
+}
+
+/* Up to n quiet clocks (see above); returns how many ran (0: the next clock is
+ * not quiet). The fast form is current (!fast_stale). */
+static inline __attribute__((always_inline)) uint64_t
+seg_run(pp5_igc *g, uint64_t n, bool until_not_busy, pp5_pins *pins_out, const bool with_pins,
+        pp5_igc_script *sp, ls_status *stp, ls_diag *d, const bool scripted)
+{
+    /* RMode: NewL every clock, the store written by PostI: the full clock */
+    if (g->ctl.rmode)
+        return 0;
+    seg_regs r;
+    seg_mem m;
+    r.g = g;
+    r.c0 = g->cycle;
+    r.n = n;
+    r.pins_out = pins_out;
+    r.until_not_busy = until_not_busy;
+    r.stp = stp;
+    r.d = d;
+    /* the script's cursor (scripted: the host actions of the run) */
+    r.items = scripted ? sp->items : NULL;
+    r.sn = scripted ? sp->n : 0;
+    r.si = scripted ? sp->i : 0;
+    r.sdone = scripted ? sp->done : 0;
+    seg_begin(&r, &m, with_pins);
+    while (r.k < n) {
+        seg_item it;
+        const int next = seg_next_item(&r, &it, scripted);
+        if (next == SEG_NEXT_OVER)
+            break;
+        if (next == SEG_NEXT_LOOP) {
+            const int tl = seg_try_loop(&r, &m, &it, with_pins);
+            if (tl == SEG_TRY_BREAK)
+                break;
+            if (tl == SEG_TRY_CONTINUE)
+                continue;
+        }
+        if (seg_general(&r, &m, it.hin, with_pins, scripted))
+            break;
+    }
+    if (scripted) {
+        sp->i = r.si;
+        sp->done = r.sdone;
+    }
+    if (r.k == 0)
+        return 0;
+    seg_end(&r, &m, scripted);
+    return r.k;
 }
 #undef SEG_PINS
 
@@ -2142,6 +2331,7 @@ static __attribute__((noinline)) uint64_t seg_run_script(pp5_igc *g, uint64_t n,
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
                           pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     /* the inputs as the record keeps them (T masked), in g, as two 8-byte words
      * (each clock copies them so: every load inside one store) */
     const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
@@ -2149,13 +2339,13 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
                         (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&g->run_in, lo);
-    st64((unsigned char *)&g->run_in + 8, hi);
+    st64(&fx->run_in, lo);
+    st64((unsigned char *)&fx->run_in + 8, hi);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
             break;
-        if (!fn && !g->fast_stale) {
+        if (!fn && !fx->fast_stale) {
             /* quiet clocks in one go (Busy does not change in them) */
             uint64_t m = pins_out ? seg_run_pins(g, n - k, until_not_busy, pins_out + k)
                                   : seg_run_nopins(g, n - k, until_not_busy);
@@ -2166,14 +2356,14 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
         pp5_pins *pp;
         if (pins_out) {
             pp = &pins_out[k];
-            (void)clock_body(g, &g->run_in, pp, NULL, false); /* no host side: LS_OK */
+            (void)clock_body(g, &fx->run_in, pp, NULL, false); /* no host side: LS_OK */
         } else {
             /* the pins in place, in the clock's ring slot: complete once the
              * clock is done (fast_pins) and not written again before the next
              * clock, which rewrites only fields fast_pins writes again */
             const uint64_t c = g->cycle;
-            (void)clock_body(g, &g->run_in, NULL, NULL, false);
-            pp = &g->pins_ring[c & 3];
+            (void)clock_body(g, &fx->run_in, NULL, NULL, false);
+            pp = &fx->pins_ring[c & 3];
             fast_pins_patch(g, pp, c);
         }
         k++;
@@ -2204,6 +2394,7 @@ static void script_skip(const pp5_igc *g, pp5_igc_script *sc)
 uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins *pins_out,
                             ls_status *st, ls_diag *d)
 {
+    pp5_igc_fast *const fx = PP5_FAST(g);
     /* the idle inputs as run_idle keeps them (T masked, two words) */
     const pp5_host_in *idle = &sc->idle;
     const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
@@ -2211,15 +2402,15 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
                         (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&g->run_in, lo);
-    st64((unsigned char *)&g->run_in + 8, hi);
+    st64(&fx->run_in, lo);
+    st64((unsigned char *)&fx->run_in + 8, hi);
     *st = LS_OK;
     uint64_t k = 0;
     for (;;) {
         script_skip(g, sc);
         if (sc->i == sc->n || k == n)
             break;
-        if (!g->fast_stale) {
+        if (!fx->fast_stale) {
             k += seg_run_script(g, n - k, pins_out + k, sc, st, d);
             if (*st != LS_OK)
                 break;
@@ -2237,7 +2428,7 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
                 break; /* the cursor stays on the failed item */
             }
         } else {
-            (void)clock_body(g, &g->run_in, &pins_out[k], NULL, false); /* LS_OK */
+            (void)clock_body(g, &fx->run_in, &pins_out[k], NULL, false); /* LS_OK */
             k++;
         }
         sc->done++;
@@ -2251,4 +2442,83 @@ uint64_t pp5_igc_run_fast(pp5_igc *g, uint64_t n, pp5_pins *pins_out)
     idle.st1 = g->st1;
     idle.st2 = g->st2;
     return pp5_igc_run_idle(g, &idle, n, false, NULL, NULL, pins_out);
+}
+
+/* ---------------- the accelerated IGC: creation and the model's hooks ---------------- */
+
+/* The host sides of n host clocks that a loop in closed form clocked
+ * (seg_host_loopable(): Busy low, none can fail), in order, each at its own
+ * cycle (cycle0, cycle0 + 1, …: its warnings carry it); one call for the run. */
+void pp5_igc_host_sides_quiet(pp5_igc *g, const pp5_igc_item *it, size_t n, uint64_t cycle0,
+                              ls_diag *d)
+{
+    for (size_t j = 0; j < n; j++) {
+        g->cycle = cycle0 + j;
+        (void)pp5_igc_host_side(g, &it[j].in, false, d);
+    }
+}
+
+static void hook_sync(pp5_igc *g)
+{
+    pp5_igc_fast *x = PP5_FAST(g);
+    if (x->mod_stale) {
+        pp5_igc_fast_unpack(g);
+        x->mod_stale = false;
+    }
+}
+
+static void hook_model_step(pp5_igc *g)
+{
+    hook_sync(g);
+    PP5_FAST(g)->fast_stale = true; /* the compact form lags the structs: pack first */
+}
+
+static void hook_store_written(pp5_igc *g, unsigned addr) { pp5_igc_fast_word(g, addr); }
+
+/* The accelerator's state before the pre-decoded store, cleared (the engine
+ * choice kept): the pre-decode is a function of the store and the options,
+ * which a reset keeps, so it is kept too (every store write redoes its word). */
+static void fast_clear(pp5_igc_fast *x)
+{
+    const bool model_only = x->model_only;
+    memset(&x->model_only, 0, offsetof(pp5_igc_fast, uop) - offsetof(pp5_igc_fast, model_only));
+    x->model_only = model_only;
+}
+
+static void hook_reset(pp5_igc *g)
+{
+    fast_clear(PP5_FAST(g));
+    pp5_igc_fast_init(g);
+}
+
+static const pp5_igc_hooks fast_hooks = {hook_sync, hook_model_step, hook_store_written,
+                                         hook_reset};
+
+ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
+{
+    *out = NULL;
+    /* not calloc: the 160 KiB of pre-decode tables after the state are
+     * written before they are read (uop[] below, seg_ctab rows on first use) */
+    pp5_igc_fast *x = malloc(sizeof *x);
+    if (!x)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    ls_status st = pp5_igc_model_init(&x->m, opt, &fast_hooks, d);
+    if (st != LS_OK) {
+        free(x);
+        return st;
+    }
+    x->model_only = false;
+    fast_clear(x);
+    pp5_igc_fast_decode_all(&x->m);
+    pp5_igc_reset(&x->m);
+    *out = &x->m;
+    return LS_OK;
+}
+
+void pp5_igc_destroy(pp5_igc *g) { free(PP5_FAST(g)); }
+
+void pp5_igc_set_engine(pp5_igc *g, pp5_engine e) { PP5_FAST(g)->model_only = e == PP5_ENGINE_MODEL; }
+pp5_engine pp5_igc_engine(const pp5_igc *g)
+{
+    return PP5_FAST(g)->model_only ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
 }

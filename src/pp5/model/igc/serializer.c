@@ -6,7 +6,7 @@
  * the Serializer"). A shift clock advances every token shifter and the CoefGate
  * pipeline; a posting loads the new set after that clock's shift, so the last
  * bit of the previous set "is not overwritten". */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* (3) Sequencer — seed 003 §IV.3.3-3: sub-modules Memory (416 words) and
  * AddrGen (new / incremented / branch address selection). */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 /* Memory: "416 (nominally 512) 32-bit words"; "only 104 rows in Version 5.0".
  * Addresses 416–511 have no word line: we read 0 and report it (exists=false). */

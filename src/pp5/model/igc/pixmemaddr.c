@@ -1,5 +1,5 @@
 /* (5) PixMemAddr — seed 003 §IV.3.3-5: three 8-bit address counters. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 /* PMAInstr decode (seed table):
  *   000 aux  001 dst  010 dst+  011 dst-  100 aux+  101 src  110 src+  111 src-

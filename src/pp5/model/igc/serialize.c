@@ -1,6 +1,6 @@
 /* Drive the Serializer module alone, for `lockstep pp5 serialize` and tests.
  * No formula here: every bit comes from pp5_serializer_clock(). */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <string.h>
 

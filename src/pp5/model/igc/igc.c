@@ -1,7 +1,7 @@
 /* The IGC top level: wires the eight modules of seed 003 §IV.3.3 and advances
  * one clock per pp5_igc_step(). The order inside a clock is pp5.md §4.8 (A-21):
  * host inputs presented in clock n act at the end of n. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,26 +77,27 @@ static ls_status check_options(const pp5_options *o, ls_diag *d)
 
 void pp5_igc_reset(pp5_igc *g)
 {
-    /* everything but the store, the options and the store's pre-decode (a
-     * function of those two, current: every store write redoes its word) */
+    /* everything but the store, the options and the hooks (the accelerator
+     * resets its own state: its reset hook) */
     uint32_t saved[PP5_UCODE_WORDS];
     memcpy(saved, g->seq.ucode, sizeof saved);
     uint16_t nonzero = g->seq.nonzero;
     pp5_options opt = g->opt;
-    const bool model_only = g->model_only;
-    memset(g, 0, offsetof(pp5_igc, uop));
+    const pp5_igc_hooks *hooks = g->hooks;
+    memset(g, 0, sizeof *g);
     g->opt = opt;
-    g->model_only = model_only;
+    g->hooks = hooks;
     memcpy(g->seq.ucode, saved, sizeof saved);
     g->seq.nonzero = nonzero;
     pp5_controller_reset(&g->ctl);
     pp5_serializer_init(&g->ser);
-    pp5_igc_fast_init(g);
+    if (hooks)
+        hooks->reset(g);
 }
 
-ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
+ls_status pp5_igc_model_init(pp5_igc *g, const pp5_options *opt, const pp5_igc_hooks *hooks,
+                             ls_diag *d)
 {
-    *out = NULL;
     pp5_options def;
     if (!opt) {
         pp5_options_default(&def);
@@ -105,25 +106,10 @@ ls_status pp5_igc_create(pp5_igc **out, const pp5_options *opt, ls_diag *d)
     ls_status st = check_options(opt, d);
     if (st != LS_OK)
         return st;
-    /* not calloc: the 160 KiB of pre-decode tables after the state are
-     * written before they are read (uop[] below, seg_ctab rows on first use) */
-    pp5_igc *g = malloc(sizeof *g);
-    if (!g)
-        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    memset(g, 0, offsetof(pp5_igc, uop)); /* (the store: all 0) */
+    memset(g, 0, sizeof *g); /* (the store: all 0) */
     g->opt = *opt;
-    pp5_igc_fast_decode_all(g);
-    pp5_igc_reset(g);
-    *out = g;
+    g->hooks = hooks;
     return LS_OK;
-}
-
-void pp5_igc_destroy(pp5_igc *g) { free(g); }
-
-void pp5_igc_set_engine(pp5_igc *g, pp5_engine e) { g->model_only = e == PP5_ENGINE_MODEL; }
-pp5_engine pp5_igc_engine(const pp5_igc *g)
-{
-    return g->model_only ? PP5_ENGINE_MODEL : PP5_ENGINE_FAST;
 }
 
 void pp5_igc_set_status(pp5_igc *g, bool st1, bool st2)
@@ -146,14 +132,16 @@ ls_status pp5_igc_load_ucode(pp5_igc *g, size_t addr, const uint32_t *w, size_t 
     return LS_OK;
 }
 
-/* Every write of the store goes through here, so the pre-decoded word follows. */
+/* Every write of the store goes through here, so the accelerator's
+ * pre-decoded word follows (its store_written hook). */
 void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w)
 {
     if (g->seq.ucode[addr] == w)
         return; /* uop[addr] already decodes w */
     g->seq.nonzero = (uint16_t)(g->seq.nonzero + (w != 0) - (g->seq.ucode[addr] != 0));
     g->seq.ucode[addr] = w;
-    pp5_igc_fast_word(g, addr);
+    if (g->hooks)
+        g->hooks->store_written(g, addr);
 }
 
 uint32_t pp5_igc_ucode(const pp5_igc *g, size_t addr)
@@ -321,26 +309,14 @@ ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_dia
     return host_side(g, hi, busy, d);
 }
 
-/* The host sides of n host clocks that a loop in closed form clocked
- * (fast.c, seg_host_loopable(): Busy low, none can fail), in order, each at
- * its own cycle (cycle0, cycle0 + 1, …: its warnings carry it); one call for
- * the run. */
-void pp5_igc_host_sides_quiet(pp5_igc *g, const pp5_igc_item *it, size_t n, uint64_t cycle0,
-                              ls_diag *d)
-{
-    for (size_t j = 0; j < n; j++) {
-        g->cycle = cycle0 + j;
-        (void)host_side(g, &it[j].in, false, d);
-    }
-}
-
 /* The full step: every module struct and named signal, clock by clock. The
- * fast step (fast.c) must give the same pins, state and warnings. */
+ * accelerator's fast step (src/pp5/accel/igc_fast.c) must give the same pins,
+ * state and warnings. */
 ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {
     ls_status st = LS_OK;
-    pp5_igc_sync(g);
-    g->fast_stale = true;
+    if (g->hooks)
+        g->hooks->model_step(g); /* the module structs current; the accelerator's form lags */
 #ifdef PP5_PLANTED_FIELD /* tests/pp5/test_igc_planted.c: a field the fast step misses */
     g->ctl.planted = (uint8_t)(g->cycle | 1u);
 #endif

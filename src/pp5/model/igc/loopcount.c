@@ -1,6 +1,6 @@
 /* (4) LoopCount — seed 003 §IV.3.3-4: two 7-bit down counters with look-ahead
  * zero detect. */
-#include "pp5/igc/igc_internal.h"
+#include "pp5/model/igc/igc_internal.h"
 
 /* "When DoneHSP1 is asserted, the counter is loaded from the PostILatch. When
  * Cnt1LSP1 is asserted, the count value is decremented." "The zero-detect
