@@ -192,6 +192,10 @@ int cli_r500_vs_asm(cli_args *a);
 int cli_r500_vs_dis(cli_args *a);
 int cli_r500_vs_run(cli_args *a);
 int cli_r500_draw(cli_args *a); /* tools/cli_r500_draw.c */
+/* A float RGBA frame (row 0 first) as an 8-bit PNG and/or raw float32; either
+ * path may be NULL ('-' = stdout). tools/cli_r500_draw.c */
+int cli_write_frame(cli_args *a, const char *png, const char *raw, const float *rgba, int w,
+                    int h);
 int cli_pp5_asm(cli_args *a);
 int cli_pp5_dis(cli_args *a);
 int cli_pp5_run(cli_args *a);

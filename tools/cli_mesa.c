@@ -16,6 +16,7 @@
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_glsl.h"
+#include "lockstep/mesa_draw.h"
 #include "lockstep/mesa_r300.h"
 #include "lockstep/r500_job_args.h"
 #include "lockstep/r500.h"
@@ -213,6 +214,66 @@ static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, con
     return rc;
 }
 
+/* mesa run/check through the whole pipeline: r300's vertex program and
+ * draws, rasterized, interpolated and shaded by lockstep. */
+static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
+                        enum mesa_mode mode, double tol, const char *out, unsigned workers,
+                        ls_buf *glout)
+{
+    ls_diag d;
+    ls_diag_clear(&d);
+    float *img = NULL;
+    r500_raster_stats rs;
+    mesa_r300_verdict verdict;
+    ls_status st = mesa_r300_render(c, frag, workers, &img, &rs, &verdict, &d);
+    /* with the shim's trace asked for, what the GL program printed goes to stderr */
+    if (glout->len)
+        fwrite(glout->data, 1, glout->len, stderr);
+    glout->len = 0;
+    c->output = NULL;
+    if (st != LS_OK) {
+        /* the outcome classes as the rectangle model reports them (docs/mesa-fuzz.md) */
+        int rc = cli_report(a, &d);
+        if (verdict.outcome == MESA_OUTCOME_R300_CRASH || verdict.outcome == MESA_OUTCOME_GLSL_ERROR)
+            return mesa_outcome_table[verdict.outcome].exit_status;
+        return st == LS_ERR_IO ? CLI_UNAVAILABLE : rc;
+    }
+    if (verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+        cli_warn(a, "%s: r300 reported a compiler error and drew with its dummy shader (%s)%s%s",
+                 frag, mesa_outcome_table[verdict.outcome].name, verdict.why[0] ? ": " : "",
+                 verdict.why);
+    r500_result r;
+    memset(&r, 0, sizeof r);
+    r.width = c->width;
+    r.height = c->height;
+    r.target[0] = img;
+    int rc = CLI_OK;
+    if (out)
+        rc = cli_write_frame(a, out, NULL, img, c->width, c->height);
+    if (!cli_flag(a, "quiet"))
+        fprintf(stderr,
+                "%s: %dx%d, whole pipeline: %llu primitives, %llu triangles, %llu pixels, %llu "
+                "quads, %llu killed, %llu FC instructions, %llu faulted threads\n",
+                frag, c->width, c->height, (unsigned long long)rs.prims,
+                (unsigned long long)rs.triangles, (unsigned long long)rs.pixels,
+                (unsigned long long)rs.quads, (unsigned long long)rs.killed,
+                (unsigned long long)rs.inst_fc, (unsigned long long)rs.faulted_threads);
+    int crc = mode == MODE_CHECK ? compare(a, c, frag, &r, tol, out) : CLI_OK;
+    if (!rc && crc != CLI_OK && crc != CLI_MISMATCH)
+        rc = crc;
+    if (!rc && rs.faulted_threads) {
+        cli_err(a, CLI_FAULT, "%s: %llu fragment thread(s) faulted", frag,
+                (unsigned long long)rs.faulted_threads);
+        rc = mesa_outcome_table[MESA_OUTCOME_LOCKSTEP_FAULT].exit_status;
+    }
+    if (!rc && verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+        rc = mesa_outcome_table[MESA_OUTCOME_R300_COMPILE_ERROR].exit_status;
+    if (!rc)
+        rc = crc;
+    free(img);
+    return rc;
+}
+
 static int mesa_cmd(cli_args *a, enum mesa_mode mode)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -285,6 +346,16 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     const char *trace_env = getenv("LOCKSTEP_SHIM_TRACE");
     if (trace_env && *trace_env)
         c.output = &glout;
+    /* The whole captured stream runs unless an output needs one fragment run
+     * over the window (--stats, --trace) or its job-wide limits: those use
+     * the rectangle model (docs/mesa.md). */
+    if (mode != MODE_BENCH && !cli_get(a, "stats") && !cli_get(a, "trace") &&
+        !cli_get(a, "max-instructions") && !cli_get(a, "timeout") && !cli_get(a, "engine")) {
+        rc = pipeline_cmd(a, &c, frag, mode, tol, out, (unsigned)threads, &glout);
+        ls_buf_free(&glout);
+        free(uni);
+        return rc;
+    }
     ls_diag d;
     ls_diag_clear(&d);
     r500_job rj;

@@ -123,6 +123,19 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
                         mesa_r300_verdict *v, ls_diag *d);
 
 /* llvmpipe's RGBA32F image of frag (bottom row first); *rgba malloc'd. */
+/* The whole captured stream on lockstep: r300 draws the shader (with c->vert
+ * or the default vertex shader) under the shim with its buffer objects
+ * saved, and every draw of every submission runs through vertex fetch, the
+ * vertex program, clipping, rasterization, RS and the fragment program
+ * (mesa_exec_render_draw) into *rgba (width x height RGBA floats, row 0 =
+ * window y 0 = the bottom row, target 0 stored as it is). st (may be NULL)
+ * gets the sums over the draws; workers: fragment-run threads (0 = cores);
+ * v (may be NULL) the class of the r300 run, as mesa_r300_job's. */
+struct r500_raster_stats;
+ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned workers,
+                           float **rgba, struct r500_raster_stats *st, mesa_r300_verdict *v,
+                           ls_diag *d);
+
 ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float **rgba, ls_diag *d);
 
 /* llvmpipe's time per draw of frag, the mean of `repeat` draws after a warm-up,

@@ -203,8 +203,10 @@ static void test_skips(void **state)
     expect_skip(buf, "GLSL 1.20");
     snprintf(buf, sizeof buf, "[require]\nGL >= 3.0\nGLSL >= 1.10\n%s", fs);
     expect_skip(buf, "GL 2.1");
-    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\npiglit_vertex/float/2\n", fs);
-    expect_skip(buf, "section [vertex data]");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[geometry shader]\nvoid main(){}\n", fs);
+    expect_skip(buf, "section [geometry shader]");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\nv/int/2\n", fs);
+    expect_skip(buf, "type 'int'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture rgbw 0 (8, 8)\n", fs);
     expect_skip(buf, "'texture rgbw 0 (8, 8)'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\nuniform uint u 1\n", fs);
@@ -407,6 +409,61 @@ static void test_unorm8_and_probes(void **state)
     piglit_test_free(&t);
 }
 
+/* [vertex data] and the state commands the pipeline needs, as shader_runner
+ * reads them (piglit's vertex_attrib_description: NAME/TYPE/COUNT columns). */
+static void test_vertex_data(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n"
+        "[vertex data]\nvertex/float/3  input_data/float/4\n"
+        "-1 -1 0   1 0 0 1\n 1 -1 0   0 1 0 1\n# a comment\n 0 1 0.5   0 0 1 0.5\n"
+        "[test]\nfrustum -1.0 1.0 -1.0 1.0 1.0 3.0\nenable GL_VERTEX_PROGRAM_TWO_SIDE\n"
+        "enable GL_CLIP_PLANE3\nclip plane 3 0.0 0.0 -1.0 -1.75\nshade model flat\n"
+        "disable GL_CLIP_PLANE3\ndraw arrays GL_TRIANGLE_FAN 0 3\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(text, strlen(text), "vd", &t, &d), LS_OK);
+    assert_string_equal(t.skip, "");
+    assert_int_equal(t.nattr, 2);
+    assert_string_equal(t.attr_name[0], "vertex");
+    assert_string_equal(t.attr_name[1], "input_data");
+    assert_int_equal(t.attr_comps[0], 3);
+    assert_int_equal(t.attr_comps[1], 4);
+    assert_int_equal(t.attr_offset[1], 3);
+    assert_int_equal(t.vstride, 7);
+    assert_int_equal(t.nrows, 3);
+    assert_true(t.vdata[2 * 7 + 2] == 0.5f && t.vdata[2 * 7 + 6] == 0.5f && t.vdata[7 + 4] == 1.0f);
+    assert_int_equal(t.ncmds, 7);
+    assert_int_equal(t.cmds[0].kind, PIGLIT_FRUSTUM);
+    assert_true(t.cmds[0].v[4] == 1.0f && t.cmds[0].v[5] == 3.0f);
+    assert_int_equal(t.cmds[1].kind, PIGLIT_ENABLE);
+    assert_int_equal(t.cmds[1].iv[0], 6);
+    assert_int_equal(t.cmds[1].iv[1], 1);
+    assert_int_equal(t.cmds[2].iv[0], 3);
+    assert_int_equal(t.cmds[3].kind, PIGLIT_CLIP_PLANE);
+    assert_int_equal(t.cmds[3].iv[0], 3);
+    assert_true(t.cmds[3].v[2] == -1.0f && t.cmds[3].v[3] == -1.75f);
+    assert_int_equal(t.cmds[4].kind, PIGLIT_SHADE_MODEL);
+    assert_int_equal(t.cmds[4].iv[0], 1);
+    assert_int_equal(t.cmds[5].iv[1], 0);
+    assert_int_equal(t.cmds[6].kind, PIGLIT_DRAW_ARRAYS);
+    assert_int_equal(t.cmds[6].iv[0], 6); /* GL_TRIANGLE_FAN */
+    assert_int_equal(t.cmds[6].iv[2], 3);
+    assert_true(piglit_test_check_pipeline(&t));
+    piglit_test_free(&t);
+    /* a draw past the data, a short row: errors with the line */
+    static const char past[] = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n"
+                               "[vertex data]\nv/float/2\n0 0\n1 1\n[test]\n"
+                               "draw arrays GL_TRIANGLES 0 3\n";
+    assert_int_equal(piglit_test_parse(past, strlen(past), "p", &t, &d), LS_ERR_PARSE);
+    assert_int_equal(d.line, 10);
+    static const char shortrow[] = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n"
+                                   "[vertex data]\nv/float/2\n0\n";
+    assert_int_equal(piglit_test_parse(shortrow, strlen(shortrow), "s", &t, &d), LS_ERR_PARSE);
+    assert_int_equal(d.line, 7);
+}
+
 /* Skip keys: the kind of reason, the same for two tests whose reasons
  * differ only in their specific parts, never cut. */
 static void skip_key_of(const char *text, char *key, size_t n)
@@ -431,7 +488,7 @@ static void test_skip_keys(void **state)
     skip_key_of(buf, k2, sizeof k2);
     assert_string_equal(k1, "uniform type '*' is not supported (GL 2.1 harness)");
     assert_string_equal(k1, k2);
-    snprintf(buf, sizeof buf, "%s[vertex data]\npiglit_vertex/float/2\n", fs);
+    snprintf(buf, sizeof buf, "%s[geometry shader]\n", fs);
     skip_key_of(buf, k1, sizeof k1);
     assert_string_equal(k1, "section [*] is not supported");
     /* a fixed message is its own key, whole */
@@ -572,7 +629,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_sample),
         cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_skips),
+        cmocka_unit_test(test_skips), cmocka_unit_test(test_vertex_data),
         cmocka_unit_test(test_varyings),
         cmocka_unit_test(test_rect_pixels),
         cmocka_unit_test(test_ortho_and_stages),
