@@ -24,6 +24,7 @@
 #include "lockstep/mesa_cs.h"
 #include "lockstep/r500_pvs.h"
 #include "lockstep/r500_raster.h"
+#include "lockstep/r500_rb.h"
 #include "lockstep/status.h"
 
 #ifdef __cplusplus
@@ -137,6 +138,9 @@ typedef struct mesa_exec_draw {
                                  r500_raster_state_init(raster_width, raster_height)) */
     float ucp[6][4];       /* user clip planes: PVS vectors 1536..1541 (r300_reg.h
                               R500_PVS_UCP_START), as uploaded at the draw */
+    long cb_reloc[4];      /* relocation index of the buffer RB3D_COLOROFFSETn is an
+                              offset into (the NOP after its write), -1: none */
+    long zb_reloc;         /* the same for ZB_DEPTHOFFSET */
 } mesa_exec_draw;
 
 /* The draw's vertices in the rasterizer's form (include/lockstep/r500_raster.h):
@@ -213,6 +217,30 @@ void mesa_exec_all_free(mesa_exec_all *a);
 /* Draw n (over all submissions) through mesa_exec_render_draw. */
 ls_status mesa_exec_all_render(const mesa_exec_all *a, size_t n, const mesa_render_options *o,
                                r500_raster_stats *st, ls_diag *d);
+
+/* ---- the render backend over buffer objects (src/mesa/render_rb.c) --------- */
+
+/* Where a draw's fragments go: with a colour buffer (RB3D_COLOROFFSET0
+ * relocated to a buffer object the caller holds writable) through the
+ * render backend (r500_rb_bind from the draw's register snapshot,
+ * r500_rb_pixel_write per fragment) into that buffer object; without one,
+ * the plain store (r500_target_store into `plain`, may be NULL). */
+typedef struct mesa_rb_target {
+    r500_rb rb;
+    bool bound;             /* set by mesa_rb_bind_draw: true = render backend */
+    r500_target *plain;     /* the fallback store */
+    r500_rb_stats stats;    /* summed over the draws */
+} mesa_rb_target;
+
+/* Bind t for draw dr: bo_mem[k] / bo_size[k] are relocation k's buffers
+ * (writable; the colour and depth buffers are written in place). Sets
+ * t->bound; a register set the back end rejects returns its status. o may
+ * be NULL (defaults). */
+ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t *const *bo_mem,
+                            const size_t *bo_size, size_t nbos, int width, int height,
+                            const r500_rb_options *o, ls_diag *d);
+/* The r500_frag_out_fn of a mesa_rb_target (context: the target). */
+void mesa_rb_out(void *t, const r500_fragment *f);
 
 /* Name of any R5xx 3D register by byte address (the vertex side's, the
  * fragment side's, the raster blocks', and those no stage models yet:

@@ -240,6 +240,9 @@ typedef struct xstate {
     size_t total_verts;
     r500_raster_state raster;
     mesa_exec *out;
+    uint32_t last_reg;     /* byte address of the last register a type-0 packet wrote */
+    long cb_reloc[4];      /* relocation of RB3D_COLOROFFSETn (-1: none) */
+    long zb_reloc;         /* relocation of ZB_DEPTHOFFSET (-1: none) */
 } xstate;
 
 static bool known_reg(uint32_t addr)
@@ -672,17 +675,24 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
         return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
     }
     x->out = out;
+    x->last_reg = UINT32_MAX;
+    for (int t = 0; t < 4; t++)
+        x->cb_reloc[t] = -1;
+    x->zb_reloc = -1;
     r500_raster_state_init(&x->raster, o->raster_width, o->raster_height);
     size_t i = 0;
     while (i < n) {
         uint32_t h = ib[i];
         unsigned type = h >> 30;
+        uint32_t prev_reg = x->last_reg;
+        x->last_reg = UINT32_MAX;
         if (type == 0) {
             size_t cnt = ((h >> 16) & 0x3fffu) + 1;
             uint32_t base = (h & 0x1fffu) * 4;
             bool one = (h >> 15) & 1u;
             for (size_t k = 0; k < cnt && st == LS_OK; k++)
                 st = write_reg(x, one ? base : base + 4 * (uint32_t)k, ib[i + 1 + k]);
+            x->last_reg = one ? base : base + 4 * (uint32_t)(cnt - 1);
             i += 1 + cnt;
         } else if (type == 1) {
             st = write_reg(x, (h & 0x7ffu) * 4, ib[i + 1]);
@@ -737,6 +747,8 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                 dr->ib_dword = i;
                 dr->opcode = op;
                 dr->raster = x->raster;
+                memcpy(dr->cb_reloc, x->cb_reloc, sizeof dr->cb_reloc);
+                dr->zb_reloc = x->zb_reloc;
                 ls_diag_clear(&dr->diag);
                 if (out->ndraws <= out->cs.ndraws)
                     dr->frag = &out->cs.draws[out->ndraws - 1];
@@ -745,7 +757,21 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                     st = ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
                     break;
                 }
-            } else if (op != 0x10 && op != 0x33) {
+            } else if (op == 0x10) {
+                /* r300_emit_fb_state: OUT_CS_REG(RB3D_COLOROFFSETn / ZB_DEPTHOFFSET,
+                 * offset) then OUT_CS_RELOC(buffer): the NOP right after the
+                 * register write names the buffer the offset is into (the
+                 * kernel's r300_packet0_check adds its address). */
+                uint32_t a = prev_reg;
+                if ((a >= 0x4e28u && a <= 0x4e34u) || a == 0x4f20u) {
+                    char msg[160];
+                    long rl = read_reloc(ib, n, i, nrelocs_dw, msg, sizeof msg);
+                    if (a == 0x4f20u)
+                        x->zb_reloc = rl;
+                    else
+                        x->cb_reloc[(a - 0x4e28u) / 4] = rl;
+                }
+            } else if (op != 0x33) {
                 st = note_unknown(out, MESA_EXEC_PACKET3 | op);
             }
             i += 1 + cnt;

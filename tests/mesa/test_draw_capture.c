@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "lockstep/mesa_draw.h"
@@ -64,7 +65,6 @@ static int frame_vs_llvmpipe(const char *dir, const char *glrun, const char *src
         mesa_capture_free(&c);
         return 1;
     }
-    mesa_capture_free(&c);
     a.nex = 1;
     a.ndraws = a.ex[0].ndraws;
     int w = 0, h = 0;
@@ -83,6 +83,64 @@ static int frame_vs_llvmpipe(const char *dir, const char *glrun, const char *src
             printf("render draw %zu: %s\n", k, d.msg);
             rc = 1;
         }
+    /* The same draws through the render backend into a writable copy of
+     * the capture's buffer objects (mesa_rb_bind_draw / mesa_rb_out): the
+     * colour buffer read back equals the plain store's picture within the
+     * colour format's rounding, and the stream names a colour buffer. */
+    int rb_draws = 0;
+    float cb[8 * 8 * 4] = {0};
+    uint8_t **mem = calloc(c.nbos ? c.nbos : 1, sizeof *mem);
+    size_t *msz = calloc(c.nbos ? c.nbos : 1, sizeof *msz);
+    if (!mem || !msz)
+        rc = 1;
+    for (size_t k = 0; k < c.nbos && !rc; k++)
+        if (c.bos[k].data && (mem[k] = malloc(c.bos[k].size + 1))) {
+            memcpy(mem[k], c.bos[k].data, c.bos[k].size);
+            msz[k] = c.bos[k].size;
+        }
+    mesa_rb_target rt;
+    memset(&rt, 0, sizeof rt);
+    float plain_img[8 * 8 * 4] = {0};
+    r500_target plain = {.width = 8, .height = 8, .rgba = plain_img};
+    rt.plain = &plain;
+    mesa_render_options rbo = ro;
+    rbo.out = mesa_rb_out;
+    rbo.out_ctx = &rt;
+    for (size_t k = 0; k < a.ex[0].ndraws && !rc; k++) {
+        if (mesa_rb_bind_draw(&rt, &a.ex[0].draws[k], mem, msz, c.nbos, 8, 8, NULL, &d) ||
+            mesa_exec_render_draw(&a.ex[0], k, &rbo, NULL, &d)) {
+            printf("render backend, draw %zu: %s\n", k, d.msg);
+            rc = 1;
+        }
+        rb_draws += rt.bound;
+    }
+    if (!rc && rb_draws == 0) {
+        printf("no draw bound a colour buffer (RB3D_COLOROFFSET0 relocation)\n");
+        rc = 1;
+    }
+    unsigned fmt = rc ? 0 : rt.rb.cb[0].format;
+    if (!rc)
+        r500_rb_read_color(&rt.rb, 0, cb);
+    double tol = fmt == R500_CB_ARGB8888 ? 0.5 / 255 + 1e-6 : fmt == R500_CB_ARGB32323232 ? 0 : 1e-3;
+    unsigned rb_bad = 0;
+    for (int p = 0; p < 64 && !rc; p++)
+        for (int ch = 0; ch < 4; ch++) {
+            double want = img[4 * p + ch];
+            if (fmt != R500_CB_ARGB32323232 && fmt != R500_CB_ARGB16161616)
+                want = want < 0 ? 0 : want > 1 ? 1 : want;
+            if (fabs((double)cb[4 * p + ch] - want) > tol && rb_bad++ < 8)
+                printf("rb pixel (%d, %d) channel %d: %.9g, plain store %.9g\n", p % 8, p / 8,
+                       ch, cb[4 * p + ch], img[4 * p + ch]);
+        }
+    printf("render backend: %d draws into the colour buffer (COLORFORMAT %u), %llu pixels "
+           "written, %u channels off\n", rb_draws, fmt,
+           (unsigned long long)rt.stats.pixels_written, rb_bad);
+    rc |= rb_bad != 0;
+    for (size_t k = 0; mem && k < c.nbos; k++)
+        free(mem[k]);
+    free(mem);
+    free(msz);
+    mesa_capture_free(&c);
     mesa_exec_all_free(&a);
     unsigned bad = 0, covered = 0;
     double mx = 0;

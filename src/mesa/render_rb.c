@@ -1,0 +1,68 @@
+/* The render backend under the whole pipeline (issue 15/16 wiring): a
+ * draw's colour buffer is the buffer object RB3D_COLOROFFSET0's relocation
+ * names (Mesa r300_emit.c r300_emit_fb_state: the offset register then
+ * OUT_CS_RELOC of the surface's buffer; the radeon kernel r300.c
+ * r300_packet0_check adds that buffer's address), and every surviving
+ * fragment goes through r500_rb_pixel_write (src/r500/rb_pixel.c) into it.
+ * A draw without that relocation (a capture without buffer objects) uses
+ * the plain store, r500_target_store. Manual: docs/mesa.md "The whole
+ * pipeline". */
+#include <string.h>
+
+#include "lockstep/mesa_draw.h"
+
+ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t *const *bo_mem,
+                            const size_t *bo_size, size_t nbos, int width, int height,
+                            const r500_rb_options *o, ls_diag *d)
+{
+    t->bound = false;
+    if (!dr->frag || dr->cb_reloc[0] < 0 || (size_t)dr->cb_reloc[0] >= nbos ||
+        !bo_mem[dr->cb_reloc[0]])
+        return LS_OK; /* no colour buffer: the plain store */
+    const mesa_cs_state *fs = &dr->frag->state;
+    r500_rb_state s;
+    r500_rb_state_from_regfile(&s, fs->reg, fs->written, MESA_CS_NREGS);
+    r500_rb_memory m;
+    memset(&m, 0, sizeof m);
+    for (int k = 0; k < R500_RB_TARGETS; k++) {
+        long r = dr->cb_reloc[k];
+        if (r >= 0 && (size_t)r < nbos) {
+            m.color[k] = bo_mem[r];
+            m.color_size[k] = bo_size[r];
+        }
+    }
+    /* The CBZB clear (render.c cbzb_out, model option "cbzb-clear") points
+     * the Z pipe into the colour buffer; that half is modelled by storing
+     * the clear colour, so the depth/stencil unit stays off for it. */
+    if (fs->reg[0x4f1c / 4] & (1u << 5)) { /* ZB_BW_CNTL CB_CLEAR */
+        r500_rb_set(&s, R500_RB_ZB_CNTL, R500_RBF_Z_ENABLE, 0);
+        r500_rb_set(&s, R500_RB_ZB_CNTL, R500_RBF_STENCIL_ENABLE, 0);
+    } else if (dr->zb_reloc >= 0 && (size_t)dr->zb_reloc < nbos) {
+        m.depth = bo_mem[dr->zb_reloc];
+        m.depth_size = bo_size[dr->zb_reloc];
+    }
+    ls_status st = r500_rb_bind(&t->rb, &s, &m, width, height, o, d);
+    if (st == LS_OK)
+        t->bound = true;
+    return st;
+}
+
+void mesa_rb_out(void *ctx, const r500_fragment *f)
+{
+    mesa_rb_target *t = ctx;
+    if (!t->bound) {
+        if (t->plain)
+            r500_target_store(t->plain, f);
+        return;
+    }
+    r500_rb_pixel px;
+    memset(&px, 0, sizeof px);
+    px.x = f->x;
+    px.y = f->y;
+    for (int k = 0; k < R500_RB_TARGETS && k < R500_NUM_TARGETS; k++)
+        px.color[k] = f->res->target[k] ? f->res->target[k] + 4 * f->i : NULL;
+    px.w = f->res->w ? f->res->w[f->i] : 0.0f;
+    px.z = f->z;
+    px.back_face = f->back;
+    r500_rb_pixel_write(&t->rb, &px, &t->stats);
+}
