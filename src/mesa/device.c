@@ -36,9 +36,14 @@ static bool draw_hung(const mesa_exec_draw *dr)
            strstr(dr->diag.msg, ": watchdog:");
 }
 
-/* The execute step: the one place the whole-draw executor plugs in. Today:
- * mesa_exec_stream over the (kernel-rewritten) IB with every relocated
- * buffer's current contents; nothing is written back yet. */
+/* The execute step: mesa_exec_stream over the (kernel-rewritten) IB with
+ * every relocated buffer's current contents, then each draw that ran
+ * through the whole pipeline (mesa_exec_render_draw) with the render
+ * backend bound to the buffer objects (mesa_rb_bind_draw: RB3D_COLOROFFSETn
+ * / ZB_DEPTHOFFSET relocations), so colour and depth writes land in them.
+ * The colour buffer's size is the scissor's (mesa_exec_target_size). A draw
+ * without a colour-buffer relocation writes nothing (no plain store here);
+ * a draw the back end or the pipeline cannot run counts as stopped. */
 static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
                          mesa_device_bo *bos, size_t nbos, const mesa_device_options *o,
                          mesa_submit_result *r, ls_diag *d)
@@ -82,7 +87,52 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
         if (r->draws_stopped++ == 0)
             r->diag = dr->diag;
     }
+    int w = 0, h = 0;
+    uint8_t **mem = NULL;
+    size_t *msz = NULL;
+    if (r->outcome != MESA_SUBMIT_HANG && mesa_exec_target_size(&e, &w, &h)) {
+        mem = calloc(nrel ? nrel : 1, sizeof *mem);
+        msz = calloc(nrel ? nrel : 1, sizeof *msz);
+        if (!mem || !msz) {
+            st = ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
+        } else {
+            for (size_t k = 0; k < nrel && k < nbos; k++) {
+                mem[k] = bos[k].data;
+                msz[k] = (size_t)bos[k].size;
+            }
+            mesa_rb_target *rt = calloc(1, sizeof *rt);
+            if (!rt)
+                st = ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
+            mesa_render_options ro;
+            memset(&ro, 0, sizeof ro);
+            ro.width = w;
+            ro.height = h;
+            r500_raster_options_default(&ro.raster);
+            ro.workers = 1;
+            ro.out = mesa_rb_out;
+            ro.out_ctx = rt;
+            for (size_t i = 0; rt && i < e.ndraws; i++) {
+                if (e.draws[i].status != LS_OK)
+                    continue;
+                ls_status rs = mesa_rb_bind_draw(rt, &e.draws[i], mem, msz, nrel, w, h, NULL, &ed);
+                if (rs == LS_OK && rt->bound)
+                    rs = mesa_exec_render_draw(&e, i, &ro, NULL, &ed);
+                if (rs == LS_ERR_NOMEM) {
+                    *d = ed;
+                    st = rs;
+                    break;
+                }
+                if (rs != LS_OK && r->draws_stopped++ == 0)
+                    r->diag = ed;
+            }
+            free(rt);
+        }
+    }
+    free(mem);
+    free(msz);
     mesa_exec_free(&e);
+    if (st)
+        return st;
     return LS_OK;
 }
 
