@@ -273,10 +273,10 @@ void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, ls_buf *b)
     ls_buf_printf(b, "{\n \"draw\": %zu,\n \"packet\": \"%s\",\n \"ib_dword\": %zu,\n", draw_index,
                   pname ? pname : "?", dr->ib_dword);
     ls_buf_printf(b, " \"us_code_start\": %u,\n \"us_code_end\": %u,\n \"us_inst\": [", start, end);
-    for (unsigned k = start; k <= end && k + off < 512; k++) {
+    for (unsigned k = 0; k <= end && k + off < 512; k++) {
         const uint32_t *w = s->us_inst[k + off];
         ls_buf_printf(b, "%s\n  [\"0x%08x\", \"0x%08x\", \"0x%08x\", \"0x%08x\", \"0x%08x\", \"0x%08x\"]",
-                      k == start ? "" : ",", w[0], w[1], w[2], w[3], w[4], w[5]);
+                      k == 0 ? "" : ",", w[0], w[1], w[2], w[3], w[4], w[5]);
     }
     ls_buf_puts(b, "\n ],\n \"us_const\": {");
     bool first = true;
