@@ -9,11 +9,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -179,6 +177,30 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* One result line per test as it is known: data, on stdout (stderr when the
+ * JSON goes to stdout); the progress line gives way to it. */
+typedef struct show_ctx {
+    FILE *lines;
+    size_t *count;
+    const char **names;
+    cli_progress prog;
+} show_ctx;
+static void show_result(void *ctx, size_t k, const result *r)
+{
+    show_ctx *s = ctx;
+    if (s->prog.on)
+        fprintf(stderr, "\r\033[K");
+    s->count[r->kind]++;
+    fprintf(s->lines, "%s  %s%s%s%s%s\n", result_name[r->kind], s->names[k], r->reason[0] ? "  " : "",
+            r->reason, r->fc_issued ? "  [FC]" : "",
+            r->llvmpipe < 0    ? ""
+            : r->llvmpipe == 2 ? "  (llvmpipe: fails to run too)"
+            : r->llvmpipe      ? "  (llvmpipe: pass)"
+                               : "  (llvmpipe: fail)");
+    fflush(s->lines);
+    cli_progress_update(&s->prog, k + 1);
+}
+
 int cli_mesa_piglit(cli_args *a)
 {
     mesa_piglit_config o;
@@ -283,83 +305,26 @@ int cli_mesa_piglit(cli_args *a)
         double run_start = wall_now();
         FILE *lines = jf == stdout ? stderr : stdout;
         size_t count[3] = {0, 0, 0};
-        /* Results live in shared memory: with -j N, N forked workers run tests
-         * k ≡ w (mod N) and the parent prints them in order as they finish. */
-        result *res = mmap(NULL, nsel * sizeof *res, PROT_READ | PROT_WRITE,
-                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (res == MAP_FAILED)
+        result *res = calloc(nsel, sizeof *res);
+        const char **paths = calloc(nsel, sizeof *paths), **names = calloc(nsel, sizeof *names);
+        for (size_t k = 0; paths && names && k < nsel; k++) {
+            paths[k] = tl.path[order[k]];
+            names[k] = tl.name[order[k]];
+        }
+        show_ctx sc = {lines, count, names, {0}};
+        cli_progress_start(&sc.prog, nsel, "piglit tests");
+        cli_progress_update(&sc.prog, 0);
+        ls_diag d;
+        ls_diag_clear(&d);
+        if (res && paths && names &&
+            mesa_piglit_run_tests(&o, paths, names, nsel, (unsigned)jobs, res, show_result, &sc, &d) != LS_OK) {
+            cli_report(a, &d);
+            free(res);
             res = NULL;
-        pid_t workers[64];
-        bool exited[64] = {false}, crash_reported[64] = {false};
-        int nworkers = 0;
-        for (int w = 0; res && jobs > 1 && w < jobs; w++) {
-            fflush(stdout);
-            fflush(stderr);
-            pid_t pid = fork();
-            if (pid == 0) {
-                for (size_t k = (size_t)w; k < nsel; k += (size_t)jobs) {
-                    mesa_piglit_run_test(&o, tl.path[order[k]], tl.name[order[k]], &res[k]);
-                    __atomic_store_n(&res[k].done, 1, __ATOMIC_RELEASE);
-                }
-                _exit(0);
-            }
-            if (pid < 0)
-                break;
-            workers[nworkers++] = pid;
         }
-        if (nworkers && nworkers < jobs) {
-            /* a fork failed: the tests of the missing workers would never run */
-            for (int w = 0; w < nworkers; w++)
-                kill(workers[w], SIGKILL), waitpid(workers[w], NULL, 0);
-            memset(res, 0, nsel * sizeof *res);
-            nworkers = 0;
-        }
-        cli_progress prog;
-        cli_progress_start(&prog, nsel, "piglit tests");
-        cli_progress_update(&prog, 0);
-        for (size_t k = 0; res && k < nsel; k++) {
-            size_t i = order[k];
-            if (!nworkers) {
-                mesa_piglit_run_test(&o, tl.path[i], tl.name[i], &res[k]);
-            } else {
-                int owner = (int)(k % (size_t)nworkers);
-                while (!__atomic_load_n(&res[k].done, __ATOMIC_ACQUIRE)) {
-                    pid_t w = waitpid(-1, NULL, WNOHANG);
-                    for (int j = 0; w > 0 && j < nworkers; j++)
-                        if (workers[j] == w)
-                            exited[j] = true;
-                    if (exited[owner] && !__atomic_load_n(&res[k].done, __ATOMIC_ACQUIRE)) {
-                        /* its worker is gone without finishing it: the first such
-                         * test is the one it crashed on; the parent runs the rest */
-                        if (!crash_reported[owner]) {
-                            crash_reported[owner] = true;
-                            memset(&res[k], 0, sizeof res[k]);
-                            res[k].kind = MESA_PIGLIT_FAIL;
-                            res[k].llvmpipe = -1;
-                            snprintf(res[k].reason, sizeof res[k].reason,
-                                     "harness: the worker crashed while running this test");
-                        } else {
-                            mesa_piglit_run_test(&o, tl.path[i], tl.name[i], &res[k]);
-                        }
-                        break;
-                    }
-                    usleep(2000);
-                }
-            }
-            if (prog.on)
-                fprintf(stderr, "\r\033[K"); /* the progress line gives way to the result */
-            count[res[k].kind]++;
-            /* one result line per test: data, on stdout (stderr when the JSON goes there) */
-            fprintf(lines, "%s  %s%s%s%s%s\n", result_name[res[k].kind], tl.name[i],
-                   res[k].reason[0] ? "  " : "", res[k].reason, res[k].fc_issued ? "  [FC]" : "",
-                   res[k].llvmpipe < 0    ? ""
-                   : res[k].llvmpipe == 2 ? "  (llvmpipe: fails to run too)"
-                   : res[k].llvmpipe      ? "  (llvmpipe: pass)"
-                                          : "  (llvmpipe: fail)");
-            fflush(lines);
-            cli_progress_update(&prog, k + 1);
-        }
-        cli_progress_end(&prog);
+        cli_progress_end(&sc.prog);
+        free(paths);
+        free(names);
         if (jf && res) {
             /* piglit's own results format (src/mesa/piglit_results.c) */
             static const char *const lower[] = {"pass", "fail", "skip"};
@@ -401,29 +366,16 @@ int cli_mesa_piglit(cli_args *a)
                         "them pass\n", fc_run, fc_pass);
         if (res && count[RES_SKIP]) {
             fprintf(stderr, "skips by reason:\n");
-            bool *done = calloc(nsel, 1);
-            for (size_t k = 0; done && k < nsel; k++) {
-                if (res[k].kind != MESA_PIGLIT_SKIP || done[k])
-                    continue;
-                /* grouped by the kind of reason (a stable key, not the text) */
-                const char *key = res[k].key[0] ? res[k].key : res[k].reason;
-                size_t n = 0;
-                for (size_t j = k; j < nsel; j++) {
-                    if (res[j].kind != MESA_PIGLIT_SKIP || done[j])
-                        continue;
-                    if (!strcmp(key, res[j].key[0] ? res[j].key : res[j].reason))
-                        done[j] = true, n++;
-                }
-                fprintf(stderr, "  %5zu  %s (e.g. %s)\n", n, key, res[k].reason);
+            mesa_piglit_group *g = calloc(nsel, sizeof *g);
+            size_t ng = g ? mesa_piglit_skip_groups(res, nsel, g) : 0;
+            for (size_t k = 0; k < ng; k++) {
+                const result *f = &res[g[k].first];
+                fprintf(stderr, "  %5zu  %s (e.g. %s)\n", g[k].count, f->key[0] ? f->key : f->reason, f->reason);
             }
-            free(done);
+            free(g);
         }
         rc = !res ? CLI_INTERNAL : json_failed ? CLI_OUTPUT : count[RES_FAIL] ? CLI_MISMATCH : CLI_OK;
-        for (int w = 0; w < nworkers; w++)
-            if (!exited[w])
-                waitpid(workers[w], NULL, 0);
-        if (res)
-            munmap(res, nsel * sizeof *res);
+        free(res);
     }
     test_list_free(&tl);
     free(order);

@@ -3,6 +3,7 @@
  * `mesa run|check` share. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_view.h"
@@ -213,14 +214,28 @@ int cli_r500_run(cli_args *a)
     r500_result res;
     const char *record = cli_get(a, "record");
     r500_observer obs;
-    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &obs) : NULL;
+    cli_view_values vals;
+    cli_view_values_default(job.width, job.height, &vals);
+    const char *vspec = cli_get(a, "record-values");
+    if (vspec && cli_view_values_parse(vspec, &vals)) {
+        r500_job_free(&job);
+        return cli_usage(a, "--record-values: 'all', 'none' or X,Y,W,H (pixels, y from the bottom row), not '%s'", vspec);
+    }
+    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &vals, &obs) : NULL;
     if (record && !rec) {
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
+    /* threads done, on a terminal (-q: none) */
+    cli_progress progress;
+    cli_progress_start(&progress, 0, "threads");
+    if (isatty(2) && !cli_flag(a, "quiet"))
+        job.progress = (ls_progress){.report = cli_progress_report, .ctx = &progress};
     /* a recorded run is observed (the interpreter); otherwise the job's engine */
     ls_buf *tb = cli_get(a, "trace") ? &tbuf : NULL;
-    if (rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d)) {
+    ls_status rst = rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d);
+    cli_progress_end(&progress);
+    if (rst) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);

@@ -7,7 +7,10 @@
 #define LOCKSTEP_MESA_PIGLIT_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "lockstep/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +52,27 @@ void mesa_piglit_run_test(const mesa_piglit_config *c, const char *path, const c
 
 /* mkdir -p; 0 or -1 (errno set). */
 int mesa_piglit_make_dirs(const char *path);
+
+/* Run tests paths[0..n) (names[k] names test k in its result) into
+ * res[0..n): with workers > 1 in that many forked processes (worker w runs the
+ * tests k = w mod workers), else in this process. done(ctx, k, &res[k]), if
+ * not NULL, is called in this process for k = 0, 1, ... in order, as each
+ * result is known. A worker that dies mid-test fails that test ("harness:
+ * the worker crashed while running this test") and this process runs the
+ * rest of its tests. LS_ERR_NOMEM if the shared results cannot be mapped. */
+typedef void (*mesa_piglit_done_fn)(void *ctx, size_t k, const mesa_piglit_result *r);
+ls_status mesa_piglit_run_tests(const mesa_piglit_config *c, const char *const *paths,
+                                const char *const *names, size_t n, unsigned workers,
+                                mesa_piglit_result *res, mesa_piglit_done_fn done, void *ctx,
+                                ls_diag *d);
+
+/* The skips of res[0..n) grouped by their kind of reason (key, else the
+ * reason text), in order of first appearance: each group's first test and
+ * count. groups holds up to n entries; returns the number of groups. */
+typedef struct mesa_piglit_group {
+    size_t first, count;
+} mesa_piglit_group;
+size_t mesa_piglit_skip_groups(const mesa_piglit_result *res, size_t n, mesa_piglit_group *groups);
 
 #ifdef __cplusplus
 }

@@ -157,6 +157,7 @@ typedef struct r500_job {
     r500_options options;
     bool trace_writes;        /* the trace also lists the temps each instruction writes */
     r500_texture_loader texture_loader; /* for texture file names; zero = none */
+    ls_progress progress;     /* threads done / threads of the run (status.h); zero = none */
 } r500_job;
 
 /* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no

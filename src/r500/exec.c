@@ -333,6 +333,8 @@ typedef struct worker {
     ls_buf *trace;
     const r500_observer *obs; /* NULL: none (r500_run_observed) */
     atomic_size_t *next;    /* shared: first thread not yet handed out */
+    atomic_size_t *done;    /* shared: threads finished (job->progress) */
+    bool reports;           /* this worker runs on the caller's thread: it calls job->progress */
     size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
@@ -882,6 +884,9 @@ static void *worker_main(void *arg)
         size_t t1 = t0 + w->chunk < w->nthreads ? t0 + w->chunk : w->nthreads;
         for (size_t t = t0; t < t1; t++)
             run_thread(w, t);
+        size_t done = atomic_fetch_add(w->done, t1 - t0) + (t1 - t0);
+        if (w->reports)
+            w->job->progress.report(w->job->progress.ctx, done, w->nthreads);
     }
     return NULL;
 }
@@ -1008,8 +1013,9 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     worker **ws = calloc(nw, sizeof *ws);
     run_limits lim;
     limits_init(&lim, &job->options.exec);
-    atomic_size_t next;
+    atomic_size_t next, done;
     atomic_init(&next, 0);
+    atomic_init(&done, 0);
     /* about 1024 pixels per grab, and at least 8 grabs per worker */
     size_t chunk = 1024 / job->thread_size;
     if (chunk > nthreads / (8 * (size_t)nw))
@@ -1032,6 +1038,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         w->trace = trace;
         w->obs = obs;
         w->next = &next;
+        w->done = &done;
+        w->reports = i == 0 && job->progress.report; /* ws[0] runs on this thread */
         w->chunk = chunk;
         w->nthreads = nthreads;
         w->total_lanes = total;
@@ -1052,6 +1060,17 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     for (unsigned i = 1; tids && started && i < nw; i++)
         started[i] = pthread_create(&tids[i], NULL, worker_main, ws[i]) == 0;
     worker_main(ws[0]);
+    /* Progress while the other workers finish (only when they all started:
+     * one that did not runs below, on this thread). */
+    bool all_started = tids && started;
+    for (unsigned i = 1; all_started && i < nw; i++)
+        all_started = started[i];
+    if (job->progress.report && all_started)
+        while (atomic_load(&done) < nthreads && atomic_load(&lim.stop) == STOP_NONE) {
+            struct timespec nap = {0, 50 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            job->progress.report(job->progress.ctx, atomic_load(&done), nthreads);
+        }
     /* A worker that could not be started runs here, on this thread. */
     for (unsigned i = 1; i < nw; i++) {
         if (tids && started && started[i])
@@ -1087,6 +1106,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     }
     free(ws);
     int stop = atomic_load(&lim.stop);
+    if (stop == STOP_NONE && job->progress.report)
+        job->progress.report(job->progress.ctx, nthreads, nthreads);
     if (stop != STOP_NONE || !kept) {
         free(kept);
         r500_result_free(r);
