@@ -767,10 +767,15 @@ static void run_thread(worker *w, size_t t)
             case R500_INPUT_CLIP:
                 v[0] = 2.0f * u - 1.0f, v[1] = 2.0f * vv - 1.0f, v[2] = 0.0f, v[3] = 1.0f;
                 break;
-            case R500_INPUT_IMAGE:
-                memcpy(v, in->image + 4 * ((size_t)w->py[l] * (size_t)W + (size_t)w->px[l]),
-                       sizeof v);
+            case R500_INPUT_IMAGE: {
+                /* The image holds W×H pixels; an uncovered helper pixel
+                 * (x = W or y = H) reads its nearest image pixel
+                 * (docs/assumptions.md, Inputs) — never past the array. */
+                size_t x = (size_t)(w->px[l] < W ? w->px[l] : W - 1);
+                size_t y = (size_t)(w->py[l] < H ? w->py[l] : H - 1);
+                memcpy(v, in->image + 4 * (y * (size_t)W + x), sizeof v);
                 break;
+            }
             default:
                 memcpy(v, in->value, sizeof v);
                 break;

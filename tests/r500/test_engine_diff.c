@@ -25,6 +25,12 @@
 #endif
 #include "base/buf.h"
 
+/* R500_JIT_PLANTED=N: this test linked with a JIT built with planted wrong
+ * rule N (src/r500/jit/jit.c; tests/r500/meson.build) must fail to agree */
+#ifndef R500_JIT_PLANTED
+#define R500_JIT_PLANTED 0
+#endif
+
 static int mismatches;
 #ifdef LOCKSTEP_HAVE_JIT
 static r500_jit_engine *cached; /* the corpus's and examples' compile cache */
@@ -38,6 +44,16 @@ static r500_jit_engine *cached; /* the corpus's and examples' compile cache */
  * value (comparisons and OMOD do not look at them), so every other bit is
  * compared exactly. */
 static unsigned long nan_payload_diffs;
+
+/* A random program whose every ALU/OUT instruction has OMOD 0..6: every NaN
+ * it writes is OMOD's 0x7FFFFFFF (alu.c r500_alu_omod), TEX results are the
+ * sampler's (one code for both engines), so NaN bits are defined and
+ * compared exactly too. */
+static bool strict_nan;
+
+/* The first difference found (the planted-bug builds check it names a
+ * float image). */
+static char first_diff[256];
 
 static bool is_nan_bits(uint32_t u)
 {
@@ -61,12 +77,15 @@ static bool same_image(const char *what, const char *m, const void *a, const voi
         for (size_t i = 0; i < len / 4; i++) {
             if (x[i] == y[i])
                 continue;
-            if (is_nan_bits(x[i]) && is_nan_bits(y[i])) {
+            if (!strict_nan && is_nan_bits(x[i]) && is_nan_bits(y[i])) {
                 nans++;
                 continue;
             }
             fprintf(stderr, "%s: %s differs at word %zu: 0x%08x (interp) != 0x%08x (jit)\n",
                     what, m, i, x[i], y[i]);
+            if (!first_diff[0])
+                snprintf(first_diff, sizeof first_diff, "%s differs at word %zu: 0x%08x != 0x%08x",
+                         m, i, x[i], y[i]);
             return false;
         }
         nan_payload_diffs += nans;
@@ -274,11 +293,29 @@ static uint32_t rnd(uint64_t *s, uint32_t n)
     return (uint32_t)(ls_test_rand(s) % n);
 }
 
-/* Special values for constants (float bits). */
+/* Special values (float bits), chosen at the boundaries of the
+ * interpreter's rules (alu.c): */
 static const uint32_t specials[] = {
-    0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00400000, 0x7f800000, 0xff800000,
-    0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff, 0x3f800000, 0xbf800000, 0x3f000000,
-    0x7f7fffff, 0xff7fffff, 0x00800000, 0x40490fdb, 0xc0000000, 0x3e800000,
+    /* ±0; r500_alu_omod flushes |u| < 0x00800000 to ±0 (denormals on both
+     * sides of 2^-127 and 2^-126); r500_cmp_zero treats |v| < FLT_MIN as 0 */
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x003fffff, 0x803fffff, 0x00400000,
+    0x80400000, 0x00400001, 0x005fffff, 0x80600000, 0x007fffff, 0x807fffff, 0x00800000,
+    0x80800000, 0x00800001, 0x80800001,
+    /* products and OMOD ÷2..÷8 results near 2^-126: 2^-63·2^-63 = 2^-126,
+     * 0x1fffffff² and 2^-63·2^-64 below it; 2^-125, 2^-124 ÷ 8 */
+    0x20000000, 0xa0000000, 0x1fffffff, 0x20000001, 0x1f800000, 0x9f800000, 0x01000000,
+    0x81800000, 0x00ffffff,
+    /* ±inf, NaNs with payloads (signalling and quiet, both signs), OMOD's
+     * canonical NaN */
+    0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fa5a5a5,
+    0xffc0ffee, 0x7fffffff, 0xffffffff,
+    /* OMOD ×2..×8 near overflow; FLT_MAX; RCP of 2^127 is denormal */
+    0x7f7fffff, 0xff7fffff, 0x7e800000, 0x7e7fffff, 0x7f000000, 0xff000000, 0x7dffffff,
+    /* clamp01 bounds, CND's 0.5, BIAS presubtract 1-2s; ordinary values */
+    0x3f800000, 0xbf800000, 0x3f7fffff, 0x3f800001, 0x3f000000, 0x3effffff, 0x3f000001,
+    0x33800000, 0xb3800000, 0x40490fdb, 0xc0000000, 0x3e800000,
+    /* EX2 at -126, -127, -149 (normal, denormal, smallest) and 128 (inf) */
+    0xc2fc0000, 0xc2fe0000, 0xc3150000, 0x43000000,
 };
 
 static uint32_t rand_value(uint64_t *s)
@@ -338,6 +375,10 @@ static void rand_alu(uint64_t *s, ls_buf *b)
         in.field[R500_F_ALPHA_PRED_SEL] = rnd(s, 6);
         if (rnd(s, 2)) /* OMOD 7 passes values bit-exactly: NaN payloads reach the outputs */
             in.field[R500_F_RGB_OMOD] = in.field[R500_F_ALPHA_OMOD] = rnd(s, 2) ? 7 : 0;
+    }
+    if (strict_nan) { /* OMOD 0..6 only: ×1 half the time, else ×2..÷8 */
+        in.field[R500_F_RGB_OMOD] = rnd(s, 2) ? 0 : 1 + rnd(s, 6);
+        in.field[R500_F_ALPHA_OMOD] = rnd(s, 2) ? 0 : 1 + rnd(s, 6);
     }
     if (rnd(s, 2)) { /* often no predicates: more pixels written */
         in.field[R500_F_RGB_PRED_SEL] = 0;
@@ -406,10 +447,12 @@ static int rand_block(uint64_t *s, ls_buf *b, int depth, int loops, int budget)
 static void random_programs(int count, uint64_t seed)
 {
     uint64_t s = seed;
-    int ran = 0;
+    int ran = 0, strict = 0;
     for (int p = 0; p < count; p++) {
         ls_buf src;
         ls_buf_init(&src);
+        strict_nan = p % 3 == 1;
+        strict += strict_nan;
         for (unsigned k = 0; k < 8; k++)
             ls_buf_printf(&src, ".const %u 0x%08x 0x%08x 0x%08x 0x%08x\n", k, rand_value(&s),
                           rand_value(&s), rand_value(&s), rand_value(&s));
@@ -451,6 +494,19 @@ static void random_programs(int count, uint64_t seed)
             uint32_t u = rand_value(&s);
             memcpy(&job.inputs[2].value[c], &u, 4);
         }
+        /* temps 3 and 4: a special or ordinary value per pixel and channel,
+         * so that every program meets many of them in its lanes */
+        size_t npix = (size_t)job.width * (size_t)job.height;
+        float *img = malloc(2 * 4 * npix * sizeof *img);
+        assert_non_null(img);
+        for (size_t k = 0; k < 2 * 4 * npix; k++) {
+            uint32_t u = rand_value(&s);
+            memcpy(&img[k], &u, 4);
+        }
+        job.inputs[3].kind = R500_INPUT_IMAGE;
+        job.inputs[3].image = img;
+        job.inputs[4].kind = R500_INPUT_IMAGE;
+        job.inputs[4].image = img + 4 * npix;
         static const char *const opts[][3] = {
             {"mad", "separate", "fused"},      {"clamp-nan", "zero", "keep"},
             {"rcp-zero", "inf", "max"},        {"rsq-negative", "nan", "abs"},
@@ -469,12 +525,16 @@ static void random_programs(int count, uint64_t seed)
                     p, src.data);
         ran++;
         r500_job_free(&job);
+        free(img);
         ls_buf_free(&src);
-        if (mismatches > 3)
+        if (mismatches > (R500_JIT_PLANTED ? 0 : 3))
             break;
     }
-    fprintf(stderr, "random: %d programs (NaN results with other bits: %lu values)\n", ran,
-            nan_payload_diffs);
+    strict_nan = false;
+    fprintf(stderr,
+            "random: %d programs, %d of them with NaN bits compared (elsewhere NaN results "
+            "with other bits: %lu values)\n",
+            ran, strict, nan_payload_diffs);
 }
 
 static void test_random(void **st)
@@ -486,7 +546,16 @@ static void test_random(void **st)
     if (!n || !*n)
         n = getenv("LOCKSTEP_DIFF_PROGRAMS_DEFAULT");
     random_programs(n && *n ? atoi(n) : 1000, 0x5eed0019u);
+#if R500_JIT_PLANTED
+    /* a JIT built with a planted wrong rule (tests/r500/meson.build): the
+     * random programs must find a float image that differs */
+    fprintf(stderr, "planted rule %d: first difference: %s\n", R500_JIT_PLANTED,
+            first_diff[0] ? first_diff : "(none)");
+    assert_true(mismatches > 0);
+    assert_non_null(strstr(first_diff, " differs at word "));
+#else
     assert_int_equal(mismatches, 0);
+#endif
 }
 
 int main(void)
@@ -498,10 +567,18 @@ int main(void)
     printf("skip: lockstep was built without the JIT (LLVM not found)\n");
     return 77;
 #else
+#if R500_JIT_PLANTED
+    (void)test_examples;
+    (void)test_corpus;
+#endif
     const struct CMUnitTest tests[] = {
+#if R500_JIT_PLANTED /* only the random programs (they stop at the first difference) */
+        cmocka_unit_test(test_random),
+#else
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_random),
+#endif
     };
     cached = r500_jit_engine_new();
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

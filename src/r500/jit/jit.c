@@ -229,6 +229,10 @@ static LLVMValueRef op2(cg *g, unsigned op, LLVMValueRef a, LLVMValueRef b, LLVM
     }
 }
 
+#ifndef R500_JIT_PLANTED
+#define R500_JIT_PLANTED 0
+#endif
+
 /* alu.c k_omod (= r500_alu_omod per lane) */
 static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
                          const r500_exec_options *o)
@@ -243,10 +247,14 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
      * becomes 0x7FFFFFFF (the same tests as exponent == 0, and exponent ==
      * 255 with a non-zero mantissa) */
     LLVMValueRef mag = LLVMBuildAnd(g->b, u, splati(g, 0x7fffffffu), "");
-    LLVMValueRef den = LLVMBuildICmp(g->b, LLVMIntULT, mag, splati(g, 0x00800000u), "");
+    /* R500_JIT_PLANTED (tests/r500/meson.build, r500/engine-diff-planted-*
+     * only): a wrong rule the engines' comparison must catch — 1: the flush
+     * threshold 2^-127 instead of 2^-126; 2: NaN becomes 0x7FC00000 */
+    LLVMValueRef den = LLVMBuildICmp(g->b, LLVMIntULT, mag,
+                                     splati(g, R500_JIT_PLANTED == 1 ? 0x00400000u : 0x00800000u), "");
     LLVMValueRef nan = LLVMBuildICmp(g->b, LLVMIntUGT, mag, splati(g, 0x7f800000u), "");
     u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
-    u = sel(g, nan, splati(g, 0x7fffffffu), u);
+    u = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), u);
     v = LLVMBuildBitCast(g->b, u, g->v8f, "");
     if (!clamp)
         return v;
