@@ -6,22 +6,22 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/pp5.h"
 #include "lockstep/pp5_emc.h"
+#include "lockstep/record_run.h"
 #include "pp5/render.h"
 
 /* --vcd and --record: both observers see every clock. */
 typedef struct obs_ctx {
     pp5_vcd *vcd;      /* NULL: no --vcd */
-    cli_view_pp5 *rec; /* NULL: no --record */
+    ls_rec_pp5 *rec; /* NULL: no --record */
 } obs_ctx;
 static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p, const pp5_emc *e)
 {
     obs_ctx *b = user;
     if (b->vcd) pp5_vcd_clock(b->vcd, g, e);
-    if (b->rec) cli_view_pp5_clock(b->rec, g, p, e);
+    if (b->rec) ls_rec_pp5_clock(b->rec, g, p, e);
 }
 
 int cli_pp5_render(cli_args *a)
@@ -75,7 +75,7 @@ int cli_pp5_render(cli_args *a)
         pp5_scene_free(&s);
         return cli_report(a, &d);
     }
-    if (record && !(obs.rec = cli_view_pp5_new(scene))) {
+    if (record && !(obs.rec = ls_rec_pp5_new(scene))) {
         pp5_vcd_end(obs.vcd, 0);
         ls_buf_free(&vbuf);
         pp5_scene_free(&s);
@@ -132,9 +132,17 @@ int cli_pp5_render(cli_args *a)
             lines[i] = s.p[i].line;
             kinds[i] = s.p[i].kind == PP5_PRIM_TRI ? "tri" : "disc";
         }
-        if (!rc)
-            rc = cli_view_pp5_finish(a, obs.rec, record, rs.setup_clocks, rs.prim_clocks, lines, kinds,
-                                     rs.nprims, rs.clocks);
+        if (!rc) {
+            ls_buf rb;
+            ls_buf_init(&rb);
+            ls_diag d;
+            ls_diag_clear(&d);
+            rc = ls_rec_pp5_finish(obs.rec, rs.setup_clocks, rs.prim_clocks, lines, kinds, rs.nprims, rs.clocks,
+                                   &rb, &d)
+                     ? cli_report(a, &d)
+                     : cli_write(a, record, &rb);
+            ls_buf_free(&rb);
+        }
         free(lines);
         free(kinds);
         if (rc) goto out;
@@ -159,7 +167,7 @@ int cli_pp5_render(cli_args *a)
         ls_buf_free(&j);
     }
 out:
-    cli_view_pp5_free(obs.rec);
+    ls_rec_pp5_free(obs.rec);
     pp5_vcd_end(obs.vcd, 0);
     free(rgb);
     free(rs.prim_clocks);

@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_view.h"
 #include "io/image.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_job_args.h"
 #include "lockstep/r500_tex.h"
+#include "lockstep/record_run.h"
 #ifdef LOCKSTEP_HAVE_JIT
 #include "lockstep/r500_jit.h"
 #endif
@@ -214,14 +214,14 @@ int cli_r500_run(cli_args *a)
     r500_result res;
     const char *record = cli_get(a, "record");
     r500_observer obs;
-    cli_view_values vals;
-    cli_view_values_default(job.width, job.height, &vals);
+    ls_rec_values vals;
+    ls_rec_values_default(job.width, job.height, &vals);
     const char *vspec = cli_get(a, "record-values");
-    if (vspec && cli_view_values_parse(vspec, &vals)) {
+    if (vspec && ls_rec_values_parse(vspec, &vals)) {
         r500_job_free(&job);
         return cli_usage(a, "--record-values: 'all', 'none' or X,Y,W,H (pixels, y from the bottom row), not '%s'", vspec);
     }
-    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &vals, &obs) : NULL;
+    ls_rec_r500 *rec = record ? ls_rec_r500_new(&job, cli_name(prog), &vals, &obs) : NULL;
     if (record && !rec) {
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");
@@ -244,12 +244,17 @@ int cli_r500_run(cli_args *a)
         int wr = cli_r500_outputs(a, cli_name(prog), &job, &res, &tbuf);
         rc = rc ? rc : wr;
         if (rec) { /* written also when threads faulted: the recording shows where */
-            wr = cli_view_r500_finish(a, rec, record, &res);
+            ls_buf rb;
+            ls_buf_init(&rb);
+            ls_diag rd;
+            ls_diag_clear(&rd);
+            wr = ls_rec_r500_finish(rec, &res, &rb, &rd) ? cli_report(a, &rd) : cli_write(a, record, &rb);
+            ls_buf_free(&rb);
             rc = rc ? rc : wr;
         }
         r500_result_free(&res);
     }
-    cli_view_r500_free(rec);
+    ls_rec_r500_free(rec);
     ls_buf_free(&tbuf);
     r500_job_free(&job);
     return rc;

@@ -13,7 +13,6 @@
 #include <zlib.h>
 
 #include "cli.h"
-#include "cli_view.h"
 #include "lockstep/record.h"
 
 extern const char cli_web_html[], cli_web_css[], cli_web_js[];

@@ -2,6 +2,5 @@
  * cli_table.c; cli_args.c parses and dispatches; all printing happens in
  * tools/. */
 #include "cli.h"
-#include "cli_view.h"
 
 int main(int argc, char **argv) { return cli_main(argc, argv); }

@@ -119,6 +119,10 @@ enum { LS_REC_MAX_STACK = 16, LS_REC_MAX_TEMPS = 128, LS_REC_MAX_WRITES = 32 };
 
 /* ---- writing (appends to b; b->oom tells of a failed allocation) ---- */
 void ls_rec_header(ls_buf *b, ls_rec_machine m);
+/* A whole recording appended to out: the header, the META record holding
+ * meta (JSON), then body (records). LS_ERR_NOMEM (in d) if meta, body or out
+ * ran out of memory. */
+ls_status ls_rec_assemble(ls_buf *out, ls_rec_machine m, const ls_buf *meta, const ls_buf *body, ls_diag *d);
 /* Start a record; fill its payload with the appenders; end it (sets the length). */
 size_t ls_rec_begin(ls_buf *b, ls_rec_tag tag);
 void ls_rec_end(ls_buf *b, size_t start);

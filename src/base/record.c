@@ -88,6 +88,18 @@ void ls_rec_header(ls_buf *b, ls_rec_machine m)
     ls_rec_u16(b, (uint16_t)m);
 }
 
+ls_status ls_rec_assemble(ls_buf *out, ls_rec_machine m, const ls_buf *meta, const ls_buf *body, ls_diag *d)
+{
+    if (meta->oom || body->oom) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory while recording");
+    ls_rec_header(out, m);
+    size_t r = ls_rec_begin(out, LS_REC_META);
+    ls_buf_append(out, meta->data, meta->len);
+    ls_rec_end(out, r);
+    ls_buf_append(out, body->data, body->len);
+    if (out->oom) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory while recording");
+    return LS_OK;
+}
+
 size_t ls_rec_begin(ls_buf *b, ls_rec_tag tag)
 {
     size_t start = b->len;

@@ -1,260 +1,17 @@
-/* Recorders behind `--record run.lsr`: they turn the run's observer calls
- * into the recording of include/lockstep/record.h (docs/viewer.md). */
+/* The R500 recorder (include/lockstep/record_run.h): an observer for
+ * r500_run_observed that turns a run's calls into the recording of
+ * include/lockstep/record.h (docs/viewer.md). */
 #include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
-#include "cli.h"
-#include "cli_view.h"
 #include "lockstep/r500_asm.h"
 #include "lockstep/r500_isa.h"
 #include "lockstep/record.h"
-#include "pp5/render.h"
-#include "pp5/uasm.h"
-
-/* ===================================================================== PP5 */
-
-/* The pixel-memory fields recorded (src/pp5/render.h layout). */
-enum { F_E, F_CARRY, F_ZBUF, F_ZTEMP, F_RED, F_GREEN, F_BLUE, F_N };
-static const struct { const char *name; int addr, bits, bytes; } pp5_fields[F_N] = {
-    [F_E] = {"Enable", -1, 1, 1},
-    [F_CARRY] = {"Carry", -2, 1, 1},
-    [F_ZBUF] = {"z", PP5_R_ZBUF, PP5_R_ZBITS, 4},
-    [F_ZTEMP] = {"ztemp", PP5_R_ZTEMP, PP5_R_ZBITS, 4},
-    [F_RED] = {"red", PP5_R_RED, 8, 1},
-    [F_GREEN] = {"green", PP5_R_GREEN, 8, 1},
-    [F_BLUE] = {"blue", PP5_R_BLUE, 8, 1},
-};
-
-struct cli_view_pp5 {
-    ls_buf body;
-    char scene[256];
-    size_t nsig;
-    uint64_t *sig, *prev_sig;
-    int w, h;
-    size_t np;
-    uint32_t *cur[F_N], *nxt;
-    uint8_t *tmp8;
-    uint64_t *plane;
-    uint64_t first_clock, clocks;
-    bool started;
-};
-
-cli_view_pp5 *cli_view_pp5_new(const char *scene_name)
-{
-    cli_view_pp5 *v = calloc(1, sizeof *v);
-    if (!v) return NULL;
-    ls_buf_init(&v->body);
-    snprintf(v->scene, sizeof v->scene, "%s", scene_name);
-    v->nsig = pp5_igc_signal_count();
-    v->sig = calloc(v->nsig, sizeof *v->sig);
-    v->prev_sig = calloc(v->nsig, sizeof *v->prev_sig);
-    if (!v->sig || !v->prev_sig) {
-        cli_view_pp5_free(v);
-        return NULL;
-    }
-    return v;
-}
-
-void cli_view_pp5_free(cli_view_pp5 *v)
-{
-    if (!v) return;
-    ls_buf_free(&v->body);
-    free(v->sig);
-    free(v->prev_sig);
-    for (int f = 0; f < F_N; f++) free(v->cur[f]);
-    free(v->nxt);
-    free(v->tmp8);
-    free(v->plane);
-    free(v);
-}
-
-static void read_field(cli_view_pp5 *v, const pp5_emc *e, int f, uint32_t *out)
-{
-    if (pp5_fields[f].addr < 0) {
-        pp5_emc_plane(e, f == F_E ? PP5_EMC_PLANE_E : PP5_EMC_PLANE_CARRY, v->plane);
-        for (size_t p = 0; p < v->np; p++) out[p] = (uint32_t)(v->plane[p / 64] >> (p % 64)) & 1u;
-        return;
-    }
-    memset(out, 0, v->np * sizeof *out);
-    for (int b = 0; b < pp5_fields[f].bits; b += 8) {
-        int n = pp5_fields[f].bits - b < 8 ? pp5_fields[f].bits - b : 8;
-        pp5_emc_field8(e, pp5_fields[f].addr + b, n, v->tmp8);
-        for (size_t p = 0; p < v->np; p++) out[p] |= (uint32_t)v->tmp8[p] << b;
-    }
-}
-
-static void put_val(ls_buf *b, uint32_t x, int bytes)
-{
-    if (bytes == 1) ls_rec_u8(b, (uint8_t)x);
-    else if (bytes == 2) ls_rec_u16(b, (uint16_t)x);
-    else ls_rec_u32(b, x);
-}
-
-void cli_view_pp5_clock(void *user, const pp5_igc *g, const pp5_pins *pins, const pp5_emc *e)
-{
-    cli_view_pp5 *v = user;
-    (void)pins;
-    if (v->body.oom) return;
-    uint32_t clk = (uint32_t)(pp5_igc_cycle(g) - 1);
-    if (!v->started) {
-        v->started = true;
-        v->first_clock = clk;
-        v->w = pp5_emc_width(e);
-        v->h = pp5_emc_height(e);
-        v->np = (size_t)v->w * (size_t)v->h;
-        for (int f = 0; f < F_N; f++) v->cur[f] = calloc(v->np, sizeof(uint32_t));
-        v->nxt = calloc(v->np, sizeof(uint32_t));
-        v->tmp8 = malloc(v->np);
-        v->plane = calloc(v->np / 64 + 1, sizeof(uint64_t));
-        bool ok = v->nxt && v->tmp8 && v->plane;
-        for (int f = 0; f < F_N; f++) ok = ok && v->cur[f];
-        if (!ok) {
-            v->body.oom = true;
-            return;
-        }
-    }
-    v->clocks++;
-    /* the signals that changed */
-    pp5_igc_signal_values(g, v->sig);
-    size_t nch = 0;
-    for (size_t i = 0; i < v->nsig; i++) nch += v->sig[i] != v->prev_sig[i];
-    if (nch) {
-        size_t r = ls_rec_begin(&v->body, LS_REC_PP5_CLOCK);
-        ls_rec_u32(&v->body, clk);
-        ls_rec_u8(&v->body, (uint8_t)nch);
-        for (size_t i = 0; i < v->nsig; i++)
-            if (v->sig[i] != v->prev_sig[i]) {
-                ls_rec_u8(&v->body, (uint8_t)i);
-                ls_rec_u32(&v->body, (uint32_t)v->sig[i]);
-            }
-        ls_rec_end(&v->body, r);
-        memcpy(v->prev_sig, v->sig, v->nsig * sizeof *v->sig);
-    }
-    /* the fields that changed: sparse or dense, whichever is smaller */
-    for (int f = 0; f < F_N; f++) {
-        read_field(v, e, f, v->nxt);
-        size_t n = 0;
-        for (size_t p = 0; p < v->np; p++) n += v->nxt[p] != v->cur[f][p];
-        if (!n) continue;
-        int by = pp5_fields[f].bytes;
-        uint32_t flips = 0;
-        for (size_t p = 0; p < v->np; p++) flips |= v->nxt[p] ^ v->cur[f][p];
-        size_t planes = (size_t)__builtin_popcount(flips), pbytes = (v->np + 7) / 8;
-        size_t dense = pp5_fields[f].bits == 1 ? pbytes : v->np * (size_t)by;
-        size_t sparse = 4 + n * (4 + (size_t)by), xor = 1 + planes * (1 + pbytes);
-        size_t r = ls_rec_begin(&v->body, LS_REC_PP5_FIELD);
-        ls_rec_u32(&v->body, clk);
-        ls_rec_u8(&v->body, (uint8_t)f);
-        ls_rec_u8(&v->body, (uint8_t)by);
-        if (sparse < dense && sparse <= xor) {
-            ls_rec_u8(&v->body, LS_REC_PP5_SPARSE);
-            ls_rec_u32(&v->body, (uint32_t)v->np);
-            ls_rec_u32(&v->body, (uint32_t)n);
-            for (size_t p = 0; p < v->np; p++)
-                if (v->nxt[p] != v->cur[f][p]) {
-                    ls_rec_u32(&v->body, (uint32_t)p);
-                    put_val(&v->body, v->nxt[p], by);
-                }
-        } else if (xor < dense) {
-            ls_rec_u8(&v->body, LS_REC_PP5_XOR);
-            ls_rec_u32(&v->body, (uint32_t)v->np);
-            ls_rec_u8(&v->body, (uint8_t)planes);
-            for (int bit = 0; bit < 32; bit++) {
-                if (!((flips >> bit) & 1)) continue;
-                ls_rec_u8(&v->body, (uint8_t)bit);
-                for (size_t p = 0; p < v->np; p += 8) {
-                    uint8_t byte = 0;
-                    for (size_t k = 0; k < 8 && p + k < v->np; k++)
-                        byte |= (uint8_t)((((v->nxt[p + k] ^ v->cur[f][p + k]) >> bit) & 1) << k);
-                    ls_rec_u8(&v->body, byte);
-                }
-            }
-        } else if (pp5_fields[f].bits == 1) {
-            ls_rec_u8(&v->body, LS_REC_PP5_BITS);
-            ls_rec_u32(&v->body, (uint32_t)v->np);
-            for (size_t p = 0; p < v->np; p += 8) {
-                uint8_t byte = 0;
-                for (size_t k = 0; k < 8 && p + k < v->np; k++) byte |= (uint8_t)(v->nxt[p + k] << k);
-                ls_rec_u8(&v->body, byte);
-            }
-        } else {
-            ls_rec_u8(&v->body, LS_REC_PP5_DENSE);
-            ls_rec_u32(&v->body, (uint32_t)v->np);
-            for (size_t p = 0; p < v->np; p++) put_val(&v->body, v->nxt[p], by);
-        }
-        ls_rec_end(&v->body, r);
-        memcpy(v->cur[f], v->nxt, v->np * sizeof *v->nxt);
-    }
-}
-
-static int write_recording(const cli_args *a, const char *path, ls_rec_machine m, const ls_buf *meta, const ls_buf *body)
-{
-    if (meta->oom || body->oom) return cli_err(a, CLI_INTERNAL, "out of memory while recording");
-    ls_buf out;
-    ls_buf_init(&out);
-    ls_rec_header(&out, m);
-    size_t r = ls_rec_begin(&out, LS_REC_META);
-    ls_buf_append(&out, meta->data, meta->len);
-    ls_rec_end(&out, r);
-    ls_buf_append(&out, body->data, body->len);
-    int rc = out.oom ? cli_err(a, CLI_INTERNAL, "out of memory while recording") : cli_write(a, path, &out);
-    ls_buf_free(&out);
-    return rc;
-}
-
-int cli_view_pp5_finish(const cli_args *a, cli_view_pp5 *v, const char *path, uint64_t setup_clocks,
-                        const uint64_t *prim_clocks, const int *prim_lines, const char *const *prim_kinds,
-                        size_t nprims, uint64_t clocks)
-{
-    ls_buf m;
-    ls_buf_init(&m);
-    ls_buf_puts(&m, "{\"machine\":\"pp5\",\"scene\":");
-    ls_json_write_string(&m, v->scene);
-    ls_buf_printf(&m, ",\"width\":%d,\"height\":%d,\"first_clock\":%llu,\"clocks\":%llu,\"signals\":[",
-                  v->w, v->h, (unsigned long long)v->first_clock, (unsigned long long)v->clocks);
-    for (size_t i = 0; i < v->nsig; i++) {
-        const pp5_signal_info *s = pp5_igc_signal_info(i);
-        ls_buf_printf(&m, "%s{\"name\":", i ? "," : "");
-        ls_json_write_string(&m, s->name);
-        ls_buf_printf(&m, ",\"width\":%d,\"pin\":%s}", s->width, s->kind == PP5_SIG_PIN ? "true" : "false");
-    }
-    ls_buf_puts(&m, "],\"fields\":[");
-    for (int f = 0; f < F_N; f++)
-        ls_buf_printf(&m, "%s{\"name\":\"%s\",\"addr\":%d,\"bits\":%d,\"bytes\":%d}", f ? "," : "",
-                      pp5_fields[f].name, pp5_fields[f].addr, pp5_fields[f].bits, pp5_fields[f].bytes);
-    ls_buf_puts(&m, "],\"ucode\":[");
-    ls_buf t;
-    ls_buf_init(&t);
-    for (size_t a = 0; a < pp5_render_ucode_count; a++) {
-        ls_buf_reset(&t);
-        pp5_udis_word(pp5_render_ucode_words[a], &t);
-        ls_buf_printf(&m, "%s[%u,", a ? "," : "", (unsigned)pp5_render_ucode_words[a]);
-        ls_json_write_string(&m, t.data ? t.data : "");
-        ls_buf_puts(&m, "]");
-    }
-    ls_buf_free(&t);
-    /* the host stream, segment by segment (pp5_render's order: setup, the
-     * primitives, the drain) */
-    ls_buf_printf(&m, "],\"segments\":[{\"name\":\"setup (microcode, config, clear)\",\"first\":%llu,\"clocks\":%llu}",
-                  (unsigned long long)v->first_clock, (unsigned long long)setup_clocks);
-    uint64_t at = v->first_clock + setup_clocks;
-    for (size_t i = 0; i < nprims; i++) {
-        ls_buf_printf(&m, ",{\"name\":\"%s (scene line %d)\",\"first\":%llu,\"clocks\":%llu}",
-                      prim_kinds[i], prim_lines[i], (unsigned long long)at,
-                      (unsigned long long)prim_clocks[i]);
-        at += prim_clocks[i];
-    }
-    ls_buf_printf(&m, ",{\"name\":\"drain\",\"first\":%llu,\"clocks\":%llu}]}",
-                  (unsigned long long)at, (unsigned long long)(v->first_clock + clocks - at));
-    int rc = write_recording(a, path, LS_REC_PP5, &m, &v->body);
-    ls_buf_free(&m);
-    return rc;
-}
-
-/* ==================================================================== R500 */
+#include "lockstep/record_run.h"
 
 typedef struct fcstate {
     uint64_t active, killed, pred[5], masks[3];
@@ -265,11 +22,11 @@ typedef struct fcstate {
     uint16_t addr[R500_FC_MAX_ADDR_DEPTH];
 } fcstate;
 
-struct cli_view_r500 {
+struct ls_rec_r500 {
     ls_buf body;
     ls_buf meta;
     ls_buf ctl, val;        /* the current thread's control and values streams */
-    cli_view_values values; /* whose values are recorded */
+    ls_rec_values values; /* whose values are recorded */
     unsigned n;             /* lanes of the current thread */
     bool in_thread, with_values;
     uint64_t covered, ninst;
@@ -288,33 +45,33 @@ struct cli_view_r500 {
     uint64_t insts;
 };
 
-int cli_view_values_parse(const char *s, cli_view_values *v)
+int ls_rec_values_parse(const char *s, ls_rec_values *v)
 {
     memset(v, 0, sizeof *v);
     if (!strcmp(s, "all")) {
-        v->mode = CLI_VALUES_ALL;
+        v->mode = LS_REC_VALUES_ALL;
         return 0;
     }
     if (!strcmp(s, "none")) {
-        v->mode = CLI_VALUES_NONE;
+        v->mode = LS_REC_VALUES_NONE;
         return 0;
     }
     int n = 0;
     if (sscanf(s, "%d,%d,%d,%d%n", &v->x, &v->y, &v->w, &v->h, &n) != 4 || s[n] || v->x < 0 ||
         v->y < 0 || v->w < 1 || v->h < 1)
         return -1;
-    v->mode = CLI_VALUES_RECT;
+    v->mode = LS_REC_VALUES_RECT;
     return 0;
 }
 
-void cli_view_values_default(int w, int h, cli_view_values *v)
+void ls_rec_values_default(int w, int h, ls_rec_values *v)
 {
     memset(v, 0, sizeof *v);
     if ((long)w * h <= 64 * 64) {
-        v->mode = CLI_VALUES_ALL;
+        v->mode = LS_REC_VALUES_ALL;
         return;
     }
-    v->mode = CLI_VALUES_RECT;
+    v->mode = LS_REC_VALUES_RECT;
     v->w = w < 32 ? w : 32;
     v->h = h < 32 ? h : 32;
     v->x = (w - v->w) / 2;
@@ -369,7 +126,7 @@ static void write_block(ls_buf *b, unsigned key, float *shadow, const float *now
 
 /* Plain entries (pc + 1, nothing changed) pending: one 0x00 each, or runs
  * (0x80 0x00 r: r >= 2 plain entries). */
-static void flush_plain(cli_view_r500 *v)
+static void flush_plain(ls_rec_r500 *v)
 {
     while (v->plain) {
         unsigned r = v->plain > 255 ? 255 : v->plain;
@@ -385,7 +142,7 @@ static void flush_plain(cli_view_r500 *v)
 }
 
 /* The pending instruction: its control entry and (with values) its writes. */
-static void r500_flush(cli_view_r500 *v, const float (*temps)[4][R500_MAX_LANES], unsigned ntemps,
+static void r500_flush(ls_rec_r500 *v, const float (*temps)[4][R500_MAX_LANES], unsigned ntemps,
                        const float (*out)[4][R500_MAX_LANES], const float *outw)
 {
     if (!v->pending) return;
@@ -524,7 +281,7 @@ static void put_blocks(ls_buf *b, const uint8_t (*key)[3], const uint32_t (*x)[R
 }
 
 /* The finished thread as one R500_THREAD record. */
-static void r500_end_thread(cli_view_r500 *v)
+static void r500_end_thread(ls_rec_r500 *v)
 {
     r500_flush(v, NULL, 0, NULL, NULL);
     if (!v->in_thread) return;
@@ -589,9 +346,9 @@ static void r500_end_thread(cli_view_r500 *v)
     ls_rec_end(b, r);
 }
 
-static bool wants_values(const cli_view_values *s, unsigned n, const int *px, const int *py, uint64_t covered)
+static bool wants_values(const ls_rec_values *s, unsigned n, const int *px, const int *py, uint64_t covered)
 {
-    if (s->mode != CLI_VALUES_RECT) return s->mode == CLI_VALUES_ALL;
+    if (s->mode != LS_REC_VALUES_RECT) return s->mode == LS_REC_VALUES_ALL;
     for (unsigned l = 0; l < n; l++)
         if ((covered >> l) & 1 && px[l] >= s->x && px[l] < s->x + s->w && py[l] >= s->y && py[l] < s->y + s->h)
             return true;
@@ -601,7 +358,7 @@ static bool wants_values(const cli_view_values *s, unsigned n, const int *px, co
 static void obs_thread_begin(void *user, size_t thread, unsigned n, const int *px, const int *py,
                              uint64_t covered, const float (*temps)[4][R500_MAX_LANES], unsigned ntemps)
 {
-    cli_view_r500 *v = user;
+    ls_rec_r500 *v = user;
     r500_end_thread(v);
     v->in_thread = true;
     v->n = n;
@@ -630,7 +387,7 @@ static void obs_thread_begin(void *user, size_t thread, unsigned n, const int *p
 
 static void obs_issue(void *user, size_t thread, unsigned pc, unsigned type, const r500_fc_thread *fc)
 {
-    cli_view_r500 *v = user;
+    ls_rec_r500 *v = user;
     r500_flush(v, NULL, 0, NULL, NULL); /* an instruction that did not retire (fault) */
     v->thread = (uint32_t)thread;
     v->pc = pc;
@@ -642,16 +399,16 @@ static void obs_issue(void *user, size_t thread, unsigned pc, unsigned type, con
 static void obs_retire(void *user, size_t thread, unsigned pc, const float (*temps)[4][R500_MAX_LANES],
                        unsigned ntemps, const float (*out)[4][R500_MAX_LANES], const float *outw)
 {
-    cli_view_r500 *v = user;
+    ls_rec_r500 *v = user;
     (void)thread;
     (void)pc;
     r500_flush(v, temps, ntemps, out, outw);
 }
 
-cli_view_r500 *cli_view_r500_new(const r500_job *job, const char *program_name,
-                                 const cli_view_values *values, r500_observer *obs)
+ls_rec_r500 *ls_rec_r500_new(const r500_job *job, const char *program_name,
+                                 const ls_rec_values *values, r500_observer *obs)
 {
-    cli_view_r500 *v = calloc(1, sizeof *v);
+    ls_rec_r500 *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     ls_buf_init(&v->body);
     ls_buf_init(&v->meta);
@@ -697,10 +454,10 @@ cli_view_r500 *cli_view_r500_new(const r500_job *job, const char *program_name,
     }
     ls_buf_free(&t);
     ls_buf_puts(m, "],\"values\":");
-    if (values->mode == CLI_VALUES_RECT)
+    if (values->mode == LS_REC_VALUES_RECT)
         ls_buf_printf(m, "[%d,%d,%d,%d]", values->x, values->y, values->w, values->h);
     else
-        ls_buf_puts(m, values->mode == CLI_VALUES_ALL ? "\"all\"" : "\"none\"");
+        ls_buf_puts(m, values->mode == LS_REC_VALUES_ALL ? "\"all\"" : "\"none\"");
     memset(obs, 0, sizeof *obs);
     obs->user = v;
     obs->thread_begin = obs_thread_begin;
@@ -709,16 +466,16 @@ cli_view_r500 *cli_view_r500_new(const r500_job *job, const char *program_name,
     return v;
 }
 
-int cli_view_r500_finish(const cli_args *a, cli_view_r500 *v, const char *path, const r500_result *res)
+ls_status ls_rec_r500_finish(ls_rec_r500 *v, const r500_result *res, ls_buf *out, ls_diag *d)
 {
     r500_end_thread(v);
     ls_buf_puts(&v->meta, ",\"stats\":");
     r500_stats_write_json(&res->stats, &v->meta);
     ls_buf_puts(&v->meta, "}");
-    return write_recording(a, path, LS_REC_R500, &v->meta, &v->body);
+    return ls_rec_assemble(out, LS_REC_R500, &v->meta, &v->body, d);
 }
 
-void cli_view_r500_free(cli_view_r500 *v)
+void ls_rec_r500_free(ls_rec_r500 *v)
 {
     if (!v) return;
     ls_buf_free(&v->body);
