@@ -1,643 +1,7 @@
-/* Pixel-Planes 5 EMC pixel array: bit-plane pixel memory, the 1-bit pixel
- * ALU (A-8…A-12, truth tables as data), redundant codes, ExtOps, per-chip
- * configuration registers (A-13, A-14) and each chip's QEE (pp5.md §2.4, A-17).
- *
- * Timing at the pins (include/lockstep/pp5.h): in EMC clock n the ALU controls
- * of pins[n] belong to microword n−2 and the address of pins[n−1] to the same
- * word, so the EMC latches the address one clock (its memory-read stage, A-12).
- * TrSt of pins[n] is Shift(n−3) and the coefficient bits / LSB token of
- * pins[n−1] are serializer clock n−3: the EMC latches the data one clock and
- * shifts with the unlatched TrSt ("a latch missing on the EMC's TrSt input").
- *
- * Layout (docs/pp5-accel.md): planes are stored per chip,
- * wpc = ⌈tile pixels / 64⌉ words for each chip (pixel i = ly·tile_w + lx of the
- * chip), so one ALU microcycle is a few word operations per chip, and a chip
- * whose Enable register is all 0 is skipped whenever the microword cannot
- * change its state there (writes gated by E; Enable loads that provably give
- * 0). A word whose only effect on such a dark chip is on Carry (LdC is not
- * gated, A-11) is logged and applied to that chip only when its Carry is
- * needed. The QEE result T is produced per chip and only for chips that read
- * it: a chip whose Q range lies inside one aligned 2^k block gets a constant
- * plane; otherwise a bit-serial adder of the chip's x part P(lx) and y part
- * R(ly) advances bit by bit, exactly as the tree would, from a carry computed
- * directly at the first bit read (the xy term, when present in the low bits,
- * falls back to per-pixel evaluation).
- *
- * pp5_emc_run (a block of clocks) runs the words between two Enable loads
- * that can light a pixel or read T chip-major (see "blocks of clocks" below): the QEE advances as the block is
- * decoded, then each chip that can change runs all of those words with its
- * Enable, Carry, S and bit-serial adder in registers, T's bits read from
- * per-segment column and row masks; dark chips log their Carry updates as
- * above. tests/pp5/test_emc_diff.c checks all of it (pp5_emc_step and
- * pp5_emc_run in random blocks) against the straightforward array kept in
- * src/pp5/model/emc_ref.c. */
-#include "lockstep/pp5_emc.h"
-#include "pp5/model/emc_ref.h"
-#include "pp5/model/emc_state.h"
-#include <stdlib.h>
-#include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define EMC_AVX512 1
-#endif
-#ifndef PP5_EMC_SIGN_ISA
-#define PP5_EMC_SIGN_ISA 2 /* (below: 1 = AVX2 at most, 0 = portable; the tests build all three) */
-#endif
+/* The fast EMC array: QEE, edge signs, ALU, deferred-carry log, block
+ * segments and the run (see emc_int.h for the file map). */
+#include "pp5/accel/emc_int.h"
 
-typedef unsigned __int128 u128;
-typedef __int128 i128;
-
-enum { QEE_SETS = 8, SET_TOKEN_TO_BIT0 = 2 /* seed: LSB "precedes the coefficient LSBs by 2" */ };
-/* 256-bit vectors (GCC/clang vector extensions) for four-word chips. */
-typedef uint64_t v4u __attribute__((vector_size(32)));
-typedef uint16_t v16u16 __attribute__((vector_size(32)));
-/* (macros, not functions: a function taking or returning a 256-bit vector
- * has a different ABI with and without AVX) */
-#define LD4(v, p) memcpy(&(v), (p), sizeof(v4u))
-#define ST4(p, v) memcpy((p), &(v), sizeof(v4u))
-#define SPLAT4(x) ((v4u){(x), (x), (x), (x)})
-
-enum { T_WIN = 8 };
-enum { PL_E = PP5_EMC_MEM_BITS, PL_CARRY, PL_ZERO, NPLANES };
-/* Words between two planes' ends and starts (one cache line): with 64 chips
- * a plane is 2 KB, and at a 2 KB stride the 48 planes a chip's z-test reads
- * and writes fall in 2 of a 32 KB 8-way L1's 64 sets (address bits 6..11),
- * 16 lines for 48: conflict misses. A stride of 2 KB + 64 B puts them in 48
- * sets (cachegrind: the chip pass's L1 read misses −44 %). */
-#ifndef PLANE_PAD
-#define PLANE_PAD 8
-#endif
-
-typedef struct qee_set {
-    uint64_t token_shift;   /* shift index on which the LSB token was consumed */
-    uint64_t uid;           /* sets started before this one */
-    u128 coef[6];           /* bits received so far, unsigned (two's complement mod 2^m) */
-    int m;                  /* bits received */
-    bool open;              /* still collecting */
-} qee_set;
-
-/* The x part P(lx) = D·x² + A·x + C (or the y part R(ly) = F·y² + B·y) of one
- * set at one chip origin, shared by the chips with that X0 (Y0), with its bits
- * as lx (ly) masks, cut eight bits at a time (fast geometry only). */
-typedef struct axis_line {
-    uint64_t uid;           /* set (UINT64_MAX: none) */
-    int origin;             /* X0 or Y0 */
-    int m_used;             /* values exact below this many coefficient bits */
-    uint32_t win_valid;     /* bit b: mask[8b .. 8b+7] computed */
-    int rk, rk_m;           /* extremes below are for bit rk (set had rk_m bits) */
-    i128 rmin, rmax;        /* of the part, coefficients sign-extended from bit rk */
-    u128 val[64];
-    uint64_t mask[128];     /* mask[j] bit l = bit j of val[l] */
-} axis_line;
-
-/* Per-chip QEE state: the bit-serial adder of P(lx) + R(ly) and the last T plane. */
-typedef struct tengine {
-    uint64_t uid;           /* set the adder belongs to (UINT64_MAX: none) */
-    uint32_t cfg;           /* the chip's configuration when it started */
-    int next_k;             /* carry plane = carry into bit next_k */
-    int m_used;             /* P/R values are exact below this many coefficient bits */
-    uint64_t last_uid;      /* T cache: bit last_k of set last_uid at config last_cfg */
-    uint32_t last_cfg;
-    int last_k, last_m;
-    uint64_t seq_uid;       /* the last bit asked for (a read of k+1 next runs on) */
-    int seq_k;
-    bool run_on;            /* this read follows bit k-1 */
-    uint64_t win_uid;       /* adder output cache: bits win_k0 .. win_k0+win_n-1 (final) */
-    uint32_t win_cfg;
-    int win_k0, win_n;
-} tengine;
-
-typedef struct alu_word {
-    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm; /* unselected source: all ones */
-    uint64_t w_ungated, w_on, l_ungated, c_on, e_on, snap_read, snap_sum, snap_keep;
-    uint64_t *m_base, *e_base, *c_base, *s_base, *zero_base; /* chip 0's words of the planes used */
-    bool write, ldc, lde, std, gate_w, gate_l, save_read, keep_sum, need_t, need_s, reads_c, fast4;
-    int addr;
-} alu_word;
-
-/* A microword whose only effect on a chip with E all 0 is on Carry, kept until
- * that Carry is needed (A-11: LdC is not gated by E; the chip's memory and E
- * cannot change meanwhile without the chip being brought up to date first). */
-/* (what of the microword a deferred Carry update reads: flush_chip) */
-typedef struct defer_word {
-    uint64_t ss, ts, es, ms, cs, acm, bcm, ccm;
-    int addr;
-    bool need_t, need_s;
-} defer_word;
-
-typedef struct defer_op {
-    defer_word u;
-    int s_addr;             /* S = this plane (-1: 0) */
-    int set_ix;             /* T = bit k of arch[set_ix] (-1: 0) */
-    int k;
-} defer_op;
-
-struct pp5_emc {
-    pp5_emc_options o;
-    int w, h, tw, th, nchips, tpix, wpc, npix;
-    size_t pw;              /* words per plane = nchips·wpc */
-    size_t ps;              /* plane stride in words: pw + PLANE_PAD (plane a at mem + a·ps, chip c + c·wpc) */
-    uint64_t lastmask;      /* valid pixels of a chip's last word */
-    uint64_t *mem;          /* NPLANES planes: memory, E, Carry, a zero plane (ps apart) */
-    uint64_t *s_snap;       /* S per chip when s_gen[c] == gen, else plane s_addr */
-    uint64_t *s_gen, gen;
-    int s_addr;             /* -1: S = 0 */
-    uint64_t eany[4];       /* chip c has some pixel with E = 1 */
-    int carry_fill;         /* 1/2: Carry is all 0/1 since the last fill (0: unknown) */
-    uint32_t *config;       /* per chip */
-    uint32_t x0_mask, y0_mask; /* bits of X0 / Y0 the QEE uses */
-    /* QEE */
-    qee_set set[QEE_SETS];
-    int nset_total;         /* sets started (ring index = n % QEE_SETS) */
-    uint64_t shifts;
-    int rt_set;             /* R_T source set (ring index), -1 = no set: T = 0 */
-    int rt_k;
-    uint64_t q_event;       /* qee_plan: shifts below this take qee_step's short path */
-    int q_into, q_rt;       /* ring index of the collecting set, of R_T's set (-1: none) */
-    uint64_t q_rt_base;     /* R_T's bit index = shift index - this */
-    tengine *te;
-    uint64_t *t_carry, *t_last; /* nchips·wpc each */
-    uint64_t *t_win;        /* nchips·T_WIN·wpc: the adder's last bits */
-    u128 *pr;               /* per chip: P(lx) for lx < tw, then R(ly) for ly < th (slow geometry) */
-    axis_line *xline, *yline; /* indexed by the first chip with the same X0 / Y0 */
-    int16_t *xlead, *ylead; /* per chip: that first chip */
-    bool groups_dirty;      /* a configuration changed since xlead/ylead */
-    /* bit-serial fast path: whole rows in a word (tile_w divides 64), tile_h ≤ 64 */
-    bool fast_uv;
-    int rpw;                /* rows per word */
-    uint64_t rep, row_ones, rows_mask;
-    uint64_t *vspread;      /* rows bits (rpw ≤ 8) → those rows all ones */
-    /* deferred Carry updates of dark chips */
-    defer_op *log;
-    int log_len, log_cap;
-    qee_set *arch;          /* copies of the sets those ops read T from */
-    int arch_len, arch_cap;
-    int *pend_from;         /* per chip: first log entry not yet applied (-1: none), unless in grp */
-    /* chips whose first pending entry is grp_from instead (one value for the
-     * chips a segment leaves dark from its start, seg_defer: no store per
-     * chip); a bit counts only while the chip's pend bit is set, and a chip's
-     * own pend_from is set only with its bit cleared (pend_set) */
-    uint64_t grp[4];
-    int grp_from;
-    /* log[hole_lo .. hole_hi) are reserved, not written (seg_defer): they are the
-     * Carry-loading ops of hole_op[hole_first .. hole_n), T from arch[hole_arch[set ring]],
-     * written when a chip's entries are applied (log_fill) — in a triangle
-     * stream the next z-test's Carry preset drops them first */
-    int hole_lo, hole_hi, hole_first, hole_n;
-    const struct seg_op *hole_op;
-    int hole_arch[8];       /* (QEE_SETS) */
-    uint64_t pend[4];       /* chips with pending entries */
-    /* pin latches */
-    uint8_t lat_addr_l, lat_addr_h, lat_dat[6], lat_lsb;
-    uint64_t extops[6], warnings;
-    uint64_t ones4[4];      /* a constant T plane of four-word chips */
-    struct seg *seg;        /* pp5_emc_run's segment (NULL: it steps clock by clock) */
-    int avx512;             /* the processor has AVX-512 (F, BW, VL): 1; and DQ and GFNI: 2 (0: none) */
-    bool bits_gfni;         /* and VBMI: pp5_emc_run puts coefficient bits with qee_bits_put_gfni */
-    uint8_t es0[256];       /* enable_stays_0 by operand pins (0: not known yet) */
-    uint64_t leads[2][4];   /* the chips that lead their column (x) / row (y) group (regroup) */
-};
-
-static inline uint64_t *plane(const pp5_emc *e, int a, int c)
-{
-    return e->mem + (size_t)a * e->ps + (size_t)c * (size_t)e->wpc;
-}
-static void flush_chip(pp5_emc *e, int c);
-static void log_fill(pp5_emc *e);
-static inline void log_clear(pp5_emc *e)
-{
-    e->log_len = 0;
-    e->arch_len = 0;
-    e->hole_lo = e->hole_hi = 0;
-}
-static void flush_all(pp5_emc *e);
-static bool block_capable(const pp5_emc *e);
-static struct seg *seg_new(const pp5_emc *e);
-static void seg_free(struct seg *g);
-static inline bool chip_pending(const pp5_emc *e, int c) { return e->pend[c >> 6] >> (c & 63) & 1; }
-/* chip c's first pending entry (c pending) */
-static inline int pend_start(const pp5_emc *e, int c)
-{
-    return e->grp[c >> 6] >> (c & 63) & 1 ? e->grp_from : e->pend_from[c];
-}
-/* chip c's first pending entry becomes en (its own value, out of the group) */
-static inline void pend_set(pp5_emc *e, int c, int en)
-{
-    e->pend_from[c] = en;
-    e->grp[c >> 6] &= ~(1ull << (c & 63));
-}
-
-static void update_lit(pp5_emc *e, int c)
-{
-    const uint64_t *en = plane(e, PL_E, c);
-    uint64_t any = 0;
-    for (int w = 0; w + 1 < e->wpc; w++) any |= en[w];
-    any |= en[e->wpc - 1] & e->lastmask;
-    if (any) e->eany[c >> 6] |= 1ull << (c & 63);
-    else e->eany[c >> 6] &= ~(1ull << (c & 63));
-}
-
-/* n zeroed words on a 64-byte boundary: a four-word chip's words then never
- * straddle two cache lines (a split load or store costs more). free() them. */
-static uint64_t *zalloc64(size_t n)
-{
-    size_t bytes = (n * sizeof(uint64_t) + 63) / 64 * 64;
-    uint64_t *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p) memset(p, 0, bytes);
-    return p;
-}
-
-ls_status pp5_emc_create(pp5_emc **out, const pp5_emc_options *opt, ls_diag *d)
-{
-    pp5_emc_options o;
-    if (opt) o = *opt; else pp5_emc_options_default(&o);
-    *out = NULL;
-    ls_status st = emc_ref_check_options(&o, d); /* (the model's rule) */
-    if (st != LS_OK)
-        return st;
-    if (!o.config_origin_full && ((o.tile_w & (o.tile_w - 1)) || (o.tile_h & (o.tile_h - 1))))
-        return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "pp5 emc: origins of high-order bits only (A-14 "
-                           "alternative) need power-of-two tile sides");
-    pp5_emc *e = calloc(1, sizeof *e);
-    if (!e) return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
-    e->o = o;
-    e->x0_mask = o.config_origin_full ? 0x7ffu : 0x7ffu & ~(uint32_t)(o.tile_w - 1);
-    e->y0_mask = o.config_origin_full ? 0x7ffu : 0x7ffu & ~(uint32_t)(o.tile_h - 1);
-    e->tw = o.tile_w;
-    e->th = o.tile_h;
-    e->w = o.tile_w * o.chips_x;
-    e->h = o.tile_h * o.chips_y;
-    e->nchips = o.chips_x * o.chips_y;
-    e->npix = e->w * e->h;
-    e->tpix = e->tw * e->th;
-    e->wpc = (e->tpix + 63) / 64;
-    e->lastmask = e->tpix % 64 ? (1ull << (e->tpix % 64)) - 1 : ~0ull;
-    e->pw = (size_t)e->nchips * (size_t)e->wpc;
-    size_t nc = (size_t)e->nchips;
-    e->ps = e->pw + PLANE_PAD;
-    e->mem = zalloc64(e->ps * NPLANES);
-    e->s_snap = zalloc64(e->pw);
-    e->s_gen = calloc(nc, sizeof(uint64_t));
-    e->config = calloc(nc, sizeof *e->config);
-    e->te = calloc(nc, sizeof *e->te);
-    e->t_carry = zalloc64(e->pw);
-    e->t_last = zalloc64(e->pw);
-    e->t_win = zalloc64(e->pw * T_WIN);
-    e->pr = calloc(nc * (size_t)(e->tw + e->th), sizeof(u128));
-    e->pend_from = malloc(nc * sizeof *e->pend_from);
-    e->xlead = calloc(nc, sizeof *e->xlead);
-    e->ylead = calloc(nc, sizeof *e->ylead);
-    bool fast = 64 % e->tw == 0 && e->th <= 64;
-    if (fast) {
-        /* (not zeroed: 2 KB a chip and axis, every field behind the uid, which
-         * is set below, and line_key's header) */
-        e->xline = malloc(nc * sizeof *e->xline);
-        e->yline = malloc(nc * sizeof *e->yline);
-    }
-    if (!e->mem || !e->s_snap || !e->s_gen || !e->config || !e->te || !e->t_carry || !e->t_last || !e->t_win ||
-        !e->pr ||
-        !e->xlead || !e->ylead || !e->pend_from || (fast && (!e->xline || !e->yline))) {
-        pp5_emc_destroy(e);
-        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
-    }
-    e->gen = 1;
-    e->s_addr = -1;
-    for (int w = 0; w < 4; w++) e->ones4[w] = ~0ull;
-    for (int k = 0; k < e->nchips; k++) {
-        uint32_t x0 = (uint32_t)(o.tile_w * (k % o.chips_x)), y0 = (uint32_t)(o.tile_h * (k / o.chips_x));
-        e->config[k] = (x0 & 0x7ff) | (y0 & 0x7ff) << 11;
-        e->te[k].uid = e->te[k].last_uid = e->te[k].win_uid = UINT64_MAX;
-        e->pend_from[k] = -1;
-    }
-    e->rt_set = -1;
-    e->groups_dirty = true;
-    if (fast) {
-        for (int k = 0; k < e->nchips; k++)
-            for (int a = 0; a < 2; a++) {
-                axis_line *L = a ? &e->yline[k] : &e->xline[k];
-                L->uid = UINT64_MAX;
-                L->origin = L->m_used = L->rk = L->rk_m = -1;
-                L->win_valid = 0;
-            }
-        e->fast_uv = true;
-        e->rpw = 64 / e->tw;
-        e->row_ones = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
-        e->rows_mask = e->rpw == 64 ? ~0ull : (1ull << e->rpw) - 1;
-        for (int r = 0; r < e->rpw; r++) e->rep |= 1ull << (r * e->tw);
-        if (e->rpw <= 8) {
-            e->vspread = calloc((size_t)1 << e->rpw, sizeof(uint64_t));
-            if (!e->vspread) {
-                pp5_emc_destroy(e);
-                return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "pp5 emc: out of memory");
-            }
-            for (unsigned rows = 0; rows < 1u << e->rpw; rows++)
-                for (int r = 0; r < e->rpw; r++)
-                    if (rows >> r & 1) e->vspread[rows] |= e->row_ones << (r * e->tw);
-        }
-    }
-    if (block_capable(e)) e->seg = seg_new(e); /* (none: pp5_emc_run steps) */
-#ifdef EMC_AVX512
-    __builtin_cpu_init();
-    e->avx512 = PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                __builtin_cpu_supports("avx512vl");
-    if (e->avx512 && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("gfni")) e->avx512 = 2;
-    e->bits_gfni = e->avx512 == 2 && __builtin_cpu_supports("avx512vbmi");
-#endif
-    *out = e;
-    return LS_OK;
-}
-
-void pp5_emc_destroy(pp5_emc *e)
-{
-    if (!e) return;
-    free(e->mem);
-    free(e->s_snap);
-    free(e->s_gen);
-    free(e->config);
-    free(e->te);
-    free(e->t_carry);
-    free(e->t_last);
-    free(e->t_win);
-    free(e->vspread);
-    free(e->pr);
-    free(e->pend_from);
-    free(e->log);
-    free(e->arch);
-    free(e->xlead);
-    free(e->ylead);
-    free(e->xline);
-    free(e->yline);
-    seg_free(e->seg);
-    free(e);
-}
-
-/* pp5_emc_run leaves its last segment open (the next block carries it on:
- * a renderer's 256-clock blocks cut no segment); whatever looks at the state
- * or changes it from outside runs it first. Logically const (the accessors
- * take a const array, as pp5_emc_carry): the clocks were handed over already. */
-static void seg_flush(pp5_emc *e, struct seg *g);
-static bool seg_open(const struct seg *g);
-static inline void seg_settle(const pp5_emc *ce)
-{
-    if (ce->seg && seg_open(ce->seg)) {
-        pp5_emc *e = (pp5_emc *)ce;
-        seg_flush(e, e->seg);
-    }
-}
-
-void pp5_emc_sync(pp5_emc *e)
-{
-    seg_settle(e);
-    flush_all(e);
-}
-int pp5_emc_width(const pp5_emc *e) { return e->w; }
-int pp5_emc_height(const pp5_emc *e) { return e->h; }
-int pp5_emc_chips(const pp5_emc *e) { return e->nchips; }
-uint64_t pp5_emc_extop_count(const pp5_emc *e, int i) { return (i >= 0 && i < 6) ? e->extops[i] : 0; }
-uint64_t pp5_emc_warning_count(const pp5_emc *e) { return e->warnings; }
-uint64_t pp5_emc_sets(const pp5_emc *e) { return (uint64_t)e->nset_total; }
-#ifdef PP5_PLANTED_FIELD /* (left out: the accelerator does not keep it up) */
-uint64_t pp5_emc_planted(const pp5_emc *e) { (void)e; return 0; }
-#endif
-uint32_t pp5_emc_config(const pp5_emc *e, int k) { return (k >= 0 && k < e->nchips) ? e->config[k] : 0; }
-void pp5_emc_set_config(pp5_emc *e, int k, uint32_t v)
-{
-    if (k < 0 || k >= e->nchips) return;
-    seg_settle(e);
-    if (chip_pending(e, k)) flush_chip(e, k); /* their T used the old origin */
-    e->config[k] = v & 0x3fffff;
-    e->groups_dirty = true;
-}
-
-/* chip and bit index of local pixel (x, y) */
-static int locate(const pp5_emc *e, int x, int y, int *bit)
-{
-    int tx = x / e->tw, ty = y / e->th;
-    *bit = (y % e->th) * e->tw + x % e->tw;
-    return ty * e->o.chips_x + tx;
-}
-static int getbit(const uint64_t *pl, int i) { return (int)(pl[i >> 6] >> (i & 63) & 1); }
-
-int pp5_emc_mem_bit(const pp5_emc *e, int x, int y, int a)
-{
-    if (x < 0 || y < 0 || x >= e->w || y >= e->h || a < 0 || a >= PP5_EMC_MEM_BITS) return 0;
-    seg_settle(e);
-    int i, c = locate(e, x, y, &i);
-    return getbit(plane(e, a, c), i);
-}
-uint64_t pp5_emc_field(const pp5_emc *e, int x, int y, int a, int len)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < len && i < 64; i++) v |= (uint64_t)pp5_emc_mem_bit(e, x, y, a + i) << i;
-    return v;
-}
-void pp5_emc_set_field(pp5_emc *e, int x, int y, int a, int len, uint64_t v)
-{
-    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return;
-    seg_settle(e);
-    int i, c = locate(e, x, y, &i);
-    if (chip_pending(e, c)) flush_chip(e, c); /* they read this memory */
-    if (e->s_addr >= 0 && e->s_addr >= a && e->s_addr < a + len && e->s_gen[c] != e->gen) {
-        /* keep S = the value read, not the new one */
-        memcpy(e->s_snap + (size_t)c * (size_t)e->wpc, plane(e, e->s_addr, c), (size_t)e->wpc * 8);
-        e->s_gen[c] = e->gen;
-    }
-    for (int b = 0; b < len && b < 64; b++) {
-        if (a + b < 0 || a + b >= PP5_EMC_MEM_BITS) continue;
-        uint64_t *pl = plane(e, a + b, c), m = 1ull << (i & 63);
-        pl[i >> 6] = (v >> b & 1) ? pl[i >> 6] | m : pl[i >> 6] & ~m;
-    }
-}
-int pp5_emc_enable(const pp5_emc *e, int x, int y)
-{
-    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
-    seg_settle(e);
-    int i, c = locate(e, x, y, &i);
-    return getbit(plane(e, PL_E, c), i);
-}
-int pp5_emc_carry(const pp5_emc *e, int x, int y)
-{
-    if (x < 0 || y < 0 || x >= e->w || y >= e->h) return 0;
-    seg_settle(e);
-    int i, c = locate(e, x, y, &i);
-    /* logically const: brings the chip's deferred Carry updates up to date */
-    if (chip_pending(e, c)) flush_chip((pp5_emc *)e, c);
-    return getbit(plane(e, PL_CARRY, c), i);
-}
-
-/* len ≤ 64 bits from src at bit spos to dst at bit dpos */
-static void copy_bits(uint64_t *dst, size_t dpos, const uint64_t *src, size_t spos, int len)
-{
-    while (len > 0) {
-        int n = len < 64 ? len : 64;
-        size_t sw = spos >> 6;
-        int sb = (int)(spos & 63);
-        uint64_t v = src[sw] >> sb;
-        if (sb && sb + n > 64) v |= src[sw + 1] << (64 - sb);
-        if (n < 64) v &= (1ull << n) - 1;
-        size_t dw = dpos >> 6;
-        int db = (int)(dpos & 63);
-        int n1 = 64 - db < n ? 64 - db : n;
-        uint64_t m1 = (n1 == 64 ? ~0ull : ((1ull << n1) - 1)) << db;
-        dst[dw] = (dst[dw] & ~m1) | ((v << db) & m1);
-        if (n1 < n) {
-            uint64_t m2 = (1ull << (n - n1)) - 1;
-            dst[dw + 1] = (dst[dw + 1] & ~m2) | ((v >> n1) & m2);
-        }
-        len -= n;
-        spos += (size_t)n;
-        dpos += (size_t)n;
-    }
-}
-
-void pp5_emc_plane(const pp5_emc *e, int which, uint64_t *out)
-{
-    int a = which == PP5_EMC_PLANE_E ? PL_E : which == PP5_EMC_PLANE_CARRY ? PL_CARRY
-          : (which >= 0 && which < PP5_EMC_MEM_BITS) ? which : PL_ZERO;
-    seg_settle(e);
-    if (a == PL_CARRY) flush_all((pp5_emc *)e); /* logically const, as pp5_emc_carry */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (e->tw == 16 && e->w % 16 == 0) {
-        /* (the default chips) a chip row is one aligned 16-bit piece of the
-         * picture's words (bit order = byte order here): no merging, and every
-         * piece is written, so no clearing first */
-        typedef uint16_t __attribute__((may_alias)) u16_alias;
-        u16_alias *o16 = (u16_alias *)out;
-        for (int c = 0; c < e->nchips; c++) {
-            const uint64_t *src = plane(e, a, c);
-            size_t x0 = (size_t)(c % e->o.chips_x) * 16, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
-            for (int ly = 0; ly < e->th; ly++)
-                o16[((y0 + (size_t)ly) * (size_t)e->w + x0) >> 4] = (uint16_t)(src[ly >> 2] >> (16 * (ly & 3)));
-        }
-        return;
-    }
-#endif
-    if (64 % e->tw == 0) {
-        /* whole chip rows sit in one word on both sides */
-        memset(out, 0, (size_t)e->npix / 8);
-        uint64_t rm = e->tw == 64 ? ~0ull : (1ull << e->tw) - 1;
-        for (int c = 0; c < e->nchips; c++) {
-            const uint64_t *src = plane(e, a, c);
-            size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
-            for (int ly = 0; ly < e->th; ly++) {
-                size_t sp = (size_t)ly * (size_t)e->tw, dp = (y0 + (size_t)ly) * (size_t)e->w + x0;
-                out[dp >> 6] |= (src[sp >> 6] >> (sp & 63) & rm) << (dp & 63);
-            }
-        }
-        return;
-    }
-    /* (every bit is written below; cleared first all the same, so that the
-     * compiler's xor form of copy_bits' masked merge never reads undefined
-     * bytes: valgrind memcheck flagged the caller's compares) */
-    memset(out, 0, (size_t)e->npix / 8);
-    for (int c = 0; c < e->nchips; c++) {
-        const uint64_t *src = plane(e, a, c);
-        size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
-        for (int ly = 0; ly < e->th; ly++)
-            for (int lx = 0; lx < e->tw; lx += 64)
-                copy_bits(out, (y0 + (size_t)ly) * (size_t)e->w + x0 + (size_t)lx, src,
-                          (size_t)ly * (size_t)e->tw + (size_t)lx, e->tw - lx < 64 ? e->tw - lx : 64);
-    }
-}
-
-/* ---- fields as bytes (read-back) -------------------------------------------
- * A field of up to 8 bits as one byte a pixel: bit b of the byte is bit b of
- * the pixel's plane first + b. 64 pixels of one chip word and 8 planes are an
- * 8×64 bit matrix to transpose: bytes first (byte j of the 8 plane words into
- * one word), then bits (an 8×8 transpose per word). */
-
-static inline uint64_t transpose8(uint64_t x); /* (the QEE's, below: an 8×8 bit transpose) */
-
-/* 64 pixels' bytes from the 8 plane words x[b] (bit p of x[b] = bit b of
- * pixel p): byte p of out[p / 8]. */
-static void field_word_c(const uint64_t x[8], uint64_t out[8])
-{
-    for (int j = 0; j < 8; j++) {
-        uint64_t g = 0; /* byte b = byte j of plane b */
-        for (int b = 0; b < 8; b++) g |= (x[b] >> (8 * j) & 0xff) << (8 * b);
-        out[j] = transpose8(g);
-    }
-}
-
-#if defined(EMC_AVX512)
-/* The 8×64 bit transpose of field_word_c with AVX-512 VBMI and GFNI: x holds
- * eight words x[b]; the result's byte p (of word p / 8) holds bit p of each,
- * bit b from x[b]. One byte permutation gathers byte j of the 8 words into
- * word j (word 7 first: the affine instruction's matrix rows run from bit 7
- * down), one affine transform against the unit bytes transposes each word's
- * 8×8 bits. (Also qee_bits_put_gfni's.) */
-__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static inline __m512i bits_transpose_8x64_gfni(__m512i x)
-{
-    static const uint8_t idx_bytes[64] = {
-#define FW_ROW(j) 56 + (j), 48 + (j), 40 + (j), 32 + (j), 24 + (j), 16 + (j), 8 + (j), (j)
-        FW_ROW(0), FW_ROW(1), FW_ROW(2), FW_ROW(3), FW_ROW(4), FW_ROW(5), FW_ROW(6), FW_ROW(7)
-#undef FW_ROW
-    };
-    const __m512i idx = _mm512_loadu_si512(idx_bytes);
-    const __m512i unit = _mm512_set1_epi64(0x8040201008040201ll); /* byte k = 1 << k */
-    return _mm512_gf2p8affine_epi64_epi8(unit, _mm512_permutexvar_epi8(idx, x), 0);
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static void field_word_gfni(const uint64_t x[8],
-                                                                                       uint64_t out[8])
-{
-    _mm512_storeu_si512(out, bits_transpose_8x64_gfni(_mm512_loadu_si512(x)));
-}
-#endif
-
-void pp5_emc_field8(const pp5_emc *e, int first, int n, uint8_t *out)
-{
-    seg_settle(e);
-    if (n < 0) n = 0;
-    if (n > 8) n = 8;
-    int pl[8]; /* the planes read (planes past n, or outside memory, read 0) */
-    for (int b = 0; b < 8; b++) {
-        long a = (long)first + b;
-        pl[b] = b < n && a >= 0 && a < PP5_EMC_MEM_BITS ? (int)a : PL_ZERO;
-    }
-    void (*word)(const uint64_t *, uint64_t *) = field_word_c;
-#if defined(EMC_AVX512)
-    if (PP5_EMC_SIGN_ISA >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("gfni"))
-        word = field_word_gfni;
-#endif
-    for (int c = 0; c < e->nchips; c++) {
-        const uint64_t *src[8];
-        for (int b = 0; b < 8; b++) src[b] = plane(e, pl[b], c);
-        const size_t x0 = (size_t)(c % e->o.chips_x) * (size_t)e->tw, y0 = (size_t)(c / e->o.chips_x) * (size_t)e->th;
-        for (int w = 0; w < e->wpc; w++) {
-            uint64_t x[8], bytes[8];
-            for (int b = 0; b < 8; b++) x[b] = src[b][w];
-            word(x, bytes);
-            const uint8_t *by = (const uint8_t *)bytes;
-            if (e->tw == 16 && 64 * w + 64 <= e->tpix) {
-                /* (the default chips) four whole chip rows */
-                uint8_t *o = out + (y0 + 4 * (size_t)w) * (size_t)e->w + x0;
-                for (int r = 0; r < 4; r++) memcpy(o + (size_t)r * (size_t)e->w, by + 16 * r, 16);
-                continue;
-            }
-            /* pixel p of the chip is (p % tw, p / tw): whole runs of a chip row */
-            for (int p = 0; p < 64;) {
-                const int lp = 64 * w + p, lx = lp % e->tw, ly = lp / e->tw;
-                int run = e->tw - lx < 64 - p ? e->tw - lx : 64 - p;
-                if (lp >= e->tpix) break;
-                if (run > e->tpix - lp) run = e->tpix - lp;
-                memcpy(out + (y0 + (size_t)ly) * (size_t)e->w + x0 + (size_t)lx, by + p, (size_t)run);
-                p += run;
-            }
-        }
-    }
-}
-
-/* ---- QEE ---------------------------------------------------------------- */
-
-/* A-14: the chip's origin X0<0:10>, Y0<0:10>; with config_origin_full off
- * only the bits above the tile size count (the register holds the high-order
- * bits of the chip's screen area, US 4,783,649; the low ones are the pixel's
- * place in the chip), so origins act as multiples of the tile size. */
 static inline int chip_x0(const pp5_emc *e, int c) { return (int)(e->config[c] & e->x0_mask); }
 static inline int chip_y0(const pp5_emc *e, int c) { return (int)(e->config[c] >> 11 & e->y0_mask); }
 
@@ -685,21 +49,9 @@ static void regroup(pp5_emc *e)
     e->groups_dirty = false;
 }
 
-/* byte j bit i -> byte i bit j */
-static inline uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    x = x ^ t ^ (t << 28);
-    return x;
-}
 
 /* The line belongs to set s at this origin from now on. */
-static void line_key(axis_line *L, const qee_set *s, int origin)
+void pp5_emcf_line_key(axis_line *L, const qee_set *s, int origin)
 {
     if (L->uid != s->uid || L->origin != origin) {
         L->uid = s->uid;
@@ -713,7 +65,7 @@ static void line_key(axis_line *L, const qee_set *s, int origin)
 /* The line of set s at this origin, with values exact below bit upto. */
 static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, int origin, int upto)
 {
-    line_key(L, s, origin);
+    pp5_emcf_line_key(L, s, origin);
     if (upto > L->m_used && L->m_used != s->m) {
         /* more coefficient bits: recompute; windows reaching the old count are stale */
         int n = is_y ? e->th : e->tw;
@@ -779,7 +131,7 @@ static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i12
 /* The line's extremes of its part for bit k of set s (at this origin). */
 static inline void line_range(axis_line *l, const qee_set *s, int k, int is_y, int origin, int n)
 {
-    line_key(l, s, origin);
+    pp5_emcf_line_key(l, s, origin);
     if (!(l->rk == k && (k < l->rk_m || l->rk_m == s->m))) {
         axis_range(s, k, is_y, origin, n, &l->rmin, &l->rmax);
         l->rk = k;
@@ -1235,11 +587,6 @@ static void sum_bit16(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *o
 #define SIGN_X86 1
 #else
 #define SIGN_X86 0
-#endif
-/* The widest vector code the edge paths may use when the CPU has it: 2 =
- * AVX-512, 1 = AVX2, 0 = portable C only (tests/pp5 builds all three). */
-#ifndef PP5_EMC_SIGN_ISA
-#define PP5_EMC_SIGN_ISA 2
 #endif
 
 enum { SIGN_MAXN = 64 };    /* tile side of the fast geometry (tile_w | 64, tile_h ≤ 64) */
@@ -2245,9 +1592,9 @@ static void alu_chip(pp5_emc *e, const alu_word *u, int c, uint64_t new_gen)
 }
 
 /* Apply chip c's deferred Carry updates (E was 0 for all of them). */
-static void flush_chip(pp5_emc *e, int c)
+void pp5_emcf_flush_chip(pp5_emc *e, int c)
 {
-    if (e->hole_hi > e->hole_lo) log_fill(e);
+    if (e->hole_hi > e->hole_lo) pp5_emcf_log_fill(e);
     size_t wpc = (size_t)e->wpc;
     uint64_t *cy = plane(e, PL_CARRY, c);
     const uint64_t *zero = plane(e, PL_ZERO, c);
@@ -2269,10 +1616,10 @@ static void flush_chip(pp5_emc *e, int c)
     e->pend[c >> 6] &= ~(1ull << (c & 63));
 }
 
-static void flush_all(pp5_emc *e)
+void pp5_emcf_flush_all(pp5_emc *e)
 {
     for (int wd = 0; wd * 64 < e->nchips; wd++)
-        while (e->pend[wd]) flush_chip(e, wd * 64 + __builtin_ctzll(e->pend[wd]));
+        while (e->pend[wd]) pp5_emcf_flush_chip(e, wd * 64 + __builtin_ctzll(e->pend[wd]));
     log_clear(e);
 }
 
@@ -2289,7 +1636,7 @@ static inline void settle_pending(pp5_emc *e, const alu_word *u, int c)
 {
     if (chip_pending(e, c)) {
         if (u->ldc && !u->reads_c) drop_pending(e, c);
-        else if (u->reads_c || u->write) flush_chip(e, c);
+        else if (u->reads_c || u->write) pp5_emcf_flush_chip(e, c);
     }
 }
 
@@ -2415,7 +1762,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
     bool prev_read = e->o.s_source == PP5_S_PREV_READ;
     uint64_t new_gen = e->gen + 1;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
-    if (e->log_len >= LOG_LIMIT) flush_all(e);
+    if (e->log_len >= LOG_LIMIT) pp5_emcf_flush_all(e);
     if (prev_read && !u.write && !u.gate_l && !p->agts_s && !p->agts_t && !p->bgts_e && !p->bgts_m &&
         !p->cgts_c) {
         /* No operand depends on the pixel (ENABLE_ALL, the z-test's Carry preset):
@@ -2475,7 +1822,7 @@ static void alu(pp5_emc *e, const pp5_pins *p, int addr)
             if (later && defer_entry(e, &u, &entry) < 0) { /* out of memory: do it now */
                 for (uint64_t r = later; r; r &= r - 1) {
                     int c = wd * 64 + __builtin_ctzll(r);
-                    if (chip_pending(e, c)) flush_chip(e, c);
+                    if (chip_pending(e, c)) pp5_emcf_flush_chip(e, c);
                     list[n++] = c;
                 }
                 later = 0;
@@ -2525,7 +1872,7 @@ static void config_word(pp5_emc *e, unsigned lo, unsigned hi, uint8_t acmp)
     do {
         int k = (int)(lo | sub); /* (chip numbers are < 256: k's 8 bits are all of it) */
         if (k < e->nchips) {
-            if (chip_pending(e, k)) flush_chip(e, k);
+            if (chip_pending(e, k)) pp5_emcf_flush_chip(e, k);
             e->config[k] = (e->config[k] >> 1) | in;
             e->groups_dirty = true;
         }
@@ -2700,23 +2047,23 @@ typedef struct seg {
     size_t arena_cap, arena_len;
 } seg;
 
-static bool seg_open(const seg *g) { return g->n || g->clocks; }
+bool pp5_emcf_seg_open(const seg *g) { return g->n || g->clocks; }
 
-static bool block_capable(const pp5_emc *e)
+bool pp5_emcf_block_capable(const pp5_emc *e)
 {
     const pp5_emc_options *o = &e->o;
     return o->sum_table == 0x96 && o->carry_table == 0xE8 && o->enable_table == 0xE8 && o->mwrt_gated_by_e &&
            !o->loads_gated_by_e && o->s_source == PP5_S_PREV_READ && e->wpc == 4;
 }
 
-static void seg_free(seg *g)
+void pp5_emcf_seg_free(seg *g)
 {
     if (g) free(g->arena);
     free(g);
 }
 
 static void seg_reset(seg *g);
-static struct seg *seg_new(const pp5_emc *e)
+struct seg *pp5_emcf_seg_new(const pp5_emc *e)
 {
     seg *g = malloc(sizeof(seg));
     if (g) {
@@ -2765,7 +2112,7 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
     int count = g->nldc;
     if (!count) return true;
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
-    if (e->log_len + count > LOG_LIMIT) flush_all(e);
+    if (e->log_len + count > LOG_LIMIT) pp5_emcf_flush_all(e);
     if (e->log_len + count > e->log_cap) {
         int nc = e->log_cap ? e->log_cap : 256;
         while (nc < e->log_len + count) nc *= 2;
@@ -2787,7 +2134,7 @@ static bool seg_log_room(pp5_emc *e, const seg *g)
 
 /* Write the log's reserved entries (the hole seg_defer left) from the
  * segment's ops: what flush_chip reads of each word. */
-static void log_fill(pp5_emc *e)
+void pp5_emcf_log_fill(pp5_emc *e)
 {
     int j = e->hole_lo;
     for (int i = e->hole_first; i < e->hole_n; i++) {
@@ -2857,7 +2204,7 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled
     /* no chip left with pending entries: the log (and an earlier hole) is dropped;
      * else an earlier hole is written before its op buffer is reused */
     if (e->log_len && !(e->pend[0] | e->pend[1] | e->pend[2] | e->pend[3])) log_clear(e);
-    if (e->hole_hi > e->hole_lo) log_fill(e);
+    if (e->hole_hi > e->hole_lo) pp5_emcf_log_fill(e);
     int emin = any_dark ? SEG_EFF(0) : g->n;
     for (int wd = 0; wd < 4; wd++)
         for (uint64_t m = g->stopped[wd]; m; m &= m - 1) {
@@ -3654,7 +3001,7 @@ static void seg_fuse(seg *g)
 }
 
 /* Execute the decoded segment (the QEE is at its end already). */
-static void seg_flush(pp5_emc *e, seg *g)
+void pp5_emcf_seg_flush(pp5_emc *e, seg *g)
 {
     if (!g->n) {
         if (g->clocks) {
@@ -3685,12 +3032,12 @@ static void seg_flush(pp5_emc *e, seg *g)
         dark[wd] = all & ~run[wd];
         if (settle == 1) e->pend[wd] &= ~run[wd];
         else if (settle == 2)
-            for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+            for (uint64_t p = run[wd] & e->pend[wd]; p; p &= p - 1) pp5_emcf_flush_chip(e, wd * 64 + __builtin_ctzll(p));
     }
     bool can_stop = true; /* (a chip going dark at an Enable load stops, its Carry logged) */
     if (!seg_log_room(e, g)) { /* out of memory for the log: the dark chips run too, none stops */
         for (int wd = 0; wd < 4; wd++) {
-            for (uint64_t p = dark[wd] & e->pend[wd]; p; p &= p - 1) flush_chip(e, wd * 64 + __builtin_ctzll(p));
+            for (uint64_t p = dark[wd] & e->pend[wd]; p; p &= p - 1) pp5_emcf_flush_chip(e, wd * 64 + __builtin_ctzll(p));
             run[wd] |= dark[wd];
             dark[wd] = 0;
         }
@@ -4163,7 +3510,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
                     (uint64_t)(e->nset_total - QEE_SETS) >= g->min_uid) {
                     QEE_PUT();
                     seg_dec_put(g, &d);
-                    seg_flush(e, g);
+                    pp5_emcf_seg_flush(e, g);
                     seg_dec_get(g, &d);
                 }
                 latch_pins(e, prev);
@@ -4235,7 +3582,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         if (added == SEG_FULL) {
             QEE_PUT();
             seg_dec_put(g, &d);
-            seg_flush(e, g);
+            pp5_emcf_seg_flush(e, g);
             seg_dec_get(g, &d);
             /* (R_T as before: the flush changed no QEE state) */
             added = seg_add(e, g, &d, addr, t_set, t_k, seg_tmpl(e, g, pins_key(p, addr < PP5_EMC_MEM_BITS)), true);
@@ -4243,7 +3590,7 @@ void pp5_emc_run(pp5_emc *e, const pp5_pins *pins, size_t n)
         if (added == SEG_STEP) {
             QEE_PUT();
             seg_dec_put(g, &d);
-            seg_flush(e, g);
+            pp5_emcf_seg_flush(e, g);
             latch_pins(e, prev);
             step_word(e, p);
             seg_dec_get(g, &d);
