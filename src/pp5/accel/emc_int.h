@@ -1,8 +1,10 @@
 /* The fast EMC array's private declarations (not installed), shared by
  *   emc_planes.c  creation, the accessors and the plane/field read-out
- *   emc_run.c     the QEE, edge signs, the ALU, the deferred-carry log, block
- *                 segments and pp5_emc_run / pp5_emc_step (one file: the hot
- *                 paths inline across these) */
+ *   emc_qee.c     the QEE: per-chip values, lines, carries, the bit tree, edge
+ *                 signs (four ISA variants), the set ring
+ *   emc_run.c     the ALU, the deferred-carry log, block segments and
+ *                 pp5_emc_run / pp5_emc_step (one file: the hot paths inline
+ *                 across these); the small inline QEE helpers are below */
 #ifndef LOCKSTEP_PP5_ACCEL_EMC_INT_H
 #define LOCKSTEP_PP5_ACCEL_EMC_INT_H
 
@@ -231,6 +233,16 @@ struct seg *pp5_emcf_seg_new(const pp5_emc *e) PP5_EMCF_HIDDEN;
 void pp5_emcf_seg_free(struct seg *g) PP5_EMCF_HIDDEN;
 void pp5_emcf_seg_flush(pp5_emc *e, struct seg *g) PP5_EMCF_HIDDEN;
 bool pp5_emcf_seg_open(const struct seg *g) PP5_EMCF_HIDDEN;
+void pp5_emcf_regroup(pp5_emc *e) PP5_EMCF_HIDDEN;
+void pp5_emcf_carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, int k, uint64_t *cy, int wpc) PP5_EMCF_HIDDEN;
+const uint64_t *pp5_emcf_compute_bit(pp5_emc *e, int c, const qee_set *s, int k, uint64_t *out) PP5_EMCF_HIDDEN;
+bool pp5_emcf_sign_exec(pp5_emc *e, const alu_word *u, const int *list, int n, const uint64_t *chips_in) PP5_EMCF_HIDDEN;
+void pp5_emcf_sign_planes(pp5_emc *e, const int *list, int n, const uint64_t **tp) PP5_EMCF_HIDDEN;
+void pp5_emcf_qee_plan(pp5_emc *e) PP5_EMCF_HIDDEN;
+void pp5_emcf_qee_shift(pp5_emc *e, const qee_set *kept) PP5_EMCF_HIDDEN;
+#ifdef EMC_AVX512
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void pp5_emcf_carry16_avx512(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *cy) PP5_EMCF_HIDDEN;
+#endif
 void pp5_emcf_line_key(axis_line *L, const qee_set *s, int origin) PP5_EMCF_HIDDEN;
 
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
@@ -311,5 +323,76 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static inline __m512
     return _mm512_gf2p8affine_epi64_epi8(unit, _mm512_permutexvar_epi8(idx, x), 0);
 }
 #endif
+
+static inline int chip_x0(const pp5_emc *e, int c) { return (int)(e->config[c] & e->x0_mask); }
+
+static inline int chip_y0(const pp5_emc *e, int c) { return (int)(e->config[c] >> 11 & e->y0_mask); }
+
+/* coefficient bits 0..k as a signed (k+1)-bit number: congruent mod 2^(k+1) */
+static inline i128 sext(u128 v, int k)
+{
+    int sh = 127 - k;
+    return (i128)(v << sh) >> sh;
+}
+
+/* (inlined into the per-chip loops with tree_plane: most calls are cache hits;
+ * compute_bit, the rest, stays out of line) */
+/* The plane of bit k of set s at chip c, cached per chip. field: the reading
+ * word is likely to read the next bits too (a hint: it only sets how far the
+ * adder runs on). */
+static inline __attribute__((always_inline)) const uint64_t *tree_bit(pp5_emc *e, int c, const qee_set *s, int k,
+                                                                       bool field)
+{
+    if (k >= 128) return plane(e, PL_ZERO, c);
+    tengine *t = &e->te[c];
+    uint64_t *out = e->t_last + (size_t)c * (size_t)e->wpc;
+    uint32_t cfg = e->config[c];
+    /* bit k is final once coefficient bit k has arrived */
+    t->run_on = field || (t->seq_uid == s->uid && t->seq_k == k - 1);
+    t->seq_uid = s->uid;
+    t->seq_k = k;
+    if (t->win_uid == s->uid && t->win_cfg == cfg && k >= t->win_k0 && k < t->win_k0 + t->win_n)
+        return e->t_win + ((size_t)c * T_WIN + (size_t)(k - t->win_k0)) * (size_t)e->wpc;
+    if (t->last_uid == s->uid && t->last_k == k && t->last_cfg == cfg && (k < t->last_m || t->last_m == s->m))
+        return out;
+    const uint64_t *r = pp5_emcf_compute_bit(e, c, s, k, out);
+    if (r == out) {
+        t->last_uid = s->uid;
+        t->last_k = k;
+        t->last_cfg = cfg;
+        t->last_m = s->m;
+    }
+    return r;
+}
+
+/* The plane of T (R_T) at chip c for the current clock. */
+static inline __attribute__((always_inline)) const uint64_t *tree_plane(pp5_emc *e, int c, bool field)
+{
+    if (e->rt_set < 0) return plane(e, PL_ZERO, c);
+    return tree_bit(e, c, &e->set[e->rt_set], e->rt_k, field);
+}
+
+/* A shift with no LSB token before the planned event: only the collecting
+ * set and R_T's bit index advance (qee_plan). */
+static inline void qee_step(pp5_emc *e)
+{
+    uint64_t sh = e->shifts;
+    if (e->lat_lsb || sh >= e->q_event) {
+        pp5_emcf_qee_shift(e, NULL);
+        return;
+    }
+    if (e->q_into >= 0) {
+        qee_set *into = &e->set[e->q_into];
+        uint64_t lo = into->m < 64 ? 1ull << (into->m & 63) : 0, hi = into->m >= 64 ? 1ull << (into->m & 63) : 0;
+        for (int c = 0; c < 6; c++) {
+            uint64_t on = 0 - (uint64_t)(e->lat_dat[c] & 1);
+            into->coef[c] |= (u128)(hi & on) << 64 | (lo & on);
+        }
+        into->m++;
+    }
+    e->rt_set = e->q_rt;
+    if (e->q_rt >= 0) e->rt_k = (int)(sh - e->q_rt_base);
+    e->shifts = sh + 1;
+}
 
 #endif
