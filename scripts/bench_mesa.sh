@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# lockstep vs llvmpipe on the same GLSL (`lockstep mesa bench`, docs/mesa.md):
-# the corpus loop programs and bench/mandelbrot.frag at 1024² and 2048², on 1
-# and 2 workers (lockstep) / rasteriser threads (llvmpipe).
+# lockstep (interp and jit) vs llvmpipe on the same GLSL (`lockstep mesa
+# bench`, docs/mesa.md): the corpus loop programs and bench/mandelbrot.frag at
+# 1024² and 2048², on 1 and 2 workers (lockstep) / rasteriser threads
+# (llvmpipe); a markdown table of mean seconds per run / draw and speed-ups
+# (llvmpipe/jit, interp/jit: above 1 the JIT is faster).
 #   scripts/bench_mesa.sh [BUILD] [SIZES] [THREADS] [-- extra bench args]
-# e.g. scripts/bench_mesa.sh build "2048" "2"
+# e.g. scripts/bench_mesa.sh build "2048" "2"; BENCH_REPS=N (default 3)
 set -u
 build=${1:-build}
 sizes=${2:-"1024 2048"}
@@ -25,6 +27,35 @@ for p in 03_loop_const_small 04_loop_const_large 05_loop_uniform 06_loop_break \
 done
 progs+=("$root/bench/mandelbrot.frag")
 status=0
+reps=${BENCH_REPS:-3}
+# one table row per program, size and worker count: each engine's mean CPU
+# and wall seconds per run and llvmpipe's per draw, timed side by side in one
+# `mesa bench` call per engine (each also times llvmpipe; the row shows the
+# figures from the jit call, and interp's speed-up from the same-run pair).
+row() { # name size threads interp_out jit_out
+  python3 - "$@" <<'PY'
+import re, sys
+name, size, thr, io, jo = sys.argv[1:6]
+def grab(t, eng):
+    m = re.search(r"engine %s\): ([0-9.]+) s wall, ([0-9.]+) s CPU" % eng, t)
+    return (float(m.group(2)), float(m.group(1))) if m else (None, None)
+def lp(t):
+    m = re.search(r"llvmpipe: ([0-9.]+) s wall, ([0-9.]+) s CPU", t)
+    return (float(m.group(2)), float(m.group(1))) if m else (None, None)
+def comp(t):
+    m = re.search(r"compiled once in ([0-9.]+) s", t)
+    return float(m.group(1)) if m else None
+ic, iw = grab(io, "interp"); jc, jw = grab(jo, "jit"); lc, lw = lp(jo); cs = comp(jo)
+f = lambda v: "-" if v is None else "%.3f" % v
+r = lambda a, b: "-" if not a or not b else "%.2f" % (a / b)
+print("| %s | %s² | %s | %s / %s | %s / %s | %s | %s / %s | %s / %s | %s / %s |" % (
+    name, size, thr, f(ic), f(iw), f(jc), f(jw), f(cs), f(lc), f(lw),
+    r(lc, jc), r(lw, jw), r(ic, jc), r(iw, jw)))
+PY
+}
+echo "load: $(uptime)"
+echo "| program | size | workers | interp CPU / wall s | jit CPU / wall s | jit compile s | llvmpipe CPU / wall s | llvmpipe/jit CPU / wall | interp/jit CPU / wall |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for f in "${progs[@]}"; do
   # the corpus's uniforms (uniforms.json: "NAME.frag": ["n=v,..."])
   name=$(basename "$(dirname "$f")").frag
@@ -36,8 +67,11 @@ for f in "${progs[@]}"; do
   fi
   for s in $sizes; do
     for t in $threads; do
-      "$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps 3 "${uni[@]}" "$@" \
-        2>/dev/null || status=1
+      io=$("$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps "$reps" --engine interp \
+           "${uni[@]}" "$@" 2>/dev/null) || status=1
+      jo=$("$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps "$reps" --engine jit \
+           "${uni[@]}" "$@" 2>/dev/null) || status=1
+      row "$(basename "$(dirname "$f")")/$(basename "$f")" "$s" "$t" "$io" "$jo"
     done
   done
 done

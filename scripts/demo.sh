@@ -41,22 +41,26 @@ else
   echo "demo: PP5: skipped ($build/tools/lockstep or $pp5_scene missing)"
 fi
 
-# --- The viewer (docs/viewer.md): recordings of both demos and a
-# self-contained page for each. The R500 recording is of the same program at
-# 64x64 (the 512x512 run issues 64 times as many instructions).
+# --- The viewer (docs/viewer.md): recordings of both demo frames and a
+# self-contained page for each. The R500 recording has every thread's control
+# flow, inputs and final outputs, and the register values of the threads
+# covering the 32x32 pixels at the centre (the default of --record-values).
 if [ -x "$build/tools/lockstep" ] && [ -f "$r500_prog" ] && [ -f "$pp5_scene" ]; then
   ok=1
-  "$build/tools/lockstep" r500 run "$r500_prog" --size 64x64 --input t0=uv --thread rv530 -q \
+  "$build/tools/lockstep" r500 run "$r500_prog" --size 512x512 --input t0=uv --lanes rv530 -q \
       --record "$out/r500_mandelbrot.lsr" && \
     "$build/tools/lockstep" view "$out/r500_mandelbrot.lsr" -o "$out/r500_mandelbrot_view.html" >/dev/null || ok=0
   "$build/tools/lockstep" pp5 render "$pp5_scene" -o "$out/pp5_scene.png" --record "$out/pp5_scene.lsr" >/dev/null && \
     "$build/tools/lockstep" view "$out/pp5_scene.lsr" -o "$out/pp5_scene_view.html" >/dev/null || ok=0
   if [ $ok = 1 ]; then
-    echo "demo: viewer: R500 (64x64):  $(pwd)/$out/r500_mandelbrot_view.html"
-    echo "demo: viewer: PP5:           $(pwd)/$out/pp5_scene_view.html"
+    mb() { awk -v b="$(wc -c <"$1")" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+    echo "demo: viewer: R500 (512x512): $(pwd)/$out/r500_mandelbrot_view.html (recording $(mb "$out/r500_mandelbrot.lsr"))"
+    echo "demo: viewer: PP5:            $(pwd)/$out/pp5_scene_view.html (recording $(mb "$out/pp5_scene.lsr"))"
     echo "demo: open either file in a browser (file://…; nothing is fetched from the network),"
     echo "demo: or serve one: $build/tools/lockstep view $out/pp5_scene.lsr   (prints its 127.0.0.1 URL)."
     echo "demo: keys: Right/Left step, j next jump, d next Done, t next thread, Space play."
+    echo "demo: R500 register values are recorded for the threads covering the 32x32 pixels at the"
+    echo "demo: centre; for others: --record-values X,Y,W,H or all (docs/viewer.md)."
   else
     echo "demo: viewer: FAILED"
   fi

@@ -9,7 +9,7 @@
 #   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
 #                             devscripts) - nothing else uses them.
 set -u
-required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev libcmocka-dev)
+required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev zlib1g-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
           libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind
           chromium nodejs llvm-15-dev python3-jsonschema libwaffle-1-0)

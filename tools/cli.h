@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "lockstep/status.h"
+#include "lockstep/values.h"
 
 /* Exit statuses. The one list of them is cli_exit_table (cli_table.c), which
  * the help, the man pages and docs/cli.md show. */
@@ -142,23 +143,23 @@ int cli_write(const cli_args *a, const char *path, const ls_buf *b);
 /* The name to show for an input path ("<stdin>" for "-"). */
 const char *cli_name(const char *path);
 
-/* ---- value parsers (false on malformed input) --------------------------- */
-
-bool cli_parse_int(const char *s, long lo, long hi, long *out);
-bool cli_parse_size(const char *s, int *w, int *h); /* "WxH" */
-int cli_parse_floats(const char *s, float *out, int max); /* count, or -1 */
+/* ---- value parsers: the library's (lockstep/values.h) ------------------ */
 
 /* ---- progress on a terminal ---------------------------------------------- */
 
 typedef struct cli_progress {
-    bool on;            /* stderr is a terminal */
+    bool on;            /* stderr is a terminal (and there is more than one unit) */
     size_t total;
-    double t0;
+    double t0, last;    /* start, last drawn (-1: not yet) */
     const char *what;
 } cli_progress;
+/* Counts, rate and ETA on stderr while it is a terminal; nothing otherwise. */
 void cli_progress_start(cli_progress *p, size_t total, const char *what);
 void cli_progress_update(cli_progress *p, size_t done);
 void cli_progress_end(cli_progress *p);
+/* An ls_progress report function (ctx: a started cli_progress): the library's
+ * long operations (r500_job.progress, pp5_render_opts.progress) draw here. */
+void cli_progress_report(void *ctx, unsigned long long done, unsigned long long total);
 
 /* ---- help, man pages, completion (cli_doc.c) ---------------------------- */
 
@@ -191,6 +192,10 @@ int cli_r500_vs_asm(cli_args *a);
 int cli_r500_vs_dis(cli_args *a);
 int cli_r500_vs_run(cli_args *a);
 int cli_r500_draw(cli_args *a); /* tools/cli_r500_draw.c */
+/* A float RGBA frame (row 0 first) as an 8-bit PNG and/or raw float32; either
+ * path may be NULL ('-' = stdout). tools/cli_r500_draw.c */
+int cli_write_frame(cli_args *a, const char *png, const char *raw, const float *rgba, int w,
+                    int h);
 int cli_pp5_asm(cli_args *a);
 int cli_pp5_dis(cli_args *a);
 int cli_pp5_run(cli_args *a);

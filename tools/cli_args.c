@@ -202,66 +202,6 @@ int cli_write(const cli_args *a, const char *path, const ls_buf *b)
     return CLI_OK;
 }
 
-/* ---- value parsers ---------------------------------------------------------- */
-
-bool cli_parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 0);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-bool cli_parse_size(const char *s, int *w, int *h)
-{
-    if (!s)
-        return false;
-    const char *x = strchr(s, 'x');
-    if (!x)
-        return false;
-    char tmp[32];
-    size_t n = (size_t)(x - s);
-    if (n == 0 || n >= sizeof tmp)
-        return false;
-    memcpy(tmp, s, n);
-    tmp[n] = 0;
-    long a, b;
-    if (!cli_parse_int(tmp, 1, 16384, &a) || !cli_parse_int(x + 1, 1, 16384, &b))
-        return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
-int cli_parse_floats(const char *s, float *out, int max)
-{
-    int n = 0;
-    const char *p = s;
-    if (!p || !*p)
-        return -1;
-    for (;;) {
-        char *end;
-        errno = 0;
-        float v = strtof(p, &end);
-        if (end == p || errno == ERANGE)
-            return -1;
-        if (n == max)
-            return -1;
-        out[n++] = v;
-        p = end;
-        if (*p == 0)
-            return n;
-        if (*p != ',')
-            return -1;
-        p++;
-    }
-}
-
 /* ---- option access -------------------------------------------------------- */
 
 const char *cli_get(const cli_args *a, const char *name)
@@ -278,7 +218,7 @@ bool cli_flag(const cli_args *a, const char *name) { return cli_get(a, name) != 
 int cli_opt_long(cli_args *a, const char *name, long lo, long hi, long *out)
 {
     const char *v = cli_get(a, name);
-    if (v && !cli_parse_int(v, lo, hi, out))
+    if (v && !ls_parse_long(v, lo, hi, out))
         return cli_usage(a, "--%s %s: expected an integer %ld..%ld", name, v, lo, hi);
     return CLI_OK;
 }
@@ -286,7 +226,7 @@ int cli_opt_long(cli_args *a, const char *name, long lo, long hi, long *out)
 int cli_opt_size(cli_args *a, const char *name, int *w, int *h)
 {
     const char *v = cli_get(a, name);
-    if (v && !cli_parse_size(v, w, h))
+    if (v && !ls_parse_size(v, w, h))
         return cli_usage(a, "--%s %s: expected WxH, each 1..16384", name, v);
     return CLI_OK;
 }
@@ -306,19 +246,39 @@ void cli_progress_start(cli_progress *p, size_t total, const char *what)
     p->total = total;
     p->what = what;
     p->t0 = now_s();
+    p->last = -1;
 }
 
+/* Drawn at most ten times a second, and always for the first and the last
+ * unit, so a short run still shows (and clears) one line. */
 void cli_progress_update(cli_progress *p, size_t done)
 {
     if (!p->on)
         return;
-    double dt = now_s() - p->t0, rate = dt > 0 ? (double)done / dt : 0;
-    fprintf(stderr, "\r\033[K[%zu/%zu %s] %.1f/s", done, p->total, p->what, rate);
+    double t = now_s();
+    if (p->last >= 0 && done < p->total && t - p->last < 0.1)
+        return;
+    p->last = t;
+    /* the rate (and the time left) once there is half a second to judge by */
+    double dt = t - p->t0, rate = dt >= 0.5 ? (double)done / dt : 0;
+    fprintf(stderr, "\r\033[K[%zu/%zu %s]", done, p->total, p->what);
+    if (rate > 0)
+        fprintf(stderr, " %.1f/s", rate);
     if (rate > 0 && done < p->total) {
         double eta = (double)(p->total - done) / rate;
         fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60), (int)fmod(eta, 60));
     }
     fflush(stderr);
+}
+
+void cli_progress_report(void *ctx, unsigned long long done, unsigned long long total)
+{
+    cli_progress *p = ctx;
+    if (p->total != total) { /* the library knows the total once the work starts */
+        const char *what = p->what;
+        cli_progress_start(p, (size_t)total, what);
+    }
+    cli_progress_update(p, (size_t)done);
 }
 
 void cli_progress_end(cli_progress *p)

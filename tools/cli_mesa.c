@@ -16,6 +16,7 @@
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_glsl.h"
+#include "lockstep/mesa_draw.h"
 #include "lockstep/mesa_r300.h"
 #include "lockstep/r500_job_args.h"
 #include "lockstep/r500.h"
@@ -39,52 +40,16 @@ int cli_mesa_decode(cli_args *a)
     ls_diag d;
     ls_diag_clear(&d);
     in = cli_name(in);
-    if (data.len % 4) {
-        ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "%zu bytes is not a whole number of dwords",
-                    data.len);
-        ls_diag_at_offset(&d, (long)(data.len - data.len % 4));
-        ls_buf_free(&data);
-        return cli_report(a, &d);
-    }
-    size_t n = data.len / 4;
-    uint32_t *dw = malloc(n ? n * 4 : 4);
-    for (size_t k = 0; dw && k < n; k++) {
-        const uint8_t *p = (const uint8_t *)data.data + 4 * k;
-        dw[k] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    }
-    ls_buf_free(&data);
     mesa_cs cs;
-    if (!dw || mesa_cs_decode(in, dw, n, &cs, &d) != LS_OK) {
-        free(dw);
-        return dw ? cli_report(a, &d) : cli_err(a, CLI_INTERNAL, "out of memory");
-    }
-    free(dw);
-    int rc = CLI_OK;
-    if (cs.ndraws == 0) {
-        ls_diag_set(&d, LS_ERR_PARSE, in, 0, 0, "the command stream has no draw packet");
-        rc = cli_report(a, &d);
-    } else if (which >= (long)cs.ndraws) {
-        ls_diag_set(&d, LS_ERR_RANGE, in, 0, 0, "draw %ld requested, the stream has %zu", which,
-                    cs.ndraws);
-        rc = cli_report(a, &d);
-    } else {
-        ls_buf b;
-        ls_buf_init(&b);
-        if (all) {
-            ls_buf_puts(&b, "[\n");
-            for (size_t k = 0; k < cs.ndraws; k++) {
-                if (k)
-                    ls_buf_puts(&b, ",\n");
-                mesa_cs_job_json(&cs.draws[k], k, &b);
-            }
-            ls_buf_puts(&b, "]\n");
-        } else {
-            size_t k = which >= 0 ? (size_t)which : cs.ndraws - 1;
-            mesa_cs_job_json(&cs.draws[k], k, &b);
-        }
-        rc = cli_write(a, out, &b);
-        ls_buf_free(&b);
-    }
+    ls_status st = mesa_cs_decode_bytes(in, data.data, data.len, &cs, &d);
+    ls_buf_free(&data);
+    if (st != LS_OK)
+        return cli_report(a, &d);
+    ls_buf b;
+    ls_buf_init(&b);
+    int rc = mesa_cs_jobs_json(&cs, in, all ? MESA_CS_ALL : which, &b, &d) != LS_OK ? cli_report(a, &d)
+                                                                                    : cli_write(a, out, &b);
+    ls_buf_free(&b);
     mesa_cs_free(&cs);
     return rc;
 }
@@ -161,52 +126,43 @@ int cli_mesa_drivers(cli_args *a, char *out, size_t n)
 
 enum mesa_mode { MODE_RUN, MODE_CHECK, MODE_BENCH };
 
-/* The uniforms the shader declares that no --uniform sets: they read 0. */
+/* The uniforms the shader declares that no --uniform sets: they read 0
+ * (mesa_glsl_check_uniforms). */
 static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, size_t len)
 {
-    enum { MAXU = 64 };
-    char (*names)[MESA_GLSL_NAME] = calloc(MAXU, MESA_GLSL_NAME);
-    if (!names)
+    const char **settings = calloc(a->nov + 1, sizeof *settings);
+    mesa_glsl_uniform_check *u = malloc(sizeof *u);
+    if (!settings || !u) {
+        free(settings);
+        free(u);
         return;
-    size_t n = mesa_glsl_uniforms(src, len, names, MAXU);
+    }
+    size_t ns = 0;
+    for (size_t k = 0; k < a->nov; k++)
+        if (!strcmp(a->ov[k].opt->name, "uniform"))
+            settings[ns++] = a->ov[k].val;
+    mesa_glsl_check_uniforms(src, len, settings, ns, u);
     char unset[1024] = "", all[1024] = "";
-    size_t nun = 0, ul = 0, al = 0;
-    for (size_t i = 0; i < n && i < MAXU; i++) {
-        bool set = false;
-        for (size_t k = 0; k < a->nov && !set; k++)
-            if (!strcmp(a->ov[k].opt->name, "uniform")) {
-                const char *v = a->ov[k].val;
-                size_t l = strcspn(v, "=");
-                set = l == strlen(names[i]) && !strncmp(v, names[i], l);
-            }
+    size_t ul = 0, al = 0, nun = 0;
+    for (size_t i = 0; i < u->kept; i++) {
         if (al < sizeof all)
-            al += (size_t)snprintf(all + al, sizeof all - al, "%s%s%s", i ? ", " : "", names[i],
-                                   set ? "" : " (not set)");
-        if (!set) {
-            nun++;
-            if (ul < sizeof unset)
-                ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun > 1 ? ", " : "", names[i]);
-        }
+            al += (size_t)snprintf(all + al, sizeof all - al, "%s%s%s", i ? ", " : "", u->names[i],
+                                   u->set[i] ? "" : " (not set)");
+        if (!u->set[i] && ul < sizeof unset)
+            ul += (size_t)snprintf(unset + ul, sizeof unset - ul, "%s%s", nun++ ? ", " : "", u->names[i]);
     }
     /* the summary names them all (stderr, unless -q) */
-    if (n && !cli_flag(a, "quiet"))
-        fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, n > MAXU ? ", ..." : "");
-    if (nun)
-        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag, nun,
-                 unset);
-    /* --uniform naming something the shader does not declare */
-    for (size_t k = 0; k < a->nov; k++) {
-        if (strcmp(a->ov[k].opt->name, "uniform"))
-            continue;
-        const char *v = a->ov[k].val;
-        size_t l = strcspn(v, "=");
-        bool found = false;
-        for (size_t i = 0; i < n && i < MAXU && !found; i++)
-            found = l == strlen(names[i]) && !strncmp(v, names[i], l);
-        if (!found && n <= MAXU)
-            cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)l, v);
+    if (u->declared && !cli_flag(a, "quiet"))
+        fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, u->declared > u->kept ? ", ..." : "");
+    if (u->unset)
+        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag,
+                 u->unset, unset);
+    for (size_t k = 0; k < u->nunknown; k++) {
+        const char *v = settings[u->unknown[k]];
+        cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)strcspn(v, "="), v);
     }
-    free(names);
+    free(settings);
+    free(u);
 }
 
 /* mesa check: lockstep's image against llvmpipe's; the summary on stderr,
@@ -258,6 +214,66 @@ static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, con
     return rc;
 }
 
+/* mesa run/check through the whole pipeline: r300's vertex program and
+ * draws, rasterized, interpolated and shaded by lockstep. */
+static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
+                        enum mesa_mode mode, double tol, const char *out, unsigned workers,
+                        ls_buf *glout)
+{
+    ls_diag d;
+    ls_diag_clear(&d);
+    float *img = NULL;
+    r500_raster_stats rs;
+    mesa_r300_verdict verdict;
+    ls_status st = mesa_r300_render(c, frag, workers, &img, &rs, &verdict, &d);
+    /* with the shim's trace asked for, what the GL program printed goes to stderr */
+    if (glout->len)
+        fwrite(glout->data, 1, glout->len, stderr);
+    glout->len = 0;
+    c->output = NULL;
+    if (st != LS_OK) {
+        /* the outcome classes as the rectangle model reports them (docs/mesa-fuzz.md) */
+        int rc = cli_report(a, &d);
+        if (verdict.outcome == MESA_OUTCOME_R300_CRASH || verdict.outcome == MESA_OUTCOME_GLSL_ERROR)
+            return mesa_outcome_table[verdict.outcome].exit_status;
+        return st == LS_ERR_IO ? CLI_UNAVAILABLE : rc;
+    }
+    if (verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+        cli_warn(a, "%s: r300 reported a compiler error and drew with its dummy shader (%s)%s%s",
+                 frag, mesa_outcome_table[verdict.outcome].name, verdict.why[0] ? ": " : "",
+                 verdict.why);
+    r500_result r;
+    memset(&r, 0, sizeof r);
+    r.width = c->width;
+    r.height = c->height;
+    r.target[0] = img;
+    int rc = CLI_OK;
+    if (out)
+        rc = cli_write_frame(a, out, NULL, img, c->width, c->height);
+    if (!cli_flag(a, "quiet"))
+        fprintf(stderr,
+                "%s: %dx%d, whole pipeline: %llu primitives, %llu triangles, %llu pixels, %llu "
+                "quads, %llu killed, %llu FC instructions, %llu faulted threads\n",
+                frag, c->width, c->height, (unsigned long long)rs.prims,
+                (unsigned long long)rs.triangles, (unsigned long long)rs.pixels,
+                (unsigned long long)rs.quads, (unsigned long long)rs.killed,
+                (unsigned long long)rs.inst_fc, (unsigned long long)rs.faulted_threads);
+    int crc = mode == MODE_CHECK ? compare(a, c, frag, &r, tol, out) : CLI_OK;
+    if (!rc && crc != CLI_OK && crc != CLI_MISMATCH)
+        rc = crc;
+    if (!rc && rs.faulted_threads) {
+        cli_err(a, CLI_FAULT, "%s: %llu fragment thread(s) faulted", frag,
+                (unsigned long long)rs.faulted_threads);
+        rc = mesa_outcome_table[MESA_OUTCOME_LOCKSTEP_FAULT].exit_status;
+    }
+    if (!rc && verdict.outcome == MESA_OUTCOME_R300_COMPILE_ERROR)
+        rc = mesa_outcome_table[MESA_OUTCOME_R300_COMPILE_ERROR].exit_status;
+    if (!rc)
+        rc = crc;
+    free(img);
+    return rc;
+}
+
 static int mesa_cmd(cli_args *a, enum mesa_mode mode)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -277,6 +293,9 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     if (!rc)
         rc = cli_mesa_drivers(a, drivers, sizeof drivers);
     c.drivers = drivers;
+    long reps = 5;
+    if (!rc && mode == MODE_BENCH)
+        rc = cli_opt_long(a, "reps", 1, 1000, &reps);
     if (rc)
         return rc;
     const char *tv = cli_get(a, "tolerance");
@@ -327,6 +346,16 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     const char *trace_env = getenv("LOCKSTEP_SHIM_TRACE");
     if (trace_env && *trace_env)
         c.output = &glout;
+    /* The whole captured stream runs unless an output needs one fragment run
+     * over the window (--stats, --trace) or its job-wide limits: those use
+     * the rectangle model (docs/mesa.md). */
+    if (mode != MODE_BENCH && !cli_get(a, "stats") && !cli_get(a, "trace") &&
+        !cli_get(a, "max-instructions") && !cli_get(a, "timeout") && !cli_get(a, "engine")) {
+        rc = pipeline_cmd(a, &c, frag, mode, tol, out, (unsigned)threads, &glout);
+        ls_buf_free(&glout);
+        free(uni);
+        return rc;
+    }
     ls_diag d;
     ls_diag_clear(&d);
     r500_job rj;
@@ -366,49 +395,34 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         ls_buf tbuf;
         ls_buf_init(&tbuf);
         r500_result r;
-        long reps = 5;
-        r500_timing tm = {0};
-        int rrc = mode == MODE_BENCH ? cli_opt_long(a, "reps", 1, 1000, &reps) : 0;
-        if (rrc) {
-            rc = rrc;
-            st = LS_ERR_ARG;
-            memset(&r, 0, sizeof r);
-        } else if (mode == MODE_BENCH) {
-            /* the library's timing: the mean of reps whole r500_run calls */
-            st = r500_run_timed(&rj, (unsigned)reps, &tm, &r, &d);
-        } else {
+        memset(&r, 0, sizeof r);
+        mesa_r300_bench_result bench;
+        if (mode == MODE_BENCH)
+            st = mesa_r300_bench(&c, frag, &rj, (unsigned)reps, (unsigned)threads, &bench, &d);
+        else
             st = r500_run(&rj, &r, cli_get(a, "trace") ? &tbuf : NULL, &d);
-        }
-        if (rrc) {
-            /* bad --reps: reported */
-        } else if (st != LS_OK) {
+        if (st != LS_OK) {
             rc = cli_report(a, &d);
         } else if (mode == MODE_BENCH) {
-            double ls_sec = tm.wall;
-            double lp_sec = -1;
-            ls_diag td;
-            ls_diag_clear(&td);
-            if (mesa_llvmpipe_time(&c, frag, (unsigned)threads, (int)reps, &lp_sec, &td) != LS_OK) {
-                cli_report(a, &td);
-                lp_sec = -1;
-            }
-            double px = (double)c.width * c.height;
+            if (bench.llvmpipe < 0)
+                cli_report(a, &bench.llvmpipe_diag);
             /* the timings are what bench produces: stdout */
-            printf("%s %dx%d, %ld thread(s)\n", frag, c.width, c.height, threads);
-            printf("  lockstep (engine %s): %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %ld runs",
-                   rj.options.engine == R500_ENGINE_JIT ? "jit" : "interp", ls_sec, tm.cpu,
-                   px / ls_sec / 1e6, reps);
-            if (rj.options.engine == R500_ENGINE_JIT)
-                printf(", each compiling: %.6f s", r.stats.compile_seconds);
+            printf("%s %dx%d, %u thread(s)\n", frag, c.width, c.height, bench.threads);
+            printf("  lockstep (engine %s): %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %u runs",
+                   bench.engine == R500_ENGINE_JIT ? "jit" : "interp", bench.lockstep.wall,
+                   bench.lockstep.cpu, bench.lockstep_mpixels, bench.reps);
+            if (bench.engine == R500_ENGINE_JIT)
+                printf(", compiled once in %.6f s before them", bench.compile_seconds);
             printf(")\n");
-            if (lp_sec > 0) {
-                printf("  llvmpipe: %.6f s (%.2f Mpixel/s, mean of %ld draws, LP_NUM_THREADS=%ld)\n",
-                       lp_sec, px / lp_sec / 1e6, reps, threads);
-                printf("  ratio lockstep/llvmpipe: %.1fx slower\n", ls_sec / lp_sec);
+            if (bench.llvmpipe > 0) {
+                printf("  llvmpipe: %.6f s wall, %.6f s CPU (%.2f Mpixel/s, mean of %u draws, "
+                       "LP_NUM_THREADS=%u)\n",
+                       bench.llvmpipe, bench.llvmpipe_cpu, bench.llvmpipe_mpixels, bench.reps, bench.threads);
+                /* speed of lockstep relative to llvmpipe: > 1 is faster */
+                printf("  speed lockstep/llvmpipe: %.2f wall, %.2f CPU\n", bench.speed_wall, bench.speed_cpu);
             } else {
                 printf("  llvmpipe: could not be timed\n");
             }
-            r500_result_free(&r);
         } else {
             /* the outcome classes (docs/mesa-fuzz.md): a lockstep fault, then
              * r300's dummy shader, then a disagreement */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/vcd.h"
 #include "cli.h"
 #include "lockstep/pp5.h"
+#include "pp5/render.h"
 #include "pp5/stream.h"
 #include "pp5/uasm.h"
 
@@ -93,9 +93,8 @@ typedef struct run_ctx {
     long wave_from, wave_to;
     uint64_t wave[WAVE_N][WAVE_MAX];
     FILE *trace;
-    ls_vcd vcd;
-    bool vcd_on;
-    uint64_t *vals;
+    pp5_vcd *vcd;   /* NULL: no --vcd */
+    uint64_t *vals; /* the IGC's signals this clock (--trace) */
     size_t nsig;
     double period_ns;
 } run_ctx;
@@ -112,13 +111,8 @@ static void on_clock(void *user, const pp5_igc *g, const pp5_pins *p)
         for (int k = 0; k < WAVE_N; k++)
             r->wave[k][n - (uint64_t)r->wave_from] =
                 pp5_igc_signal_value(g, (size_t)pp5_igc_signal_find(wave_sigs[k]));
-    if (r->vcd_on) {
-        uint64_t t0 = (uint64_t)(n * r->period_ns);
-        r->vals[0] = 1;
-        ls_vcd_sample(&r->vcd, t0, r->vals);
-        r->vals[0] = 0;
-        ls_vcd_sample(&r->vcd, t0 + (uint64_t)(r->period_ns / 2), r->vals);
-    }
+    if (r->vcd)
+        pp5_vcd_clock(r->vcd, g, NULL);
     if (r->trace) {
         FILE *t = r->trace;
         fprintf(t, "%6llu", (unsigned long long)n);
@@ -242,19 +236,19 @@ int cli_pp5_run(cli_args *a)
     rp->wave_to = wave_to;
     rp->nsig = pp5_igc_signal_count();
     rp->vals = calloc(rp->nsig + 1, sizeof *rp->vals);
-    const char **names = calloc(rp->nsig + 1, sizeof *names);
-    int *widths = calloc(rp->nsig + 1, sizeof *widths);
     ls_buf vb;
     ls_buf_init(&vb);
     rp->period_ns = 1e9 / opt.clock_hz;
-    if (rp->vals && names && widths && vcd) {
-        names[0] = "clk";
-        widths[0] = 1;
-        for (size_t i = 0; i < rp->nsig; i++) {
-            names[i + 1] = pp5_igc_signal_info(i)->name;
-            widths[i + 1] = pp5_igc_signal_info(i)->width;
-        }
-        rp->vcd_on = ls_vcd_begin(&rp->vcd, &vb, "1ns", "igc", rp->nsig + 1, names, widths) == 0;
+    if (vcd && rp->vals && pp5_vcd_begin(&rp->vcd, &vb, opt.clock_hz, NULL, 0, 0, &d) != LS_OK)
+        rp->vcd = NULL; /* out of memory: reported below */
+    if (!rp->vals || (vcd && !rp->vcd)) {
+        if (rp->trace && rp->trace != stdout)
+            fclose(rp->trace);
+        free(rp->vals);
+        free(rp);
+        pp5_stream_free(&s);
+        pp5_igc_destroy(g);
+        return cli_err(a, CLI_INTERNAL, "out of memory");
     }
     st = pp5_stream_run(&s, g, (uint64_t)cycles, on_clock, rp, &d);
     /* a stream the machine rejects (busy write, bad action): LS_ERR_FAULT, exit CLI_FAULT */
@@ -270,8 +264,8 @@ int cli_pp5_run(cli_args *a)
         fprintf(stderr, "%s: %llu cycles (%.3f us at %.0f MHz), Busy=%d\n", a->prog,
                 (unsigned long long)pp5_igc_cycle(g), (double)pp5_igc_cycle(g) * rp->period_ns / 1000.0,
                 opt.clock_hz / 1e6, pp5_igc_busy(g));
-    if (rp->vcd_on) {
-        ls_vcd_end(&rp->vcd, (uint64_t)(pp5_igc_cycle(g) * rp->period_ns));
+    if (rp->vcd) {
+        pp5_vcd_end(rp->vcd, pp5_igc_cycle(g));
         int wrc = cli_write(a, vcd, &vb);
         if (!rc)
             rc = wrc;
@@ -280,8 +274,6 @@ int cli_pp5_run(cli_args *a)
         print_wave(rp, pp5_igc_cycle(g));
     ls_buf_free(&vb);
     free(rp->vals);
-    free(names);
-    free(widths);
     free(rp);
     pp5_stream_free(&s);
     pp5_igc_destroy(g);

@@ -1,23 +1,106 @@
-/* `lockstep r500 draw CAPTURE_DIR --vertices [--cs N] [-o OUT.json]`: execute
- * a captured command stream's packets (vertex fetch, vertex program or bypass)
- * and print every draw's post-transform vertices as JSON. Manual: docs/mesa.md
- * "Draws: vertex fetch and the vertex program". */
+/* `lockstep r500 draw CAPTURE_DIR [--cs N] [-o FRAME.png] [--raw F] [--stats S]
+ * [--vertices]`: execute a captured command stream's packets — vertex fetch,
+ * the vertex program or bypass, clipping, set-up, scan conversion, RS
+ * interpolation and the fragment program of every draw — into one frame, or
+ * print every draw's post-transform vertices as JSON (--vertices). Manual:
+ * docs/mesa.md "Draws" and "The whole pipeline". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "io/image.h"
 #include "lockstep/mesa_draw.h"
+
+int cli_write_frame(cli_args *a, const char *png, const char *raw, const float *rgba, int w,
+                    int h)
+{
+    int rc = CLI_OK;
+    ls_diag d;
+    ls_diag_clear(&d);
+    if (png) {
+        ls_imagef img = {w, h, (float *)rgba};
+        ls_image8 i8 = {0};
+        ls_buf b;
+        ls_buf_init(&b);
+        if (ls_imagef_to_8(&img, &i8, &d) || ls_png_write_mem(&i8, &b, &d))
+            rc = cli_report(a, &d);
+        else
+            rc = cli_write(a, png, &b);
+        ls_buf_free(&b);
+        ls_image8_free(&i8);
+    }
+    if (raw && rc == CLI_OK) {
+        ls_buf b;
+        ls_buf_init(&b);
+        /* float32 RGBA, little-endian, row 0 = window y 0 (as r500 run --raw) */
+        ls_buf_append(&b, rgba, (size_t)w * (size_t)h * 4 * sizeof(float));
+        rc = cli_write(a, raw, &b);
+        ls_buf_free(&b);
+    }
+    return rc;
+}
+
+static void stats_json(ls_buf *b, const char *name, int w, int h, size_t ndraws, size_t nrun,
+                       uint64_t nverts, const r500_raster_stats *s, const mesa_exec *e)
+{
+    ls_buf_printf(b,
+                  "{\n \"stream\": \"%s\", \"width\": %d, \"height\": %d,\n"
+                  " \"draws\": %zu, \"draws_run\": %zu, \"vertices\": %llu,\n",
+                  name, w, h, ndraws, nrun, (unsigned long long)nverts);
+#define S_(f) ls_buf_printf(b, " \"" #f "\": %llu,\n", (unsigned long long)s->f);
+    S_(prims) S_(culled) S_(clipped_away) S_(dropped) S_(triangles) S_(pixels) S_(quads)
+    S_(killed) S_(faulted_threads) S_(inst_fc)
+#undef S_
+    ls_buf_puts(b, " \"unknown_registers\": [");
+    for (size_t k = 0; k < e->nunknown; k++) {
+        const mesa_exec_unknown *u = &e->unknown[k];
+        char nm[64];
+        bool named = mesa_reg_name(u->addr, nm, sizeof nm);
+        if (u->addr & MESA_EXEC_PACKET3)
+            ls_buf_printf(b, "%s\n  {\"packet3\": \"0x%02x\", \"count\": %u}", k ? "," : "",
+                          (unsigned)(u->addr & 0xff), u->count);
+        else
+            ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"name\": \"%s\", \"count\": %u}",
+                          k ? "," : "", u->addr, named ? nm : "?", u->count);
+    }
+    ls_buf_puts(b, "\n ]\n}\n");
+}
 
 int cli_r500_draw(cli_args *a)
 {
-    const char *dir = a->ops[0], *out = cli_get(a, "output");
-    long cs = 0;
+    const char *dir = a->ops[0], *out = cli_get(a, "output"), *raw = cli_get(a, "raw"),
+               *spath = cli_get(a, "stats");
+    long cs = 0, workers = 0;
     int rc = cli_opt_long(a, "cs", 0, 9999, &cs);
+    if (!rc)
+        rc = cli_opt_long(a, "workers", 0, 256, &workers);
+    int w = 0, h = 0;
+    if (!rc)
+        rc = cli_opt_size(a, "size", &w, &h);
     if (rc)
         return rc;
-    if (!cli_flag(a, "vertices"))
-        return cli_err(a, CLI_USAGE, "--vertices is needed (the only output so far)");
+    bool vertices = cli_flag(a, "vertices");
+    if (vertices && (raw || spath || cli_get(a, "size")))
+        return cli_usage(a, "--vertices prints the vertices only (-o is its JSON)");
+    if (!vertices && !out && !raw && !spath)
+        return cli_usage(a, "nothing to write: -o FRAME.png, --raw, --stats or --vertices");
+    mesa_render_options ro;
+    memset(&ro, 0, sizeof ro);
+    r500_raster_options_default(&ro.raster);
+    for (size_t i = 0; i < a->nov; i++) {
+        if (strcmp(a->ov[i].opt->name, "model"))
+            continue;
+        const char *v = a->ov[i].val, *eq = strchr(v, '=');
+        char name[64];
+        if (!eq || (size_t)(eq - v) >= sizeof name)
+            return cli_usage(a, "--model %s: expected NAME=VALUE", v);
+        memcpy(name, v, (size_t)(eq - v));
+        name[eq - v] = 0;
+        ls_diag d;
+        if (r500_raster_options_set(&ro.raster, name, eq + 1, &d))
+            return cli_report(a, &d);
+    }
     mesa_capture c;
     ls_diag d;
     if (mesa_capture_load(dir, (unsigned)cs, &c, &d))
@@ -30,14 +113,67 @@ int cli_r500_draw(cli_args *a)
     mesa_capture_free(&c);
     if (st)
         return cli_report(a, &d);
-    ls_buf b;
-    ls_buf_init(&b);
-    mesa_exec_json(&e, name, &b);
-    rc = cli_write(a, out ? out : "-", &b);
-    for (size_t k = 0; k < e.ndraws && rc == CLI_OK; k++)
-        if (e.draws[k].status)
-            rc = cli_report(a, &e.draws[k].diag);
-    ls_buf_free(&b);
+    if (vertices) {
+        ls_buf b;
+        ls_buf_init(&b);
+        mesa_exec_json(&e, name, &b);
+        rc = cli_write(a, out ? out : "-", &b);
+        for (size_t k = 0; k < e.ndraws && rc == CLI_OK; k++)
+            if (e.draws[k].status)
+                rc = cli_report(a, &e.draws[k].diag);
+        ls_buf_free(&b);
+        mesa_exec_free(&e);
+        return rc;
+    }
+    if (!w && !mesa_exec_target_size(&e, &w, &h)) {
+        mesa_exec_free(&e);
+        return cli_err(a, CLI_USAGE, "%s: no draw sets up a scissor; give --size WxH", name);
+    }
+    if (w > 8192 || h > 8192) {
+        mesa_exec_free(&e);
+        return cli_err(a, CLI_USAGE, "%s: the target is %dx%d; at most 8192x8192", name, w, h);
+    }
+    float *rgba = calloc((size_t)w * (size_t)h * 4, sizeof *rgba);
+    if (!rgba) {
+        mesa_exec_free(&e);
+        return cli_err(a, CLI_INTERNAL, "out of memory");
+    }
+    r500_target tgt = {.width = w, .height = h, .rgba = rgba};
+    ro.width = w, ro.height = h, ro.workers = (unsigned)workers;
+    ro.out = r500_target_store, ro.out_ctx = &tgt;
+    r500_raster_stats s;
+    memset(&s, 0, sizeof s);
+    size_t nrun = 0;
+    uint64_t nverts = 0;
+    int drc = CLI_OK;
+    for (size_t k = 0; k < e.ndraws; k++) {
+        ls_diag dd;
+        ls_diag_clear(&dd);
+        if (mesa_exec_render_draw(&e, k, &ro, &s, &dd) != LS_OK) {
+            int r = cli_report(a, &dd);
+            drc = drc ? drc : r;
+            continue;
+        }
+        nrun++;
+        nverts += e.draws[k].nverts;
+    }
+    rc = cli_write_frame(a, out, raw, rgba, w, h);
+    if (spath && rc == CLI_OK) {
+        ls_buf b;
+        ls_buf_init(&b);
+        stats_json(&b, name, w, h, e.ndraws, nrun, nverts, &s, &e);
+        rc = cli_write(a, spath, &b);
+        ls_buf_free(&b);
+    }
+    if (!cli_flag(a, "quiet"))
+        fprintf(stderr,
+                "%s: %dx%d, %zu of %zu draws, %llu vertices, %llu primitives, %llu triangles, "
+                "%llu pixels, %llu killed, %llu faulted threads; %zu unknown registers\n",
+                name, w, h, nrun, e.ndraws, (unsigned long long)nverts,
+                (unsigned long long)s.prims, (unsigned long long)s.triangles,
+                (unsigned long long)s.pixels, (unsigned long long)s.killed,
+                (unsigned long long)s.faulted_threads, e.nunknown);
+    free(rgba);
     mesa_exec_free(&e);
-    return rc;
+    return rc ? rc : drc;
 }

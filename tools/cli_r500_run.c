@@ -3,6 +3,7 @@
  * `mesa run|check` share. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_view.h"
@@ -14,10 +15,25 @@
 #include "lockstep/r500_jit.h"
 #endif
 
+#ifdef LOCKSTEP_HAVE_JIT
+/* The process's JIT engine (liblockstep_jit): one compile cache for every
+ * job this command runs (mesa bench's repeated runs compile once). */
+static r500_jit_engine *cli_jit;
+
+static void cli_jit_free(void)
+{
+    r500_jit_engine_free(cli_jit);
+    cli_jit = NULL;
+}
+#endif
+
 const r500_engine_ops *cli_jit_ops(void)
 {
 #ifdef LOCKSTEP_HAVE_JIT
-    return r500_jit_ops(); /* liblockstep_jit: the CLI installs it in every job */
+    if (!cli_jit && (cli_jit = r500_jit_engine_new()))
+        atexit(cli_jit_free);
+    /* the CLI installs it in every job; without memory, the uncached table */
+    return cli_jit ? r500_jit_engine_ops(cli_jit) : r500_jit_ops();
 #else
     return NULL;
 #endif
@@ -198,12 +214,28 @@ int cli_r500_run(cli_args *a)
     r500_result res;
     const char *record = cli_get(a, "record");
     r500_observer obs;
-    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &obs) : NULL;
+    cli_view_values vals;
+    cli_view_values_default(job.width, job.height, &vals);
+    const char *vspec = cli_get(a, "record-values");
+    if (vspec && cli_view_values_parse(vspec, &vals)) {
+        r500_job_free(&job);
+        return cli_usage(a, "--record-values: 'all', 'none' or X,Y,W,H (pixels, y from the bottom row), not '%s'", vspec);
+    }
+    cli_view_r500 *rec = record ? cli_view_r500_new(&job, cli_name(prog), &vals, &obs) : NULL;
     if (record && !rec) {
         r500_job_free(&job);
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
-    if (r500_run_observed(&job, &res, cli_get(a, "trace") ? &tbuf : NULL, rec ? &obs : NULL, &d)) {
+    /* threads done, on a terminal (-q: none) */
+    cli_progress progress;
+    cli_progress_start(&progress, 0, "threads");
+    if (isatty(2) && !cli_flag(a, "quiet"))
+        job.progress = (ls_progress){.report = cli_progress_report, .ctx = &progress};
+    /* a recorded run is observed (the interpreter); otherwise the job's engine */
+    ls_buf *tb = cli_get(a, "trace") ? &tbuf : NULL;
+    ls_status rst = rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d);
+    cli_progress_end(&progress);
+    if (rst) {
         if (!d.file[0])
             snprintf(d.file, sizeof d.file, "%s", cli_name(prog));
         rc = cli_report(a, &d);

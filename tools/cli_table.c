@@ -101,6 +101,8 @@ static const cli_opt r500_run_opts[] = {
      NULL, NULL, 0, NULL},
     {"record", 0, "FILE.lsr", "a recording of every issued instruction for `lockstep view` (docs/viewer.md)", NULL, NULL,
      CLI_O_OUT, NULL},
+    {"record-values", 0, "all|none|X,Y,W,H", "whose register values --record keeps: every thread, none, or the threads covering a pixel of the rectangle (the others: control flow, inputs, final outputs)",
+     "all up to 64x64 pixels, else the 32x32 at the centre", NULL, 0, NULL},
     {"workers", 'j', "N", "host threads", "one per core", NULL, 0, NULL},
     {"threads", 0, "N", "deprecated spelling of --workers", NULL, NULL, CLI_O_HIDDEN, "workers"},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
@@ -177,10 +179,24 @@ static const cli_cmd r500_vs_cmds[] = {
 
 /* r500 draw: the stream executor's front half (docs/mesa.md, "Draws") */
 static const cli_opt r500_draw_opts[] = {
-    {"vertices", 0, NULL, "print each draw's post-transform vertices as JSON", NULL, NULL, 0, NULL},
+    {"output", 'o', "FILE.png",
+     "the frame as an 8-bit PNG ('-' = stdout); with --vertices, where the JSON goes", NULL, NULL,
+     CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"raw", 0, "FILE", "the frame as float32 RGBA, row 0 = window y 0 ('-' = stdout)", NULL, NULL,
+     CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"stats", 0, "FILE.json",
+     "draws, vertices, primitives, pixels, killed, faults, unknown registers by name", NULL, NULL,
+     CLI_O_OUT | CLI_O_STREAM, NULL},
+    {"vertices", 0, NULL, "print each draw's post-transform vertices as JSON instead", NULL, NULL,
+     0, NULL},
     {"cs", 0, "N", "which cs_NNNN.ib of the capture (0..9999)", "0", NULL, 0, NULL},
-    {"output", 'o', "FILE", "where the JSON goes", "- (stdout)", NULL, CLI_O_OUT | CLI_O_STREAM,
-     NULL},
+    {"size", 0, "WxH", "the colour buffer's size", "SC_SCISSOR1 + 1 (the largest over the draws)",
+     NULL, 0, NULL},
+    {"model", 0, "NAME=VALUE",
+     "raster-subpixel, clip-z, interp-position, color-interp (docs/assumptions.md)", NULL, NULL,
+     CLI_O_REPEAT, NULL},
+    {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
+    {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
 
@@ -204,13 +220,16 @@ static const cli_cmd r500_cmds[] = {
      "Prints source that `lockstep r500 asm` turns back into the same words, with the program's "
      "constants and flow-control state as directives. " R500_PROGRAM_FORMS,
      r500_dis_opts, cli_r500_dis, NULL, 1, 1, CLI_C_IN, NULL},
-    {"draw", "CAPTURE_DIR", "execute a captured command stream's draws (vertex side)",
+    {"draw", "CAPTURE_DIR", "execute a captured command stream's draws into a frame",
      "Walks every packet of cs_NNNN.ib in a capture directory (made with LOCKSTEP_SHIM_BOS=1, so "
-     "the buffers are saved as cs_NNNN.bo_K), keeping every register; for each draw fetches the "
-     "vertices, runs the vertex program (or PVS bypass) and prints the transformed vertices, or "
-     "the diagnostic that stopped the draw, and the registers no stage models. A stopped draw "
-     "sets the exit status.",
-     r500_draw_opts, cli_r500_draw, NULL, 1, 1, 0, NULL},
+     "the buffers are saved as cs_NNNN.bo_K), keeping every register; each draw goes through "
+     "vertex fetch, the vertex program (or PVS bypass), clipping, set-up, scan conversion, RS "
+     "interpolation and its fragment program into one colour buffer (target 0 stored as it is: "
+     "no blending, no depth yet). --vertices prints the transformed vertices instead. A draw "
+     "that stops is reported with its packet and dword and sets the exit status; the others "
+     "still run.",
+     r500_draw_opts, cli_r500_draw, NULL, 1, 1, 0,
+     "lockstep r500 draw CAPTURE -o frame.png --stats stats.json"},
     {"vs", NULL, "the R500 vertex engine (PVS): asm, dis, run",
      "The programmable vertex shader of the R500 (4 dwords per instruction), in buhman/r500's "
      "vertex syntax (docs/r500-vs.md).",
@@ -393,7 +412,7 @@ static const cli_opt mesa_exec_opts[] = {
     {"watchdog", 0, "N",
      "instructions a vertex may issue before its draw is a GPU hang (the submission's buffers "
      "stay busy; the next wait fails with EAGAIN)",
-     "1048576", NULL, 0, NULL},
+     "16777216", NULL, 0, NULL},
     END,
 };
 #define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name

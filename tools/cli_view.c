@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "cli.h"
 #include "cli_view.h"
@@ -32,8 +33,40 @@ static void base64(ls_buf *b, const uint8_t *p, size_t n)
     }
 }
 
+/* rec gzip-compressed (RFC 1952, what DecompressionStream("gzip") reads)
+ * into a new buffer *out of *n bytes; false when zlib fails. */
+static bool gzip_buf(const ls_buf *rec, uint8_t **out, size_t *n)
+{
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    *out = NULL;
+    if (rec->len >= UINT32_MAX || deflateInit2(&s, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return false;
+    uLong bound = deflateBound(&s, (uLong)rec->len);
+    uint8_t *z = malloc(bound);
+    if (!z) {
+        deflateEnd(&s);
+        return false;
+    }
+    s.next_in = (Bytef *)rec->data;
+    s.avail_in = (uInt)rec->len;
+    s.next_out = z;
+    s.avail_out = (uInt)bound;
+    int rc = deflate(&s, Z_FINISH);
+    *n = (size_t)s.total_out;
+    deflateEnd(&s);
+    if (rc != Z_STREAM_END) {
+        free(z);
+        return false;
+    }
+    *out = z;
+    return true;
+}
+
 /* The page: index.html with its two markers replaced by the style sheet and
- * the script, the recording in a <script type="application/octet-stream">. */
+ * the script, the recording gzip-compressed in a <script
+ * type="application/octet-stream" data-encoding="gzip"> (as it is where zlib
+ * fails). */
 static void build_page(ls_buf *out, const ls_buf *rec, const char *name)
 {
     const char *h = cli_web_html;
@@ -51,8 +84,15 @@ static void build_page(ls_buf *out, const ls_buf *rec, const char *name)
     ls_buf_puts(out, "<script id=\"lsr\" type=\"application/octet-stream\" data-name=\"");
     for (const char *p = name; *p; p++)
         if (*p != '"' && *p != '<' && *p != '&') ls_buf_putc(out, *p);
-    ls_buf_puts(out, "\">");
-    base64(out, (const uint8_t *)rec->data, rec->len);
+    uint8_t *z;
+    size_t zn;
+    bool gz = gzip_buf(rec, &z, &zn);
+    ls_buf_puts(out, gz ? "\" data-encoding=\"gzip\">" : "\">");
+    if (gz)
+        base64(out, z, zn);
+    else
+        base64(out, (const uint8_t *)rec->data, rec->len);
+    free(z);
     ls_buf_puts(out, "</script>\n<script>\n");
     ls_buf_puts(out, cli_web_js);
     ls_buf_puts(out, "</script>");

@@ -23,7 +23,21 @@ void cli_view_pp5_free(cli_view_pp5 *v);
 
 /* ---- R500: an observer for r500_run_observed ---- */
 typedef struct cli_view_r500 cli_view_r500;
-cli_view_r500 *cli_view_r500_new(const r500_job *job, const char *program_name, r500_observer *obs);
+/* Whose register values the recording keeps (--record-values): every
+ * thread, none, or the threads covering a pixel of the rectangle x, y, w, h
+ * (y from the bottom row); the others keep control flow, inputs and final
+ * outputs. */
+typedef enum { CLI_VALUES_ALL, CLI_VALUES_NONE, CLI_VALUES_RECT } cli_view_values_mode;
+typedef struct cli_view_values {
+    cli_view_values_mode mode;
+    int x, y, w, h;
+} cli_view_values;
+/* "all", "none" or "X,Y,W,H": 0, or -1 for anything else. */
+int cli_view_values_parse(const char *s, cli_view_values *v);
+/* The default for a WxH image (docs/viewer.md, "Which values"). */
+void cli_view_values_default(int w, int h, cli_view_values *v);
+cli_view_r500 *cli_view_r500_new(const r500_job *job, const char *program_name,
+                                 const cli_view_values *values, r500_observer *obs);
 int cli_view_r500_finish(const cli_args *a, cli_view_r500 *v, const char *path, const r500_result *res);
 void cli_view_r500_free(cli_view_r500 *v);
 

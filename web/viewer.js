@@ -11,8 +11,6 @@
     return e;
   };
   const hex = (v, w) => '0x' + v.toString(16).padStart(w || 1, '0');
-  const hex64 = (v) => '0x' + v.toString(16).padStart(16, '0');
-  const popcount = (v) => { let n = 0; while (v) { v &= v - 1n; n++; } return n; };
 
   /* ---- the file ---- */
   function parse(u8) {
@@ -20,7 +18,8 @@
     if (u8.length < 8 || u8[0] !== 0x4c || u8[1] !== 0x53 || u8[2] !== 0x52 || u8[3] !== 0)
       throw new Error('not a lockstep recording');
     const version = dv.getUint16(4, true), machine = dv.getUint16(6, true);
-    if (version !== 1) throw new Error('recording version ' + version + ' (this viewer reads 1)');
+    if (version === 1) throw new Error('recording version 1 (written by an older lockstep); this viewer reads version 2: record the run again');
+    if (version !== 2) throw new Error('recording version ' + version + ' (this viewer reads 2)');
     const tags = [], offs = [], lens = [];
     let p = 8;
     while (p + 5 <= u8.length) {
@@ -355,120 +354,269 @@
 
   /* =============================================================== R500 */
   function r500(R) {
-    const m = R.meta, dv = R.dv, u8 = R.u8;
+    const m = R.meta, u8 = R.u8;
     const W = m.width, H = m.height;
-    /* index: threads and instructions */
-    const threads = []; // {n, covered, px, py, rec, first, count}
-    const iRec = [], iThread = [], iPc = [];
-    for (let r = 1; r < R.tags.length; r++) {
-      const o = R.offs[r];
-      if (R.tags[r] === 4) {
-        const t = dv.getUint32(o, true), n = u8[o + 4], cov = dv.getBigUint64(o + 5, true);
-        const px = [], py = [];
-        for (let l = 0; l < n; l++) { px.push(dv.getUint16(o + 13 + 4 * l, true)); py.push(dv.getUint16(o + 15 + 4 * l, true)); }
-        threads[t] = { id: t, n, covered: cov, px, py, rec: r, first: iRec.length, count: 0 };
-      } else if (R.tags[r] === 5) {
-        const t = dv.getUint32(o, true);
-        iRec.push(r); iThread.push(t); iPc.push(dv.getUint16(o + 4, true));
-        threads[t].count++;
+    /* ---- version 2 primitives (include/lockstep/record.h) over u8 at p ---- */
+    let p = 0;
+    const rv = () => { let v = 0, s = 1, x; do { x = u8[p++]; v += (x & 0x7f) * s; s *= 128; } while (x & 0x80); return v; };
+    const rs = () => { const u = rv(); return u % 2 ? -(u + 1) / 2 : u / 2; };
+    let MLO = 0, MHI = 0;
+    function rraw(n) {
+      let lo = 0, hi = 0;
+      const nb = (n + 7) >> 3;
+      for (let i = 0; i < nb; i++) { const b = u8[p++]; if (i < 4) lo |= b << (8 * i); else hi |= b << (8 * (i - 4)); }
+      MLO = lo >>> 0; MHI = hi >>> 0;
+    }
+    function rmask(lo, hi, n) {
+      const k = u8[p++];
+      if (k === 0xff) { rraw(n); return; }
+      for (let j = 0; j < k; j++) { const l = u8[p++]; if (l < 32) lo ^= 1 << l; else hi ^= 1 << (l - 32); }
+      MLO = lo >>> 0; MHI = hi >>> 0;
+    }
+    const XS = new Uint32Array(64);
+    function rxor(k) {
+      const nb = p;
+      p += (k + 1) >> 1;
+      for (let j = 0; j < k; j++) {
+        const mm = (u8[nb + (j >> 1)] >> (4 * (j & 1))) & 15;
+        let x = 0;
+        for (let i = 0; i < 4; i++) if ((mm >> i) & 1) x |= u8[p++] << (8 * i);
+        XS[j] = x >>> 0;
       }
     }
-    const N = iRec.length;
-    const threadList = threads.filter(Boolean);
-    /* decode the states of one thread's instructions (cached for the current thread) */
-    let cache = { t: -1, states: null };
-    function decodeThread(t) {
-      if (cache.t === t) return cache.states;
-      const T = threads[t], n = T.n;
-      const ro = R.offs[T.rec];
-      const nt = u8[ro + 13 + 4 * n];
-      const regs = new Map(); // key file*1000+reg*4+ch -> Float32Array(n)
-      let q = ro + 14 + 4 * n;
-      for (let r = 0; r < nt; r++) for (let ch = 0; ch < 4; ch++) {
-        const a = new Float32Array(n);
-        for (let l = 0; l < n; l++, q += 4) a[l] = dv.getFloat32(q, true);
-        regs.set(r * 4 + ch, a);
+    function rblocks(n, cb) {
+      const k = u8[p++];
+      for (let j = 0; j < k; j++) {
+        const file = u8[p++], reg = u8[p++], ch = u8[p++], r = u8[p++];
+        rxor(n);
+        const v = new Uint32Array(n);
+        for (let l = 0; l < n; l++) v[l] = (XS[l] ^ (r && l >= r ? v[l - r] : 0)) >>> 0;
+        cb(file, reg, ch, v);
       }
-      const st = { active: 0n, killed: 0n, pred: [0n, 0n, 0n, 0n, 0n], masks: [0n, 0n, 0n], aL: 0, counters: new Uint8Array(n), loops: [], addrs: [] };
-      const states = [];
-      for (let i = T.first; i < T.first + T.count; i++) {
-        const o = R.offs[iRec[i]];
-        const type = u8[o + 6], f = dv.getUint16(o + 7, true);
-        let p = o + 9;
-        const g64 = () => { const v = dv.getBigUint64(p, true); p += 8; return v; };
-        if (f & 1) st.active = g64();
-        if (f & 2) st.killed = g64();
-        if (f & 4) st.pred = [g64(), g64(), g64(), g64(), g64()];
-        if (f & 8) st.masks = [g64(), g64(), g64()];
-        if (f & 16) { st.aL = dv.getInt32(p, true); p += 4; }
-        if (f & 32) { st.counters = u8.slice(p, p + n); p += n; }
+    }
+    function skipBlocks(n) {
+      const k = u8[p++], nb = (n + 1) >> 1;
+      for (let j = 0; j < k; j++) {
+        p += 4;
+        const q = p;
+        p += nb;
+        for (let i = 0; i < nb; i++) p += NBITS[u8[q + i]];
+      }
+    }
+    const NBITS = new Uint8Array(256);
+    for (let i = 1; i < 256; i++) NBITS[i] = (i & 1) + NBITS[i >> 1];
+    const F1 = new Float32Array(1), U1 = new Uint32Array(F1.buffer);
+    const tof = (u) => { U1[0] = u; return F1[0]; };
+    const bit = (lo, hi, l) => (l < 32 ? (lo >>> l) & 1 : (hi >>> (l - 32)) & 1);
+    const pc32 = (v) => { v -= (v >>> 1) & 0x55555555; v = (v & 0x33333333) + ((v >>> 2) & 0x33333333); return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24; };
+
+    /* A control entry's h and e bits (0 inside a run of plain entries). */
+    let RUN = 0;
+    function head() {
+      if (RUN) { RUN--; return 0; }
+      let f = u8[p++];
+      if (f & 0x80) { f |= u8[p++] << 8; if (f === 0x80) { RUN = u8[p++] - 1; f = 0; } }
+      return f;
+    }
+    /* One thread's control stream: each(i, S) per entry, S the state as the
+     * instruction issues (arrays in S are replaced, never changed, so a
+     * shallow copy of S is a snapshot). */
+    const zeroFrame = { count: 0, aL: 0, isLoop: 0, bLo: 0, bHi: 0, cLo: 0, cHi: 0 };
+    function walkCtl(T, each) {
+      const n = T.n;
+      p = T.ctlOff;
+      const S = { pc: -1, aLo: 0, aHi: 0, kLo: 0, kHi: 0, bLo: 0, bHi: 0, rLo: 0, rHi: 0, cLo: 0, cHi: 0,
+        pred: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], aL: 0, counters: new Uint8Array(n), loops: [], addrs: [] };
+      RUN = 0;
+      for (let i = 0; i < T.count; i++) {
+        const f = head();
+        S.pc = f & 1 ? rv() : S.pc + 1;
+        if (f & 2) { rmask(S.aLo, S.aHi, n); S.aLo = MLO; S.aHi = MHI; }
+        if (f & 4) { rmask(S.bLo, S.bHi, n); S.bLo = MLO; S.bHi = MHI; }
+        if (f & 8) { rmask(S.rLo, S.rHi, n); S.rLo = MLO; S.rHi = MHI; }
+        if (f & 16) { rmask(S.cLo, S.cHi, n); S.cLo = MLO; S.cHi = MHI; }
+        if (f & 32) {
+          const k = u8[p++], c = S.counters.slice();
+          if (k === 0x80) for (let l = 0; l < n; l++) c[l] = bit(S.bLo, S.bHi, l) ? u8[p++] : 0;
+          else for (let j = 0; j < k; j++, p += 2) c[u8[p]] = u8[p + 1];
+          S.counters = c;
+        }
         if (f & 64) {
-          const d = u8[p++]; st.loops = [];
-          for (let k = 0; k < d; k++) {
-            st.loops.push({ count: dv.getUint32(p, true), aL: dv.getInt32(p + 4, true), kind: u8[p + 8] ? 'LOOP' : 'REP', brk: dv.getBigUint64(p + 9, true), cont: dv.getBigUint64(p + 17, true) });
-            p += 25;
+          const d = u8[p++], old = S.loops, nl = [];
+          for (let j = 0; j < d; j++) {
+            const o = j < old.length ? old[j] : zeroFrame, fm = u8[p++];
+            if (!fm) { nl.push(o); continue; }
+            const x = Object.assign({}, o);
+            if (fm & 32) x.count = (x.count - 1) >>> 0;
+            if (fm & 1) x.count = rv();
+            if (fm & 2) x.aL = rs();
+            if (fm & 4) x.isLoop = u8[p++];
+            if (fm & 8) { rmask(o.bLo, o.bHi, n); x.bLo = MLO; x.bHi = MHI; }
+            if (fm & 16) { rmask(o.cLo, o.cHi, n); x.cLo = MLO; x.cHi = MHI; }
+            nl.push(x);
+          }
+          S.loops = nl;
+        }
+        if (f & 0x100) { rmask(S.kLo, S.kHi, n); S.kLo = MLO; S.kHi = MHI; }
+        if (f & 0x3e00) {
+          const pr = S.pred.slice();
+          for (let j = 0; j < 5; j++) if (f & (0x200 << j)) { rmask(pr[2 * j], pr[2 * j + 1], n); pr[2 * j] = MLO; pr[2 * j + 1] = MHI; }
+          S.pred = pr;
+        }
+        if (f & 0x4000) S.aL = rs();
+        if (f & 0x8000) { const d = u8[p++], a = []; for (let j = 0; j < d; j++) a.push(rv()); S.addrs = a; }
+        const save = p;
+        each(i, S);
+        p = save;
+      }
+    }
+
+    /* The load pass over a control stream: only PC, active, killed (and
+     * branch, for the counters' length) are kept; the rest is skipped. */
+    const skipMask = (nb) => { const k = u8[p++]; p += k === 0xff ? nb : k; };
+    function indexCtl(T) {
+      const n = T.n, nb = (n + 7) >> 3, f0 = T.first, idx = T.idx, cLo = T.covLo, cHi = T.covHi;
+      p = T.ctlOff;
+      let pc = -1, aLo = 0, aHi = 0, kLo = 0, kHi = 0, bLo = 0, bHi = 0;
+      RUN = 0;
+      for (let i = 0; i < T.count; i++) {
+        const f = head();
+        pc = f & 1 ? rv() : pc + 1;
+        if (f & 2) { rmask(aLo, aHi, n); aLo = MLO; aHi = MHI; }
+        if (f & 4) { rmask(bLo, bHi, n); bLo = MLO; bHi = MHI; }
+        if (f & 8) skipMask(nb);
+        if (f & 16) skipMask(nb);
+        if (f & 32) { const k = u8[p++]; p += k === 0x80 ? pc32(bLo) + pc32(bHi) : 2 * k; }
+        if (f & 64) {
+          const d = u8[p++];
+          for (let j = 0; j < d; j++) {
+            const fm = u8[p++];
+            if (fm & 1) rv();
+            if (fm & 2) rv();
+            if (fm & 4) p++;
+            if (fm & 8) skipMask(nb);
+            if (fm & 16) skipMask(nb);
           }
         }
-        if (f & 128) { const d = u8[p++]; st.addrs = []; for (let k = 0; k < d; k++, p += 2) st.addrs.push(dv.getUint16(p, true)); }
-        const nw = dv.getUint16(p, true); p += 2;
-        const writes = [];
-        for (let w = 0; w < nw; w++) {
-          const file = u8[p], reg = u8[p + 1], ch = u8[p + 2], mask = dv.getBigUint64(p + 3, true);
-          p += 11;
-          const vals = [];
-          for (let l = 0; l < n; l++) if ((mask >> BigInt(l)) & 1n) { vals.push([l, dv.getFloat32(p, true)]); p += 4; }
-          writes.push({ file, reg, ch, vals });
-        }
-        states.push({ i, pc: iPc[i], type, active: st.active, killed: st.killed, pred: st.pred.slice(), masks: st.masks.slice(), aL: st.aL, counters: st.counters, loops: st.loops, addrs: st.addrs, writes });
-      }
-      cache = { t, states, initial: regs };
-      return states;
-    }
-    const names = { 0: 't', 1: 'out', 2: 'W' };
-    /* One light pass at load (32-bit halves, no BigInt): per instruction the
-     * share of the thread's lanes that are active, covered and not killed
-     * (SIMD efficiency), and the final render target 0 from the writes. */
-    const pc32 = (v) => { v -= (v >>> 1) & 0x55555555; v = (v & 0x33333333) + ((v >>> 2) & 0x33333333); return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24; };
-    const eff = new Float32Array(N);
-    const img = new Float32Array(W * H * 4);
-    {
-      let t = -1, aLo = 0, aHi = 0, kLo = 0, kHi = 0, cLo = 0, cHi = 0, T = null;
-      for (let i = 0; i < N; i++) {
-        const o = R.offs[iRec[i]];
-        if (iThread[i] !== t) {
-          t = iThread[i]; T = threads[t]; aLo = aHi = kLo = kHi = 0;
-          const ro = R.offs[T.rec];
-          cLo = dv.getUint32(ro + 5, true); cHi = dv.getUint32(ro + 9, true);
-        }
-        const f = dv.getUint16(o + 7, true);
-        let p = o + 9;
-        if (f & 1) { aLo = dv.getUint32(p, true); aHi = dv.getUint32(p + 4, true); p += 8; }
-        if (f & 2) { kLo = dv.getUint32(p, true); kHi = dv.getUint32(p + 4, true); p += 8; }
-        eff[i] = (pc32(aLo & cLo & ~kLo) + pc32(aHi & cHi & ~kHi)) / T.n;
-        if (f & 4) p += 40;
-        if (f & 8) p += 24;
-        if (f & 16) p += 4;
-        if (f & 32) p += T.n;
-        if (f & 64) p += 1 + 25 * u8[p];
-        if (f & 128) p += 1 + 2 * u8[p];
-        const nw = dv.getUint16(p, true); p += 2;
-        for (let w = 0; w < nw; w++) {
-          const file = u8[p], reg = u8[p + 1], ch = u8[p + 2];
-          const mLo = dv.getUint32(p + 3, true), mHi = dv.getUint32(p + 7, true);
-          p += 11;
-          if (file === 1 && reg === 0) {
-            for (let l = 0; l < T.n; l++) {
-              if (!(l < 32 ? (mLo >>> l) & 1 : (mHi >>> (l - 32)) & 1)) continue;
-              if (T.px[l] < W && T.py[l] < H) img[4 * (T.py[l] * W + T.px[l]) + ch] = dv.getFloat32(p, true);
-              p += 4;
-            }
-          } else p += 4 * (pc32(mLo) + pc32(mHi));
-        }
+        if (f & 0x100) { rmask(kLo, kHi, n); kLo = MLO; kHi = MHI; }
+        for (let j = 0; j < 5; j++) if (f & (0x200 << j)) skipMask(nb);
+        if (f & 0x4000) rv();
+        if (f & 0x8000) { const d = u8[p++]; for (let j = 0; j < d; j++) rv(); }
+        iThread[f0 + i] = idx; iPc[f0 + i] = pc;
+        eff[f0 + i] = (pc32(aLo & cLo & ~kLo) + pc32(aHi & cHi & ~kHi)) / n;
       }
     }
-    cache = { t: -1 };
 
-    $('title').textContent = 'lockstep viewer — R500: ' + m.program + ' (' + W + '×' + H + ', ' + threadList.length + ' threads of ' + m.thread_size + ', ' + N + ' instructions issued)';
+    /* ---- index: threads, and per issued instruction its thread, PC and SIMD efficiency ---- */
+    const threads = [], byId = new Map();
+    let N = 0;
+    const img = new Float32Array(W * H * 4);
+    const pixLane = new Int32Array(W * H).fill(-1); // thread index * 64 + lane
+    let valueThreads = 0;
+    for (let r = 1; r < R.tags.length; r++) {
+      if (R.tags[r] !== 4) continue;
+      p = R.offs[r];
+      const id = rv(), n = u8[p++];
+      rraw(n);
+      const T = { id, n, covLo: MLO, covHi: MHI, px: new Uint16Array(n), py: new Uint16Array(n), idx: threads.length };
+      let x = 0, y = 0;
+      for (let l = 0; l < n; l++) { x += rs(); y += rs(); T.px[l] = x; T.py[l] = y; }
+      T.ntemps = u8[p++];
+      T.tempsOff = p;
+      skipBlocks(n);
+      T.count = rv();
+      const nb = rv();
+      T.ctlOff = p;
+      p += nb;
+      T.finalOff = p;
+      rblocks(n, (file, reg, ch, v) => {
+        if (file !== 1 || reg !== 0) return;
+        for (let l = 0; l < n; l++)
+          if (bit(T.covLo, T.covHi, l) && T.px[l] < W && T.py[l] < H) img[4 * (T.py[l] * W + T.px[l]) + ch] = tof(v[l]);
+      });
+      T.hasValues = u8[p++] === 1;
+      if (T.hasValues) { rv(); T.valOff = p; valueThreads++; }
+      T.first = N;
+      N += T.count;
+      threads.push(T);
+      byId.set(id, T);
+      for (let l = 0; l < n; l++) {
+        if (T.px[l] >= W || T.py[l] >= H) continue;
+        const q = T.py[l] * W + T.px[l];
+        if (pixLane[q] < 0 || bit(T.covLo, T.covHi, l)) pixLane[q] = T.idx * 64 + l;
+      }
+    }
+    const iThread = new Int32Array(N), iPc = new Uint16Array(N), eff = new Float32Array(N);
+    for (const T of threads) iThread.fill(T.idx, T.first, T.first + T.count);
+    /* PC and efficiency per instruction: a thread on demand, all of them
+     * in slices after the page is ready (then the efficiency strip) */
+    const indexed = new Uint8Array(threads.length);
+    let nIndexed = 0;
+    const need = (t) => { if (!indexed[t]) { indexCtl(threads[t]); indexed[t] = 1; nIndexed++; } };
+
+    /* ---- one thread in full, on demand (the current one is kept) ---- */
+    let cache = { T: null };
+    function decodeThread(T) {
+      if (cache.T === T) return cache;
+      const states = [];
+      walkCtl(T, (i, S) => { states.push(Object.assign({}, S)); });
+      /* registers at instruction 0 (temps) and at the end (outputs) */
+      const initial = new Map(), fin = new Map();
+      p = T.tempsOff;
+      rblocks(T.n, (file, reg, ch, v) => initial.set('t' + reg + '.' + 'xyzw'[ch], v));
+      p = T.finalOff;
+      rblocks(T.n, (file, reg, ch, v) => fin.set(file === 1 ? 'out' + reg + '.' + 'xyzw'[ch] : 'W', v));
+      if (T.hasValues) {
+        const shadow = new Map();
+        for (const [k, v] of initial) shadow.set(k, v.slice());
+        p = T.valOff;
+        for (let i = 0; i < T.count; i++) {
+          const s = states[i], nw = rv(), writes = [];
+          for (let j = 0; j < nw; j++) {
+            const key = rv(), file = key & 3, ch = (key >> 2) & 3, reg = Math.floor(key / 16);
+            const name = file === 0 ? 't' + reg + '.' + 'xyzw'[ch] : file === 1 ? 'out' + reg + '.' + 'xyzw'[ch] : 'W';
+            rmask(s.aLo, s.aHi, T.n);
+            const lo = MLO, hi = MHI, k = pc32(lo) + pc32(hi);
+            rxor(k);
+            let sh = shadow.get(name);
+            if (!sh) { sh = new Uint32Array(T.n); shadow.set(name, sh); }
+            const vals = [];
+            let q = 0;
+            for (let l = 0; l < T.n; l++) if (bit(lo, hi, l)) { sh[l] = (sh[l] ^ XS[q++]) >>> 0; vals.push([l, tof(sh[l])]); }
+            writes.push({ name, vals });
+          }
+          s.writes = writes;
+        }
+      }
+      /* the lanes × time picture, drawn once per thread */
+      const w = Math.max(1, Math.min(2000, T.count));
+      const im = new ImageData(w, T.n);
+      for (let x = 0; x < w; x++) {
+        const s = states[Math.floor(x * T.count / w)];
+        for (let l = 0; l < T.n; l++) {
+          let col;
+          if (!bit(T.covLo, T.covHi, l)) col = [0, 0, 0];
+          else if (bit(s.kLo, s.kHi, l)) col = [200, 40, 40];
+          else if (bit(s.aLo, s.aHi, l)) col = [60, 170, 90];
+          else if (bit(s.rLo, s.rHi, l)) col = [230, 140, 30];
+          else if (bit(s.cLo, s.cHi, l)) col = [70, 110, 220];
+          else col = [170, 170, 170];
+          const o = 4 * (l * w + x);
+          im.data[o] = col[0]; im.data[o + 1] = col[1]; im.data[o + 2] = col[2]; im.data[o + 3] = 255;
+        }
+      }
+      /* the thread's SIMD efficiency so far, per instruction */
+      const cum = new Float64Array(T.count);
+      need(T.idx);
+      for (let k = 0, a = 0; k < T.count; k++) { a += eff[T.first + k]; cum[k] = a; }
+      cache = { T, states, initial, fin, im, cum };
+      return cache;
+    }
+
+    const vm = m.values;
+    const valuesRule = vm === 'all' ? 'every thread' : vm === 'none' ? 'no thread' :
+      Array.isArray(vm) ? 'the threads covering pixels x ' + vm[0] + '–' + (vm[0] + vm[2] - 1) + ', y ' + vm[1] + '–' + (vm[1] + vm[3] - 1) + ' (--record-values ' + vm.join(',') + ')' : 'some threads';
+    $('title').textContent = 'lockstep viewer — R500: ' + m.program + ' (' + W + '×' + H + ', ' + threads.length + ' threads of ' + m.thread_size + ', ' + N + ' instructions issued; register values of ' + valueThreads + ' threads)';
     $('main').innerHTML = '';
     const secL = section('Program (current instruction = PC)', 'r500-listing');
     const mark = listing(secL, m.listing.map((x) => '[' + m.types[x.type] + '] ' + x.text.replace(/\n\s*/g, ' ')), 'listing');
@@ -490,143 +638,162 @@
     const cEff = el('canvas', { class: 'eff', id: 'eff', width: 600, height: 60 });
     secA.appendChild(cEff);
     const secP = section('Pixel (click the image or a lane)', 'r500-pixel');
+    secP.appendChild(el('p', { id: 'values-rule' }, 'Register values written by each instruction are in this recording for ' + valuesRule + '; for the other threads it has the control flow above, the inputs and the final outputs.'));
     const imgs = el('div', { class: 'images' });
     secP.appendChild(imgs);
-    const cI = pixelCanvas(imgs, W, H, 'render target 0 (from the recording)', 'img-target');
+    const cI = pixelCanvas(imgs, W, H, 'render target 0 (final outputs, from the recording)', 'img-target');
     const pxInfo = el('div', { id: 'pixel' });
     secP.appendChild(pxInfo);
     { // the image
       const c = cI.getContext('2d'), id = c.createImageData(W, H);
       const cl = (v) => Math.max(0, Math.min(255, Math.round(v * 255)));
       for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-        const p = 4 * (y * W + x), q = 4 * ((H - 1 - y) * W + x);
-        id.data.set([cl(img[p]), cl(img[p + 1]), cl(img[p + 2]), 255], q);
+        const q0 = 4 * (y * W + x), q = 4 * ((H - 1 - y) * W + x);
+        id.data[q] = cl(img[q0]); id.data[q + 1] = cl(img[q0 + 1]); id.data[q + 2] = cl(img[q0 + 2]); id.data[q + 3] = 255;
       }
       c.putImageData(id, 0, 0);
     }
-    { // efficiency strip
+    let effBase = null;
+    function drawEff() {
       const c = cEff.getContext('2d'), w = cEff.width, h = cEff.height;
       c.fillStyle = '#fff'; c.fillRect(0, 0, w, h);
       c.fillStyle = '#396';
       for (let x = 0; x < w; x++) {
         const a = Math.floor(x * N / w), b = Math.max(a + 1, Math.floor((x + 1) * N / w));
-        let s = 0; for (let i = a; i < b; i++) s += eff[i];
+        let s = 0; for (let i = a; i < b && i < N; i++) s += eff[i];
         const v = s / (b - a);
         c.fillRect(x, h - v * h, 1, v * h);
       }
+      effBase = c.getImageData(0, 0, w, h);
+      if (view) { c.fillStyle = '#d33'; c.fillRect(Math.floor(view.at * w / N), 0, 2, h); }
     }
-    cache = { t: -1 };
-    const effBase = cEff.getContext('2d').getImageData(0, 0, cEff.width, cEff.height);
-    let selLane = null; // [thread, lane]
-    function laneOfPixel(x, y) {
-      for (const T of threadList) for (let l = 0; l < T.n; l++) if (T.px[l] === x && T.py[l] === y) return [T.id, l];
-      return null;
+    const t0 = performance.now();
+    let nextT = 0;
+    function indexSlice() {
+      const end = performance.now() + 15;
+      while (nextT < threads.length && performance.now() < end) for (let k = 0; k < 16 && nextT < threads.length; k++) need(nextT++);
+      if (nextT < threads.length) { setTimeout(indexSlice, 0); return; }
+      drawEff();
+      window.lsv.indexMs = performance.now() - t0;
+      document.body.setAttribute('data-indexed', '1');
     }
+    setTimeout(indexSlice, 0);
+    let selLane = null; // [thread index, lane]
     cI.addEventListener('click', (ev) => { const [x, y] = pixelAt(cI, ev, W, H); selectPixel(x, y); });
     cL.addEventListener('click', (ev) => {
       const r = cL.getBoundingClientRect();
-      const t = iThread[view.at], T = threads[t];
+      const T = threads[iThread[view.at]];
       const l = Math.floor((ev.clientY - r.top) / r.height * T.n);
       const k = Math.floor((ev.clientX - r.left) / r.width * T.count);
-      selLane = [t, Math.max(0, Math.min(T.n - 1, l))];
+      selLane = [T.idx, Math.max(0, Math.min(T.n - 1, l))];
       go(T.first + Math.max(0, Math.min(T.count - 1, k)));
     });
-    const fmtMask = (v, n) => hex64(v) + '  ' + [...Array(n)].map((_, l) => ((v >> BigInt(l)) & 1n) ? '1' : '.').join('');
-    function drawLanes(T, states, k) {
-      cL.width = Math.max(1, Math.min(2000, T.count));
-      cL.height = T.n;
-      const c = cL.getContext('2d'), im = c.createImageData(cL.width, T.n);
-      for (let x = 0; x < cL.width; x++) {
-        const s = states[Math.floor(x * T.count / cL.width)];
-        for (let l = 0; l < T.n; l++) {
-          const b = BigInt(l);
-          let col;
-          if (!((T.covered >> b) & 1n)) col = [0, 0, 0];
-          else if ((s.killed >> b) & 1n) col = [200, 40, 40];
-          else if ((s.active >> b) & 1n) col = [60, 170, 90];
-          else if ((s.masks[1] >> b) & 1n) col = [230, 140, 30];
-          else if ((s.masks[2] >> b) & 1n) col = [70, 110, 220];
-          else col = [170, 170, 170];
-          im.data.set([...col, 255], 4 * (l * cL.width + x));
-        }
-      }
-      c.putImageData(im, 0, 0);
+    const hex64 = (lo, hi) => '0x' + hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+    const fmtMask = (lo, hi, n) => { let s = ''; for (let l = 0; l < n; l++) s += bit(lo, hi, l) ? '1' : '.'; return hex64(lo, hi) + '  ' + s; };
+    function drawLanes(C, k) {
+      const T = C.T;
+      if (cL.width !== C.im.width || cL.height !== T.n) { cL.width = C.im.width; cL.height = T.n; }
+      const c = cL.getContext('2d');
+      c.putImageData(C.im, 0, 0);
       c.fillStyle = 'rgba(255,220,0,0.9)';
       c.fillRect(Math.floor(k * cL.width / T.count), 0, Math.max(1, Math.ceil(cL.width / T.count)), T.n);
-      if (selLane && selLane[0] === T.id) { c.fillStyle = 'rgba(0,0,0,0.35)'; c.fillRect(0, selLane[1], cL.width, 1); }
+      if (selLane && selLane[0] === T.idx) { c.fillStyle = 'rgba(0,0,0,0.35)'; c.fillRect(0, selLane[1], cL.width, 1); }
     }
-    function showLane(T, states, k) {
+    const numeric = (a, c) => a.localeCompare(c, 'en', { numeric: true });
+    function regTable(id, rows) {
+      const rt = el('table', { id });
+      for (const [key, v, note] of rows) {
+        const tr = el('tr');
+        tr.appendChild(el('th', {}, key));
+        tr.appendChild(el('td', { 'data-reg': key }, String(v)));
+        if (note) tr.appendChild(el('td', { class: 'note' }, note));
+        rt.appendChild(tr);
+      }
+      return rt;
+    }
+    function showLane(C, k) {
+      const T = C.T;
       pxInfo.innerHTML = '';
-      if (!selLane || selLane[0] !== T.id) { pxInfo.appendChild(el('p', {}, 'Click a pixel in the image or a lane in the lanes × time picture.')); return; }
-      const l = selLane[1], b = BigInt(l);
+      if (!selLane || selLane[0] !== T.idx) { pxInfo.appendChild(el('p', {}, 'Click a pixel in the image or a lane in the lanes × time picture.')); return; }
+      const l = selLane[1];
       const t = el('table');
       const row = (key, val, id) => { const tr = el('tr'); tr.appendChild(el('th', {}, key)); tr.appendChild(el('td', { id }, String(val))); t.appendChild(tr); };
       row('pixel (x, y)', T.px[l] + ', ' + T.py[l], 'px-xy');
       row('thread, lane', T.id + ', ' + l, 'px-lane');
-      const s = states[k];
-      row('active now', (s.active >> b) & 1n ? 1 : 0, 'px-active');
-      /* registers after instruction k: initial values, then the writes */
-      const regs = new Map();
-      for (const ch of 'xyzw') regs.set('out0.' + ch, 0); // outputs start at 0 (src/r500/exec.c)
-      for (const [key, a] of cache.initial) regs.set('t' + (key >> 2) + '.' + 'xyzw'[key & 3], a[l]);
+      const s = C.states[k];
+      row('active now', bit(s.aLo, s.aHi, l), 'px-active');
       const path = [];
-      for (let j = 0; j <= k; j++) {
-        const sj = states[j];
-        if ((sj.active >> b) & 1n) path.push(sj.pc);
-        for (const w of sj.writes) for (const [ll, v] of w.vals) if (ll === l)
-          regs.set((w.file === 0 ? 't' + w.reg : w.file === 1 ? 'out' + w.reg : 'W') + (w.file === 2 ? '' : '.' + 'xyzw'[w.ch]), v);
-      }
+      for (let j = 0; j <= k; j++) if (bit(C.states[j].aLo, C.states[j].aHi, l)) path.push(C.states[j].pc);
       row('path (PCs while active, so far)', path.length > 60 ? path.slice(0, 30).join(' ') + ' … ' + path.slice(-20).join(' ') + ' (' + path.length + ')' : path.join(' '), 'px-path');
       pxInfo.appendChild(t);
-      const rt = el('table', { id: 'px-regs' });
-      const keys = [...regs.keys()].sort((a, c) => a.localeCompare(c, 'en', { numeric: true }));
-      for (const key of keys) { const tr = el('tr'); tr.appendChild(el('th', {}, key)); tr.appendChild(el('td', { 'data-reg': key }, String(regs.get(key)))); rt.appendChild(tr); }
-      pxInfo.appendChild(rt);
+      if (T.hasValues) {
+        /* registers after instruction k: the inputs, then the writes */
+        const regs = new Map();
+        for (const ch of 'xyzw') regs.set('out0.' + ch, 0); // outputs start at 0 (src/r500/exec.c)
+        for (const [key, a] of C.initial) regs.set(key, tof(a[l]));
+        for (let j = 0; j <= k; j++) for (const w of C.states[j].writes) for (const [ll, v] of w.vals) if (ll === l) regs.set(w.name, v);
+        pxInfo.appendChild(el('p', {}, 'registers after this instruction (unlisted temps are 0):'));
+        pxInfo.appendChild(regTable('px-regs', [...regs.keys()].sort(numeric).map((key) => [key, regs.get(key)])));
+      } else {
+        const rows = [];
+        for (const [key, a] of [...C.initial].sort((a, c) => numeric(a[0], c[0]))) rows.push([key, tof(a[l]), 'at instruction 0']);
+        for (const [key, a] of [...C.fin].sort((a, c) => numeric(a[0], c[0]))) rows.push([key, tof(a[l]), 'after the last instruction']);
+        const note = el('p', { id: 'px-novalues', class: 'note' },
+          'This recording has this thread\'s registers only at its ends: inputs at instruction 0 and outputs after its last instruction (other temps start at 0). ' +
+          'To see every value pixel ' + T.px[l] + ', ' + T.py[l] + ' computes, record the run again with ');
+        note.appendChild(el('code', {}, '--record-values ' + T.px[l] + ',' + T.py[l] + ',1,1'));
+        note.appendChild(document.createTextNode(' (or a rectangle around it, or all).'));
+        pxInfo.appendChild(note);
+        pxInfo.appendChild(regTable('px-known', rows));
+      }
     }
     view = {
       n: N, at: 0,
-      label: (i) => 'instruction ' + i + ' of ' + (N - 1) + ' (thread ' + iThread[i] + ')',
+      label: (i) => 'instruction ' + i + ' of ' + (N - 1) + ' (thread ' + threads[iThread[i]].id + ')',
       /* the instruction an FC jump went to: the thread's previous one was FC and this is not the next address */
-      jump: (i) => i > 0 && iThread[i - 1] === iThread[i] && m.listing[iPc[i - 1]] !== undefined &&
+      jump: (i) => i > 0 && iThread[i - 1] === iThread[i] && (need(iThread[i]), m.listing[iPc[i - 1]] !== undefined) &&
         m.listing[iPc[i - 1]].type === 2 && iPc[i] !== iPc[i - 1] + 1,
       done: (i) => i + 1 >= N || iThread[i + 1] !== iThread[i],
       thread: (i) => i > 0 && iThread[i] !== iThread[i - 1],
       show: (i) => {
-        const t = iThread[i], T = threads[t];
-        const states = decodeThread(t), k = i - T.first, s = states[k];
+        const T = threads[iThread[i]];
+        const C = decodeThread(T), k = i - T.first, s = C.states[k];
         mark(s.pc);
-        cells.thread.textContent = t + ' (' + T.n + ' lanes)';
+        cells.thread.textContent = T.id + ' (' + T.n + ' lanes' + (T.hasValues ? ', values recorded' : '') + ')';
         cells.pc.textContent = String(s.pc);
-        cells.type.textContent = m.types[s.type];
+        cells.type.textContent = m.listing[s.pc] ? m.types[m.listing[s.pc].type] : '?';
         cells.index.textContent = k + ' of ' + T.count;
-        cells.active.textContent = fmtMask(s.active, T.n);
-        cells.killed.textContent = fmtMask(s.killed, T.n);
-        cells.branch.textContent = fmtMask(s.masks[0], T.n);
-        cells.break.textContent = fmtMask(s.masks[1], T.n);
-        cells.continue.textContent = fmtMask(s.masks[2], T.n);
-        cells.pred.textContent = s.pred.slice(0, 4).map(hex64).join(' ');
-        cells.alu.textContent = hex64(s.pred[4]);
+        cells.active.textContent = fmtMask(s.aLo, s.aHi, T.n);
+        cells.killed.textContent = fmtMask(s.kLo, s.kHi, T.n);
+        cells.branch.textContent = fmtMask(s.bLo, s.bHi, T.n);
+        cells.break.textContent = fmtMask(s.rLo, s.rHi, T.n);
+        cells.continue.textContent = fmtMask(s.cLo, s.cHi, T.n);
+        cells.pred.textContent = [0, 1, 2, 3].map((j) => hex64(s.pred[2 * j], s.pred[2 * j + 1])).join(' ');
+        cells.alu.textContent = hex64(s.pred[8], s.pred[9]);
         cells.aL.textContent = String(s.aL);
-        cells.counters.textContent = [...Array(T.n)].map((_, l) => ((s.masks[0] >> BigInt(l)) & 1n) ? s.counters[l] : '-').join(' ');
-        cells.loops.textContent = s.loops.length ? s.loops.map((f) => f.kind + ' count ' + f.count + ' aL ' + f.aL + ' break ' + hex64(f.brk) + ' continue ' + hex64(f.cont)).join(' | ') : '(empty)';
+        cells.counters.textContent = [...Array(T.n)].map((_, l) => bit(s.bLo, s.bHi, l) ? s.counters[l] : '-').join(' ');
+        cells.loops.textContent = s.loops.length ? s.loops.map((f) => (f.isLoop ? 'LOOP' : 'REP') + ' count ' + f.count + ' aL ' + f.aL + ' break ' + hex64(f.bLo, f.bHi) + ' continue ' + hex64(f.cLo, f.cHi)).join(' | ') : '(empty)';
         cells.addrs.textContent = s.addrs.length ? s.addrs.join(' ') : '(empty)';
-        let a = 0; for (let j = 0; j <= k; j++) a += eff[T.first + j];
-        cells.eff.textContent = (100 * a / (k + 1)).toFixed(1) + '%';
-        drawLanes(T, states, k);
+        cells.eff.textContent = (100 * C.cum[k] / (k + 1)).toFixed(1) + '%';
+        drawLanes(C, k);
         const c = cEff.getContext('2d');
-        c.putImageData(effBase, 0, 0);
+        if (effBase) c.putImageData(effBase, 0, 0);
         c.fillStyle = '#d33';
         c.fillRect(Math.floor(i * cEff.width / N), 0, 2, cEff.height);
-        showLane(T, states, k);
+        showLane(C, k);
       },
     };
     function selectPixel(x, y) {
-      const s = laneOfPixel(x, y);
-      if (!s) return;
-      selLane = s;
-      go(iThread[view.at] === s[0] ? view.at : threads[s[0]].first);
+      if (x < 0 || y < 0 || x >= W || y >= H || pixLane[y * W + x] < 0) return;
+      const v = pixLane[y * W + x], T = threads[Math.floor(v / 64)];
+      selLane = [T.idx, v % 64];
+      go(iThread[view.at] === T.idx ? view.at : T.first);
     }
-    window.lsv = { machine: 'r500', go, meta: m, get at() { return view.at; }, select: selectPixel, selectLane: (l) => { selLane = [iThread[view.at], l]; go(view.at); }, threadFirst: (t) => threads[t].first };
+    window.lsv = { machine: 'r500', go, meta: m, get at() { return view.at; }, select: selectPixel,
+      selectLane: (l) => { selLane = [iThread[view.at], l]; go(view.at); },
+      threadFirst: (id) => byId.get(id).first, threadCount: (id) => byId.get(id).count,
+      threadHasValues: (id) => byId.get(id).hasValues, instructions: N, threads: threads.length, valueThreads,
+      get allIndexed() { return nIndexed === threads.length; } };
   }
 
   /* ---- start ---- */
@@ -635,18 +802,32 @@
     const tag = $('lsr');
     let u8;
     if (tag) {
-      const s = atob(tag.textContent.trim());
-      u8 = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+      const text = tag.textContent.trim();
+      if (Uint8Array.fromBase64) u8 = Uint8Array.fromBase64(text);
+      else {
+        const s = atob(text);
+        u8 = new Uint8Array(s.length);
+        for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+      }
+      if (tag.getAttribute('data-encoding') === 'gzip') {
+        if (typeof DecompressionStream === 'undefined')
+          throw new Error('this browser cannot inflate the embedded recording (no DecompressionStream); serve it instead: lockstep view RUN.lsr');
+        const st = new Blob([u8]).stream().pipeThrough(new DecompressionStream('gzip'));
+        u8 = new Uint8Array(await new Response(st).arrayBuffer());
+      }
     } else {
       const r = await fetch('run.lsr');
       u8 = new Uint8Array(await r.arrayBuffer());
     }
+    const t1 = performance.now();
     const R = parse(u8);
     if (R.machine === 1) pp5(R); else if (R.machine === 2) r500(R); else throw new Error('unknown machine ' + R.machine);
+    const t2 = performance.now();
     setupControls();
     go(0);
-    window.lsv.loadMs = performance.now() - t0;
+    const t3 = performance.now();
+    window.lsv.loadMs = t3 - t0;
+    window.lsv.phases = { bytes: t1 - t0, index: t2 - t1, first: t3 - t2 };
     document.body.setAttribute('data-ready', '1');
   }
   load().catch((e) => {

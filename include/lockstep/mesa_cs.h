@@ -49,6 +49,10 @@ typedef struct mesa_cs {
 ls_status mesa_cs_decode(const char *name, const uint32_t *dw, size_t n, mesa_cs *out,
                          ls_diag *d);
 void mesa_cs_free(mesa_cs *cs);
+/* The same from a file's bytes (little-endian dwords): a length that is not
+ * a whole number of dwords is LS_ERR_PARSE at the first incomplete byte. */
+ls_status mesa_cs_decode_bytes(const char *name, const void *bytes, size_t len, mesa_cs *out,
+                               ls_diag *d);
 
 /* Name of a register the decoder knows (byte address), or NULL. */
 const char *mesa_cs_reg_name(uint32_t addr);
@@ -62,6 +66,13 @@ const char *mesa_cs_packet3_name(uint8_t op);
  * us_const, fc_ctrl, fc_bool_const, regs, rs, plus "inputs": which temp holds
  * which interpolated input). draw_index is its 0-based number. */
 void mesa_cs_job_json(const mesa_cs_draw *dr, size_t draw_index, struct ls_buf *out);
+/* `lockstep mesa decode`'s output: draw `which` (0-based; -1: the last) as a
+ * job, or with MESA_CS_ALL every draw as a JSON list
+ * (docs/schemas/mesa-decode.schema.json). A stream without draws, or a draw
+ * number past its end, is an error naming the stream. */
+enum { MESA_CS_ALL = -2 };
+ls_status mesa_cs_jobs_json(const mesa_cs *cs, const char *name, long which, struct ls_buf *out,
+                            ls_diag *d);
 
 struct r500_job;
 /* The inputs of the draw's fragment program from its RS set-up

@@ -176,6 +176,50 @@ void mesa_exec_free(mesa_exec *e);
  * opcodes ({"packet3": "0xNN", "count": N}). docs/mesa.md shows an example. */
 void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b);
 
+/* ---- the whole pipeline (src/mesa/render.c) -------------------------------- */
+
+/* The colour buffer's size as the stream sets it up: the largest
+ * SC_SCISSOR1 (XS1, YS1) + 1 over the draws (Mesa writes the framebuffer's
+ * last pixel there when the GL scissor is off). False when no draw has one. */
+bool mesa_exec_target_size(const mesa_exec *e, int *w, int *h);
+
+typedef struct mesa_render_options {
+    int width, height;          /* render target (r500_draw.width/height) */
+    r500_raster_options raster; /* model options of the geometry blocks */
+    unsigned workers;           /* fragment-run threads (r500_job.workers; 0 = cores) */
+    r500_frag_out_fn out;       /* where fragments go (the render backend's hook), with */
+    void *out_ctx;              /* its context: e.g. r500_target_store and an r500_target */
+} mesa_render_options;
+
+/* Draw k of an executed stream through clipping, set-up, scan conversion,
+ * RS interpolation and its fragment program (the state of draw k's
+ * snapshot); every covered, not killed pixel goes to o->out. Adds to *st
+ * (may be NULL). A draw that stopped in the executor returns its status and
+ * diagnostic; a fragment-run error names the draw and its dword. */
+ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_options *o,
+                                r500_raster_stats *st, ls_diag *d);
+
+/* Every submission of a capture directory, cs_0000 … in order (until the
+ * first missing number), each executed with its own relocations and buffer
+ * objects; draws are numbered over all of them. */
+typedef struct mesa_exec_all {
+    mesa_exec *ex;
+    size_t nex;
+    size_t ndraws;
+} mesa_exec_all;
+ls_status mesa_exec_dir(const char *dir, const mesa_exec_options *o, mesa_exec_all *out,
+                        ls_diag *d);
+void mesa_exec_all_free(mesa_exec_all *a);
+/* Draw n (over all submissions) through mesa_exec_render_draw. */
+ls_status mesa_exec_all_render(const mesa_exec_all *a, size_t n, const mesa_render_options *o,
+                               r500_raster_stats *st, ls_diag *d);
+
+/* Name of any R5xx 3D register by byte address (the vertex side's, the
+ * fragment side's, the raster blocks', and those no stage models yet:
+ * src/mesa/regnames.c), e.g. "ZB_CNTL", "TX_FORMAT0_3". False (and "") for
+ * an address no table names. */
+bool mesa_reg_name(uint32_t addr, char *buf, size_t n);
+
 /* Name of a register the vertex side knows (byte address), or NULL. */
 const char *mesa_vf_reg_name(uint32_t addr);
 

@@ -34,6 +34,13 @@ typedef enum piglit_cmd_kind {
     PIGLIT_TOLERANCE,   /* v[0..3] */
     PIGLIT_ORTHO,       /* projection glOrtho(v[0], v[1], v[2], v[3], -1, 1) (L R B T);
                          * plain `ortho` is (0, W, 0, H); modelview back to identity */
+    PIGLIT_DRAW_ARRAYS, /* `draw arrays MODE first count` over [vertex data]: iv[0] the GL
+                         * mode (GL_POINTS 0 ... GL_POLYGON 9), iv[1] first, iv[2] count */
+    PIGLIT_FRUSTUM,     /* projection glFrustum(v[0..5]) (L R B T N F); modelview identity */
+    PIGLIT_ENABLE,      /* glEnable (iv[1] = 1) / glDisable (0) of iv[0]: 0..5 GL_CLIP_PLANEn,
+                         * 6 GL_VERTEX_PROGRAM_TWO_SIDE */
+    PIGLIT_CLIP_PLANE,  /* glClipPlane(GL_CLIP_PLANE0 + iv[0], v[0..3]) */
+    PIGLIT_SHADE_MODEL, /* glShadeModel: iv[0] = 1 flat, 0 smooth */
 } piglit_cmd_kind;
 
 typedef struct piglit_cmd {
@@ -51,7 +58,7 @@ typedef struct piglit_cmd {
     float e[4];                /* PROBE: expected colour */
 } piglit_cmd;
 
-enum { PIGLIT_MAX_SHADERS = 8 };
+enum { PIGLIT_MAX_SHADERS = 8, PIGLIT_MAX_ATTRS = 8, PIGLIT_MAX_ROWS = 65536 };
 
 /* The one interpolated input a fragment shader may read besides gl_FragCoord
  * (piglit_test_check_inputs): its values come from llvmpipe running the test's
@@ -85,6 +92,15 @@ typedef struct piglit_test {
     size_t nrequires;
     piglit_cmd *cmds;
     size_t ncmds;
+    /* [vertex data]: a header of attributes NAME/float/N, then rows of
+     * numbers; vdata holds nrows rows of vstride floats (attribute k at
+     * attr_offset[k]) */
+    int nattr;
+    char attr_name[PIGLIT_MAX_ATTRS][64];
+    int attr_comps[PIGLIT_MAX_ATTRS], attr_offset[PIGLIT_MAX_ATTRS];
+    int vstride;
+    float *vdata;
+    size_t nrows, vcap;
     piglit_varying varying;    /* set by piglit_test_check_inputs */
     /* Why the harness cannot run this test ("" if it can), and where. */
     char skip[256];
@@ -114,6 +130,11 @@ void piglit_test_free(piglit_test *t);
  * shaders need more: several varyings, arrays or matrices of them, other
  * built-in inputs, samplers, a vertex shader that computes gl_Position. */
 bool piglit_test_check_inputs(piglit_test *t);
+/* What the whole pipeline (vertex program, rasterizer, RS, fragment program:
+ * mesa_exec_render_draw) cannot run: sets t->skip (and returns false) when a
+ * shader samples a texture or reads gl_PointCoord (point-sprite coordinates
+ * are not modelled). Every varying, gl_FrontFacing and any vertex shader run. */
+bool piglit_test_check_pipeline(piglit_test *t);
 
 /* The window pixels a DRAW_RECT covers, [x0, x1) × [y0, y1) clamped to the
  * window: those whose centre lies inside the rectangle, left/bottom edges

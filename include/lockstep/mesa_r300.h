@@ -123,12 +123,26 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
                         mesa_r300_verdict *v, ls_diag *d);
 
 /* llvmpipe's RGBA32F image of frag (bottom row first); *rgba malloc'd. */
+/* The whole captured stream on lockstep: r300 draws the shader (with c->vert
+ * or the default vertex shader) under the shim with its buffer objects
+ * saved, and every draw of every submission runs through vertex fetch, the
+ * vertex program, clipping, rasterization, RS and the fragment program
+ * (mesa_exec_render_draw) into *rgba (width x height RGBA floats, row 0 =
+ * window y 0 = the bottom row, target 0 stored as it is). st (may be NULL)
+ * gets the sums over the draws; workers: fragment-run threads (0 = cores);
+ * v (may be NULL) the class of the r300 run, as mesa_r300_job's. */
+struct r500_raster_stats;
+ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned workers,
+                           float **rgba, struct r500_raster_stats *st, mesa_r300_verdict *v,
+                           ls_diag *d);
+
 ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float **rgba, ls_diag *d);
 
 /* llvmpipe's time per draw of frag, the mean of `repeat` draws after a warm-up,
- * with LP_NUM_THREADS = threads. */
+ * with LP_NUM_THREADS = threads: wall time in *seconds, CPU time of the GL
+ * process (its rasteriser threads included) in *cpu_seconds (may be NULL). */
 ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsigned threads, int repeat,
-                             double *seconds, ls_diag *d);
+                             double *seconds, double *cpu_seconds, ls_diag *d);
 
 /* Compare two RGBA float images channel by channel: a pixel differs when a
  * channel's |a - b| > tol (NaN against a number: infinitely different). diff,
@@ -140,6 +154,31 @@ typedef struct mesa_compare {
 } mesa_compare;
 void mesa_compare_images(const float *a, const float *b, int w, int h, double tol, float *diff,
                          mesa_compare *out);
+
+/* `lockstep mesa bench`'s measurement: the mean of reps (>= 1) whole
+ * r500_run calls of job (r500_run_timed; the job built by mesa_r300_job, its
+ * workers and engine set), then llvmpipe's time per draw of frag, the mean of
+ * reps draws after a warm-up with LP_NUM_THREADS = threads
+ * (mesa_llvmpipe_time). Returns lockstep's error if the job does not run;
+ * llvmpipe failing to draw is a result (llvmpipe < 0, llvmpipe_diag says
+ * why), not an error. */
+typedef struct mesa_r300_bench_result {
+    unsigned reps, threads;
+    double pixels;              /* width x height */
+    r500_engine engine;         /* the engine lockstep ran */
+    r500_timing lockstep;       /* mean wall and process-CPU seconds of one run */
+    double compile_seconds;     /* engine jit: compile time of the untimed warm-up run (0: interpreter
+                                   or a compile-cache hit) */
+    double lockstep_mpixels;    /* pixels / wall, in millions per second */
+    double llvmpipe;            /* mean wall seconds per llvmpipe draw; < 0: could not be timed */
+    double llvmpipe_cpu;        /* mean CPU seconds of the GL process per draw; < 0: unknown */
+    double llvmpipe_mpixels;
+    double speed_wall, speed_cpu; /* llvmpipe / lockstep time: above 1 lockstep is faster
+                                     (0 when llvmpipe was not timed) */
+    ls_diag llvmpipe_diag;      /* why llvmpipe was not timed */
+} mesa_r300_bench_result;
+ls_status mesa_r300_bench(const mesa_r300_config *c, const char *frag, const r500_job *job,
+                          unsigned reps, unsigned threads, mesa_r300_bench_result *out, ls_diag *d);
 
 #ifdef __cplusplus
 }

@@ -71,8 +71,8 @@ typedef struct r500_exec_options {
 
 /* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both
  * give the same bits; the interpreter is the model of record, the JIT is
- * built only when LLVM is found. Default: the interpreter (the JIT compiles
- * on every run; docs/r500-jit.md). */
+ * built only when LLVM is found. Default: the interpreter (a compile costs
+ * more than a small job takes; docs/r500-jit.md). */
 typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT } r500_engine;
 
 struct r500_job;
@@ -82,8 +82,9 @@ struct r500_result;
  * (liblockstep_jit, include/lockstep/r500_jit.h: r500_jit_ops()); a caller
  * that wants it installs that table in r500_options.jit. */
 typedef struct r500_engine_ops {
-    ls_status (*run)(const struct r500_job *job, struct r500_result *r, ls_buf *trace,
-                     ls_diag *d);
+    ls_status (*run)(const struct r500_engine_ops *self, const struct r500_job *job,
+                     struct r500_result *r, ls_buf *trace, ls_diag *d);
+    void *state; /* the engine's own (e.g. the JIT's compile cache); may be NULL */
 } r500_engine_ops;
 
 typedef struct r500_options {
@@ -156,6 +157,7 @@ typedef struct r500_job {
     r500_options options;
     bool trace_writes;        /* the trace also lists the temps each instruction writes */
     r500_texture_loader texture_loader; /* for texture file names; zero = none */
+    ls_progress progress;     /* threads done / threads of the run (status.h); zero = none */
 } r500_job;
 
 /* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
@@ -225,7 +227,8 @@ typedef struct r500_stats {
 #undef R500_STATS_FIELD_
     uint64_t *thread_insts;      /* per thread: instructions issued (owned) */
     size_t nthreads;
-    double compile_seconds;      /* engine jit: time spent compiling (not a result) */
+    double compile_seconds;      /* engine jit: time this run spent compiling, 0 when its
+                                  * engine's cache had the program (not a result) */
 } r500_stats;
 
 /* Kinds of thread faults, for the summary in r500_result. */
@@ -323,9 +326,13 @@ ls_status r500_run_observed(const r500_job *job, r500_result *r, ls_buf *trace,
  * workers included). */
 typedef struct r500_timing {
     double wall, cpu;
+    double compile; /* engine jit: compile seconds of the untimed warm-up run */
 } r500_timing;
 /* Run the job reps times (>= 1) and return the mean times; r holds the last
- * run's result (the caller frees it, also on error). */
+ * run's result (the caller frees it, also on error). With engine jit one
+ * untimed run comes first (it compiles; an engine with a compile cache does
+ * not compile again in the timed runs, as llvmpipe's warm-up draw compiles
+ * its shader). */
 ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, r500_result *r,
                          ls_diag *d);
 

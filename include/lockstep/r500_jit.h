@@ -10,8 +10,20 @@
 
 #include "lockstep/r500.h"
 
-/* The JIT's engine table (static, read-only). */
+/* The JIT's engine table (static, read-only): every run compiles. */
 const r500_engine_ops *r500_jit_ops(void);
+
+/* A JIT engine with a compile cache: a program is compiled once per engine
+ * and reused by every later run with the same instruction words, code range,
+ * US_FC_ADDR offset, US_CONFIG and compiled-in model options (mad,
+ * clamp-nan, pred-write); runs may share the engine from several threads.
+ * The table lives as long as the engine. */
+typedef struct r500_jit_engine r500_jit_engine;
+r500_jit_engine *r500_jit_engine_new(void);
+const r500_engine_ops *r500_jit_engine_ops(const r500_jit_engine *e);
+/* Programs in the cache, and how many runs found theirs there. */
+size_t r500_jit_engine_cached(const r500_jit_engine *e, size_t *hits);
+void r500_jit_engine_free(r500_jit_engine *e);
 /* 1: this library holds a working JIT (lockstep --version reports it). */
 int r500_jit_available(void);
 

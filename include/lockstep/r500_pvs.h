@@ -278,6 +278,29 @@ ls_status r500_pvs_run_vertices(const uint32_t *words, size_t count, size_t firs
                                 size_t nverts, size_t *fault_vertex, r500_pvs_stats *stats,
                                 ls_diag *d);
 
+/* ---- one vertex from text settings (src/r500/pvs_args.c) -------------------- */
+
+/* What `lockstep r500 vs run` takes (docs/r500-vs.md), for any front end. */
+typedef struct r500_pvs_vertex {
+    r500_pvs_options options;
+    r500_pvs_state state;                   /* inputs on entry */
+    float consts[R500_PVS_NUM_CONSTS][4];
+    r500_pvs_fc fc;
+    bool have_fc;                           /* a VAP_PVS_FLOW_CNTL_* register was set */
+    long first, last;                       /* instruction range; last < 0: the program's last */
+} r500_pvs_vertex;
+/* Default options, zero inputs and constants, no flow control, 0..last. */
+void r500_pvs_vertex_init(r500_pvs_vertex *v);
+/* Apply one setting (name and the value's syntax):
+ *   "model" NAME=VALUE             (r500_pvs_options_set)
+ *   "input" iN=x[,y[,z[,w]]]       (N < options.inputs: apply "model" first)
+ *   "const" cN=x[,y[,z[,w]]]       (N 0..255)
+ *   "first" N, "last" N            (0..1023)
+ *   "reg"   NAME=VALUE             (VAP_PVS_CODE_CNTL_0: first and last; a
+ *                                   VAP_PVS_FLOW_CNTL_* register; VALUE 32-bit)
+ * Missing components are 0. LS_ERR_ARG with a message naming the expected form. */
+ls_status r500_pvs_vertex_apply(r500_pvs_vertex *v, const char *name, const char *value, ls_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

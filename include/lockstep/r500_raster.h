@@ -237,18 +237,47 @@ typedef enum r500_subpixel {
 typedef enum r500_clip_z { R500_CLIP_Z_GL, R500_CLIP_Z_DX } r500_clip_z;
 typedef enum r500_interp_pos { R500_INTERP_EXACT, R500_INTERP_SNAPPED } r500_interp_pos;
 typedef enum r500_color_interp { R500_COLOR_PERSPECTIVE, R500_COLOR_LINEAR } r500_color_interp;
+typedef enum r500_point_minmax { R500_MINMAX_VERTEX, R500_MINMAX_ALL } r500_point_minmax;
+typedef enum r500_face_sign { R500_FACE_MESA, R500_FACE_DOC } r500_face_sign;
 
 typedef struct r500_raster_options {
     r500_subpixel subpixel;         /* "raster-subpixel": register | 12 | 16 | 256 */
     r500_clip_z clip_z;             /* "clip-z": gl (-w..w) | dx (0..w) */
     r500_interp_pos interp_pos;     /* "interp-position": exact | snapped */
     r500_color_interp color_interp; /* "color-interp": perspective | linear */
+    r500_point_minmax point_minmax; /* "point-minmax": vertex | all */
+    r500_face_sign face_sign;       /* "face-sign": mesa | doc */
 } r500_raster_options;
 
 void r500_raster_options_default(r500_raster_options *o);
 ls_status r500_raster_options_set(r500_raster_options *o, const char *name, const char *value,
                                   ls_diag *d);
 extern const char *const r500_raster_option_names[];
+
+/* One fragment leaving the fragment program: what the render backend
+ * (RB3D/ZB: colour format, blending, depth and stencil) receives. Every
+ * covered pixel that was not killed passes through one call of the draw's
+ * output function, in primitive order, so a render backend replaces that one
+ * function (issue 16). */
+typedef struct r500_fragment {
+    int x, y;               /* window pixel (row y = window y) */
+    float z;                /* window z at the pixel centre (linear in screen space) */
+    bool back;              /* the primitive is back-facing (SU_CULL_MODE.FACE applied) */
+    const r500_result *res; /* the fragment program's outputs: target k at */
+    size_t i;               /* res->target[k] + 4 * i; res->w[i] if written */
+} r500_fragment;
+typedef void (*r500_frag_out_fn)(void *ctx, const r500_fragment *f);
+
+/* The plain store the draw uses without an output function: target 0 into
+ * an RGBA float image (width x height x 4, row 0 = window y 0), rounded to
+ * 8-bit unorm as an RGBA8 colour buffer stores it when unorm8 is set
+ * (round to nearest after clamping to [0, 1]). No blending, no depth. */
+typedef struct r500_target {
+    int width, height;
+    float *rgba;
+    bool unorm8;
+} r500_target;
+void r500_target_store(void *target, const r500_fragment *f);
 
 /* One draw. */
 typedef struct r500_draw {
@@ -259,6 +288,11 @@ typedef struct r500_draw {
     float ucp[6][4];          /* user clip planes in clip space (the VAP's UCP constants) */
     int width, height;        /* render target size, 1..8192 */
     r500_raster_options opts;
+    uint8_t back_colors;      /* bit k (0, 1): on back-facing primitives colour k reads
+                                 colour k + 2 (the VAP's back colours; set from
+                                 VAP_OUTPUT_VTX_FMT_0 COLOR_2/3_PRESENT by the executor) */
+    r500_frag_out_fn out;     /* r500_draw_run's output; NULL: r500_target_store into */
+    void *out_ctx;            /* its rgba (unorm8 off) */
 } r500_draw;
 
 /* Zeroed draw with default options; state, vertices and size to be set. */
@@ -274,6 +308,7 @@ typedef struct r500_raster_stats {
     uint64_t quads;           /* 2x2 quads run through the fragment program */
     uint64_t killed;          /* covered pixels the fragment program killed */
     uint64_t faulted_threads; /* fragment threads that faulted (r500_result.stats) */
+    uint64_t inst_fc;         /* flow-control instructions the fragment runs issued */
 } r500_raster_stats;
 
 /* Coverage only: hits[y * width + x] += 1 for every pixel a triangle
@@ -285,9 +320,10 @@ ls_status r500_draw_coverage(const r500_draw *dr, uint32_t *hits, r500_raster_st
  * pixels run the fragment program of fs (its program, constants, registers,
  * textures and options; its width/height and the inputs of the temps RS
  * writes are replaced by the interpolated values; its other R500_INPUT_CONST
- * inputs stay, other input kinds are cleared). The colour of target 0 is
- * written into rgba (width x height x 4 floats, row 0 = window y 0) for
- * every covered pixel that was not killed, in primitive order. */
+ * inputs stay, other input kinds are cleared). Every covered pixel that was
+ * not killed goes, in primitive order, to dr->out — by default the colour of
+ * target 0 is written into rgba (width x height x 4 floats, row 0 = window
+ * y 0; rgba is unused, and may be NULL, when dr->out is set). */
 ls_status r500_draw_run(const r500_draw *dr, const r500_job *fs, float *rgba,
                         r500_raster_stats *st, ls_diag *d);
 

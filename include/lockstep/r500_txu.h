@@ -252,6 +252,47 @@ void r500_txu_texel(const r500_txu *t, int level, int layer, int x, int y, float
 /* Sample every lane of rq->mask (coordinates as r500_tex_request: S, T, R, Q). */
 ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag *d);
 
+/* The tile, in texels, of `bpp`-byte texels (1, 2, 4, 8 or 16) for a macro
+ * (2 KB) or micro (32-byte) tile and micro mode 0 (linear), 1 (tiled) or 2
+ * (square): r300_texture_desc.c's r300_get_pixel_alignment table, which the
+ * colour and depth buffers share (src/r500/rb.c). False when that layout does
+ * not exist. */
+bool r500_tx_tile_size(unsigned bpp, bool macro, unsigned micro, unsigned *w, unsigned *h);
+
+/* ---- texture units in draws ---------------------------------------------
+ * A texture object (include/lockstep/r500_tex.h) whose texels are unit
+ * `unit`'s texture in memory: r500_txu_bind's validation and diagnostics; a
+ * job's TEX instructions then sample it through r500_txu_sample. mem must
+ * outlive the texture. Free with r500_texture_free. */
+ls_status r500_texture_from_unit(const r500_tx_state *s, unsigned unit, const uint8_t *mem,
+                                 size_t size, const r500_tx_options *o, r500_texture **out,
+                                 ls_diag *d);
+/* A disabled unit's texture: every lookup returns (R, G, B, A) = (0, 0, 0, 1)
+ * (tx_enable.txt "Disable, ARGB = 1,0,0,0"). */
+ls_status r500_texture_disabled(r500_texture **out, ls_diag *d);
+
+/* The memory a unit's TX_OFFSET indexes: a buffer object's contents. */
+typedef struct r500_tx_memory {
+    const uint8_t *data;
+    size_t size;
+} r500_tx_memory;
+/* Fill s from a flat register file as a stream executor keeps one: reg[i]
+ * is the register at byte address 4 i (nreg entries), written[i] whether the
+ * stream wrote it (NULL: all were); registers not written read 0. */
+void r500_tx_state_from_regfile(r500_tx_state *s, const uint32_t *reg, const uint8_t *written,
+                                size_t nreg);
+struct r500_job;
+/* What a stream executor calls before a draw: bind the job's 16 samplers
+ * (TEX_ID 0..15) from the TX register file and each unit's buffer object.
+ * Sampler i gets the lowest enabled unit (TX_ENABLE) whose TX_FILTER0.ID is
+ * i, or a disabled unit's texture. An enabled unit that does not bind (bad
+ * format, texture past its buffer, ...) fails the call with its diagnostic
+ * and leaves the job unchanged. mem may be NULL (no memory: only disabled
+ * units bind). */
+ls_status r500_job_bind_tx_units(struct r500_job *job, const r500_tx_state *s,
+                                 const r500_tx_memory mem[R500_TX_UNITS],
+                                 const r500_tx_options *o, ls_diag *d);
+
 /* Helpers shared with the tests' documentation: float from IEEE half. */
 float r500_tx_half_to_float(uint16_t h);
 

@@ -58,6 +58,17 @@ size_t ls_diag_format(const ls_diag *d, char *buf, size_t n);
 
 const char *ls_status_name(ls_status st);
 
+/* Progress of a long operation (r500_job.progress, pp5_render_opts.progress):
+ * the library calls report(ctx, done, total) as units of work complete (R500
+ * threads, PP5 primitives), always from the thread that called the library,
+ * with done non-decreasing and a last call with done == total when the work
+ * ends normally. A zero ls_progress (report NULL) reports nothing. What to
+ * show, and how often, is the caller's: lockstep draws a line on a terminal. */
+typedef struct ls_progress {
+    void (*report)(void *ctx, unsigned long long done, unsigned long long total);
+    void *ctx;
+} ls_progress;
+
 /* A growable list of diagnostics, for parsers that recover and report several
  * errors in one run. */
 typedef struct ls_diag_list {

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_STACK = 16 }; /* R500_FC_MAX_LOOP_DEPTH, R500_FC_MAX_ADDR_DEPTH (r500_fc.h) */
-enum { MAX_THREADS_TRACKED = 1 << 24 };
 
 void ls_rec_u8(ls_buf *b, uint8_t v) { ls_buf_append(b, &v, 1); }
 void ls_rec_u16(ls_buf *b, uint16_t v)
@@ -30,6 +28,57 @@ void ls_rec_f32(ls_buf *b, float v)
     uint32_t u;
     memcpy(&u, &v, 4);
     ls_rec_u32(b, u);
+}
+
+void ls_rec_varint(ls_buf *b, uint64_t v)
+{
+    uint8_t x[10];
+    size_t k = 0;
+    do {
+        x[k] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v) x[k] |= 0x80;
+        k++;
+    } while (v);
+    ls_buf_append(b, x, k);
+}
+void ls_rec_svarint(ls_buf *b, int64_t v)
+{
+    ls_rec_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+void ls_rec_mask_raw(ls_buf *b, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < (n + 7) / 8; i++) ls_rec_u8(b, (uint8_t)(v >> (8 * i)));
+}
+void ls_rec_mask(ls_buf *b, uint64_t v, uint64_t ref, unsigned n)
+{
+    uint64_t x = v ^ ref;
+    unsigned k = (unsigned)__builtin_popcountll(x);
+    if (k <= (n + 7) / 8) {
+        ls_rec_u8(b, (uint8_t)k);
+        for (unsigned l = 0; l < 64; l++)
+            if ((x >> l) & 1) ls_rec_u8(b, (uint8_t)l);
+    } else {
+        ls_rec_u8(b, 0xff);
+        ls_rec_mask_raw(b, v, n);
+    }
+}
+void ls_rec_floats(ls_buf *b, const uint32_t *v, const uint32_t *ref, size_t k)
+{
+    for (size_t j = 0; j < k; j += 2) {
+        uint8_t nib = 0;
+        for (size_t h = 0; h < 2 && j + h < k; h++) {
+            uint32_t x = v[j + h] ^ ref[j + h];
+            for (int i = 0; i < 4; i++)
+                if ((x >> (8 * i)) & 0xff) nib |= (uint8_t)(1u << (4 * h + (size_t)i));
+        }
+        ls_rec_u8(b, nib);
+    }
+    for (size_t j = 0; j < k; j++) {
+        uint32_t x = v[j] ^ ref[j];
+        for (int i = 0; i < 4; i++)
+            if ((x >> (8 * i)) & 0xff) ls_rec_u8(b, (uint8_t)(x >> (8 * i)));
+    }
 }
 
 void ls_rec_header(ls_buf *b, ls_rec_machine m)
@@ -60,7 +109,6 @@ static uint32_t rd32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
 ls_status ls_rec_open(ls_rec_reader *r, const void *data, size_t len, ls_diag *d)
 {
@@ -70,6 +118,11 @@ ls_status ls_rec_open(ls_rec_reader *r, const void *data, size_t len, ls_diag *d
         return ls_diag_set(d, LS_ERR_PARSE, NULL, 0, 0, "not a lockstep recording (no LSR header)");
     r->version = rd16(p + 4);
     r->machine = (ls_rec_machine)rd16(p + 6);
+    if (r->version == 1)
+        return ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
+                           "recording version 1 (written by an older lockstep); this lockstep reads "
+                           "version %d: record the run again",
+                           LS_REC_VERSION);
     if (r->version != LS_REC_VERSION)
         return ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
                            "recording version %u (this lockstep reads version %d)", r->version,
@@ -107,16 +160,22 @@ ls_status ls_rec_next(ls_rec_reader *r, ls_rec_record *rec, bool *more, ls_diag 
     return LS_OK;
 }
 
-/* A bounds-checked cursor over one payload. */
+/* A bounds-checked cursor over one payload; the first problem is kept. */
 typedef struct cur {
     const uint8_t *p;
     size_t n, i;
     bool bad;
+    const char *why;
 } cur;
+static void fail(cur *c, const char *why)
+{
+    if (!c->bad) c->why = why;
+    c->bad = true;
+}
 static const uint8_t *take(cur *c, size_t k)
 {
     if (c->bad || k > c->n - c->i) {
-        c->bad = true;
+        fail(c, "record shorter than its fields");
         return NULL;
     }
     const uint8_t *q = c->p + c->i;
@@ -124,9 +183,75 @@ static const uint8_t *take(cur *c, size_t k)
     return q;
 }
 static uint8_t g8(cur *c) { const uint8_t *q = take(c, 1); return q ? q[0] : 0; }
-static uint16_t g16(cur *c) { const uint8_t *q = take(c, 2); return q ? rd16(q) : 0; }
 static uint32_t g32(cur *c) { const uint8_t *q = take(c, 4); return q ? rd32(q) : 0; }
-static uint64_t g64(cur *c) { const uint8_t *q = take(c, 8); return q ? rd64(q) : 0; }
+static uint64_t gvar(cur *c)
+{
+    uint64_t v = 0;
+    for (unsigned k = 0; k < 10; k++) {
+        uint8_t x = g8(c);
+        if (c->bad) return 0;
+        if (k == 9 && x > 1) break;
+        v |= (uint64_t)(x & 0x7f) << (7 * k);
+        if (!(x & 0x80)) return v;
+    }
+    fail(c, "varint longer than 64 bits");
+    return 0;
+}
+static int64_t gsvar(cur *c)
+{
+    uint64_t u = gvar(c);
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+static uint64_t gmask_raw(cur *c, unsigned n)
+{
+    uint64_t v = 0;
+    const uint8_t *q = take(c, (n + 7) / 8);
+    if (!q) return 0;
+    for (unsigned i = 0; i < (n + 7) / 8; i++) v |= (uint64_t)q[i] << (8 * i);
+    uint64_t lanes = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    if (v & ~lanes) fail(c, "mask names a lane outside the thread");
+    return v;
+}
+static uint64_t gmask(cur *c, uint64_t ref, unsigned n)
+{
+    unsigned k = g8(c);
+    if (c->bad) return 0;
+    if (k == 0xff) return gmask_raw(c, n);
+    if (k > 64) {
+        fail(c, "mask with a bad count");
+        return 0;
+    }
+    int prev = -1;
+    for (unsigned j = 0; j < k && !c->bad; j++) {
+        unsigned l = g8(c);
+        if (c->bad) break;
+        if ((int)l <= prev || l >= n) {
+            fail(c, "mask lanes not increasing or outside the thread");
+            break;
+        }
+        prev = (int)l;
+        ref ^= (uint64_t)1 << l;
+    }
+    return ref;
+}
+/* k values into out[j] = ref[j] ^ xor; out and ref may be the same. */
+static void gfloats(cur *c, uint32_t *out, const uint32_t *ref, size_t k)
+{
+    const uint8_t *nib = take(c, (k + 1) / 2);
+    if (!nib) return;
+    if ((k & 1) && (nib[k / 2] >> 4)) {
+        fail(c, "float block with bits in its unused nibble");
+        return;
+    }
+    for (size_t j = 0; j < k; j++) {
+        unsigned m = (nib[j / 2] >> (4 * (j & 1))) & 15;
+        uint32_t x = 0;
+        for (int i = 0; i < 4; i++)
+            if ((m >> i) & 1) x |= (uint32_t)g8(c) << (8 * i);
+        if (c->bad) return;
+        out[j] = ref[j] ^ x;
+    }
+}
 
 static ls_status bad(ls_diag *d, const ls_rec_record *rec, const char *what)
 {
@@ -135,98 +260,228 @@ static ls_status bad(ls_diag *d, const ls_rec_record *rec, const char *what)
     ls_diag_at_offset(d, (long)rec->offset);
     return LS_ERR_PARSE;
 }
-
-/* Per-thread lane counts of the R500 threads begun so far (0: not begun);
- * kept sparse as a sorted array would be slower; threads arrive in order
- * from r500_run, but the check must not rely on it: a small open table. */
-typedef struct lanes_map {
-    uint32_t *key;
-    uint8_t *n;
-    size_t cap, used;
-    bool oom;
-} lanes_map;
-static size_t hslot(const lanes_map *m, uint32_t k)
+static ls_status bad_at(ls_diag *d, size_t offset, const char *what)
 {
-    size_t h = (size_t)(k * 2654435761u) & (m->cap - 1);
-    while (m->n[h] && m->key[h] != k) h = (h + 1) & (m->cap - 1);
-    return h;
-}
-static void map_put(lanes_map *m, uint32_t k, uint8_t n);
-static bool map_grow(lanes_map *m)
-{
-    size_t ncap = m->cap ? m->cap * 2 : 256;
-    lanes_map nm = {calloc(ncap, 4), calloc(ncap, 1), ncap, 0, false};
-    if (!nm.key || !nm.n) {
-        free(nm.key);
-        free(nm.n);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->n[i]) map_put(&nm, m->key[i], m->n[i]);
-    free(m->key);
-    free(m->n);
-    *m = nm;
-    return true;
-}
-static void map_put(lanes_map *m, uint32_t k, uint8_t n)
-{
-    if ((m->used + 1) * 2 > m->cap && !map_grow(m)) {
-        m->oom = true;
-        return;
-    }
-    size_t h = hslot(m, k);
-    if (!m->n[h]) m->used++;
-    m->key[h] = k;
-    m->n[h] = n;
-}
-static uint8_t map_get(const lanes_map *m, uint32_t k)
-{
-    if (!m->cap) return 0;
-    return m->n[hslot(m, k)];
+    ls_rec_record r = {LS_REC_R500_THREAD, NULL, 0, offset};
+    return bad(d, &r, what);
 }
 
-static ls_status check_r500_inst(cur *c, const ls_rec_record *rec, const lanes_map *lm,
-                                 ls_rec_summary *s, ls_diag *d)
+/* Lane blocks: u8 k, k × (u8 file, u8 reg, u8 ch, u8 r <= 64, n values,
+ * lane l XOR lane l-r, XOR 0 where r = 0 or l < r); temps (file 0, reg
+ * below ntemps) into regs->temp, outputs (file 1 reg 0..3, file 2 W) into
+ * out/w. */
+static void gblocks(cur *c, bool temps, unsigned n, unsigned ntemps, uint32_t (*temp)[4][LS_REC_MAX_LANES],
+                    uint32_t (*out)[4][LS_REC_MAX_LANES], uint32_t *w)
 {
-    uint32_t t = g32(c);
-    g16(c);
-    g8(c);
-    uint16_t flags = g16(c);
-    if (c->bad) return bad(d, rec, "short instruction record");
-    unsigned n = map_get(lm, t);
-    if (!n) return bad(d, rec, "instruction of a thread that has not begun");
-    uint64_t lanes = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-    if (flags & ~(unsigned)LS_REC_F_ALL) return bad(d, rec, "unknown flag bits");
-    if (flags & LS_REC_F_ACTIVE) g64(c);
-    if (flags & LS_REC_F_KILLED) g64(c);
-    if (flags & LS_REC_F_PRED) take(c, 5 * 8);
-    if (flags & LS_REC_F_MASKS) take(c, 3 * 8);
-    if (flags & LS_REC_F_AL) g32(c);
-    if (flags & LS_REC_F_COUNTERS) take(c, n);
-    if (flags & LS_REC_F_LOOPS) {
-        unsigned k = g8(c);
-        if (k > MAX_STACK) return bad(d, rec, "loop stack deeper than 16");
-        take(c, (size_t)k * (4 + 4 + 1 + 8 + 8));
+    unsigned k = g8(c);
+    for (unsigned j = 0; j < k && !c->bad; j++) {
+        unsigned file = g8(c), reg = g8(c), ch = g8(c), r = g8(c);
+        if (c->bad) return;
+        bool ok = temps ? file == 0 && reg < ntemps && ch < 4
+                        : (file == 1 && reg < 4 && ch < 4) || (file == 2 && reg == 0 && ch == 0);
+        if (!ok) {
+            fail(c, temps ? "initial value of no temp" : "final value of no output register");
+            return;
+        }
+        if (r > 64) {
+            fail(c, "lane block reference beyond 64 lanes");
+            return;
+        }
+        uint32_t *dst = file == 0 ? temp[reg][ch] : file == 1 ? out[reg][ch] : w;
+        uint32_t v[LS_REC_MAX_LANES];
+        static const uint32_t zero[LS_REC_MAX_LANES];
+        gfloats(c, v, zero, n);
+        if (c->bad) return;
+        for (unsigned l = 0; l < n; l++) dst[l] = v[l] ^ (r && l >= r ? dst[l - r] : 0);
     }
-    if (flags & LS_REC_F_ADDRS) {
-        unsigned k = g8(c);
-        if (k > MAX_STACK) return bad(d, rec, "address stack deeper than 16");
-        take(c, (size_t)k * 2);
+}
+
+ls_status ls_rec_r500_begin(ls_rec_r500_cursor *k, const ls_rec_record *rec, ls_diag *d)
+{
+    memset(k, 0, sizeof *k);
+    k->offset = rec->offset;
+    cur c = {rec->data, rec->len, 0, false, NULL};
+    uint64_t t = gvar(&c);
+    unsigned n = g8(&c);
+    if (c.bad) return bad(d, rec, "short thread record");
+    if (t > UINT32_MAX) return bad(d, rec, "thread number beyond 32 bits");
+    if (n < 1 || n > LS_REC_MAX_LANES) return bad(d, rec, "lanes outside 1..64");
+    k->thread = (uint32_t)t;
+    k->n = n;
+    k->lanes = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    k->covered = gmask_raw(&c, n);
+    int64_t x = 0, y = 0;
+    for (unsigned l = 0; l < n && !c.bad; l++) {
+        x += gsvar(&c);
+        y += gsvar(&c);
+        if (x < 0 || y < 0 || x > 0xffff || y > 0xffff) fail(&c, "lane pixel outside 0..65535");
+        k->px[l] = (uint16_t)x;
+        k->py[l] = (uint16_t)y;
     }
-    unsigned nw = g16(c);
-    for (unsigned i = 0; i < nw && !c->bad; i++) {
-        unsigned file = g8(c), reg = g8(c), ch = g8(c);
-        uint64_t m = g64(c);
-        if (c->bad) break;
-        if (file > 2 || ch > 3 || (file == 0 && reg > 127) || (file == 1 && reg > 3) ||
-            (file == 2 && reg))
-            return bad(d, rec, "write to no register");
-        if (m & ~lanes) return bad(d, rec, "write to a lane outside the thread");
-        take(c, 4u * (unsigned)__builtin_popcountll(m));
-        s->values += (uint64_t)__builtin_popcountll(m);
+    k->ntemps = g8(&c);
+    if (!c.bad && k->ntemps > LS_REC_MAX_TEMPS) return bad(d, rec, "more than 128 temps");
+    gblocks(&c, true, n, k->ntemps, k->regs.temp, NULL, NULL);
+    k->ninst = gvar(&c);
+    uint64_t nb = gvar(&c);
+    if (c.bad) return bad(d, rec, c.why);
+    if (nb > c.n - c.i) return bad(d, rec, "control stream runs past the record");
+    if (k->ninst > nb) return bad(d, rec, "more instructions than control bytes");
+    k->ctl = c.p + c.i;
+    k->ctl_len = (size_t)nb;
+    c.i += (size_t)nb;
+    gblocks(&c, false, n, 0, NULL, k->fout, k->fw);
+    unsigned hv = g8(&c);
+    if (c.bad) return bad(d, rec, c.why);
+    if (hv > 1) return bad(d, rec, "values flag not 0 or 1");
+    k->has_values = hv == 1;
+    if (k->has_values) {
+        uint64_t vb = gvar(&c);
+        if (c.bad) return bad(d, rec, c.why);
+        if (vb != c.n - c.i) return bad(d, rec, "values stream size disagrees with the record");
+        k->val = c.p + c.i;
+        k->val_len = (size_t)vb;
+        c.i += (size_t)vb;
     }
-    if (c->bad || c->i != c->n) return bad(d, rec, "instruction record size disagrees with its fields");
-    s->instructions++;
+    if (c.i != c.n) return bad(d, rec, "thread record size disagrees with its fields");
+    return LS_OK;
+}
+
+ls_status ls_rec_r500_step(ls_rec_r500_cursor *k, ls_diag *d)
+{
+    if (k->index >= k->ninst) return bad_at(d, k->offset, "more steps than instructions");
+    cur c = {k->ctl, k->ctl_len, k->ctl_pos, false, NULL};
+    ls_rec_r500_state *s = &k->st;
+    unsigned n = k->n;
+    unsigned f = 0;
+    if (k->run) {
+        k->run--; /* inside a run of plain entries */
+    } else {
+        f = g8(&c);
+        if (f & LS_REC_C_EXT) {
+            f |= (unsigned)g8(&c) << 8;
+            if (!c.bad && !(f >> 8)) { /* a run: r >= 2 plain entries, this the first */
+                unsigned r = g8(&c);
+                if (!c.bad && r < 2) fail(&c, "run of fewer than 2 entries");
+                if (!c.bad && r > k->ninst - k->index) fail(&c, "run beyond the thread's instructions");
+                k->run = r - 1;
+                f = 0;
+            }
+        }
+    }
+    uint64_t pc = (k->index ? s->pc : (uint64_t)-1) + 1;
+    if (f & LS_REC_C_PC) pc = gvar(&c);
+    if (!c.bad && pc > 0xffff) fail(&c, "pc beyond 65535");
+    s->pc = (unsigned)pc;
+    if (f & LS_REC_C_ACTIVE) s->active = gmask(&c, s->active, n);
+    if (f & LS_REC_C_BRANCH) s->branch = gmask(&c, s->branch, n);
+    if (f & LS_REC_C_BREAK) s->brk = gmask(&c, s->brk, n);
+    if (f & LS_REC_C_CONT) s->cont = gmask(&c, s->cont, n);
+    if (f & LS_REC_C_COUNTERS) {
+        unsigned m = g8(&c);
+        if (m == 0x80) {
+            for (unsigned l = 0; l < n && !c.bad; l++) s->counters[l] = (s->branch >> l) & 1 ? g8(&c) : 0;
+        } else if (m < 0x80) {
+            int prev = -1;
+            for (unsigned j = 0; j < m && !c.bad; j++) {
+                unsigned l = g8(&c), v = g8(&c);
+                if (c.bad) break;
+                if ((int)l <= prev || l >= n) fail(&c, "counter lanes not increasing or outside the thread");
+                else s->counters[l] = (uint8_t)v;
+                prev = (int)l;
+            }
+        } else fail(&c, "counters with a bad count");
+    }
+    if (f & LS_REC_C_LOOPS) {
+        unsigned depth = g8(&c);
+        if (!c.bad && depth > LS_REC_MAX_STACK) fail(&c, "loop stack deeper than 16");
+        for (unsigned j = 0; j < depth && !c.bad; j++) {
+            ls_rec_frame *fr = &s->loop[j];
+            if (j >= s->loop_depth) memset(fr, 0, sizeof *fr);
+            unsigned fm = g8(&c);
+            if (fm >= 0x40 || (fm & 0x21) == 0x21) fail(&c, "loop frame with unknown or clashing field bits");
+            if (fm & 32) fr->count--; /* one less (wraps as u32) */
+            if (fm & 1) {
+                uint64_t v = gvar(&c);
+                if (v > UINT32_MAX) fail(&c, "loop count beyond 32 bits");
+                fr->count = (uint32_t)v;
+            }
+            if (fm & 2) {
+                int64_t v = gsvar(&c);
+                if (v < INT32_MIN || v > INT32_MAX) fail(&c, "loop aL beyond 32 bits");
+                fr->al = (int32_t)v;
+            }
+            if (fm & 4) {
+                unsigned v = g8(&c);
+                if (v > 1) fail(&c, "is_loop not 0 or 1");
+                fr->is_loop = (uint8_t)v;
+            }
+            if (fm & 8) fr->brk = gmask(&c, fr->brk, n);
+            if (fm & 16) fr->cont = gmask(&c, fr->cont, n);
+        }
+        if (!c.bad) s->loop_depth = depth;
+    }
+    if (f & LS_REC_C_KILLED) s->killed = gmask(&c, s->killed, n);
+    for (int i = 0; i < 4; i++)
+        if (f & (LS_REC_C_PRED << i)) s->pred[i] = gmask(&c, s->pred[i], n);
+    if (f & LS_REC_C_ALU) s->alu = gmask(&c, s->alu, n);
+    if (f & LS_REC_C_AL) {
+        int64_t v = gsvar(&c);
+        if (v < INT32_MIN || v > INT32_MAX) fail(&c, "aL beyond 32 bits");
+        s->al = (int32_t)v;
+    }
+    if (f & LS_REC_C_ADDRS) {
+        unsigned depth = g8(&c);
+        if (!c.bad && depth > LS_REC_MAX_STACK) fail(&c, "address stack deeper than 16");
+        for (unsigned j = 0; j < depth && !c.bad; j++) {
+            uint64_t a = gvar(&c);
+            if (a > 0xffff) fail(&c, "return address beyond 65535");
+            s->addr[j] = (uint16_t)a;
+        }
+        if (!c.bad) s->addr_depth = depth;
+    }
+    if (c.bad) return bad_at(d, k->offset, c.why);
+    k->ctl_pos = c.i;
+    k->nwrites = 0;
+    if (k->has_values) {
+        cur v = {k->val, k->val_len, k->val_pos, false, NULL};
+        uint64_t nw = gvar(&v);
+        if (!v.bad && nw > LS_REC_MAX_WRITES) fail(&v, "more than 32 writes in one instruction");
+        for (unsigned j = 0; j < nw && !v.bad; j++) {
+            uint64_t key = gvar(&v);
+            unsigned file = (unsigned)(key & 3), ch = (unsigned)(key >> 2) & 3;
+            uint64_t reg = key >> 4;
+            if (v.bad) break;
+            if (file > 2 || (file == 0 && reg >= k->ntemps) || (file == 1 && reg > 3) ||
+                (file == 2 && (reg || ch))) {
+                fail(&v, "write to no register");
+                break;
+            }
+            uint64_t m = gmask(&v, s->active, n);
+            uint32_t *regv = file == 0 ? k->regs.temp[reg][ch] : file == 1 ? k->regs.out[reg][ch] : k->regs.w;
+            uint32_t vals[LS_REC_MAX_LANES], ref[LS_REC_MAX_LANES];
+            unsigned q = 0;
+            for (unsigned l = 0; l < n; l++)
+                if ((m >> l) & 1) ref[q++] = regv[l];
+            gfloats(&v, vals, ref, q);
+            if (v.bad) break;
+            q = 0;
+            for (unsigned l = 0; l < n; l++)
+                if ((m >> l) & 1) regv[l] = vals[q++];
+            k->writes[k->nwrites++] = (ls_rec_r500_write){(uint8_t)file, (uint8_t)reg, (uint8_t)ch, m};
+        }
+        if (v.bad) return bad_at(d, k->offset, v.why);
+        k->val_pos = v.i;
+    }
+    k->index++;
+    return LS_OK;
+}
+
+ls_status ls_rec_r500_end(const ls_rec_r500_cursor *k, ls_diag *d)
+{
+    if (k->index != k->ninst || k->run) return bad_at(d, k->offset, "fewer steps than instructions");
+    if (k->ctl_pos != k->ctl_len) return bad_at(d, k->offset, "control stream longer than its instructions");
+    if (k->has_values && k->val_pos != k->val_len)
+        return bad_at(d, k->offset, "values stream longer than its instructions");
     return LS_OK;
 }
 
@@ -238,7 +493,9 @@ ls_status ls_rec_check(const void *data, size_t len, ls_rec_summary *s, ls_diag 
     if (st) return st;
     s->machine = r.machine;
     s->version = r.version;
-    lanes_map lm = {0};
+    ls_rec_r500_cursor *tc = NULL;
+    bool any_thread = false;
+    uint32_t last_thread = 0;
     uint32_t last_clock = 0;
     bool any_clock = false;
     for (;;) {
@@ -246,7 +503,7 @@ ls_status ls_rec_check(const void *data, size_t len, ls_rec_summary *s, ls_diag 
         bool more;
         if ((st = ls_rec_next(&r, &rec, &more, d)) != LS_OK || !more) break;
         s->records++;
-        cur c = {rec.data, rec.len, 0, false};
+        cur c = {rec.data, rec.len, 0, false, NULL};
         if (s->records == 1 && rec.tag != LS_REC_META) {
             st = bad(d, &rec, "the first record is not META");
             break;
@@ -303,35 +560,28 @@ ls_status ls_rec_check(const void *data, size_t len, ls_rec_summary *s, ls_diag 
         }
         case LS_REC_R500_THREAD: {
             if (r.machine != LS_REC_R500) { st = bad(d, &rec, "an R500 record in a PP5 recording"); break; }
-            uint32_t t = g32(&c);
-            unsigned n = g8(&c);
-            uint64_t cov = g64(&c);
-            if (c.bad) { st = bad(d, &rec, "short thread record"); break; }
-            if (n < 1 || n > LS_REC_MAX_LANES) { st = bad(d, &rec, "lanes outside 1..64"); break; }
-            if (n < 64 && (cov >> n)) { st = bad(d, &rec, "covered lanes outside the thread"); break; }
-            take(&c, (size_t)n * 4);
-            unsigned nt = g8(&c);
-            if (nt > 128) { st = bad(d, &rec, "more than 128 temps"); break; }
-            take(&c, (size_t)nt * 4 * n * 4);
-            if (c.bad || c.i != c.n) { st = bad(d, &rec, "thread record size disagrees with its counts"); break; }
-            if (map_get(&lm, t)) { st = bad(d, &rec, "a thread begins twice"); break; }
-            if (s->threads >= MAX_THREADS_TRACKED) { st = bad(d, &rec, "too many threads"); break; }
-            map_put(&lm, t, (uint8_t)n);
-            if (lm.oom) { st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory"); break; }
+            if (!tc && !(tc = malloc(sizeof *tc))) { st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory"); break; }
+            if ((st = ls_rec_r500_begin(tc, &rec, d))) break;
+            if (any_thread && tc->thread <= last_thread) { st = bad(d, &rec, "thread numbers do not increase"); break; }
+            any_thread = true;
+            last_thread = tc->thread;
+            for (uint64_t i = 0; i < tc->ninst && !st; i++) {
+                st = ls_rec_r500_step(tc, d);
+                for (unsigned j = 0; j < tc->nwrites; j++)
+                    s->values += (uint64_t)__builtin_popcountll(tc->writes[j].lanes);
+            }
+            if (st || (st = ls_rec_r500_end(tc, d))) break;
             s->threads++;
+            s->value_threads += tc->has_values;
+            s->instructions += tc->ninst;
             break;
         }
-        case LS_REC_R500_INST:
-            if (r.machine != LS_REC_R500) { st = bad(d, &rec, "an R500 record in a PP5 recording"); break; }
-            st = check_r500_inst(&c, &rec, &lm, s, d);
-            break;
         default:
             break; /* unknown tags are skipped (newer writers) */
         }
         if (st) break;
     }
     if (!st && s->records == 0) st = ls_diag_set(d, LS_ERR_PARSE, NULL, 0, 0, "recording without records");
-    free(lm.key);
-    free(lm.n);
+    free(tc);
     return st;
 }

@@ -388,3 +388,46 @@ void mesa_cs_rs_map_of(const mesa_cs_draw *dr, mesa_cs_rs_map *m)
             m->col[m->ncol++] = (int)((in >> 18) & 0x7Fu);
     }
 }
+
+ls_status mesa_cs_decode_bytes(const char *name, const void *bytes, size_t len, mesa_cs *out,
+                               ls_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (len % 4) {
+        ls_diag_set(d, LS_ERR_PARSE, name, 0, 0, "%zu bytes is not a whole number of dwords", len);
+        ls_diag_at_offset(d, (long)(len - len % 4));
+        return LS_ERR_PARSE;
+    }
+    size_t n = len / 4;
+    uint32_t *dw = malloc(n ? n * 4 : 4);
+    if (!dw)
+        return ls_diag_set(d, LS_ERR_NOMEM, name, 0, 0, "out of memory");
+    const uint8_t *p = bytes;
+    for (size_t k = 0; k < n; k++, p += 4)
+        dw[k] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    ls_status st = mesa_cs_decode(name, dw, n, out, d);
+    free(dw);
+    return st;
+}
+
+ls_status mesa_cs_jobs_json(const mesa_cs *cs, const char *name, long which, ls_buf *b, ls_diag *d)
+{
+    if (cs->ndraws == 0)
+        return ls_diag_set(d, LS_ERR_PARSE, name, 0, 0, "the command stream has no draw packet");
+    if (which >= (long)cs->ndraws)
+        return ls_diag_set(d, LS_ERR_RANGE, name, 0, 0, "draw %ld requested, the stream has %zu", which,
+                           cs->ndraws);
+    if (which == MESA_CS_ALL) {
+        ls_buf_puts(b, "[\n");
+        for (size_t k = 0; k < cs->ndraws; k++) {
+            if (k)
+                ls_buf_puts(b, ",\n");
+            mesa_cs_job_json(&cs->draws[k], k, b);
+        }
+        ls_buf_puts(b, "]\n");
+    } else {
+        size_t k = which >= 0 ? (size_t)which : cs->ndraws - 1;
+        mesa_cs_job_json(&cs->draws[k], k, b);
+    }
+    return LS_OK;
+}

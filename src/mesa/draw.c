@@ -572,7 +572,19 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
         free(consts);
         return draw_fail(dr, LS_ERR_NOMEM, name, "out of memory");
     }
-    memcpy(consts, x->vec[PVS_CONST_START], R500_PVS_NUM_CONSTS * sizeof *consts);
+    /* The program's constant c[i] is vector PVS_CONST_START + base + i:
+     * VAP_PVS_CONST_CNTL PVS_CONST_BASE_OFFSET (r300_reg.h: bits from 0;
+     * PVS_MAX_CONST_ADDR from 16; "Addresses are relative to the vertex
+     * program parameters area"). Mesa's r300 on R500 moves the base through
+     * its 1024 constant vectors from draw to draw (r300_emit_vs_constants
+     * uploads to R500_PVS_CONST_START + buffer_base). Past the vector space:
+     * zero. */
+    size_t cbase = PVS_CONST_START + (R(x, VAP_PVS_CONST_CNTL) & 0xffffu);
+    memset(consts, 0, R500_PVS_NUM_CONSTS * sizeof *consts);
+    if (cbase < PVS_VECS) {
+        size_t nc = PVS_VECS - cbase < R500_PVS_NUM_CONSTS ? PVS_VECS - cbase : R500_PVS_NUM_CONSTS;
+        memcpy(consts, x->vec[cbase], nc * sizeof *consts);
+    }
     /* Vertex flow control (docs/r500-vs.md; Mesa writes these for every
      * program, zeros when it has no flow control). */
     r500_pvs_fc fc;
@@ -900,9 +912,13 @@ void mesa_exec_json(const mesa_exec *e, const char *name, ls_buf *b)
         if (a & MESA_EXEC_PACKET3)
             ls_buf_printf(b, "%s\n  {\"packet3\": \"0x%02x\", \"count\": %u}", k ? "," : "",
                           a & 0xffu, e->unknown[k].count);
-        else
-            ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"count\": %u}", k ? "," : "", a,
-                          e->unknown[k].count);
+        else {
+            char nm[64];
+            bool named = mesa_reg_name(a, nm, sizeof nm);
+            ls_buf_printf(b, "%s\n  {\"reg\": \"0x%04x\", \"name\": %s%s%s, \"count\": %u}",
+                          k ? "," : "", a, named ? "\"" : "", named ? nm : "null",
+                          named ? "\"" : "", e->unknown[k].count);
+        }
     }
     ls_buf_puts(b, "\n ]\n}\n");
 }

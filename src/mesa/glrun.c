@@ -185,6 +185,7 @@ int main(int argc, char **argv)
 {
     const char *frag = NULL, *vert = NULL, *out = NULL, *shader_test = NULL;
     const char *varying_prefix = NULL;
+    bool pipeline = false;
     const char *uniforms[MAX_UNIFORMS];
     int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
     bool vbo = false;
@@ -212,6 +213,8 @@ int main(int argc, char **argv)
             shader_test = argv[++i];
         else if (!strcmp(argv[i], "--varying-pass") && i + 1 < argc)
             varying_prefix = argv[++i];
+        else if (!strcmp(argv[i], "--pipeline"))
+            pipeline = true;
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] != '-' && !frag)
@@ -220,12 +223,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform n=v,...]... "
                             "[--size WxH] [--float] [-o out.bin]\n"
                             "       lockstep-mesa-gl --shader-test FILE [-o out.bin] "
-                            "[--varying-pass PREFIX]\n");
+                            "[--varying-pass PREFIX | --pipeline]\n");
             return 2;
         }
     }
     if (shader_test)
-        return glrun_shader_test(shader_test, out, varying_prefix);
+        return glrun_shader_test(shader_test, out, varying_prefix, pipeline);
     if (!frag) {
         fprintf(stderr, "lockstep-mesa-gl: no fragment shader given\n");
         return 2;

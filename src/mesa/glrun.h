@@ -2,6 +2,8 @@
  * a piglit shader_test). */
 #ifndef LOCKSTEP_MESA_GLRUN_H
 #define LOCKSTEP_MESA_GLRUN_H
+#include <stdbool.h>
+
 #include <EGL/egl.h>
 
 /* EGL surfaceless display and a current GL 2.1 context; 0 on success. */
@@ -15,5 +17,5 @@ int glrun_write_pixels(const char *path, int w, int h);
 /* Run a piglit shader_test's GL commands (docs/mesa.md "piglit"), or with
  * varying_prefix llvmpipe's pass computing its varying per draw: exit status
  * 0 done, 77 a requirement r300/llvmpipe lacks (reason on stdout), 1 failure. */
-int glrun_shader_test(const char *path, const char *out, const char *varying_prefix);
+int glrun_shader_test(const char *path, const char *out, const char *varying_prefix, bool pipeline);
 #endif

@@ -291,6 +291,54 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
             }
             rect++;
             break;
+        case PIGLIT_DRAW_ARRAYS: {
+            /* shader_runner: each [vertex data] column to the attribute of
+             * its name, then glDrawArrays */
+            static const GLenum modes[] = {GL_POINTS,         GL_LINES,          GL_LINE_LOOP,
+                                           GL_LINE_STRIP,     GL_TRIANGLES,      GL_TRIANGLE_STRIP,
+                                           GL_TRIANGLE_FAN,   GL_QUADS,          GL_QUAD_STRIP,
+                                           GL_POLYGON};
+            GLint locs[PIGLIT_MAX_ATTRS];
+            for (int k = 0; k < t->nattr; k++) {
+                locs[k] = glGetAttribLocation(prog, t->attr_name[k]);
+                if (locs[k] < 0)
+                    continue; /* not an active attribute (shader_runner too) */
+                glVertexAttribPointer((GLuint)locs[k], t->attr_comps[k], GL_FLOAT, GL_FALSE,
+                                      t->vstride * (GLsizei)sizeof(float),
+                                      t->vdata + t->attr_offset[k]);
+                glEnableVertexAttribArray((GLuint)locs[k]);
+            }
+            if (!varying_prefix)
+                glDrawArrays(modes[c->iv[0]], c->iv[1], c->iv[2]);
+            for (int k = 0; k < t->nattr; k++)
+                if (locs[k] >= 0)
+                    glDisableVertexAttribArray((GLuint)locs[k]);
+            break;
+        }
+        case PIGLIT_FRUSTUM: /* shader_runner: the projection, modelview back to identity */
+            glMatrixMode(GL_PROJECTION);
+            glLoadIdentity();
+            glFrustum(c->v[0], c->v[1], c->v[2], c->v[3], c->v[4], c->v[5]);
+            glMatrixMode(GL_MODELVIEW);
+            glLoadIdentity();
+            break;
+        case PIGLIT_ENABLE: {
+            GLenum cap = c->iv[0] == 6 ? GL_VERTEX_PROGRAM_TWO_SIDE
+                                       : (GLenum)(GL_CLIP_PLANE0 + c->iv[0]);
+            if (c->iv[1])
+                glEnable(cap);
+            else
+                glDisable(cap);
+            break;
+        }
+        case PIGLIT_CLIP_PLANE: {
+            GLdouble eq[4] = {c->v[0], c->v[1], c->v[2], c->v[3]};
+            glClipPlane((GLenum)(GL_CLIP_PLANE0 + c->iv[0]), eq);
+            break;
+        }
+        case PIGLIT_SHADE_MODEL:
+            glShadeModel(c->iv[0] ? GL_FLAT : GL_SMOOTH);
+            break;
         case PIGLIT_ORTHO: /* piglit_gen_ortho_projection */
             glMatrixMode(GL_PROJECTION);
             glLoadIdentity();
@@ -307,7 +355,7 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
     return out ? glrun_write_pixels(out, t->width, t->height) : 0;
 }
 
-int glrun_shader_test(const char *path, const char *out, const char *varying_prefix)
+int glrun_shader_test(const char *path, const char *out, const char *varying_prefix, bool pipeline)
 {
     ls_buf text;
     ls_buf_init(&text);
@@ -333,7 +381,7 @@ int glrun_shader_test(const char *path, const char *out, const char *varying_pre
     if (t.skip[0]) {
         printf("skip: %s\nskip-key: %s\n", t.skip, t.skip_key);
         rc = 77;
-    } else if (!piglit_test_check_inputs(&t)) {
+    } else if (pipeline ? !piglit_test_check_pipeline(&t) : !piglit_test_check_inputs(&t)) {
         printf("skip: %s\nskip-key: %s\n", t.skip, t.skip_key);
         rc = 77;
     } else if (varying_prefix && t.varying.kind == PIGLIT_VARYING_NONE) {

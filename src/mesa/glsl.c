@@ -82,3 +82,32 @@ size_t mesa_glsl_uniforms(const char *src, size_t len, char (*names)[MESA_GLSL_N
     free(t);
     return found;
 }
+
+/* The name part of a setting "NAME=..." equals name. */
+static bool setting_names(const char *setting, const char *name)
+{
+    size_t l = strcspn(setting, "=");
+    return l == strlen(name) && !strncmp(setting, name, l);
+}
+
+void mesa_glsl_check_uniforms(const char *src, size_t len, const char *const *settings, size_t nsettings,
+                              mesa_glsl_uniform_check *out)
+{
+    memset(out, 0, sizeof *out);
+    out->declared = mesa_glsl_uniforms(src, len, out->names, MESA_GLSL_MAX_UNIFORMS);
+    out->kept = out->declared < MESA_GLSL_MAX_UNIFORMS ? out->declared : MESA_GLSL_MAX_UNIFORMS;
+    for (size_t i = 0; i < out->kept; i++) {
+        for (size_t k = 0; k < nsettings && !out->set[i]; k++)
+            out->set[i] = setting_names(settings[k], out->names[i]);
+        out->unset += !out->set[i];
+    }
+    if (out->declared > out->kept)
+        return; /* a setting may name one that was not kept */
+    for (size_t k = 0; k < nsettings && out->nunknown < MESA_GLSL_MAX_UNIFORMS; k++) {
+        bool found = false;
+        for (size_t i = 0; i < out->kept && !found; i++)
+            found = setting_names(settings[k], out->names[i]);
+        if (!found)
+            out->unknown[out->nunknown++] = k;
+    }
+}

@@ -21,6 +21,7 @@ typedef enum section {
     SEC_VS_PASSTHROUGH,
     SEC_FS,
     SEC_TEST,
+    SEC_VERTEX_DATA,
     SEC_OTHER,
 } section;
 
@@ -203,7 +204,47 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
             return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,          \
                                 "expected a number here");                                   \
     } while (0)
-    if (starts_word(s, "clear", &rest) && starts_word(rest + strspn(rest, " \t"), "color", &rest)) {
+    if (starts_word(s, "frustum", &rest)) {
+        c.kind = PIGLIT_FRUSTUM;
+        NUMBERS(c.v, 6);
+        if (n != 6 || !sane(c.v, 6) || c.v[0] == c.v[1] || c.v[2] == c.v[3] || !(c.v[4] > 0) ||
+            !(c.v[5] > c.v[4]))
+            return number_error(d, file, line, col0 + 1, s,
+                                "frustum: expected left right bottom top near far, 0 < near < far");
+    } else if (starts_word(s, "enable", &rest) || starts_word(s, "disable", &rest)) {
+        rest += strspn(rest, " \t");
+        c.kind = PIGLIT_ENABLE;
+        c.iv[1] = s[0] == 'e';
+        if (!strncmp(rest, "GL_CLIP_PLANE", 13) && rest[13] >= '0' && rest[13] <= '5' &&
+            (!rest[14] || isspace((unsigned char)rest[14])))
+            c.iv[0] = rest[13] - '0';
+        else if (starts_word(rest, "GL_VERTEX_PROGRAM_TWO_SIDE", &rest))
+            c.iv[0] = 6;
+        else {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+    } else if (starts_word(s, "clip", &rest) &&
+               starts_word(rest + strspn(rest, " \t"), "plane", &rest)) {
+        float v[5];
+        NUMBERS(v, 5);
+        if (n != 5 || v[0] < 0 || v[0] > 5 || v[0] != (float)(int)v[0] || !sane(v + 1, 4))
+            return number_error(d, file, line, col0 + 1, s,
+                                "clip plane: expected a plane 0..5 and four coefficients");
+        c.kind = PIGLIT_CLIP_PLANE;
+        c.iv[0] = (int)v[0];
+        memcpy(c.v, v + 1, 4 * sizeof *v);
+    } else if (starts_word(s, "shade", &rest) &&
+               starts_word(rest + strspn(rest, " \t"), "model", &rest)) {
+        rest += strspn(rest, " \t");
+        c.kind = PIGLIT_SHADE_MODEL;
+        if (starts_word(rest, "flat", &rest))
+            c.iv[0] = 1;
+        else if (!starts_word(rest, "smooth", &rest)) {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+    } else if (starts_word(s, "clear", &rest) && starts_word(rest + strspn(rest, " \t"), "color", &rest)) {
         c.kind = PIGLIT_CLEAR_COLOR;
         NUMBERS(c.v, 4);
     } else if (!strcmp(s, "clear")) {
@@ -229,6 +270,29 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         bool integer = type[0] == 'i' || type[0] == 'b';
         NUMBERS_I(c.v, integer ? c.iv : NULL, comps);
         c.nv = comps;
+    } else if (starts_word(s, "draw", &rest) &&
+               starts_word(rest + strspn(rest, " \t"), "arrays", &rest)) {
+        static const char *const modes[] = {"GL_POINTS", "GL_LINES", "GL_LINE_LOOP",
+                                            "GL_LINE_STRIP", "GL_TRIANGLES", "GL_TRIANGLE_STRIP",
+                                            "GL_TRIANGLE_FAN", "GL_QUADS", "GL_QUAD_STRIP",
+                                            "GL_POLYGON", NULL};
+        rest += strspn(rest, " \t");
+        int m = -1;
+        for (int k = 0; modes[k] && m < 0; k++)
+            if (starts_word(rest, modes[k], &rest))
+                m = k;
+        if (m < 0) {
+            set_skip(t, line, "test command '%.40s' is not supported", s);
+            return LS_OK;
+        }
+        float fc[2];
+        NUMBERS(fc, 2);
+        if (n != 2 || fc[0] < 0 || fc[1] < 0 || fc[0] + fc[1] > (float)PIGLIT_MAX_ROWS ||
+            fc[0] != (float)(int)fc[0] || fc[1] != (float)(int)fc[1])
+            return number_error(d, file, line, col0 + 1, s,
+                                "draw arrays: expected whole first and count within the data");
+        c.kind = PIGLIT_DRAW_ARRAYS;
+        c.iv[0] = m, c.iv[1] = (int)fc[0], c.iv[2] = (int)fc[1];
     } else if (starts_word(s, "draw", &rest) && starts_word(rest + strspn(rest, " \t"), "rect", &rest)) {
         rest += strspn(rest, " \t");
         if (starts_word(rest, "ortho", &rest)) {
@@ -381,6 +445,71 @@ static ls_status require_line(piglit_test *t, const char *s, const char *file, i
     return LS_OK;
 }
 
+/* A line of [vertex data] (shader_runner's vertex_attrib_description): the
+ * first is the header, NAME/TYPE/COUNT per column (float only here), the
+ * others one number per component. */
+static ls_status vertex_data_line(piglit_test *t, const char *s, const char *file, int line,
+                                  int col0, ls_diag *d)
+{
+    if (t->skip[0])
+        return LS_OK;
+    if (!t->nattr) {
+        const char *p = s;
+        while (*p) {
+            p += strspn(p, " \t");
+            size_t l = strcspn(p, " \t");
+            if (!l)
+                break;
+            char tok[128];
+            if (l >= sizeof tok || t->nattr == PIGLIT_MAX_ATTRS) {
+                set_skip(t, line, "%s", "[vertex data]: more than 8 attributes or a long name");
+                return LS_OK;
+            }
+            memcpy(tok, p, l);
+            tok[l] = 0;
+            p += l;
+            char *a = strchr(tok, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+            long n = b ? strtol(b + 1, NULL, 10) : 0;
+            if (!a || !b || (size_t)(a - tok) >= sizeof t->attr_name[0] || n < 1 || n > 4) {
+                return ls_diag_set(d, LS_ERR_PARSE, file, line, col0 + 1,
+                                   "[vertex data]: expected NAME/TYPE/COUNT, got '%.60s'", tok);
+            }
+            *a = *b = 0;
+            if (strcmp(a + 1, "float")) {
+                set_skip(t, line, "[vertex data] type '%s' is not supported", a + 1);
+                return LS_OK;
+            }
+            memcpy(t->attr_name[t->nattr], tok, strlen(tok) + 1);
+            t->attr_comps[t->nattr] = (int)n;
+            t->attr_offset[t->nattr] = t->vstride;
+            t->vstride += (int)n;
+            t->nattr++;
+        }
+        if (!t->nattr)
+            return ls_diag_set(d, LS_ERR_PARSE, file, line, col0 + 1, "[vertex data]: no attribute");
+        return LS_OK;
+    }
+    if (t->nrows == PIGLIT_MAX_ROWS)
+        return ls_diag_set(d, LS_ERR_PARSE, file, line, col0 + 1,
+                           "[vertex data]: more than %d rows", PIGLIT_MAX_ROWS);
+    if ((t->nrows + 1) * (size_t)t->vstride > t->vcap) {
+        size_t nc = t->vcap ? 2 * t->vcap : 64 * (size_t)t->vstride;
+        float *nv = realloc(t->vdata, nc * sizeof *nv);
+        if (!nv)
+            return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+        t->vdata = nv;
+        t->vcap = nc;
+    }
+    float *row = t->vdata + t->nrows * (size_t)t->vstride;
+    int bad = 0;
+    int n = read_numbers(s, row, NULL, t->vstride, &bad);
+    if (n != t->vstride || !sane(row, t->vstride))
+        return ls_diag_set(d, LS_ERR_PARSE, file, line, col0 + bad + 1,
+                           "[vertex data]: expected %d finite numbers within 1e6", t->vstride);
+    t->nrows++;
+    return LS_OK;
+}
+
 static section section_of(const char *name)
 {
     if (!strcmp(name, "require"))
@@ -393,6 +522,8 @@ static section section_of(const char *name)
         return SEC_FS;
     if (!strcmp(name, "test"))
         return SEC_TEST;
+    if (!strcmp(name, "vertex data"))
+        return SEC_VERTEX_DATA;
     return SEC_OTHER;
 }
 
@@ -466,6 +597,8 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
             st = require_line(t, s, file, line, col0, &rcap, d);
         } else if (sec == SEC_TEST && *s && *s != '#') {
             st = test_line(t, s, file, line, col0, &cap, d);
+        } else if (sec == SEC_VERTEX_DATA && *s && *s != '#') {
+            st = vertex_data_line(t, s, file, line, col0, d);
         }
         /* lines before the first section are ignored, as by shader_runner */
         i = j + 1;
@@ -474,6 +607,13 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
         *body = strndup(text + body_start, len - body_start);
         if (!*body)
             st = ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+    }
+    for (size_t k = 0; st == LS_OK && k < t->ncmds; k++) {
+        const piglit_cmd *c = &t->cmds[k];
+        if (c->kind == PIGLIT_DRAW_ARRAYS && (size_t)c->iv[1] + (size_t)c->iv[2] > t->nrows)
+            st = ls_diag_set(d, LS_ERR_PARSE, file, c->line, 1,
+                             "draw arrays: vertices %d..%d, but [vertex data] has %zu rows",
+                             c->iv[1], c->iv[1] + c->iv[2] - 1, t->nrows);
     }
     if (st == LS_OK && !t->nfs)
         set_skip(t, 0, "%s", "no [fragment shader] section");
@@ -494,6 +634,7 @@ void piglit_test_free(piglit_test *t)
         free(t->requires[i]);
     free(t->requires);
     free(t->cmds);
+    free(t->vdata);
     memset(t, 0, sizeof *t);
 }
 
@@ -826,6 +967,40 @@ bool piglit_test_check_inputs(piglit_test *t)
         t->varying.kind = PIGLIT_VARYING_COLOR;
     else if (texcoord)
         t->varying.kind = PIGLIT_VARYING_TEXCOORD0;
+    return true;
+}
+
+/* Does a vertex shader use the identifier? */
+static bool vs_uses(const piglit_test *t, const char *ident)
+{
+    bool r = false;
+    for (int k = 0; k < t->nvs && !r; k++) {
+        char *c = strip_comments(t->vs[k]);
+        r = c && uses_ident(c, ident);
+        free(c);
+    }
+    return r;
+}
+
+bool piglit_test_check_pipeline(piglit_test *t)
+{
+    memset(&t->varying, 0, sizeof t->varying);
+    if (t->skip[0])
+        return false;
+    if (piglit_fs_uses(t, "gl_PointCoord")) {
+        set_skip(t, t->fs_line[0], "%s",
+                 "the fragment shader reads gl_PointCoord: point-sprite coordinates are not "
+                 "modelled");
+        return false;
+    }
+    static const char *const samplers[] = {"sampler1D", "sampler2D", "sampler3D", "samplerCube",
+                                           "sampler1DShadow", "sampler2DShadow", "sampler2DRect"};
+    for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++)
+        if (piglit_fs_uses(t, samplers[i]) || vs_uses(t, samplers[i])) {
+            set_skip(t, piglit_fs_uses(t, samplers[i]) ? t->fs_line[0] : t->vs_line[0],
+                     "a shader samples a texture (%s): textures are not modelled yet", samplers[i]);
+            return false;
+        }
     return true;
 }
 

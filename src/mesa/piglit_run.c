@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "lockstep/mesa_cs.h"
+#include "lockstep/mesa_draw.h"
 #include "lockstep/mesa_piglit.h"
 #include "lockstep/r500.h"
 #include "mesa/proc.h"
@@ -41,82 +42,21 @@ int mesa_piglit_make_dirs(const char *path)
 
 /* ---- one test ----------------------------------------------------------- */
 
-/* Run draw dr of the capture over the window; write the covered, unkilled
- * pixels of render target 0 into fb as RGBA8 would store them. */
-static ls_status run_draw(const piglit_test *t, const mesa_cs_draw *dr, size_t index,
-                          bool fragcoord, const float *varying, int x0, int y0, int x1, int y1,
-                          float *fb, size_t *faults, uint64_t *fc_issued, ls_diag *d)
+/* The n-th draw over all submissions through the whole pipeline into fb,
+ * stored as the RGBA8 colour buffer stores it (assumption piglit-rgba8). */
+static ls_status run_draw(const piglit_test *t, const mesa_exec_all *c, size_t n, float *fb,
+                          r500_raster_stats *rs, ls_diag *d)
 {
-    ls_buf job;
-    ls_buf_init(&job);
-    mesa_cs_job_json(dr, index, &job);
-    r500_job rj;
-    r500_job_init(&rj);
-    ls_status st = r500_job_load_json(&rj, "decoded", job.data, job.len, d);
-    ls_buf_free(&job);
-    if (st != LS_OK) {
-        r500_job_free(&rj);
-        return st;
-    }
-    rj.width = t->width;
-    rj.height = t->height;
-    rj.workers = 1;
-    mesa_cs_set_inputs(dr, fragcoord, &rj);
-    if (varying) {
-        /* The varying's temp from the RS set-up: gl_Color is the colour input;
-         * a varying or gl_TexCoord[0] the texcoord input before WPOS (r300:
-         * generics, fog, WPOS). None when the linker folded a constant varying. */
-        mesa_cs_rs_map m;
-        mesa_cs_rs_map_of(dr, &m);
-        int temp = -1, generics = m.ntex - (fragcoord && m.ntex > 0);
-        if (t->varying.kind == PIGLIT_VARYING_COLOR) {
-            if (m.ncol > 1 || generics > 0)
-                st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
-                                 "draw %zu: RS has %d colour and %d texcoord inputs, expected 1 colour",
-                                 index, m.ncol, generics);
-            else if (m.ncol == 1)
-                temp = m.col[0];
-        } else if (fragcoord && m.ntex == 1 && m.ncol == 0) {
-            /* one texcoord input: WPOS with the varying folded to a constant,
-             * or the varying with gl_FragCoord only in dead code — the RS
-             * set-up cannot tell them apart */
-            st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
-                             "draw %zu: one texcoord input for gl_FragCoord and a varying: which "
-                             "one r300 dropped cannot be told",
-                             index);
-        } else if (generics > 1 || m.ncol > 0) {
-            st = ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
-                             "draw %zu: RS has %d texcoord and %d colour inputs, expected 1 texcoord",
-                             index, generics, m.ncol);
-        } else if (generics == 1) {
-            temp = m.tex[0];
-        }
-        if (temp >= 0 && temp < R500_NUM_TEMPS) {
-            rj.inputs[temp].kind = R500_INPUT_IMAGE;
-            rj.inputs[temp].image = varying;
-        }
-        if (st != LS_OK) {
-            r500_job_free(&rj);
-            return st;
-        }
-    }
-    r500_result r;
-    st = r500_run(&rj, &r, NULL, d);
-    r500_job_free(&rj);
-    if (st != LS_OK)
-        return st;
-    *faults += (size_t)r.stats.faulted_threads;
-    *fc_issued += r.stats.inst_fc;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++) {
-            size_t i = (size_t)y * (size_t)t->width + (size_t)x;
-            if (r.killed && r.killed[i])
-                continue;
-            for (int k = 0; k < 4; k++)
-                fb[4 * i + k] = piglit_unorm8(r.target[0][4 * i + k]);
-        }
-    r500_result_free(&r);
-    return LS_OK;
+    r500_target tgt = {.width = t->width, .height = t->height, .rgba = fb, .unorm8 = true};
+    mesa_render_options ro;
+    memset(&ro, 0, sizeof ro);
+    ro.width = t->width;
+    ro.height = t->height;
+    r500_raster_options_default(&ro.raster);
+    ro.workers = 1; /* the harness runs tests in parallel */
+    ro.out = r500_target_store;
+    ro.out_ctx = &tgt;
+    return mesa_exec_all_render(c, n, &ro, rs, d);
 }
 
 /* Evaluate the probes that follow the test's last draw on its final image
@@ -128,7 +68,8 @@ static int probes_pass_on(const piglit_test *t, const float *img)
     char msg[512];
     size_t last_draw = 0;
     for (size_t i = 0; i < t->ncmds; i++)
-        if (t->cmds[i].kind == PIGLIT_DRAW_RECT || t->cmds[i].kind == PIGLIT_CLEAR)
+        if (t->cmds[i].kind == PIGLIT_DRAW_RECT || t->cmds[i].kind == PIGLIT_DRAW_ARRAYS ||
+            t->cmds[i].kind == PIGLIT_CLEAR)
             last_draw = i;
     int verdict = -1;
     for (size_t i = 0; i < t->ncmds; i++) {
@@ -186,39 +127,15 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         ls_diag_format(&d, res->reason, sizeof res->reason);
         return;
     }
-    if (!piglit_test_check_inputs(&t)) {
+    if (!piglit_test_check_pipeline(&t)) {
         res->kind = MESA_PIGLIT_SKIP;
-        const char *base = strrchr(name, '/');
-        base = base ? base + 1 : name;
-        bool vs_test = !strncmp(base, "vs-", 3) || !strncmp(base, "glsl-vs-", 8);
-        /* piglit's own naming: vs-* tests check a vertex-shader computation
-         * that reaches the fragment shader as a varying */
         char at[32] = "";
         if (t.skip_line > 0)
             snprintf(at, sizeof at, " (line %d)", t.skip_line);
-        bool vs_note = vs_test && strstr(t.skip, "fragment shader reads");
-        snprintf(res->reason, sizeof res->reason, "%s%s%s", vs_note ? "vertex-shader test; " : "",
-                 t.skip, at);
-        snprintf(res->key, sizeof res->key, "harness: %s%s", vs_note ? "vertex-shader test; " : "",
-                 t.skip_key);
+        snprintf(res->reason, sizeof res->reason, "%s%s", t.skip, at);
+        snprintf(res->key, sizeof res->key, "harness: %s", t.skip_key);
         piglit_test_free(&t);
         return;
-    }
-    {
-        const char *base = strrchr(name, '/');
-        base = base ? base + 1 : name;
-        if (t.varying.kind != PIGLIT_VARYING_NONE &&
-            (!strncmp(base, "vs-", 3) || !strncmp(base, "glsl-vs-", 8))) {
-            /* piglit's naming: the computation under test is the vertex
-             * shader's, which lockstep does not run (llvmpipe would) */
-            res->kind = MESA_PIGLIT_SKIP;
-            snprintf(res->reason, sizeof res->reason,
-                     "vertex-shader test: the result is computed by the vertex program and "
-                     "reaches the fragment shader as a varying");
-            snprintf(res->key, sizeof res->key, "harness: vertex-shader test");
-            piglit_test_free(&t);
-            return;
-        }
     }
     char dir[PATH_MAX / 2];
     const char *tmp = getenv("TMPDIR");
@@ -234,32 +151,18 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", o->chip);
     snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", o->shim);
+    /* the shim's sysfs mirror in dir: removed with it, or before it is kept,
+     * also when the GL program crashes (the shim cannot clean up then) */
+    char env_shimtmp[PATH_MAX];
+    snprintf(env_shimtmp, sizeof env_shimtmp, "LOCKSTEP_SHIM_DIR=%s", dir);
     char env_drv[PATH_MAX + 32];
     snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, o->drivers ? o->drivers : "");
-    char *env_r300[] = {env_out, env_chip, env_pre, o->drivers && *o->drivers ? env_drv : NULL, NULL};
-    char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, NULL};
+    char *env_r300[] = {env_out, env_chip, env_pre, env_shimtmp, "LOCKSTEP_SHIM_BOS=1",
+                        o->drivers && *o->drivers ? env_drv : NULL, NULL};
+    char *argv_r300[] = {(char *)o->gl, "--shader-test", (char *)path, "--pipeline", NULL};
     int rc = 0;
     char line[600] = "";
     static const char *const verdicts[] = {"skip: ", "fail: ", NULL};
-    if (t.varying.kind != PIGLIT_VARYING_NONE) {
-        /* llvmpipe computes the varying per draw (assumption piglit-varyings) */
-        char prefix[PATH_MAX], vlog[PATH_MAX + 16];
-        snprintf(prefix, sizeof prefix, "%s/var", dir);
-        snprintf(vlog, sizeof vlog, "%s/varying.log", dir);
-        char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
-        char *argv_v[] = {(char *)o->gl, "--shader-test", (char *)path, "--varying-pass", prefix, NULL};
-        int vrc = mesa_spawn_wait(argv_v, env_lp, vlog);
-        if (vrc != 0) {
-            res->kind = MESA_PIGLIT_FAIL;
-            if (mesa_log_line(vlog, verdicts, line, sizeof line))
-                snprintf(res->reason, sizeof res->reason, "llvmpipe varying pass: %.500s", line + 6);
-            else
-                snprintf(res->reason, sizeof res->reason, "llvmpipe varying pass exited with %d", vrc);
-            mesa_rm_tree(dir);
-            piglit_test_free(&t);
-            return;
-        }
-    }
     rc = mesa_spawn_wait(argv_r300, env_r300, log);
     static const char *const compiler[] = {"Compiler Error", "Compiler error", "r300 FP:",
                                            "r300 VP:", NULL};
@@ -306,25 +209,19 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                      why[0] ? why : line);
         keep = true;
     } else {
-        /* decode every submission in order, as one stream */
-        uint32_t *dw = NULL;
-        size_t ndw = 0, cap = 0;
-        for (int k = 0; st == LS_OK; k++) {
-            char ib[PATH_MAX + 32];
-            snprintf(ib, sizeof ib, "%s/cs_%04d.ib", dir, k);
-            if (access(ib, R_OK))
-                break;
-            st = mesa_read_dwords(ib, &dw, &ndw, &cap, &d);
-        }
-        mesa_cs cs = {0};
-        if (st == LS_OK)
-            st = mesa_cs_decode(name, dw ? dw : (uint32_t[1]){0}, ndw, &cs, &d);
-        free(dw);
+        /* execute every submission in order (vertex fetch, vertex program) */
+        mesa_exec_all cap;
+        mesa_exec_options eo;
+        mesa_exec_options_default(&eo);
+        eo.raster_width = t.width;
+        eo.raster_height = t.height;
+        st = mesa_exec_dir(dir, &eo, &cap, &d);
         size_t expect = 0;
         bool color_bits = false;
         for (size_t i = 0; i < t.ncmds; i++) {
             color_bits |= t.cmds[i].kind == PIGLIT_CLEAR_COLOR;
-            expect += t.cmds[i].kind == PIGLIT_DRAW_RECT || (t.cmds[i].kind == PIGLIT_CLEAR && color_bits);
+            expect += t.cmds[i].kind == PIGLIT_DRAW_RECT || t.cmds[i].kind == PIGLIT_DRAW_ARRAYS ||
+                      (t.cmds[i].kind == PIGLIT_CLEAR && color_bits);
         }
         if (st != LS_OK) {
             res->kind = MESA_PIGLIT_FAIL;
@@ -332,58 +229,36 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             ls_diag_format(&d, m, sizeof m);
             snprintf(res->reason, sizeof res->reason, "harness: %s", m);
             keep = true;
-        } else if (cs.ndraws != expect) {
+        } else if (cap.ndraws != expect) {
             res->kind = MESA_PIGLIT_FAIL;
             snprintf(res->reason, sizeof res->reason,
-                     "harness: r300 submitted %zu draws, the test makes %zu", cs.ndraws, expect);
+                     "harness: r300 submitted %zu draws, the test makes %zu", cap.ndraws, expect);
             keep = true;
         } else {
-            size_t np = (size_t)t.width * (size_t)t.height * 4, next = 0, faults = 0;
+            size_t np = (size_t)t.width * (size_t)t.height * 4, next = 0;
             float *fb = calloc(np, sizeof *fb);
             float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};
-            bool fragcoord = piglit_fs_uses(&t, "gl_FragCoord");
-            bool matrices = piglit_uses_matrices(&t);
-            int rect = 0;
-            float *vimg = NULL;
-            float ortho[4];
-            bool have_ortho = false;
+            r500_raster_stats rs;
+            memset(&rs, 0, sizeof rs);
             color_bits = false;
             res->kind = fb ? MESA_PIGLIT_PASS : MESA_PIGLIT_FAIL;
             for (size_t i = 0; fb && i < t.ncmds && st == LS_OK; i++) {
                 const piglit_cmd *c = &t.cmds[i];
-                int x0 = 0, y0 = 0, x1 = t.width, y1 = t.height;
                 switch (c->kind) {
                 case PIGLIT_CLEAR_COLOR:
                     color_bits = true;
                     break;
                 case PIGLIT_CLEAR:
-                    if (color_bits) /* r300 clears through a blitter draw (mesa-capture.md §4) */
-                        st = run_draw(&t, &cs.draws[next], next, false, NULL, x0, y0, x1, y1, fb,
-                                      &faults, &res->fc_issued, &d),
-                        next++;
+                    /* r300 clears through a blitter draw (a point of the window's size) */
+                    if (color_bits)
+                        st = run_draw(&t, &cap, next++, fb, &rs, &d);
                     break;
                 case PIGLIT_DRAW_RECT:
-                    piglit_rect_pixels_proj(&t, c, matrices && have_ortho ? ortho : NULL, &x0,
-                                            &y0, &x1, &y1);
-                    if (t.varying.kind != PIGLIT_VARYING_NONE) {
-                        char vp[PATH_MAX + 32];
-                        snprintf(vp, sizeof vp, "%s/var.%d.bin", dir, rect);
-                        st = mesa_read_rawf(vp, t.width, t.height, &vimg, &d);
-                    }
-                    if (st == LS_OK)
-                        st = run_draw(&t, &cs.draws[next], next, fragcoord,
-                                      vimg, x0, y0, x1, y1, fb, &faults, &res->fc_issued, &d);
-                    free(vimg);
-                    vimg = NULL;
-                    next++;
-                    rect++;
+                case PIGLIT_DRAW_ARRAYS:
+                    st = run_draw(&t, &cap, next++, fb, &rs, &d);
                     break;
                 case PIGLIT_TOLERANCE:
                     memcpy(tol, c->v, sizeof tol);
-                    break;
-                case PIGLIT_ORTHO:
-                    memcpy(ortho, c->v, sizeof ortho);
-                    have_ortho = true;
                     break;
                 case PIGLIT_PROBE:
                     if (res->kind == MESA_PIGLIT_PASS &&
@@ -392,36 +267,39 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                         keep = true;
                     }
                     break;
+                case PIGLIT_ORTHO:
                 case PIGLIT_UNIFORM:
-                    break;
+                case PIGLIT_FRUSTUM:
+                case PIGLIT_ENABLE:
+                case PIGLIT_CLIP_PLANE:
+                case PIGLIT_SHADE_MODEL:
+                    break; /* state r300 put in the stream */
                 }
             }
-            if (st == LS_ERR_UNSUPPORTED) {
-                res->kind = MESA_PIGLIT_SKIP; /* the input model cannot place the inputs */
-                char m[560];
-                ls_diag_format(&d, m, sizeof m);
-                snprintf(res->reason, sizeof res->reason, "inputs: %s", m);
-            } else if (st != LS_OK) {
+            res->fc_issued = rs.inst_fc;
+            if (st != LS_OK) {
                 res->kind = MESA_PIGLIT_FAIL;
                 char m[560];
                 ls_diag_format(&d, m, sizeof m);
                 snprintf(res->reason, sizeof res->reason, "lockstep: %s", m);
                 keep = true;
-            } else if (faults && res->kind == MESA_PIGLIT_PASS) {
+            } else if (rs.faulted_threads && res->kind == MESA_PIGLIT_PASS) {
                 res->kind = MESA_PIGLIT_FAIL;
-                snprintf(res->reason, sizeof res->reason, "lockstep: %zu thread(s) faulted", faults);
+                snprintf(res->reason, sizeof res->reason, "lockstep: %llu thread(s) faulted",
+                         (unsigned long long)rs.faulted_threads);
                 keep = true;
             }
             free(fb);
         }
-        mesa_cs_free(&cs);
+        mesa_exec_all_free(&cap);
     }
     if (o->llvmpipe && rc != 77) {
         char ref[PATH_MAX + 16], llog[PATH_MAX + 16];
         snprintf(ref, sizeof ref, "%s/llvmpipe.bin", dir);
         snprintf(llog, sizeof llog, "%s/llvmpipe.log", dir);
         char *env_lp[] = {"LIBGL_ALWAYS_SOFTWARE=1", NULL};
-        char *argv_lp[] = {(char *)o->gl, "--shader-test", (char *)path, "-o", ref, NULL};
+        char *argv_lp[] = {(char *)o->gl, "--shader-test", (char *)path, "--pipeline", "-o", ref,
+                           NULL};
         float *img = NULL;
         int lrc = mesa_spawn_wait(argv_lp, env_lp, llog);
         if (lrc == 0 && mesa_read_rawf(ref, t.width, t.height, &img, &d) == LS_OK) {
@@ -431,6 +309,8 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             res->llvmpipe = 2; /* the GL program failed or crashed on llvmpipe too */
         }
     }
+    if (keep)
+        mesa_rm_shim_mirrors(dir); /* a crashed GL program's: not part of the capture */
     if (keep && o->keep) {
         char dst[PATH_MAX * 2];
         snprintf(dst, sizeof dst, "%s/%s", o->keep, name);
@@ -439,6 +319,13 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 *p = '@';
         mesa_rm_tree(dst); /* an earlier run's capture of the same test */
         if (mesa_piglit_make_dirs(o->keep) == 0 && rename(dir, dst) == 0) {
+            /* the reason's log path: where the log now is */
+            char *at = strstr(res->reason, dir);
+            if (at) {
+                char rest[sizeof res->reason];
+                snprintf(rest, sizeof rest, "%s", at + strlen(dir));
+                snprintf(at, sizeof res->reason - (size_t)(at - res->reason), "%s%s", dst, rest);
+            }
             snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                      " [capture kept in %s]", dst);
         } else {
@@ -451,6 +338,9 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
                  " [capture kept in %s]", dir);
     } else {
+        if (cites_log) /* --no-keep: the log the reason names is gone */
+            snprintf(res->reason + strlen(res->reason), sizeof res->reason - strlen(res->reason),
+                     " [capture deleted: --no-keep]");
         mesa_rm_tree(dir);
     }
     piglit_test_free(&t);

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
 #include <ftw.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -107,6 +109,17 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 }
 
 void mesa_rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+void mesa_rm_shim_mirrors(const char *dir)
+{
+    char pat[PATH_MAX];
+    snprintf(pat, sizeof pat, "%s/lockstep-shim-*", dir);
+    glob_t g;
+    if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            mesa_rm_tree(g.gl_pathv[i]);
+    globfree(&g);
+}
 
 /* First line of log starting with one of the prefixes (without newline). */
 bool mesa_log_line(const char *log, const char *const *prefixes, char *out, size_t n)

@@ -21,6 +21,8 @@
 int mesa_spawn_wait(char *const argv[], char *const extra_env[], const char *log);
 /* rm -rf dir */
 void mesa_rm_tree(const char *dir);
+/* Remove dir/lockstep-shim-* (the sysfs mirror a crashed shim leaves). */
+void mesa_rm_shim_mirrors(const char *dir);
 /* The first line of log containing one of prefixes (from the prefix on, no
  * newline) into out. */
 bool mesa_log_line(const char *log, const char *const *prefixes, char *out, size_t n);

@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "lockstep/mesa_cs.h"
+#include "lockstep/mesa_draw.h"
 #include "mesa/proc.h"
 
 /* ---- outcome classes (mesa_r300.h) ---------------------------------------- */
@@ -294,8 +295,8 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
     char env_run[PATH_MAX], env_drv[PATH_MAX + 32], env_dbg[128];
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     /* the shim's sysfs mirror goes inside dir, so that it goes with dir even
-     * when the GL program dies of a signal (docs/mesa.md) */
-    snprintf(env_run, sizeof env_run, "XDG_RUNTIME_DIR=%s", dir);
+     * when the GL program dies of a signal (docs/mesa.md; src/mesa/shim.c) */
+    snprintf(env_run, sizeof env_run, "LOCKSTEP_SHIM_DIR=%s", dir);
     snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, c->drivers ? c->drivers : "");
     snprintf(env_dbg, sizeof env_dbg, "RADEON_DEBUG=%.100s", c->radeon_debug ? c->radeon_debug : "");
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
@@ -357,6 +358,74 @@ ls_status mesa_r300_job(const mesa_r300_config *c, const char *frag, r500_job *j
     return st;
 }
 
+ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned workers,
+                           float **rgba, r500_raster_stats *rs, mesa_r300_verdict *v, ls_diag *d)
+{
+    *rgba = NULL;
+    if (v)
+        memset(v, 0, sizeof *v);
+    char dir[PATH_MAX / 2];
+    snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
+    if (!mkdtemp(dir))
+        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
+                           tmpdir(), strerror(errno));
+    char env_out[PATH_MAX], env_chip[64], env_pre[PATH_MAX + 16], log[PATH_MAX];
+    snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
+    snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
+    snprintf(env_pre, sizeof env_pre, "LD_PRELOAD=%s", c->shim);
+    snprintf(log, sizeof log, "%s/r300.log", dir);
+    /* as mesa_r300_job: the shim's mirror inside dir, the caller's drivers */
+    char env_run[PATH_MAX], env_drv[PATH_MAX + 32], env_dbg[128];
+    snprintf(env_run, sizeof env_run, "XDG_RUNTIME_DIR=%s", dir);
+    snprintf(env_drv, sizeof env_drv, "LIBGL_DRIVERS_PATH=%.*s", PATH_MAX - 1, c->drivers ? c->drivers : "");
+    snprintf(env_dbg, sizeof env_dbg, "RADEON_DEBUG=%.100s", c->radeon_debug ? c->radeon_debug : "");
+    char *env[8] = {env_out, env_chip, env_pre, env_run, "LOCKSTEP_SHIM_BOS=1"};
+    size_t ne = 5;
+    if (c->drivers && *c->drivers)
+        env[ne++] = env_drv;
+    if (c->radeon_debug)
+        env[ne++] = env_dbg;
+    env[ne] = NULL;
+    ls_status st = run_gl(c, frag, env, NULL, log, "r300", v, d);
+    mesa_exec_all ex;
+    memset(&ex, 0, sizeof ex);
+    if (st == LS_OK) {
+        mesa_exec_options eo;
+        mesa_exec_options_default(&eo);
+        eo.raster_width = c->width;
+        eo.raster_height = c->height;
+        st = mesa_exec_dir(dir, &eo, &ex, d);
+    }
+    if (st == LS_OK && ex.ndraws == 0)
+        st = ls_diag_set(d, LS_ERR_PARSE, frag, 0, 0, "the command stream r300 submitted has no draw");
+    float *img = NULL;
+    if (st == LS_OK && !(img = calloc((size_t)c->width * (size_t)c->height * 4, sizeof *img)))
+        st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st == LS_OK) {
+        r500_target tgt = {.width = c->width, .height = c->height, .rgba = img};
+        mesa_render_options ro;
+        memset(&ro, 0, sizeof ro);
+        ro.width = c->width;
+        ro.height = c->height;
+        r500_raster_options_default(&ro.raster);
+        ro.workers = workers;
+        ro.out = r500_target_store;
+        ro.out_ctx = &tgt;
+        if (rs)
+            memset(rs, 0, sizeof *rs);
+        for (size_t k = 0; k < ex.ndraws && st == LS_OK; k++)
+            st = mesa_exec_all_render(&ex, k, &ro, rs, d);
+    }
+    mesa_exec_all_free(&ex);
+    mesa_rm_tree(dir);
+    if (st != LS_OK) {
+        free(img);
+        return st;
+    }
+    *rgba = img;
+    return LS_OK;
+}
+
 ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float **rgba, ls_diag *d)
 {
     *rgba = NULL;
@@ -378,7 +447,7 @@ ls_status mesa_llvmpipe_image(const mesa_r300_config *c, const char *frag, float
 }
 
 ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsigned threads, int repeat,
-                             double *seconds, ls_diag *d)
+                             double *seconds, double *cpu_seconds, ls_diag *d)
 {
     char dir[PATH_MAX / 2];
     snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-time-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
@@ -394,9 +463,12 @@ ls_status mesa_llvmpipe_time(const mesa_r300_config *c, const char *frag, unsign
     ls_status st = run_gl(c, frag, env, extra, log, "llvmpipe", NULL, d);
     char line[128];
     static const char *const marks[] = {"draw_seconds ", NULL};
+    double cpu = -1;
     if (st == LS_OK && (!mesa_log_line(log, marks, line, sizeof line) ||
-                        sscanf(line, "draw_seconds %lf", seconds) != 1))
+                        sscanf(line, "draw_seconds %lf cpu_seconds %lf", seconds, &cpu) != 2))
         st = ls_diag_set(d, LS_ERR_IO, frag, 0, 0, "llvmpipe: the GL program printed no draw time");
+    if (cpu_seconds)
+        *cpu_seconds = cpu;
     mesa_rm_tree(dir);
     return st;
 }

@@ -549,17 +549,17 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     if ((rs = pp5_emc_create(&e, &o->emc, d)) != LS_OK) goto out;
     if (s->region_x + pp5_emc_width(e) > 2048 || s->region_y + pp5_emc_height(e) > 2048) {
         /* a chip origin is 11 bits: no pixel of the array may lie past 2047 */
-        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
-                         "pp5 render: region (%d, %d) + array %d×%d reaches past pixel 2047 "
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, s->region_line, s->region_line ? 1 : 0,
+                         "region (%d, %d) + the %dx%d array reaches past pixel 2047 "
                          "(11-bit chip origins, A-14)",
                          s->region_x, s->region_y, pp5_emc_width(e), pp5_emc_height(e));
         goto out;
     }
     if (!o->emc.config_origin_full && (s->region_x % o->emc.tile_w || s->region_y % o->emc.tile_h)) {
         /* the chips would see their origins rounded down to the tile size */
-        rs = ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
-                         "pp5 render: with origins of high-order bits only (A-14 alternative) the "
-                         "region (%d, %d) must be a multiple of the %dx%d tile",
+        rs = ls_diag_set(d, LS_ERR_ARG, NULL, s->region_line, s->region_line ? 1 : 0,
+                         "region (%d, %d) is not a multiple of the %dx%d tile: with --origins tile "
+                         "the chips keep only the high-order origin bits (A-14 alternative)",
                          s->region_x, s->region_y, o->emc.tile_w, o->emc.tile_h);
         goto out;
     }
@@ -646,6 +646,8 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
             goto out;
         }
         st->prim_clocks[i] = pp5_igc_cycle(g) - t0;
+        if (o->progress.report && i + 1 < s->n)
+            o->progress.report(o->progress.ctx, i + 1, s->n);
     }
     /* drain: the last instruction finishes and its pins reach the EMCs */
     acts.n = 0;
@@ -653,6 +655,8 @@ ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
     emit(em, "run 400\n");
     if ((rs = em->err) != LS_OK || (rs = run_stream(&acts, g, &rc, d)) != LS_OK) goto out;
     st->clocks = pp5_igc_cycle(g) - c0;
+    if (o->progress.report)
+        o->progress.report(o->progress.ctx, s->n, s->n);
     st->igc_warnings = pp5_igc_warning_count(g);
     st->emc_warnings = rc.ref ? emc_ref_warning_count(rc.ref) : pp5_emc_warning_count(e);
     /* read-back: each colour field as a byte per pixel (pp5_emc_field8), then

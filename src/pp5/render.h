@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "lockstep/pp5.h"
 #include "lockstep/pp5_emc.h"
+#include "lockstep/buf.h"
 #include "lockstep/status.h"
 
 typedef enum pp5_prim_kind { PP5_PRIM_TRI, PP5_PRIM_DISC } pp5_prim_kind;
@@ -55,6 +56,8 @@ typedef struct pp5_render_opts {
      * clock by clock — same image, clocks and warnings; no on_clock then (the
      * observer's view is the fast array's). */
     pp5_engine engine;
+    /* primitives done / primitives of the scene (lockstep/status.h); zero = none */
+    ls_progress progress;
 } pp5_render_opts;
 void pp5_render_opts_default(pp5_render_opts *o);
 
@@ -69,6 +72,31 @@ typedef struct pp5_render_stats {
 /* Render the scene; rgb gets width·height·3 bytes, bottom row first. */
 ls_status pp5_render(const pp5_scene *s, const pp5_render_opts *o, uint8_t *rgb,
                      pp5_render_stats *st, ls_diag *d);
+
+/* The figures of a rendered frame: at the IGC's clock (o->igc.clock_hz),
+ * primitive counts and mean clocks per primitive (src/pp5/render_stats.c). */
+typedef struct pp5_render_summary {
+    double clock_hz, seconds;          /* seconds the frame takes at clock_hz */
+    uint64_t triangles, discs;
+    double clocks_per_triangle, clocks_per_disc; /* 0 when there are none */
+    double triangles_per_second;       /* at clock_hz, from the triangles' clocks */
+} pp5_render_summary;
+void pp5_render_summarise(const pp5_scene *s, const pp5_render_opts *o, const pp5_render_stats *st,
+                          pp5_render_summary *out);
+/* The frame's statistics as JSON (docs/schemas/pp5-render-stats.schema.json). */
+void pp5_render_stats_json(const pp5_scene *s, const pp5_render_opts *o, const pp5_render_stats *st,
+                           ls_buf *b);
+
+/* The Value Change Dump of a run (src/pp5/vcd_rec.c): each clock, every named
+ * IGC signal and a clock signal; with emc (a render) also the EMC state at the
+ * probe pixel (E, Carry, zbuf, ztemp, red, green, blue) and the count of
+ * enabled pixels. Call pp5_vcd_clock from the clock observer, pp5_vcd_end
+ * (also on error: it frees) with the time in clocks to close the dump at. */
+typedef struct pp5_vcd pp5_vcd;
+ls_status pp5_vcd_begin(pp5_vcd **v, ls_buf *b, double clock_hz, const pp5_emc_options *emc, int probe_x,
+                        int probe_y, ls_diag *d);
+void pp5_vcd_clock(pp5_vcd *v, const pp5_igc *g, const pp5_emc *e /* NULL without emc */);
+void pp5_vcd_end(pp5_vcd *v, uint64_t clocks);
 
 /* Three planes of n bytes → n RGB triples in out (3n bytes). isa 2 uses
  * AVX-512 VBMI where the CPU has it, 0 the portable loop; same bytes. */

@@ -54,8 +54,8 @@ void r500_options_default(r500_options *o)
     o->exec.texkill_zero = R500_TEXKILL_ZERO_KEEP;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
-    /* The interpreter: the JIT compiles on every run (no cache yet), which
-     * costs more than small jobs take (docs/r500-jit.md). */
+    /* The interpreter: a JIT compile costs more than small jobs take
+     * (docs/r500-jit.md). */
     o->engine = R500_ENGINE_INTERP;
 }
 
@@ -312,6 +312,18 @@ static bool limits_check(run_limits *lim, uint64_t add)
     return atomic_load_explicit(&lim->stop, memory_order_relaxed) != STOP_NONE;
 }
 
+/* The issue state of the thread a worker runs (run_thread, step). */
+typedef struct thread_state {
+    size_t t;
+    unsigned n;
+    ls_lanes covered;
+    uint64_t issued, watchdog;
+    uint64_t reported; /* instructions already added to the job-wide count */
+    bool limited, faulted, stopped;
+    ls_lanes work_mask; /* lanes whose work count grows (active, covered) */
+    uint32_t work_count;
+} thread_state;
+
 typedef struct worker {
     const r500_job *job;
     const r500_prog *p;
@@ -321,6 +333,8 @@ typedef struct worker {
     ls_buf *trace;
     const r500_observer *obs; /* NULL: none (r500_run_observed) */
     atomic_size_t *next;    /* shared: first thread not yet handed out */
+    atomic_size_t *done;    /* shared: threads finished (job->progress) */
+    bool reports;           /* this worker runs on the caller's thread: it calls job->progress */
     size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
@@ -339,6 +353,7 @@ typedef struct worker {
     uint32_t work[RL];
     r500_alu_ctx alu;
     r500_fc_thread fc;
+    thread_state ts;
 } worker;
 
 /* Count every fault by kind; keep the first few in full. A worker runs its
@@ -567,6 +582,145 @@ static void flush_work(worker *w, ls_lanes mask, uint32_t count)
         w->work[l] += count;
 }
 
+/* Issue accounting of count instructions under the current active mask. */
+static void account(worker *w, uint32_t count)
+{
+    thread_state *ts = &w->ts;
+    ls_lanes act = lanes_active(w) & ts->covered;
+    if (act != ts->work_mask) {
+        flush_work(w, ts->work_mask, ts->work_count);
+        ts->work_mask = act;
+        ts->work_count = 0;
+    }
+    ts->work_count += count;
+    ts->issued += count;
+}
+
+/* Issue the instruction at pc with the interpreter's rules; *next: the slot
+ * that follows. false: the thread stops here (a fault, the watchdog, a
+ * job-wide limit). */
+static bool step(worker *w, unsigned pc, unsigned *next_pc)
+{
+    thread_state *ts = &w->ts;
+    const r500_job *job = w->job;
+    const r500_prog *p = w->p;
+    const r500_xinst *x = &p->x[pc];
+    const size_t t = ts->t;
+    ls_diag d;
+    if (ts->issued >= ts->watchdog) {
+        ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0,
+                    "watchdog: thread %zu issued %llu instructions without finishing", t,
+                    (unsigned long long)ts->issued);
+        ls_diag_at_index(&d, pc);
+        add_fault(w, t, R500_FAULT_WATCHDOG, &d);
+        ts->faulted = true;
+        return false;
+    }
+    if (ts->limited && ts->issued - ts->reported == LIMIT_CHECK) {
+        ts->reported = ts->issued;
+        if (limits_check(w->lim, LIMIT_CHECK)) {
+            ts->stopped = true;
+            return false;
+        }
+    }
+    account(w, 1);
+    ls_lanes act = lanes_active(w);
+    if (w->trace)
+        trace_inst(w, t, pc);
+    const r500_observer *obs = w->obs;
+    if (obs && obs->issue)
+        obs->issue(obs->user, t, pc, x->type, &w->fc);
+    if (x->fault[0]) {
+        ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
+        ls_diag_at_index(&d, pc);
+        /* prog_build's faults: reserved encodings, and TEX on an unbound sampler */
+        bool unbound = x->type == R500_TYPE_TEX && x->in.field[R500_F_TEX_INST] != 7;
+        add_fault(w, t, unbound ? R500_FAULT_TEX : R500_FAULT_ENCODING, &d);
+        ts->faulted = true;
+        return false;
+    }
+    unsigned next = pc + 1;
+    bool faulted = false;
+    switch (x->type) {
+    case R500_TYPE_ALU:
+    case R500_TYPE_OUT: {
+        if (x->type == R500_TYPE_ALU)
+            w->st.inst_alu++;
+        else
+            w->st.inst_out++;
+        r500_alu_ctx *c = &w->alu;
+        c->al = w->fc.aL;
+        c->active = act;
+        c->alive = lanes_alive(w);
+        r500_alu_exec(c, x);
+        if (w->trace && job->trace_writes && x->type == R500_TYPE_ALU)
+            trace_writes(w, t, pc, act);
+        break;
+    }
+    case R500_TYPE_TEX:
+        w->st.inst_tex++;
+        if (tex_exec(w, x, pc, &d)) {
+            add_fault(w, t, R500_FAULT_TEX, &d);
+            faulted = true;
+        } else if (w->trace && job->trace_writes) {
+            trace_writes(w, t, pc, act);
+        }
+        break;
+    default: {
+        w->st.inst_fc++;
+        bool jumped = false;
+        if (r500_fc_exec(&w->fc, &p->fc[pc], &p->fc_state, &job->options.fc, pc, &next, &jumped,
+                         &d)) {
+            if (d.index < 0)
+                ls_diag_at_index(&d, pc);
+            add_fault(w, t, R500_FAULT_FC, &d);
+            faulted = true;
+        } else if (jumped) {
+            w->st.fc_jumps_taken++;
+        } else {
+            w->st.fc_jumps_not_taken++;
+        }
+        break;
+    }
+    }
+    if (obs && obs->retire)
+        obs->retire(obs->user, t, pc, (const float(*)[4][RL])w->temps, p->temps_used,
+                    (const float(*)[4][RL])w->out, w->outw);
+    if (faulted) {
+        ts->faulted = true;
+        return false;
+    }
+    *next_pc = next;
+    return true;
+}
+
+uint32_t r500_exec_seg_step(r500_seg_ctx *c, uint32_t pc)
+{
+    worker *w = c->worker;
+    unsigned next;
+    return step(w, pc, &next) ? next : R500_SEG_STOP;
+}
+
+bool r500_exec_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu)
+{
+    worker *w = c->worker;
+    thread_state *ts = &w->ts;
+    /* the same issue accounting as len single steps (ALU/OUT never change
+     * the active mask); a run is taken only when all of it issues before the
+     * watchdog, and under job-wide limits it never steps over a limit check
+     * (the budget stays exact) */
+    if (ts->watchdog - ts->issued < len ||
+        (ts->limited && ts->issued - ts->reported + len > LIMIT_CHECK))
+        return false;
+    account(w, len);
+    w->st.inst_alu += n_alu;
+    w->st.inst_out += len - n_alu;
+    c->al = w->fc.aL;
+    c->active = lanes_active(w);
+    c->alive = lanes_alive(w);
+    return true;
+}
+
 static void run_thread(worker *w, size_t t)
 {
     const r500_job *job = w->job;
@@ -638,131 +792,43 @@ static void run_thread(worker *w, size_t t)
     c->alu_result = &w->fc.alu_result;
     c->quad = (const uint8_t(*)[4])w->quad;
 
+    thread_state *ts = &w->ts;
+    memset(ts, 0, sizeof *ts);
+    ts->t = t;
+    ts->n = n;
+    ts->covered = covered;
+    ts->watchdog = job->options.exec.watchdog;
+    ts->limited = w->lim->max || w->lim->timed;
+    ts->work_mask = lanes_active(w) & covered;
+    w->seg.nb = n;
     unsigned pc = p->start;
-    uint64_t issued = 0, watchdog = job->options.exec.watchdog;
-    ls_lanes work_mask = lanes_active(w) & covered;
-    uint32_t work_count = 0;
-    ls_diag d;
-    bool faulted = false, stopped = false;
-    const bool limited = w->lim->max || w->lim->timed;
-    uint64_t reported = 0; /* instructions already added to the job-wide count */
+    const bool compiled = w->segs && !w->trace && !w->obs;
     while (pc <= p->end) {
-        const r500_xinst *x = &p->x[pc];
-        if (issued >= watchdog) {
-            ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0,
-                        "watchdog: thread %zu issued %llu instructions without finishing", t,
-                        (unsigned long long)issued);
-            ls_diag_at_index(&d, pc);
-            add_fault(w, t, R500_FAULT_WATCHDOG, &d);
-            faulted = true;
-            break;
-        }
-        if (limited && issued - reported == LIMIT_CHECK) {
-            reported = issued;
-            if (limits_check(w->lim, LIMIT_CHECK)) {
-                stopped = true;
+        const r500_seg *sg = compiled ? &w->segs[pc] : NULL;
+        if (sg && sg->fn) {
+            /* compiled code (an engine's, e.g. src/r500/jit) from this slot:
+             * it runs ALU/OUT runs itself and every other instruction
+             * through step (r500_exec_seg_step); it returns where the
+             * interpreter goes on (a slot it cannot enter, or one whose run
+             * the watchdog or a limit check stops) */
+            uint32_t np = sg->fn(&w->seg, pc);
+            if (np == R500_SEG_STOP)
                 break;
+            if (np != pc) {
+                pc = np;
+                continue;
             }
         }
-        const r500_seg *sg = w->segs ? &w->segs[pc] : NULL;
-        if (sg && sg->fn && !w->trace && !w->obs && watchdog - issued >= sg->len &&
-            (!limited || issued - reported + sg->len <= LIMIT_CHECK)) {
-            /* A compiled run of ALU/OUT instructions (an engine's code, e.g.
-             * src/r500/jit): the same issue accounting as len single steps;
-             * ALU/OUT never change the active mask. Under job-wide limits a
-             * segment never steps over a limit check (the budget stays exact). */
-            ls_lanes act = lanes_active(w);
-            if ((act & covered) != work_mask) {
-                flush_work(w, work_mask, work_count);
-                work_mask = act & covered;
-                work_count = 0;
-            }
-            work_count += sg->len;
-            issued += sg->len;
-            w->st.inst_alu += sg->n_alu;
-            w->st.inst_out += sg->len - sg->n_alu;
-            w->seg.al = w->fc.aL;
-            w->seg.active = act;
-            w->seg.alive = lanes_alive(w);
-            w->seg.nb = (n + 7) & ~7u;
-            sg->fn(&w->seg);
-            pc += sg->len;
-            continue;
-        }
-        issued++;
-        ls_lanes act = lanes_active(w);
-        if ((act & covered) != work_mask) {
-            flush_work(w, work_mask, work_count);
-            work_mask = act & covered;
-            work_count = 0;
-        }
-        work_count++;
-        if (w->trace)
-            trace_inst(w, t, pc);
-        if (obs && obs->issue)
-            obs->issue(obs->user, t, pc, x->type, &w->fc);
-        if (x->fault[0]) {
-            ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0, "%s", x->fault);
-            ls_diag_at_index(&d, pc);
-            /* prog_build's faults: reserved encodings, and TEX on an unbound sampler */
-            bool unbound = x->type == R500_TYPE_TEX && x->in.field[R500_F_TEX_INST] != 7;
-            add_fault(w, t, unbound ? R500_FAULT_TEX : R500_FAULT_ENCODING, &d);
-            faulted = true;
+        if (!step(w, pc, &pc))
             break;
-        }
-        unsigned next = pc + 1;
-        switch (x->type) {
-        case R500_TYPE_ALU:
-        case R500_TYPE_OUT:
-            if (x->type == R500_TYPE_ALU)
-                w->st.inst_alu++;
-            else
-                w->st.inst_out++;
-            c->al = w->fc.aL;
-            c->active = act;
-            c->alive = lanes_alive(w);
-            r500_alu_exec(c, x);
-            if (w->trace && job->trace_writes && x->type == R500_TYPE_ALU)
-                trace_writes(w, t, pc, act);
-            break;
-        case R500_TYPE_TEX:
-            w->st.inst_tex++;
-            if (tex_exec(w, x, pc, &d)) {
-                add_fault(w, t, R500_FAULT_TEX, &d);
-                faulted = true;
-            } else if (w->trace && job->trace_writes) {
-                trace_writes(w, t, pc, act);
-            }
-            break;
-        default: {
-            w->st.inst_fc++;
-            bool jumped = false;
-            if (r500_fc_exec(&w->fc, &p->fc[pc], &p->fc_state, &job->options.fc, pc, &next,
-                             &jumped, &d)) {
-                if (d.index < 0)
-                    ls_diag_at_index(&d, pc);
-                add_fault(w, t, R500_FAULT_FC, &d);
-                faulted = true;
-            } else if (jumped) {
-                w->st.fc_jumps_taken++;
-            } else {
-                w->st.fc_jumps_not_taken++;
-            }
-            break;
-        }
-        }
-        if (obs && obs->retire)
-            obs->retire(obs->user, t, pc, (const float(*)[4][RL])w->temps, p->temps_used,
-                        (const float(*)[4][RL])w->out, w->outw);
-        if (faulted)
-            break;
-        pc = next;
     }
-    if (stopped)
+    if (ts->stopped)
         return; /* a job-wide limit: the run has no result */
-    if (limited)
-        limits_check(w->lim, issued - reported);
-    flush_work(w, work_mask, work_count);
+    const bool faulted = ts->faulted;
+    const uint64_t issued = ts->issued;
+    if (ts->limited)
+        limits_check(w->lim, issued - ts->reported);
+    flush_work(w, ts->work_mask, ts->work_count);
     w->st.lane_slots_issued += issued * n;
     w->st.thread_insts[t] = issued;
     if (faulted)
@@ -804,6 +870,7 @@ static void *worker_main(void *arg)
     w->seg.pred = w->fc.pred;
     w->seg.alu_result = &w->fc.alu_result;
     w->seg.opt = &w->job->options.exec;
+    w->seg.worker = w;
     /* Workers take chunks of consecutive threads from a shared counter: the
      * load stays balanced (escape-time loops vary a lot) and each worker
      * writes its own stretch of the images. Results do not depend on which
@@ -817,6 +884,9 @@ static void *worker_main(void *arg)
         size_t t1 = t0 + w->chunk < w->nthreads ? t0 + w->chunk : w->nthreads;
         for (size_t t = t0; t < t1; t++)
             run_thread(w, t);
+        size_t done = atomic_fetch_add(w->done, t1 - t0) + (t1 - t0);
+        if (w->reports)
+            w->job->progress.report(w->job->progress.ctx, done, w->nthreads);
     }
     return NULL;
 }
@@ -943,8 +1013,9 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     worker **ws = calloc(nw, sizeof *ws);
     run_limits lim;
     limits_init(&lim, &job->options.exec);
-    atomic_size_t next;
+    atomic_size_t next, done;
     atomic_init(&next, 0);
+    atomic_init(&done, 0);
     /* about 1024 pixels per grab, and at least 8 grabs per worker */
     size_t chunk = 1024 / job->thread_size;
     if (chunk > nthreads / (8 * (size_t)nw))
@@ -967,6 +1038,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         w->trace = trace;
         w->obs = obs;
         w->next = &next;
+        w->done = &done;
+        w->reports = i == 0 && job->progress.report; /* ws[0] runs on this thread */
         w->chunk = chunk;
         w->nthreads = nthreads;
         w->total_lanes = total;
@@ -987,6 +1060,17 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     for (unsigned i = 1; tids && started && i < nw; i++)
         started[i] = pthread_create(&tids[i], NULL, worker_main, ws[i]) == 0;
     worker_main(ws[0]);
+    /* Progress while the other workers finish (only when they all started:
+     * one that did not runs below, on this thread). */
+    bool all_started = tids && started;
+    for (unsigned i = 1; all_started && i < nw; i++)
+        all_started = started[i];
+    if (job->progress.report && all_started)
+        while (atomic_load(&done) < nthreads && atomic_load(&lim.stop) == STOP_NONE) {
+            struct timespec nap = {0, 50 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            job->progress.report(job->progress.ctx, atomic_load(&done), nthreads);
+        }
     /* A worker that could not be started runs here, on this thread. */
     for (unsigned i = 1; i < nw; i++) {
         if (tids && started && started[i])
@@ -1022,6 +1106,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     }
     free(ws);
     int stop = atomic_load(&lim.stop);
+    if (stop == STOP_NONE && job->progress.report)
+        job->progress.report(job->progress.ctx, nthreads, nthreads);
     if (stop != STOP_NONE || !kept) {
         free(kept);
         r500_result_free(r);

@@ -108,9 +108,9 @@ typedef struct r500_prog {
 ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d);
 void r500_prog_free(r500_prog *p);
 
-/* What compiled code for a run of ALU/OUT instructions sees (one per
- * worker; the lane masks are those of the run's first instruction, which
- * ALU/OUT instructions do not change). */
+/* What compiled code sees (one per worker). al, active and alive are those
+ * of the current run of ALU/OUT instructions (r500_exec_seg_begin sets
+ * them; ALU/OUT instructions do not change them). */
 typedef struct r500_seg_ctx {
     float *temps;               /* [128][4][RL] */
     float *out;                 /* [4 targets][4][RL] */
@@ -121,23 +121,38 @@ typedef struct r500_seg_ctx {
     ls_lanes *alu_result;
     ls_lanes active, alive;     /* as r500_alu_ctx */
     int32_t al;
-    uint32_t nb;                /* lanes rounded up to 8 */
+    uint32_t nb;                /* lanes in the thread (code runs whole blocks of its own width) */
     const r500_exec_options *opt;
+    void *worker;               /* the interpreter's (for r500_exec_seg_*) */
 } r500_seg_ctx;
 
-/* A compiled run of len ALU/OUT instructions starting at a slot: executing
- * fn is executing those instructions one after the other with r500_alu_exec
- * (the differential test holds engines to it). */
+/* Compiled code for a program, entered at a slot: fn(c, slot) executes the
+ * thread from that slot exactly as the interpreter would — runs of ALU/OUT
+ * instructions itself (each announced with r500_exec_seg_begin, then as
+ * r500_alu_exec would execute them one after the other), every other
+ * instruction through r500_exec_seg_step — and returns the slot where the
+ * interpreter goes on (one it cannot enter, or whose run r500_exec_seg_begin
+ * refused), or R500_SEG_STOP when the thread stopped (a fault, the watchdog, a
+ * job-wide limit). The differential test holds engines to it. */
+#define R500_SEG_STOP 0xffffffffu
 typedef struct r500_seg {
-    void (*fn)(r500_seg_ctx *c);
-    uint32_t len, n_alu;
+    uint32_t (*fn)(r500_seg_ctx *c, uint32_t slot);
 } r500_seg;
+
+/* Announce a run of len ALU/OUT instructions (n_alu of them ALU) about to be
+ * executed by compiled code: the issue accounting of len single steps, and
+ * c's al/active/alive for it. false: the run may not be taken here (the
+ * watchdog or a job-wide limit check falls inside it); the interpreter steps. */
+bool r500_exec_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu);
+/* Issue the instruction at slot with the interpreter (exactly its step):
+ * the next slot, or R500_SEG_STOP when the thread stops. */
+uint32_t r500_exec_seg_step(r500_seg_ctx *c, uint32_t slot);
 
 /* Check a job's size, thread size and inputs. */
 ls_status r500_exec_check(const r500_job *job, ls_diag *d);
-/* Run a built program; segs (indexed by slot, may be NULL) replaces runs of
- * ALU/OUT instructions by compiled code (not when tracing or observing: obs,
- * may be NULL, sees every issued instruction). */
+/* Run a built program; segs (indexed by slot, may be NULL) is compiled code
+ * entered where fn is set (not when tracing or observing: obs, may be NULL,
+ * sees every issued instruction). */
 ls_status r500_exec_run(const r500_job *job, const r500_prog *p, const r500_seg *segs,
                         r500_result *r, ls_buf *trace, const r500_observer *obs, ls_diag *d);
 /* The interpreter engine: r500_run with engine interp. */

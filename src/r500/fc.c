@@ -234,7 +234,7 @@ static ls_lanes jump_func_lanes(uint8_t jf, ls_lanes alu, ls_lanes pred, bool bo
  * that wanted to jump; jumped = the decision. */
 static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lanes want,
                            bool jumped, const r500_fc_options *o, unsigned max, unsigned pc,
-                           const char *opn, ls_diag *d)
+                           unsigned fc_op, ls_diag *d)
 {
     ls_lanes scope = t->branch;
     if (o->counters_all_inactive)
@@ -247,7 +247,7 @@ static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lane
             if ((unsigned)t->counter[l] + 1 > max)
                 return fault(d, pc, "instruction %u: %s: branch counter overflow (INCR above the "
                                     "branch-counter-max)",
-                             opn);
+                             op_name(fc_op)); /* named only when it faults */
             t->counter[l]++;
         }
         ls_lanes disagree = t->active & ~t->killed & (jumped ? ~want : want) & t->lanes;
@@ -344,7 +344,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
     if (is_end && skip == (int)pc && o->loop_skip == R500_FC_LOOP_SKIP_FALLTHROUGH) {
         /* seed 004: "When the iteration count is zero, ENDLOOP/ENDREP ignore
          * JUMP_FUNC and don't jump." The loop was never entered: nothing to pop. */
-        ls_status s = branch_op(t, in->b_op0, in->b_pop_cnt, 0, false, o, max, pc, op_name(op), d);
+        ls_status s = branch_op(t, in->b_op0, in->b_pop_cnt, 0, false, o, max, pc, op, d);
         if (s)
             return s;
         if (o->alu_result_clear)
@@ -448,7 +448,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
 
     /* 6. Branch counters: B_OP1 if we jump, B_OP0 if we stay. */
     ls_status s = branch_op(t, jump ? in->b_op1 : in->b_op0, in->b_pop_cnt, want, jump, o, max,
-                            pc, op_name(op), d);
+                            pc, op, d);
     if (s)
         return s;
 

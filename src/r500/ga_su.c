@@ -35,9 +35,21 @@ static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool
     double mx = r500_raster_field(s, R500_RF_GA_POINT_MINMAX_MAX_SIZE);
     double hw = r500_raster_field(s, R500_RF_GA_POINT_SIZE_WIDTH);
     double hh = r500_raster_field(s, R500_RF_GA_POINT_SIZE_HEIGHT);
-    /* "Minimum / Maximum point & sprite radius (in subsamples)" */
-    hw = fmin(fmax(hw, mn), mx) / u;
-    hh = fmin(fmax(hh, mn), mx) / u;
+    /* "Minimum / Maximum point & sprite radius (in subsamples)". Model option
+     * point-minmax: the clamp applies to per-vertex sizes (the PSIZE output;
+     * not modelled yet, so GA_POINT_SIZE is used as is) by default, or to
+     * GA_POINT_SIZE too ("all"). Mesa's r300_state.c sets MIN = MAX = the
+     * point size when the size is not per vertex ("We cannot disable the
+     * point-size vertex output, so clamp it"), and its blitter draws its
+     * rectangles as points of GA_POINT_SIZE with GA_POINT_MINMAX 0
+     * (r300_render.c r300_blitter_draw_rectangle), which clear the screen on
+     * the hardware. */
+    if (dr->opts.point_minmax == R500_MINMAX_ALL) {
+        hw = fmin(fmax(hw, mn), mx);
+        hh = fmin(fmax(hh, mn), mx);
+    }
+    hw /= u;
+    hh /= u;
     if (hw <= 0 || hh <= 0) {
         st->culled++;
         return;
@@ -113,7 +125,14 @@ void ra_su_prim(const r500_draw *dr, const ra_prim *p, ra_tri_fn fn, void *ctx,
         st->culled++;
         return;
     }
-    bool front = (area > 0) != (r500_raster_field(s, R500_RF_SU_CULL_MODE_FACE) != 0);
+    /* Model option face-sign (docs/assumptions.md): which sign of the area
+     * is the SU's "positive cross product". "mesa" (default): negative area
+     * here (clockwise with y = row going up), the sign under which Mesa's
+     * SU_CULL_MODE values give GL's facing; "doc": positive area (the
+     * register text's "Positive cross product is front (CCW)" read in these
+     * coordinates). */
+    bool positive = dr->opts.face_sign == R500_FACE_DOC ? area > 0 : area < 0;
+    bool front = positive != (r500_raster_field(s, R500_RF_SU_CULL_MODE_FACE) != 0);
     bool back = !front;
     if ((front && r500_raster_field(s, R500_RF_SU_CULL_MODE_CULL_FRONT)) ||
         (back && r500_raster_field(s, R500_RF_SU_CULL_MODE_CULL_BACK))) {

@@ -2,48 +2,12 @@
  * syntax of `lockstep r500 run`'s options, docs/assumptions.md "R500: jobs,
  * inputs and outputs" for what each register means. */
 #include "lockstep/r500_job_args.h"
+#include "lockstep/values.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 0);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* Comma-separated floats: the count, or -1. */
-static int parse_floats(const char *s, float *out, int max)
-{
-    int n = 0;
-    const char *p = s;
-    if (!p || !*p)
-        return -1;
-    for (;;) {
-        char *end;
-        errno = 0;
-        float v = strtof(p, &end);
-        if (end == p || errno == ERANGE || n == max)
-            return -1;
-        out[n++] = v;
-        p = end;
-        if (*p == 0)
-            return n;
-        if (*p != ',')
-            return -1;
-        p++;
-    }
-}
 
 /* "N=rest" (an optional prefix letter before N): the index and the rest. */
 static bool split_index(const char *s, char prefix, unsigned count, unsigned *idx, const char **rest)
@@ -61,26 +25,10 @@ static bool split_index(const char *s, char prefix, unsigned count, unsigned *id
     if (prefix && (*p == prefix || *p == (prefix ^ 0x20)))
         p++;
     long v;
-    if (!parse_long(p, 0, (long)count - 1, &v))
+    if (!ls_parse_long(p, 0, (long)count - 1, &v))
         return false;
     *idx = (unsigned)v;
     *rest = eq + 1;
-    return true;
-}
-
-static bool parse_size(const char *s, int *w, int *h)
-{
-    const char *x = strchr(s, 'x');
-    char tmp[32];
-    if (!x || x == s || (size_t)(x - s) >= sizeof tmp)
-        return false;
-    memcpy(tmp, s, (size_t)(x - s));
-    tmp[x - s] = 0;
-    long a, b;
-    if (!parse_long(tmp, 1, 16384, &a) || !parse_long(x + 1, 1, 16384, &b))
-        return false;
-    *w = (int)a;
-    *h = (int)b;
     return true;
 }
 
@@ -91,7 +39,7 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
     float f[4];
     if (!strcmp(name, "size")) {
         int w, h;
-        if (!parse_size(v, &w, &h))
+        if (!ls_parse_size(v, &w, &h))
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "--size %s: expected WxH, 1..16384 each", v);
         job->width = w;
         job->height = h;
@@ -108,7 +56,7 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
             in->kind = R500_INPUT_CLIP;
         else if (!strcmp(rest, "none"))
             in->kind = R500_INPUT_NONE;
-        else if (parse_floats(rest, f, 4) == 4) {
+        else if (ls_parse_floats(rest, f, 4) == 4) {
             in->kind = R500_INPUT_CONST;
             memcpy(in->value, f, sizeof f);
         } else
@@ -117,20 +65,20 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
         return LS_OK;
     }
     if (!strcmp(name, "const")) {
-        if (!split_index(v, 'c', R500_NUM_CONSTS, &idx, &rest) || parse_floats(rest, f, 4) != 4)
+        if (!split_index(v, 'c', R500_NUM_CONSTS, &idx, &rest) || ls_parse_floats(rest, f, 4) != 4)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "--const %s: expected N=a,b,c,d (N 0..255)", v);
         memcpy(job->consts[idx], f, sizeof f);
         return LS_OK;
     }
     if (!strcmp(name, "bool")) {
         long b;
-        if (!split_index(v, 0, 32, &idx, &rest) || !parse_long(rest, 0, 1, &b))
+        if (!split_index(v, 0, 32, &idx, &rest) || !ls_parse_long(rest, 0, 1, &b))
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "--bool %s: expected N=0|1 (N 0..31)", v);
         job->regs.fc_bool_const = (job->regs.fc_bool_const & ~(1u << idx)) | ((uint32_t)b << idx);
         return LS_OK;
     }
     if (!strcmp(name, "int")) {
-        if (!split_index(v, 0, 32, &idx, &rest) || parse_floats(rest, f, 3) != 3 || f[0] != floorf(f[0]) ||
+        if (!split_index(v, 0, 32, &idx, &rest) || ls_parse_floats(rest, f, 3) != 3 || f[0] != floorf(f[0]) ||
             f[1] != floorf(f[1]) || f[2] != floorf(f[2]) || f[0] < 0 || f[0] > 255 || f[1] < 0 ||
             f[1] > 255 || f[2] < -128 || f[2] > 127)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
@@ -158,7 +106,7 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
                 return LS_OK;
             }
         long n;
-        if (!parse_long(v, 1, R500_MAX_LANES, &n))
+        if (!ls_parse_long(v, 1, R500_MAX_LANES, &n))
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
                                "--lanes %s: expected 1..64 or quad, r520, rv530, r580", v);
         job->thread_size = (unsigned)n;
@@ -191,7 +139,7 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *v, ls_diag
         return st ? LS_ERR_ARG : LS_OK;
     }
     if (!strcmp(name, "clear")) {
-        if (parse_floats(v, f, 4) != 4)
+        if (ls_parse_floats(v, f, 4) != 4)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "--clear %s: expected r,g,b,a", v);
         memcpy(job->clear, f, sizeof f);
         return LS_OK;

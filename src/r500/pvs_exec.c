@@ -35,7 +35,7 @@ void r500_pvs_options_default(r500_pvs_options *o)
     o->inputs = 32;
     o->outputs = 32;
     o->fc_depth = 8;
-    o->watchdog = 1u << 20;
+    o->watchdog = 1u << 24; /* docs/assumptions.md vs-watchdog */
 }
 
 static int pick2(const char *v, const char *a, const char *b)

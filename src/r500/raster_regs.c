@@ -46,6 +46,12 @@ int r500_raster_reg_find(const char *name)
 
 bool r500_raster_state_write(r500_raster_state *s, uint32_t addr, uint32_t value)
 {
+    /* The viewport registers have a second address: regs/3d_registers.txt
+     * "VAP_VPORT_XSCALE ... MMReg:0x1d98, MMReg:0x2098" (and so on to ZOFFSET
+     * at 0x1dac / 0x20ac); Mesa's r300 writes the first (r300_reg.h
+     * R300_SE_VPORT_XSCALE 0x1D98, r300_emit_viewport_state). */
+    if (addr >= 0x1d98 && addr <= 0x1dac && !(addr & 3))
+        addr += 0x2098 - 0x1d98;
     for (int i = 0; i < R500_RREG_COUNT; i++)
         if (regs[i].addr == addr) {
             s->reg[i] = value;
@@ -133,7 +139,7 @@ void r500_raster_state_init(r500_raster_state *s, int width, int height)
 /* ---- model options ---- */
 
 const char *const r500_raster_option_names[] = {"raster-subpixel", "clip-z", "interp-position",
-                                                "color-interp", NULL};
+                                                "color-interp", "point-minmax", "face-sign", NULL};
 
 void r500_raster_options_default(r500_raster_options *o)
 {
@@ -141,6 +147,8 @@ void r500_raster_options_default(r500_raster_options *o)
     o->clip_z = R500_CLIP_Z_GL;
     o->interp_pos = R500_INTERP_EXACT;
     o->color_interp = R500_COLOR_PERSPECTIVE;
+    o->point_minmax = R500_MINMAX_VERTEX;
+    o->face_sign = R500_FACE_MESA;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -158,6 +166,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
     static const char *const cz[] = {"gl", "dx", NULL};
     static const char *const ip[] = {"exact", "snapped", NULL};
     static const char *const ci[] = {"perspective", "linear", NULL};
+    static const char *const pm[] = {"vertex", "all", NULL};
+    static const char *const fs[] = {"mesa", "doc", NULL};
     const char *const *names;
     if (!strcmp(name, "raster-subpixel"))
         names = sub;
@@ -167,6 +177,10 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         names = ip;
     else if (!strcmp(name, "color-interp"))
         names = ci;
+    else if (!strcmp(name, "point-minmax"))
+        names = pm;
+    else if (!strcmp(name, "face-sign"))
+        names = fs;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown raster option '%s'", name);
     int k = pick(value, names);
@@ -179,6 +193,10 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         o->clip_z = (r500_clip_z)k;
     else if (names == ip)
         o->interp_pos = (r500_interp_pos)k;
+    else if (names == pm)
+        o->point_minmax = (r500_point_minmax)k;
+    else if (names == fs)
+        o->face_sign = (r500_face_sign)k;
     else
         o->color_interp = (r500_color_interp)k;
     return LS_OK;

@@ -122,6 +122,12 @@ ls_status ra_rs_fill(const r500_draw *dr, const ra_tri *t, int rx0, int ry0, int
                 uint32_t ip =
                     s->reg[R500_R_RS_IP_0 + r500_raster_field_of(in, R500_RF_RS_INST_0_COL_ID)];
                 unsigned cp = r500_raster_field_of(ip, R500_RF_RS_IP_0_COL_PTR);
+                /* two-sided colour: Mesa's r300_state_derived.c sends back colours as
+                 * colours 2 and 3 ("The rasterizer will do the color selection
+                 * automatically"; without two-sided colour it rasterizes two fake
+                 * texcoords instead "to prevent the two-sided color selection") */
+                if (t->back && cp < 2 && ((dr->back_colors >> cp) & 1u))
+                    cp += 2;
                 int src[4];
                 col_fmt(r500_raster_field_of(ip, R500_RF_RS_IP_0_COL_FMT), src);
                 for (int c = 0; c < 4; c++) {

@@ -22,7 +22,7 @@ ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *
                                "engine jit: not installed in the job's options (r500_jit_ops(), "
                                "liblockstep_jit; docs/r500-jit.md)");
         }
-        return job->options.jit->run(job, r, trace, d);
+        return job->options.jit->run(job->options.jit, job, r, trace, d);
     default:
         return r500_interp_run(job, r, trace, d);
     }

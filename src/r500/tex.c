@@ -10,7 +10,15 @@
 
 #define MAX_LEVELS 16
 
+/* A texture is one of three texel sources behind the same sampler: float
+ * RGBA images (PNG / raw files, --tex), a texture unit bound to its
+ * registers and texture memory (r500_texture_from_unit), or a disabled unit
+ * (tx_enable.txt: "Disable, ARGB = 1,0,0,0"). */
+typedef enum { TEX_IMAGES, TEX_UNIT, TEX_DISABLED } tex_kind;
+
 struct r500_texture {
+    tex_kind kind;
+    r500_txu unit;       /* TEX_UNIT: bound by r500_txu_bind (memory not owned) */
     int levels;
     int w[MAX_LEVELS], h[MAX_LEVELS];
     float *texels[MAX_LEVELS]; /* RGBA, bottom row first */
@@ -107,6 +115,16 @@ ls_status r500_tex_sample(const r500_texture *t, const r500_tex_request *rq, ls_
 {
     if (!t)
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "texture lookup on an unbound sampler");
+    if (t->kind == TEX_UNIT)
+        return r500_txu_sample(&t->unit, rq, d);
+    if (t->kind == TEX_DISABLED) {
+        for (unsigned l = 0; l < rq->n && l < R500_TEX_MAX_LANES; l++)
+            if (rq->mask >> l & 1u) {
+                rq->out[0][l] = rq->out[1][l] = rq->out[2][l] = 0.0f;
+                rq->out[3][l] = 1.0f;
+            }
+        return LS_OK;
+    }
     r500_tx_state s;
     memset(&s, 0, sizeof s);
     unsigned filt = t->filter == R500_TEX_NEAREST ? 1u : 2u;
@@ -124,6 +142,73 @@ ls_status r500_tex_sample(const r500_texture *t, const r500_tex_request *rq, ls_
     if (st != LS_OK)
         return st;
     return r500_txu_sample(&u, rq, d);
+}
+
+ls_status r500_texture_from_unit(const r500_tx_state *s, unsigned unit, const uint8_t *mem,
+                                 size_t size, const r500_tx_options *o, r500_texture **out,
+                                 ls_diag *d)
+{
+    *out = NULL;
+    r500_texture *t = calloc(1, sizeof *t);
+    if (!t)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    ls_status st = r500_txu_bind(&t->unit, s, unit, mem, size, o, d);
+    if (st != LS_OK) {
+        free(t);
+        return st;
+    }
+    t->kind = TEX_UNIT;
+    t->w[0] = t->unit.w;
+    t->h[0] = t->unit.h;
+    *out = t;
+    return LS_OK;
+}
+
+ls_status r500_texture_disabled(r500_texture **out, ls_diag *d)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    (*out)->kind = TEX_DISABLED;
+    (*out)->w[0] = (*out)->h[0] = 1;
+    return LS_OK;
+}
+
+/* TEX_ID in a TEX instruction names a logical texture; TX_FILTER0_u.ID is
+ * "Logical id for this physical texture" (tx_filter0.txt); Mesa writes
+ * ID = u for unit u (r300_emit.c r300_emit_textures_state). Units whose
+ * TX_ENABLE bit is clear are not bound; an ID no enabled unit claims reads
+ * as a disabled unit (ARGB = 1,0,0,0); when two enabled units claim one ID
+ * the lower unit wins. */
+ls_status r500_job_bind_tx_units(r500_job *job, const r500_tx_state *s,
+                                 const r500_tx_memory mem[R500_TX_UNITS],
+                                 const r500_tx_options *o, ls_diag *d)
+{
+    r500_texture *bound[R500_NUM_SAMPLERS] = {NULL};
+    ls_status st = LS_OK;
+    uint32_t enable = r500_tx_get(s, 0, R500_TXF_TEX_ENABLE);
+    for (unsigned u = 0; u < R500_TX_UNITS && st == LS_OK; u++) {
+        if (!(enable >> u & 1u))
+            continue;
+        unsigned id = r500_tx_get(s, u, R500_TXF_ID);
+        if (bound[id])
+            continue;
+        st = r500_texture_from_unit(s, u, mem ? mem[u].data : NULL, mem ? mem[u].size : 0, o,
+                                    &bound[id], d);
+    }
+    for (unsigned i = 0; i < R500_NUM_SAMPLERS && st == LS_OK; i++)
+        if (!bound[i])
+            st = r500_texture_disabled(&bound[i], d);
+    if (st != LS_OK) {
+        for (unsigned i = 0; i < R500_NUM_SAMPLERS; i++)
+            r500_texture_free(bound[i]);
+        return st;
+    }
+    for (unsigned i = 0; i < R500_NUM_SAMPLERS; i++) {
+        r500_texture_free(job->tex[i]);
+        job->tex[i] = bound[i];
+    }
+    return LS_OK;
 }
 
 /* The executor's texture hooks (src/r500/exec_internal.h). Loading from a

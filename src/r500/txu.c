@@ -69,6 +69,17 @@ bool r500_tx_write(r500_tx_state *s, uint32_t addr, uint32_t value)
     return true;
 }
 
+void r500_tx_state_from_regfile(r500_tx_state *s, const uint32_t *reg, const uint8_t *written,
+                                size_t nreg)
+{
+    memset(s, 0, sizeof *s);
+    for (unsigned r = 0; r < R500_TXR_COUNT; r++)
+        for (unsigned u = 0; u < (reg_table[r].per_unit ? R500_TX_UNITS : 1u); u++) {
+            size_t i = r500_tx_reg_addr((r500_tx_reg)r, u) / 4;
+            s->reg[r][u] = i < nreg && (!written || written[i]) ? reg[i] : 0;
+        }
+}
+
 static uint32_t field_mask(const r500_tx_field_desc *f)
 {
     return f->width >= 32 ? 0xffffffffu : ((1u << f->width) - 1u);
@@ -292,6 +303,16 @@ static size_t next_pot(size_t v)
     while (p < v)
         p <<= 1;
     return p;
+}
+
+bool r500_tx_tile_size(unsigned bpp, bool macro, unsigned micro, unsigned *w, unsigned *h)
+{
+    unsigned lb = log2u(bpp);
+    if (bpp == 0 || (bpp & (bpp - 1)) || lb > 4 || micro > 2)
+        return false;
+    *w = tile_table[macro ? 1 : 0][lb][micro][0];
+    *h = tile_table[macro ? 1 : 0][lb][micro][1];
+    return *w != 0;
 }
 
 static unsigned micro_mode(const r500_txu *t)

@@ -7,7 +7,8 @@
 #   (.bin, hex text with constants, .fs.asm, JSON job, stdin); empty programs
 #   are errors; NaN / out-of-range coefficients are refused; --chip is checked
 #   before Mesa starts; a bad output path is found before any work; warnings
-#   and faults are bounded; mesa check runs without -o (skips without Mesa).
+#   and faults are bounded; mesa check runs without -o (skips without Mesa);
+#   r500 run and pp5 render show progress on a terminal and not otherwise.
 # usage: behaviour.sh LOCKSTEP SOURCE_ROOT
 set -u
 L=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -65,6 +66,40 @@ cmp -s <(grep -v '^\.' job.asm) <(grep -v '^\.' job2.asm) || bad "JSON job listi
   "$L" r500 run mandel.asm --size 16x16 --input t0=uv --raw b.raw -q && cmp -s a.raw b.raw ||
   bad "mandelbrot from its listing renders differently"
 
+# ---- summaries: on stderr for every command that prints one, none with -q ----
+# (stdout carries only the data asked for: nothing here, the outputs are files)
+summ() { # description, then the command
+  local what=$1; shift
+  "$L" "$@" >s.out 2>s.err; local r1=$?
+  "$L" "$@" -q >q.out 2>q.err; local r2=$?
+  [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ ! -s s.out ] && [ -s s.err ] && [ ! -s q.out ] && [ ! -s q.err ] ||
+    bad "$what: summary not on stderr only, or -q not silent (rc $r1/$r2; stdout: $(cat s.out q.out); -q stderr: $(cat q.err))"
+}
+summ "r500 run" r500 run "$nested" --size 8x8 -o s.png
+summ "pp5 run" pp5 run "$SRC/examples/pp5/edge.stream" --microcode "$SRC/examples/pp5/edge.pp5m"
+summ "pp5 render" pp5 render "$SRC/examples/pp5/triangle.scene" -o s.png
+if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+  summ "mesa run" mesa run "$SRC/tests/mesa/data/varying_col.frag" --vert "$SRC/tests/mesa/data/varying_col.vert" --uniform n=2 --size 4x4 -o s.png
+  summ "mesa check" mesa check "$SRC/tests/mesa/data/varying_col.frag" --vert "$SRC/tests/mesa/data/varying_col.vert" --uniform n=2 --size 4x4
+fi
+
+# ---- one idea, one name: -j/--workers for host threads, --size WxH, -o ----------
+for c in "r500 run" "mesa run" "mesa check" "mesa bench" "mesa piglit"; do
+  # shellcheck disable=SC2086
+  "$L" $c --help | grep -q '^  -j, --workers N ' || bad "$c --help has no -j, --workers N"
+done
+for c in "r500 run" "mesa run" "mesa check" "mesa bench"; do
+  # shellcheck disable=SC2086
+  "$L" $c --help | grep -q '^      --size WxH ' || bad "$c --help has no --size WxH"
+done
+for c in "r500 run" "r500 asm" "r500 dis" "pp5 asm" "pp5 dis" "pp5 render" "mesa run" "mesa check" "mesa decode" "r500 draw"; do
+  # shellcheck disable=SC2086
+  "$L" $c --help | grep -q '^  -o, --output ' || bad "$c --help has no -o, --output"
+done
+# the older spellings still work, as the new names: --thread is --lanes, --threads --workers
+run r500 run "$nested" --size 8x8 --thread 4 --threads 2
+[ $rc -eq 0 ] && [[ $err == *"16 threads of 4"* ]] || bad "r500 run --thread 4 --threads 2: rc=$rc $err"
+
 # ---- empty inputs and bad values ----------------------------------------------
 for c in "r500 asm $D/empty.fs.asm" "r500 run $D/empty.fs.asm" "r500 dis $D/empty.fs.asm" "pp5 asm $D/empty.pp5m"; do
   # shellcheck disable=SC2086
@@ -120,6 +155,31 @@ run r500 run "$D/runaway.fs.asm" --size 64x64 --max-instructions 5000 -q
 run r500 run "$D/runaway.fs.asm" --timeout abc -q
 [ $rc -eq 2 ] && [[ $err == *"--timeout abc"* ]] || bad "--timeout abc: rc=$rc $err"
 
+# ---- progress: on a terminal only (script(1) gives the command a pty) ----------------
+if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
+  # 64x64 pixels in 48-lane threads: ceil(4096 / 48) = 86 threads
+  script -qec "'$L' r500 run '$mandel' --size 64x64 --input t0=uv -o tty.png" /dev/null >tty.out 2>&1
+  grep -q '86/86 threads\]' tty.out || bad "r500 run on a terminal shows no progress: $(tr '\r\033' '|E' <tty.out | head -c 300)"
+  script -qec "'$L' r500 run '$mandel' --size 64x64 --input t0=uv -o tty.png -q" /dev/null >tty.out 2>&1
+  ! grep -q 'threads\]' tty.out || bad "r500 run -q on a terminal shows progress"
+  nprim=$(grep -cE '^[[:space:]]*(tri|disc)[[:space:]]' "$SRC/examples/pp5/demo.scene")
+  script -qec "'$L' pp5 render '$SRC/examples/pp5/demo.scene' -o tty.png" /dev/null >tty.out 2>&1
+  grep -q "$nprim/$nprim primitives\]" tty.out || bad "pp5 render on a terminal shows no progress ($nprim primitives): $(tr '\r\033' '|E' <tty.out | head -c 300)"
+  if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+    md=$SRC/tests/mesa/data
+    script -qec "'$L' mesa piglit '$md/varying_loop.shader_test' '$md/varying_color.shader_test' '$md/texcoord.shader_test'" \
+      /dev/null >tty.out 2>&1
+    grep -q '3/3 piglit tests\]' tty.out || bad "mesa piglit on a terminal shows no progress: $(tr '\r\033' '|E' <tty.out | head -c 300)"
+  fi
+else
+  echo "progress-on-a-terminal part skipped: script(1) (bsdutils) or a pty is unavailable"
+fi
+# not a terminal (stderr to a file here): no progress, no carriage returns
+run r500 run "$mandel" --size 64x64 --input t0=uv -o notty.png
+[ $rc -eq 0 ] && ! grep -q 'threads\]' err && ! grep -q $'\r' err || bad "r500 run not on a terminal: progress shown: $err"
+run pp5 render "$SRC/examples/pp5/demo.scene" -o notty.png
+[ $rc -eq 0 ] && ! grep -q 'primitives\]' err && ! grep -q $'\r' err || bad "pp5 render not on a terminal: progress shown: $err"
+
 # ---- mesa check without -o ---------------------------------------------------------
 if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
    ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
@@ -136,6 +196,36 @@ if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -r "${LOCKSTEP_MESA_SHIM}" ] &&
   run mesa run "$frag" --vert "$vert" --uniform n=4 --size 8x8 -o - --stats st.json -q
   [ $rc -eq 0 ] && is_png out && [ -s st.json ] || bad "mesa run -o - --stats: rc=$rc $err"
   [[ $err != *"warning"* ]] || bad "mesa run with the uniform set still warns: $err"
+  # mesa bench (mesa_r300_bench): both timings on stdout, positive, the ratio from them
+  run mesa bench "$frag" --vert "$vert" --uniform n=4 --size 8x8 --reps 1 -j 1
+  lw=$(sed -n 's/.*lockstep (engine [a-z]*): \([0-9.]*\) s wall.*/\1/p' out)
+  lp=$(sed -n 's/.*llvmpipe: \([0-9.]*\) s wall.*/\1/p' out)
+  [ $rc -eq 0 ] && [ -n "$lw" ] && [ -n "$lp" ] && awk "BEGIN{exit !($lw > 0 && $lp > 0)}" &&
+    grep -q 'speed lockstep/llvmpipe: [0-9.]* wall, [0-9.]* CPU' out ||
+    bad "mesa bench: rc=$rc $(cat out) $err"
+  run mesa bench "$frag" --reps 0
+  [ $rc -eq 2 ] && [[ $err == *"--reps 0"* ]] || bad "mesa bench --reps 0: rc=$rc $err"
+  # a piglit test whose GL program crashes under r300 (signal 11): its capture
+  # is kept where the reason says (in TMPDIR by default, under --keep DIR with
+  # the log path pointing there), deleted with --no-keep; the shim's sysfs
+  # mirror never stays behind, even after the crash
+  crash=$SRC/tests/mesa/data/r300/inlined-calls-exhaust-memory.shader_test
+  mkdir -p ptmp kept && chmod 700 ptmp
+  pig() { TMPDIR=$tmp/ptmp XDG_RUNTIME_DIR=$tmp/ptmp "$L" mesa piglit "$crash" "$@" >out 2>err; rc=$?; }
+  pig
+  kept_dir=$(sed -n 's/.*\[capture kept in \(.*\)\]$/\1/p' out)
+  [ $rc -eq 1 ] && grep -q '^FAIL .*killed by signal' out && [ -f "$kept_dir/r300.log" ] &&
+    [[ $kept_dir == "$tmp/ptmp/"* ]] || bad "mesa piglit (crash): capture not kept in TMPDIR: rc=$rc $(cat out)"
+  rm -rf "$kept_dir"
+  pig --keep "$tmp/kept"
+  kept_dir=$(sed -n 's/.*\[capture kept in \(.*\)\]$/\1/p' out)
+  log=$(sed -n 's/.*(log \([^)]*\)).*/\1/p' out)
+  [[ $kept_dir == "$tmp/kept/"* ]] && [ -f "$kept_dir/r300.log" ] && [ "$log" = "$kept_dir/r300.log" ] ||
+    bad "mesa piglit --keep: capture $kept_dir, log cited $log: $(cat out)"
+  pig --no-keep
+  [ $rc -eq 1 ] && ! grep -q 'capture kept' out && grep -q 'capture deleted: --no-keep' out ||
+    bad "mesa piglit --no-keep kept the capture or did not say it is gone: $(cat out)"
+  [ -z "$(ls -A ptmp)" ] || bad "mesa piglit left in TMPDIR/XDG_RUNTIME_DIR: $(ls -A ptmp)"
 else
   echo "mesa part skipped: the r300 shim or r300_dri.so is absent"
 fi

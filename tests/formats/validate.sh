@@ -1,8 +1,10 @@
 #!/bin/sh
 # Validates the JSON every tool writes against its schema in docs/schemas
 # (docs/formats.md): r500 run --stats/--trace, pp5 render --stats,
-# pp5 serialize --json, mesa decode (the job schema), the corpus jobs, and
-# with the Mesa shim mesa piglit --json. A broken document must fail.
+# pp5 serialize --json, the corpus jobs, mesa decode and r500 draw --vertices
+# (from the corpus's captures and, with the Mesa shim, a capture made here),
+# and with the shim mesa run --stats/--trace and mesa piglit --json. A broken
+# document must fail.
 # usage: validate.sh LOCKSTEP SOURCE_ROOT
 set -u
 L=$1
@@ -82,6 +84,59 @@ cat >"$T/job.json" <<'J'
  "us_const": {"c0": [1, 0, 0, 1], "1": {"hex": ["0x3f800000", 0, 0, 0]}}, "clear": [0, 0, 0, 1]}
 J
 check r500-job.schema.json "$T/job.json"
+
+# Mesa: mesa decode (one draw and --all) and r500 draw --vertices, from the
+# corpus's captured streams and, where the shim and r300 are present, from a
+# capture made here with its buffer objects (vertex buffers, index buffers)
+have_r300=
+if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -n "${LOCKSTEP_MESA_GL:-}" ] &&
+   ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
+  have_r300=1
+fi
+caps=$(find "$SRC/../shared/corpus/mesa-r300" -name cs_0000.ib 2>/dev/null | sort | head -n 15 | xargs -r -n1 dirname)
+if [ -n "$have_r300" ]; then
+  for vbo in "" --vbo; do
+    mkdir -p "$T/cap$vbo"
+    LOCKSTEP_SHIM_BOS=1 LOCKSTEP_SHIM_OUT="$T/cap$vbo" LD_PRELOAD="$LOCKSTEP_MESA_SHIM" \
+      "$LOCKSTEP_MESA_GL" "$SRC/tests/mesa/data/vf_transform.frag" --vert "$SRC/tests/mesa/data/vf_transform.vert" \
+      --size 8x8 -o "$T/cap$vbo/out.png" $vbo >/dev/null 2>&1 || echo "note: the capture$vbo failed"
+    [ -f "$T/cap$vbo/cs_0000.ib" ] && caps="$caps $T/cap$vbo"
+  done
+fi
+if [ -n "$caps" ]; then
+  k=0
+  for c in $caps; do
+    k=$((k + 1))
+    run "$L" mesa decode "$c/cs_0000.ib" -o "$T/dec$k.one.json"
+    run "$L" mesa decode "$c/cs_0000.ib" --all -o "$T/dec$k.all.json"
+    "$L" r500 draw "$c" --vertices -o "$T/draw$k.json" 2>/dev/null || [ -s "$T/draw$k.json" ] ||
+      { echo "FAIL: r500 draw $c --vertices wrote nothing"; fail=1; }
+  done
+  check mesa-decode.schema.json "$T"/dec*.json
+  # every decoded draw is also a job r500 run takes
+  for f in "$T"/dec*.all.json; do
+    "$PY" -c 'import json,sys; [json.dump(j, open(f"{sys.argv[1]}.{i}.job.json", "w")) for i, j in enumerate(json.load(open(sys.argv[1])))]' "$f"
+  done
+  check r500-job.schema.json "$T"/dec*.one.json "$T"/dec*.job.json
+  check r500-draw.schema.json "$T"/draw*.json
+  # the decoder's own keys are checked: a constant without its float form is refused
+  "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["us_const"]={"0": {"hex": ["0x0"]*4}}; json.dump(d, open(sys.argv[2], "w"))' \
+    "$T/dec1.one.json" "$T/bad_dec.json"
+  must_fail mesa-decode.schema.json "$T/bad_dec.json"
+  "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["draws"][0]["vf_cntl"]=5; json.dump(d, open(sys.argv[2], "w"))' \
+    "$T/draw1.json" "$T/bad_draw.json"
+  must_fail r500-draw.schema.json "$T/bad_draw.json"
+else
+  echo "note: no captured stream (../shared/corpus absent, no Mesa shim): mesa decode and r500 draw schemas not exercised"
+fi
+
+# Mesa: mesa run --stats and --trace are r500 run's
+if [ -n "$have_r300" ]; then
+  run "$L" mesa run "$SRC/tests/mesa/data/varying_col.frag" --vert "$SRC/tests/mesa/data/varying_col.vert" \
+    --uniform n=3 --size 8x4 -q --stats "$T/mesa.stats.json" --trace "$T/mesa.trace.json"
+  check r500-stats.schema.json "$T/mesa.stats.json"
+  check r500-trace.schema.json "$T/mesa.trace.json"
+fi
 
 # Mesa: piglit results, only where the shim is built
 if [ -n "${LOCKSTEP_MESA_SHIM:-}" ] && [ -f "$SRC/tests/mesa/data/varying_color.shader_test" ]; then

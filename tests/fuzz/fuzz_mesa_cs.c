@@ -1,4 +1,5 @@
-/* Fuzz target: the PM4 command-stream decoder and its job writer. */
+/* Fuzz target: the PM4 command-stream decoder and its job writer, from a
+ * file's bytes (mesa_cs_decode_bytes, mesa_cs_jobs_json). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,24 +11,18 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    size_t n = size / 4;
-    if (n > 4096)
+    /* the file's bytes as `mesa decode` reads them (any length), then every
+     * draw as `mesa decode --all` writes them */
+    if (size > 4 * 4096)
         return 0;
-    uint32_t *w = malloc(n * 4 + 4);
-    if (!w)
-        return 0;
-    memcpy(w, data, n * 4);
     mesa_cs cs;
     ls_diag d;
-    if (mesa_cs_decode("fuzz", w, n, &cs, &d) == LS_OK) {
-        if (cs.ndraws) {
-            ls_buf b;
-            ls_buf_init(&b);
-            mesa_cs_job_json(&cs.draws[cs.ndraws - 1], cs.ndraws - 1, &b);
-            ls_buf_free(&b);
-        }
+    if (mesa_cs_decode_bytes("fuzz", data, size, &cs, &d) == LS_OK) {
+        ls_buf b;
+        ls_buf_init(&b);
+        (void)mesa_cs_jobs_json(&cs, "fuzz", MESA_CS_ALL, &b, &d);
+        ls_buf_free(&b);
         mesa_cs_free(&cs);
     }
-    free(w);
     return 0;
 }

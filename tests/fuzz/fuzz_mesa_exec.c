@@ -1,4 +1,6 @@
-/* Fuzz target: the command-stream executor's front half (mesa_exec_stream):
+/* Fuzz target: the command-stream executor (mesa_exec_stream) and the whole
+ * pipeline over its draws (mesa_exec_render_draw: clip, raster, RS, the
+ * stream's fragment program, into a 16x16 target; the first 8 draws):
  * the input is split into a relocation chunk (first byte: relocations, 0..15),
  * two buffer contents A and B (next two bytes: their sizes, 0..255 bytes each,
  * filled from the input; even relocations read A, odd ones B) and the stream. Bounded work: small vertex limits. */
@@ -43,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.max_vertices = 4096;
     o.max_total = 16384;
     o.pvs.watchdog = 4096;
+    o.raster_width = o.raster_height = 16;
     mesa_exec e;
     ls_diag d;
     if (mesa_exec_stream("fuzz", w, n, rel, 4 * nrel, bos, 16, &o, &e, &d) == LS_OK) {
@@ -50,6 +53,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ls_buf_init(&b);
         mesa_exec_json(&e, "fuzz", &b);
         ls_buf_free(&b);
+        int tw, th;
+        (void)mesa_exec_target_size(&e, &tw, &th);
+        float img[16 * 16 * 4];
+        r500_target tg = {.width = 16, .height = 16, .rgba = img, .unorm8 = true};
+        mesa_render_options ro = {.width = 16, .height = 16, .workers = 1,
+                                  .out = r500_target_store, .out_ctx = &tg};
+        r500_raster_options_default(&ro.raster);
+        r500_raster_stats rs;
+        memset(&rs, 0, sizeof rs);
+        for (size_t k = 0; k < e.ndraws && k < 8; k++)
+            (void)mesa_exec_render_draw(&e, k, &ro, &rs, &d);
         mesa_exec_free(&e);
     }
     free(w);

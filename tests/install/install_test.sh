@@ -36,9 +36,15 @@ libdir=$(dirname "$so")
 if command -v readelf >/dev/null; then
   readelf -d "$so" | grep -q 'SONAME.*\[liblockstep.so.0\]' || fail "soname is not liblockstep.so.0"
 fi
-for h in buf.h image.h r500.h r500_asm.h r500_fc.h r500_isa.h r500_raster.h r500_tex.h r500_txu.h status.h pp5.h; do
+for h in buf.h image.h r500.h r500_asm.h r500_fc.h r500_isa.h r500_raster.h r500_tex.h r500_txu.h r500_rb.h status.h pp5.h; do
   [ -n "$(find "$dest" -path "*/include/lockstep/$h")" ] || fail "header lockstep/$h not installed"
 done
+# the man pages and the bash completion, generated from the command table
+for page in lockstep lockstep-r500 lockstep-pp5 lockstep-mesa; do
+  [ -n "$(find "$dest" -path "*/share/man/man1/$page.1")" ] || fail "man page $page.1 not under share/man/man1"
+done
+[ -n "$(find "$dest" -path '*/share/bash-completion/completions/lockstep')" ] ||
+  fail "bash completion not under share/bash-completion/completions"
 doc=$(find "$dest" -type d -path '*/share/doc/lockstep' | head -1)
 [ -n "$doc" ] && [ -f "$doc/README.md" ] && [ -f "$doc/examples/r500/nested_if.fs.asm" ] ||
   fail "README and examples not under share/doc/lockstep"

@@ -187,11 +187,50 @@ static void test_malformed(void **st)
     mesa_cs_free(&cs);
 }
 
+/* Bytes to dwords (little-endian), and the decode command's selection */
+static void test_bytes_and_selection(void **st)
+{
+    (void)st;
+    mesa_cs cs;
+    ls_diag d;
+    /* a type-0 write of one register, then a draw: as bytes, least significant first */
+    uint32_t w[] = {0x00000000u | (0x4600 / 4), 0x12345678u, 0xC0033500u, 0, 0, 0, 0};
+    uint8_t bytes[sizeof w + 3];
+    for (size_t k = 0; k < sizeof w / 4; k++)
+        for (int j = 0; j < 4; j++)
+            bytes[4 * k + (size_t)j] = (uint8_t)(w[k] >> (8 * j));
+    assert_int_equal(mesa_cs_decode_bytes("b.ib", bytes, sizeof w, &cs, &d), LS_OK);
+    assert_int_equal(cs.ndraws, 1);
+    assert_int_equal(cs.draws[0].state.reg[0x4600 / 4], 0x12345678u);
+    ls_buf b;
+    ls_buf_init(&b);
+    assert_int_equal(mesa_cs_jobs_json(&cs, "b.ib", MESA_CS_ALL, &b, &d), LS_OK);
+    assert_true(b.len > 2 && b.data[0] == '[' && b.data[b.len - 2] == ']');
+    ls_buf_reset(&b);
+    assert_int_equal(mesa_cs_jobs_json(&cs, "b.ib", -1, &b, &d), LS_OK);
+    assert_true(b.data[0] == '{');
+    assert_int_equal(mesa_cs_jobs_json(&cs, "b.ib", 1, &b, &d), LS_ERR_RANGE);
+    assert_non_null(strstr(d.msg, "draw 1 requested, the stream has 1"));
+    ls_buf_free(&b);
+    mesa_cs_free(&cs);
+    /* not whole dwords: the error points at the incomplete dword */
+    assert_int_equal(mesa_cs_decode_bytes("b.ib", bytes, sizeof w + 3, &cs, &d), LS_ERR_PARSE);
+    assert_int_equal(d.offset, (long)sizeof w);
+    /* no draw packet */
+    assert_int_equal(mesa_cs_decode_bytes("b.ib", bytes, 8, &cs, &d), LS_OK);
+    ls_buf_init(&b);
+    assert_int_equal(mesa_cs_jobs_json(&cs, "b.ib", -1, &b, &d), LS_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "no draw packet"));
+    ls_buf_free(&b);
+    mesa_cs_free(&cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_streams),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_bytes_and_selection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

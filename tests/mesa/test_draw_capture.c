@@ -9,12 +9,99 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "lockstep/mesa_draw.h"
 #include "lockstep/r500_raster.h"
 
 static int run_mode(const char *shim, const char *glrun, const char *src, bool vbo);
+
+/* The whole pipeline (mesa_exec_dir + mesa_exec_all_render: clip, raster,
+ * RS, the fragment program) over every draw of the first submission (the
+ * clear and the quad; cs_0001 is the read-back blit of -o) against
+ * llvmpipe's RGBA32F image of the same program: every pixel within 1e-5
+ * (the quad's edges fall where both rasterizers agree at 8x8: counted). */
+static int frame_vs_llvmpipe(const char *dir, const char *glrun, const char *src, bool vbo)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "LIBGL_ALWAYS_SOFTWARE=1 '%s' '%s/tests/mesa/data/vf_transform.frag' --vert "
+             "'%s/tests/mesa/data/vf_transform.vert' --size 8x8%s --float -o '%s/ref.bin' "
+             ">/dev/null 2>&1",
+             glrun, src, src, vbo ? " --vbo" : "", dir);
+    if (system(cmd) != 0) {
+        printf("llvmpipe run failed\n");
+        return 1;
+    }
+    float ref[8 * 8 * 4], img[8 * 8 * 4] = {0};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/ref.bin", dir);
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(ref, sizeof(float), 8 * 8 * 4, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != 8 * 8 * 4) {
+        printf("llvmpipe image unreadable\n");
+        return 1;
+    }
+    mesa_capture c;
+    ls_diag d;
+    if (mesa_capture_load(dir, 0, &c, &d)) {
+        printf("load: %s\n", d.msg);
+        return 1;
+    }
+    mesa_exec_options o;
+    mesa_exec_options_default(&o);
+    o.raster_width = o.raster_height = 8;
+    mesa_exec_all a = {0};
+    a.ex = calloc(1, sizeof *a.ex);
+    if (!a.ex || mesa_exec_stream("cs", c.ib, c.n, c.relocs, c.nrelocs_dw, c.bos, c.nbos, &o,
+                                  a.ex, &d)) {
+        printf("exec: %s\n", a.ex ? d.msg : "out of memory");
+        free(a.ex);
+        mesa_capture_free(&c);
+        return 1;
+    }
+    mesa_capture_free(&c);
+    a.nex = 1;
+    a.ndraws = a.ex[0].ndraws;
+    int w = 0, h = 0;
+    r500_target tgt = {.width = 8, .height = 8, .rgba = img};
+    mesa_render_options ro = {.width = 8, .height = 8, .workers = 1, .out = r500_target_store,
+                              .out_ctx = &tgt};
+    r500_raster_options_default(&ro.raster);
+    r500_raster_stats rs = {0};
+    int rc = 0;
+    if (!mesa_exec_target_size(&a.ex[0], &w, &h) || w != 8 || h != 8) {
+        printf("target size %dx%d from the scissor, expected 8x8\n", w, h);
+        rc = 1;
+    }
+    for (size_t k = 0; k < a.ndraws && !rc; k++)
+        if (mesa_exec_all_render(&a, k, &ro, &rs, &d)) {
+            printf("render draw %zu: %s\n", k, d.msg);
+            rc = 1;
+        }
+    mesa_exec_all_free(&a);
+    unsigned bad = 0, covered = 0;
+    double mx = 0;
+    for (int p = 0; p < 64 && !rc; p++) {
+        covered += ref[4 * p + 3] != 0; /* the varying's w (|x - 0.5|) is never 0 on the quad */
+        for (int ch = 0; ch < 4; ch++) {
+            double dd = fabs((double)img[4 * p + ch] - (double)ref[4 * p + ch]);
+            mx = dd > mx ? dd : mx;
+            if (dd > 1e-5) {
+                printf("pixel (%d, %d) channel %d: lockstep %.9g, llvmpipe %.9g\n", p % 8, p / 8,
+                       ch, img[4 * p + ch], ref[4 * p + ch]);
+                bad++;
+            }
+        }
+    }
+    printf("whole pipeline: %u pixels covered by llvmpipe, %llu by lockstep's quad and clear, "
+           "max |diff| %g\n", covered, (unsigned long long)rs.pixels, mx);
+    return rc || bad || covered == 0 ? 1 : 0;
+}
 
 int main(void)
 {
@@ -146,7 +233,7 @@ static int run_mode(const char *shim, const char *glrun, const char *src, bool v
     }
     if (!found)
         printf("no 4-vertex triangle-strip draw in the capture\n");
-    result = found ? 0 : 1;
+    result = found ? frame_vs_llvmpipe(dir, glrun, src, vbo) : 1;
 out:
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -45,12 +45,36 @@ static void test_more_than_max(void **st)
     assert_string_equal(n[1], "b");
 }
 
+/* mesa_glsl_check_uniforms: declared but not set, set but not declared */
+static void test_check_uniforms(void **st)
+{
+    (void)st;
+    static mesa_glsl_uniform_check u;
+    const char *src = "uniform float a;\nuniform vec4 b[4], c;\nvoid main() {}\n";
+    const char *set[] = {"c=1,2,3,4", "a=0.5", "ab=1", "bb"};
+    mesa_glsl_check_uniforms(src, strlen(src), set, 4, &u);
+    assert_int_equal(u.declared, 3);
+    assert_int_equal(u.kept, 3);
+    assert_true(u.set[0]);   /* a */
+    assert_false(u.set[1]);  /* b: "bb" and "ab" are other names */
+    assert_true(u.set[2]);   /* c */
+    assert_int_equal(u.unset, 1);
+    assert_int_equal(u.nunknown, 2);
+    assert_int_equal(u.unknown[0], 2);
+    assert_int_equal(u.unknown[1], 3);
+    /* no settings: every uniform unset, nothing unknown */
+    mesa_glsl_check_uniforms(src, strlen(src), NULL, 0, &u);
+    assert_int_equal(u.unset, 3);
+    assert_int_equal(u.nunknown, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_declarations),
         cmocka_unit_test(test_not_declarations),
         cmocka_unit_test(test_more_than_max),
+        cmocka_unit_test(test_check_uniforms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include "base/json.h"
 #include "lockstep/mesa_piglit.h"
+#include "lockstep/mesa_piglit_run.h"
 
 static const char sample[] =
     "# comment before the first section\n"       /* 1 */
@@ -202,8 +203,10 @@ static void test_skips(void **state)
     expect_skip(buf, "GLSL 1.20");
     snprintf(buf, sizeof buf, "[require]\nGL >= 3.0\nGLSL >= 1.10\n%s", fs);
     expect_skip(buf, "GL 2.1");
-    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\npiglit_vertex/float/2\n", fs);
-    expect_skip(buf, "section [vertex data]");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[geometry shader]\nvoid main(){}\n", fs);
+    expect_skip(buf, "section [geometry shader]");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\nv/int/2\n", fs);
+    expect_skip(buf, "type 'int'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture rgbw 0 (8, 8)\n", fs);
     expect_skip(buf, "'texture rgbw 0 (8, 8)'");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\nuniform uint u 1\n", fs);
@@ -406,6 +409,61 @@ static void test_unorm8_and_probes(void **state)
     piglit_test_free(&t);
 }
 
+/* [vertex data] and the state commands the pipeline needs, as shader_runner
+ * reads them (piglit's vertex_attrib_description: NAME/TYPE/COUNT columns). */
+static void test_vertex_data(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){ gl_FragColor = vec4(1.0); }\n"
+        "[vertex data]\nvertex/float/3  input_data/float/4\n"
+        "-1 -1 0   1 0 0 1\n 1 -1 0   0 1 0 1\n# a comment\n 0 1 0.5   0 0 1 0.5\n"
+        "[test]\nfrustum -1.0 1.0 -1.0 1.0 1.0 3.0\nenable GL_VERTEX_PROGRAM_TWO_SIDE\n"
+        "enable GL_CLIP_PLANE3\nclip plane 3 0.0 0.0 -1.0 -1.75\nshade model flat\n"
+        "disable GL_CLIP_PLANE3\ndraw arrays GL_TRIANGLE_FAN 0 3\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(text, strlen(text), "vd", &t, &d), LS_OK);
+    assert_string_equal(t.skip, "");
+    assert_int_equal(t.nattr, 2);
+    assert_string_equal(t.attr_name[0], "vertex");
+    assert_string_equal(t.attr_name[1], "input_data");
+    assert_int_equal(t.attr_comps[0], 3);
+    assert_int_equal(t.attr_comps[1], 4);
+    assert_int_equal(t.attr_offset[1], 3);
+    assert_int_equal(t.vstride, 7);
+    assert_int_equal(t.nrows, 3);
+    assert_true(t.vdata[2 * 7 + 2] == 0.5f && t.vdata[2 * 7 + 6] == 0.5f && t.vdata[7 + 4] == 1.0f);
+    assert_int_equal(t.ncmds, 7);
+    assert_int_equal(t.cmds[0].kind, PIGLIT_FRUSTUM);
+    assert_true(t.cmds[0].v[4] == 1.0f && t.cmds[0].v[5] == 3.0f);
+    assert_int_equal(t.cmds[1].kind, PIGLIT_ENABLE);
+    assert_int_equal(t.cmds[1].iv[0], 6);
+    assert_int_equal(t.cmds[1].iv[1], 1);
+    assert_int_equal(t.cmds[2].iv[0], 3);
+    assert_int_equal(t.cmds[3].kind, PIGLIT_CLIP_PLANE);
+    assert_int_equal(t.cmds[3].iv[0], 3);
+    assert_true(t.cmds[3].v[2] == -1.0f && t.cmds[3].v[3] == -1.75f);
+    assert_int_equal(t.cmds[4].kind, PIGLIT_SHADE_MODEL);
+    assert_int_equal(t.cmds[4].iv[0], 1);
+    assert_int_equal(t.cmds[5].iv[1], 0);
+    assert_int_equal(t.cmds[6].kind, PIGLIT_DRAW_ARRAYS);
+    assert_int_equal(t.cmds[6].iv[0], 6); /* GL_TRIANGLE_FAN */
+    assert_int_equal(t.cmds[6].iv[2], 3);
+    assert_true(piglit_test_check_pipeline(&t));
+    piglit_test_free(&t);
+    /* a draw past the data, a short row: errors with the line */
+    static const char past[] = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n"
+                               "[vertex data]\nv/float/2\n0 0\n1 1\n[test]\n"
+                               "draw arrays GL_TRIANGLES 0 3\n";
+    assert_int_equal(piglit_test_parse(past, strlen(past), "p", &t, &d), LS_ERR_PARSE);
+    assert_int_equal(d.line, 10);
+    static const char shortrow[] = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n"
+                                   "[vertex data]\nv/float/2\n0\n";
+    assert_int_equal(piglit_test_parse(shortrow, strlen(shortrow), "s", &t, &d), LS_ERR_PARSE);
+    assert_int_equal(d.line, 7);
+}
+
 /* Skip keys: the kind of reason, the same for two tests whose reasons
  * differ only in their specific parts, never cut. */
 static void skip_key_of(const char *text, char *key, size_t n)
@@ -430,7 +488,7 @@ static void test_skip_keys(void **state)
     skip_key_of(buf, k2, sizeof k2);
     assert_string_equal(k1, "uniform type '*' is not supported (GL 2.1 harness)");
     assert_string_equal(k1, k2);
-    snprintf(buf, sizeof buf, "%s[vertex data]\npiglit_vertex/float/2\n", fs);
+    snprintf(buf, sizeof buf, "%s[geometry shader]\n", fs);
     skip_key_of(buf, k1, sizeof k1);
     assert_string_equal(k1, "section [*] is not supported");
     /* a fixed message is its own key, whole */
@@ -504,18 +562,82 @@ static void test_results_json(void **state)
     ls_buf_free(&b);
 }
 
+/* mesa_piglit_run_tests: results in test order, with or without forked
+ * workers (tests that cannot be read need no Mesa: each result names its own
+ * path); done is called once per test, in order. */
+typedef struct order_log {
+    size_t calls;
+    bool out_of_order;
+} order_log;
+static void order_cb(void *ctx, size_t k, const mesa_piglit_result *r)
+{
+    order_log *l = ctx;
+    (void)r;
+    if (k != l->calls)
+        l->out_of_order = true;
+    l->calls++;
+}
+
+static void test_run_tests_order(void **state)
+{
+    (void)state;
+    enum { N = 7 };
+    char pbuf[N][64];
+    const char *paths[N], *names[N];
+    for (int k = 0; k < N; k++) {
+        snprintf(pbuf[k], sizeof pbuf[k], "/nonexistent/lockstep-test-%d.shader_test", k);
+        paths[k] = names[k] = pbuf[k];
+    }
+    mesa_piglit_config c = {.chip = "rv530", .shim = "/nonexistent", .gl = "/nonexistent"};
+    for (unsigned workers = 1; workers <= 3; workers++) {
+        mesa_piglit_result res[N];
+        order_log log = {0, false};
+        ls_diag d;
+        assert_int_equal(mesa_piglit_run_tests(&c, paths, names, N, workers, res, order_cb, &log, &d), LS_OK);
+        assert_int_equal(log.calls, N);
+        assert_false(log.out_of_order);
+        for (int k = 0; k < N; k++) {
+            assert_int_equal(res[k].kind, MESA_PIGLIT_FAIL);
+            assert_non_null(strstr(res[k].reason, pbuf[k]));
+        }
+    }
+}
+
+/* mesa_piglit_skip_groups: skips grouped by key (else by reason), in order of
+ * first appearance, passes and fails not counted */
+static void test_skip_groups(void **state)
+{
+    (void)state;
+    mesa_piglit_result r[6];
+    memset(r, 0, sizeof r);
+    r[0].kind = MESA_PIGLIT_SKIP, strcpy(r[0].key, "r300: requires GL_X"), strcpy(r[0].reason, "r300: requires GL_X 1");
+    r[1].kind = MESA_PIGLIT_PASS;
+    r[2].kind = MESA_PIGLIT_SKIP, strcpy(r[2].reason, "harness: no key");
+    r[3].kind = MESA_PIGLIT_SKIP, strcpy(r[3].key, "r300: requires GL_X"), strcpy(r[3].reason, "r300: requires GL_X 2");
+    r[4].kind = MESA_PIGLIT_FAIL, strcpy(r[4].reason, "harness: no key");
+    r[5].kind = MESA_PIGLIT_SKIP, strcpy(r[5].reason, "harness: no key");
+    mesa_piglit_group g[6];
+    assert_int_equal(mesa_piglit_skip_groups(r, 6, g), 2);
+    assert_int_equal(g[0].first, 0);
+    assert_int_equal(g[0].count, 2);
+    assert_int_equal(g[1].first, 2);
+    assert_int_equal(g[1].count, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_sample),
         cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_skips),
+        cmocka_unit_test(test_skips), cmocka_unit_test(test_vertex_data),
         cmocka_unit_test(test_varyings),
         cmocka_unit_test(test_rect_pixels),
         cmocka_unit_test(test_ortho_and_stages),
         cmocka_unit_test(test_unorm8_and_probes),
         cmocka_unit_test(test_skip_keys),
         cmocka_unit_test(test_results_json),
+        cmocka_unit_test(test_run_tests_order),
+        cmocka_unit_test(test_skip_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

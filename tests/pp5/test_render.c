@@ -179,6 +179,18 @@ static void count_clock(void *user, const pp5_igc *g, const pp5_pins *p, const p
     ++*(uint64_t *)user;
 }
 
+/* pp5_render_opts.progress: one report per primitive, 1..n of n, in order */
+typedef struct prim_log {
+    unsigned long long calls, bad;
+} prim_log;
+static void prim_progress(void *ctx, unsigned long long done, unsigned long long total)
+{
+    prim_log *l = ctx;
+    l->calls++;
+    if (done != l->calls) l->bad++;
+    (void)total;
+}
+
 static void check_scene(const char *text, size_t *checked_out)
 {
     pp5_scene s;
@@ -200,8 +212,12 @@ static void check_scene(const char *text, size_t *checked_out)
         uint64_t seen = 0;
         o.on_clock = count_clock;
         o.user = &seen;
+        prim_log plog = {0, 0};
+        o.progress = (ls_progress){.report = prim_progress, .ctx = &plog};
         pp5_render_stats st1;
         assert_int_equal(pp5_render(&s, &o, rgb1, &st1, &d), LS_OK);
+        assert_int_equal(plog.calls, s.n);
+        assert_int_equal(plog.bad, 0);
         assert_memory_equal(rgb, rgb1, sizeof rgb1);
         assert_int_equal(st.clocks, st1.clocks);
         assert_int_equal(seen, st1.clocks);

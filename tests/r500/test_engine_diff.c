@@ -3,10 +3,14 @@
  * width, sources drawn from a few temps, constants holding ±0, denormals,
  * ±inf, NaNs, inline floats) inside random structured flow control (nested
  * IF/ELSE, LOOP with BREAK/CONTINUE, on the ALU result the random
- * instructions set) — run through the interpreter (the model of record) and
+ * instructions set) and random TEX instructions (LD, TEXKILL, PROJ, LODBIAS,
+ * LOD on a bound random texture) — run through the interpreter (the model of record) and
  * the JIT, which must give identical bits in every render target, W, the kill
  * mask, the work counts, every statistic and every fault
  * (R500_RESULT_IMAGES and R500_STATS_COUNTERS in lockstep/r500.h: one list).
+ * The corpus programs and the examples run twice more through one JIT
+ * engine with a compile cache: the first run compiles, the second must find
+ * the program in the cache (no compile time) and give the same bits.
  * Skipped (77) when the JIT is not built. */
 #include "test_util.h"
 
@@ -15,12 +19,16 @@
 
 #include "lockstep/r500.h"
 #include "lockstep/r500_asm.h"
+#include "lockstep/r500_tex.h"
 #ifdef LOCKSTEP_HAVE_JIT
 #include "lockstep/r500_jit.h"
 #endif
 #include "base/buf.h"
 
 static int mismatches;
+#ifdef LOCKSTEP_HAVE_JIT
+static r500_jit_engine *cached; /* the corpus's and examples' compile cache */
+#endif
 
 /* NaN results whose bits differ: counted, not failures. When two NaNs meet
  * in one operation, which one the host's SSE/AVX instruction returns depends
@@ -117,6 +125,8 @@ static bool same_result(const char *what, const r500_result *a, const r500_resul
 
 /* Run job on both engines and compare; false if either engine refuses it
  * (then both must refuse it with the same status). */
+static bool use_cache; /* diff_job: also through the caching engine */
+
 static void diff_job(const char *what, r500_job *job)
 {
     r500_result a, b;
@@ -137,8 +147,33 @@ static void diff_job(const char *what, r500_job *job)
     } else if (sa == LS_OK) {
         same_result(what, &a, &b);
     }
-    r500_result_free(&a);
     r500_result_free(&b);
+#ifdef LOCKSTEP_HAVE_JIT
+    if (use_cache && cached) {
+        /* twice through the caching engine: the second run is a cache hit */
+        job->options.jit = r500_jit_engine_ops(cached);
+        for (int k = 0; k < 2; k++) {
+            size_t hits0 = 0, hits1 = 0;
+            r500_jit_engine_cached(cached, &hits0);
+            ls_status sc = r500_run(job, &b, NULL, &db);
+            r500_jit_engine_cached(cached, &hits1);
+            if (sc != sa) {
+                fprintf(stderr, "%s: status %d (interp) != %d (cached jit)\n", what, sa, sc);
+                mismatches++;
+            } else if (sa == LS_OK) {
+                same_result(what, &a, &b);
+                if (k == 1 && (hits1 != hits0 + 1 || b.stats.compile_seconds != 0)) {
+                    fprintf(stderr, "%s: second cached run: %zu hits (was %zu), compiled %g s\n",
+                            what, hits1, hits0, b.stats.compile_seconds);
+                    mismatches++;
+                }
+            }
+            r500_result_free(&b);
+        }
+        job->options.jit = r500_jit_ops();
+    }
+#endif
+    r500_result_free(&a);
 }
 
 static const char *root(const char *env, const char *fallback)
@@ -183,7 +218,9 @@ static void test_corpus(void **st)
             job.height = 29;
             job.thread_size = ts[k];
             job.inputs[0].kind = R500_INPUT_UV;
+            use_cache = true;
             diff_job(path, &job);
+            use_cache = false;
         }
         r500_job_free(&job);
         n++;
@@ -216,7 +253,9 @@ static void test_examples(void **st)
         job.width = 67;
         job.height = 45;
         job.inputs[0].kind = R500_INPUT_UV;
+        use_cache = true;
         diff_job(path, &job);
+        use_cache = false;
         job.thread_size = 4;
         diff_job(path, &job);
         r500_job_free(&job);
@@ -319,8 +358,17 @@ static int rand_stmt(uint64_t *s, ls_buf *b, int depth, int loops, int budget)
     uint32_t r = rnd(s, 10);
     if (depth >= 4 || budget <= 0)
         r = 0;
-    if (r <= 4) {
+    if (r <= 3 || (r == 4 && !rnd(s, 2))) {
         rand_alu(s, b);
+        return 1;
+    }
+    if (r == 4) {
+        /* TEX on sampler 0 (bound): LD, TEXKILL, PROJ, LODBIAS or LOD */
+        static const char *const ops[] = {"LD", "TEXKILL", "PROJ", "LODBIAS", "LOD"};
+        static const char *const sw[] = {"rgba", "abgr", "rrra", "ggba"};
+        ls_buf_printf(b, "TEX temp[%u].%s = %s tex[0].%s temp[%u].%s%s ;\n", rnd(s, 8),
+                      rnd(s, 2) ? "rgba" : "rg", ops[rnd(s, 5)], sw[rnd(s, 4)], rnd(s, 8),
+                      sw[rnd(s, 4)], rnd(s, 3) ? "" : " { TEX_IGNORE_UNCOVERED=1 }");
         return 1;
     }
     if (r <= 7) {
@@ -384,6 +432,18 @@ static void random_programs(int count, uint64_t seed)
         job.height = 3 + (int)rnd(&s, 9);
         job.workers = 1 + rnd(&s, 2);
         job.regs.us_config = rnd(&s, 2) << 1; /* ZERO_TIMES_ANYTHING either way */
+        {
+            /* sampler 0: a random 4x4 texture (with special values) */
+            float texels[4 * 4 * 4];
+            for (int k = 0; k < 64; k++) {
+                uint32_t u = rnd(&s, 4) ? (uint32_t)rnd(&s, 1000) * 0x00010000u + 0x3c000000u
+                                        : rand_value(&s);
+                memcpy(&texels[k], &u, 4);
+            }
+            r500_texture *tx = NULL;
+            assert_int_equal(r500_texture_create(4, 4, texels, &tx, &d), LS_OK);
+            job.tex[0] = tx;
+        }
         job.inputs[0].kind = R500_INPUT_UV;
         job.inputs[1].kind = R500_INPUT_CLIP;
         job.inputs[2].kind = R500_INPUT_CONST;
@@ -443,6 +503,9 @@ int main(void)
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_random),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    cached = r500_jit_engine_new();
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    r500_jit_engine_free(cached);
+    return rc;
 #endif
 }

@@ -3,6 +3,7 @@
  * their thread, statistics, the trace, and the bundled Mandelbrot demo
  * program against a direct C evaluation of its escape-time loop. FC words are
  * Mesa's exact encodings (spec/r500.md §3.2). */
+#include <pthread.h>
 #include "base/json.h"
 #include "lockstep/r500_tex.h"
 #include "test_exec_util.h"
@@ -575,6 +576,58 @@ static void test_timeout_stops_runaway(void **state)
     r500_job_free(&job);
 }
 
+/* r500_job.progress: the library reports threads done out of the run's
+ * threads, from the calling thread only, never going back, ending at the
+ * total; a run stopped by its budget does not claim to have finished. */
+typedef struct progress_log {
+    pthread_t caller;
+    size_t calls;
+    unsigned long long last, total;
+    bool backwards, other_thread, total_changed;
+} progress_log;
+
+static void progress_cb(void *ctx, unsigned long long done, unsigned long long total)
+{
+    progress_log *p = ctx;
+    if (p->calls && (done < p->last))
+        p->backwards = true;
+    if (p->calls && total != p->total)
+        p->total_changed = true;
+    if (!pthread_equal(pthread_self(), p->caller))
+        p->other_thread = true;
+    p->calls++;
+    p->last = done;
+    p->total = total;
+}
+
+static void test_progress_reports(void **state)
+{
+    (void)state;
+    for (unsigned workers = 1; workers <= 3; workers++) {
+        r500_job job;
+        runaway_job(&job, 64, 64, 100, workers); /* 64*64 / 4 = 1024 threads */
+        progress_log log = {.caller = pthread_self()};
+        job.progress = (ls_progress){.report = progress_cb, .ctx = &log};
+        r500_result res;
+        tx_run(&job, &res);
+        assert_true(log.calls >= 1);
+        assert_int_equal(log.total, 1024);
+        assert_int_equal(log.last, 1024);
+        assert_false(log.backwards);
+        assert_false(log.total_changed);
+        assert_false(log.other_thread);
+        r500_result_free(&res);
+        /* stopped by the budget: the last report is short of the total */
+        log = (progress_log){.caller = pthread_self()};
+        job.options.exec.max_instructions = 20000;
+        ls_diag d;
+        assert_int_equal(r500_run(&job, &res, NULL, &d), LS_ERR_FAULT);
+        assert_true(log.calls == 0 || log.last < 1024);
+        assert_false(log.backwards);
+        r500_job_free(&job);
+    }
+}
+
 static void test_trace_and_stats_json(void **state)
 {
     (void)state;
@@ -784,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_fault_summary),
         cmocka_unit_test(test_instruction_budget),
         cmocka_unit_test(test_timeout_stops_runaway),
+        cmocka_unit_test(test_progress_reports),
         cmocka_unit_test(test_trace_and_stats_json),
         cmocka_unit_test(test_trace_writes),
         cmocka_unit_test(test_mandelbrot_demo),

@@ -934,6 +934,43 @@ static void test_doc_examples(void **st)
     ls_buf_free(&doc);
 }
 
+/* r500_pvs_vertex_apply: the settings of `r500 vs run`, each form and its errors */
+static void test_vertex_settings(void **state)
+{
+    (void)state;
+    static r500_pvs_vertex v;
+    ls_diag d;
+    r500_pvs_vertex_init(&v);
+    assert_int_equal(v.first, 0);
+    assert_int_equal(v.last, -1);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "input", "i3=1,-2", &d), LS_OK);
+    assert_true(v.state.input[3][0] == 1 && v.state.input[3][1] == -2 && v.state.input[3][2] == 0 &&
+                v.state.input[3][3] == 0);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "const", "c255=0.5,1,2,3", &d), LS_OK);
+    assert_true(v.consts[255][0] == 0.5f && v.consts[255][3] == 3);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "const", "c256=1", &d), LS_ERR_ARG);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "input", "t0=1", &d), LS_ERR_ARG);
+    /* fewer inputs: i3 is then out of range */
+    assert_int_equal(r500_pvs_vertex_apply(&v, "model", "vs-inputs=2", &d), LS_OK);
+    assert_int_equal(v.options.inputs, 2);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "input", "i3=1", &d), LS_ERR_ARG);
+    assert_non_null(strstr(d.msg, "N < 2"));
+    assert_int_equal(r500_pvs_vertex_apply(&v, "model", "vs-inputs", &d), LS_ERR_ARG);
+    /* VAP_PVS_CODE_CNTL_0: PVS_FIRST_INST 9:0, PVS_LAST_INST 29:20 */
+    assert_int_equal(r500_pvs_vertex_apply(&v, "reg", "VAP_PVS_CODE_CNTL_0=0x00300002", &d), LS_OK);
+    assert_int_equal(v.first, 2);
+    assert_int_equal(v.last, 3);
+    assert_false(v.have_fc);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "reg", "VAP_PVS_FLOW_CNTL_OPC=0x1", &d), LS_OK);
+    assert_true(v.have_fc);
+    assert_int_equal(v.fc.opc, 1);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "reg", "VAP_PVS_FLOW_CNTL_OPC=0x100000000", &d), LS_ERR_ARG);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "last", "1024", &d), LS_ERR_ARG);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "last", "7", &d), LS_OK);
+    assert_int_equal(v.last, 7);
+    assert_int_equal(r500_pvs_vertex_apply(&v, "size", "1", &d), LS_ERR_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -960,6 +997,7 @@ int main(void)
         cmocka_unit_test(test_fc_jump_jsr),
         cmocka_unit_test(test_doc_examples),
         cmocka_unit_test(test_run_vertices),
+        cmocka_unit_test(test_vertex_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -445,7 +445,10 @@ static void test_provoking_vertex(void **state)
 }
 
 /* SU_CULL_MODE: FACE xor (cross product > 0) = front; CULL_FRONT/BACK. The
- * RS backface colour (COL_CN = 3) reads 1 on back faces. */
+ * RS backface colour (COL_CN = 3) reads 1 on back faces. Under both readings
+ * of the cross product's sign (option face-sign): "mesa" (default), where a
+ * triangle counter-clockwise with y = row going up has a negative one, and
+ * "doc", where it has a positive one. */
 static void test_cull_table(void **state)
 {
     (void)state;
@@ -455,11 +458,12 @@ static void test_cull_table(void **state)
                                   "  out[0].rgb = MAX src0.rgb src0.rgb ;\n";
     r500_job job;
     load_fs(&job, BF);
-    for (unsigned mode = 0; mode < 8; mode++)
+    for (unsigned mode = 0; mode < 16; mode++)
         for (int ccw = 0; ccw < 2; ccw++) {
+            bool doc = mode & 8;
             r500_raster_state s;
             window_state(&s);
-            s.reg[R500_R_SU_CULL_MODE] = mode;
+            s.reg[R500_R_SU_CULL_MODE] = mode & 7;
             s.reg[R500_R_RS_INST_0] = (3u << 16) | (1u << 18); /* backface -> temp 1 */
             r500_vertex v[3];
             /* (2,2) (30,2) (2,30): positive cross product (counter-clockwise, y up) */
@@ -468,13 +472,15 @@ static void test_cull_table(void **state)
             wv(&v[2], ccw ? 2 : 30, ccw ? 30 : 2);
             r500_draw dr;
             draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+            assert_int_equal(r500_raster_options_set(&dr.opts, "face-sign", doc ? "doc" : "mesa", NULL),
+                             LS_OK);
             float img[W * H * 4];
             for (int k = 0; k < W * H * 4; k++)
                 img[k] = -1.0f;
             r500_raster_stats st;
             ls_diag d;
             assert_int_equal(r500_draw_run(&dr, &job, img, &st, &d), LS_OK);
-            bool face_cw = mode & 4, front = (bool)ccw != face_cw;
+            bool face_cw = mode & 4, positive = doc ? ccw : !ccw, front = positive != face_cw;
             bool culled = (front && (mode & 1)) || (!front && (mode & 2));
             const float *px = img + 4 * (8 * W + 8);
             if (culled) {
@@ -626,9 +632,11 @@ static void test_points_lines_polymode(void **state)
      * lines): its edges are covered, its centre is not */
     s.reg[R500_R_GA_POLY_MODE] = 1u | (1u << 4) | (2u << 7);
     s.reg[R500_R_GA_LINE_CNTL] = 6u | (3u << 16);
+    /* (face-sign mesa: clockwise with y = row going up is the positive cross
+     * product, front under FACE = 0) */
     wv(&v[0], 4, 4);
-    wv(&v[1], 28, 4);
-    wv(&v[2], 4, 28);
+    wv(&v[1], 4, 28);
+    wv(&v[2], 28, 4);
     draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
     memset(hits, 0, sizeof hits);
     r500_raster_stats st;
@@ -638,12 +646,110 @@ static void test_points_lines_polymode(void **state)
     /* 1-pixel lines centred on y = 4, x = 4 and x + y = 32: rows/columns 3 by the top-left rule */
     assert_true(hits[3 * W + 16] == 1 && hits[16 * W + 3] == 1 && hits[15 * W + 16] >= 1);
     /* the same triangle back-facing is filled (BACK_PTYPE triangles) */
-    wv(&v[1], 4, 28);
-    wv(&v[2], 28, 4);
+    wv(&v[1], 28, 4);
+    wv(&v[2], 4, 28);
     memset(hits, 0, sizeof hits);
     assert_int_equal(r500_draw_coverage(&dr, hits, &st, &d), LS_OK);
     assert_int_equal(st.triangles, 1);
     assert_int_equal(hits[10 * W + 10], 1);
+}
+
+/* The output hook: every covered, unkilled pixel reaches r500_draw.out once,
+ * with the window z of the plane through the vertices (hand-computed here)
+ * and the face; r500_target_store rounds to 8-bit unorm when asked. */
+typedef struct hook_log {
+    uint32_t calls[W * H];
+    double max_dz;
+    int back;
+} hook_log;
+
+static void hook(void *ctx, const r500_fragment *f)
+{
+    hook_log *l = ctx;
+    l->calls[f->y * W + f->x]++;
+    /* z = 0.25 at (2,2), 0.5 at (30,2), 0.75 at (2,30) */
+    double z = 0.25 + 0.25 * (f->x + 0.5 - 2) / 28 + 0.5 * (f->y + 0.5 - 2) / 28;
+    double dz = fabs(z - f->z);
+    l->max_dz = dz > l->max_dz ? dz : l->max_dz;
+    l->back += f->back;
+}
+
+static void test_output_hook(void **state)
+{
+    (void)state;
+    r500_job job;
+    load_fs(&job, PASS_T0);
+    r500_raster_state s;
+    window_state(&s);
+    r500_vertex v[3];
+    wv(&v[0], 2, 2), v[0].pos[2] = 0.25f;
+    wv(&v[1], 30, 2), v[1].pos[2] = 0.5f;
+    wv(&v[2], 2, 30), v[2].pos[2] = 0.75f;
+    r500_draw dr;
+    draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+    uint32_t hits[W * H] = {0};
+    ls_diag d;
+    assert_int_equal(r500_draw_coverage(&dr, hits, NULL, &d), LS_OK);
+    hook_log l;
+    memset(&l, 0, sizeof l);
+    dr.out = hook;
+    dr.out_ctx = &l;
+    assert_int_equal(r500_draw_run(&dr, &job, NULL, NULL, &d), LS_OK);
+    for (int p = 0; p < W * H; p++)
+        assert_int_equal(l.calls[p], hits[p]);
+    assert_true(l.max_dz < 1e-6);
+    r500_job_free(&job);
+    /* the plain store, RGBA8 rounding: clamp, *255, nearest */
+    float out[4] = {0}, t0[4] = {0.5f, 1.5f, -0.25f, 0.002f};
+    float *targets[R500_NUM_TARGETS] = {t0};
+    r500_result res;
+    memset(&res, 0, sizeof res);
+    memcpy(res.target, targets, sizeof targets);
+    r500_target tg = {.width = 1, .height = 1, .rgba = out, .unorm8 = true};
+    r500_fragment f = {.x = 0, .y = 0, .res = &res, .i = 0};
+    r500_target_store(&tg, &f);
+    assert_true(out[0] == 128.0f / 255.0f && out[1] == 1.0f && out[2] == 0.0f &&
+                out[3] == 1.0f / 255.0f);
+    f.x = 1; /* outside the target: nothing written */
+    out[0] = 7.0f;
+    r500_target_store(&tg, &f);
+    assert_true(out[0] == 7.0f);
+}
+
+/* Two-sided colour (r500_draw.back_colors): a back-facing triangle's colour 0
+ * reads colour 2 when bit 0 is set, a front-facing one colour 0 (Mesa's
+ * r300_state_derived.c: back colours are colours 2 and 3, selected by the
+ * rasterizer). */
+static void test_back_colors(void **state)
+{
+    (void)state;
+    r500_job job;
+    load_fs(&job, PASS_T0);
+    for (int back = 0; back < 2; back++)
+        for (int two = 0; two < 2; two++) {
+            r500_raster_state s;
+            window_state(&s);
+            s.reg[R500_R_RS_COUNT] = 1u << 7;     /* IC_COUNT 1 */
+            s.reg[R500_R_RS_IP_0] = 0;            /* COL_PTR 0, RGBA */
+            s.reg[R500_R_RS_INST_0] = 1u << 16;   /* colour -> temp 0 */
+            r500_vertex v[3];
+            /* face-sign mesa: (2,2) (2,30) (30,2) is front under FACE = 0 */
+            wv(&v[0], 2, 2);
+            wv(&v[1], back ? 30 : 2, back ? 2 : 30);
+            wv(&v[2], back ? 2 : 30, back ? 30 : 2);
+            for (int k = 0; k < 3; k++)
+                for (int c = 0; c < 4; c++)
+                    v[k].col[0][c] = 0.25f, v[k].col[2][c] = 0.75f;
+            r500_draw dr;
+            draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+            dr.back_colors = two ? 1 : 0;
+            float img[W * H * 4];
+            ls_diag d;
+            assert_int_equal(r500_draw_run(&dr, &job, img, NULL, &d), LS_OK);
+            float want = back && two ? 0.75f : 0.25f;
+            assert_true(fabsf(img[4 * (6 * W + 6)] - want) < 1e-6f);
+        }
+    r500_job_free(&job);
 }
 
 int main(void)
@@ -652,7 +758,7 @@ int main(void)
         cmocka_unit_test(test_coverage_random),  cmocka_unit_test(test_mesh_fill_rule),
         cmocka_unit_test(test_clipping),         cmocka_unit_test(test_user_clip_plane),
         cmocka_unit_test(test_interpolation),    cmocka_unit_test(test_provoking_vertex),
-        cmocka_unit_test(test_cull_table),       cmocka_unit_test(test_helper_pixels),
+        cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook), cmocka_unit_test(test_back_colors),       cmocka_unit_test(test_helper_pixels),
         cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile), cmocka_unit_test(test_points_lines_polymode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,7 +157,9 @@ async function r500() {
   for (const k in counts) if (counts[k] > counts[longT]) longT = +k;
   const first = trace.findIndex((t) => t.thread === longT);
   for (const i of [first + 200, first + 777, trace.length - 1]) { await p.ev(`window.lsv.go(${i})`); await compare(i); }
-  // a clicked pixel: at its thread's last instruction out0 = the --raw image
+  // a clicked pixel: at its thread's last instruction out0 = the --raw image;
+  // inside the --record-values rectangle (x 0..31) from the recorded writes,
+  // outside from the final outputs, with the note saying how to get the rest
   const W = 64;
   for (const [x, y] of [[10, 20], [40, 33], [63, 63]]) {
     await p.ev(`window.lsv.select(${x}, ${y})`);
@@ -165,8 +167,13 @@ async function r500() {
     const th = +lane.split(',')[0];
     const last = trace.length - 1 - [...trace].reverse().findIndex((t) => t.thread === th);
     await p.ev(`window.lsv.go(${last})`);
+    const inside = await p.ev(`window.lsv.threadHasValues(${th})`);
+    if (x < 32) check('r500', `pixel ${x},${y} (inside the values rectangle): values recorded`, inside, true);
+    check('r500', `pixel ${x},${y}: the note on missing values shown = values not recorded`, await p.ev('!!document.getElementById("px-novalues")'), !inside);
+    if (!inside)
+      check('r500', `pixel ${x},${y}: the note names the option`, await p.ev(`${text('px-novalues')}.includes('--record-values ${x},${y},1,1')`), true);
     for (let ch = 0; ch < 3; ch++) {
-      const shown = await p.ev(`(document.querySelector('#px-regs td[data-reg="out0.${'xyz'[ch]}"]') || {}).textContent`);
+      const shown = await p.ev(`(document.querySelector('${inside ? '#px-regs' : '#px-known'} td[data-reg="out0.${'xyz'[ch]}"]') || {}).textContent`);
       check('r500', `pixel ${x},${y} out0.${'xyz'[ch]} vs --raw`, shown, String(raw[4 * (y * W + x) + ch]));
     }
     check('r500', `pixel ${x},${y} shown`, await p.ev(text('px-xy')), `${x}, ${y}`);
@@ -256,8 +263,63 @@ async function pp5() {
   await small.close();
 }
 
+// ---- R500: the demo frame itself (512x512, the default --record-values) ----
+async function r500demo() {
+  const stats = JSON.parse(fs.readFileSync(path.join(dir, 'r500demo.stats.json'), 'utf8'));
+  const raw = new Float32Array(fs.readFileSync(path.join(dir, 'r500demo.raw')).buffer.slice(0));
+  const p = await openPage(path.join(dir, 'r500demo.html'), 1280, 900);
+  check('r500', 'demo page ready', p.ready, '1');
+  const pageLoad = await p.ev('window.lsv.loadMs'), ph = await p.ev('window.lsv.phases');
+  console.log(`r500 demo frame: recording ${fs.statSync(path.join(dir, 'r500demo.lsr')).size} bytes, page ${fs.statSync(path.join(dir, 'r500demo.html')).size} bytes; ` +
+    `load ${p.loadMs} ms to ready (viewer's own parse ${pageLoad.toFixed(0)} ms: bytes ${ph.bytes.toFixed(0)}, index ${ph.index.toFixed(0)}, first step ${ph.first.toFixed(0)}); ` +
+    `load average ${os.loadavg()[0].toFixed(1)}`);
+  // the efficiency strip is computed after the page is ready (every thread's control stream)
+  for (let k = 0; k < 1200 && !(await p.ev('document.body.getAttribute("data-indexed")')); k++) await new Promise((res) => setTimeout(res, 50));
+  console.log(`r500 demo frame: every thread indexed ${(await p.ev('window.lsv.indexMs')).toFixed(0)} ms after the index began`);
+  check('r500', 'demo: every thread indexed', await p.ev('window.lsv.allIndexed'), true);
+  const total = stats.instructions.total;
+  check('r500', 'demo: instructions = --stats', await p.ev('window.lsv.instructions'), total);
+  check('r500', 'demo: slider covers every instruction', await p.ev('document.getElementById("scrub").max'), total - 1);
+  check('r500', 'demo: threads = --stats', await p.ev('window.lsv.threads'), stats.threads);
+  // the longest thread and a few others: instructions per thread = --stats
+  const ti = stats.thread_instructions;
+  let longT = 0;
+  for (let t = 0; t < ti.length; t++) if (ti[t] > ti[longT]) longT = t;
+  for (const t of [0, 1, 1000, longT, ti.length - 1]) {
+    check('r500', `demo: thread ${t} instructions = --stats`, await p.ev(`window.lsv.threadCount(${t})`), ti[t]);
+    await p.ev(`window.lsv.go(window.lsv.threadFirst(${t}) + ${Math.floor(ti[t] / 2)})`);
+    check('r500', `demo: thread ${t} shown with its length`, await p.ev(text('r-index')), `${Math.floor(ti[t] / 2)} of ${ti[t]}`);
+  }
+  // pixels: final out0 = --raw, inside the default values square (the 32x32
+  // at the centre) from the recorded writes, elsewhere from the final outputs
+  const W = 512;
+  for (const [x, y] of [[256, 256], [240, 240], [5, 7], [400, 100], [511, 511]]) {
+    await p.ev(`window.lsv.select(${x}, ${y})`);
+    const th = +(await p.ev(text('px-lane'))).split(',')[0];
+    await p.ev(`window.lsv.go(window.lsv.threadFirst(${th}) + window.lsv.threadCount(${th}) - 1)`);
+    const inside = await p.ev(`window.lsv.threadHasValues(${th})`);
+    if (x >= 240 && x < 272 && y >= 240 && y < 272) check('r500', `demo: pixel ${x},${y} has values`, inside, true);
+    for (let ch = 0; ch < 3; ch++) {
+      const shown = await p.ev(`(document.querySelector('${inside ? '#px-regs' : '#px-known'} td[data-reg="out0.${'xyz'[ch]}"]') || {}).textContent`);
+      check('r500', `demo: pixel ${x},${y} out0.${'xyz'[ch]} vs --raw`, shown, String(raw[4 * (y * W + x) + ch]));
+    }
+  }
+  // stepping stays on the page's current thread without decoding others
+  await p.ev(`window.lsv.go(window.lsv.threadFirst(${longT}) + 100)`);
+  for (let k = 0; k < 5; k++) await p.key('ArrowRight');
+  check('r500', 'demo: five steps by keyboard', await p.ev(text('r-index')), `105 of ${ti[longT]}`);
+  // the screenshot: a pixel near the set's edge inside the values square, deep in its loop
+  await p.ev('window.lsv.select(262, 270)');
+  const th = +(await p.ev(text('px-lane'))).split(',')[0];
+  await p.ev(`window.lsv.go(window.lsv.threadFirst(${th}) + Math.floor(window.lsv.threadCount(${th}) * 0.6))`);
+  check('r500', 'demo: pixel 262,270 has values', await p.ev(`window.lsv.threadHasValues(${th})`), true);
+  await p.shot('viewer-r500-demo.png');
+  await p.close();
+}
+
 try {
   await r500();
+  await r500demo();
   await pp5();
 } catch (e) {
   failures++;

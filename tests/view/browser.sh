@@ -15,10 +15,15 @@ CHROMIUM="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || tr
 if [ -z "$CHROMIUM" ]; then echo "SKIP: chromium not installed (apt-get install chromium)"; exit 77; fi
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/lockstep-view.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
-# R500: the demo's Mandelbrot program at 64x64 (the 512x512 demo issues 64
-# times as many instructions; docs/viewer.md, "Recording sizes").
+# R500: the demo's Mandelbrot program at 64x64 with the whole --trace, register
+# values recorded for the left half (--record-values), and the demo frame
+# itself (512x512, as `make demo` records it) with --stats and --raw.
 "$LOCKSTEP" r500 run "$SRC/examples/r500/mandelbrot.fs.asm" --size 64x64 --input t0=uv \
-    --thread rv530 -q --record "$OUT/r500.lsr" --trace "$OUT/r500.trace.json" --raw "$OUT/r500.raw"
+    --thread rv530 -q --record "$OUT/r500.lsr" --record-values 0,0,32,64 \
+    --trace "$OUT/r500.trace.json" --raw "$OUT/r500.raw"
+"$LOCKSTEP" r500 run "$SRC/examples/r500/mandelbrot.fs.asm" --size 512x512 --input t0=uv \
+    --lanes rv530 -q --record "$OUT/r500demo.lsr" --stats "$OUT/r500demo.stats.json" --raw "$OUT/r500demo.raw"
+"$LOCKSTEP" view "$OUT/r500demo.lsr" -o "$OUT/r500demo.html" >/dev/null
 # PP5: the demo scene, with the VCD of the same clocks (probe pixel 64,64).
 "$LOCKSTEP" pp5 render "$SRC/examples/pp5/demo.scene" -o "$OUT/pp5.png" --record "$OUT/pp5.lsr" \
     --vcd "$OUT/pp5.vcd" --probe 64,64 >/dev/null

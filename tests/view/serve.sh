@@ -10,6 +10,7 @@ pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$OUT"; }
 trap cleanup EXIT
 rec="$SRC/tests/fuzz/seeds/record/pp5_disc.lsr"
+: >"$OUT/log" # exists before the server's shell opens it (the loop below reads it at once)
 "$LOCKSTEP" view "$rec" --no-open --requests 3 >"$OUT/log" 2>&1 &
 pid=$!
 url=

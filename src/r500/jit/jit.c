@@ -19,6 +19,7 @@
  * other operations are the same IEEE single-precision operations, written
  * out as alu.c writes them (no fusing, no fast-math flags). */
 #include <float.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,30 +35,36 @@
 #include "../exec_internal.h"
 #include "jit.h"
 
+/* Lanes per block: one AVX-512 register, or two AVX2 registers (LLVM splits
+ * the vectors for the host); a thread's RL lanes are whole blocks. */
+#define VW 16
+#define VWS "v16"
+
 typedef struct cg {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     LLVMBuilderRef b;
-    LLVMTypeRef f32, i32, i64, i8, v8f, v8i32, v8i1, ptr, trans_ty;
+    LLVMTypeRef f32, i32, i64, i8, im, v8f, v8i32, v8i1, ptr, trans_ty;
     const r500_job *job;
+    bool oom;
     /* the current function's arguments and block */
     LLVMValueRef temps, out, outw, consts, inl, pred, alu_res, active, alive, al, opt, blk;
 } cg;
 
 static LLVMValueRef splatf(cg *g, float v)
 {
-    LLVMValueRef e[8];
-    for (int i = 0; i < 8; i++)
+    LLVMValueRef e[VW];
+    for (int i = 0; i < VW; i++)
         e[i] = LLVMConstReal(g->f32, (double)v);
-    return LLVMConstVector(e, 8);
+    return LLVMConstVector(e, VW);
 }
 
 static LLVMValueRef splati(cg *g, uint32_t v)
 {
-    LLVMValueRef e[8];
-    for (int i = 0; i < 8; i++)
+    LLVMValueRef e[VW];
+    for (int i = 0; i < VW; i++)
         e[i] = LLVMConstInt(g->i32, v, 0);
-    return LLVMConstVector(e, 8);
+    return LLVMConstVector(e, VW);
 }
 
 static LLVMValueRef ci32(cg *g, unsigned v)
@@ -98,7 +105,7 @@ static LLVMValueRef load_splat(cg *g, LLVMValueRef base, LLVMValueRef idx)
     LLVMValueRef p = LLVMBuildGEP2(g->b, g->f32, base, &idx, 1, "");
     LLVMValueRef v = LLVMBuildLoad2(g->b, g->f32, p, "");
     LLVMValueRef vec = LLVMGetUndef(g->v8f);
-    for (unsigned i = 0; i < 8; i++)
+    for (unsigned i = 0; i < VW; i++)
         vec = LLVMBuildInsertElement(g->b, vec, v, ci32(g, i), "");
     return vec;
 }
@@ -151,7 +158,7 @@ static LLVMValueRef call_intr(cg *g, const char *name, LLVMValueRef a)
 
 static LLVMValueRef fabs8(cg *g, LLVMValueRef a)
 {
-    return call_intr(g, "llvm.fabs.v8f32", a);
+    return call_intr(g, "llvm.fabs." VWS "f32", a);
 }
 
 /* alu.c apply_mod */
@@ -191,9 +198,9 @@ static LLVMValueRef mad(cg *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, b
     if (fused) {
         LLVMTypeRef t3[3] = {g->v8f, g->v8f, g->v8f};
         LLVMTypeRef ty = LLVMFunctionType(g->v8f, t3, 3, 0);
-        LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.fma.v8f32");
+        LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.fma." VWS "f32");
         if (!f)
-            f = LLVMAddFunction(g->mod, "llvm.fma.v8f32", ty);
+            f = LLVMAddFunction(g->mod, "llvm.fma." VWS "f32", ty);
         LLVMValueRef args[3] = {a, b, c};
         LLVMValueRef r = LLVMBuildCall2(g->b, ty, f, args, 3, "");
         if (!zta)
@@ -218,7 +225,7 @@ static LLVMValueRef op2(cg *g, unsigned op, LLVMValueRef a, LLVMValueRef b, LLVM
     case 1: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOGE, a, b, ""), a, b);
     case 2: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOGT, c, splatf(g, 0.5f), ""), a, b);
     case 3: return sel(g, LLVMBuildFCmp(g->b, LLVMRealOGE, c, splatf(g, 0.0f), ""), a, b);
-    default: return LLVMBuildFSub(g->b, a, call_intr(g, "llvm.floor.v8f32", a), "");
+    default: return LLVMBuildFSub(g->b, a, call_intr(g, "llvm.floor." VWS "f32", a), "");
     }
 }
 
@@ -231,13 +238,15 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
         return v;
     LLVMValueRef u = LLVMBuildBitCast(g->b, LLVMBuildFMul(g->b, v, splatf(g, scale[om]), ""),
                                       g->v8i32, "");
-    LLVMValueRef e = LLVMBuildAnd(g->b, u, splati(g, 0x7f800000u), "");
-    LLVMValueRef ez = LLVMBuildICmp(g->b, LLVMIntEQ, e, splati(g, 0), "");
-    u = sel(g, ez, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
-    LLVMValueRef einf = LLVMBuildICmp(g->b, LLVMIntEQ, e, splati(g, 0x7f800000u), "");
-    LLVMValueRef mant = LLVMBuildICmp(
-        g->b, LLVMIntNE, LLVMBuildAnd(g->b, u, splati(g, 0x7fffffu), ""), splati(g, 0), "");
-    u = sel(g, LLVMBuildAnd(g->b, einf, mant, ""), splati(g, 0x7fffffffu), u);
+    /* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
+     * normal (exponent 0) keeps only the sign; |u| above infinity (a NaN)
+     * becomes 0x7FFFFFFF (the same tests as exponent == 0, and exponent ==
+     * 255 with a non-zero mantissa) */
+    LLVMValueRef mag = LLVMBuildAnd(g->b, u, splati(g, 0x7fffffffu), "");
+    LLVMValueRef den = LLVMBuildICmp(g->b, LLVMIntULT, mag, splati(g, 0x00800000u), "");
+    LLVMValueRef nan = LLVMBuildICmp(g->b, LLVMIntUGT, mag, splati(g, 0x7f800000u), "");
+    u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+    u = sel(g, nan, splati(g, 0x7fffffffu), u);
     v = LLVMBuildBitCast(g->b, u, g->v8f, "");
     if (!clamp)
         return v;
@@ -265,7 +274,7 @@ static LLVMValueRef cmp_lanes(cg *g, LLVMValueRef v, unsigned op)
 static LLVMValueRef block_bits(cg *g, LLVMValueRef m64)
 {
     LLVMValueRef sh = LLVMBuildLShr(g->b, m64, LLVMBuildZExt(g->b, g->blk, g->i64, ""), "");
-    return LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, sh, g->i8, ""), g->v8i1, "");
+    return LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, sh, g->im, ""), g->v8i1, "");
 }
 
 static LLVMValueRef pred_ptr(cg *g, unsigned ch)
@@ -293,10 +302,10 @@ static void update_mask(cg *g, LLVMValueRef p, LLVMValueRef r8, LLVMValueRef m8)
     LLVMValueRef old = LLVMBuildLoad2(g->b, g->i64, p, "");
     LLVMValueRef sh = LLVMBuildZExt(g->b, g->blk, g->i64, "");
     LLVMValueRef mm = LLVMBuildShl(
-        g->b, LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, m8, g->i8, ""), g->i64, ""), sh, "");
+        g->b, LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, m8, g->im, ""), g->i64, ""), sh, "");
     LLVMValueRef rr = LLVMBuildShl(
         g->b,
-        LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, LLVMBuildAnd(g->b, r8, m8, ""), g->i8, ""),
+        LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, LLVMBuildAnd(g->b, r8, m8, ""), g->im, ""),
                       g->i64, ""),
         sh, "");
     LLVMValueRef nv = LLVMBuildOr(g->b, LLVMBuildAnd(g->b, old, LLVMBuildNot(g->b, mm, ""), ""),
@@ -318,7 +327,7 @@ static LLVMValueRef transcendental(cg *g, unsigned aop, LLVMValueRef a)
         LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)&r500_alu_transcendental, 0),
         g->ptr);
     LLVMValueRef r = LLVMGetUndef(g->v8f);
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < VW; i++) {
         LLVMValueRef args[3] = {ci32(g, aop), LLVMBuildExtractElement(g->b, a, ci32(g, i), ""),
                                 g->opt};
         LLVMValueRef y = LLVMBuildCall2(g->b, g->trans_ty, fn, args, 3, "");
@@ -476,8 +485,8 @@ static LLVMValueRef ctx_field(cg *g, LLVMValueRef c, size_t off, LLVMTypeRef ty)
     return LLVMBuildLoad2(g->b, ty, p, "");
 }
 
-/* Emit seg_<start>: the run x[start .. start+len-1]. */
-static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
+/* Emit body_<start>: the run x[start .. start+len-1] over the thread's blocks. */
+static LLVMValueRef emit_body(cg *g, const r500_prog *p, unsigned start, unsigned len)
 {
     char name[32];
     /* body: noalias pointers, so that values stay in registers across the run */
@@ -512,7 +521,7 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
     g->blk = phi;
     for (unsigned i = 0; i < len; i++)
         emit_inst(g, &p->x[start + i]);
-    LLVMValueRef next = LLVMBuildAdd(g->b, phi, ci32(g, 8), "");
+    LLVMValueRef next = LLVMBuildAdd(g->b, phi, ci32(g, VW), "");
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, next, nb, ""), loop, done);
     LLVMValueRef iv[2] = {ci32(g, 0), next};
@@ -520,13 +529,12 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
     LLVMAddIncoming(phi, iv, ib, 2);
     LLVMPositionBuilderAtEnd(g->b, done);
     LLVMBuildRetVoid(g->b);
+    return body;
+}
 
-    /* wrapper: void seg_<start>(r500_seg_ctx *) */
-    LLVMTypeRef wty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), &g->ptr, 1, 0);
-    snprintf(name, sizeof name, "seg_%u", start);
-    LLVMValueRef wf = LLVMAddFunction(g->mod, name, wty);
-    LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, wf, "entry"));
-    LLVMValueRef c = LLVMGetParam(wf, 0);
+/* The call of body (emit_body) with the arguments read from the context c. */
+static void call_body(cg *g, LLVMValueRef body, LLVMValueRef c)
+{
     LLVMValueRef a[12] = {
         ctx_field(g, c, offsetof(r500_seg_ctx, temps), g->ptr),
         ctx_field(g, c, offsetof(r500_seg_ctx, out), g->ptr),
@@ -541,8 +549,115 @@ static void emit_seg(cg *g, const r500_prog *p, unsigned start, unsigned len)
         ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr),
         ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr),
     };
-    LLVMBuildCall2(g->b, bty, body, a, 12, "");
-    LLVMBuildRetVoid(g->b);
+    LLVMBuildCall2(g->b, LLVMGlobalGetValueType(body), body, a, 12, "");
+}
+
+static LLVMValueRef fn_const(cg *g, void *f)
+{
+    return LLVMConstIntToPtr(LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)f, 0), g->ptr);
+}
+
+/* The static jump target of the FC instruction at slot i (fc.c, step 5:
+ * JUMP_ADDR, plus US_FC_ADDR's offset unless JUMP_GLOBAL), or -1. A_OP=POP
+ * jumps to a slot from the address stack, which the interpreter dispatches. */
+static long fc_target(const r500_prog *p, size_t i)
+{
+    if (p->x[i].type != R500_TYPE_FC)
+        return -1;
+    const r500_fc_inst *f = &p->fc[i];
+    return (long)(f->jump_addr + (f->jump_global ? 0u : (p->fc_state.code_offset & 0x1ffu)));
+}
+
+/* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
+ * r500_seg): one block per run start (head), runs compiled, every other
+ * instruction through the interpreter's r500_exec_seg_step, jumps to
+ * compiled blocks where the next slot is a head, else back to the
+ * interpreter. */
+static void emit_prog(cg *g, const r500_prog *p, const bool *head)
+{
+    LLVMValueRef *bodies = calloc(p->n, sizeof *bodies);
+    unsigned *len = calloc(p->n, sizeof *len), *nalu = calloc(p->n, sizeof *nalu);
+    LLVMBasicBlockRef *blk = calloc(p->n + 1, sizeof *blk);
+    if (!bodies || !len || !nalu || !blk) {
+        free(bodies), free(len), free(nalu), free(blk);
+        g->oom = true;
+        return;
+    }
+    for (size_t i = p->start; i <= p->end; i++) {
+        if (!head[i] || !compilable(&p->x[i]))
+            continue;
+        unsigned l = 0, na = 0;
+        while (i + l <= p->end && compilable(&p->x[i + l]) && (l == 0 || !head[i + l])) {
+            na += p->x[i + l].type == R500_TYPE_ALU;
+            l++;
+        }
+        len[i] = l;
+        nalu[i] = na;
+        bodies[i] = emit_body(g, p, (unsigned)i, l);
+    }
+    LLVMTypeRef pa[2] = {g->ptr, g->i32};
+    LLVMTypeRef pty = LLVMFunctionType(g->i32, pa, 2, 0);
+    LLVMValueRef fn = LLVMAddFunction(g->mod, "prog", pty);
+    LLVMValueRef c = LLVMGetParam(fn, 0), slot = LLVMGetParam(fn, 1);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, fn, "entry");
+    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(g->ctx, fn, "exit");
+    unsigned nheads = 0;
+    for (size_t i = p->start; i <= p->end; i++)
+        if (head[i]) {
+            blk[i] = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+            nheads++;
+        }
+    /* exit: return the slot in ret */
+    LLVMPositionBuilderAtEnd(g->b, exit);
+    LLVMValueRef ret = LLVMBuildPhi(g->b, g->i32, "ret");
+    LLVMBuildRet(g->b, ret);
+    LLVMPositionBuilderAtEnd(g->b, entry);
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, slot, exit, nheads);
+    LLVMAddIncoming(ret, &slot, &entry, 1);
+    for (size_t i = p->start; i <= p->end; i++)
+        if (head[i])
+            LLVMAddCase(sw, ci32(g, (unsigned)i), blk[i]);
+    LLVMTypeRef bty[3] = {g->ptr, g->i32, g->i32};
+    LLVMTypeRef begin_ty = LLVMFunctionType(LLVMInt1TypeInContext(g->ctx), bty, 3, 0);
+    LLVMTypeRef step_ty = LLVMFunctionType(g->i32, bty, 2, 0);
+    LLVMValueRef begin_fn = fn_const(g, (void *)(uintptr_t)&r500_exec_seg_begin);
+    LLVMValueRef step_fn = fn_const(g, (void *)(uintptr_t)&r500_exec_seg_step);
+    for (size_t i = p->start; i <= p->end; i++) {
+        if (!head[i])
+            continue;
+        LLVMPositionBuilderAtEnd(g->b, blk[i]);
+        if (bodies[i]) {
+            LLVMValueRef args[3] = {c, ci32(g, len[i]), ci32(g, nalu[i])};
+            LLVMValueRef ok = LLVMBuildCall2(g->b, begin_ty, begin_fn, args, 3, "");
+            LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+            LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+            LLVMValueRef si = ci32(g, (unsigned)i);
+            LLVMAddIncoming(ret, &si, &here, 1);
+            LLVMBuildCondBr(g->b, ok, run, exit);
+            LLVMPositionBuilderAtEnd(g->b, run);
+            call_body(g, bodies[i], c);
+            size_t nx = i + len[i];
+            LLVMValueRef sn = ci32(g, (unsigned)nx);
+            if (nx <= p->end && head[nx]) {
+                LLVMBuildBr(g->b, blk[nx]);
+            } else {
+                LLVMAddIncoming(ret, &sn, &run, 1);
+                LLVMBuildBr(g->b, exit);
+            }
+        } else {
+            LLVMValueRef args[2] = {c, ci32(g, (unsigned)i)};
+            LLVMValueRef np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
+            LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+            LLVMAddIncoming(ret, &np, &here, 1);
+            LLVMValueRef s2 = LLVMBuildSwitch(g->b, np, exit, 2);
+            long tg = fc_target(p, i);
+            if (i + 1 <= p->end && head[i + 1])
+                LLVMAddCase(s2, ci32(g, (unsigned)(i + 1)), blk[i + 1]);
+            if (tg >= (long)p->start && tg <= (long)p->end && tg != (long)i + 1 && head[tg])
+                LLVMAddCase(s2, ci32(g, (unsigned)tg), blk[tg]);
+        }
+    }
+    free(bodies), free(len), free(nalu), free(blk);
 }
 
 struct r500_jit_program {
@@ -586,8 +701,9 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     jp->n = p->n;
-    /* Run starts: the program's start, every jump target, every slot after
-     * an instruction that is not compiled. */
+    /* Heads (blocks of the compiled program): the program's start, every
+     * static jump target, every instruction that is not compiled and every
+     * slot after one. */
     bool *head = calloc(p->n + 1, 1);
     if (!head) {
         r500_jit_program_free(jp);
@@ -595,8 +711,10 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     }
     head[p->start] = true;
     for (size_t i = p->start; i <= p->end; i++) {
-        if (!compilable(&p->x[i]) && i + 1 <= p->n)
+        if (!compilable(&p->x[i])) {
+            head[i] = true;
             head[i + 1] = true;
+        }
         if (p->x[i].type == R500_TYPE_FC) {
             const r500_fc_inst *f = &p->fc[i];
             unsigned t = f->jump_addr + (f->jump_global ? 0u : (p->fc_state.code_offset & 0x1ffu));
@@ -614,29 +732,27 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     g.i32 = LLVMInt32TypeInContext(g.ctx);
     g.i64 = LLVMInt64TypeInContext(g.ctx);
     g.i8 = LLVMInt8TypeInContext(g.ctx);
-    g.v8f = LLVMVectorType(g.f32, 8);
-    g.v8i32 = LLVMVectorType(g.i32, 8);
-    g.v8i1 = LLVMVectorType(LLVMInt1TypeInContext(g.ctx), 8);
+    g.im = LLVMIntTypeInContext(g.ctx, VW);
+    g.v8f = LLVMVectorType(g.f32, VW);
+    g.v8i32 = LLVMVectorType(g.i32, VW);
+    g.v8i1 = LLVMVectorType(LLVMInt1TypeInContext(g.ctx), VW);
     g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
     LLVMTypeRef tp[3] = {g.i32, g.f32, g.ptr};
     g.trans_ty = LLVMFunctionType(g.f32, tp, 3, 0);
     g.job = job;
-    for (size_t i = p->start; i <= p->end; i++) {
-        if (!head[i] || !compilable(&p->x[i]))
-            continue;
-        unsigned len = 0, nalu = 0;
-        while (i + len <= p->end && compilable(&p->x[i + len]) && (len == 0 || !head[i + len])) {
-            nalu += p->x[i + len].type == R500_TYPE_ALU;
-            len++;
-        }
-        emit_seg(&g, p, (unsigned)i, len);
-        jp->segs[i].len = len;
-        jp->segs[i].n_alu = nalu;
-        jp->nsegs++;
-    }
-    free(head);
+    emit_prog(&g, p, head);
+    for (size_t i = p->start; i <= p->end; i++)
+        if (head[i] && compilable(&p->x[i]))
+            jp->nsegs++;
     LLVMDisposeBuilder(g.b);
     ls_status st = LS_OK;
+    if (g.oom) {
+        free(head);
+        LLVMDisposeModule(g.mod);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        r500_jit_program_free(jp);
+        return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
     LLVMErrorRef e = NULL;
     LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
     if ((e = LLVMOrcCreateLLJIT(&jp->jit, jb))) {
@@ -660,17 +776,13 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
             LLVMOrcDisposeThreadSafeModule(tsm);
     }
     LLVMOrcDisposeThreadSafeContext(tsc);
-    for (size_t i = 0; st == LS_OK && i < p->n; i++) {
-        if (!jp->segs[i].len)
-            continue;
-        char name[32];
-        snprintf(name, sizeof name, "seg_%zu", i);
-        LLVMOrcExecutorAddress addr = 0;
-        if ((e = LLVMOrcLLJITLookup(jp->jit, &addr, name)))
-            st = llvm_err(e, "lookup", d);
-        else
-            jp->segs[i].fn = (void (*)(r500_seg_ctx *))(uintptr_t)addr;
-    }
+    LLVMOrcExecutorAddress addr = 0;
+    if (st == LS_OK && (e = LLVMOrcLLJITLookup(jp->jit, &addr, "prog")))
+        st = llvm_err(e, "lookup", d);
+    for (size_t i = p->start; st == LS_OK && i <= p->end; i++)
+        if (head[i])
+            jp->segs[i].fn = (uint32_t(*)(r500_seg_ctx *, uint32_t))(uintptr_t)addr;
+    free(head);
     if (st) {
         r500_jit_program_free(jp);
         return st;
@@ -697,7 +809,56 @@ unsigned r500_jit_segment_count(const r500_jit_program *jp)
     return jp->nsegs;
 }
 
-ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
+/* ---- the compile cache ---------------------------------------------------- */
+
+/* What a compiled program depends on (r500_jit_compile): the instruction
+ * words, the code range and US_FC_ADDR's offset (prog_build, the heads),
+ * US_CONFIG's zero-times-anything bit and the model options emit_inst bakes
+ * in. Constants, inline floats, the other options and the FC state are read
+ * at run time. */
+typedef struct cache_key {
+    uint32_t ninst, start, end, code_offset, us_config;
+    uint32_t mad, clamp_nan, pred_write;
+} cache_key;
+
+typedef struct cache_entry {
+    struct cache_entry *next;
+    cache_key k;
+    uint32_t *words; /* ninst * R500_INST_WORDS */
+    r500_jit_program *jp;
+} cache_entry;
+
+struct r500_jit_engine {
+    r500_engine_ops ops;
+    pthread_mutex_t mu;
+    cache_entry *head;
+    size_t count, hits;
+};
+
+static cache_key key_of(const r500_job *job, const r500_prog *p)
+{
+    cache_key k;
+    memset(&k, 0, sizeof k);
+    k.ninst = (uint32_t)job->ninst;
+    k.start = p->start;
+    k.end = p->end;
+    k.code_offset = p->fc_state.code_offset & 0x1ffu;
+    k.us_config = (job->regs.us_config >> 1) & 1u;
+    k.mad = job->options.exec.mad;
+    k.clamp_nan = job->options.exec.clamp_nan;
+    k.pred_write = job->options.exec.pred_write;
+    return k;
+}
+
+/* Run with the compiled program jp (NULL: the interpreter alone). */
+static ls_status run_with(const r500_job *job, const r500_prog *p, const r500_jit_program *jp,
+                          r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    return r500_exec_run(job, p, jp ? jp->segs : NULL, r, trace, NULL, d);
+}
+
+static ls_status jit_run(r500_jit_engine *e, const r500_job *job, r500_result *r, ls_buf *trace,
+                         ls_diag *d)
 {
     memset(r, 0, sizeof *r);
     ls_status st = r500_exec_check(job, d);
@@ -706,29 +867,127 @@ ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_di
     r500_prog p;
     if ((st = r500_prog_build(job, &p, d)))
         return st;
-    r500_jit_program *jp = NULL;
-    st = r500_jit_compile(job, &p, &jp, d);
-    if (st == LS_OK) {
-        st = r500_exec_run(job, &p, jp->segs, r, trace, NULL, d);
-        if (st == LS_OK)
-            r->stats.compile_seconds = jp->compile_seconds;
+    if (trace) {
+        /* a traced run steps every instruction (exec.c): nothing to compile */
+        st = run_with(job, &p, NULL, r, trace, d);
+        r500_prog_free(&p);
+        return st;
     }
-    r500_jit_program_free(jp);
+    if (!e) {
+        r500_jit_program *jp = NULL;
+        st = r500_jit_compile(job, &p, &jp, d);
+        if (st == LS_OK) {
+            st = run_with(job, &p, jp, r, trace, d);
+            if (st == LS_OK)
+                r->stats.compile_seconds = jp->compile_seconds;
+        }
+        r500_jit_program_free(jp);
+        r500_prog_free(&p);
+        return st;
+    }
+    cache_key k = key_of(job, &p);
+    size_t nw = job->ninst * R500_INST_WORDS;
+    r500_jit_program *jp = NULL;
+    double compiled = 0;
+    /* entries are never removed while the engine lives: jp stays valid
+     * after the lock is released */
+    pthread_mutex_lock(&e->mu);
+    for (cache_entry *c = e->head; c; c = c->next)
+        if (!memcmp(&c->k, &k, sizeof k) && !memcmp(c->words, job->words, nw * sizeof(uint32_t))) {
+            jp = c->jp;
+            e->hits++;
+            break;
+        }
+    if (!jp) {
+        cache_entry *c = calloc(1, sizeof *c);
+        uint32_t *w = malloc(nw * sizeof *w);
+        if (!c || !w) {
+            st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        } else if ((st = r500_jit_compile(job, &p, &jp, d)) == LS_OK) {
+            memcpy(w, job->words, nw * sizeof *w);
+            c->k = k;
+            c->words = w;
+            c->jp = jp;
+            c->next = e->head;
+            e->head = c;
+            e->count++;
+            compiled = jp->compile_seconds;
+            c = NULL;
+            w = NULL;
+        }
+        free(c);
+        free(w);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (st == LS_OK) {
+        st = run_with(job, &p, jp, r, trace, d);
+        if (st == LS_OK)
+            r->stats.compile_seconds = compiled;
+    }
     r500_prog_free(&p);
     return st;
 }
 
-static ls_status jit_run_hook(const struct r500_job *job, struct r500_result *r, ls_buf *trace,
-                              ls_diag *d)
+ls_status r500_jit_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
 {
-    return r500_jit_run(job, r, trace, d);
+    return jit_run(NULL, job, r, trace, d);
 }
 
-static const r500_engine_ops jit_ops = {.run = jit_run_hook};
+static ls_status jit_run_hook(const r500_engine_ops *self, const struct r500_job *job,
+                              struct r500_result *r, ls_buf *trace, ls_diag *d)
+{
+    return jit_run(self->state, job, r, trace, d);
+}
+
+static const r500_engine_ops jit_ops = {.run = jit_run_hook, .state = NULL};
 
 const r500_engine_ops *r500_jit_ops(void)
 {
     return &jit_ops;
+}
+
+r500_jit_engine *r500_jit_engine_new(void)
+{
+    r500_jit_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    if (pthread_mutex_init(&e->mu, NULL)) {
+        free(e);
+        return NULL;
+    }
+    e->ops.run = jit_run_hook;
+    e->ops.state = e;
+    return e;
+}
+
+const r500_engine_ops *r500_jit_engine_ops(const r500_jit_engine *e)
+{
+    return e ? &e->ops : NULL;
+}
+
+size_t r500_jit_engine_cached(const r500_jit_engine *e, size_t *hits)
+{
+    r500_jit_engine *m = (r500_jit_engine *)e; /* the lock only */
+    pthread_mutex_lock(&m->mu);
+    size_t n = e->count;
+    if (hits)
+        *hits = e->hits;
+    pthread_mutex_unlock(&m->mu);
+    return n;
+}
+
+void r500_jit_engine_free(r500_jit_engine *e)
+{
+    if (!e)
+        return;
+    for (cache_entry *c = e->head, *nx; c; c = nx) {
+        nx = c->next;
+        r500_jit_program_free(c->jp);
+        free(c->words);
+        free(c);
+    }
+    pthread_mutex_destroy(&e->mu);
+    free(e);
 }
 
 int r500_jit_available(void)
