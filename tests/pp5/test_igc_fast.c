@@ -1487,7 +1487,7 @@ static void test_stream_append(void **state)
     pp5_stream_free(&t);
 }
 
-/* The two bit tricks of igc_fast.c, against loops. */
+/* The two bit tricks of igc_fast_*.c, against loops. */
 static void test_bit_tricks(void **state)
 {
     (void)state;

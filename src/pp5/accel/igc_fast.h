@@ -142,7 +142,7 @@ typedef struct pp5_igc_fast {
      * record bits, next address and whether that is a branch back — made
      * from uop[a] on the word's first use by a segment after a store write
      * or a change of the levels (uop[a].ctab_ok). (With seg_trans, a constant table of
-     * igc_fast.c: the Controller's and the CSBLatch's next control state and the
+     * igc_fast_*.c: the Controller's and the CSBLatch's next control state and the
      * clock's signal bits, for every control state × Shift, CSB, CSB's last
      * shift and Done.) */
     uint64_t seg_ctab[512 * 32];
@@ -151,7 +151,7 @@ typedef struct pp5_igc_fast {
      * (bit f of seq_pulldown_ok: seq_pulldown[f] made) */
     uint32_t seq_pulldown[8];
     uint8_t seq_pulldown_ok;
-    /* The loop plans' memo (igc_fast.c, seg_loop_plan()): seg_shape[a] is the
+    /* The loop plans' memo (igc_fast_loop.h, seg_loop_plan()): seg_shape[a] is the
      * shape of the last plan made at address a, for the conditions coded in
      * seg_shape_key[a] (0: none). Every decode of a word clears all keys (the
      * shape reads the word after a too), pp5_igc_create() included. */
@@ -176,7 +176,7 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
  * callback fn read the named signals (g->signals_read). fn (may be NULL) is
  * called after every clock with its pins; pins_out, if not NULL, gets the
  * pins of clock k in pins_out[k]. Returns the number of clocks run. Without
- * fn, the clocks run as quiet segments (igc_fast.c, seg_run()): the same clocks,
+ * fn, the clocks run as quiet segments (igc_fast_seg.c, seg_run()): the same clocks,
  * the same pins and state, with the state in locals between the events. */
 typedef void (*pp5_igc_clock_cb)(void *user, const pp5_igc *g, const pp5_pins *pins);
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,

@@ -29,7 +29,7 @@ _Static_assert(PIN_OFF(redundant) == 14 && PIN_OFF(dat) == 15 && PIN_OFF(lsb) ==
 
 /* The pins are written as 8-byte words whose byte k is pins byte (offset + k). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "src/pp5/accel/igc_fast.c writes pp5_pins as little-endian words"
+#error "src/pp5/accel/igc_fast_*.c write pp5_pins as little-endian words"
 #endif
 
 enum { SER_LEN_I = PP5_TS_LEN_I };
