@@ -10,7 +10,7 @@
 #include "lockstep/pp5_emc.h"
 #include "pp5/model/emc_ref.h"
 #include "pp5/model/emc_state.h"
-#ifdef PP5_PLANTED_FIELD /* (the accelerator's accessor of the planted part: src/pp5/accel/emc.c) */
+#ifdef PP5_PLANTED_FIELD /* (the accelerator's accessor of the planted part: src/pp5/accel/emc_planes.c) */
 uint64_t pp5_emc_planted(const pp5_emc *e);
 #endif
 

@@ -1,4 +1,4 @@
-/* Differential test: the optimised EMC array (src/pp5/accel/emc.c) against the
+/* Differential test: the optimised EMC array (src/pp5/accel/emc_*.c) against the
  * model (src/pp5/model/emc_ref.c), clock by clock.
  *
  * 1. Random pin sequences: microcode-library ALU words and fully random ALU

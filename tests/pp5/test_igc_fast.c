@@ -1,4 +1,4 @@
-/* Differential test of the IGC fast step (src/pp5/accel/igc_fast.c) against the full
+/* Differential test of the IGC fast step (src/pp5/accel/igc_fast_*.c) against the full
  * step (igc.c, the model of record): two IGCs with the same options, microcode
  * and host inputs, one clocked by pp5_igc_step(), the other by
  * pp5_igc_step_fast(); after every clock the pins, the status and diagnostic,
@@ -204,7 +204,7 @@ static const pp5_host_in *next_input(host *h, const pp5_options *o, bool busy,
  * generator that stops reaching something fails the test instead of passing it. */
 static struct {
     long csb, post_c, msin, trr, rmode, errors, dat, mbi, branch, warnings, bursts;
-    long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (igc_fast.c) */
+    long seg, seg_loop; /* clocks run as quiet segments, of them as self-loops (igc_fast_seg.c) */
     long seg_host, script_errors, script_warnings; /* host clocks in segments (run_script) */
     long seg_host_loop; /* of them, clocked by loops in closed form */
     long seg_go_last; /* of those loops, the ones ending with the Go's clock (CSB low) */
@@ -904,15 +904,15 @@ static void test_blocks_library(void **state)
     /* host clocks in segments; failed host clocks and warnings in scripts */
     /* (fewer since the extra writes before a Go: a bad FBITS there ends a stream) */
     assert_true(cov.seg_host > 100 && cov.script_errors >= 1 && cov.script_warnings > 20);
-    /* host runs ending with a Go clocked by loops (igc_fast.c, seg_host_loopable) */
+    /* host runs ending with a Go clocked by loops (igc_fast_seg.c, seg_host_loopable) */
     assert_true(cov.seg_host_loop > 20);
     /* of them, runs after the CSB end at a word that shifts (QLOAD's wait):
-     * the loop ends with the Go's clock (igc_fast.c, go_last) */
+     * the loop ends with the Go's clock (igc_fast_seg.c, go_last) */
     printf("%ld host-run loops ending with the Go\n", cov.seg_go_last);
     assert_true(cov.seg_go_last > 10);
-    /* loops whose first clock posts the pending instruction (igc_fast.c, posti_first) */
+    /* loops whose first clock posts the pending instruction (igc_fast_seg.c, posti_first) */
     assert_true(cov.seg_posti_loops > 100);
-    /* self-loops whose last clock posts C (igc_fast.c, t_pc) */
+    /* self-loops whose last clock posts C (igc_fast_seg.c, t_pc) */
     printf("%ld self-loops ending with a PostC\n", cov.seg_postc_loops);
     assert_true(cov.seg_postc_loops > 100);
 }
@@ -972,7 +972,7 @@ static pp5_ucode *assemble_self_loop_routine(const char *name)
     return assemble_ok(src, name);
 }
 
-/* Self-loops whose last clock posts C (igc_fast.c, t_pc): a loop counter's
+/* Self-loops whose last clock posts C (igc_fast_seg.c, t_pc): a loop counter's
  * terminal count or the TRR token arriving in that very clock must keep the
  * clock out of the loop. A routine counting LC1 down in a self-loop that
  * shifts every clock, the next instruction's Go while it loops; the I word's
@@ -1031,7 +1031,7 @@ static void test_postc_loop_edges(void **state)
 }
 
 /* A self-loop entered by an inc (QLOAD's ql2: no branch back before its first
- * clock) is planned from that first clock (igc_fast.c: seg_ctab's branch-back
+ * clock) is planned from that first clock (igc_fast_seg.c: seg_ctab's branch-back
  * flag is also set into a word that branches to itself). A routine of a word
  * that goes on (force inc) into a counted self-loop that shifts every clock,
  * for LC1 counts of 8 to 70 clocks, in one script call each, against full
@@ -1104,7 +1104,7 @@ static void test_self_loop_head(void **state)
     printf("self-loop heads: %ld counts, each looped from its first clock\n", tried);
 }
 
-/* An older self-loop's description (igc_fast.c: seg_self_desc, the records of a
+/* An older self-loop's description (igc_fast_seg.c: seg_self_desc, the records of a
  * self-loop left to the segment's end) must not be taken for a later two-word
  * loop's: a description is this loop's only if its first clock k0 is at or
  * after the loop's first clock. Taken wrongly, the host flags of a two-word
@@ -1263,7 +1263,7 @@ static void test_host_busy_kinds(void **state)
     assert_true(warned > 20 && failed > 30);
 }
 
-/* The loop plans' memo of shapes (igc_fast.c) follows the store and the loop
+/* The loop plans' memo of shapes (igc_fast_seg.c) follows the store and the loop
  * counters: counted loops of one word (LC1, LC2) and of two words run as a
  * script of two instructions — the first with a count far from the terminal
  * one, the second with every count near it (where a loop's first two clocks
@@ -1374,7 +1374,7 @@ static void test_shape_memo(void **state)
     assert_true(plans - shapes > 100 && shapes > 100);
 }
 
-/* Self-loops in their steady stretches (igc_fast.c, seg_self_clocks()): a
+/* Self-loops in their steady stretches (igc_fast_seg.c, seg_self_clocks()): a
  * counted self-loop that shifts every clock, entered right after the NewL of
  * a Done word that shifts or not (the loop's first three clocks take TrSt from
  * the clocks before it), while the C coefficient of a fresh posting is still
@@ -1487,7 +1487,7 @@ static void test_stream_append(void **state)
     pp5_stream_free(&t);
 }
 
-/* The two bit tricks of igc_fast.c, against loops. */
+/* The two bit tricks of igc_fast_*.c, against loops. */
 static void test_bit_tricks(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* Pixel-Planes 5 IGC accelerator (igc_fast.c): the same clocks as the model
+/* Pixel-Planes 5 IGC accelerator (igc_fast_*.c): the same clocks as the model
  * (src/pp5/model/igc, pp5_igc_step) with less work per clock. Its state wraps
  * the model's: struct pp5_igc_fast holds the model first, then the compact
  * forms, tables, memo, staleness flags and counters the fast step keeps; the
@@ -31,12 +31,12 @@ typedef struct pp5_uop {
     uint8_t exists;         /* address < 416 */
     /* the same PixMemAddr step on the three counters as one word (byte k =
      * counter k): the counter's byte, the step there; and the Pair decision of
-     * RMode 0 as a byte (0 or 0xff: AddrH = AddrL ^ it) — for igc_fast.c's segments */
+     * RMode 0 as a byte (0 or 0xff: AddrH = AddrL ^ it) — for igc_fast_seg.c */
     uint8_t ctr_sa;
     uint32_t ctr_mask, ctr_add;
     uint8_t pair0;
     /* seg_ctab's row for this address is made, for the levels seg_ctab_st
-     * (igc_fast.c: rows are made on a word's first use in a segment; cleared by
+     * (igc_fast_seg.c: rows are made on a word's first use in a segment; cleared by
      * every decode and when the levels change). Only for an existing word: the
      * general clock tests this one byte for both. */
     uint8_t ctab_ok;
@@ -44,7 +44,7 @@ typedef struct pp5_uop {
 } pp5_uop;
 void pp5_uop_decode(pp5_igc *g, pp5_uop *u, uint32_t uw, bool exists);
 
-/* One phase of a loop in closed form (igc_fast.c: seg_loop_plan(), seg_loop_run()):
+/* One phase of a loop in closed form (igc_fast_seg.c: seg_loop_plan(), seg_loop_run()):
  * what one of its words does at every clock of that phase. */
 typedef struct pp5_seg_phase {
     uint64_t alu_lo, alu_hi;    /* pins bytes 8..23 as the word drives them */
@@ -54,7 +54,7 @@ typedef struct pp5_seg_phase {
 } pp5_seg_phase;
 
 /* The part of a loop plan made at address a that depends only on the store,
- * the status levels, TRR and the loop counters' classes (igc_fast.c:
+ * the status levels, TRR and the loop counters' classes (igc_fast_seg.c:
  * seg_plan_shape()): which words loop, and their phases but for the parts
  * that depend on the rest of the state (the pins' Busy/TestPE/D word, the LSB
  * token: the plan's, seg_plan). */
@@ -120,7 +120,7 @@ typedef struct pp5_igc_fast {
     bool msin_always;           /* opt.msb_token == PP5_MSB_TOKEN_ALWAYS */
     uint64_t trr_mask, trr_msin_bit;
     /* clocks pp5_igc_run_idle() ran as quiet segments, and of them in the
-     * self-loop form (igc_fast.c; for the tests' coverage checks) */
+     * self-loop form (igc_fast_seg.c; for the tests' coverage checks) */
     uint64_t seg_clocks, seg_loop_clocks;
     uint64_t seg_host_clocks;   /* host clocks run inside segments (run_script) */
     uint64_t seg_host_loop_clocks; /* of them, inside loops in closed form */
@@ -136,13 +136,13 @@ typedef struct pp5_igc_fast {
      * which pp5_igc_reset() keeps, so it keeps these too (not cleared: made
      * by pp5_igc_create(), then kept current by every store write) ---- */
     pp5_uop uop[512];           /* per store address (416…511: no word line) */
-    /* The quiet segments' general clock as two table look-ups (igc_fast.c):
+    /* The quiet segments' general clock as two table look-ups (igc_fast_*.c):
      * seg_ctab[a * 32 + x]: what the word at a does in RMode 0 with the status
-     * levels seg_ctab_st, for the loop counters and TRR coded in x (igc_fast.c) — its
+     * levels seg_ctab_st, for the loop counters and TRR coded in x (igc_fast_*.c) — its
      * record bits, next address and whether that is a branch back — made
      * from uop[a] on the word's first use by a segment after a store write
      * or a change of the levels (uop[a].ctab_ok). (With seg_trans, a constant table of
-     * igc_fast.c: the Controller's and the CSBLatch's next control state and the
+     * igc_fast_*.c: the Controller's and the CSBLatch's next control state and the
      * clock's signal bits, for every control state × Shift, CSB, CSB's last
      * shift and Done.) */
     uint64_t seg_ctab[512 * 32];
@@ -151,7 +151,7 @@ typedef struct pp5_igc_fast {
      * (bit f of seq_pulldown_ok: seq_pulldown[f] made) */
     uint32_t seq_pulldown[8];
     uint8_t seq_pulldown_ok;
-    /* The loop plans' memo (igc_fast.c, seg_loop_plan()): seg_shape[a] is the
+    /* The loop plans' memo (igc_fast_loop.h, seg_loop_plan()): seg_shape[a] is the
      * shape of the last plan made at address a, for the conditions coded in
      * seg_shape_key[a] (0: none). Every decode of a word clears all keys (the
      * shape reads the word after a too), pp5_igc_create() included. */
@@ -176,7 +176,7 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
  * callback fn read the named signals (g->signals_read). fn (may be NULL) is
  * called after every clock with its pins; pins_out, if not NULL, gets the
  * pins of clock k in pins_out[k]. Returns the number of clocks run. Without
- * fn, the clocks run as quiet segments (igc_fast.c, seg_run()): the same clocks,
+ * fn, the clocks run as quiet segments (igc_fast_seg.c, seg_run()): the same clocks,
  * the same pins and state, with the state in locals between the events. */
 typedef void (*pp5_igc_clock_cb)(void *user, const pp5_igc *g, const pp5_pins *pins);
 uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,

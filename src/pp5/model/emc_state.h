@@ -2,7 +2,7 @@
  *
  * Each entry X(kind, name, count, which) is one part of the state as both
  * arrays expose it — the model (emc_ref_<name>, src/pp5/model/emc_ref.c) and
- * the accelerator (pp5_emc_<name>, src/pp5/accel/emc.c) — so everything that
+ * the accelerator (pp5_emc_<name>, src/pp5/accel/emc_*.c) — so everything that
  * must visit every part is made from this list and a part added here is
  * visited without further work: the differential test's comparison
  * (tests/pp5/emc_equal.h, pp5/emc-diff) reads both arrays through it.

@@ -310,7 +310,7 @@ ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_dia
 }
 
 /* The full step: every module struct and named signal, clock by clock. The
- * accelerator's fast step (src/pp5/accel/igc_fast.c) must give the same pins,
+ * accelerator's fast step (src/pp5/accel/igc_fast_*.c) must give the same pins,
  * state and warnings. */
 ls_status pp5_igc_step(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d)
 {

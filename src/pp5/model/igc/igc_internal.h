@@ -296,7 +296,7 @@ void pp5_igc_warn(pp5_igc *g, const char *fmt, ...) __attribute__((format(printf
 void pp5_igc_store_write(pp5_igc *g, unsigned addr, uint32_t w);
 void pp5_igc_post_i(pp5_igc *g);
 ls_status pp5_igc_host_side(pp5_igc *g, const pp5_host_in *hi, bool busy, ls_diag *d);
-/* The accelerator's hooks (src/pp5/accel/igc_fast.c): the model calls them
+/* The accelerator's hooks (src/pp5/accel/igc_fast_*.c): the model calls them
  * where the accelerator keeps a form of its own that must follow. */
 typedef struct pp5_igc_hooks {
     /* make the module structs current (the accelerator keeps parts of them
