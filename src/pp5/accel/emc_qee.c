@@ -209,7 +209,7 @@ static inline uint64_t line_bit(pp5_emc *e, axis_line *L, const qee_set *s, int 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target_clones("avx2", "default")))
 #endif
-void pp5_emcf_carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, int k, uint64_t *cy, int wpc)
+static void carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, int k, uint64_t *cy, int wpc)
 {
     uint64_t lim = 1ull << k;
     memset(cy, 0, (size_t)wpc * 8);
@@ -283,6 +283,14 @@ void pp5_emcf_carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th,
         int bit = ly * tw;
         cy[bit >> 6] |= mask << (bit & 63);
     }
+}
+
+/* The shared entry (emc_int.h): clang makes no plain symbol for a hidden
+ * target_clones function used from another file, so the clones stay static
+ * here behind this call. */
+void pp5_emcf_carry_into(const uint64_t *pl, const uint64_t *rl, int tw, int th, int k, uint64_t *cy, int wpc)
+{
+    carry_into(pl, rl, tw, th, k, cy, wpc);
 }
 
 #ifdef EMC_AVX512
