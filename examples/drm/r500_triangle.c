@@ -82,9 +82,9 @@ static const uint32_t vs_pass[] = {0x00f00203, 0x00d10001, 0x01248001, 0x01ffe00
 /* Fragment programs (lockstep r500 asm), one instruction each:
  *   clear: out[0] = const[0] (the clear colour)
  *   tri:   out[0] = temp[0] (the interpolated colour RS writes there) */
-static const uint32_t fs_clear[6] = {0x00078000, 0x08020100, 0x08020100,
+static const uint32_t fs_clear[6] = {0x00078005, 0x08020100, 0x08020100,
                                      0x00440220, 0x0060c003, 0x00000005};
-static const uint32_t fs_tri[6] = {0x00078005, 0x08020080, 0x08020080,
+static const uint32_t fs_tri[6] = {0x00078005, 0x08020000, 0x08020000,
                                    0x00440220, 0x0060c003, 0x00000005};
 
 static void upload_fs(unsigned at, const uint32_t w[6])
@@ -151,7 +151,11 @@ static void setup(bool runaway)
     reg(0x4074, 62u | (62u << 6) | (62u << 12) | (62u << 18)); /* RS_IP_0: colour 0, RGBA */
     reg(0x4320, 1u << 16);               /* RS_INST_0: COL_CN_WRITE, temp 0 */
     reg(0x4604, 1);                      /* US_PIXSIZE: one temp */
-    reg(0x46A4, 0);                      /* US_OUT_FMT_0: C4_8 */
+    /* US_OUT_FMT_0: C4_8; C0 blue, C1 green, C2 red, C3 alpha (bits 8..15:
+     * C0_SEL..C3_SEL, 0 alpha, 1 red, 2 green, 3 blue): ARGB8888 stores C0 in
+     * its low byte, so the dword reads 0xAARRGGBB (Mesa r300_state.c
+     * r300_translate_out_fmt for B8G8R8A8) */
+    reg(0x46A4, 0x1b00);
     reg(0x20B4, 8);                      /* VAP_VTX_SIZE: 8 dwords a vertex */
 }
 
