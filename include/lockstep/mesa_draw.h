@@ -329,7 +329,8 @@ typedef struct mesa_replay {
     size_t *bo_size;
     size_t nrel;
     mesa_rb_target rt;     /* the render backend; rt.rb: the last colour buffer bound */
-    bool any_cb;           /* some draw wrote through a colour buffer */
+    bool any_cb;           /* some draw of the frame's size wrote through a colour buffer */
+    r500_rb frame;         /* the last such draw's binding: the frame read back */
     r500_target plain;     /* the fallback store (allocated at the first draw) */
     size_t next;           /* draws before this one have been run (or passed) */
     mesa_replay_options opt;

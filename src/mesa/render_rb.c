@@ -77,7 +77,15 @@ ls_status mesa_render_bo_draw(const mesa_exec *e, size_t k, mesa_rb_target *t,
         *d = dr->diag;
         return dr->status;
     }
-    ls_status rc = mesa_rb_bind_draw(t, dr, bo_mem, bo_size, nbos, o->width, o->height, o->rb, d);
+    /* The colour buffer is bound for the draw's own scissor (SC_SCISSOR1 + 1,
+     * at most the frame): r300's blits (texture uploads, read-backs) draw
+     * into buffers smaller than the frame with the scissor set to their size
+     * (r300_blit.c through u_blitter; r300_emit_scissor_state). */
+    int bw = (int)r500_raster_field(&dr->raster, R500_RF_SC_SCISSOR1_XS1) + 1;
+    int bh = (int)r500_raster_field(&dr->raster, R500_RF_SC_SCISSOR1_YS1) + 1;
+    bw = bw < o->width ? bw : o->width;
+    bh = bh < o->height ? bh : o->height;
+    ls_status rc = mesa_rb_bind_draw(t, dr, bo_mem, bo_size, nbos, bw, bh, o->rb, d);
     if (rc != LS_OK) {
         char m[400];
         ls_diag_format(d, m, sizeof m);

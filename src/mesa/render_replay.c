@@ -203,16 +203,11 @@ ls_status mesa_replay_draw(mesa_replay *r, size_t n, const mesa_render_options *
             return rc;
     }
     r->next = n + 1;
-    mesa_rb_target keep = r->rt;
     ls_status rc = mesa_render_bo_draw(&r->all.ex[s], k, &r->rt, r->bo_mem, r->bo_size, r->nrel,
                                        ro, st, d);
-    if (r->rt.bound) {
+    if (r->rt.bound && r->rt.rb.width == ro->width && r->rt.rb.height == ro->height) {
         r->any_cb = true;
-    } else if (r->any_cb) {
-        /* a draw without a colour buffer leaves the last one as the frame */
-        r500_rb_stats sum = r->rt.stats;
-        r->rt = keep;
-        r->rt.stats = sum;
+        r->frame = r->rt.rb;
     }
     return rc;
 }
@@ -221,8 +216,8 @@ void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba)
 {
     size_t np = (size_t)width * (size_t)height * 4;
     memset(rgba, 0, np * sizeof *rgba);
-    if (r->any_cb && r->rt.rb.width == width && r->rt.rb.height == height) {
-        r500_rb_read_color(&r->rt.rb, 0, rgba);
+    if (r->any_cb && r->frame.width == width && r->frame.height == height) {
+        r500_rb_read_color(&r->frame, 0, rgba);
         return;
     }
     if (r->plain.rgba && r->plain.width == width && r->plain.height == height)
