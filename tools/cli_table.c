@@ -410,9 +410,10 @@ static const cli_opt mesa_exec_opts[] = {
      "record only (with --capture): no checking, no execution, every submission succeeds", NULL,
      NULL, 0, NULL},
     {"watchdog", 0, "N",
-     "instructions a vertex may issue before its draw is a GPU hang (the submission's buffers "
-     "stay busy; the next wait fails with EAGAIN)",
-     "16777216", NULL, 0, NULL},
+     "instructions a vertex or a fragment thread may issue before its draw is a GPU hang (the "
+     "submission's buffers stay busy; the next wait fails with EAGAIN); default 16777216 for "
+     "a vertex, 1048576 for a fragment thread",
+     NULL, NULL, 0, NULL},
     END,
 };
 #define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name

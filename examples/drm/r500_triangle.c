@@ -10,11 +10,12 @@
  *     lockstep mesa exec -- r500_triangle
  *
  * Options: a device path (default /dev/dri/renderD128; /dev/dri/card0 works
- * too); --plant forbidden-register | runaway-vertex-program puts a mistake
- * into the stream to show how the device answers: a register the kernel's
- * checker forbids makes DRM_RADEON_CS fail with EINVAL; a vertex program
- * that never ends hangs the GPU, which the next wait reports with EAGAIN
- * after a reset (RADEON_INFO_GPU_RESET_COUNTER counts it).
+ * too); --plant forbidden-register | runaway-vertex-program |
+ * runaway-fragment-program puts a mistake into the stream to show how the
+ * device answers: a register the kernel's checker forbids makes
+ * DRM_RADEON_CS fail with EINVAL; a vertex or fragment program that never
+ * ends hangs the GPU, which the next wait reports with EAGAIN after a reset
+ * (RADEON_INFO_GPU_RESET_COUNTER counts it).
  *
  * Exit status: 0 when the device behaved as described (the submission
  * accepted, or the planted mistake refused / reported as a hang), 1
@@ -79,21 +80,31 @@ static void reloc(unsigned k)
  *   out[1].xyzw = VE_ADD input[1].xyzw input[1].0000 ;   colour */
 static const uint32_t vs_pass[] = {0x00f00203, 0x00d10001, 0x01248001, 0x01ffe001,
                                    0x00f02203, 0x00d10021, 0x01248021, 0x01ffe021};
-/* Fragment programs (lockstep r500 asm), one instruction each:
- *   clear: out[0] = const[0] (the clear colour)
- *   tri:   out[0] = temp[0] (the interpolated colour RS writes there) */
+/* Fragment programs (lockstep r500 asm):
+ *   clear: out[0] = const[0] (the clear colour):
+ *            OUT TEX_SEM_WAIT src0.a = const[0], src0.rgb = const[0] :
+ *              out[0].a = MAX src0.a src0.a , out[0].rgb = MAX src0.rgb src0.rgb ;
+ *   tri:   out[0] = temp[0] (the interpolated colour RS writes there): the
+ *          same with temp[0]
+ *   runaway: `top: JUMP top` (an unconditional flow-control jump to itself),
+ *          then the clear's instruction, which it never reaches */
 static const uint32_t fs_clear[6] = {0x00078005, 0x08020100, 0x08020100,
                                      0x00440220, 0x0060c003, 0x00000005};
 static const uint32_t fs_tri[6] = {0x00078005, 0x08020000, 0x08020000,
                                    0x00440220, 0x0060c003, 0x00000005};
+static const uint32_t fs_runaway[12] = {0x00000402, 0x00000000, 0x0000ff00, 0x00000000,
+                                        0x00000000, 0x00000000, 0x00078005, 0x08020100,
+                                        0x08020100, 0x00440220, 0x0060c003, 0x00000005};
 
-static void upload_fs(unsigned at, const uint32_t w[6])
+/* Upload `count` instructions at slot `at` and make them the program. */
+static void upload_fs(unsigned at, const uint32_t *w, unsigned count)
 {
-    reg(0x4250, at);         /* GA_US_VECTOR_INDEX: instruction `at` */
-    reg_stream(0x4254, w, 6); /* GA_US_VECTOR_DATA */
-    reg(0x4630, at | (at << 16)); /* US_CODE_ADDR: START, END */
-    reg(0x4634, at | (0u << 16)); /* US_CODE_RANGE: ADDR, SIZE - 1 */
-    reg(0x4638, 0);               /* US_CODE_OFFSET */
+    reg(0x4250, at);                 /* GA_US_VECTOR_INDEX: instruction `at` */
+    reg_stream(0x4254, w, 6 * count); /* GA_US_VECTOR_DATA */
+    unsigned end = at + count - 1;
+    reg(0x4630, at | (end << 16));          /* US_CODE_ADDR: START, END */
+    reg(0x4634, at | ((count - 1) << 16));  /* US_CODE_RANGE: ADDR, SIZE - 1 */
+    reg(0x4638, 0);                         /* US_CODE_OFFSET */
 }
 
 /* Everything a draw into the W x H colour buffer needs. */
@@ -168,6 +179,31 @@ static void immd(unsigned prim, const float (*v)[8], unsigned nv)
             put(f2u(v[i][k]));
 }
 
+/* The state, the clear (a full-window quad) and, with `triangle`, the
+ * Gouraud triangle. runaway_vs / runaway_fs plant a vertex / fragment
+ * program that never ends (the clear's). */
+static void clear_and_triangle(bool runaway_vs, bool runaway_fs, bool triangle)
+{
+    setup(runaway_vs);
+    if (runaway_fs)
+        upload_fs(0, fs_runaway, 2);
+    else
+        upload_fs(0, fs_clear, 1);
+    reg(0x4250, 1u << 16); /* GA_US_VECTOR_INDEX: constant 0 */
+    const uint32_t clear[4] = {f2u(0.25f), f2u(0.25f), f2u(0.25f), f2u(1.0f)};
+    reg_stream(0x4254, clear, 4);
+    static const float quad[4][8] = {{-1, -1, 0, 1, 0, 0, 0, 1}, {1, -1, 0, 1, 0, 0, 0, 1},
+                                     {1, 1, 0, 1, 0, 0, 0, 1},   {-1, 1, 0, 1, 0, 0, 0, 1}};
+    immd(13, quad, 4); /* QUADS: the clear */
+    if (!triangle)
+        return;
+    upload_fs(2, fs_tri, 1);
+    static const float tri[3][8] = {{-0.75f, -0.75f, 0, 1, 1, 0, 0, 1},
+                                    {0.75f, -0.75f, 0, 1, 0, 1, 0, 1},
+                                    {0, 0.75f, 0, 1, 0, 0, 1, 1}};
+    immd(4, tri, 3); /* TRIANGLES */
+}
+
 static int submit(int fd, uint32_t handle, bool ok_expected, const char *what)
 {
     struct drm_radeon_cs_reloc rel = {handle, RADEON_GEM_DOMAIN_VRAM, RADEON_GEM_DOMAIN_VRAM, 0};
@@ -204,9 +240,12 @@ int main(int argc, char **argv)
             dev = argv[i];
     }
     bool forbidden = plant && !strcmp(plant, "forbidden-register");
-    bool runaway = plant && !strcmp(plant, "runaway-vertex-program");
+    bool runaway_vs = plant && !strcmp(plant, "runaway-vertex-program");
+    bool runaway_fs = plant && !strcmp(plant, "runaway-fragment-program");
+    bool runaway = runaway_vs || runaway_fs;
     if (plant && !forbidden && !runaway) {
-        fprintf(stderr, "r500_triangle: --plant forbidden-register | runaway-vertex-program\n");
+        fprintf(stderr, "r500_triangle: --plant forbidden-register | runaway-vertex-program | "
+                        "runaway-fragment-program\n");
         return 1;
     }
     int fd = open(dev, O_RDWR | O_CLOEXEC);
@@ -251,19 +290,7 @@ int main(int argc, char **argv)
     n = 0;
     if (forbidden)
         reg(0x4018, 0); /* GB_TILE_CONFIG: the kernel sets it; a CS may not */
-    setup(runaway);
-    upload_fs(0, fs_clear);
-    reg(0x4250, 1u << 16); /* GA_US_VECTOR_INDEX: constant 0 */
-    const uint32_t clear[4] = {f2u(0.25f), f2u(0.25f), f2u(0.25f), f2u(1.0f)};
-    reg_stream(0x4254, clear, 4);
-    static const float quad[4][8] = {{-1, -1, 0, 1, 0, 0, 0, 1}, {1, -1, 0, 1, 0, 0, 0, 1},
-                                     {1, 1, 0, 1, 0, 0, 0, 1},   {-1, 1, 0, 1, 0, 0, 0, 1}};
-    immd(13, quad, 4); /* QUADS: the clear */
-    upload_fs(1, fs_tri);
-    static const float tri[3][8] = {{-0.75f, -0.75f, 0, 1, 1, 0, 0, 1},
-                                    {0.75f, -0.75f, 0, 1, 0, 1, 0, 1},
-                                    {0, 0.75f, 0, 1, 0, 0, 1, 1}};
-    immd(4, tri, 3); /* TRIANGLES */
+    clear_and_triangle(runaway_vs, runaway_fs, true);
 
     int ok = 0;
     int err = submit(fd, gc.handle, !forbidden, "clear + triangle");
@@ -286,22 +313,24 @@ int main(int argc, char **argv)
     printf("GPU resets: %u\n", resets);
     if (runaway) {
         ok = b != 0 && werr == EAGAIN && resets == 1;
-        /* after the reset the device takes work again */
+        /* after the reset the device takes work again: the clear alone */
         n = 0;
-        setup(false);
-        upload_fs(0, fs_clear);
-        immd(13, quad, 4);
+        clear_and_triangle(false, false, false);
         ok = ok && submit(fd, gc.handle, true, "after the reset") == 0;
-        printf("planted runaway vertex program: %s\n",
+        ok = ok && ioctl(fd, DRM_IOCTL_RADEON_GEM_WAIT_IDLE, &wi) == 0;
+        printf("planted runaway %s program: %s\n", runaway_vs ? "vertex" : "fragment",
                ok ? "a GPU hang, reported at the wait (EAGAIN) and reset, as the kernel does"
                   : "NOT reported as a hang");
-        return ok ? 0 : 1;
+        if (!ok)
+            return 1;
     }
     /* read the colour buffer back */
     unsigned written = 0;
     for (unsigned i = 0; i < W * H; i++)
         written += px[i] != 0;
+    /* row y of the buffer is window y (the viewport maps clip y = -1 to 0);
+     * the centre pixel (8, 8) samples at (8.5, 8.5): clip (1/16, 1/16) */
     printf("colour buffer: %u of %u pixels written; centre 0x%08x, corner 0x%08x\n", written,
            W * H, px[(H / 2) * W + W / 2], px[0]);
-    return w == 0 && b == 0 ? 0 : 1;
+    return runaway || (w == 0 && b == 0) ? 0 : 1;
 }

@@ -4,11 +4,12 @@
  * then executes it against the buffer objects. Manual: docs/mesa.md, "The
  * live device".
  *
- * Today the execution is mesa_exec_stream's (vertex fetch and the vertex
- * program of every draw, lockstep/mesa_draw.h); it writes nothing into the
- * buffers yet. The whole-draw executor (rasterizer, fragment program, render
- * backend) plugs in at one place, mesa_device_submit's execute step
- * (src/mesa/device.c), with the same buffers and the same hang rule.
+ * The execution is the whole pipeline's: mesa_exec_stream (vertex fetch and
+ * the vertex program of every draw), then each draw in stream order through
+ * rasterizer, fragment program (its texture units bound to the buffer
+ * objects) and render backend into the buffer objects (lockstep/mesa_draw.h,
+ * mesa_render_bo_draw). A vertex or fragment program past its watchdog is
+ * a GPU hang at that draw.
  * Library code: never prints. */
 #ifndef LOCKSTEP_MESA_DEVICE_H
 #define LOCKSTEP_MESA_DEVICE_H
@@ -37,6 +38,9 @@ typedef struct mesa_device_options {
     mesa_cs_check_options check;
     mesa_exec_options exec;   /* exec.pvs.watchdog: instructions a vertex may issue before
                                  the draw counts as a GPU hang */
+    uint64_t fs_watchdog;     /* instructions a fragment thread may issue before the draw
+                                 counts as a GPU hang (0: the fragment unit's "watchdog"
+                                 default, 2^20) */
     bool execute;             /* false: check only (the shim's capture-only mode) */
 } mesa_device_options;
 /* Check options' defaults (RV530), exec's defaults, execute = true. */

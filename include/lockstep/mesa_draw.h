@@ -203,6 +203,13 @@ typedef struct mesa_render_options {
     size_t nbos;
     const r500_tx_options *tx;  /* texture-unit model options (NULL: defaults) */
     const r500_rb_options *rb;  /* render-backend model options (NULL: defaults) */
+    /* The fragment program's watchdog: instructions one thread may issue
+     * (r500_exec_options.watchdog; 0: the job's default) and whether the
+     * first thread past it stops the draw (watchdog_stops: the draw fails
+     * with LS_ERR_FAULT and the thread's "watchdog: ..." diagnostic; the
+     * live device's GPU hang). */
+    uint64_t fs_watchdog;
+    bool fs_watchdog_stops;
 } mesa_render_options;
 
 /* Draw k of an executed stream through clipping, set-up, scan conversion,

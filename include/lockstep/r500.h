@@ -67,6 +67,12 @@ typedef struct r500_exec_options {
     uint64_t max_instructions;    /* "max-instructions": over all threads; 0 = no limit */
     double timeout;               /* "timeout": wall-clock seconds, checked coarsely
                                    * (every 4096 instructions of a thread); 0 = none */
+    /* The first thread stopped by the watchdog stops the whole run, as a
+     * job-wide limit does (LS_ERR_FAULT, no result; the diagnostic names the
+     * thread and its instruction): the live device's GPU hang
+     * (src/mesa/device.c), where a runaway program must end the draw at
+     * once rather than after every thread has run into the watchdog. */
+    bool watchdog_stops;
 } r500_exec_options;
 
 /* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both

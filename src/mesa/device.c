@@ -27,23 +27,42 @@ const char *mesa_submit_outcome_name(mesa_submit_outcome o)
  * still be running it. mesa_exec_stream reports the PVS fault in the draw's
  * diagnostic ("vertex V: PVS instruction I: watchdog: ..."; src/mesa/draw.c,
  * src/r500/pvs_exec.c); every other stopped draw is a draw the model could
- * not run (counted, not a hang). The whole-draw executor adds its fragment
- * side here: an R500_FAULT_WATCHDOG thread or a job-wide limit
- * (r500_exec_options.max_instructions / timeout) of the draw's fragment run. */
+ * not run (counted, not a hang). */
 static bool draw_hung(const mesa_exec_draw *dr)
 {
     return dr->status == LS_ERR_FAULT && strstr(dr->diag.msg, "PVS instruction") &&
            strstr(dr->diag.msg, ": watchdog:");
 }
 
+/* The fragment side's hang: a fragment thread of the draw issued more than
+ * the watchdog's instructions. The draw runs with watchdog_stops
+ * (r500_exec_options), so the first such thread ends the fragment run at
+ * once with LS_ERR_FAULT and its fault ("watchdog: thread T issued N
+ * instructions without finishing", src/r500/exec.c step), which
+ * mesa_exec_render_draw prefixes with the draw and its dword. */
+static bool render_hung(ls_status rs, const ls_diag *d)
+{
+    return rs == LS_ERR_FAULT && strstr(d->msg, "watchdog: thread ");
+}
+
+static void hang(mesa_submit_result *r, const mesa_exec_draw *dr, const ls_diag *d)
+{
+    r->outcome = MESA_SUBMIT_HANG;
+    r->hang_packet = (long)dr->ib_dword;
+    r->diag = *d;
+}
+
 /* The execute step: mesa_exec_stream over the (kernel-rewritten) IB with
- * every relocated buffer's current contents, then each draw that ran
- * through the whole pipeline (mesa_exec_render_draw) with the render
- * backend bound to the buffer objects (mesa_rb_bind_draw: RB3D_COLOROFFSETn
- * / ZB_DEPTHOFFSET relocations), so colour and depth writes land in them.
- * The colour buffer's size is the scissor's (mesa_exec_target_size). A draw
- * without a colour-buffer relocation writes nothing (no plain store here);
- * a draw the back end or the pipeline cannot run counts as stopped. */
+ * every relocated buffer's current contents, then, in stream order, each
+ * draw through the whole pipeline (mesa_render_bo_draw) with its texture
+ * units and render backend bound to the buffer objects (TX_OFFSETn,
+ * RB3D_COLOROFFSETn, ZB_DEPTHOFFSET relocations), so that texture reads see
+ * what the draws before wrote and colour and depth writes land in the
+ * buffers. The frame's size is the largest scissor (mesa_exec_target_size);
+ * each draw is clipped to its own. A draw without a colour-buffer
+ * relocation writes nothing; a draw the back end or the pipeline cannot run
+ * counts as stopped; a draw whose vertex or fragment program runs past the
+ * watchdog hangs the ring there: the draws after it do not run. */
 static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
                          mesa_device_bo *bos, size_t nbos, const mesa_device_options *o,
                          mesa_submit_result *r, ls_diag *d)
@@ -74,64 +93,60 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
         return LS_OK;
     }
     r->draws = e.ndraws;
-    for (size_t i = 0; i < e.ndraws; i++) {
-        const mesa_exec_draw *dr = &e.draws[i];
-        if (dr->status == LS_OK)
-            continue;
-        if (draw_hung(dr)) {
-            r->outcome = MESA_SUBMIT_HANG;
-            r->hang_packet = (long)dr->ib_dword;
-            r->diag = dr->diag;
-            break; /* the ring stops at the hung draw */
-        }
-        if (r->draws_stopped++ == 0)
-            r->diag = dr->diag;
-    }
     int w = 0, h = 0;
-    uint8_t **mem = NULL;
-    size_t *msz = NULL;
-    if (r->outcome != MESA_SUBMIT_HANG && mesa_exec_target_size(&e, &w, &h)) {
-        mem = calloc(nrel ? nrel : 1, sizeof *mem);
-        msz = calloc(nrel ? nrel : 1, sizeof *msz);
-        if (!mem || !msz) {
-            st = ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
-        } else {
-            for (size_t k = 0; k < nrel && k < nbos; k++) {
-                mem[k] = bos[k].data;
-                msz[k] = (size_t)bos[k].size;
+    bool frame = mesa_exec_target_size(&e, &w, &h);
+    uint8_t **mem = calloc(nrel ? nrel : 1, sizeof *mem);
+    size_t *msz = calloc(nrel ? nrel : 1, sizeof *msz);
+    mesa_rb_target *rt = calloc(1, sizeof *rt);
+    if (!mem || !msz || !rt) {
+        st = ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
+    } else {
+        for (size_t k = 0; k < nrel && k < nbos; k++) {
+            mem[k] = bos[k].data;
+            msz[k] = (size_t)bos[k].size;
+        }
+        mesa_render_options ro;
+        memset(&ro, 0, sizeof ro);
+        ro.width = w;
+        ro.height = h;
+        r500_raster_options_default(&ro.raster);
+        ro.workers = 1;
+        ro.out = mesa_rb_out;
+        ro.out_ctx = rt;
+        ro.fs_watchdog = o->fs_watchdog;
+        ro.fs_watchdog_stops = true;
+        for (size_t i = 0; i < e.ndraws; i++) {
+            const mesa_exec_draw *dr = &e.draws[i];
+            if (draw_hung(dr)) {
+                hang(r, dr, &dr->diag);
+                break; /* the ring stops at the hung draw */
             }
-            mesa_rb_target *rt = calloc(1, sizeof *rt);
-            if (!rt)
-                st = ls_diag_set(d, LS_ERR_NOMEM, "cs", 0, 0, "out of memory");
-            mesa_render_options ro;
-            memset(&ro, 0, sizeof ro);
-            ro.width = w;
-            ro.height = h;
-            r500_raster_options_default(&ro.raster);
-            ro.workers = 1;
-            ro.out = mesa_rb_out;
-            ro.out_ctx = rt;
-            for (size_t i = 0; rt && i < e.ndraws; i++) {
-                if (e.draws[i].status != LS_OK)
-                    continue;
-                ls_status rs = mesa_render_bo_draw(&e, i, rt, mem, msz, nrel, &ro, NULL, &ed);
-                if (rs == LS_ERR_NOMEM) {
-                    *d = ed;
-                    st = rs;
-                    break;
-                }
-                if (rs != LS_OK && r->draws_stopped++ == 0)
-                    r->diag = ed;
+            if (dr->status != LS_OK) {
+                if (r->draws_stopped++ == 0)
+                    r->diag = dr->diag;
+                continue;
             }
-            free(rt);
+            if (!frame)
+                continue; /* no scissor: nothing to draw into */
+            ls_status rs = mesa_render_bo_draw(&e, i, rt, mem, msz, nrel, &ro, NULL, &ed);
+            if (rs == LS_ERR_NOMEM) {
+                *d = ed;
+                st = rs;
+                break;
+            }
+            if (render_hung(rs, &ed)) {
+                hang(r, dr, &ed);
+                break;
+            }
+            if (rs != LS_OK && r->draws_stopped++ == 0)
+                r->diag = ed;
         }
     }
+    free(rt);
     free(mem);
     free(msz);
     mesa_exec_free(&e);
-    if (st)
-        return st;
-    return LS_OK;
+    return st;
 }
 
 ls_status mesa_device_submit(const mesa_cs_submit *s, mesa_device_bo *bos, size_t nbos,

@@ -10,8 +10,10 @@
  *                       (a refused CS fails with the kernel's errno; a hang is a GPU lockup)
  *   LOCKSTEP_SHIM_OUT   directory for cs_NNNN.ib/.relocs/.flags (capture mode: default ".";
  *                       exec mode: nothing is recorded unless it is set)
- *   LOCKSTEP_SHIM_WATCHDOG  exec mode: instructions a vertex may issue before its draw
- *                       counts as a GPU hang (default: the vertex engine's, 2^20)
+ *   LOCKSTEP_SHIM_WATCHDOG  exec mode: instructions a vertex or a fragment thread may
+ *                       issue before its draw counts as a GPU hang (default: the vertex
+ *                       engine's "vs-watchdog", 2^24, and the fragment unit's "watchdog",
+ *                       2^20)
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
@@ -668,8 +670,10 @@ static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const u
     mesa_chip_family fam;
     if (mesa_chip_family_of(pci_id, &fam))
         o.check.family = fam;
-    if (watchdog)
+    if (watchdog) {
         o.exec.pvs.watchdog = watchdog;
+        o.fs_watchdog = watchdog;
+    }
     /* WANT_HYPERZ / WANT_CMASK are answered "denied": this client owns neither */
     mesa_cs_submit sub = {ib, ib_dw, rel, rel_dw, flags, flags_dw, NULL, 0};
     mesa_submit_result r;

@@ -282,13 +282,16 @@ ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
  * .timeout). Threads add what they issued every LIMIT_CHECK instructions and
  * when they end; once a limit is reached every worker stops. */
 #define LIMIT_CHECK 4096u
-enum { STOP_NONE, STOP_BUDGET, STOP_TIMEOUT };
+enum { STOP_NONE, STOP_BUDGET, STOP_TIMEOUT, STOP_WATCHDOG };
 typedef struct run_limits {
     uint64_t max;                 /* 0: none */
     bool timed;
+    bool watchdog_stops;          /* r500_exec_options.watchdog_stops */
     struct timespec deadline;     /* CLOCK_MONOTONIC */
     atomic_uint_fast64_t issued;  /* over all threads so far */
     atomic_int stop;              /* STOP_* */
+    ls_diag watchdog;             /* STOP_WATCHDOG: the thread's fault (written by the
+                                     worker that set the stop, read after the join) */
 } run_limits;
 
 static bool limits_check(run_limits *lim, uint64_t add)
@@ -614,6 +617,12 @@ static bool step(worker *w, unsigned pc, unsigned *next_pc)
         ls_diag_at_index(&d, pc);
         add_fault(w, t, R500_FAULT_WATCHDOG, &d);
         ts->faulted = true;
+        if (w->lim->watchdog_stops) {
+            int none = STOP_NONE;
+            if (atomic_compare_exchange_strong(&w->lim->stop, &none, STOP_WATCHDOG))
+                w->lim->watchdog = d;
+            ts->stopped = true;
+        }
         return false;
     }
     if (ts->limited && ts->issued - ts->reported == LIMIT_CHECK) {
@@ -803,7 +812,7 @@ static void run_thread(worker *w, size_t t)
     ts->n = n;
     ts->covered = covered;
     ts->watchdog = job->options.exec.watchdog;
-    ts->limited = w->lim->max || w->lim->timed;
+    ts->limited = w->lim->max || w->lim->timed || w->lim->watchdog_stops;
     ts->work_mask = lanes_active(w) & covered;
     w->seg.nb = n;
     unsigned pc = p->start;
@@ -920,6 +929,7 @@ static void limits_init(run_limits *lim, const r500_exec_options *o)
 {
     memset(lim, 0, sizeof *lim);
     lim->max = o->max_instructions;
+    lim->watchdog_stops = o->watchdog_stops;
     atomic_init(&lim->issued, 0);
     atomic_init(&lim->stop, STOP_NONE);
     if (o->timeout > 0) {
@@ -1118,6 +1128,10 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         r500_result_free(r);
         if (stop == STOP_NONE)
             return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory recording faults");
+        if (stop == STOP_WATCHDOG) {
+            *d = lim.watchdog; /* "watchdog: thread T issued N instructions ...", at its pc */
+            return LS_ERR_FAULT;
+        }
         if (stop == STOP_BUDGET)
             return ls_diag_set(d, LS_ERR_FAULT, NULL, 0, 0,
                                "instruction budget exhausted: the run issues more than %llu "
