@@ -67,6 +67,37 @@ static void stats_json(ls_buf *b, const char *name, int w, int h, size_t ndraws,
     ls_buf_puts(b, "\n ]\n}\n");
 }
 
+/* --buffers-out: every relocation's buffer object as the submission's draws
+ * left it (the replay's live copy; a submission without a draw leaves its
+ * captured contents), as DIR/cs_NNNN.after_K — the names and contents the
+ * live device's capture gives after executing the same submission
+ * (src/mesa/shim.c dump_bos), so the two compare byte for byte. A buffer
+ * the capture does not hold is not written. */
+static int write_buffers(cli_args *a, const char *dir, unsigned cs, const mesa_replay *rp)
+{
+    const mesa_capture *c = &rp->caps[0];
+    for (size_t k = 0; k < c->nbos; k++) {
+        const uint8_t *mem = rp->cur && k < rp->nrel ? rp->bo_mem[k] : NULL;
+        size_t size = rp->cur && k < rp->nrel ? rp->bo_size[k] : 0;
+        if (!mem) {
+            mem = c->bos[k].data;
+            size = c->bos[k].size;
+        }
+        if (!mem)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/cs_%04u.after_%zu", dir, cs, k);
+        ls_buf b;
+        ls_buf_init(&b);
+        ls_buf_append(&b, mem, size);
+        int rc = cli_write(a, path, &b);
+        ls_buf_free(&b);
+        if (rc)
+            return rc;
+    }
+    return CLI_OK;
+}
+
 int cli_r500_draw(cli_args *a)
 {
     const char *dir = a->ops[0], *out = cli_get(a, "output"), *raw = cli_get(a, "raw"),
@@ -83,8 +114,12 @@ int cli_r500_draw(cli_args *a)
     bool vertices = cli_flag(a, "vertices");
     if (vertices && (raw || spath || cli_get(a, "size")))
         return cli_usage(a, "--vertices prints the vertices only (-o is its JSON)");
-    if (!vertices && !out && !raw && !spath)
-        return cli_usage(a, "nothing to write: -o FRAME.png, --raw, --stats or --vertices");
+    const char *bdir = cli_get(a, "buffers-out");
+    if (vertices && bdir)
+        return cli_usage(a, "--vertices prints the vertices only (-o is its JSON)");
+    if (!vertices && !out && !raw && !spath && !bdir)
+        return cli_usage(a, "nothing to write: -o FRAME.png, --raw, --stats, --buffers-out or "
+                            "--vertices");
     mesa_render_options ro;
     memset(&ro, 0, sizeof ro);
     r500_raster_options_default(&ro.raster);
@@ -158,6 +193,8 @@ int cli_r500_draw(cli_args *a)
      * store's image when no draw names a colour buffer */
     mesa_replay_frame(&rp, w, h, rgba);
     rc = cli_write_frame(a, out, raw, rgba, w, h);
+    if (bdir && rc == CLI_OK)
+        rc = write_buffers(a, bdir, (unsigned)cs, &rp);
     if (spath && rc == CLI_OK) {
         ls_buf b;
         ls_buf_init(&b);

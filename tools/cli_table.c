@@ -189,6 +189,10 @@ static const cli_opt r500_draw_opts[] = {
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"vertices", 0, NULL, "print each draw's post-transform vertices as JSON instead", NULL, NULL,
      0, NULL},
+    {"buffers-out", 0, "DIR",
+     "also write every buffer object of the submission as the draws left it, as "
+     "DIR/cs_NNNN.after_K (K = relocation; the live device's --capture writes the same files)",
+     NULL, NULL, CLI_O_DIR, NULL},
     {"cs", 0, "N", "which cs_NNNN.ib of the capture (0..9999)", "0", NULL, 0, NULL},
     {"size", 0, "WxH", "the colour buffer's size", "SC_SCISSOR1 + 1 (the largest over the draws)",
      NULL, 0, NULL},

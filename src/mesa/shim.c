@@ -15,7 +15,8 @@
  *                       engine's "vs-watchdog", 2^24, and the fragment unit's "watchdog",
  *                       2^20)
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
- *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
+ *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB);
+ *                       exec mode: and cs_NNNN.after_K, its contents after the CS ran
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
  *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
  *                       (lockstep-shim-XXXXXX) is made
@@ -558,8 +559,12 @@ static void dump(const char *ext, unsigned n, const void *p, size_t bytes)
  * relocates, at submit time, as cs_NNNN.bo_K (K = relocation index; the
  * relocation chunk is 4 dwords a relocation, handle first: radeon_drm.h
  * drm_radeon_cs_reloc). Bounded: a buffer larger than LOCKSTEP_SHIM_BO_MAX
- * bytes (default 16 MiB) and relocations past the 4096th are not saved. */
-static void dump_bos(unsigned n, const uint32_t *rel, uint32_t len_dw)
+ * bytes (default 16 MiB) and relocations past the 4096th are not saved.
+ * In exec mode the same buffers are saved again once the device has executed
+ * the CS, as cs_NNNN.after_K (what the submission left in them; prefix
+ * "after"): a replay of cs_NNNN with its .bo_K (`lockstep r500 draw
+ * --buffers-out`) must leave exactly these bytes. */
+static void dump_bos(unsigned n, const uint32_t *rel, uint32_t len_dw, const char *prefix)
 {
     const char *m = getenv("LOCKSTEP_SHIM_BO_MAX");
     uint64_t max = m && *m ? strtoull(m, NULL, 0) : (16u << 20);
@@ -580,7 +585,7 @@ static void dump_bos(unsigned n, const uint32_t *rel, uint32_t len_dw)
         pthread_mutex_unlock(&lock);
         if (!buf)
             continue;
-        snprintf(ext, sizeof ext, "bo_%u", k);
+        snprintf(ext, sizeof ext, "%s_%u", prefix, k);
         dump(ext, n, buf, (size_t)size);
         free(buf);
     }
@@ -743,10 +748,16 @@ static int radeon_cs(struct drm_radeon_cs *cs)
         if (ext)
             dump(ext, n, data, (size_t)c->length_dw * 4);
         if (c->chunk_id == RADEON_CHUNK_ID_RELOCS && getenv("LOCKSTEP_SHIM_BOS"))
-            dump_bos(n, data, c->length_dw);
+            dump_bos(n, data, c->length_dw, "bo");
     }
-    if (exec_mode)
-        return device_submit(n, ib, ib_dw, rel, rel_dw, flags, flags_dw);
+    if (exec_mode) {
+        int r = device_submit(n, ib, ib_dw, rel, rel_dw, flags, flags_dw);
+        int e = errno;
+        if (rel && getenv("LOCKSTEP_SHIM_BOS"))
+            dump_bos(n, rel, rel_dw, "after");
+        errno = e;
+        return r;
+    }
     return 0;
 }
 

@@ -2,17 +2,24 @@
 # The live virtual R500 (docs/mesa.md, "The live device"), end to end:
 #   1. examples/drm/r500_triangle builds its own command stream and submits it
 #      under `lockstep mesa exec`, on the render node and on card0: accepted,
-#      executed, the wait idle;
+#      executed, the wait idle, and the colour buffer it reads back holds the
+#      clear colour in its corner and the Gouraud colour at its centre;
 #   2. the same stream with a forbidden register: DRM_RADEON_CS fails with
 #      EINVAL and the shim's log line names the packet and the register;
-#   3. with a vertex program that never ends, under a small watchdog: a GPU
-#      lockup, logged with its draw packet, the buffer busy, the next wait
-#      EAGAIN after a reset, the reset counter 1, the next submission accepted;
+#   3. with a vertex or a fragment program that never ends, under a small
+#      watchdog (and the fragment one under the default too): a GPU lockup,
+#      logged with its draw packet, the buffer busy, the next wait EAGAIN
+#      after a reset, the reset counter 1, the next submission accepted and
+#      drawn;
 #   4. `mesa exec` propagates the program's exit status (and 128 + signal,
 #      126, 127) and leaves no temporary files, even when the program is killed;
 #   5. --capture DIR records the streams;
-#   6. piglit's own shader_runner (Debian's package) starts under the shim on
-#      surfaceless EGL, compiles through r300 and reaches its probes.
+#   6. the device leaves in every buffer object exactly the bytes `lockstep
+#      r500 draw --buffers-out` leaves when it replays the captured stream
+#      (r500_triangle, Mesa's streams of lockstep-mesa-gl, shader_runner's);
+#   7. piglit's own shader_runner (Debian's package) runs a test under the
+#      shim on surfaceless EGL and passes by its own probes (which read back
+#      the colour buffer through r300's blit).
 # usage: live_device.sh LOCKSTEP R500_TRIANGLE PIGLIT_CACHE_DIR
 set -u
 L=$1
@@ -44,6 +51,16 @@ for dev in /dev/dri/renderD128 /dev/dri/card0; do
   has "clear + triangle: DRM_RADEON_CS" "r500_triangle $dev"
   has "-> 0" "r500_triangle $dev"
   has "GEM_WAIT_IDLE -> 0" "r500_triangle $dev"
+  # The clear is 0.25 grey, alpha 1: 0.25 * 255 = 63.75 -> 0x40 (round to
+  # nearest) in every channel, stored 0xAARRGGBB. The triangle's vertices are
+  # red (-0.75, -0.75), green (0.75, -0.75) and blue (0, 0.75) in clip space;
+  # the 16x16 viewport puts the centre pixel (8, 8)'s sample (8.5, 8.5) at
+  # clip (1/16, 1/16): blue = (1/16 + 0.75) / 1.5 = 0.5417, and red + green =
+  # 0.4583 with 0.75 (green - red) = 1/16, so red 0.1875, green 0.2708:
+  # 0.1875 * 255 = 47.8 -> 0x30, 0.2708 * 255 = 69.06 -> 0x45, 0.5417 * 255 =
+  # 138.1 -> 0x8a. Every pixel is covered by the clear.
+  has "colour buffer: 256 of 256 pixels written; centre 0xff30458a, corner 0xff404040" \
+    "r500_triangle $dev: the pixels"
 done
 run env LOCKSTEP_SHIM_TRACE=1 "$L" mesa exec --chip rv515 -- "$TRI"
 has "PCI id 0x7140" "--chip rv515"
@@ -52,8 +69,8 @@ has "CS 0 executed: 2 draws" "r500_triangle (trace)"
 # Mesa's own streams with real buffer sizes: a vertex-buffer draw through an
 # index buffer (3D_LOAD_VBPNTR, INDX_BUFFER, 3D_DRAW_INDX_2) and the default
 # embedded quad, both accepted and executed
+src=$(cd "$(dirname "$0")" && pwd)/data
 if [ -n "${LOCKSTEP_MESA_GL:-}" ]; then
-  src=$(cd "$(dirname "$0")" && pwd)/data
   for extra in "" --vbo; do
     # shellcheck disable=SC2086
     run env LOCKSTEP_SHIM_TRACE=1 "$L" mesa exec -- "$LOCKSTEP_MESA_GL" "$src/vf_transform.frag" \
@@ -80,6 +97,19 @@ has "GEM_BUSY -> Device or resource busy" "runaway vertex program"
 has "GEM_WAIT_IDLE -> Resource temporarily unavailable" "runaway vertex program"
 has "GPU resets: 1" "runaway vertex program"
 has "after the reset: DRM_RADEON_CS" "runaway vertex program"
+has "centre 0xff404040, corner 0xff404040" "runaway vertex program: the clear after the reset"
+for wd in 1000 ""; do
+  # shellcheck disable=SC2086
+  run "$L" mesa exec ${wd:+--watchdog $wd} -- "$TRI" --plant runaway-fragment-program
+  [ $rc -eq 0 ] || bad "runaway fragment program (watchdog ${wd:-default}): exit $rc"
+  has "GPU lockup: CS 0 hung at the draw packet at dword 117" "runaway fragment program"
+  has "watchdog: thread 0 issued ${wd:-1048576} instructions without finishing" "runaway fragment program"
+  has "GEM_BUSY -> Device or resource busy" "runaway fragment program"
+  has "GEM_WAIT_IDLE -> Resource temporarily unavailable" "runaway fragment program"
+  has "GPU resets: 1" "runaway fragment program"
+  has "planted runaway fragment program: a GPU hang" "runaway fragment program"
+  has "centre 0xff404040, corner 0xff404040" "runaway fragment program: the clear after the reset"
+done
 
 # 4. exit statuses and clean-up
 run "$L" mesa exec -- sh -c 'exit 42'
@@ -110,7 +140,48 @@ has "clear + triangle: DRM_RADEON_CS (188 dwords) -> 0" "--capture-only"
 [ -s "$work/cap/cs_0000.ib" ] || bad "--capture-only: no cs_0000.ib"
 rm -rf "$work/cap"
 
-# 6. piglit's shader_runner (optional: libwaffle-1-0 and the piglit package)
+# 6. the device and `r500 draw` leave the same bytes in every buffer object
+# same_as_draw DIR WHAT: DIR is a --capture of an exec-mode run (cs_N.bo_K
+# before, cs_N.after_K after each submission); every submission is replayed
+# from its .bo_K by `r500 draw --cs N --buffers-out` and each .after_K must
+# match byte for byte. Returns the number of buffers compared in $ncmp.
+same_as_draw() {
+  local dir=$1 what=$2 ib N a
+  ncmp=0
+  mkdir -p "$dir/rd"
+  for ib in "$dir"/cs_*.ib; do
+    N=${ib##*/cs_}
+    N=${N%.ib}
+    "$L" r500 draw "$dir" --cs $((10#$N)) --buffers-out "$dir/rd" -q >"$work/rd.out" 2>&1
+    for a in "$dir"/cs_"$N".after_*; do
+      [ -e "$a" ] || continue
+      if cmp -s "$a" "$dir/rd/${a##*/}"; then
+        ncmp=$((ncmp + 1))
+      else
+        bad "$what: ${a##*/}: the device's bytes differ from r500 draw's ($(head -c 300 "$work/rd.out"))"
+      fi
+    done
+  done
+  [ $ncmp -gt 0 ] || bad "$what: no buffer object compared"
+}
+run "$L" mesa exec --capture "$work/same" -- "$TRI"
+same_as_draw "$work/same" "r500_triangle"
+cmp -s "$work/same/cs_0000.bo_0" "$work/same/cs_0000.after_0" &&
+  bad "r500_triangle: the submission left its colour buffer as it was"
+rm -rf "$work/same"
+if [ -n "${LOCKSTEP_MESA_GL:-}" ]; then
+  for extra in "" --vbo; do
+    # shellcheck disable=SC2086
+    run "$L" mesa exec --capture "$work/same" -- "$LOCKSTEP_MESA_GL" "$src/vf_transform.frag" \
+      --vert "$src/vf_transform.vert" --size 8x8 $extra -o "$work/gl.bin"
+    [ $rc -eq 0 ] || bad "lockstep-mesa-gl $extra --capture: exit $rc"
+    same_as_draw "$work/same" "lockstep-mesa-gl $extra"
+    echo "lockstep-mesa-gl $extra: $ncmp buffer objects identical to r500 draw's"
+    rm -rf "$work/same"
+  done
+fi
+
+# 7. piglit's shader_runner (optional: libwaffle-1-0 and the piglit package)
 deb=""
 for d in "${LOCKSTEP_PIGLIT_CACHE:-}" "$CACHE" "$HOME/.cache/lockstep/piglit"; do
   [ -n "$d" ] && f=$(ls "$d"/piglit_*.deb 2>/dev/null | head -1) && [ -n "$f" ] && { deb=$f; break; }
@@ -134,19 +205,17 @@ else
   P=$pr/usr/lib/x86_64-linux-gnu/piglit
   run env LOCKSTEP_SHIM_TRACE=1 LD_LIBRARY_PATH="$P/lib" "$L" mesa exec -- "$P/bin/shader_runner" \
     "$P/tests/spec/glsl-1.10/execution/glsl-fs-if-nested-loop.shader_test" -auto -fbo
-  # it compiled through r300 and submitted the clear and the rectangle, which
-  # the checker accepted and the device executed; it reached its probes. The
-  # probes see what the device wrote: until the whole-draw executor writes the
-  # colour buffer, they fail (nothing is drawn).
+  # it compiled through r300 and submitted the rectangle and the read-back
+  # (r300's blit of the tiled colour buffer into a linear one: a point-sized
+  # rectangle sampling it as a texture), which the checker accepted and the
+  # device executed; its probes read what the device wrote and pass
   has "CS 0 executed: 2 draws" "shader_runner"
-  has 'PIGLIT: {"result": ' "shader_runner"
-  grep -q "refused\|lockup" "$work/out" && bad "shader_runner: a refused or hung stream"
-  if grep -qF 'PIGLIT: {"result": "pass"' "$work/out"; then
-    echo "shader_runner: pass"
-  else
-    has "Probe color at" "shader_runner (its probes ran)"
-    echo "shader_runner reached its probes; they fail until draws write the colour buffer"
-  fi
+  has 'PIGLIT: {"result": "pass" }' "shader_runner"
+  grep -q "refused\|lockup\|not executed" "$work/out" && bad "shader_runner: a refused, hung or stopped draw"
+  run env LD_LIBRARY_PATH="$P/lib" "$L" mesa exec --capture "$work/same" -- "$P/bin/shader_runner" \
+    "$P/tests/spec/glsl-1.10/execution/glsl-fs-if-nested-loop.shader_test" -auto -fbo
+  same_as_draw "$work/same" "shader_runner"
+  echo "shader_runner: pass; $ncmp buffer objects identical to r500 draw's"
 fi
 [ $fail -eq 0 ] && echo "live device: all checks passed"
 exit $fail
