@@ -205,6 +205,14 @@ void piglit_skip_key(const char *fmt, char *out, size_t n);
 ls_status piglit_test_parse(const char *text, size_t len, const char *file, piglit_test *t,
                             ls_diag *d);
 void piglit_test_free(piglit_test *t);
+/* A geometry file (`lockstep mesa run --mesh`): a [vertex data] section on its
+ * own — a header of NAME/float/N columns, then one row of numbers per vertex,
+ * three rows a triangle; '#' lines and blank lines are ignored. Fills t's
+ * vertex-data fields (nattr, attr_*, vstride, vdata, nrows; free with
+ * piglit_test_free). A bad header or row, no row, or a row count that is not
+ * a multiple of 3 is LS_ERR_PARSE with file:line:col. */
+ls_status piglit_mesh_parse(const char *text, size_t len, const char *file, piglit_test *t,
+                            ls_diag *d);
 
 /* The input model of the harness (docs/mesa.md "piglit"): lockstep feeds a
  * fragment program gl_FragCoord (r300's WPOS texcoord), constants, and at most

@@ -945,6 +945,50 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
     return st;
 }
 
+ls_status piglit_mesh_parse(const char *text, size_t len, const char *file, piglit_test *t,
+                            ls_diag *d)
+{
+    memset(t, 0, sizeof *t);
+    ls_status st = LS_OK;
+    int line = 0, last = 0;
+    for (size_t i = 0; i <= len && st == LS_OK;) {
+        size_t j = i;
+        while (j < len && text[j] != '\n')
+            j++;
+        line++;
+        char buf[PIGLIT_MAX_LINE];
+        if (memchr(text + i, 0, j - i))
+            st = ls_diag_set(d, LS_ERR_PARSE, file, line, 0, "NUL byte in a text file");
+        else if (j - i >= sizeof buf)
+            st = ls_diag_set(d, LS_ERR_PARSE, file, line, 1, "line longer than %d bytes",
+                             PIGLIT_MAX_LINE - 1);
+        if (st != LS_OK)
+            break;
+        memcpy(buf, text + i, j - i);
+        buf[j - i] = 0;
+        char *s = buf + strspn(buf, " \t\r");
+        char *e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+            *--e = 0;
+        if (*s && *s != '#') {
+            st = vertex_data_line(t, s, file, line, (int)(s - buf), d);
+            if (st == LS_OK && t->skip[0])
+                st = ls_diag_set(d, LS_ERR_PARSE, file, line, 1, "%s", t->skip);
+            last = line;
+        }
+        i = j + 1;
+    }
+    if (st == LS_OK && (!t->nattr || !t->nrows))
+        st = ls_diag_set(d, LS_ERR_PARSE, file, last ? last : 1, 1,
+                         "a mesh needs a header of NAME/float/N columns and at least one row");
+    else if (st == LS_OK && t->nrows % 3)
+        st = ls_diag_set(d, LS_ERR_PARSE, file, last, 1,
+                         "%zu rows are not a whole number of triangles (3 rows each)", t->nrows);
+    if (st != LS_OK)
+        piglit_test_free(t);
+    return st;
+}
+
 void piglit_test_free(piglit_test *t)
 {
     for (int k = 0; k < t->nvs; k++)
