@@ -64,14 +64,14 @@ static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool
      * T1 "top" with gallium's row 0 at the top: r300_state.c
      * r300_create_rs_state / r300_emit_rs_state, and its blitter S0 = x1,
      * T0 = y2, S1 = x2, T1 = y1: r300_render.c r300_blitter_draw_rectangle).
-     * Model option "point-stuff" (docs/assumptions.md): stuffed set n is
+     * Model option "point-stuff" (docs/assumptions.md): pool4, stuffed set n is
      * texture components 4n..4n+3 of the rasterizer's pool (Mesa gives
      * every texcoord set 4 components, r300_state_derived.c) and reads
-     * (S, T, 0, 1). */
+     * (S, T, 0, 1); off, no stuffing. */
     const r500_raster_state *rs = dr->state;
     uint32_t gb = rs->reg[R500_R_GB_ENABLE];
     float ca[4][RA_NATTR];
-    bool stuff = (gb & 1u) && (gb >> 16);
+    bool stuff = (gb & 1u) && (gb >> 16) && dr->opts.point_stuff == R500_STUFF_POOL4;
     for (int i = 0; i < 4; i++) {
         c[i] = *p;
         c[i].x = p->x + sx[i] * hw;
