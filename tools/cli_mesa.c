@@ -201,6 +201,19 @@ static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, con
         return d.status == LS_ERR_NOMEM ? CLI_INTERNAL : CLI_UNAVAILABLE;
     }
     size_t n = (size_t)r->width * (size_t)r->height;
+    /* --reference: llvmpipe's picture beside lockstep's */
+    const char *refout = cli_get(a, "reference");
+    if (refout) {
+        ls_imagef img = {r->width, r->height, ref};
+        ls_image8 png = {0};
+        if (ls_imagef_to_8(&img, &png, &d) || ls_png_write(refout, &png, &d)) {
+            ls_image8_free(&png);
+            free(ref);
+            cli_report(a, &d);
+            return CLI_OUTPUT;
+        }
+        ls_image8_free(&png);
+    }
     float *diff = out ? calloc(n * 4, sizeof *diff) : NULL;
     if (out && !diff) {
         free(ref);

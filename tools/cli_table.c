@@ -389,6 +389,7 @@ static const cli_opt mesa_check_opts[] = {
     {"tolerance", 0, "T", "largest |difference| per channel that agrees", "1e-3", NULL, 0, NULL},
     {"output", 'o', "FILE.png",
      "also write lockstep's image, and the difference as FILE.png.diff.png", NULL, NULL, CLI_O_OUT, NULL},
+    {"reference", 0, "FILE.png", "also write llvmpipe's image", NULL, NULL, CLI_O_OUT, NULL},
     {"stats", 0, "FILE.json", "lockstep's statistics", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"trace", 0, "FILE.json", "lockstep's trace", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
