@@ -1,5 +1,5 @@
 /* Fuzz target: the piglit shader_test parser (texture commands included), the
- * input-model checks, and the
+ * mesh parser of `mesa run --mesh`, the input-model checks, and the
  * rectangle / probe evaluation on a window of the parsed size. */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     piglit_test t;
     ls_diag d;
+    /* the same bytes as a `mesa run --mesh` file */
+    if (piglit_mesh_parse((const char *)data, size, "fuzz", &t, &d) == LS_OK)
+        piglit_test_free(&t);
     if (piglit_test_parse((const char *)data, size, "fuzz", &t, &d) != LS_OK)
         return 0;
     piglit_test_check_inputs(&t);

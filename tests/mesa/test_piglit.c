@@ -314,6 +314,45 @@ static void test_textures(void **state)
     }
 }
 
+/* `mesa run --mesh` files: [vertex data] on its own, three rows a triangle. */
+static void test_mesh(void **state)
+{
+    (void)state;
+    static const char ok[] = "# a triangle\n"
+                             "pos/float/3  c/float/1\n"
+                             "\n"
+                             "0 0 0  1\n"
+                             "1 0 0  0.5\n"
+                             "0 1 0  0.25  # text after the values is ignored\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_mesh_parse(ok, strlen(ok), "m.mesh", &t, &d), LS_OK);
+    assert_int_equal(t.nattr, 2);
+    assert_string_equal(t.attr_name[1], "c");
+    assert_int_equal(t.attr_comps[0], 3);
+    assert_int_equal(t.attr_offset[1], 3);
+    assert_int_equal(t.nrows, 3);
+    assert_true(t.vdata[4 * 1 + 3] == 0.5f && t.vdata[4 * 2 + 1] == 1.0f);
+    piglit_test_free(&t);
+    static const struct { const char *text; int line; } bad[] = {
+        {"pos/float/3\n0 0 0\n1 0 0\n", 3},           /* two rows */
+        {"# nothing\n", 1},                            /* no header */
+        {"pos/float/3\n", 1},                          /* no row */
+        {"pos/float/9\n0 0 0\n", 1},                   /* 9 components */
+        {"pos/int/2\n0 0\n0 1\n1 0\n", 1},             /* not float */
+        {"pos/float/2\n0 0\n0 x\n1 0\n", 3},           /* a missing number */
+        {"pos/float/2\n0 0\n0 inf\n1 0\n", 3},         /* not finite */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ls_diag_clear(&d);
+        if (piglit_mesh_parse(bad[i].text, strlen(bad[i].text), "m.mesh", &t, &d) == LS_OK)
+            fail_msg("accepted: %s", bad[i].text);
+        if (d.line != bad[i].line || strcmp(d.file, "m.mesh"))
+            fail_msg("'%s': error at %s:%d (%s), expected line %d", bad[i].text, d.file, d.line,
+                     d.msg, bad[i].line);
+    }
+}
+
 static void expect_skip(const char *text, const char *reason_part)
 {
     piglit_test t;
@@ -771,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_parse_sample),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_textures),
+        cmocka_unit_test(test_mesh),
         cmocka_unit_test(test_skips), cmocka_unit_test(test_vertex_data),
         cmocka_unit_test(test_varyings),
         cmocka_unit_test(test_rect_pixels),
