@@ -2,9 +2,13 @@
  *   emc_planes.c  creation, the accessors and the plane/field read-out
  *   emc_qee.c     the QEE: per-chip values, lines, carries, the bit tree, edge
  *                 signs (four ISA variants), the set ring
- *   emc_run.c     the ALU, the deferred-carry log, block segments and
- *                 pp5_emc_run / pp5_emc_step (one file: the hot paths inline
- *                 across these); the small inline QEE helpers are below */
+ *   emc_alu.c     the ALU, the deferred-carry log, configuration words and
+ *                 the clock-by-clock step pp5_emc_step
+ *   emc_seg.c     block segments (emc_seg.h): the chip-major pass over a
+ *                 segment's ops with the per-chip adder, flushing a segment
+ *   emc_run.c     pp5_emc_run: a block's clocks decoded into segments (or
+ *                 stepped); the hot paths inline within each file, and the
+ *                 small inline helpers they share are below */
 #ifndef LOCKSTEP_PP5_ACCEL_EMC_INT_H
 #define LOCKSTEP_PP5_ACCEL_EMC_INT_H
 
@@ -138,6 +142,9 @@ typedef struct defer_word {
     bool need_t, need_s;
 } defer_word;
 
+/* The deferred-carry log flushes every chip when it holds this many entries. */
+enum { LOG_LIMIT = 1 << 14 };
+
 typedef struct defer_op {
     defer_word u;
     int s_addr;             /* S = this plane (-1: 0) */
@@ -244,6 +251,11 @@ void pp5_emcf_qee_shift(pp5_emc *e, const qee_set *kept) PP5_EMCF_HIDDEN;
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void pp5_emcf_carry16_avx512(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *cy) PP5_EMCF_HIDDEN;
 #endif
 void pp5_emcf_line_key(axis_line *L, const qee_set *s, int origin) PP5_EMCF_HIDDEN;
+/* emc_alu.c: can the Enable load of pins p give anything but 0 at a pixel whose
+ * E is 0; a configuration word; the word part of one clock */
+bool pp5_emcf_enable_stays_0_calc(const pp5_emc *e, const pp5_pins *p) PP5_EMCF_HIDDEN;
+void pp5_emcf_config_word(pp5_emc *e, unsigned lo, unsigned hi, uint8_t acmp) PP5_EMCF_HIDDEN;
+void pp5_emcf_step_word(pp5_emc *e, const pp5_pins *p) PP5_EMCF_HIDDEN;
 
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
@@ -266,6 +278,22 @@ static inline void pend_set(pp5_emc *e, int c, int en)
 {
     e->pend_from[c] = en;
     e->grp[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* Chip c's deferred Carry updates dropped (a word overwrote Carry). */
+static inline void drop_pending(pp5_emc *e, int c)
+{
+    e->pend_from[c] = -1;
+    e->pend[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* The pins the array latches for the next clock (address, data, LSB token). */
+static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
+{
+    e->lat_addr_l = p->addr_l;
+    e->lat_addr_h = p->addr_h;
+    memcpy(e->lat_dat, p->dat, 6);
+    e->lat_lsb = p->lsb;
 }
 
 static inline void update_lit(pp5_emc *e, int c)

@@ -510,12 +510,11 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
 
 /* ---------------- the run entry points ---------------- */
 
-uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
-                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
+/* The idle clocks' inputs into fx->run_in as the clock's record keeps them (T
+ * masked), as two 8-byte words (each clock copies them so: every load inside
+ * one store). */
+static void run_in_set(pp5_igc_fast *fx, const pp5_host_in *idle)
 {
-    pp5_igc_fast *const fx = PP5_FAST(g);
-    /* the inputs as the record keeps them (T masked), in g, as two 8-byte words
-     * (each clock copies them so: every load inside one store) */
     const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
                         (uint64_t)idle->d << 32;
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
@@ -523,6 +522,13 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
     st64(&fx->run_in, lo);
     st64((unsigned char *)&fx->run_in + 8, hi);
+}
+
+uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
+                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
+{
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    run_in_set(fx, idle);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
@@ -577,15 +583,7 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
                             ls_status *st, ls_diag *d)
 {
     pp5_igc_fast *const fx = PP5_FAST(g);
-    /* the idle inputs as run_idle keeps them (T masked, two words) */
-    const pp5_host_in *idle = &sc->idle;
-    const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
-                        (uint64_t)idle->d << 32;
-    const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
-                        (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
-                        (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&fx->run_in, lo);
-    st64((unsigned char *)&fx->run_in + 8, hi);
+    run_in_set(fx, &sc->idle);
     *st = LS_OK;
     uint64_t k = 0;
     for (;;) {
