@@ -5,16 +5,6 @@
 #include "pp5/accel/emc_int.h"
 /* ---- ALU ------------------------------------------------------------------ */
 
-static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
-{
-    if (t == 0x96) return a ^ b ^ c;
-    if (t == 0xE8) return (a & b) | (c & (a | b));
-    uint64_t r = 0;
-    for (int i = 0; i < 8; i++)
-        if (t >> i & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
-    return r;
-}
-
 /* Can the Enable load give anything but 0 at a pixel whose E is 0? Operands
  * that do not depend on the pixel are known; the others range over 0 and 1. */
 bool pp5_emcf_enable_stays_0_calc(const pp5_emc *e, const pp5_pins *p)
@@ -63,9 +53,9 @@ static inline __attribute__((always_inline)) void alu_words(const pp5_emc *e, co
             sum = A ^ B ^ C;
             ca = ev = (A & B) | (C & (A | B));
         } else {
-            sum = truth(e->o.sum_table, A, B, C);
-            ca = truth(e->o.carry_table, A, B, C);
-            ev = truth(e->o.enable_table, A, B, C);
+            sum = pp5_emc_truth(e->o.sum_table, A, B, C);
+            ca = pp5_emc_truth(e->o.carry_table, A, B, C);
+            ev = pp5_emc_truth(e->o.enable_table, A, B, C);
         }
         uint64_t wm = (E | u->w_ungated) & u->w_on;  /* */
         uint64_t lg = E | u->l_ungated;
@@ -172,7 +162,7 @@ void pp5_emcf_flush_chip(pp5_emc *e, int c)
             uint64_t A = ((s[w] | u->ss) & (t[w] | u->ts)) ^ u->acm;
             uint64_t B = (u->es & (m[w] | u->ms)) ^ u->bcm; /* E = 0 */
             uint64_t C = (cy[w] | u->cs) ^ u->ccm;
-            cy[w] = std ? (A & B) | (C & (A | B)) : truth(e->o.carry_table, A, B, C);
+            cy[w] = std ? (A & B) | (C & (A | B)) : pp5_emc_truth(e->o.carry_table, A, B, C);
         }
     }
     e->pend_from[c] = -1;

@@ -46,6 +46,7 @@
  * pp5_emc_run in random blocks) against the straightforward array kept in
  * src/pp5/model/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
+#include "pp5/model/emc_bits.h"
 #include "pp5/model/emc_ref.h"
 #include "pp5/model/emc_state.h"
 #include <stdlib.h>
@@ -319,18 +320,6 @@ static inline void seg_settle(const pp5_emc *ce)
     }
 }
 
-/* byte j bit i -> byte i bit j */
-static inline uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    x = x ^ t ^ (t << 28);
-    return x;
-}
 
 #if defined(EMC_AVX512)
 /* The 8×64 bit transpose of field_word_c with AVX-512 VBMI and GFNI: x holds
@@ -361,6 +350,49 @@ static inline i128 sext(u128 v, int k)
 {
     int sh = 127 - k;
     return (i128)(v << sh) >> sh;
+}
+
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin.
+ * narrow: −2^38 ≤ D < 2^38 and −2^50 ≤ A < 2^50 (F, B), and origin + n ≤ 2^12 (A-14: 11-bit
+ * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
+ * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
+ * sets are narrow); else the 128-bit ones */
+static inline void pp5_emc_part_range(const i128 *co, int is_y, bool narrow, int origin, int n, i128 *mn, i128 *mx)
+{
+    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
+    if (narrow) {
+        int64_t q6 = (int64_t)q, l6 = (int64_t)l, o6 = origin;
+        int64_t lo, hi;
+        if (q6 == 0) {
+            int64_t u = l6 * o6, v = l6 * (o6 + n - 1);
+            lo = u < v ? u : v;
+            hi = u < v ? v : u;
+        } else {
+            lo = hi = q6 * o6 * o6 + l6 * o6;
+            for (int i = 1; i < n; i++) {
+                int64_t x = o6 + i, v = q6 * x * x + l6 * x;
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+        }
+        *mn = lo;
+        *mx = hi;
+        return;
+    }
+    if (q == 0) {
+        i128 u = l * o, v = l * (o + n - 1);
+        *mn = u < v ? u : v;
+        *mx = u < v ? v : u;
+        return;
+    }
+    i128 lo = q * o * o + l * o, hi = lo;
+    for (int i = 1; i < n; i++) {
+        i128 v = q * (o + i) * (o + i) + l * (o + i);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    *mn = lo;
+    *mx = hi;
 }
 
 /* (inlined into the per-chip loops with tree_plane: most calls are cache hits;

@@ -212,49 +212,6 @@ static void seg_defer(pp5_emc *e, seg *g, const uint64_t *dark, bool dark_filled
 #undef SEG_ENTRY
 }
 
-/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin.
- * narrow: −2^38 ≤ D < 2^38 and −2^50 ≤ A < 2^50 (F, B), and origin + n ≤ 2^12 (A-14: 11-bit
- * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
- * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
- * sets are narrow); else the 128-bit ones */
-static void part_range(const i128 *co, int is_y, bool narrow, int origin, int n, i128 *mn, i128 *mx)
-{
-    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
-    if (narrow) {
-        int64_t q6 = (int64_t)q, l6 = (int64_t)l, o6 = origin;
-        int64_t lo, hi;
-        if (q6 == 0) {
-            int64_t u = l6 * o6, v = l6 * (o6 + n - 1);
-            lo = u < v ? u : v;
-            hi = u < v ? v : u;
-        } else {
-            lo = hi = q6 * o6 * o6 + l6 * o6;
-            for (int i = 1; i < n; i++) {
-                int64_t x = o6 + i, v = q6 * x * x + l6 * x;
-                if (v < lo) lo = v;
-                if (v > hi) hi = v;
-            }
-        }
-        *mn = lo;
-        *mx = hi;
-        return;
-    }
-    if (q == 0) {
-        i128 u = l * o, v = l * (o + n - 1);
-        *mn = u < v ? u : v;
-        *mx = u < v ? v : u;
-        return;
-    }
-    i128 lo = q * o * o + l * o, hi = lo;
-    for (int i = 1; i < n; i++) {
-        i128 v = q * (o + i) * (o + i) + l * (o + i);
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-    }
-    *mn = lo;
-    *mx = hi;
-}
-
 /* Bits klo .. klo+nb-1 (≤ 63) of 16 values as 16-bit masks (bit i: value i). */
 static void masks16(const uint64_t *val, int klo, int nb, uint64_t *out)
 {
@@ -392,7 +349,7 @@ static bool seg_prepare_set(pp5_emc *e, seg *g, int r, const uint64_t *run)
             uint64_t *d = g->arena + (a ? ss->ybase + (size_t)i * yw : ss->xbase + (size_t)i * xw);
             uint64_t *lo = d + ss->nb;
             i128 mn, mx;
-            part_range(ss->co, a, narrow[a], origin, 16, &mn, &mx);
+            pp5_emc_part_range(ss->co, a, narrow[a], origin, 16, &mn, &mx);
             memcpy(lo + SEG_LOWS, &mn, sizeof mn);
             memcpy(lo + SEG_LOWS + 2, &mx, sizeof mx);
         }
