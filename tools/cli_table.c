@@ -154,8 +154,8 @@ static const cli_opt r500_vs_run_opts[] = {
      "_ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     {"model", 0, "NAME=VALUE",
-     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps, vs-inputs, vs-outputs, "
-     "vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
+     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-zero-times-anything, vs-minmax-nan, vs-temps, "
+     "vs-alt-temps, vs-inputs, vs-outputs, vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
      "(docs/assumptions.md)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     END,
