@@ -30,6 +30,8 @@ extern "C" {
  * Addresses from regs/3d_registers.txt (MMReg). */
 #define R500_RASTER_REGS(X)                                                                        \
     X(VAP_VF_CNTL, 0x2084)                                                                         \
+    X(VAP_OUT_VTX_FMT_0, 0x2090)                                                                   \
+    X(VAP_OUT_VTX_FMT_1, 0x2094)                                                                   \
     X(VAP_VPORT_XSCALE, 0x2098)                                                                    \
     X(VAP_VPORT_XOFFSET, 0x209c)                                                                   \
     X(VAP_VPORT_YSCALE, 0x20a0)                                                                    \
@@ -112,6 +114,7 @@ typedef enum r500_rreg {
     X(VAP_CLIP_CNTL, PS_UCP_MODE, 15, 14)                                                          \
     X(VAP_CLIP_CNTL, CLIP_DISABLE, 16, 16)                                                         \
     X(VAP_CLIP_CNTL, UCP_CULL_ONLY_ENA, 17, 17)                                                    \
+    X(VAP_OUT_VTX_FMT_0, PT_SIZE_PRESENT, 16, 16)                                                  \
     X(GB_ENABLE, POINT_STUFF_ENABLE, 0, 0)                                                         \
     X(GB_TILE_CONFIG, SUBPIXEL, 16, 16)                                                            \
     X(GA_POINT_SIZE, HEIGHT, 15, 0)                                                                \
@@ -210,6 +213,7 @@ typedef struct r500_vertex {
     float pos[4];
     float tex[R500_RS_TEX_COMPONENTS];
     float col[R500_RS_COLORS][4];
+    float psize; /* the vertex program's point size, read when VAP_OUT_VTX_FMT_0.PT_SIZE_PRESENT */
 } r500_vertex;
 
 /* VAP_VF_CNTL.PRIM_TYPE values (regs/bits/vap_vf_cntl.txt). */
