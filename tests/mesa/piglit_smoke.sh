@@ -27,6 +27,15 @@ for f in varying_loop varying_color texcoord point_sprite; do
   if ! grep -qE "^PASS  $data/$f.shader_test( |$)" <<<"$own"; then echo "FAILED: $f"; exit 1; fi
 done
 grep -q "varying_loop.shader_test  \[FC\]" <<<"$own" || { echo "FAILED: varying_loop issued no FC instruction"; exit 1; }
+# the r300 reproducers of docs/mesa.md "Results": each fails the r300 way, llvmpipe passes
+rep=$("$lockstep" mesa piglit --llvmpipe --no-keep "$data/r300/clip-vertex-output.shader_test" \
+  "$data/r300/predicate-counter-no-temp.shader_test" "$data/r300/nested-loops-crash.shader_test" 2>&1)
+echo "$rep"
+for want in "clip-vertex-output.shader_test  r300 vertex-program compiler error .*cannot handle clip vertex" \
+  "predicate-counter-no-temp.shader_test  r300 compiler error" \
+  "nested-loops-crash.shader_test  GL program killed by signal 6 under r300"; do
+  grep -qE "^FAIL  .*$want.*\(llvmpipe: pass\)" <<<"$rep" || { echo "FAILED: reproducer: $want"; exit 1; }
+done
 if ! "$lockstep" mesa piglit --cache "$cache" --list fs-abs-vec2 >/dev/null 2>"$cache.err"; then
   echo "skip: the piglit package could not be fetched:"; cat "$cache.err"; exit 77
 fi
