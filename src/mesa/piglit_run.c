@@ -42,21 +42,20 @@ int mesa_piglit_make_dirs(const char *path)
 
 /* ---- one test ----------------------------------------------------------- */
 
-/* The n-th draw over all submissions through the whole pipeline into fb,
- * stored as the RGBA8 colour buffer stores it (assumption piglit-rgba8). */
-static ls_status run_draw(const piglit_test *t, const mesa_exec_all *c, size_t n, float *fb,
-                          r500_raster_stats *rs, ls_diag *d)
+/* The n-th draw over all submissions through the whole pipeline: the
+ * texture units and the render backend over the capture's buffer objects
+ * (mesa_replay_draw); a draw without a colour buffer stores into the plain
+ * image as the RGBA8 colour buffer stores it (assumption piglit-rgba8). */
+static ls_status run_draw(const piglit_test *t, mesa_replay *c, size_t n, r500_raster_stats *rs,
+                          ls_diag *d)
 {
-    r500_target tgt = {.width = t->width, .height = t->height, .rgba = fb, .unorm8 = true};
     mesa_render_options ro;
     memset(&ro, 0, sizeof ro);
     ro.width = t->width;
     ro.height = t->height;
     r500_raster_options_default(&ro.raster);
     ro.workers = 1; /* the harness runs tests in parallel */
-    ro.out = r500_target_store;
-    ro.out_ctx = &tgt;
-    return mesa_exec_all_render(c, n, &ro, rs, d);
+    return mesa_replay_draw(c, n, &ro, rs, d);
 }
 
 /* Evaluate the probes that follow the test's last draw on its final image
@@ -210,12 +209,13 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         keep = true;
     } else {
         /* execute every submission in order (vertex fetch, vertex program) */
-        mesa_exec_all cap;
-        mesa_exec_options eo;
-        mesa_exec_options_default(&eo);
-        eo.raster_width = t.width;
-        eo.raster_height = t.height;
-        st = mesa_exec_dir(dir, &eo, &cap, &d);
+        mesa_replay cap;
+        mesa_replay_options eo;
+        mesa_replay_options_default(&eo);
+        eo.exec.raster_width = t.width;
+        eo.exec.raster_height = t.height;
+        eo.plain_unorm8 = true;
+        st = mesa_replay_open(dir, &eo, &cap, &d);
         size_t expect = 0;
         bool color_bits = false;
         for (size_t i = 0; i < t.ncmds; i++) {
@@ -229,10 +229,11 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             ls_diag_format(&d, m, sizeof m);
             snprintf(res->reason, sizeof res->reason, "harness: %s", m);
             keep = true;
-        } else if (cap.ndraws != expect) {
+        } else if (cap.all.ndraws != expect) {
             res->kind = MESA_PIGLIT_FAIL;
             snprintf(res->reason, sizeof res->reason,
-                     "harness: r300 submitted %zu draws, the test makes %zu", cap.ndraws, expect);
+                     "harness: r300 submitted %zu draws, the test makes %zu", cap.all.ndraws,
+                     expect);
             keep = true;
         } else {
             size_t np = (size_t)t.width * (size_t)t.height * 4, next = 0;
@@ -251,16 +252,18 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 case PIGLIT_CLEAR:
                     /* r300 clears through a blitter draw (a point of the window's size) */
                     if (color_bits)
-                        st = run_draw(&t, &cap, next++, fb, &rs, &d);
+                        st = run_draw(&t, &cap, next++, &rs, &d);
                     break;
                 case PIGLIT_DRAW_RECT:
                 case PIGLIT_DRAW_ARRAYS:
-                    st = run_draw(&t, &cap, next++, fb, &rs, &d);
+                    st = run_draw(&t, &cap, next++, &rs, &d);
                     break;
                 case PIGLIT_TOLERANCE:
                     memcpy(tol, c->v, sizeof tol);
                     break;
                 case PIGLIT_PROBE:
+                    /* the frame as it stands: the colour buffer read back */
+                    mesa_replay_frame(&cap, t.width, t.height, fb);
                     if (res->kind == MESA_PIGLIT_PASS &&
                         !piglit_probe(&t, c, tol, fb, res->reason, sizeof res->reason)) {
                         res->kind = MESA_PIGLIT_FAIL;
@@ -291,7 +294,7 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             }
             free(fb);
         }
-        mesa_exec_all_free(&cap);
+        mesa_replay_free(&cap);
     }
     if (o->llvmpipe && rc != 77) {
         char ref[PATH_MAX + 16], llog[PATH_MAX + 16];

@@ -386,37 +386,41 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
     if (c->radeon_debug)
         env[ne++] = env_dbg;
     env[ne] = NULL;
-    ls_status st = run_gl(c, frag, env, NULL, log, "r300", v, d);
-    mesa_exec_all ex;
-    memset(&ex, 0, sizeof ex);
+    /* r300 renders into an RGBA32F colour buffer (--float, as the llvmpipe
+     * reference does): the frame read back from it is the fragment
+     * program's output without an 8-bit rounding */
+    static const char *const float_arg[] = {"--float", NULL};
+    ls_status st = run_gl(c, frag, env, float_arg, log, "r300", v, d);
+    mesa_replay rp;
+    memset(&rp, 0, sizeof rp);
     if (st == LS_OK) {
-        mesa_exec_options eo;
-        mesa_exec_options_default(&eo);
-        eo.raster_width = c->width;
-        eo.raster_height = c->height;
-        st = mesa_exec_dir(dir, &eo, &ex, d);
+        mesa_replay_options po;
+        mesa_replay_options_default(&po);
+        po.exec.raster_width = c->width;
+        po.exec.raster_height = c->height;
+        st = mesa_replay_open(dir, &po, &rp, d);
     }
-    if (st == LS_OK && ex.ndraws == 0)
+    if (st == LS_OK && rp.all.ndraws == 0)
         st = ls_diag_set(d, LS_ERR_PARSE, frag, 0, 0, "the command stream r300 submitted has no draw");
     float *img = NULL;
     if (st == LS_OK && !(img = calloc((size_t)c->width * (size_t)c->height * 4, sizeof *img)))
         st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     if (st == LS_OK) {
-        r500_target tgt = {.width = c->width, .height = c->height, .rgba = img};
         mesa_render_options ro;
         memset(&ro, 0, sizeof ro);
         ro.width = c->width;
         ro.height = c->height;
         r500_raster_options_default(&ro.raster);
         ro.workers = workers;
-        ro.out = r500_target_store;
-        ro.out_ctx = &tgt;
         if (rs)
             memset(rs, 0, sizeof *rs);
-        for (size_t k = 0; k < ex.ndraws && st == LS_OK; k++)
-            st = mesa_exec_all_render(&ex, k, &ro, rs, d);
+        for (size_t k = 0; k < rp.all.ndraws && st == LS_OK; k++)
+            st = mesa_replay_draw(&rp, k, &ro, rs, d);
+        /* the colour buffer read back by decoding its format and tiling */
+        if (st == LS_OK)
+            mesa_replay_frame(&rp, c->width, c->height, img);
     }
-    mesa_exec_all_free(&ex);
+    mesa_replay_free(&rp);
     mesa_rm_tree(dir);
     if (st != LS_OK) {
         free(img);
