@@ -32,20 +32,30 @@ static void tri(ra_tri_fn fn, void *ctx, r500_raster_stats *st, const ra_svtx *a
  * texture coordinates", TEXn_SOURCE 2 bits at 16 + 2n: 0 "Replicate VAP
  * source texture coordinates", 1 "Stuff with source texture coordinates
  * (S,T)", 2 "(S,T,R)"; ga_point_s0.txt..t1.txt: the coordinates of "vertex
- * 0" and "vertex 1" of the point). The RS's texture components are the
- * VAP's (VAP_OUT_VTX_FMT_1, 3 bits per texture, 5..7 read as 4) in texture
- * order with a stuffed texture's two (three) components in its place
- * instead: Mesa's r300_state_derived.c leaves a stuffed texture out of
- * VAP_OUT_VTX_FMT_1 and advances its RS pointer by 2. Vertex 0 is the
- * corner at the smallest x and the largest row, vertex 1 the opposite
- * corner: Mesa's blitter puts (s1, t2) of its rectangle (x1, y1)-(x2, y2),
- * y down, in S0/T0 and (s2, t1) in S1/T1, and r300_state.c names the
- * registers left, bottom, right, top (assumption point-stuffing). R of an
- * (S,T,R) texture is 0. */
-static void stuff(const r500_raster_state *s, const float *in, float *out, float S, float T)
+ * 0" and "vertex 1" of the point). Vertex 0 is the corner at the smallest x
+ * and the largest row, vertex 1 the opposite corner: Mesa's blitter puts
+ * (s1, t2) of its rectangle (x1, y1)-(x2, y2), y down, in S0/T0 and (s2, t1)
+ * in S1/T1, and r300_state.c names the registers left, bottom, right, top.
+ * Model option point-stuff (docs/assumptions.md): "vap" (default) = the
+ * RS's texture components are the VAP's (VAP_OUT_VTX_FMT_1, 3 bits per
+ * texture, 5..7 read as 4) in texture order with a stuffed texture's two
+ * (three) components in its place instead — Mesa's r300_state_derived.c
+ * leaves a stuffed texture out of VAP_OUT_VTX_FMT_1 and advances its RS
+ * pointer by 2 —, R = 0; "pool4" = set n is components 4n..4n+3 and reads
+ * (S, T, 0, 1); "off" = no stuffing. */
+static void stuff(const r500_draw *dr, const float *in, float *out, float S, float T)
 {
+    const r500_raster_state *s = dr->state;
     memcpy(out, in, RA_NATTR * sizeof *out);
     uint32_t fmt = s->reg[R500_R_VAP_OUT_VTX_FMT_1], gb = s->reg[R500_R_GB_ENABLE];
+    if (dr->opts.point_stuff == R500_STUFF_POOL4) {
+        for (unsigned n = 0; n < 8 && 4 * n + 3 < R500_RS_TEX_COMPONENTS; n++)
+            if ((gb >> (16 + 2 * n)) & 3u) {
+                float *t = out + RA_TEX0 + 4 * n;
+                t[0] = S, t[1] = T, t[2] = 0.0f, t[3] = 1.0f;
+            }
+        return;
+    }
     unsigned si = 0, di = 0;
     float packed[R500_RS_TEX_COMPONENTS] = {0};
     for (unsigned n = 0; n < 8; n++) {
@@ -101,7 +111,8 @@ static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool
     }
     ra_svtx c[4];
     static const int sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
-    bool stuffed = r500_raster_field(s, R500_RF_GB_ENABLE_POINT_STUFF_ENABLE) != 0;
+    bool stuffed = r500_raster_field(s, R500_RF_GB_ENABLE_POINT_STUFF_ENABLE) != 0 &&
+                   dr->opts.point_stuff != R500_STUFF_OFF;
     float attr[4][RA_NATTR];
     for (int i = 0; i < 4; i++) {
         c[i] = *p;
@@ -111,7 +122,7 @@ static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool
             /* left (sx < 0): S0, right: S1; larger row (sy > 0): T0, smaller: T1 */
             float S = r500_raster_float(s, sx[i] < 0 ? R500_R_GA_POINT_S0 : R500_R_GA_POINT_S1);
             float T = r500_raster_float(s, sy[i] > 0 ? R500_R_GA_POINT_T0 : R500_R_GA_POINT_T1);
-            stuff(s, p->a, attr[i], S, T);
+            stuff(dr, p->a, attr[i], S, T);
             c[i].a = attr[i];
         }
     }
