@@ -298,7 +298,12 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 case PIGLIT_ENABLE:
                 case PIGLIT_CLIP_PLANE:
                 case PIGLIT_SHADE_MODEL:
-                    break; /* state r300 put in the stream */
+                case PIGLIT_TEXTURE:
+                case PIGLIT_TEXPARAMETER:
+                case PIGLIT_COLOR:
+                case PIGLIT_HINT:
+                case PIGLIT_LINK_SUCCESS:
+                    break; /* state r300 put in the stream (textures: uploads into its BOs) */
                 }
             }
             res->fc_issued = rs.inst_fc;
