@@ -30,9 +30,9 @@ void mesa_replay_options_default(mesa_replay_options *o)
 
 void mesa_replay_free(mesa_replay *r)
 {
-    mesa_exec_all_free(&r->all);
     for (size_t k = 0; r->caps && k < r->all.nex; k++)
         mesa_capture_free(&r->caps[k]);
+    mesa_exec_all_free(&r->all);
     free(r->caps);
     for (size_t k = 0; k < r->nbo; k++)
         free(r->bo[k].mem);
