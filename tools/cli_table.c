@@ -154,8 +154,8 @@ static const cli_opt r500_vs_run_opts[] = {
      "_ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     {"model", 0, "NAME=VALUE",
-     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps, vs-inputs, vs-outputs, "
-     "vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
+     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-zero-times-anything, vs-minmax-nan, vs-temps, "
+     "vs-alt-temps, vs-inputs, vs-outputs, vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
      "(docs/assumptions.md)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     END,
@@ -193,7 +193,8 @@ static const cli_opt r500_draw_opts[] = {
     {"size", 0, "WxH", "the colour buffer's size", "SC_SCISSOR1 + 1 (the largest over the draws)",
      NULL, 0, NULL},
     {"model", 0, "NAME=VALUE",
-     "raster-subpixel, clip-z, interp-position, color-interp (docs/assumptions.md)", NULL, NULL,
+     "raster-subpixel, clip-z, interp-position, color-interp, point-minmax, face-sign, "
+     "point-stuff (docs/assumptions.md)", NULL, NULL,
      CLI_O_REPEAT, NULL},
     {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},

@@ -38,7 +38,8 @@ typedef enum piglit_cmd_kind {
                          * mode (GL_POINTS 0 ... GL_POLYGON 9), iv[1] first, iv[2] count */
     PIGLIT_FRUSTUM,     /* projection glFrustum(v[0..5]) (L R B T N F); modelview identity */
     PIGLIT_ENABLE,      /* glEnable (iv[1] = 1) / glDisable (0) of iv[0]: 0..5 GL_CLIP_PLANEn,
-                         * 6 GL_VERTEX_PROGRAM_TWO_SIDE */
+                         * 6 GL_VERTEX_PROGRAM_TWO_SIDE, 7 GL_VERTEX_PROGRAM_POINT_SIZE,
+                         * 8 GL_POINT_SPRITE */
     PIGLIT_CLIP_PLANE,  /* glClipPlane(GL_CLIP_PLANE0 + iv[0], v[0..3]) */
     PIGLIT_SHADE_MODEL, /* glShadeModel: iv[0] = 1 flat, 0 smooth */
     PIGLIT_TEXTURE,     /* a texture made as shader_runner makes it, on unit iv[0]

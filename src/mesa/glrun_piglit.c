@@ -525,8 +525,10 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
             glLoadIdentity();
             break;
         case PIGLIT_ENABLE: {
-            GLenum cap = c->iv[0] == 6 ? GL_VERTEX_PROGRAM_TWO_SIDE
-                                       : (GLenum)(GL_CLIP_PLANE0 + c->iv[0]);
+            GLenum cap = c->iv[0] == 6   ? GL_VERTEX_PROGRAM_TWO_SIDE
+                         : c->iv[0] == 7 ? GL_VERTEX_PROGRAM_POINT_SIZE
+                         : c->iv[0] == 8 ? GL_POINT_SPRITE
+                                         : (GLenum)(GL_CLIP_PLANE0 + c->iv[0]);
             if (c->iv[1])
                 glEnable(cap);
             else

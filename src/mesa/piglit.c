@@ -507,6 +507,10 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
             c.iv[0] = rest[13] - '0';
         else if (starts_word(rest, "GL_VERTEX_PROGRAM_TWO_SIDE", &rest))
             c.iv[0] = 6;
+        else if (starts_word(rest, "GL_VERTEX_PROGRAM_POINT_SIZE", &rest))
+            c.iv[0] = 7;
+        else if (starts_word(rest, "GL_POINT_SPRITE", &rest))
+            c.iv[0] = 8;
         else {
             set_skip(t, line, "test command '%.40s' is not supported", s);
             return LS_OK;
@@ -1340,12 +1344,6 @@ bool piglit_test_check_pipeline(piglit_test *t)
     memset(&t->varying, 0, sizeof t->varying);
     if (t->skip[0])
         return false;
-    if (piglit_fs_uses(t, "gl_PointCoord")) {
-        set_skip(t, t->fs_line[0], "%s",
-                 "the fragment shader reads gl_PointCoord: point-sprite coordinates are not "
-                 "modelled");
-        return false;
-    }
     return true;
 }
 

@@ -150,7 +150,7 @@ void r500_raster_options_default(r500_raster_options *o)
     o->color_interp = R500_COLOR_PERSPECTIVE;
     o->point_minmax = R500_MINMAX_VERTEX;
     o->face_sign = R500_FACE_MESA;
-    o->point_stuff = R500_STUFF_POOL4;
+    o->point_stuff = R500_STUFF_VAP;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -170,7 +170,7 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
     static const char *const ci[] = {"perspective", "linear", NULL};
     static const char *const pm[] = {"vertex", "all", NULL};
     static const char *const fs[] = {"mesa", "doc", NULL};
-    static const char *const ps[] = {"pool4", "off", NULL};
+    static const char *const ps[] = {"vap", "pool4", "off", NULL};
     const char *const *names;
     if (!strcmp(name, "raster-subpixel"))
         names = sub;
