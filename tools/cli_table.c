@@ -437,6 +437,12 @@ static const cli_opt mesa_exec_opts[] = {
      "instructions a vertex may issue before its draw is a GPU hang (the submission's buffers "
      "stay busy; the next wait fails with EAGAIN)",
      "16777216", NULL, 0, NULL},
+    {"mode", 0, "WxH",
+     "the display's one mode (its connector on /dev/dri/card0, for KMS clients such as kmscube)",
+     "320x240", NULL, 0, NULL},
+    {"scanout", 0, "DIR",
+     "write every frame the display scans out (mode set, page flip) as DIR/frame_NNNN.png", NULL, NULL,
+     CLI_O_DIR, NULL},
     END,
 };
 #define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name
