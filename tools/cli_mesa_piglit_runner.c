@@ -30,6 +30,16 @@
 
 extern char **environ;
 
+static volatile sig_atomic_t child_pid;
+
+/* SIGTERM/SIGHUP go on to `mesa exec` (which passes them to piglit run);
+ * SIGINT from a terminal reaches the whole process group anyway. */
+static void forward(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -373,11 +383,13 @@ int cli_mesa_piglit_runner(cli_args *a)
         snprintf(ld, sizeof ld, "LD_LIBRARY_PATH=%s/lib%s%s", pdir, old_ld && *old_ld ? ":" : "",
                  old_ld ? old_ld : "");
         snprintf(drv, sizeof drv, "LIBGL_DRIVERS_PATH=%s", drivers);
-        char *env_set[] = {ld, "PIGLIT_COMPRESSION=none", "PYTHONDONTWRITEBYTECODE=1",
-                           "PIGLIT_PLATFORM=surfaceless_egl", drv};
+        const char *platform = cli_get(a, "platform") ? cli_get(a, "platform") : "gbm";
+        char plat[64];
+        snprintf(plat, sizeof plat, "PIGLIT_PLATFORM=%s", platform);
+        char *env_set[] = {ld, "PIGLIT_COMPRESSION=none", "PYTHONDONTWRITEBYTECODE=1", plat, drv};
         char **env = env_with(env_set, drivers[0] ? 5 : 4);
         char *argv[] = {self, "mesa", "exec", "--chip", (char *)chip, "--", "/usr/bin/python3", piglit, "run",
-                        "-p", "surfaceless_egl", "-l", "dummy", "-j", jobs_s, "-o", "--test-list", listf,
+                        "-p", (char *)platform, "-l", "dummy", "-j", jobs_s, "-o", "--test-list", listf,
                         (char *)profile, (char *)results, timeout ? "--timeout" : NULL, timeout_s, NULL};
         snprintf(log, sizeof log, "%s/piglit-run.log", work);
         pid_t pid = !rc && env ? spawn(argv, env, log) : -1;
@@ -388,6 +400,11 @@ int cli_mesa_piglit_runner(cli_args *a)
         p.cap = nrun;
         p.done = calloc(nrun ? nrun : 1, 1);
         cli_progress_start(&p.bar, ns, p.what);
+        struct sigaction fw = {0}, old_term, old_hup;
+        fw.sa_handler = forward;
+        child_pid = pid;
+        sigaction(SIGTERM, &fw, &old_term);
+        sigaction(SIGHUP, &fw, &old_hup);
         while (pid > 0) {
             pid_t w = waitpid(pid, &piglit_status, WNOHANG);
             if (w == pid || (w < 0 && errno != EINTR))
@@ -399,6 +416,9 @@ int cli_mesa_piglit_runner(cli_args *a)
             struct timespec ts = {0, 250000000};
             nanosleep(&ts, NULL);
         }
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
+        child_pid = 0;
         cli_progress_end(&p.bar);
         free(p.done);
     }
@@ -413,7 +433,8 @@ int cli_mesa_piglit_runner(cli_args *a)
         ls_buf b = {0};
         if (nrun && !read_file(rj, &b)) {
             ls_buf_free(&b);
-            rc = cli_err(a, CLI_UNAVAILABLE, "piglit run wrote no %s (exit status %d); its log:", rj,
+            rc = cli_err(a, CLI_UNAVAILABLE, "piglit run wrote no %s (exit status %d; `piglit summary aggregate "
+                                             "DIR` collects the tests it finished); its log:", rj,
                          WIFEXITED(piglit_status) ? WEXITSTATUS(piglit_status) : 128 + WTERMSIG(piglit_status));
             ls_buf lb;
             if (read_file(log, &lb))
@@ -480,7 +501,7 @@ int cli_mesa_piglit_runner(cli_args *a)
         /* the run's log beside the results */
         char dst[PATH_MAX + 32];
         snprintf(dst, sizeof dst, "%s/lockstep-piglit-run.log", results);
-        ls_buf lb;
+        ls_buf lb = {0};
         if (!rc && nrun && read_file(log, &lb)) {
             FILE *f = fopen(dst, "w");
             if (f) {
@@ -488,8 +509,7 @@ int cli_mesa_piglit_runner(cli_args *a)
                 fclose(f);
             }
         }
-        if (nrun)
-            ls_buf_free(&lb);
+        ls_buf_free(&lb);
         if (!rc) {
             fflush(stdout);
             fprintf(stderr, "\n%zu tests (profile %s", ns, profile);

@@ -421,6 +421,9 @@ static const cli_opt mesa_piglit_opts[] = {
     {"fraction", 0, "N", "with --profile: run every Nth test of the list (a shard)", "1", NULL, 0, NULL},
     {"fraction-start", 0, "K", "with --profile: the shard's first test, counting from 1", "1", NULL, 0, NULL},
     {"timeout", 0, "SECONDS", "with --profile: piglit's per-test timeout", "none", NULL, 0, NULL},
+    {"platform", 0, "gbm|surfaceless_egl",
+     "with --profile: piglit's window system (surfaceless_egl has no windows: tests without -fbo abort)",
+     "gbm", "gbm|surfaceless_egl", 0, NULL},
     END,
 };
 
