@@ -69,43 +69,16 @@ if command -v kmscube >/dev/null; then
   has 'renderer: "ATI RV530"' "kmscube"
   has "Rendered " "kmscube"
   [ -s "$work/frames/frame_0002.png" ] || bad "kmscube: fewer than 3 frames scanned out: $(ls "$work/frames" 2>&1)"
-  /usr/bin/python3 - "$work/frames" <<'EOF' || bad "kmscube's frames (above)"
-import struct, sys, zlib
-def png(path):
-    # an 8-bit RGB PNG (what the shim writes): IHDR, IDAT, the five filters
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    pos, idat = 8, b""
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype == 2, (depth, ctype)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw, stride, rows, prev = zlib.decompress(idat), 3 * w, [], bytearray(3 * w)
-    for y in range(h):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 3] if i >= 3 else 0
-            b, c = prev[i], prev[i - 3] if i >= 3 else 0
-            p = a + b - c
-            pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
-            line[i] = (line[i] + [0, a, b, (a + b) // 2, pr][f]) & 255
-        rows.append(line)
-        prev = line
-    return w, h, rows
-def px(img, x, y):
-    return tuple(img[2][y][3 * x:3 * x + 3])
-frames = [png(f"{sys.argv[1]}/frame_{k:04d}.png") for k in (1, 2)]
-for w, h, rows in frames:
-    assert (w, h) == (160, 120), (w, h)
-    grey = px((w, h, rows), 2, 2)
+  PYTHONPATH=$(dirname "$0") /usr/bin/python3 - "$work/frames" <<'EOF' || bad "kmscube's frames (above)"
+import sys
+import png_rgb
+frames = [png_rgb.read(f"{sys.argv[1]}/frame_{k:04d}.png") for k in (1, 2)]
+for img in frames:
+    assert img[:2] == (160, 120), img[:2]
+    grey = png_rgb.pixel(img, 2, 2)
     # glClearColor(0.5, 0.5, 0.5, 1.0): 127 or 128 in each channel
     assert all(v in (127, 128) for v in grey) and len(set(grey)) == 1, f"corner {grey}"
-    centre = px((w, h, rows), w // 2, h // 2)
+    centre = png_rgb.pixel(img, 80, 60)
     assert centre != grey, f"centre {centre}: no cube"
 assert frames[0][2] != frames[1][2], "the cube did not turn between frames"
 EOF
