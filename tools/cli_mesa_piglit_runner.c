@@ -223,7 +223,7 @@ int cli_mesa_piglit_runner(cli_args *a)
         if (strlen(a->ops[i]) > 12 && !strcmp(a->ops[i] + strlen(a->ops[i]) - 12, ".shader_test"))
             return cli_usage(a, "with --profile, operands are piglit test-name filters, not files (%s)",
                              a->ops[i]);
-    if (results && !results_dir_ok(results))
+    if (results && !list && !results_dir_ok(results))
         return cli_err(a, CLI_OUTPUT, "%s exists and does not hold piglit results; piglit run would delete it "
                                       "(give a new or empty directory)", results);
     char drivers[PATH_MAX];
