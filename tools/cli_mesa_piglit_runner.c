@@ -172,7 +172,8 @@ static bool results_dir_ok(const char *dir)
 }
 
 typedef struct test {
-    char *name;
+    char *name;    /* piglit's */
+    char *csv;     /* as the expectation files and CSV outputs spell it (mesa_runner_sanitize_name) */
     bool skipped;  /* by --skips */
     mesa_runner_status actual, final;
     double seconds;
@@ -320,9 +321,15 @@ int cli_mesa_piglit_runner(cli_args *a)
                             break;
                         tests = nt2;
                     }
-                    tests[nt] = (test){strdup(p), false, MESA_RUNNER_MISSING, MESA_RUNNER_MISSING, 0};
+                    tests[nt] = (test){strdup(p), strdup(p), false, MESA_RUNNER_MISSING, MESA_RUNNER_MISSING, 0};
+                    if (!tests[nt].name || !tests[nt].csv) {
+                        free(tests[nt].name);
+                        free(tests[nt].csv);
+                        break;
+                    }
+                    mesa_runner_sanitize_name(tests[nt].csv);
                     bool in = mesa_runner_in_shard(nt, (unsigned)fraction, (unsigned)fraction_start);
-                    if (in && mesa_runner_regexes_match(&skips, p) >= 0)
+                    if (in && mesa_runner_regexes_match(&skips, tests[nt].csv) >= 0)
                         tests[nt].skipped = true;
                     char *g = in && !tests[nt].skipped ? strstr(sep + 5, "generated_tests/") : NULL;
                     if (g) {
@@ -447,6 +454,7 @@ int cli_mesa_piglit_runner(cli_args *a)
         /* match by name: both lists sorted */
         mesa_runner_expect got = {0};
         for (size_t k = 0; !rc && k < r.n; k++) {
+            mesa_runner_sanitize_name(r.r[k].name);
             char line[2048];
             int l = snprintf(line, sizeof line, "%s,%s\n", r.r[k].name, mesa_runner_status_name(r.r[k].status));
             if (l > 0 && (size_t)l < sizeof line)
@@ -465,18 +473,18 @@ int cli_mesa_piglit_runner(cli_args *a)
             test *x = shard[k];
             if (x->skipped)
                 x->actual = MESA_RUNNER_SKIP;
-            else if (!mesa_runner_expect_get(&got, x->name, &x->actual))
+            else if (!mesa_runner_expect_get(&got, x->csv, &x->actual))
                 x->actual = MESA_RUNNER_MISSING;
             mesa_runner_status want = MESA_RUNNER_PASS;
-            bool have = mesa_runner_expect_get(&expect, x->name, &want);
-            x->final = mesa_runner_classify(x->actual, have, want, mesa_runner_regexes_match(&flakes, x->name) >= 0);
+            bool have = mesa_runner_expect_get(&expect, x->csv, &want);
+            x->final = mesa_runner_classify(x->actual, have, want, mesa_runner_regexes_match(&flakes, x->csv) >= 0);
             count[x->final]++;
-            fprintf(cf, "%s,%s\n", x->name, mesa_runner_status_name(x->actual));
+            fprintf(cf, "%s,%s\n", x->csv, mesa_runner_status_name(x->actual));
             if (x->actual == MESA_RUNNER_FAIL || x->actual == MESA_RUNNER_CRASH || x->actual == MESA_RUNNER_TIMEOUT)
-                fprintf(ff, "%s,%s\n", x->name, mesa_runner_status_name(x->actual));
+                fprintf(ff, "%s,%s\n", x->csv, mesa_runner_status_name(x->actual));
             /* the lines: what is not a success, flakes; with --baseline only what changed */
             mesa_runner_status before = MESA_RUNNER_PASS;
-            bool in_base = mesa_runner_expect_get(&base, x->name, &before);
+            bool in_base = mesa_runner_expect_get(&base, x->csv, &before);
             bool changed = x->actual != before;
             changed_any |= changed;
             bool show = base.n ? changed : !mesa_runner_status_ok(x->final) || x->final == MESA_RUNNER_FLAKE;
@@ -531,8 +539,10 @@ int cli_mesa_piglit_runner(cli_args *a)
                     rc = CLI_MISMATCH;
         }
     }
-    for (size_t k = 0; k < nt; k++)
+    for (size_t k = 0; k < nt; k++) {
         free(tests[k].name);
+        free(tests[k].csv);
+    }
     free(tests);
     free(shard);
     for (size_t k = 0; k < ngen; k++)

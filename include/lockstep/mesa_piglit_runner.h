@@ -85,6 +85,11 @@ ls_status mesa_runner_regexes_add(mesa_runner_regexes *r, const char *text, size
 long mesa_runner_regexes_match(const mesa_runner_regexes *r, const char *name);
 void mesa_runner_regexes_free(mesa_runner_regexes *r);
 
+/* A test name as expectation files and the CSV outputs spell it: piglit's
+ * name with every ',' made '-' (piglit-runner's piglit_sanitize_test_name:
+ * "formats (fs, arb)" would split a CSV line). In place. */
+void mesa_runner_sanitize_name(char *name);
+
 /* The shard: is test k (0-based, in list order) in it? deqp-runner's
  * --fraction N --fraction-start K (K from 1): tests K-1, K-1+N, K-1+2N, ... */
 bool mesa_runner_in_shard(size_t k, unsigned fraction, unsigned fraction_start);

@@ -81,6 +81,13 @@ mesa_runner_status mesa_runner_classify(mesa_runner_status actual, bool have_exp
     return actual;
 }
 
+void mesa_runner_sanitize_name(char *name)
+{
+    for (char *c = name; *c; c++)
+        if (*c == ',')
+            *c = '-';
+}
+
 bool mesa_runner_in_shard(size_t k, unsigned fraction, unsigned fraction_start)
 {
     if (fraction <= 1)
