@@ -217,9 +217,10 @@ int cli_mesa_piglit_runner(cli_args *a)
         return rc;
     if (!results && !list)
         return cli_usage(a, "--profile needs --results DIR (piglit's results directory)");
-    if (cli_get(a, "json") || cli_get(a, "keep") || cli_flag(a, "llvmpipe") || cli_flag(a, "no-keep"))
-        return cli_usage(a, "--json, --keep, --no-keep and --llvmpipe belong to the shader_test harness, not "
-                            "to --profile (piglit writes its own results into --results)");
+    if (cli_get(a, "json") || cli_get(a, "keep") || cli_flag(a, "no-keep"))
+        return cli_usage(a, "--json, --keep and --no-keep belong to the shader_test harness, not to --profile "
+                         "(piglit writes its own results into --results)");
+    bool llvmpipe = cli_flag(a, "llvmpipe"); /* the reference run: the same list on llvmpipe */
     for (size_t i = 0; i < a->nops; i++)
         if (strlen(a->ops[i]) > 12 && !strcmp(a->ops[i] + strlen(a->ops[i]) - 12, ".shader_test"))
             return cli_usage(a, "with --profile, operands are piglit test-name filters, not files (%s)",
@@ -390,16 +391,20 @@ int cli_mesa_piglit_runner(cli_args *a)
         snprintf(ld, sizeof ld, "LD_LIBRARY_PATH=%s/lib%s%s", pdir, old_ld && *old_ld ? ":" : "",
                  old_ld ? old_ld : "");
         snprintf(drv, sizeof drv, "LIBGL_DRIVERS_PATH=%s", drivers);
-        const char *platform = cli_get(a, "platform") ? cli_get(a, "platform") : "gbm";
+        /* llvmpipe has no render node to open here: surfaceless unless asked */
+        const char *platform = cli_get(a, "platform") ? cli_get(a, "platform") : llvmpipe ? "surfaceless_egl" : "gbm";
         char plat[64];
         snprintf(plat, sizeof plat, "PIGLIT_PLATFORM=%s", platform);
         char *env_set[] = {ld, "PIGLIT_COMPRESSION=none", "PYTHONDONTWRITEBYTECODE=1", plat, drv};
-        char **env = env_with(env_set, drivers[0] ? 5 : 4);
+        char *env_sw[] = {ld, "PIGLIT_COMPRESSION=none", "PYTHONDONTWRITEBYTECODE=1", plat,
+                          "LIBGL_ALWAYS_SOFTWARE=1", "GALLIUM_DRIVER=llvmpipe"};
+        char **env = llvmpipe ? env_with(env_sw, 6) : env_with(env_set, drivers[0] ? 5 : 4);
         char *argv[] = {self, "mesa", "exec", "--chip", (char *)chip, "--", "/usr/bin/python3", piglit, "run",
                         "-p", (char *)platform, "-l", "dummy", "-j", jobs_s, "-o", "--test-list", listf,
                         (char *)profile, (char *)results, timeout ? "--timeout" : NULL, timeout_s, NULL};
         snprintf(log, sizeof log, "%s/piglit-run.log", work);
-        pid_t pid = !rc && env ? spawn(argv, env, log) : -1;
+        /* on llvmpipe, piglit run itself (argv from the python on), not under mesa exec */
+        pid_t pid = !rc && env ? spawn(llvmpipe ? argv + 6 : argv, env, log) : -1;
         free(env);
         if (!rc && pid < 0)
             rc = cli_err(a, CLI_UNAVAILABLE, "cannot start piglit run");

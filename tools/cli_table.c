@@ -384,8 +384,10 @@ static const cli_opt mesa_piglit_opts[] = {
     {"cache", 0, "DIR", "where the piglit package and its tests are kept",
      "$LOCKSTEP_PIGLIT_CACHE, else ~/.cache/lockstep/piglit", NULL, CLI_O_DIR, NULL},
     {"chip", 0, "CHIP", CHIP_HELP, "rv530", NULL, 0, NULL},
-    {"llvmpipe", 0, NULL, "also evaluate the probes on llvmpipe's image (triage column)", NULL, NULL,
-     0, NULL},
+    {"llvmpipe", 0, NULL,
+     "also evaluate the probes on llvmpipe's image (triage column); with --profile: run the list on "
+     "llvmpipe instead (the reference run, platform surfaceless_egl)",
+     NULL, NULL, 0, NULL},
     {"keep", 0, "DIR",
      "move the captures of failing tests (logs, streams) to DIR; without it a failure whose "
      "reason cites its r300.log keeps that capture where it is",
