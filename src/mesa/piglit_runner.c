@@ -233,6 +233,50 @@ void mesa_runner_expect_free(mesa_runner_expect *e)
     memset(e, 0, sizeof *e);
 }
 
+/* glibc's regcomp copies the tree of an expression under '+' and under
+ * {n,m} (regcomp.c duplicate_tree), so nested repetitions grow it
+ * exponentially: "x++++...+" with 40 '+' asks for 2^40 nodes. An upper bound
+ * of that growth, the product of the copies every repetition makes times the
+ * length; expressions over 10^6 are refused (what Mesa CI writes is a name
+ * with a '.*' or two). */
+static bool regex_too_big(const char *s, size_t n)
+{
+    double cost = (double)n;
+    bool bracket = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\\') {
+            i++;
+        } else if (bracket) {
+            bracket = c != ']';
+        } else if (c == '[') {
+            bracket = true;
+            if (i + 1 < n && s[i + 1] == ']')
+                i++; /* "[]...]": the ']' is a member */
+        } else if (c == '+') {
+            cost *= 2;
+        } else if (c == '{') {
+            unsigned long lo = 0, hi = 0;
+            size_t j = i + 1;
+            while (j < n && s[j] >= '0' && s[j] <= '9' && lo < 100000)
+                lo = lo * 10 + (unsigned long)(s[j++] - '0');
+            hi = lo;
+            if (j < n && s[j] == ',') {
+                hi = 0;
+                j++;
+                while (j < n && s[j] >= '0' && s[j] <= '9' && hi < 100000)
+                    hi = hi * 10 + (unsigned long)(s[j++] - '0');
+                if (hi < lo)
+                    hi = lo;
+            }
+            cost *= (double)hi + 1;
+        }
+        if (cost > 1e6)
+            return true;
+    }
+    return false;
+}
+
 static ls_status regex_line(void *ctx, const char *s, size_t n, int line, int col, ls_diag *d)
 {
     line_ctx *lc = ctx;
@@ -249,6 +293,10 @@ static ls_status regex_line(void *ctx, const char *s, size_t n, int line, int co
         r->text = nt;
         r->cap = nc;
     }
+    if (regex_too_big(s, n))
+        return ls_diag_set(d, LS_ERR_PARSE, lc->file, line, col,
+                           "regular expression too complex (nested repetitions: '+' and {n,m} copy "
+                           "what they repeat)");
     char *t = strndup(s, n);
     if (!t)
         return ls_diag_set(d, LS_ERR_NOMEM, lc->file, line, col, "out of memory");

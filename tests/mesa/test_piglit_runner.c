@@ -64,6 +64,15 @@ static void test_regexes(void **state)
     assert_int_equal(mesa_runner_regexes_match(&r, "spec@glsl-1.10@execution@loops@glsl-fs-loop-300"), 1);
     assert_int_equal(mesa_runner_regexes_match(&r, "spec@glsl-1.10@execution@loops@glsl-fs-loop-300x"), -1);
     assert_int_equal(mesa_runner_regexes_match(&r, "spec@arb_texture_rg"), -1);
+    /* nested repetitions that would make regcomp's tree explode are refused */
+    static const char big[] = "x++++++++++++++++++++++++++++++++++++++++\n";
+    assert_int_equal(mesa_runner_regexes_add(&r, big, sizeof big - 1, "skips.txt", &d), LS_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "too complex"));
+    static const char braces[] = "((a{200}){200}){200}\n";
+    assert_int_equal(mesa_runner_regexes_add(&r, braces, sizeof braces - 1, "skips.txt", &d), LS_ERR_PARSE);
+    static const char fine[] = "spec@a+b{2}[+{]@.*\n";
+    assert_int_equal(mesa_runner_regexes_add(&r, fine, sizeof fine - 1, "skips.txt", &d), LS_OK);
+    assert_int_equal(mesa_runner_regexes_match(&r, "spec@aabb{@x"), 2);
     static const char bad[] = "ok\n(unclosed\n";
     assert_int_equal(mesa_runner_regexes_add(&r, bad, sizeof bad - 1, "flakes.txt", &d), LS_ERR_PARSE);
     assert_int_equal(d.line, 2);
