@@ -15,6 +15,7 @@
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB)
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
+ *   LOCKSTEP_SHIM_KMS_SIZE, LOCKSTEP_SHIM_SCANOUT  the display on card0 (shim_kms.c)
  *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
  *                       (lockstep-shim-XXXXXX) is made
  *
