@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,12 +33,12 @@ extern char **environ;
 
 static volatile sig_atomic_t child_pid;
 
-/* SIGTERM/SIGHUP go on to `mesa exec` (which passes them to piglit run);
- * SIGINT from a terminal reaches the whole process group anyway. */
+/* piglit run and its tests are a process group of their own; SIGTERM,
+ * SIGHUP and SIGINT go on to all of it, so no test outlives the run. */
 static void forward(int sig)
 {
     if (child_pid > 0)
-        kill((pid_t)child_pid, sig);
+        kill(-(pid_t)child_pid, sig);
 }
 
 static double now_s(void)
@@ -52,17 +53,65 @@ static void note(void *ctx, const char *message)
     fprintf(stderr, "%s: %s\n", ((cli_args *)ctx)->prog, message);
 }
 
-/* Run argv with env, stdout and stderr to log; the child's pid or -1. */
+/* The processes this one adopted (it is their subreaper): piglit starts each
+ * test in a session of its own, so a test that outlives an interrupted
+ * `piglit run` comes here. Each is sent SIGTERM, then SIGKILL after two
+ * seconds, and reaped. */
+static void end_orphans(void)
+{
+    pid_t me = getpid();
+    for (int round = 0; round < 40; round++) {
+        bool any = false;
+        DIR *dd = opendir("/proc");
+        for (struct dirent *e; dd && (e = readdir(dd));) {
+            char *end;
+            long pid = strtol(e->d_name, &end, 10);
+            if (*end || pid <= 0)
+                continue;
+            char path[64], buf[512];
+            snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+            FILE *f = fopen(path, "r");
+            size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+            if (f)
+                fclose(f);
+            buf[got] = 0;
+            const char *rp = strrchr(buf, ')'); /* "pid (comm) state ppid ..." */
+            char state;
+            long ppid;
+            if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == me) {
+                any = true;
+                if (state != 'Z')
+                    kill((pid_t)pid, round < 8 ? SIGTERM : SIGKILL);
+            }
+        }
+        if (dd)
+            closedir(dd);
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (!any)
+            return;
+        struct timespec ts = {0, 250000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Run argv with env, stdout and stderr to log, in a process group of its
+ * own (group id = its pid); the child's pid or -1. */
 static pid_t spawn(char *const argv[], char *const env[], const char *log)
 {
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     pid_t pid;
-    int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
+    int err = posix_spawn(&pid, argv[0], &fa, &at, argv, env);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     return err ? -1 : pid;
 }
 
@@ -412,11 +461,13 @@ int cli_mesa_piglit_runner(cli_args *a)
         p.cap = nrun;
         p.done = calloc(nrun ? nrun : 1, 1);
         cli_progress_start(&p.bar, ns, p.what);
-        struct sigaction fw = {0}, old_term, old_hup;
+        prctl(PR_SET_CHILD_SUBREAPER, 1); /* tests that outlive piglit run come here: end_orphans */
+        struct sigaction fw = {0}, old_term, old_hup, old_int;
         fw.sa_handler = forward;
         child_pid = pid;
         sigaction(SIGTERM, &fw, &old_term);
         sigaction(SIGHUP, &fw, &old_hup);
+        sigaction(SIGINT, &fw, &old_int);
         while (pid > 0) {
             pid_t w = waitpid(pid, &piglit_status, WNOHANG);
             if (w == pid || (w < 0 && errno != EINTR))
@@ -430,7 +481,9 @@ int cli_mesa_piglit_runner(cli_args *a)
         }
         sigaction(SIGTERM, &old_term, NULL);
         sigaction(SIGHUP, &old_hup, NULL);
+        sigaction(SIGINT, &old_int, NULL);
         child_pid = 0;
+        end_orphans();
         cli_progress_end(&p.bar);
         free(p.done);
     }
