@@ -239,6 +239,7 @@ typedef enum r500_interp_pos { R500_INTERP_EXACT, R500_INTERP_SNAPPED } r500_int
 typedef enum r500_color_interp { R500_COLOR_PERSPECTIVE, R500_COLOR_LINEAR } r500_color_interp;
 typedef enum r500_point_minmax { R500_MINMAX_VERTEX, R500_MINMAX_ALL } r500_point_minmax;
 typedef enum r500_face_sign { R500_FACE_MESA, R500_FACE_DOC } r500_face_sign;
+typedef enum r500_point_stuff { R500_STUFF_POOL4, R500_STUFF_OFF } r500_point_stuff;
 
 typedef struct r500_raster_options {
     r500_subpixel subpixel;         /* "raster-subpixel": register | 12 | 16 | 256 */
@@ -247,6 +248,7 @@ typedef struct r500_raster_options {
     r500_color_interp color_interp; /* "color-interp": perspective | linear */
     r500_point_minmax point_minmax; /* "point-minmax": vertex | all */
     r500_face_sign face_sign;       /* "face-sign": mesa | doc */
+    r500_point_stuff point_stuff;   /* "point-stuff": pool4 | off */
 } r500_raster_options;
 
 void r500_raster_options_default(r500_raster_options *o);

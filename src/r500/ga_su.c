@@ -56,10 +56,41 @@ static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool
     }
     ra_svtx c[4];
     static const int sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+    /* Point texture-coordinate stuffing (GB_ENABLE POINT_STUFF_ENABLE bit 0,
+     * TEXn_SOURCE bits 17:16 + 2n: 0 replicate the vertex's, 1 stuff S,T,
+     * 2 stuff S,T,R; r300_reg.h). The sprite's left edge gets GA_POINT_S0,
+     * the right GA_POINT_S1; its rows nearer image row 0 get GA_POINT_T1,
+     * the others GA_POINT_T0 (Mesa writes S0 left, T0 "bottom", S1 right,
+     * T1 "top" with gallium's row 0 at the top: r300_state.c
+     * r300_create_rs_state / r300_emit_rs_state, and its blitter S0 = x1,
+     * T0 = y2, S1 = x2, T1 = y1: r300_render.c r300_blitter_draw_rectangle).
+     * Model option "point-stuff" (docs/assumptions.md): pool4, stuffed set n is
+     * texture components 4n..4n+3 of the rasterizer's pool (Mesa gives
+     * every texcoord set 4 components, r300_state_derived.c) and reads
+     * (S, T, 0, 1); off, no stuffing. */
+    const r500_raster_state *rs = dr->state;
+    uint32_t gb = rs->reg[R500_R_GB_ENABLE];
+    float ca[4][RA_NATTR];
+    bool stuff = (gb & 1u) && (gb >> 16) && dr->opts.point_stuff == R500_STUFF_POOL4;
     for (int i = 0; i < 4; i++) {
         c[i] = *p;
         c[i].x = p->x + sx[i] * hw;
         c[i].y = p->y + sy[i] * hh;
+        if (!stuff)
+            continue;
+        memcpy(ca[i], p->a, sizeof ca[i]);
+        float sv = r500_raster_float(rs, sx[i] < 0 ? R500_R_GA_POINT_S0 : R500_R_GA_POINT_S1);
+        float tv = r500_raster_float(rs, sy[i] < 0 ? R500_R_GA_POINT_T1 : R500_R_GA_POINT_T0);
+        for (int n = 0; n < 8 && 4 * n + 3 < R500_RS_TEX_COMPONENTS; n++) {
+            if (!((gb >> (16 + 2 * n)) & 3u))
+                continue;
+            float *t = &ca[i][RA_TEX0 + 4 * n];
+            t[0] = sv;
+            t[1] = tv;
+            t[2] = 0.0f;
+            t[3] = 1.0f;
+        }
+        c[i].a = ca[i];
     }
     tri(fn, ctx, st, &c[0], &c[1], &c[2], flat, back, RA_POINT);
     tri(fn, ctx, st, &c[0], &c[2], &c[3], flat, back, RA_POINT);

@@ -2,7 +2,9 @@
 # `lockstep mesa piglit` end to end on a fixed selection of piglit tests:
 # multi-rectangle uniform tests, hexadecimal bit-pattern uniforms, loops with
 # continue, R500 flow control (shadow-variables, nested-loop-combined: [FC]), branches, discard, gl_FragCoord, an `ortho`
-# projection (glsl-fs-ceil) and several shaders per stage (chain16-in). Each must PASS, except
+# projection (glsl-fs-ceil), several shaders per stage (chain16-in), textures
+# uploaded by r300 (`texture checkerboard` on two units, `shadow2D`/`shadow1D` with
+# `texparameter`, `rgbw 1D`/`3D` with `draw rect tex`, `rgbw`) and `color`. Each must PASS, except
 # glsl-fs-loop-300, which must FAIL in exactly the way R500 dictates (every
 # r300 loop stops after KR = 255 iterations: spec/r500.md, docs/assumptions.md
 # r500-loop-255), so the sum is 255 and the pixel red.
@@ -40,6 +42,13 @@ pass_tests=(
   glsl-1.10/execution/builtins/glsl-fs-ceil
   glsl-1.10/execution/glsl-fs-if-greater
   glsl-1.10/execution/function-calls/glsl-function-chain16-in
+  glsl-1.10/execution/fs-texture-select
+  glsl-1.10/execution/samplers/glsl-fs-shadow2D-08
+  glsl-1.10/execution/samplers/glsl-fs-shadow1D-05
+  glsl-1.10/execution/texture1D
+  glsl-1.10/execution/texture3D
+  glsl-1.10/execution/glsl-fs-convolution-1
+  glsl-1.10/execution/matrix-vector-multiply-lhs
 )
 json=$(mktemp "${TMPDIR:-/tmp}/lockstep-piglit-json-XXXXXX")
 trap 'rm -f "$json"' EXIT
