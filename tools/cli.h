@@ -188,6 +188,7 @@ int cli_mesa_drivers(cli_args *a, char *out, size_t n);
 
 /* Command entry points (tools/cli_*.c). */
 int cli_r500_run(cli_args *a);
+int cli_mesa_piglit_runner(cli_args *a);
 int cli_r500_asm(cli_args *a);
 int cli_r500_dis(cli_args *a);
 int cli_r500_vs_asm(cli_args *a);
