@@ -281,7 +281,7 @@ ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
 /* Job-wide limits, shared by the workers (r500_exec_options.max_instructions,
  * .timeout). Threads add what they issued every LIMIT_CHECK instructions and
  * when they end; once a limit is reached every worker stops. */
-#define LIMIT_CHECK 4096u
+#define LIMIT_CHECK R500_LIMIT_CHECK
 enum { STOP_NONE, STOP_BUDGET, STOP_TIMEOUT };
 typedef struct run_limits {
     uint64_t max;                 /* 0: none */
@@ -312,17 +312,7 @@ static bool limits_check(run_limits *lim, uint64_t add)
     return atomic_load_explicit(&lim->stop, memory_order_relaxed) != STOP_NONE;
 }
 
-/* The issue state of the thread a worker runs (run_thread, step). */
-typedef struct thread_state {
-    size_t t;
-    unsigned n;
-    ls_lanes covered;
-    uint64_t issued, watchdog;
-    uint64_t reported; /* instructions already added to the job-wide count */
-    bool limited, faulted, stopped;
-    ls_lanes work_mask; /* lanes whose work count grows (active, covered) */
-    uint32_t work_count;
-} thread_state;
+typedef r500_thread_state thread_state; /* exec_internal.h */
 
 typedef struct worker {
     const r500_job *job;
@@ -582,18 +572,15 @@ static void flush_work(worker *w, ls_lanes mask, uint32_t count)
         w->work[l] += count;
 }
 
+void r500_exec_flush_work(void *worker, ls_lanes mask, uint32_t count)
+{
+    flush_work(worker, mask, count);
+}
+
 /* Issue accounting of count instructions under the current active mask. */
 static void account(worker *w, uint32_t count)
 {
-    thread_state *ts = &w->ts;
-    ls_lanes act = lanes_active(w) & ts->covered;
-    if (act != ts->work_mask) {
-        flush_work(w, ts->work_mask, ts->work_count);
-        ts->work_mask = act;
-        ts->work_count = 0;
-    }
-    ts->work_count += count;
-    ts->issued += count;
+    r500_account(&w->seg, count);
 }
 
 /* Issue the instruction at pc with the interpreter's rules; *next: the slot
@@ -703,22 +690,17 @@ uint32_t r500_exec_seg_step(r500_seg_ctx *c, uint32_t pc)
 
 bool r500_exec_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu)
 {
+    return r500_seg_begin(c, len, n_alu, len - n_alu, 0);
+}
+
+void r500_exec_seg_fault(r500_seg_ctx *c, uint32_t pc, r500_fault_kind kind, const ls_diag *d)
+{
     worker *w = c->worker;
-    thread_state *ts = &w->ts;
-    /* the same issue accounting as len single steps (ALU/OUT never change
-     * the active mask); a run is taken only when all of it issues before the
-     * watchdog, and under job-wide limits it never steps over a limit check
-     * (the budget stays exact) */
-    if (ts->watchdog - ts->issued < len ||
-        (ts->limited && ts->issued - ts->reported + len > LIMIT_CHECK))
-        return false;
-    account(w, len);
-    w->st.inst_alu += n_alu;
-    w->st.inst_out += len - n_alu;
-    c->al = w->fc.aL;
-    c->active = lanes_active(w);
-    c->alive = lanes_alive(w);
-    return true;
+    ls_diag dd = *d;
+    if (dd.index < 0)
+        ls_diag_at_index(&dd, pc);
+    add_fault(w, w->ts.t, kind, &dd);
+    w->ts.faulted = true;
 }
 
 static void run_thread(worker *w, size_t t)
@@ -876,6 +858,11 @@ static void *worker_main(void *arg)
     w->seg.alu_result = &w->fc.alu_result;
     w->seg.opt = &w->job->options.exec;
     w->seg.worker = w;
+    w->seg.fc = &w->fc;
+    w->seg.ts = &w->ts;
+    w->seg.st = &w->st;
+    w->seg.p = w->p;
+    w->seg.fco = &w->job->options.fc;
     /* Workers take chunks of consecutive threads from a shared counter: the
      * load stays balanced (escape-time loops vary a lot) and each worker
      * writes its own stretch of the images. Results do not depend on which
