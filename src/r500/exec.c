@@ -370,12 +370,11 @@ static ls_lanes lanes_active(const worker *w)
     return w->fc.active & lanes_alive(w);
 }
 
-/* Lane of (thread-relative) sequence index: pixel coordinates of lane l. */
-static void lane_pixel(const worker *w, size_t s, int *x, int *y)
+/* Pixel coordinates of member pos (0 TL, 1 TR, 2 BL, 3 BR) of quad (qx, qy):
+ * the pixel of sequence index s is member s % 4 of quad s / 4, quads in
+ * row-major order, qw per row. */
+static void quad_pixel(const worker *w, unsigned qx, unsigned qy, unsigned pos, int *x, int *y)
 {
-    size_t q = s / 4;
-    unsigned pos = (unsigned)(s % 4); /* 0 TL, 1 TR, 2 BL, 3 BR */
-    unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
     unsigned row = pos >> 1;
     *x = (int)(2 * qx + (pos & 1));
     /* quad-top: which image row is the quad's "top" row for MDH/MDV */
@@ -712,8 +711,18 @@ static void run_thread(worker *w, size_t t)
     const unsigned n = (unsigned)(w->total_lanes - s0 < N ? w->total_lanes - s0 : N);
     const int W = job->width, H = job->height;
     ls_lanes all = ls_lanes_first(n), covered = 0;
+    /* quad_pixel's coordinates, the first quad found by division and then
+     * stepped (row-major quads) */
+    size_t q = s0 / 4;
+    unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
     for (unsigned l = 0; l < n; l++) {
-        lane_pixel(w, s0 + l, &w->px[l], &w->py[l]);
+        size_t s = s0 + l;
+        if (s / 4 != q) {
+            q = s / 4;
+            if (++qx == w->qw)
+                qx = 0, qy++;
+        }
+        quad_pixel(w, qx, qy, (unsigned)(s % 4), &w->px[l], &w->py[l]);
         if (w->px[l] < W && w->py[l] < H)
             covered |= (ls_lanes)1 << l;
         /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
@@ -732,8 +741,13 @@ static void run_thread(worker *w, size_t t)
      * lanes are cleared: the ALU computes whole blocks of 8 lanes. */
     for (unsigned r = 0; r < p->temps_used; r++)
         memset(w->temps[r], 0, sizeof w->temps[r]);
-    memset(w->out, 0, sizeof w->out);
-    memset(w->outw, 0, sizeof w->outw);
+    /* a render target no instruction writes has no result image and stays
+     * 0 in every thread */
+    for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
+        if (w->r->target[tgt])
+            memset(w->out[tgt], 0, sizeof w->out[tgt]);
+    if (w->r->w)
+        memset(w->outw, 0, sizeof w->outw);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4). */
     for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
         const r500_input *in = &job->inputs[r];

@@ -27,6 +27,7 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -660,6 +661,24 @@ static bool track_temps(const r500_prog *p, bool used[R500_NUM_TEMPS][4])
     return true;
 }
 
+/* The run-time functions of rt.c in the module (rt_module). */
+typedef struct rt_fns {
+    LLVMValueRef begin, fc, enter, leave, reenter;
+} rt_fns;
+
+static LLVMValueRef rt_call(cg *g, LLVMValueRef f, LLVMValueRef *args, unsigned n)
+{
+    return LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, n, "");
+}
+
+/* A local of n bytes (16-byte aligned) in the entry block. */
+static LLVMValueRef local_bytes(cg *g, size_t n)
+{
+    LLVMValueRef a = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, (unsigned)n), "");
+    LLVMSetAlignment(a, 16);
+    return a;
+}
+
 /* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
  * r500_seg): one block per head; a head starts a run of compiled
  * instructions (ALU/OUT, ending at the first FC instruction, which rt.c's
@@ -668,8 +687,7 @@ static bool track_temps(const r500_prog *p, bool used[R500_NUM_TEMPS][4])
  * step the function goes on at the block of the next slot (the slot after,
  * the static target, or any head through the dispatch block); elsewhere it
  * returns to the interpreter. */
-static void emit_prog(cg *g, const r500_prog *p, const bool *head, LLVMValueRef rt_begin,
-                      LLVMValueRef rt_fc)
+static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns *rt)
 {
     LLVMBasicBlockRef *blk = calloc(p->n + 1, sizeof *blk);
     if (!blk) {
@@ -698,6 +716,12 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, LLVMValueRef 
     g->inl = ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr);
     g->opt = ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr);
     LLVMValueRef fcp = ctx_field(g, c, offsetof(r500_seg_ctx, fc), g->ptr);
+    /* the context, issue state and counts in locals (rt.c) */
+    LLVMValueRef cl = local_bytes(g, sizeof(r500_seg_ctx));
+    LLVMValueRef ea[4] = {c, cl, local_bytes(g, sizeof(r500_thread_state)),
+                          local_bytes(g, sizeof(r500_stats))};
+    rt_call(g, rt->enter, ea, 4);
+    LLVMValueRef lv[2] = {c, cl};
     g->pred = field_ptr(g, fcp, offsetof(r500_fc_thread, pred));
     g->alu_res = field_ptr(g, fcp, offsetof(r500_fc_thread, alu_result));
     bool used[R500_NUM_TEMPS][4];
@@ -722,6 +746,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, LLVMValueRef 
     LLVMPositionBuilderAtEnd(g->b, exit);
     LLVMValueRef ret = LLVMBuildPhi(g->b, g->i32, "ret");
     LLVMAddIncoming(ret, &dslot, &dispatch, 1);
+    rt_call(g, rt->leave, lv, 2);
     regs_sync(g, true);
     LLVMBuildRet(g->b, ret);
 
@@ -748,18 +773,17 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, LLVMValueRef 
                     break;
                 }
             }
-            LLVMValueRef args[5] = {c, ci32(g, len), ci32(g, n_alu), ci32(g, n_out), ci32(g, n_fc)};
-            LLVMValueRef ok = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(rt_begin), rt_begin,
-                                             args, 5, "");
+            LLVMValueRef args[5] = {cl, ci32(g, len), ci32(g, n_alu), ci32(g, n_out), ci32(g, n_fc)};
+            LLVMValueRef ok = rt_call(g, rt->begin, args, 5);
             LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
             LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
             LLVMValueRef si = ci32(g, (unsigned)i);
             LLVMAddIncoming(ret, &si, &here, 1);
             LLVMBuildCondBr(g->b, ok, run, exit);
             LLVMPositionBuilderAtEnd(g->b, run);
-            g->active = ctx_field(g, c, offsetof(r500_seg_ctx, active), g->i64);
-            g->alive = ctx_field(g, c, offsetof(r500_seg_ctx, alive), g->i64);
-            g->al = ctx_field(g, c, offsetof(r500_seg_ctx, al), g->i32);
+            g->active = ctx_field(g, cl, offsetof(r500_seg_ctx, active), g->i64);
+            g->alive = ctx_field(g, cl, offsetof(r500_seg_ctx, alive), g->i64);
+            g->al = ctx_field(g, cl, offsetof(r500_seg_ctx, al), g->i32);
             for (size_t k = i; k <= last; k++) {
                 if (p->x[k].type == R500_TYPE_FC)
                     break;
@@ -788,14 +812,16 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, LLVMValueRef 
             if (fi.b_pop_cnt && (fi.b_op0 == 1 || fi.b_op1 == 1))
                 fi.b_else = false;
 #endif
-            LLVMValueRef fargs[5] = {c, const_bytes(g, &fi, sizeof fi), st_g, fco_g,
+            LLVMValueRef fargs[6] = {c, cl, const_bytes(g, &fi, sizeof fi), st_g, fco_g,
                                      ci32(g, (unsigned)last)};
-            np = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(rt_fc), rt_fc, fargs, 5, "");
+            np = rt_call(g, rt->fc, fargs, 6);
         } else {
+            rt_call(g, rt->leave, lv, 2);
             regs_sync(g, true);
             LLVMValueRef args[2] = {c, ci32(g, (unsigned)i)};
             np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
             regs_sync(g, false);
+            rt_call(g, rt->reenter, lv, 2);
         }
         /* the next slot: the one after, the static target, else dispatch */
         LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
@@ -865,8 +891,7 @@ extern const size_t r500_jit_rt_bc_len;
 /* A new module in ctx holding rt.c's functions; rt_begin/rt_fc: the two
  * entry points (inlined wherever they are called), every other function
  * internal. NULL on a bitcode error (d set). */
-static LLVMModuleRef rt_module(LLVMContextRef ctx, LLVMValueRef *rt_begin, LLVMValueRef *rt_fc,
-                               ls_diag *d)
+static LLVMModuleRef rt_module(LLVMContextRef ctx, rt_fns *rt, ls_diag *d)
 {
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(
         (const char *)r500_jit_rt_bc, r500_jit_rt_bc_len, "r500_jit_rt");
@@ -880,20 +905,33 @@ static LLVMModuleRef rt_module(LLVMContextRef ctx, LLVMValueRef *rt_begin, LLVMV
     LLVMDisposeMemoryBuffer(mb);
     unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
     unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
+    unsigned cold = LLVMGetEnumAttributeKindForName("cold", 4);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        /* the paths of faults and of changing active masks are rare: out of
+         * the way of the registers */
+        bool is_cold = !strcmp(name, "fault") || !strcmp(name, "r500_exec_seg_fault") ||
+                       !strcmp(name, "r500_exec_flush_work") || !strcmp(name, "ls_diag_set") ||
+                       !strcmp(name, "r500_value_name");
+        if (is_cold)
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(ctx, cold, 0));
         if (LLVMIsDeclaration(f))
             continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
-        LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        if (strcmp(name, "fault")) /* fault paths stay calls */
+        if (!is_cold) {
+            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                     LLVMCreateEnumAttribute(ctx, always, 0));
+        }
     }
-    *rt_begin = LLVMGetNamedFunction(m, "r500_jit_rt_begin");
-    *rt_fc = LLVMGetNamedFunction(m, "r500_jit_rt_fc");
-    if (!*rt_begin || !*rt_fc) {
+    rt->begin = LLVMGetNamedFunction(m, "r500_jit_rt_begin");
+    rt->fc = LLVMGetNamedFunction(m, "r500_jit_rt_fc");
+    rt->enter = LLVMGetNamedFunction(m, "r500_jit_rt_enter");
+    rt->leave = LLVMGetNamedFunction(m, "r500_jit_rt_leave");
+    rt->reenter = LLVMGetNamedFunction(m, "r500_jit_rt_reenter");
+    if (!rt->begin || !rt->fc || !rt->enter || !rt->leave || !rt->reenter) {
         LLVMDisposeModule(m);
         ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: the run-time bitcode lacks its functions");
         return NULL;
@@ -960,8 +998,11 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     cg g;
     memset(&g, 0, sizeof g);
     g.ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    LLVMValueRef rt_begin = NULL, rt_fc = NULL;
-    g.mod = rt_module(g.ctx, &rt_begin, &rt_fc, d);
+    /* opaque pointers, whatever the bitcode's clang wrote (clang 14 writes
+     * typed ones) */
+    LLVMContextSetOpaquePointers(g.ctx, 1);
+    rt_fns rt;
+    g.mod = rt_module(g.ctx, &rt, d);
     if (!g.mod) {
         free(head);
         LLVMOrcDisposeThreadSafeContext(tsc);
@@ -982,7 +1023,7 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     g.trans_ty = LLVMFunctionType(g.f32, tp, 3, 0);
     g.job = job;
     g.nb = (job->thread_size + VW - 1) / VW;
-    emit_prog(&g, p, head, rt_begin, rt_fc);
+    emit_prog(&g, p, head, &rt);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i] && compilable(&p->x[i]))
             jp->nsegs++;
@@ -1006,10 +1047,12 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         LLVMSetTarget(g.mod, triple);
         LLVMDisposeMessage(triple);
         LLVMSetDataLayout(g.mod, LLVMOrcLLJITGetDataLayoutStr(jp->jit));
+        if (getenv("R500_JIT_DUMP_TMP")) { char *msg = NULL; if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg)) fprintf(stderr, "VERIFY: %.2000s\n", msg); LLVMDisposeMessage(msg); }
         LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
         if ((e = LLVMRunPasses(g.mod, "default<O2>", NULL, po)))
             st = llvm_err(e, "optimisation", d);
         LLVMDisposePassBuilderOptions(po);
+        if (getenv("R500_JIT_DUMP_TMP")) LLVMPrintModuleToFile(g.mod, getenv("R500_JIT_DUMP_TMP"), NULL);
         if (st == LS_OK && !resolve_externals(&g, d))
             st = LS_ERR_IO;
         LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
