@@ -1,23 +1,27 @@
-/* R500 JIT engine (docs/r500-jit.md): runs of ALU/OUT instructions compiled
- * to native code with LLVM (ORC LLJIT, C API); flow control, TEX, MDH/MDV,
- * faulting instructions, the watchdog's last steps and traces stay with the
- * interpreter (exec.c, fc.c), which calls the compiled runs through the
- * segment table (exec_internal.h, r500_seg).
+/* R500 JIT engine (docs/r500-jit.md): a program compiled to one native
+ * function with LLVM (ORC LLJIT, C API) that runs a whole thread: ALU/OUT
+ * instructions compiled here, FC instructions executed by fc.c's own
+ * r500_fc_exec, compiled from the same source to bitcode (rt.c) and inlined
+ * with the instruction, the FC registers and options as constants; TEX,
+ * MDH/MDV, faulting instructions, the watchdog's last steps and traces stay
+ * with the interpreter (exec.c), through the segment table (exec_internal.h,
+ * r500_seg).
  *
  * This layer depends on the interpreter and reuses its rules; the interpreter
- * never depends on it. Each compiled run executes, for each block of 8 lanes
- * in turn, every instruction of the run on that block: ALU/OUT instructions
- * are lane-local (MDH/MDV, which read quad neighbours, are not compiled), and
- * aL and the active masks do not change inside a run, so the order of blocks
- * and instructions gives the same values as r500_alu_exec instruction by
- * instruction. Everything r500_alu_exec decides per instruction — sources,
- * swizzles, modifiers, presubtract, the opcodes, OMOD, clamp, write masks,
- * predicate selects — is decided here at compile time, and the model options
- * are baked in; constant values are read from memory as the interpreter
- * reads them (load_splat). The transcendental
- * functions are calls of the interpreter's own r500_alu_transcendental; the
- * other operations are the same IEEE single-precision operations, written
- * out as alu.c writes them (no fusing, no fast-math flags). */
+ * never depends on it. The thread's blocks of VW lanes are unrolled: each
+ * instruction is emitted once per block (ALU/OUT instructions are lane-local:
+ * MDH/MDV, which read quad neighbours, are not compiled; aL and the active
+ * masks change only at FC instructions). Temp channels the compiled
+ * instructions name live in locals LLVM keeps in registers, written back to
+ * the worker's memory around every interpreter step and on return.
+ * Everything r500_alu_exec decides per instruction — sources, swizzles,
+ * modifiers, presubtract, the opcodes, OMOD, clamp, write masks, predicate
+ * selects — is decided here at compile time, and the model options are baked
+ * in; constant values are read from memory as the interpreter reads them
+ * (load_splat). The transcendental functions are calls of the interpreter's
+ * own r500_alu_transcendental; the other operations are the same IEEE
+ * single-precision operations, written out as alu.c writes them (no fusing,
+ * no fast-math flags). */
 #include <float.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -27,7 +31,6 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -1047,12 +1050,10 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         LLVMSetTarget(g.mod, triple);
         LLVMDisposeMessage(triple);
         LLVMSetDataLayout(g.mod, LLVMOrcLLJITGetDataLayoutStr(jp->jit));
-        if (getenv("R500_JIT_DUMP_TMP")) { char *msg = NULL; if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg)) fprintf(stderr, "VERIFY: %.2000s\n", msg); LLVMDisposeMessage(msg); }
         LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
         if ((e = LLVMRunPasses(g.mod, "default<O2>", NULL, po)))
             st = llvm_err(e, "optimisation", d);
         LLVMDisposePassBuilderOptions(po);
-        if (getenv("R500_JIT_DUMP_TMP")) LLVMPrintModuleToFile(g.mod, getenv("R500_JIT_DUMP_TMP"), NULL);
         if (st == LS_OK && !resolve_externals(&g, d))
             st = LS_ERR_IO;
         LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
