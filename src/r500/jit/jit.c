@@ -59,6 +59,7 @@ typedef struct cg {
      * goes to the worker's memory */
     bool regs;
     unsigned nb, bi; /* blocks of VW lanes per thread; the block being emitted */
+    LLVMValueRef fcp; /* the thread's r500_fc_thread */
     LLVMValueRef treg[R500_NUM_TEMPS][4][RL / VW];
     /* values of the instruction being emitted known to be finite and
      * non-zero in every lane (fnz_note): their products need no
@@ -629,6 +630,21 @@ static void track_src(const r500_xinst *x, unsigned sel, unsigned swz, bool used
         used[s->index][swz] = true;
 }
 
+/* The locals pred[4] and alu_res <-> the thread's FC state. */
+static void masks_sync(cg *g, bool to_memory)
+{
+    for (unsigned k = 0; k < 5; k++) {
+        LLVMValueRef idx = ci32(g, k);
+        LLVMValueRef loc = k < 4 ? LLVMBuildGEP2(g->b, g->i64, g->pred, &idx, 1, "") : g->alu_res;
+        LLVMValueRef mem = field_ptr(g, g->fcp, k < 4 ? offsetof(r500_fc_thread, pred) + 8 * k
+                                                      : offsetof(r500_fc_thread, alu_result));
+        if (to_memory)
+            LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, loc, ""), mem);
+        else
+            LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, mem, ""), loc);
+    }
+}
+
 /* Mark the temp channels compiled instructions read (sel_chan, srcp) or
  * write; false when one is addressed relative to aL (then every temp stays
  * in memory). A channel not marked is read from memory, which the
@@ -725,8 +741,12 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                           local_bytes(g, sizeof(r500_stats))};
     rt_call(g, rt->enter, ea, 4);
     LLVMValueRef lv[2] = {c, cl};
-    g->pred = field_ptr(g, fcp, offsetof(r500_fc_thread, pred));
-    g->alu_res = field_ptr(g, fcp, offsetof(r500_fc_thread, alu_result));
+    /* the predicate bits and the ALU result in locals too (the FC unit
+     * reads them: written back before FC instructions and steps) */
+    g->fcp = fcp;
+    g->pred = LLVMBuildAlloca(g->b, LLVMArrayType(g->i64, 4), "");
+    g->alu_res = LLVMBuildAlloca(g->b, g->i64, "");
+    masks_sync(g, false);
     bool used[R500_NUM_TEMPS][4];
     g->regs = track_temps(p, used);
     memset(g->treg, 0, sizeof g->treg);
@@ -751,6 +771,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     LLVMAddIncoming(ret, &dslot, &dispatch, 1);
     rt_call(g, rt->leave, lv, 2);
     regs_sync(g, true);
+    masks_sync(g, true);
     LLVMBuildRet(g->b, ret);
 
     LLVMTypeRef step_ty = LLVMFunctionType(g->i32, pa, 2, 0);
@@ -817,13 +838,17 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
 #endif
             LLVMValueRef fargs[6] = {c, cl, const_bytes(g, &fi, sizeof fi), st_g, fco_g,
                                      ci32(g, (unsigned)last)};
+            masks_sync(g, true);
             np = rt_call(g, rt->fc, fargs, 6);
+            masks_sync(g, false);
         } else {
             rt_call(g, rt->leave, lv, 2);
             regs_sync(g, true);
+            masks_sync(g, true);
             LLVMValueRef args[2] = {c, ci32(g, (unsigned)i)};
             np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
             regs_sync(g, false);
+            masks_sync(g, false);
             rt_call(g, rt->reenter, lv, 2);
         }
         /* the next slot: the one after, the static target, else dispatch */
