@@ -113,6 +113,8 @@ bool cli_flag(const cli_args *a, const char *name);
 /* Integer option in lo..hi; absent: *out unchanged. CLI_OK or a usage error. */
 int cli_opt_long(cli_args *a, const char *name, long lo, long hi, long *out);
 /* --size-like option WxH (1..16384 each); absent: unchanged. */
+/* --NAME as a number >= 0 into *out (untouched when absent); else a usage error. */
+int cli_opt_nonneg(cli_args *a, const char *name, double *out);
 int cli_opt_size(cli_args *a, const char *name, int *w, int *h);
 
 /* ---- messages ---------------------------------------------------------- */

@@ -298,13 +298,8 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         rc = cli_opt_long(a, "reps", 1, 1000, &reps);
     if (rc)
         return rc;
-    const char *tv = cli_get(a, "tolerance");
-    if (tv) {
-        char *end;
-        tol = strtod(tv, &end);
-        if (end == tv || *end || !(tol >= 0))
-            return cli_usage(a, "--tolerance %s: expected a number >= 0", tv);
-    }
+    if ((rc = cli_opt_nonneg(a, "tolerance", &tol)))
+        return rc;
     const char **uni = calloc(a->nov + 1, sizeof *uni);
     if (!uni)
         return cli_err(a, CLI_INTERNAL, "out of memory");
