@@ -4,7 +4,9 @@
 #   scripts/deps.sh --check   also the optional ones used by `make check`
 #                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages,
 #                             Chromium + Node for the viewer tests,
-#                             LLVM for the R500 JIT engine);
+#                             LLVM + clang (no newer than LLVM: it compiles
+#                             fc.c to the bitcode the JIT inlines) for the
+#                             R500 JIT engine);
 #                             their tests are skipped with a message if absent.
 #   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
 #                             devscripts) - nothing else uses them.
