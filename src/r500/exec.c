@@ -328,6 +328,7 @@ typedef struct worker {
     size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
+    const float *ucol, *vrow; /* (x + 0.5) / W for x = 0..W, (y + 0.5) / H for y = 0..H */
     r500_stats st;
     run_limits *lim;
     r500_fault faults[R500_FAULTS_KEPT]; /* this worker's lowest threads' faults */
@@ -755,7 +756,8 @@ static void run_thread(worker *w, size_t t)
             continue;
         for (unsigned l = 0; l < n; l++) {
             float v[4];
-            float u = ((float)w->px[l] + 0.5f) / (float)W, vv = ((float)w->py[l] + 0.5f) / (float)H;
+            /* ((float)x + 0.5f) / (float)W, (y likewise), from the run's tables */
+            float u = w->ucol[w->px[l]], vv = w->vrow[w->py[l]];
             switch (in->kind) {
             case R500_INPUT_UV:
                 v[0] = u, v[1] = vv, v[2] = 0.0f, v[3] = 1.0f;
@@ -1028,7 +1030,15 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         chunk = nthreads / (8 * (size_t)nw);
     if (chunk < 1)
         chunk = 1;
-    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws;
+    /* the inputs' coordinates per column and row (helper pixels reach x = W,
+     * y = H), computed once */
+    float *ucol = malloc(((size_t)job->width + 1) * sizeof *ucol);
+    float *vrow = malloc(((size_t)job->height + 1) * sizeof *vrow);
+    for (int x = 0; ucol && x <= job->width; x++)
+        ucol[x] = ((float)x + 0.5f) / (float)job->width;
+    for (int y = 0; vrow && y <= job->height; y++)
+        vrow[y] = ((float)y + 0.5f) / (float)job->height;
+    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws || !ucol || !vrow;
     for (unsigned i = 0; !oom && i < nw; i++) {
         ws[i] = aligned_alloc(64, (sizeof(worker) + 63) & ~(size_t)63);
         if (!ws[i]) {
@@ -1050,6 +1060,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         w->nthreads = nthreads;
         w->total_lanes = total;
         w->qw = qw;
+        w->ucol = ucol;
+        w->vrow = vrow;
         w->st.thread_insts = r->stats.thread_insts;
         w->lim = &lim;
     }
@@ -1057,6 +1069,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         for (unsigned i = 0; ws && i < nw; i++)
             free(ws[i]);
         free(ws);
+        free(ucol);
+        free(vrow);
         r500_result_free(r);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d run",
                            job->width, job->height);
@@ -1086,6 +1100,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     }
     free(tids);
     free(started);
+    free(ucol);
+    free(vrow);
 
     r500_stats *s = &r->stats;
     s->threads = nthreads;
