@@ -101,67 +101,67 @@ int cli_r500_draw(cli_args *a)
         if (r500_raster_options_set(&ro.raster, name, eq + 1, &d))
             return cli_report(a, &d);
     }
-    mesa_capture c;
     ls_diag d;
-    if (mesa_capture_load(dir, (unsigned)cs, &c, &d))
+    mesa_replay rp;
+    mesa_replay_options rpo;
+    mesa_replay_options_default(&rpo);
+    rpo.first_cs = (unsigned)cs;
+    rpo.max_cs = 1;
+    if (mesa_replay_open(dir, &rpo, &rp, &d))
         return cli_report(a, &d);
-    mesa_exec e;
+    const mesa_exec *ep = &rp.all.ex[0];
     char name[64];
     snprintf(name, sizeof name, "cs_%04ld.ib", cs);
-    ls_status st = mesa_exec_stream(name, c.ib, c.n, c.relocs, c.nrelocs_dw, c.bos, c.nbos, NULL,
-                                    &e, &d);
-    mesa_capture_free(&c);
-    if (st)
-        return cli_report(a, &d);
     if (vertices) {
         ls_buf b;
         ls_buf_init(&b);
-        mesa_exec_json(&e, name, &b);
+        mesa_exec_json(ep, name, &b);
         rc = cli_write(a, out ? out : "-", &b);
-        for (size_t k = 0; k < e.ndraws && rc == CLI_OK; k++)
-            if (e.draws[k].status)
-                rc = cli_report(a, &e.draws[k].diag);
+        for (size_t k = 0; k < ep->ndraws && rc == CLI_OK; k++)
+            if (ep->draws[k].status)
+                rc = cli_report(a, &ep->draws[k].diag);
         ls_buf_free(&b);
-        mesa_exec_free(&e);
+        mesa_replay_free(&rp);
         return rc;
     }
-    if (!w && !mesa_exec_target_size(&e, &w, &h)) {
-        mesa_exec_free(&e);
+    if (!w && !mesa_exec_target_size(ep, &w, &h)) {
+        mesa_replay_free(&rp);
         return cli_err(a, CLI_USAGE, "%s: no draw sets up a scissor; give --size WxH", name);
     }
     if (w > 8192 || h > 8192) {
-        mesa_exec_free(&e);
+        mesa_replay_free(&rp);
         return cli_err(a, CLI_USAGE, "%s: the target is %dx%d; at most 8192x8192", name, w, h);
     }
     float *rgba = calloc((size_t)w * (size_t)h * 4, sizeof *rgba);
     if (!rgba) {
-        mesa_exec_free(&e);
+        mesa_replay_free(&rp);
         return cli_err(a, CLI_INTERNAL, "out of memory");
     }
-    r500_target tgt = {.width = w, .height = h, .rgba = rgba};
     ro.width = w, ro.height = h, ro.workers = (unsigned)workers;
-    ro.out = r500_target_store, ro.out_ctx = &tgt;
     r500_raster_stats s;
     memset(&s, 0, sizeof s);
     size_t nrun = 0;
     uint64_t nverts = 0;
     int drc = CLI_OK;
-    for (size_t k = 0; k < e.ndraws; k++) {
+    for (size_t k = 0; k < ep->ndraws; k++) {
         ls_diag dd;
         ls_diag_clear(&dd);
-        if (mesa_exec_render_draw(&e, k, &ro, &s, &dd) != LS_OK) {
+        if (mesa_replay_draw(&rp, k, &ro, &s, &dd) != LS_OK) {
             int r = cli_report(a, &dd);
             drc = drc ? drc : r;
             continue;
         }
         nrun++;
-        nverts += e.draws[k].nverts;
+        nverts += ep->draws[k].nverts;
     }
+    /* the colour buffer read back (format and tiling decoded), or the plain
+     * store's image when no draw names a colour buffer */
+    mesa_replay_frame(&rp, w, h, rgba);
     rc = cli_write_frame(a, out, raw, rgba, w, h);
     if (spath && rc == CLI_OK) {
         ls_buf b;
         ls_buf_init(&b);
-        stats_json(&b, name, w, h, e.ndraws, nrun, nverts, &s, &e);
+        stats_json(&b, name, w, h, ep->ndraws, nrun, nverts, &s, ep);
         rc = cli_write(a, spath, &b);
         ls_buf_free(&b);
     }
@@ -169,11 +169,11 @@ int cli_r500_draw(cli_args *a)
         fprintf(stderr,
                 "%s: %dx%d, %zu of %zu draws, %llu vertices, %llu primitives, %llu triangles, "
                 "%llu pixels, %llu killed, %llu faulted threads; %zu unknown registers\n",
-                name, w, h, nrun, e.ndraws, (unsigned long long)nverts,
+                name, w, h, nrun, ep->ndraws, (unsigned long long)nverts,
                 (unsigned long long)s.prims, (unsigned long long)s.triangles,
                 (unsigned long long)s.pixels, (unsigned long long)s.killed,
-                (unsigned long long)s.faulted_threads, e.nunknown);
+                (unsigned long long)s.faulted_threads, ep->nunknown);
     free(rgba);
-    mesa_exec_free(&e);
+    mesa_replay_free(&rp);
     return rc ? rc : drc;
 }

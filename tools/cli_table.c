@@ -154,8 +154,8 @@ static const cli_opt r500_vs_run_opts[] = {
      "_ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     {"model", 0, "NAME=VALUE",
-     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps, vs-inputs, vs-outputs, "
-     "vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
+     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-zero-times-anything, vs-minmax-nan, vs-temps, "
+     "vs-alt-temps, vs-inputs, vs-outputs, vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
      "(docs/assumptions.md)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     END,
@@ -193,7 +193,8 @@ static const cli_opt r500_draw_opts[] = {
     {"size", 0, "WxH", "the colour buffer's size", "SC_SCISSOR1 + 1 (the largest over the draws)",
      NULL, 0, NULL},
     {"model", 0, "NAME=VALUE",
-     "raster-subpixel, clip-z, interp-position, color-interp (docs/assumptions.md)", NULL, NULL,
+     "raster-subpixel, clip-z, interp-position, color-interp, point-minmax, face-sign, "
+     "point-stuff (docs/assumptions.md)", NULL, NULL,
      CLI_O_REPEAT, NULL},
     {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
@@ -348,8 +349,30 @@ static const cli_opt mesa_decode_opts[] = {
      NULL, 0, NULL},                                                                                \
     {"timeout", 0, "SECONDS", "stop lockstep's run (a fault) after this time", "0 = none", NULL, 0, NULL}
 
+/* the scene options of mesa run|check (docs/mesa.md "Scenes"): given to the
+ * GL program's every run */
+#define MESA_SCENE_OPTS                                                                           \
+    {"texture", 0, "SAMPLER=SOURCE",                                                              \
+     "a texture for the sampler uniform SAMPLER (units 0.. in order): a PNG file, checker or "    \
+     "rgbw; ',nearest' and ',clamp' change the linear filter and the repeat wrap",                \
+     NULL, NULL, CLI_O_REPEAT, NULL},                                                             \
+    {"mesh", 0, "FILE", "draw FILE's triangles ([vertex data] rows: NAME/float/N columns bound "   \
+     "to the attributes of those names) instead of the quad; one draw per --mesh, in order",      \
+     NULL, NULL, CLI_O_REPEAT, NULL},                                                             \
+    {"depth", 0, NULL, "a 24-bit depth buffer cleared to 1, depth test GL_LESS", NULL, NULL, 0,    \
+     NULL},                                                                                        \
+    {"blend", 0, "SRC,DST", "blend with these glBlendFunc factors (zero, one, src_color, "        \
+     "src_alpha, dst_color, dst_alpha, their one_minus_ forms, src_alpha_saturate)",              \
+     NULL, NULL, 0, NULL},                                                                        \
+    {"clear", 0, "R,G,B,A", "the clear colour", "0,0,0,0", NULL, 0, NULL},                         \
+    {"rgba8", 0, NULL, "an RGBA8 colour buffer in both runs, as applications use (default: "      \
+     "RGBA32F, exact shader outputs)", NULL, NULL, 0, NULL},                                      \
+    {"capture", 0, "DIR", "keep r300's capture (streams, buffer objects, log) in DIR, new or "     \
+     "empty, for `lockstep r500 draw DIR`", NULL, NULL, CLI_O_DIR, NULL}
+
 static const cli_opt mesa_run_opts[] = {
     MESA_COMMON_OPTS,
+    MESA_SCENE_OPTS,
     MESA_LIMIT_OPTS,
     {"output", 'o', "FILE.png", "the image ('-' = stdout)", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"stats", 0, "FILE.json", "lockstep's statistics (as r500 run --stats)", NULL, NULL,
@@ -362,10 +385,12 @@ static const cli_opt mesa_run_opts[] = {
 
 static const cli_opt mesa_check_opts[] = {
     MESA_COMMON_OPTS,
+    MESA_SCENE_OPTS,
     MESA_LIMIT_OPTS,
     {"tolerance", 0, "T", "largest |difference| per channel that agrees", "1e-3", NULL, 0, NULL},
     {"output", 'o', "FILE.png",
      "also write lockstep's image, and the difference as FILE.png.diff.png", NULL, NULL, CLI_O_OUT, NULL},
+    {"reference", 0, "FILE.png", "also write llvmpipe's image", NULL, NULL, CLI_O_OUT, NULL},
     {"stats", 0, "FILE.json", "lockstep's statistics", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"trace", 0, "FILE.json", "lockstep's trace", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},

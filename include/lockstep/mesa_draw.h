@@ -141,6 +141,7 @@ typedef struct mesa_exec_draw {
     long cb_reloc[4];      /* relocation index of the buffer RB3D_COLOROFFSETn is an
                               offset into (the NOP after its write), -1: none */
     long zb_reloc;         /* the same for ZB_DEPTHOFFSET */
+    long tx_reloc[16];     /* the same for TX_OFFSET_n (r300_emit_textures_state) */
 } mesa_exec_draw;
 
 /* The draw's vertices in the rasterizer's form (include/lockstep/r500_raster.h):
@@ -193,15 +194,38 @@ typedef struct mesa_render_options {
     unsigned workers;           /* fragment-run threads (r500_job.workers; 0 = cores) */
     r500_frag_out_fn out;       /* where fragments go (the render backend's hook), with */
     void *out_ctx;              /* its context: e.g. r500_target_store and an r500_target */
+    /* Texture memory: relocation k's buffer object is bo_mem[k] (bo_size[k]
+     * bytes, nbos relocations; NULL: none). The draw's 16 texture units are
+     * bound from its TX_* registers, unit n reading the buffer its TX_OFFSET_n
+     * relocation names (mesa_exec_draw.tx_reloc). */
+    uint8_t *const *bo_mem;
+    const size_t *bo_size;
+    size_t nbos;
+    const r500_tx_options *tx;  /* texture-unit model options (NULL: defaults) */
+    const r500_rb_options *rb;  /* render-backend model options (NULL: defaults) */
 } mesa_render_options;
 
 /* Draw k of an executed stream through clipping, set-up, scan conversion,
  * RS interpolation and its fragment program (the state of draw k's
- * snapshot); every covered, not killed pixel goes to o->out. Adds to *st
- * (may be NULL). A draw that stopped in the executor returns its status and
+ * snapshot); every covered, not killed pixel goes to o->out. The job's 16
+ * samplers are bound first (mesa_exec_bind_textures). Adds to *st (may be
+ * NULL). A draw that stopped in the executor returns its status and
  * diagnostic; a fragment-run error names the draw and its dword. */
 ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_options *o,
                                 r500_raster_stats *st, ls_diag *d);
+
+/* Bind job's 16 samplers for draw dr (r500_job_bind_tx_units): the TX_*
+ * registers of its snapshot (TX_ENABLE, TX_FILTER0/1, TX_FILTER4,
+ * TX_FORMAT0/1/2, TX_BORDER_COLOR, TX_OFFSET) and, for each enabled unit n,
+ * the buffer object of relocation dr->tx_reloc[n] in bo_mem/bo_size. An
+ * enabled unit without a relocation or captured buffer, or whose registers
+ * describe a texture its buffer cannot hold (a pitch below the width, an
+ * unknown format, a texture past the buffer's end) fails with a diagnostic
+ * naming the register and the unit; nothing is read out of bounds. */
+struct r500_job;
+ls_status mesa_exec_bind_textures(struct r500_job *job, const mesa_exec_draw *dr,
+                                  uint8_t *const *bo_mem, const size_t *bo_size, size_t nbos,
+                                  const r500_tx_options *tx, ls_diag *d);
 
 /* Every submission of a capture directory, cs_0000 … in order (until the
  * first missing number), each executed with its own relocations and buffer
@@ -242,14 +266,16 @@ ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t
 /* The r500_frag_out_fn of a mesa_rb_target (context: the target). */
 void mesa_rb_out(void *t, const r500_fragment *f);
 
-/* Name of any R5xx 3D register by byte address (the vertex side's, the
- * fragment side's, the raster blocks', and those no stage models yet:
- * src/mesa/regnames.c), e.g. "ZB_CNTL", "TX_FORMAT0_3". False (and "") for
- * an address no table names. */
-bool mesa_reg_name(uint32_t addr, char *buf, size_t n);
-
-/* Name of a register the vertex side knows (byte address), or NULL. */
-const char *mesa_vf_reg_name(uint32_t addr);
+/* The one way a draw of a stream runs over buffer objects (r500 draw, mesa
+ * run/check, piglit replays and the live device): mesa_rb_bind_draw, then
+ * mesa_exec_render_draw with the texture units bound to the same buffers
+ * (o->bo_mem / bo_size / nbos are replaced by the arguments) and fragments
+ * through mesa_rb_out into t. A draw without a colour buffer writes into
+ * t->plain, or is not run when t->plain is NULL (returns LS_OK, t->bound
+ * false). o->out / out_ctx are not used. Errors name the draw. */
+ls_status mesa_render_bo_draw(const mesa_exec *e, size_t k, mesa_rb_target *t,
+                              uint8_t *const *bo_mem, const size_t *bo_size, size_t nbos,
+                              const mesa_render_options *o, r500_raster_stats *st, ls_diag *d);
 
 /* A capture directory (docs/mesa.md "Capture directory"): cs_NNNN.ib,
  * cs_NNNN.relocs and cs_NNNN.bo_K (relocation K's buffer contents). */
@@ -264,6 +290,79 @@ typedef struct mesa_capture {
 } mesa_capture;
 ls_status mesa_capture_load(const char *dir, unsigned cs_index, mesa_capture *c, ls_diag *d);
 void mesa_capture_free(mesa_capture *c);
+
+/* ---- replaying a capture directory over live buffer objects ----------------
+ * (src/mesa/render_replay.c) Every submission cs_NNNN of a capture is
+ * executed; its draws then run in order through mesa_render_bo_draw into
+ * writable copies of the buffer objects. A buffer object is one GEM handle
+ * (the relocation's first dword) over the whole capture: when a later
+ * submission names the same handle, the copy the earlier draws wrote stays,
+ * and only the bytes the capture shows changed since the handle's previous
+ * capture (the CPU's writes: uploads, maps) are taken from the new capture
+ * (model option "bo-carry", docs/assumptions.md). */
+typedef struct mesa_replay_options {
+    mesa_exec_options exec;
+    unsigned first_cs;     /* first submission replayed (default 0) */
+    unsigned max_cs;       /* at most this many submissions (0: all until a gap) */
+    bool bo_carry;         /* "bo-carry" = merge (true, default) | capture */
+    bool plain_unorm8;     /* the plain store rounds as RGBA8 stores (r500_target.unorm8) */
+} mesa_replay_options;
+void mesa_replay_options_default(mesa_replay_options *o);
+
+typedef struct mesa_replay_bo {
+    uint32_t handle;
+    uint8_t *mem;          /* the live contents (owned) */
+    size_t size;
+    const uint8_t *synced; /* the capture it was last brought up to date with */
+    size_t active_in;      /* submission that last activated it (+1; 0 none) */
+    bool retired;          /* the handle now names another buffer */
+} mesa_replay_bo;
+
+typedef struct mesa_replay {
+    mesa_exec_all all;     /* the executed submissions; draws numbered over all */
+    mesa_capture *caps;    /* each submission's capture (its buffers stay loaded) */
+    unsigned first_cs;
+    mesa_replay_bo *bo;    /* live buffer objects by handle */
+    size_t nbo;
+    size_t cur;            /* submission whose buffers are active (+1; 0 none) */
+    uint8_t **bo_mem;      /* the active submission's relocations -> live memory */
+    size_t *bo_size;
+    size_t nrel;
+    mesa_rb_target rt;     /* the render backend; rt.rb: the last colour buffer bound */
+    bool any_cb;           /* some draw of the frame's size wrote through a colour buffer */
+    r500_rb frame;         /* the last such draw's binding: the frame read back */
+    r500_target plain;     /* the fallback store (allocated at the first draw) */
+    size_t next;           /* draws before this one have been run (or passed) */
+    mesa_replay_options opt;
+} mesa_replay;
+
+ls_status mesa_replay_open(const char *dir, const mesa_replay_options *o, mesa_replay *r,
+                           ls_diag *d);
+/* Run draw n (n >= every draw run before; draws in between are passed
+ * without running, their submissions' buffers still carried) with the
+ * width, height, raster, workers and model options of ro. */
+ls_status mesa_replay_draw(mesa_replay *r, size_t n, const mesa_render_options *ro,
+                           r500_raster_stats *st, ls_diag *d);
+/* The frame as it stands (width x height float RGBA, row 0 = window y 0):
+ * colour buffer 0 of the last draw that bound one, read back by decoding
+ * its format and tiling (r500_rb_read_color); else the plain store's image
+ * (zeros before any draw). */
+void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba);
+/* The GEM handle of the buffer draw n renders into (its RB3D_COLOROFFSET0
+ * relocation), or -1. A harness tells its own draws from r300's blits
+ * (texture uploads draw into the texture's buffer) by it. */
+long mesa_replay_cb_handle(const mesa_replay *r, size_t n);
+void mesa_replay_free(mesa_replay *r);
+
+/* Name of any R5xx 3D register by byte address (the vertex side's, the
+ * fragment side's, the raster blocks', and those no stage models yet:
+ * src/mesa/regnames.c), e.g. "ZB_CNTL", "TX_FORMAT0_3". False (and "") for
+ * an address no table names. */
+bool mesa_reg_name(uint32_t addr, char *buf, size_t n);
+
+/* Name of a register the vertex side knows (byte address), or NULL. */
+const char *mesa_vf_reg_name(uint32_t addr);
+
 
 #ifdef __cplusplus
 }

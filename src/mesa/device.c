@@ -114,9 +114,7 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
             for (size_t i = 0; rt && i < e.ndraws; i++) {
                 if (e.draws[i].status != LS_OK)
                     continue;
-                ls_status rs = mesa_rb_bind_draw(rt, &e.draws[i], mem, msz, nrel, w, h, NULL, &ed);
-                if (rs == LS_OK && rt->bound)
-                    rs = mesa_exec_render_draw(&e, i, &ro, NULL, &ed);
+                ls_status rs = mesa_render_bo_draw(&e, i, rt, mem, msz, nrel, &ro, NULL, &ed);
                 if (rs == LS_ERR_NOMEM) {
                     *d = ed;
                     st = rs;

@@ -243,6 +243,7 @@ typedef struct xstate {
     uint32_t last_reg;     /* byte address of the last register a type-0 packet wrote */
     long cb_reloc[4];      /* relocation of RB3D_COLOROFFSETn (-1: none) */
     long zb_reloc;         /* relocation of ZB_DEPTHOFFSET (-1: none) */
+    long tx_reloc[16];     /* relocation of TX_OFFSET_n (-1: none) */
 } xstate;
 
 static bool known_reg(uint32_t addr)
@@ -679,6 +680,8 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
     for (int t = 0; t < 4; t++)
         x->cb_reloc[t] = -1;
     x->zb_reloc = -1;
+    for (int t = 0; t < 16; t++)
+        x->tx_reloc[t] = -1;
     r500_raster_state_init(&x->raster, o->raster_width, o->raster_height);
     size_t i = 0;
     while (i < n) {
@@ -749,6 +752,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                 dr->raster = x->raster;
                 memcpy(dr->cb_reloc, x->cb_reloc, sizeof dr->cb_reloc);
                 dr->zb_reloc = x->zb_reloc;
+                memcpy(dr->tx_reloc, x->tx_reloc, sizeof dr->tx_reloc);
                 ls_diag_clear(&dr->diag);
                 if (out->ndraws <= out->cs.ndraws)
                     dr->frag = &out->cs.draws[out->ndraws - 1];
@@ -763,12 +767,18 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                  * register write names the buffer the offset is into (the
                  * kernel's r300_packet0_check adds its address). */
                 uint32_t a = prev_reg;
-                if ((a >= 0x4e28u && a <= 0x4e34u) || a == 0x4f20u) {
+                /* r300_emit_textures_state likewise: OUT_CS_REG(TX_OFFSET_n,
+                 * tile config) then OUT_CS_RELOC(texture) (r300.c adds the
+                 * buffer's offset to TX_OFFSET_0..15, 0x4540..0x457c). */
+                if ((a >= 0x4e28u && a <= 0x4e34u) || a == 0x4f20u ||
+                    (a >= 0x4540u && a <= 0x457cu)) {
                     char msg[160];
                     long rl = read_reloc(ib, n, i, nrelocs_dw, msg, sizeof msg);
                     if (a == 0x4f20u)
                         x->zb_reloc = rl;
-                    else
+                    else if (a >= 0x4540u && a <= 0x457cu)
+                        x->tx_reloc[(a - 0x4540u) / 4] = rl;
+                    else if (a >= 0x4e28u && a <= 0x4e34u)
                         x->cb_reloc[(a - 0x4e28u) / 4] = rl;
                 }
             } else if (op != 0x33) {
@@ -956,6 +966,8 @@ void mesa_exec_raster_vertices(const mesa_exec_draw *dr, r500_vertex *out)
         memset(o, 0, sizeof *o);
         const r500_vtx *in = &dr->verts[v];
         memcpy(o->pos, in->v[R500_VTX_POS], sizeof o->pos);
+        if ((dr->layout.present >> R500_VTX_PSIZE) & 1u)
+            o->psize = in->v[R500_VTX_PSIZE][0];
         unsigned t = 0;
         for (unsigned s = R500_VTX_TEX0; s <= R500_VTX_TEX7; s++)
             if ((dr->layout.present >> s) & 1u)

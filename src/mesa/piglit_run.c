@@ -42,21 +42,40 @@ int mesa_piglit_make_dirs(const char *path)
 
 /* ---- one test ----------------------------------------------------------- */
 
-/* The n-th draw over all submissions through the whole pipeline into fb,
- * stored as the RGBA8 colour buffer stores it (assumption piglit-rgba8). */
-static ls_status run_draw(const piglit_test *t, const mesa_exec_all *c, size_t n, float *fb,
+/* The test's next draw through the whole pipeline (the texture units and
+ * the render backend over the capture's buffer objects: mesa_replay_draw),
+ * after the blits r300 put before it (texture uploads: draws into another
+ * buffer than the frame's, whose handle is the last draw's colour buffer).
+ * *cursor is the next draw of the capture. A draw without a colour buffer
+ * stores into the plain image as the RGBA8 colour buffer stores it
+ * (assumption piglit-rgba8). */
+static ls_status run_draw(const piglit_test *t, mesa_replay *c, long frame, size_t *cursor,
                           r500_raster_stats *rs, ls_diag *d)
 {
-    r500_target tgt = {.width = t->width, .height = t->height, .rgba = fb, .unorm8 = true};
     mesa_render_options ro;
     memset(&ro, 0, sizeof ro);
     ro.width = t->width;
     ro.height = t->height;
     r500_raster_options_default(&ro.raster);
     ro.workers = 1; /* the harness runs tests in parallel */
-    ro.out = r500_target_store;
-    ro.out_ctx = &tgt;
-    return mesa_exec_all_render(c, n, &ro, rs, d);
+    while (*cursor < c->all.ndraws) {
+        size_t n = (*cursor)++;
+        bool own = mesa_replay_cb_handle(c, n) == frame;
+        ls_status st = mesa_replay_draw(c, n, &ro, own ? rs : NULL, d);
+        if (st != LS_OK || own)
+            return st;
+    }
+    return ls_diag_set(d, LS_ERR_PARSE, NULL, 0, 0, "the capture has no draw left for the test");
+}
+
+/* Draws of the capture that render into the frame (the last draw's buffer). */
+static size_t frame_draws(const mesa_replay *c, long *frame)
+{
+    *frame = c->all.ndraws ? mesa_replay_cb_handle(c, c->all.ndraws - 1) : -1;
+    size_t k = 0;
+    for (size_t n = 0; n < c->all.ndraws; n++)
+        k += mesa_replay_cb_handle(c, n) == *frame;
+    return k;
 }
 
 /* Evaluate the probes that follow the test's last draw on its final image
@@ -210,12 +229,15 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
         keep = true;
     } else {
         /* execute every submission in order (vertex fetch, vertex program) */
-        mesa_exec_all cap;
-        mesa_exec_options eo;
-        mesa_exec_options_default(&eo);
-        eo.raster_width = t.width;
-        eo.raster_height = t.height;
-        st = mesa_exec_dir(dir, &eo, &cap, &d);
+        mesa_replay cap;
+        mesa_replay_options eo;
+        mesa_replay_options_default(&eo);
+        eo.exec.raster_width = t.width;
+        eo.exec.raster_height = t.height;
+        eo.plain_unorm8 = true;
+        st = mesa_replay_open(dir, &eo, &cap, &d);
+        long frame = -1;
+        size_t own = 0;
         size_t expect = 0;
         bool color_bits = false;
         for (size_t i = 0; i < t.ncmds; i++) {
@@ -229,10 +251,11 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             ls_diag_format(&d, m, sizeof m);
             snprintf(res->reason, sizeof res->reason, "harness: %s", m);
             keep = true;
-        } else if (cap.ndraws != expect) {
+        } else if ((own = frame_draws(&cap, &frame)) != expect) {
             res->kind = MESA_PIGLIT_FAIL;
             snprintf(res->reason, sizeof res->reason,
-                     "harness: r300 submitted %zu draws, the test makes %zu", cap.ndraws, expect);
+                     "harness: r300 submitted %zu draws into the frame (%zu in all), the test "
+                     "makes %zu", own, cap.all.ndraws, expect);
             keep = true;
         } else {
             size_t np = (size_t)t.width * (size_t)t.height * 4, next = 0;
@@ -251,16 +274,18 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 case PIGLIT_CLEAR:
                     /* r300 clears through a blitter draw (a point of the window's size) */
                     if (color_bits)
-                        st = run_draw(&t, &cap, next++, fb, &rs, &d);
+                        st = run_draw(&t, &cap, frame, &next, &rs, &d);
                     break;
                 case PIGLIT_DRAW_RECT:
                 case PIGLIT_DRAW_ARRAYS:
-                    st = run_draw(&t, &cap, next++, fb, &rs, &d);
+                    st = run_draw(&t, &cap, frame, &next, &rs, &d);
                     break;
                 case PIGLIT_TOLERANCE:
                     memcpy(tol, c->v, sizeof tol);
                     break;
                 case PIGLIT_PROBE:
+                    /* the frame as it stands: the colour buffer read back */
+                    mesa_replay_frame(&cap, t.width, t.height, fb);
                     if (res->kind == MESA_PIGLIT_PASS &&
                         !piglit_probe(&t, c, tol, fb, res->reason, sizeof res->reason)) {
                         res->kind = MESA_PIGLIT_FAIL;
@@ -273,7 +298,12 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
                 case PIGLIT_ENABLE:
                 case PIGLIT_CLIP_PLANE:
                 case PIGLIT_SHADE_MODEL:
-                    break; /* state r300 put in the stream */
+                case PIGLIT_TEXTURE:
+                case PIGLIT_TEXPARAMETER:
+                case PIGLIT_COLOR:
+                case PIGLIT_HINT:
+                case PIGLIT_LINK_SUCCESS:
+                    break; /* state r300 put in the stream (textures: uploads into its BOs) */
                 }
             }
             res->fc_issued = rs.inst_fc;
@@ -291,7 +321,7 @@ static void run_test(const mesa_piglit_config *o, const char *path, const char *
             }
             free(fb);
         }
-        mesa_exec_all_free(&cap);
+        mesa_replay_free(&cap);
     }
     if (o->llvmpipe && rc != 77) {
         char ref[PATH_MAX + 16], llog[PATH_MAX + 16];

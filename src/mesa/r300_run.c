@@ -2,6 +2,7 @@
  * (include/lockstep/mesa_r300.h; docs/mesa.md). */
 #include "lockstep/mesa_r300.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "base/buf.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_draw.h"
+#include "lockstep/mesa_piglit_run.h"
 #include "mesa/proc.h"
 
 /* ---- outcome classes (mesa_r300.h) ---------------------------------------- */
@@ -98,15 +100,16 @@ static const char *tmpdir(void)
     return t && *t ? t : "/tmp";
 }
 
-/* lockstep-mesa-gl FRAG [--vert V] [--uniform U]... --size WxH, then extra
- * (NULL-terminated). Returns a malloc'd argv; size holds the "WxH" text. */
+/* lockstep-mesa-gl FRAG [--vert V] [--uniform U]... --size WxH, the scene
+ * options, then extra (NULL-terminated; the scene's --rgba8 wins over an
+ * extra --float). Returns a malloc'd argv; size holds the "WxH" text. */
 static char **gl_argv(const mesa_r300_config *c, const char *frag, char *size, size_t size_n,
                       const char *const *extra)
 {
     size_t ne = 0;
     while (extra && extra[ne])
         ne++;
-    char **v = calloc(8 + 2 * c->nuniforms + ne, sizeof *v);
+    char **v = calloc(8 + 2 * c->nuniforms + c->nscene + ne, sizeof *v);
     if (!v)
         return NULL;
     size_t k = 0;
@@ -123,6 +126,8 @@ static char **gl_argv(const mesa_r300_config *c, const char *frag, char *size, s
     snprintf(size, size_n, "%dx%d", c->width, c->height);
     v[k++] = "--size";
     v[k++] = size;
+    for (size_t i = 0; i < c->nscene; i++)
+        v[k++] = (char *)c->scene[i];
     for (size_t i = 0; i < ne; i++)
         v[k++] = (char *)extra[i];
     v[k] = NULL;
@@ -365,10 +370,30 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
     if (v)
         memset(v, 0, sizeof *v);
     char dir[PATH_MAX / 2];
-    snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
-    if (!mkdtemp(dir))
-        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
-                           tmpdir(), strerror(errno));
+    if (c->capture) {
+        /* the caller's capture directory: new or empty, so that every file in
+         * it is this run's */
+        snprintf(dir, sizeof dir, "%.*s", PATH_MAX / 2 - 32, c->capture);
+        if (mesa_piglit_make_dirs(dir))
+            return ls_diag_set(d, LS_ERR_IO, dir, 0, 0, "cannot create the capture directory: %s",
+                               strerror(errno));
+        DIR *dd = opendir(dir);
+        struct dirent *e = NULL;
+        while (dd && (e = readdir(dd)) && (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")))
+            ;
+        bool empty = dd && !e;
+        if (dd)
+            closedir(dd);
+        if (!empty)
+            return ls_diag_set(d, LS_ERR_IO, dir, 0, 0,
+                               "the capture directory must be new or empty");
+    } else {
+        snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
+        if (!mkdtemp(dir))
+            return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0,
+                               "cannot create a temporary directory in %s: %s", tmpdir(),
+                               strerror(errno));
+    }
     char env_out[PATH_MAX], env_chip[64], env_pre[PATH_MAX + 16], log[PATH_MAX];
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
@@ -386,38 +411,43 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
     if (c->radeon_debug)
         env[ne++] = env_dbg;
     env[ne] = NULL;
-    ls_status st = run_gl(c, frag, env, NULL, log, "r300", v, d);
-    mesa_exec_all ex;
-    memset(&ex, 0, sizeof ex);
+    /* r300 renders into an RGBA32F colour buffer (--float, as the llvmpipe
+     * reference does): the frame read back from it is the fragment
+     * program's output without an 8-bit rounding */
+    static const char *const float_arg[] = {"--float", NULL};
+    ls_status st = run_gl(c, frag, env, float_arg, log, "r300", v, d);
+    mesa_replay rp;
+    memset(&rp, 0, sizeof rp);
     if (st == LS_OK) {
-        mesa_exec_options eo;
-        mesa_exec_options_default(&eo);
-        eo.raster_width = c->width;
-        eo.raster_height = c->height;
-        st = mesa_exec_dir(dir, &eo, &ex, d);
+        mesa_replay_options po;
+        mesa_replay_options_default(&po);
+        po.exec.raster_width = c->width;
+        po.exec.raster_height = c->height;
+        st = mesa_replay_open(dir, &po, &rp, d);
     }
-    if (st == LS_OK && ex.ndraws == 0)
+    if (st == LS_OK && rp.all.ndraws == 0)
         st = ls_diag_set(d, LS_ERR_PARSE, frag, 0, 0, "the command stream r300 submitted has no draw");
     float *img = NULL;
     if (st == LS_OK && !(img = calloc((size_t)c->width * (size_t)c->height * 4, sizeof *img)))
         st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     if (st == LS_OK) {
-        r500_target tgt = {.width = c->width, .height = c->height, .rgba = img};
         mesa_render_options ro;
         memset(&ro, 0, sizeof ro);
         ro.width = c->width;
         ro.height = c->height;
         r500_raster_options_default(&ro.raster);
         ro.workers = workers;
-        ro.out = r500_target_store;
-        ro.out_ctx = &tgt;
         if (rs)
             memset(rs, 0, sizeof *rs);
-        for (size_t k = 0; k < ex.ndraws && st == LS_OK; k++)
-            st = mesa_exec_all_render(&ex, k, &ro, rs, d);
+        for (size_t k = 0; k < rp.all.ndraws && st == LS_OK; k++)
+            st = mesa_replay_draw(&rp, k, &ro, rs, d);
+        /* the colour buffer read back by decoding its format and tiling */
+        if (st == LS_OK)
+            mesa_replay_frame(&rp, c->width, c->height, img);
     }
-    mesa_exec_all_free(&ex);
-    mesa_rm_tree(dir);
+    mesa_replay_free(&rp);
+    if (!c->capture)
+        mesa_rm_tree(dir);
     if (st != LS_OK) {
         free(img);
         return st;

@@ -14,6 +14,7 @@
 #include "lockstep/buf.h"
 #include "lockstep/mesa_draw.h"
 #include "lockstep/r500.h"
+#include "lockstep/r500_txu.h"
 
 bool mesa_exec_target_size(const mesa_exec *e, int *w, int *h)
 {
@@ -72,6 +73,39 @@ static void cbzb_out(void *c, const r500_fragment *f)
 
 #define REG_(s, addr) ((s)->reg[(addr) / 4])
 
+/* Texture units of a draw (issue 16 item 1): Mesa's r300_emit_textures_state
+ * writes, per bound sampler n, TX_FILTER0_n .. TX_FORMAT2_n, TX_BORDER_COLOR_n
+ * and TX_OFFSET_n followed by the texture's relocation, and TX_ENABLE with a
+ * bit per unit (r300_emit.c); the kernel's r300_packet0_check adds the
+ * buffer's address to TX_OFFSET (r300.c), so the register is a byte offset
+ * into the relocated buffer, as r500_txu_bind reads it. */
+ls_status mesa_exec_bind_textures(r500_job *job, const mesa_exec_draw *dr, uint8_t *const *bo_mem,
+                                  const size_t *bo_size, size_t nbos, const r500_tx_options *tx,
+                                  ls_diag *d)
+{
+    const mesa_cs_state *fs = &dr->frag->state;
+    r500_tx_state s;
+    r500_tx_state_from_regfile(&s, fs->reg, fs->written, MESA_CS_NREGS);
+    uint32_t enable = r500_tx_get(&s, 0, R500_TXF_TEX_ENABLE);
+    r500_tx_memory mem[R500_TX_UNITS];
+    memset(mem, 0, sizeof mem);
+    for (unsigned u = 0; u < R500_TX_UNITS; u++) {
+        if (!(enable >> u & 1u))
+            continue;
+        long rl = dr->tx_reloc[u];
+        if (rl < 0)
+            return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
+                               "TX_ENABLE enables unit %u but no relocation follows TX_OFFSET_%u",
+                               u, u);
+        if ((size_t)rl >= nbos || !bo_mem || !bo_mem[rl])
+            return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
+                               "TX_OFFSET_%u: relocation %ld has no captured buffer", u, rl);
+        mem[u].data = bo_mem[rl];
+        mem[u].size = bo_size[rl];
+    }
+    return r500_job_bind_tx_units(job, &s, mem, tx, d);
+}
+
 ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_options *o,
                                 r500_raster_stats *st, ls_diag *d)
 {
@@ -97,6 +131,14 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
         v = calloc(dr->nverts, sizeof *v);
         if (!v)
             rc = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (rc == LS_OK) {
+        rc = mesa_exec_bind_textures(&job, dr, o->bo_mem, o->bo_size, o->nbos, o->tx, d);
+        if (rc != LS_OK) {
+            char m[400];
+            ls_diag_format(d, m, sizeof m);
+            rc = ls_diag_set(d, rc, NULL, 0, 0, "draw %zu (dword %zu): %s", k, dr->ib_dword, m);
+        }
     }
     if (rc == LS_OK) {
         job.workers = o->workers;

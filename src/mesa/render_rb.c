@@ -66,3 +66,42 @@ void mesa_rb_out(void *ctx, const r500_fragment *f)
     px.back_face = f->back;
     r500_rb_pixel_write(&t->rb, &px, &t->stats);
 }
+
+ls_status mesa_render_bo_draw(const mesa_exec *e, size_t k, mesa_rb_target *t,
+                              uint8_t *const *bo_mem, const size_t *bo_size, size_t nbos,
+                              const mesa_render_options *o, r500_raster_stats *st, ls_diag *d)
+{
+    const mesa_exec_draw *dr = &e->draws[k];
+    t->bound = false;
+    if (dr->status != LS_OK) {
+        *d = dr->diag;
+        return dr->status;
+    }
+    /* The colour buffer is bound for the draw's own scissor (SC_SCISSOR1 + 1,
+     * at most the frame): r300's blits (texture uploads, read-backs) draw
+     * into buffers smaller than the frame with the scissor set to their size
+     * (r300_blit.c through u_blitter; r300_emit_scissor_state). */
+    int bw = (int)r500_raster_field(&dr->raster, R500_RF_SC_SCISSOR1_XS1) + 1;
+    int bh = (int)r500_raster_field(&dr->raster, R500_RF_SC_SCISSOR1_YS1) + 1;
+    /* r300's CBZB clear (render.c, assumption cbzb-clear) scissors half the
+     * buffer and stores the other half dy rows further: bound whole */
+    if (dr->frag && (dr->frag->state.reg[0x4f1c / 4] & (1u << 5))) /* ZB_BW_CNTL CB_CLEAR */
+        bh *= 2;
+    bw = bw < o->width ? bw : o->width;
+    bh = bh < o->height ? bh : o->height;
+    ls_status rc = mesa_rb_bind_draw(t, dr, bo_mem, bo_size, nbos, bw, bh, o->rb, d);
+    if (rc != LS_OK) {
+        char m[400];
+        ls_diag_format(d, m, sizeof m);
+        return ls_diag_set(d, rc, NULL, 0, 0, "draw %zu (dword %zu): %s", k, dr->ib_dword, m);
+    }
+    if (!t->bound && !t->plain)
+        return LS_OK; /* nowhere to write (the live device without a colour buffer) */
+    mesa_render_options ro = *o;
+    ro.out = mesa_rb_out;
+    ro.out_ctx = t;
+    ro.bo_mem = bo_mem;
+    ro.bo_size = bo_size;
+    ro.nbos = nbos;
+    return mesa_exec_render_draw(e, k, &ro, st, d);
+}
