@@ -4,9 +4,11 @@
 #   scripts/deps.sh --check   also the optional ones used by `make check`
 #                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages,
 #                             Chromium + Node for the viewer tests,
-#                             LLVM for the R500 JIT engine, piglit's
-#                             runner's python modules and wflinfo, the
-#                             GL programs run on the virtual R500);
+#                             LLVM + clang (no newer than LLVM: it compiles
+#                             fc.c to the bitcode the JIT inlines) for the
+#                             R500 JIT engine, piglit's runner's python
+#                             modules and wflinfo, the GL programs run on
+#                             the virtual R500);
 #                             their tests are skipped with a message if absent.
 #   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
 #                             devscripts) - nothing else uses them.
