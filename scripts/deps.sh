@@ -4,7 +4,11 @@
 #   scripts/deps.sh --check   also the optional ones used by `make check`
 #                             (clang/libFuzzer, GTKWave+Xvfb, Mesa dev packages,
 #                             Chromium + Node for the viewer tests,
-#                             LLVM for the R500 JIT engine);
+#                             LLVM + clang (no newer than LLVM: it compiles
+#                             fc.c to the bitcode the JIT inlines) for the
+#                             R500 JIT engine, piglit's runner's python
+#                             modules and wflinfo, the GL programs run on
+#                             the virtual R500);
 #                             their tests are skipped with a message if absent.
 #   scripts/deps.sh --deb     also what `make deb` needs (debhelper, lintian,
 #                             devscripts) - nothing else uses them.
@@ -12,7 +16,8 @@ set -u
 required=(meson ninja-build pkg-config gcc libc6-dev libpng-dev zlib1g-dev libcmocka-dev)
 optional=(clang libclang-rt-14-dev libfuzzer-14-dev gtkwave xvfb xauth
           libdrm-dev libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 valgrind
-          chromium nodejs llvm-15-dev python3-jsonschema libwaffle-1-0)
+          chromium nodejs llvm-15-dev python3-jsonschema libwaffle-1-0
+          python3-mako python3-six waffle-utils mesa-utils-bin kmscube)
 deb=(debhelper lintian devscripts dpkg-dev libdrm-dev libegl-dev libgl-dev)
 
 want=("${required[@]}")

@@ -113,6 +113,8 @@ bool cli_flag(const cli_args *a, const char *name);
 /* Integer option in lo..hi; absent: *out unchanged. CLI_OK or a usage error. */
 int cli_opt_long(cli_args *a, const char *name, long lo, long hi, long *out);
 /* --size-like option WxH (1..16384 each); absent: unchanged. */
+/* --NAME as a number >= 0 into *out (untouched when absent); else a usage error. */
+int cli_opt_nonneg(cli_args *a, const char *name, double *out);
 int cli_opt_size(cli_args *a, const char *name, int *w, int *h);
 
 /* ---- messages ---------------------------------------------------------- */
@@ -186,6 +188,7 @@ int cli_mesa_drivers(cli_args *a, char *out, size_t n);
 
 /* Command entry points (tools/cli_*.c). */
 int cli_r500_run(cli_args *a);
+int cli_mesa_piglit_runner(cli_args *a);
 int cli_r500_asm(cli_args *a);
 int cli_r500_dis(cli_args *a);
 int cli_r500_vs_asm(cli_args *a);

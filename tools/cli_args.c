@@ -223,6 +223,19 @@ int cli_opt_long(cli_args *a, const char *name, long lo, long hi, long *out)
     return CLI_OK;
 }
 
+int cli_opt_nonneg(cli_args *a, const char *name, double *out)
+{
+    const char *v = cli_get(a, name);
+    if (!v)
+        return CLI_OK;
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d >= 0))
+        return cli_usage(a, "--%s %s: expected a number >= 0", name, v);
+    *out = d;
+    return CLI_OK;
+}
+
 int cli_opt_size(cli_args *a, const char *name, int *w, int *h)
 {
     const char *v = cli_get(a, name);

@@ -250,6 +250,28 @@ static void man_command(FILE *f, const char *prog, const cli_cmd *k)
     }
 }
 
+/* Calls fn for every visible command below the top-level command m (and for
+ * every sub-command of a command group), with its full name ("lockstep m k s"). */
+static void man_each_command(FILE *f, const cli_cmd *m,
+                             void (*fn)(FILE *, const char *, const cli_cmd *))
+{
+    for (const cli_cmd *k = m->subs; k && k->name; k++) {
+        if (k->flags & CLI_C_HIDDEN)
+            continue;
+        char prog[96];
+        snprintf(prog, sizeof prog, "lockstep %s %s", m->name, k->name);
+        if (!k->subs) {
+            fn(f, prog, k);
+            continue;
+        }
+        for (const cli_cmd *s = k->subs; s->name; s++) {
+            char p2[128];
+            snprintf(p2, sizeof p2, "%s %s", prog, s->name);
+            fn(f, p2, s);
+        }
+    }
+}
+
 static void man_exit(FILE *f)
 {
     fputs(".SH \"EXIT STATUS\"\n", f);
@@ -376,41 +398,13 @@ int cli_man(FILE *f, const char *page)
             fputs(".SH \"SEE ALSO\"\n.BR lockstep (1)\n", f);
             return CLI_OK;
         }
-        for (const cli_cmd *k = m->subs; k && k->name; k++) {
-            if (k->flags & CLI_C_HIDDEN)
-                continue;
-            char prog[96];
-            snprintf(prog, sizeof prog, "lockstep %s %s", m->name, k->name);
-            if (k->subs) {
-                for (const cli_cmd *s = k->subs; s->name; s++) {
-                    char p2[128];
-                    snprintf(p2, sizeof p2, "%s %s", prog, s->name);
-                    man_synopsis(f, p2, s);
-                }
-            } else {
-                man_synopsis(f, prog, k);
-            }
-        }
+        man_each_command(f, m, man_synopsis);
         fputs(".SH DESCRIPTION\n", f);
         roff(f, m->description);
         fputs("\nEvery command also takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR and "
               "\\fB\\-\\-version\\fR; the conventions are in \\fBlockstep\\fR(1).\n"
               ".SH COMMANDS\n", f);
-        for (const cli_cmd *k = m->subs; k && k->name; k++) {
-            if (k->flags & CLI_C_HIDDEN)
-                continue;
-            char prog[96];
-            snprintf(prog, sizeof prog, "lockstep %s %s", m->name, k->name);
-            if (k->subs) {
-                for (const cli_cmd *s = k->subs; s->name; s++) {
-                    char p2[128];
-                    snprintf(p2, sizeof p2, "%s %s", prog, s->name);
-                    man_command(f, p2, s);
-                }
-            } else {
-                man_command(f, prog, k);
-            }
-        }
+        man_each_command(f, m, man_command);
         man_exit(f);
         fputs(".SH \"SEE ALSO\"\n.BR lockstep (1)\n", f);
         return CLI_OK;

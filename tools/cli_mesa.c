@@ -16,6 +16,7 @@
 #include "io/image.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_glsl.h"
+#include "lockstep/mesa_piglit.h"
 #include "lockstep/mesa_draw.h"
 #include "lockstep/mesa_r300.h"
 #include "lockstep/r500_job_args.h"
@@ -138,10 +139,30 @@ static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, 
         return;
     }
     size_t ns = 0;
-    for (size_t k = 0; k < a->nov; k++)
-        if (!strcmp(a->ov[k].opt->name, "uniform"))
+    /* --texture SAMPLER=SOURCE sets the sampler uniform SAMPLER */
+    const char **opt = calloc(a->nov + 1, sizeof *opt);
+    for (size_t k = 0; opt && k < a->nov; k++)
+        if (!strcmp(a->ov[k].opt->name, "uniform") || !strcmp(a->ov[k].opt->name, "texture")) {
+            opt[ns] = a->ov[k].opt->name;
             settings[ns++] = a->ov[k].val;
-    mesa_glsl_check_uniforms(src, len, settings, ns, u);
+        }
+    /* the vertex shader's uniforms count too (the program has both) */
+    ls_buf both;
+    ls_buf_init(&both);
+    ls_buf_append(&both, src, len);
+    const char *vert = cli_get(a, "vert");
+    ls_buf vsrc;
+    ls_buf_init(&vsrc);
+    if (vert && ls_read_file(vert, &vsrc) && vsrc.len) {
+        ls_buf_append(&both, "\n", 1);
+        ls_buf_append(&both, vsrc.data, vsrc.len);
+    }
+    ls_buf_free(&vsrc);
+    if (!both.oom && opt)
+        mesa_glsl_check_uniforms(both.data ? both.data : "", both.len, settings, ns, u);
+    else
+        memset(u, 0, sizeof *u);
+    ls_buf_free(&both);
     char unset[1024] = "", all[1024] = "";
     size_t ul = 0, al = 0, nun = 0;
     for (size_t i = 0; i < u->kept; i++) {
@@ -155,12 +176,14 @@ static void warn_unset_uniforms(cli_args *a, const char *frag, const char *src, 
     if (u->declared && !cli_flag(a, "quiet"))
         fprintf(stderr, "%s: uniforms: %s%s\n", frag, all, u->declared > u->kept ? ", ..." : "");
     if (u->unset)
-        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s", frag,
-                 u->unset, unset);
+        cli_warn(a, "%s declares %zu uniform(s) that --uniform does not set; they read 0: %s",
+                 vert ? "the program" : frag, u->unset, unset);
     for (size_t k = 0; k < u->nunknown; k++) {
         const char *v = settings[u->unknown[k]];
-        cli_warn(a, "--uniform %s: %s declares no uniform '%.*s'", v, frag, (int)strcspn(v, "="), v);
+        cli_warn(a, "--%s %s: %s declares no uniform '%.*s'", opt[u->unknown[k]], v,
+                 vert ? "the program" : frag, (int)strcspn(v, "="), v);
     }
+    free(opt);
     free(settings);
     free(u);
 }
@@ -178,6 +201,19 @@ static int compare(cli_args *a, const mesa_r300_config *c, const char *frag, con
         return d.status == LS_ERR_NOMEM ? CLI_INTERNAL : CLI_UNAVAILABLE;
     }
     size_t n = (size_t)r->width * (size_t)r->height;
+    /* --reference: llvmpipe's picture beside lockstep's */
+    const char *refout = cli_get(a, "reference");
+    if (refout) {
+        ls_imagef img = {r->width, r->height, ref};
+        ls_image8 png = {0};
+        if (ls_imagef_to_8(&img, &png, &d) || ls_png_write(refout, &png, &d)) {
+            ls_image8_free(&png);
+            free(ref);
+            cli_report(a, &d);
+            return CLI_OUTPUT;
+        }
+        ls_image8_free(&png);
+    }
     float *diff = out ? calloc(n * 4, sizeof *diff) : NULL;
     if (out && !diff) {
         free(ref);
@@ -274,6 +310,88 @@ static int pipeline_cmd(cli_args *a, mesa_r300_config *c, const char *frag,
     return rc;
 }
 
+/* The scene options of mesa run|check (docs/mesa.md "Scenes"), checked here
+ * so that a bad one is a one-line error before Mesa starts, and turned into
+ * the GL program's arguments (*out, malloc'd, in the order given). */
+static int scene_args(cli_args *a, const char ***out, size_t *n)
+{
+    *n = 0;
+    *out = calloc(2 * a->nov + 1, sizeof **out);
+    if (!*out)
+        return cli_err(a, CLI_INTERNAL, "out of memory");
+    const char **v = *out;
+    for (size_t k = 0; k < a->nov; k++) {
+        const char *name = a->ov[k].opt->name, *val = a->ov[k].val;
+        if (!strcmp(name, "depth") || !strcmp(name, "rgba8")) {
+            v[(*n)++] = !strcmp(name, "depth") ? "--depth" : "--rgba8";
+            continue;
+        }
+        if (!strcmp(name, "texture")) {
+            const char *eq = strchr(val, '=');
+            if (!eq || eq == val)
+                return cli_usage(a, "--texture %s: expected SAMPLER=SOURCE", val);
+            const char *src = eq + 1;
+            size_t l = strcspn(src, ",");
+            static const char *const patterns[] = {MESA_TEXTURE_PATTERNS};
+            bool pattern = false;
+            for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
+                pattern |= strlen(patterns[i]) == l && !strncmp(patterns[i], src, l);
+            for (const char *o = src + l; *o == ',';) {
+                size_t ol = strcspn(++o, ",");
+                if (!(ol == 7 && !strncmp(o, "nearest", 7)) && !(ol == 5 && !strncmp(o, "clamp", 5)))
+                    return cli_usage(a, "--texture %s: unknown option '%.*s' (nearest, clamp)", val,
+                                     (int)ol, o);
+                o += ol;
+            }
+            if (!pattern) {
+                char path[PATH_MAX];
+                snprintf(path, sizeof path, "%.*s", (int)l, src);
+                ls_image8 img;
+                ls_diag d;
+                ls_diag_clear(&d);
+                if (ls_png_read(path, &img, &d) != LS_OK)
+                    return cli_report(a, &d);
+                ls_image8_free(&img);
+            }
+        } else if (!strcmp(name, "mesh")) {
+            ls_buf text;
+            int rc = cli_read(a, val, &text);
+            if (rc)
+                return rc;
+            piglit_test t;
+            ls_diag d;
+            ls_diag_clear(&d);
+            ls_status st = piglit_mesh_parse(text.data ? text.data : "", text.len, val, &t, &d);
+            ls_buf_free(&text);
+            if (st != LS_OK)
+                return cli_report(a, &d);
+            piglit_test_free(&t);
+        } else if (!strcmp(name, "blend")) {
+            const char *comma = strchr(val, ',');
+            bool ok_src = false, ok_dst = false;
+#define FACTOR(fname, glname, value)                                                              \
+    ok_src |= comma && (size_t)(comma - val) == strlen(#fname) && !strncmp(val, #fname, strlen(#fname)); \
+    ok_dst |= comma && !strcmp(comma + 1, #fname);
+            MESA_BLEND_FACTORS(FACTOR)
+#undef FACTOR
+            if (!ok_src || !ok_dst)
+                return cli_usage(a, "--blend %s: expected SRC,DST glBlendFunc factors such as "
+                                    "src_alpha,one_minus_src_alpha", val);
+        } else if (!strcmp(name, "clear")) {
+            float c[4];
+            int used = 0;
+            if (sscanf(val, "%f,%f,%f,%f%n", &c[0], &c[1], &c[2], &c[3], &used) != 4 || val[used])
+                return cli_usage(a, "--clear %s: expected R,G,B,A", val);
+        } else {
+            continue;
+        }
+        v[(*n)++] = !strcmp(name, "texture") ? "--texture" : !strcmp(name, "mesh") ? "--mesh"
+                    : !strcmp(name, "blend")  ? "--blend" : "--clear";
+        v[(*n)++] = val;
+    }
+    return CLI_OK;
+}
+
 static int mesa_cmd(cli_args *a, enum mesa_mode mode)
 {
     long threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -298,13 +416,8 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         rc = cli_opt_long(a, "reps", 1, 1000, &reps);
     if (rc)
         return rc;
-    const char *tv = cli_get(a, "tolerance");
-    if (tv) {
-        char *end;
-        tol = strtod(tv, &end);
-        if (end == tv || *end || !(tol >= 0))
-            return cli_usage(a, "--tolerance %s: expected a number >= 0", tv);
-    }
+    if ((rc = cli_opt_nonneg(a, "tolerance", &tol)))
+        return rc;
     const char **uni = calloc(a->nov + 1, sizeof *uni);
     if (!uni)
         return cli_err(a, CLI_INTERNAL, "out of memory");
@@ -340,6 +453,14 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     }
     c.shim = shim;
     c.gl = gl;
+    const char **scene = NULL;
+    if ((rc = scene_args(a, &scene, &c.nscene))) {
+        free(scene);
+        free(uni);
+        return rc;
+    }
+    c.scene = scene;
+    c.capture = cli_get(a, "capture");
     /* with the shim's trace asked for, what the GL program printed goes to stderr */
     ls_buf glout;
     ls_buf_init(&glout);
@@ -353,8 +474,18 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         !cli_get(a, "max-instructions") && !cli_get(a, "timeout") && !cli_get(a, "engine")) {
         rc = pipeline_cmd(a, &c, frag, mode, tol, out, (unsigned)threads, &glout);
         ls_buf_free(&glout);
+        free(scene);
         free(uni);
         return rc;
+    }
+    if (c.nscene || c.capture) {
+        /* a scene is several draws: the rectangle model runs one fragment program */
+        ls_buf_free(&glout);
+        free(scene);
+        free(uni);
+        return cli_usage(a, "--texture, --mesh, --depth, --blend, --clear, --rgba8 and --capture run "
+                            "through the whole pipeline; --stats, --trace, --max-instructions and "
+                            "--timeout run the rectangle model (docs/mesa.md)");
     }
     ls_diag d;
     ls_diag_clear(&d);
@@ -442,6 +573,7 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
     }
     r500_job_free(&rj);
     free(varying);
+    free(scene);
     free(uni);
     return rc;
 }

@@ -54,6 +54,15 @@ int cli_mesa_exec(cli_args *a)
             return rc;
         snprintf(wdbuf, sizeof wdbuf, "%ld", v);
     }
+    const char *scanout = cli_get(a, "scanout"), *mode = cli_get(a, "mode");
+    int mw = 320, mh = 240;
+    if (mode) {
+        int rc = cli_opt_size(a, "mode", &mw, &mh);
+        if (rc)
+            return rc;
+    }
+    if (scanout && mkdir(scanout, 0777) != 0 && errno != EEXIST)
+        return cli_err(a, CLI_OUTPUT, "cannot make the scan-out directory %s: %s", scanout, strerror(errno));
     if (capture_only && !capture)
         cli_warn(a, "--capture-only without --capture: the streams are neither executed nor kept");
     if (capture && mkdir(capture, 0777) != 0 && errno != EEXIST)
@@ -85,7 +94,7 @@ int cli_mesa_exec(cli_args *a)
         n++;
     char **env = calloc(n + 16, sizeof *env);
     char e_pre[PATH_MAX + 16], e_mode[32], e_chip[64], e_dir[PATH_MAX + 32], e_out[PATH_MAX + 32],
-        e_wd[64];
+        e_wd[64], e_scan[PATH_MAX + 32], e_kms[64];
     if (!env) {
         mesa_rm_tree(priv);
         return cli_err(a, CLI_INTERNAL, "out of memory");
@@ -124,6 +133,14 @@ int cli_mesa_exec(cli_args *a)
         snprintf(e_wd, sizeof e_wd, "LOCKSTEP_SHIM_WATCHDOG=%s", wdbuf);
         env[m++] = e_wd;
     }
+    /* the display (src/mesa/shim_kms.c) */
+    if (scanout) {
+        char abs[PATH_MAX];
+        snprintf(e_scan, sizeof e_scan, "LOCKSTEP_SHIM_SCANOUT=%s", realpath(scanout, abs) ? abs : scanout);
+        env[m++] = e_scan;
+    }
+    snprintf(e_kms, sizeof e_kms, "LOCKSTEP_SHIM_KMS_SIZE=%dx%d", mw, mh);
+    env[m++] = e_kms;
     /* No display needed: EGL's default display is the surfaceless platform,
      * piglit's waffle uses surfaceless EGL (docs/mesa.md); the caller's own
      * choices win. */

@@ -126,13 +126,9 @@ int cli_mesa_fuzz(cli_args *a)
         if (errno || *end || !*sv || *sv == '-')
             return cli_usage(a, "--seed %s: expected a number (0..2^64-1)", sv);
     }
-    const char *tv = cli_get(a, "tolerance");
-    if (tv) {
-        char *end;
-        c.tolerance = strtod(tv, &end);
-        if (end == tv || *end || !(c.tolerance >= 0))
-            return cli_usage(a, "--tolerance %s: expected a number >= 0", tv);
-    }
+    int trc = cli_opt_nonneg(a, "tolerance", &c.tolerance);
+    if (trc)
+        return trc;
     c.r300.chip = cli_get(a, "chip") ? cli_get(a, "chip") : "rv530";
     char drivers[PATH_MAX], shim[PATH_MAX], gl[PATH_MAX];
     if ((rc = cli_mesa_check_chip(a, c.r300.chip)) || (rc = cli_mesa_drivers(a, drivers, sizeof drivers)))

@@ -61,6 +61,8 @@ static void show_result(void *ctx, size_t k, const result *r)
 
 int cli_mesa_piglit(cli_args *a)
 {
+    if (cli_get(a, "profile"))
+        return cli_mesa_piglit_runner(a); /* piglit's own runner: cli_mesa_piglit_runner.c */
     mesa_piglit_config o;
     memset(&o, 0, sizeof o);
     char shim[PATH_MAX], gl[PATH_MAX];

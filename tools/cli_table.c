@@ -154,8 +154,8 @@ static const cli_opt r500_vs_run_opts[] = {
      "_ADDRS_UW_n, _LOOP_INDEX_n (n 0..15)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     {"model", 0, "NAME=VALUE",
-     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-temps, vs-alt-temps, vs-inputs, vs-outputs, "
-     "vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
+     "vs-sincos-range, vs-ff-inf, vs-me-b, vs-zero-times-anything, vs-minmax-nan, vs-temps, "
+     "vs-alt-temps, vs-inputs, vs-outputs, vs-fc-depth, vs-watchdog, rcp-zero, rsq-negative, ln2-zero, clamp-nan, mad "
      "(docs/assumptions.md)",
      NULL, NULL, CLI_O_REPEAT, NULL},
     END,
@@ -197,7 +197,8 @@ static const cli_opt r500_draw_opts[] = {
     {"size", 0, "WxH", "the colour buffer's size", "SC_SCISSOR1 + 1 (the largest over the draws)",
      NULL, 0, NULL},
     {"model", 0, "NAME=VALUE",
-     "raster-subpixel, clip-z, interp-position, color-interp (docs/assumptions.md)", NULL, NULL,
+     "raster-subpixel, clip-z, interp-position, color-interp, point-minmax, face-sign, "
+     "point-stuff (docs/assumptions.md)", NULL, NULL,
      CLI_O_REPEAT, NULL},
     {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
@@ -352,8 +353,30 @@ static const cli_opt mesa_decode_opts[] = {
      NULL, 0, NULL},                                                                                \
     {"timeout", 0, "SECONDS", "stop lockstep's run (a fault) after this time", "0 = none", NULL, 0, NULL}
 
+/* the scene options of mesa run|check (docs/mesa.md "Scenes"): given to the
+ * GL program's every run */
+#define MESA_SCENE_OPTS                                                                           \
+    {"texture", 0, "SAMPLER=SOURCE",                                                              \
+     "a texture for the sampler uniform SAMPLER (units 0.. in order): a PNG file, checker or "    \
+     "rgbw; ',nearest' and ',clamp' change the linear filter and the repeat wrap",                \
+     NULL, NULL, CLI_O_REPEAT, NULL},                                                             \
+    {"mesh", 0, "FILE", "draw FILE's triangles ([vertex data] rows: NAME/float/N columns bound "   \
+     "to the attributes of those names) instead of the quad; one draw per --mesh, in order",      \
+     NULL, NULL, CLI_O_REPEAT, NULL},                                                             \
+    {"depth", 0, NULL, "a 24-bit depth buffer cleared to 1, depth test GL_LESS", NULL, NULL, 0,    \
+     NULL},                                                                                        \
+    {"blend", 0, "SRC,DST", "blend with these glBlendFunc factors (zero, one, src_color, "        \
+     "src_alpha, dst_color, dst_alpha, their one_minus_ forms, src_alpha_saturate)",              \
+     NULL, NULL, 0, NULL},                                                                        \
+    {"clear", 0, "R,G,B,A", "the clear colour", "0,0,0,0", NULL, 0, NULL},                         \
+    {"rgba8", 0, NULL, "an RGBA8 colour buffer in both runs, as applications use (default: "      \
+     "RGBA32F, exact shader outputs)", NULL, NULL, 0, NULL},                                      \
+    {"capture", 0, "DIR", "keep r300's capture (streams, buffer objects, log) in DIR, new or "     \
+     "empty, for `lockstep r500 draw DIR`", NULL, NULL, CLI_O_DIR, NULL}
+
 static const cli_opt mesa_run_opts[] = {
     MESA_COMMON_OPTS,
+    MESA_SCENE_OPTS,
     MESA_LIMIT_OPTS,
     {"output", 'o', "FILE.png", "the image ('-' = stdout)", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"stats", 0, "FILE.json", "lockstep's statistics (as r500 run --stats)", NULL, NULL,
@@ -366,10 +389,12 @@ static const cli_opt mesa_run_opts[] = {
 
 static const cli_opt mesa_check_opts[] = {
     MESA_COMMON_OPTS,
+    MESA_SCENE_OPTS,
     MESA_LIMIT_OPTS,
     {"tolerance", 0, "T", "largest |difference| per channel that agrees", "1e-3", NULL, 0, NULL},
     {"output", 'o', "FILE.png",
      "also write lockstep's image, and the difference as FILE.png.diff.png", NULL, NULL, CLI_O_OUT, NULL},
+    {"reference", 0, "FILE.png", "also write llvmpipe's image", NULL, NULL, CLI_O_OUT, NULL},
     {"stats", 0, "FILE.json", "lockstep's statistics", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"trace", 0, "FILE.json", "lockstep's trace", NULL, NULL, CLI_O_OUT | CLI_O_STREAM, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
@@ -388,8 +413,10 @@ static const cli_opt mesa_piglit_opts[] = {
     {"cache", 0, "DIR", "where the piglit package and its tests are kept",
      "$LOCKSTEP_PIGLIT_CACHE, else ~/.cache/lockstep/piglit", NULL, CLI_O_DIR, NULL},
     {"chip", 0, "CHIP", CHIP_HELP, "rv530", NULL, 0, NULL},
-    {"llvmpipe", 0, NULL, "also evaluate the probes on llvmpipe's image (triage column)", NULL, NULL,
-     0, NULL},
+    {"llvmpipe", 0, NULL,
+     "also evaluate the probes on llvmpipe's image (triage column); with --profile: run the list on "
+     "llvmpipe instead (the reference run, platform surfaceless_egl)",
+     NULL, NULL, 0, NULL},
     {"keep", 0, "DIR",
      "move the captures of failing tests (logs, streams) to DIR; without it a failure whose "
      "reason cites its r300.log keeps that capture where it is",
@@ -398,9 +425,36 @@ static const cli_opt mesa_piglit_opts[] = {
     {"json", 0, "FILE", "the results in piglit's results.json format ('-' = stdout)", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"list", 0, NULL, "list the selected tests, run nothing", NULL, NULL, 0, NULL},
-    {"workers", 'j', "N", "tests run at a time (forked workers; output stays in order), 1..64", "1",
-     NULL, 0, NULL},
+    {"workers", 'j', "N", "tests run at a time (forked workers; output stays in order; with --profile, piglit "
+     "run -j), 1..64", "1; with --profile one per core", NULL, 0, NULL},
     MESA_DRIVERS_OPT,
+    {"profile", 0, "PROFILE",
+     "run piglit's own runner (piglit run PROFILE: quick_gl, gpu, sanity, ... or a profile file) on the "
+     "virtual R500 under `mesa exec`; FILTERs are then piglit's -t regular expressions",
+     NULL, NULL, 0, NULL},
+    {"results", 0, "DIR",
+     "with --profile: piglit's results directory (results.json for piglit summary; also statuses.csv, "
+     "failures.csv); new, empty or a previous run's",
+     NULL, NULL, CLI_O_DIR, NULL},
+    {"fails", 0, "FILE",
+     "with --profile: expected failures, TEST,STATUS lines (Fail, Crash, Timeout, ...; a failures.csv)",
+     NULL, NULL, CLI_O_REPEAT | CLI_O_IN, NULL},
+    {"flakes", 0, "FILE",
+     "with --profile: regular expressions (one a line) of tests whose unexpected result is a Flake, not a "
+     "failure",
+     NULL, NULL, CLI_O_REPEAT | CLI_O_IN, NULL},
+    {"skips", 0, "FILE", "with --profile: regular expressions (one a line) of tests not to run (Skip)", NULL,
+     NULL, CLI_O_REPEAT | CLI_O_IN, NULL},
+    {"baseline", 0, "FILE",
+     "with --profile: a previous run's statuses.csv: its statuses are expected, and only the tests whose "
+     "status changed are listed",
+     NULL, NULL, CLI_O_IN, NULL},
+    {"fraction", 0, "N", "with --profile: run every Nth test of the list (a shard)", "1", NULL, 0, NULL},
+    {"fraction-start", 0, "K", "with --profile: the shard's first test, counting from 1", "1", NULL, 0, NULL},
+    {"timeout", 0, "SECONDS", "with --profile: piglit's per-test timeout", "none", NULL, 0, NULL},
+    {"platform", 0, "gbm|surfaceless_egl",
+     "with --profile: piglit's window system (surfaceless_egl has no windows: tests without -fbo abort)",
+     "gbm", "gbm|surfaceless_egl", 0, NULL},
     END,
 };
 
@@ -418,6 +472,12 @@ static const cli_opt mesa_exec_opts[] = {
      "submission's buffers stay busy; the next wait fails with EAGAIN); default 16777216 for "
      "a vertex, 1048576 for a fragment thread",
      NULL, NULL, 0, NULL},
+    {"mode", 0, "WxH",
+     "the display's one mode (its connector on /dev/dri/card0, for KMS clients such as kmscube)",
+     "320x240", NULL, 0, NULL},
+    {"scanout", 0, "DIR",
+     "write every frame the display scans out (mode set, page flip) as DIR/frame_NNNN.png", NULL, NULL,
+     CLI_O_DIR, NULL},
     END,
 };
 #define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name
@@ -488,8 +548,13 @@ static const cli_cmd mesa_cmds[] = {
      "once into the cache) through r300 and lockstep, checking each test's probes. A FILTER "
      "selects the tests whose name contains it; a FILE.shader_test runs that file. One result "
      "line per test goes to stdout, the summary and progress to stderr; the exit status is 1 if "
-     "a test fails.",
-     mesa_piglit_opts, cli_mesa_piglit, NULL, 0, -1, 0, NULL},
+     "a test fails. With --profile it is a thin layer over piglit's own runner: `piglit run` on the "
+     "virtual R500 (under `mesa exec`) writes piglit's results into --results DIR; each test's status "
+     "is set against --fails/--flakes/--baseline as Mesa CI's deqp-runner does, the tests that are not "
+     "a success are listed on stdout (with --baseline: those that changed), and the exit status is 1 "
+     "if one is not.",
+     mesa_piglit_opts, cli_mesa_piglit, NULL, 0, -1, 0,
+     "lockstep mesa piglit --profile quick_gl --results out --fraction 50 glsl-1.10"},
     {"exec", "-- PROGRAM [ARG...]", "run a program on the virtual R500",
      "Runs PROGRAM with Mesa's r300 driver on lockstep's virtual R500 (docs/mesa.md, \"The live "
      "device\"): the fake-device shim is preloaded, every command stream the program submits is "

@@ -355,6 +355,10 @@ ls_status mesa_replay_draw(mesa_replay *r, size_t n, const mesa_render_options *
  * its format and tiling (r500_rb_read_color); else the plain store's image
  * (zeros before any draw). */
 void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba);
+/* The GEM handle of the buffer draw n renders into (its RB3D_COLOROFFSET0
+ * relocation), or -1. A harness tells its own draws from r300's blits
+ * (texture uploads draw into the texture's buffer) by it. */
+long mesa_replay_cb_handle(const mesa_replay *r, size_t n);
 void mesa_replay_free(mesa_replay *r);
 
 /* Name of any R5xx 3D register by byte address (the vertex side's, the

@@ -28,7 +28,7 @@ typedef enum piglit_cmd_kind {
     PIGLIT_CLEAR_COLOR, /* v[0..3] */
     PIGLIT_CLEAR,       /* glClear of the bits selected so far (colour once a clear color was given) */
     PIGLIT_UNIFORM,     /* type, name, v[0..nv-1] (ints as exact floats) */
-    PIGLIT_DRAW_RECT,   /* v[0..3] = x y w h; ortho: window pixels, else NDC */
+    PIGLIT_DRAW_RECT,   /* v[0..3] = x y w h; ortho: window pixels, else NDC; tex: v[4..7] */
     PIGLIT_PROBE,       /* probe: rect v[0..3] (window pixels, inclusive-exclusive),
                          * expected e[0..ncomp-1] */
     PIGLIT_TOLERANCE,   /* v[0..3] */
@@ -38,15 +38,99 @@ typedef enum piglit_cmd_kind {
                          * mode (GL_POINTS 0 ... GL_POLYGON 9), iv[1] first, iv[2] count */
     PIGLIT_FRUSTUM,     /* projection glFrustum(v[0..5]) (L R B T N F); modelview identity */
     PIGLIT_ENABLE,      /* glEnable (iv[1] = 1) / glDisable (0) of iv[0]: 0..5 GL_CLIP_PLANEn,
-                         * 6 GL_VERTEX_PROGRAM_TWO_SIDE */
+                         * 6 GL_VERTEX_PROGRAM_TWO_SIDE, 7 GL_VERTEX_PROGRAM_POINT_SIZE,
+                         * 8 GL_POINT_SPRITE */
     PIGLIT_CLIP_PLANE,  /* glClipPlane(GL_CLIP_PLANE0 + iv[0], v[0..3]) */
     PIGLIT_SHADE_MODEL, /* glShadeModel: iv[0] = 1 flat, 0 smooth */
+    PIGLIT_TEXTURE,     /* a texture made as shader_runner makes it, on unit iv[0]
+                         * (glActiveTexture, which stays active): iv[1] a piglit_tex_kind,
+                         * iv[2..4] width, height, depth, iv[5] the mip level it fills
+                         * (CHECKERBOARD, QUADS); v[] the colours of CHECKERBOARD
+                         * (black, white: 8) and QUADS (bottom-left, bottom-right,
+                         * top-left, top-right: 16), iv[6], iv[7] QUADS's tile size */
+    PIGLIT_TEXPARAMETER, /* glTexParameter(iv[0] target, iv[1] pname, …) on the active unit:
+                          * iv[2] the value (an enum or integer) or, for LOD bias and
+                          * border colour, v[0] / v[0..3]; all PIGLIT_GL_* numbers */
+    PIGLIT_COLOR,       /* glColor4fv(v[0..3]) (the current vertex colour) */
+    PIGLIT_HINT,        /* glHint(iv[0], iv[1]): PIGLIT_GL_* numbers */
+    PIGLIT_LINK_SUCCESS, /* `link success`: the program linked (it must have: no GL call) */
 } piglit_cmd_kind;
+
+/* The textures of shader_runner's `texture` commands (piglit-util-gl.c). */
+typedef enum piglit_tex_kind {
+    PIGLIT_TEX_RGBW,         /* `texture rgbw UNIT (W, H)`: 2D RGBA quadrants red (bottom
+                              * left), green, blue, white (top right), alpha 1, nearest,
+                              * clamp to edge */
+    PIGLIT_TEX_RGBW_1D,      /* `texture rgbw 1D UNIT`: 4 texels red green blue white */
+    PIGLIT_TEX_RGBW_3D,      /* `texture rgbw 3D UNIT`: 2×2×2 texels */
+    PIGLIT_TEX_CHECKERBOARD, /* `texture checkerboard UNIT LEVEL (W, H) (black) (white)`:
+                              * tiles W/2 × H/2, clamp to border (1, 0, 0, 1), nearest */
+    PIGLIT_TEX_QUADS,        /* `texture quads UNIT LEVEL (W, H) (TW, TH) (bl) (br) (tl) (tr)` */
+    PIGLIT_TEX_MIPTREE,      /* `texture miptree UNIT`: 8×8 with 4 levels red green blue white */
+    PIGLIT_TEX_SHADOW_1D,    /* `texture shadow1D UNIT (W)`: depth x / (W − 1), compare
+                              * R to texture, GL_GREATER */
+    PIGLIT_TEX_SHADOW_2D,    /* `texture shadow2D UNIT (W, H)` */
+    PIGLIT_TEX_SHADOW_RECT,  /* `texture shadowRect UNIT (W, H)` (GL_ARB_texture_rectangle) */
+} piglit_tex_kind;
+
+/* The GL enum values the parser stores (GL/gl.h and GL/glext.h; the GL program
+ * checks each against its headers at compile time). */
+enum {
+    PIGLIT_GL_TEXTURE_1D = 0x0DE0,
+    PIGLIT_GL_TEXTURE_2D = 0x0DE1,
+    PIGLIT_GL_TEXTURE_3D = 0x806F,
+    PIGLIT_GL_TEXTURE_RECTANGLE = 0x84F5,
+    PIGLIT_GL_TEXTURE_CUBE_MAP = 0x8513,
+    PIGLIT_GL_TEXTURE_COMPARE_FUNC = 0x884D,
+    PIGLIT_GL_DEPTH_TEXTURE_MODE = 0x884B,
+    PIGLIT_GL_TEXTURE_MIN_FILTER = 0x2801,
+    PIGLIT_GL_TEXTURE_MAG_FILTER = 0x2800,
+    PIGLIT_GL_TEXTURE_WRAP_S = 0x2802,
+    PIGLIT_GL_TEXTURE_WRAP_T = 0x2803,
+    PIGLIT_GL_TEXTURE_WRAP_R = 0x8072,
+    PIGLIT_GL_TEXTURE_LOD_BIAS = 0x8501,
+    PIGLIT_GL_TEXTURE_BASE_LEVEL = 0x813C,
+    PIGLIT_GL_TEXTURE_MAX_LEVEL = 0x813D,
+    PIGLIT_GL_TEXTURE_BORDER_COLOR = 0x1004,
+    PIGLIT_GL_TEXTURE_SWIZZLE_R = 0x8E42,
+    PIGLIT_GL_NEVER = 0x0200,
+    PIGLIT_GL_LESS = 0x0201,
+    PIGLIT_GL_EQUAL = 0x0202,
+    PIGLIT_GL_LEQUAL = 0x0203,
+    PIGLIT_GL_GREATER = 0x0204,
+    PIGLIT_GL_NOTEQUAL = 0x0205,
+    PIGLIT_GL_GEQUAL = 0x0206,
+    PIGLIT_GL_ALWAYS = 0x0207,
+    PIGLIT_GL_RED = 0x1903,
+    PIGLIT_GL_GREEN = 0x1904,
+    PIGLIT_GL_BLUE = 0x1905,
+    PIGLIT_GL_ALPHA = 0x1906,
+    PIGLIT_GL_LUMINANCE = 0x1909,
+    PIGLIT_GL_INTENSITY = 0x8049,
+    PIGLIT_GL_NEAREST = 0x2600,
+    PIGLIT_GL_LINEAR = 0x2601,
+    PIGLIT_GL_NEAREST_MIPMAP_NEAREST = 0x2700,
+    PIGLIT_GL_LINEAR_MIPMAP_NEAREST = 0x2701,
+    PIGLIT_GL_NEAREST_MIPMAP_LINEAR = 0x2702,
+    PIGLIT_GL_LINEAR_MIPMAP_LINEAR = 0x2703,
+    PIGLIT_GL_REPEAT = 0x2901,
+    PIGLIT_GL_CLAMP_TO_EDGE = 0x812F,
+    PIGLIT_GL_CLAMP_TO_BORDER = 0x812D,
+    PIGLIT_GL_LINE_SMOOTH_HINT = 0x0C52,
+    PIGLIT_GL_POLYGON_SMOOTH_HINT = 0x0C53,
+    PIGLIT_GL_TEXTURE_COMPRESSION_HINT = 0x84EF,
+    PIGLIT_GL_FRAGMENT_SHADER_DERIVATIVE_HINT = 0x8B8B,
+    PIGLIT_GL_DONT_CARE = 0x1100,
+    PIGLIT_GL_FASTEST = 0x1101,
+    PIGLIT_GL_NICEST = 0x1102,
+};
 
 typedef struct piglit_cmd {
     piglit_cmd_kind kind;
     int line;                  /* 1-based line in the file */
     bool ortho;                /* DRAW_RECT: pixel coordinates */
+    bool tex;                  /* DRAW_RECT: `draw rect tex`, texture coordinates v[4..7] =
+                                * tx ty tw th (else (0, 0)..(1, 1)) */
     bool relative;             /* PROBE: coordinates were fractions of the window */
     int ncomp;                 /* PROBE: 3 (rgb) or 4 (rgba) */
     int nv;                    /* UNIFORM: values given */
@@ -54,7 +138,8 @@ typedef struct piglit_cmd {
     char name[128];            /* UNIFORM */
     float v[16];               /* values; "0x…" is a float's bit pattern (shader_runner) */
     int iv[16];                /* UNIFORM of an int/bool type: the values as integers
-                                * ("0x…" is the 32-bit pattern) */
+                                * ("0x…" is the 32-bit pattern); integer fields of
+                                * other commands */
     float e[4];                /* PROBE: expected colour */
 } piglit_cmd;
 
@@ -121,6 +206,14 @@ void piglit_skip_key(const char *fmt, char *out, size_t n);
 ls_status piglit_test_parse(const char *text, size_t len, const char *file, piglit_test *t,
                             ls_diag *d);
 void piglit_test_free(piglit_test *t);
+/* A geometry file (`lockstep mesa run --mesh`): a [vertex data] section on its
+ * own — a header of NAME/float/N columns, then one row of numbers per vertex,
+ * three rows a triangle; '#' lines and blank lines are ignored. Fills t's
+ * vertex-data fields (nattr, attr_*, vstride, vdata, nrows; free with
+ * piglit_test_free). A bad header or row, no row, or a row count that is not
+ * a multiple of 3 is LS_ERR_PARSE with file:line:col. */
+ls_status piglit_mesh_parse(const char *text, size_t len, const char *file, piglit_test *t,
+                            ls_diag *d);
 
 /* The input model of the harness (docs/mesa.md "piglit"): lockstep feeds a
  * fragment program gl_FragCoord (r300's WPOS texcoord), constants, and at most
@@ -130,10 +223,11 @@ void piglit_test_free(piglit_test *t);
  * shaders need more: several varyings, arrays or matrices of them, other
  * built-in inputs, samplers, a vertex shader that computes gl_Position. */
 bool piglit_test_check_inputs(piglit_test *t);
-/* What the whole pipeline (vertex program, rasterizer, RS, fragment program:
- * mesa_exec_render_draw) cannot run: sets t->skip (and returns false) when a
- * shader samples a texture or reads gl_PointCoord (point-sprite coordinates
- * are not modelled). Every varying, gl_FrontFacing and any vertex shader run. */
+/* What the whole pipeline (vertex program, rasterizer, RS, texture units,
+ * fragment program, render backend) cannot run: sets t->skip (and returns
+ * false) when a shader reads gl_PointCoord (point-sprite coordinates are not
+ * modelled). Every varying, gl_FrontFacing, textures (uploaded by the driver)
+ * and any vertex shader run. */
 bool piglit_test_check_pipeline(piglit_test *t);
 
 /* The window pixels a DRAW_RECT covers, [x0, x1) × [y0, y1) clamped to the

@@ -88,6 +88,30 @@ typedef struct mesa_r300_verdict {
  * ':'-separated list) without r300_dri.so is LS_ERR_ARG. */
 ls_status mesa_r300_drivers(const char *opt, char *out, size_t n, ls_diag *d);
 
+/* ---- scenes ------------------------------------------------------------- */
+
+/* The blend factors of `mesa run|check --blend SRC,DST`: X(name, GL name
+ * without GL_, GL enum value) — glBlendFunc's factors by their lower-case
+ * names (the values are GL/gl.h's; the GL program checks them against its
+ * headers). */
+#define MESA_BLEND_FACTORS(X)                                                                     \
+    X(zero, ZERO, 0x0000)                                                                         \
+    X(one, ONE, 0x0001)                                                                           \
+    X(src_color, SRC_COLOR, 0x0300)                                                               \
+    X(one_minus_src_color, ONE_MINUS_SRC_COLOR, 0x0301)                                           \
+    X(src_alpha, SRC_ALPHA, 0x0302)                                                               \
+    X(one_minus_src_alpha, ONE_MINUS_SRC_ALPHA, 0x0303)                                           \
+    X(dst_alpha, DST_ALPHA, 0x0304)                                                               \
+    X(one_minus_dst_alpha, ONE_MINUS_DST_ALPHA, 0x0305)                                           \
+    X(dst_color, DST_COLOR, 0x0306)                                                               \
+    X(one_minus_dst_color, ONE_MINUS_DST_COLOR, 0x0307)                                           \
+    X(src_alpha_saturate, SRC_ALPHA_SATURATE, 0x0308)
+
+/* The built-in texture sources of `--texture SAMPLER=SOURCE` besides PNG
+ * files: "checker" (64×64 RGBA8, tiles of 8×8 texels, light grey and blue)
+ * and "rgbw" (piglit's 8×8 red/green/blue/white quadrants). */
+#define MESA_TEXTURE_PATTERNS "checker", "rgbw"
+
 /* ---- running ------------------------------------------------------------ */
 
 typedef struct mesa_r300_config {
@@ -107,6 +131,15 @@ typedef struct mesa_r300_config {
     int wpos;                        /* gl_FragCoord input: 0 when the GLSL text mentions it,
                                       * 1 always, 2 never */
     struct ls_buf *job_json;         /* if not NULL, the decoded job (JSON) is appended here */
+    const char *const *scene;        /* more arguments for every run of the GL program: its
+                                      * scene options (--texture S=SRC, --mesh F, --depth,
+                                      * --blend A,B, --clear R,G,B,A, --rgba8; docs/mesa.md
+                                      * "Scenes"), validated by the caller */
+    size_t nscene;
+    const char *capture;             /* mesa_r300_render: keep the r300 run's capture
+                                      * (cs_NNNN.ib/.relocs/.flags/.bo_K, r300.log) in this
+                                      * directory (made if missing; it must hold no file) for
+                                      * `lockstep r500 draw` instead of a temporary one */
 } mesa_r300_config;
 
 /* Compile frag with r300, decode the last draw of the first command stream

@@ -206,12 +206,16 @@ ls_status r500_pvs_load_words(const char *file, const char *data, size_t len, bo
 typedef enum r500_pvs_sincos { R500_PVS_SINCOS_CLAMP, R500_PVS_SINCOS_FULL } r500_pvs_sincos;
 typedef enum r500_pvs_ff_inf { R500_PVS_FF_INF_MAX, R500_PVS_FF_INF_INF } r500_pvs_ff_inf;
 typedef enum r500_pvs_me_b { R500_PVS_ME_B_SRC2, R500_PVS_ME_B_SRC1 } r500_pvs_me_b;
+typedef enum r500_pvs_zta { R500_PVS_ZTA_LEGACY, R500_PVS_ZTA_IEEE } r500_pvs_zta;
+typedef enum r500_pvs_minmax { R500_PVS_MINMAX_SECOND, R500_PVS_MINMAX_NUMBER } r500_pvs_minmax;
 
 typedef struct r500_pvs_options {
     r500_exec_options math;   /* shared with the fragment unit: rcp-zero, rsq-negative, ln2-zero, clamp-nan */
     r500_pvs_sincos sincos;   /* "vs-sincos-range": clamp | full */
     r500_pvs_ff_inf ff_inf;   /* "vs-ff-inf": max | inf */
     r500_pvs_me_b me_b;       /* "vs-me-b": src1 | src2 (ME_MULTIPLY's second operand) */
+    r500_pvs_zta zta;         /* "vs-zero-times-anything": legacy (0*x = 0) | ieee */
+    r500_pvs_minmax minmax;   /* "vs-minmax-nan": second | number */
     unsigned temps;           /* "vs-temps": temporaries */
     unsigned alt_temps;       /* "vs-alt-temps" */
     unsigned inputs;          /* "vs-inputs" */

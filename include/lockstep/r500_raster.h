@@ -30,6 +30,8 @@ extern "C" {
  * Addresses from regs/3d_registers.txt (MMReg). */
 #define R500_RASTER_REGS(X)                                                                        \
     X(VAP_VF_CNTL, 0x2084)                                                                         \
+    X(VAP_OUT_VTX_FMT_0, 0x2090)                                                                   \
+    X(VAP_OUT_VTX_FMT_1, 0x2094)                                                                   \
     X(VAP_VPORT_XSCALE, 0x2098)                                                                    \
     X(VAP_VPORT_XOFFSET, 0x209c)                                                                   \
     X(VAP_VPORT_YSCALE, 0x20a0)                                                                    \
@@ -112,6 +114,7 @@ typedef enum r500_rreg {
     X(VAP_CLIP_CNTL, PS_UCP_MODE, 15, 14)                                                          \
     X(VAP_CLIP_CNTL, CLIP_DISABLE, 16, 16)                                                         \
     X(VAP_CLIP_CNTL, UCP_CULL_ONLY_ENA, 17, 17)                                                    \
+    X(VAP_OUT_VTX_FMT_0, PT_SIZE_PRESENT, 16, 16)                                                  \
     X(GB_ENABLE, POINT_STUFF_ENABLE, 0, 0)                                                         \
     X(GB_TILE_CONFIG, SUBPIXEL, 16, 16)                                                            \
     X(GA_POINT_SIZE, HEIGHT, 15, 0)                                                                \
@@ -210,6 +213,7 @@ typedef struct r500_vertex {
     float pos[4];
     float tex[R500_RS_TEX_COMPONENTS];
     float col[R500_RS_COLORS][4];
+    float psize; /* the vertex program's point size, read when VAP_OUT_VTX_FMT_0.PT_SIZE_PRESENT */
 } r500_vertex;
 
 /* VAP_VF_CNTL.PRIM_TYPE values (regs/bits/vap_vf_cntl.txt). */
@@ -239,6 +243,7 @@ typedef enum r500_interp_pos { R500_INTERP_EXACT, R500_INTERP_SNAPPED } r500_int
 typedef enum r500_color_interp { R500_COLOR_PERSPECTIVE, R500_COLOR_LINEAR } r500_color_interp;
 typedef enum r500_point_minmax { R500_MINMAX_VERTEX, R500_MINMAX_ALL } r500_point_minmax;
 typedef enum r500_face_sign { R500_FACE_MESA, R500_FACE_DOC } r500_face_sign;
+typedef enum r500_point_stuff { R500_STUFF_VAP, R500_STUFF_POOL4, R500_STUFF_OFF } r500_point_stuff;
 
 typedef struct r500_raster_options {
     r500_subpixel subpixel;         /* "raster-subpixel": register | 12 | 16 | 256 */
@@ -247,6 +252,7 @@ typedef struct r500_raster_options {
     r500_color_interp color_interp; /* "color-interp": perspective | linear */
     r500_point_minmax point_minmax; /* "point-minmax": vertex | all */
     r500_face_sign face_sign;       /* "face-sign": mesa | doc */
+    r500_point_stuff point_stuff;   /* "point-stuff": vap | pool4 | off */
 } r500_raster_options;
 
 void r500_raster_options_default(r500_raster_options *o);

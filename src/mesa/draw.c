@@ -966,6 +966,8 @@ void mesa_exec_raster_vertices(const mesa_exec_draw *dr, r500_vertex *out)
         memset(o, 0, sizeof *o);
         const r500_vtx *in = &dr->verts[v];
         memcpy(o->pos, in->v[R500_VTX_POS], sizeof o->pos);
+        if ((dr->layout.present >> R500_VTX_PSIZE) & 1u)
+            o->psize = in->v[R500_VTX_PSIZE][0];
         unsigned t = 0;
         for (unsigned s = R500_VTX_TEX0; s <= R500_VTX_TEX7; s++)
             if ((dr->layout.present >> s) & 1u)

@@ -6,7 +6,14 @@
  * writes the RGBA32F pixels, bottom row first, to -o.
  *
  * usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform name=v[,v...]]...
- *                              [--size WxH] [--float] [--repeat N] [-o out.bin]
+ *                              [--size WxH] [--float | --rgba8] [--repeat N] [-o out.bin]
+ *                              [--texture SAMPLER=SOURCE]... [--mesh FILE]... [--depth]
+ *                              [--blend SRC,DST] [--clear R,G,B,A]
+ * The scene options (glrun_scene.c): textures (a PNG file, or the patterns
+ * checker and rgbw) on units 0.. for the samplers named, triangle meshes in
+ * piglit's [vertex data] format drawn instead of the quad, a depth buffer
+ * with GL_LESS, blending, the clear colour. --rgba8 keeps the RGBA8 colour
+ * buffer even when --float is given too.
  * --repeat N prints "draw_seconds W cpu_seconds C": the mean wall and process
  *        CPU time of N more draws, each blended and followed by glFinish (bench).
  * --vbo draws the quad from a vertex buffer object through a 16-bit index buffer object.
@@ -118,7 +125,11 @@ static int set_uniform(GLuint prog, const char *spec)
         case GL_FLOAT_VEC2: glUniform2fv(loc, 1, f); break;
         case GL_FLOAT_VEC3: glUniform3fv(loc, 1, f); break;
         case GL_FLOAT_VEC4: glUniform4fv(loc, 1, f); break;
-        case GL_INT: case GL_BOOL: glUniform1iv(loc, 1, k); break;
+        case GL_INT: case GL_BOOL:
+        case GL_SAMPLER_1D: case GL_SAMPLER_2D: case GL_SAMPLER_3D: case GL_SAMPLER_CUBE:
+        case GL_SAMPLER_1D_SHADOW: case GL_SAMPLER_2D_SHADOW: case GL_SAMPLER_2D_RECT:
+            glUniform1iv(loc, 1, k); /* a sampler: its texture unit */
+            break;
         case GL_INT_VEC2: case GL_BOOL_VEC2: glUniform2iv(loc, 1, k); break;
         case GL_INT_VEC3: case GL_BOOL_VEC3: glUniform3iv(loc, 1, k); break;
         case GL_INT_VEC4: case GL_BOOL_VEC4: glUniform4iv(loc, 1, k); break;
@@ -188,7 +199,10 @@ int main(int argc, char **argv)
     bool pipeline = false;
     const char *uniforms[MAX_UNIFORMS];
     int nuni = 0, w = 16, h = 16, use_float = 0, repeat = 0;
-    bool vbo = false;
+    bool vbo = false, rgba8 = false;
+    glrun_scene sc;
+    memset(&sc, 0, sizeof sc);
+    float clear[4] = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             vert = argv[++i];
@@ -203,6 +217,21 @@ int main(int argc, char **argv)
             repeat = atoi(argv[++i]);
             if (repeat < 1 || repeat > 100000) {
                 fprintf(stderr, "lockstep-mesa-gl: --repeat: expected 1..100000\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--texture") && i + 1 < argc && sc.ntex < GLRUN_MAX_SCENE) {
+            sc.tex[sc.ntex++] = argv[++i];
+        } else if (!strcmp(argv[i], "--mesh") && i + 1 < argc && sc.nmesh < GLRUN_MAX_SCENE) {
+            sc.mesh[sc.nmesh++] = argv[++i];
+        } else if (!strcmp(argv[i], "--blend") && i + 1 < argc) {
+            sc.blend = argv[++i];
+        } else if (!strcmp(argv[i], "--depth")) {
+            sc.depth = true;
+        } else if (!strcmp(argv[i], "--rgba8")) {
+            rgba8 = true;
+        } else if (!strcmp(argv[i], "--clear") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%f,%f,%f,%f", &clear[0], &clear[1], &clear[2], &clear[3]) != 4) {
+                fprintf(stderr, "lockstep-mesa-gl: --clear: expected R,G,B,A\n");
                 return 2;
             }
         } else if (!strcmp(argv[i], "--vbo"))
@@ -221,7 +250,9 @@ int main(int argc, char **argv)
             frag = argv[i];
         else {
             fprintf(stderr, "usage: lockstep-mesa-gl FRAG [--vert VS] [--vbo] [--uniform n=v,...]... "
-                            "[--size WxH] [--float] [-o out.bin]\n"
+                            "[--size WxH] [--float | --rgba8] [--texture SAMPLER=SRC]... "
+                            "[--mesh FILE]... [--depth] [--blend SRC,DST] [--clear R,G,B,A] "
+                            "[-o out.bin]\n"
                             "       lockstep-mesa-gl --shader-test FILE [-o out.bin] "
                             "[--varying-pass PREFIX | --pipeline]\n");
             return 2;
@@ -229,6 +260,10 @@ int main(int argc, char **argv)
     }
     if (shader_test)
         return glrun_shader_test(shader_test, out, varying_prefix, pipeline);
+    if (rgba8) /* --rgba8 wins over --float, wherever they stand */
+        use_float = 0;
+    if (glrun_scene_check(&sc))
+        return 2;
     if (!frag) {
         fprintf(stderr, "lockstep-mesa-gl: no fragment shader given\n");
         return 2;
@@ -270,7 +305,7 @@ int main(int argc, char **argv)
     EGLContext ctx;
     if (glrun_make_context(&dpy, &ctx))
         return 1;
-    if (glrun_make_fbo(w, h, use_float))
+    if (glrun_make_fbo(w, h, use_float) || glrun_scene_state(&sc, w, h))
         return 1;
     GLuint vs = compile(GL_VERTEX_SHADER, vs_src ? vs_src : default_vs, vert ? vert : "vertex");
     GLuint fs = compile(GL_FRAGMENT_SHADER, fs_src, frag);
@@ -293,12 +328,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < nuni; i++)
         if (set_uniform(prog, uniforms[i]))
             return 1;
+    if (glrun_scene_textures(prog, &sc))
+        return 1;
     glViewport(0, 0, w, h);
-    glClearColor(0, 0, 0, 0);
-    glClear(GL_COLOR_BUFFER_BIT);
+    glClearColor(clear[0], clear[1], clear[2], clear[3]);
+    glClear(GL_COLOR_BUFFER_BIT | (sc.depth ? GL_DEPTH_BUFFER_BIT : 0));
     static const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
-    glEnableVertexAttribArray(0);
-    if (vbo) {
+    if (sc.nmesh) {
+        /* --mesh: the files' triangles instead of the quad */
+        if (glrun_scene_draw_meshes(prog, &sc))
+            return 1;
+    } else if (vbo) {
+        glEnableVertexAttribArray(0);
         /* --vbo: the quad from a buffer object, drawn through a 16-bit index
          * buffer object (r300: 3D_LOAD_VBPNTR + INDX_BUFFER instead of
          * embedded data; docs/mesa.md "Draws") */
@@ -312,6 +353,7 @@ int main(int argc, char **argv)
         glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, (const void *)0);
         glDrawElements(GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_SHORT, (const void *)0);
     } else {
+        glEnableVertexAttribArray(0);
         glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     }

@@ -18,4 +18,25 @@ int glrun_write_pixels(const char *path, int w, int h);
  * varying_prefix llvmpipe's pass computing its varying per draw: exit status
  * 0 done, 77 a requirement r300/llvmpipe lacks (reason on stdout), 1 failure. */
 int glrun_shader_test(const char *path, const char *out, const char *varying_prefix, bool pipeline);
+
+/* The scene options of the quad program (glrun_scene.c; docs/mesa.md
+ * "Scenes"). */
+enum { GLRUN_MAX_SCENE = 8 };
+typedef struct glrun_scene {
+    const char *tex[GLRUN_MAX_SCENE];  /* "SAMPLER=SOURCE[,nearest][,clamp]": unit = index */
+    int ntex;
+    const char *mesh[GLRUN_MAX_SCENE]; /* [vertex data] files, one draw each, in order */
+    int nmesh;
+    bool depth;                        /* 24-bit depth buffer, GL_LESS, cleared to 1 */
+    const char *blend;                 /* "SRC,DST" factors, or NULL */
+} glrun_scene;
+/* The option values are well formed (else a message on stderr): 0. */
+int glrun_scene_check(const glrun_scene *sc);
+/* The depth buffer and test and the blend state on the bound framebuffer. */
+int glrun_scene_state(const glrun_scene *sc, int w, int h);
+/* The textures on units 0.., each sampler uniform set to its unit (the
+ * program in use). */
+int glrun_scene_textures(unsigned prog, const glrun_scene *sc);
+/* One glDrawArrays(GL_TRIANGLES) per mesh file. */
+int glrun_scene_draw_meshes(unsigned prog, const glrun_scene *sc);
 #endif

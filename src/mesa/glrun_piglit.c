@@ -153,7 +153,7 @@ static int set_uniform(GLuint prog, const piglit_cmd *c, bool varying_pass)
 }
 
 /* piglit_draw_rect: a 4-vertex triangle strip at z = 0, w = 1 with texture
- * coordinates (0,0) (1,0) (0,1) (1,1), through the program's piglit_vertex /
+ * coordinates (0,0) (1,0) (0,1) (1,1) (`draw rect tex`: the test's), through the program's piglit_vertex /
  * piglit_texcoord attributes if it has them, else gl_Vertex /
  * gl_MultiTexCoord0. */
 static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
@@ -166,7 +166,12 @@ static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
         h = 2.0f * (h / (float)t->height);
     }
     const GLfloat verts[16] = {x, y, 0, 1, x + w, y, 0, 1, x, y + h, 0, 1, x + w, y + h, 0, 1};
-    static const GLfloat tex[8] = {0, 0, 1, 0, 0, 1, 1, 1};
+    GLfloat tex[8] = {0, 0, 1, 0, 0, 1, 1, 1};
+    if (c->tex) { /* piglit_draw_rect_tex: (tx, ty) at (x, y), (tx + tw, ty + th) opposite */
+        float tx = c->v[4], ty = c->v[5], tw = c->v[6], th = c->v[7];
+        const GLfloat t2[8] = {tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th};
+        memcpy(tex, t2, sizeof tex);
+    }
     GLint loc = glGetAttribLocation(prog, "piglit_vertex");
     GLint tloc = glGetAttribLocation(prog, "piglit_texcoord");
     if (loc >= 0) {
@@ -192,6 +197,203 @@ static void draw_rect(GLuint prog, const piglit_test *t, const piglit_cmd *c)
         glDisableVertexAttribArray((GLuint)tloc);
     else
         glDisableClientState(GL_TEXTURE_COORD_ARRAY);
+}
+
+/* The parser stores GL enums as numbers (mesa_piglit.h): they are the headers'. */
+#define SAME(x) _Static_assert(PIGLIT_##x == x, #x)
+SAME(GL_TEXTURE_1D);
+SAME(GL_TEXTURE_2D);
+SAME(GL_TEXTURE_3D);
+SAME(GL_TEXTURE_RECTANGLE);
+SAME(GL_TEXTURE_CUBE_MAP);
+SAME(GL_TEXTURE_COMPARE_FUNC);
+SAME(GL_DEPTH_TEXTURE_MODE);
+SAME(GL_TEXTURE_MIN_FILTER);
+SAME(GL_TEXTURE_MAG_FILTER);
+SAME(GL_TEXTURE_WRAP_S);
+SAME(GL_TEXTURE_WRAP_T);
+SAME(GL_TEXTURE_WRAP_R);
+SAME(GL_TEXTURE_LOD_BIAS);
+SAME(GL_TEXTURE_BASE_LEVEL);
+SAME(GL_TEXTURE_MAX_LEVEL);
+SAME(GL_TEXTURE_BORDER_COLOR);
+SAME(GL_TEXTURE_SWIZZLE_R);
+SAME(GL_NEVER);
+SAME(GL_LESS);
+SAME(GL_EQUAL);
+SAME(GL_LEQUAL);
+SAME(GL_GREATER);
+SAME(GL_NOTEQUAL);
+SAME(GL_GEQUAL);
+SAME(GL_ALWAYS);
+SAME(GL_RED);
+SAME(GL_GREEN);
+SAME(GL_BLUE);
+SAME(GL_ALPHA);
+SAME(GL_LUMINANCE);
+SAME(GL_INTENSITY);
+SAME(GL_NEAREST);
+SAME(GL_LINEAR);
+SAME(GL_NEAREST_MIPMAP_NEAREST);
+SAME(GL_LINEAR_MIPMAP_NEAREST);
+SAME(GL_NEAREST_MIPMAP_LINEAR);
+SAME(GL_LINEAR_MIPMAP_LINEAR);
+SAME(GL_REPEAT);
+SAME(GL_CLAMP_TO_EDGE);
+SAME(GL_CLAMP_TO_BORDER);
+SAME(GL_LINE_SMOOTH_HINT);
+SAME(GL_POLYGON_SMOOTH_HINT);
+SAME(GL_TEXTURE_COMPRESSION_HINT);
+SAME(GL_FRAGMENT_SHADER_DERIVATIVE_HINT);
+SAME(GL_DONT_CARE);
+SAME(GL_FASTEST);
+SAME(GL_NICEST);
+#undef SAME
+
+/* Wrap and filter of a new texture object bound to target. */
+static void tex_defaults(GLenum target, GLenum wrap, GLenum mag, GLenum min)
+{
+    glTexParameteri(target, GL_TEXTURE_WRAP_S, (GLint)wrap);
+    glTexParameteri(target, GL_TEXTURE_WRAP_T, (GLint)wrap);
+    if (target == GL_TEXTURE_3D)
+        glTexParameteri(target, GL_TEXTURE_WRAP_R, (GLint)wrap);
+    glTexParameteri(target, GL_TEXTURE_MAG_FILTER, (GLint)mag);
+    glTexParameteri(target, GL_TEXTURE_MIN_FILTER, (GLint)min);
+}
+
+/* w×h RGBA float texels in tiles of tw×th from the bottom-left: even tile
+ * rows alternate bl, br; odd ones tl, tr (piglit_quads_texture's layout). */
+static void quads_image(float *px, int w, int h, int tw, int th, const float *bl, const float *br,
+                        const float *tl, const float *tr)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            bool odd_row = (y / th) & 1, odd_col = (x / tw) & 1;
+            const float *c = odd_row ? (odd_col ? tr : tl) : (odd_col ? br : bl);
+            memcpy(px + 4 * ((size_t)y * (size_t)w + (size_t)x), c, 4 * sizeof *c);
+        }
+}
+
+/* A `texture` command: the texture object shader_runner makes, on the unit
+ * it names (glActiveTexture stays there), uploaded with glTexImage* so that
+ * the driver puts it in its buffer objects as it does for any application.
+ * The images and parameters are piglit-util-gl.c's: piglit_rgbw_texture
+ * (alpha 1, nearest, clamp to edge, one level), piglit_rgbw_texture_1d/_3d,
+ * piglit_quads_texture (nearest, clamp to border, border (1, 0, 0, 1)),
+ * piglit_miptree_texture, piglit_depth_texture (depth x / (W − 1), compare R
+ * to texture with GL_GREATER). As there, GL_TEXTURE_2D is also enabled for
+ * the 2D colour textures and shadow2D (the compatibility profile). */
+static int make_texture(const piglit_cmd *c)
+{
+    static const float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1}, blue[4] = {0, 0, 1, 1},
+                       white[4] = {1, 1, 1, 1};
+    static const float rgbw_1d[16] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1};
+    static const float rgbw_3d[32] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1,
+                                      1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 0, 0, 1};
+    static const float border[4] = {1, 0, 0, 1};
+    int w = c->iv[2], h = c->iv[3];
+    glActiveTexture((GLenum)(GL_TEXTURE0 + c->iv[0]));
+    GLuint tex;
+    glGenTextures(1, &tex);
+    float *px = malloc((size_t)w * (size_t)h * 4 * sizeof *px);
+    if (!px) {
+        printf("fail: line %d: out of memory\n", c->line);
+        return 1;
+    }
+    switch ((piglit_tex_kind)c->iv[1]) {
+    case PIGLIT_TEX_RGBW:
+        glBindTexture(GL_TEXTURE_2D, tex);
+        tex_defaults(GL_TEXTURE_2D, GL_CLAMP_TO_EDGE, GL_NEAREST, GL_NEAREST);
+        /* red bottom-left, green bottom-right, blue top-left, white top-right;
+         * the left/bottom halves are x < W/2, y < H/2 (none when W or H is 1) */
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                bool left = x < w / 2, low = y < h / 2;
+                memcpy(px + 4 * ((size_t)y * (size_t)w + (size_t)x),
+                       low ? (left ? red : green) : (left ? blue : white), sizeof red);
+            }
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_FLOAT, px);
+        glEnable(GL_TEXTURE_2D);
+        break;
+    case PIGLIT_TEX_RGBW_1D:
+        glBindTexture(GL_TEXTURE_1D, tex);
+        tex_defaults(GL_TEXTURE_1D, GL_CLAMP_TO_EDGE, GL_NEAREST, GL_NEAREST);
+        glTexImage1D(GL_TEXTURE_1D, 0, GL_RGBA, 4, 0, GL_RGBA, GL_FLOAT, rgbw_1d);
+        break;
+    case PIGLIT_TEX_RGBW_3D:
+        glBindTexture(GL_TEXTURE_3D, tex);
+        tex_defaults(GL_TEXTURE_3D, GL_CLAMP_TO_EDGE, GL_NEAREST, GL_NEAREST);
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA, 2, 2, 2, 0, GL_RGBA, GL_FLOAT, rgbw_3d);
+        break;
+    case PIGLIT_TEX_CHECKERBOARD:
+    case PIGLIT_TEX_QUADS: {
+        glBindTexture(GL_TEXTURE_2D, tex);
+        tex_defaults(GL_TEXTURE_2D, GL_CLAMP_TO_BORDER, GL_NEAREST, GL_NEAREST);
+        glTexParameterfv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, border);
+        const float *k = c->v;
+        /* checkerboard: black bottom-left and top-right, white the others */
+        if (c->iv[1] == PIGLIT_TEX_CHECKERBOARD)
+            quads_image(px, w, h, c->iv[6], c->iv[7], k, k + 4, k + 4, k);
+        else
+            quads_image(px, w, h, c->iv[6], c->iv[7], k, k + 4, k + 8, k + 12);
+        glTexImage2D(GL_TEXTURE_2D, c->iv[5], GL_RGBA, w, h, 0, GL_RGBA, GL_FLOAT, px);
+        glEnable(GL_TEXTURE_2D);
+        break;
+    }
+    case PIGLIT_TEX_MIPTREE: {
+        glBindTexture(GL_TEXTURE_2D, tex);
+        tex_defaults(GL_TEXTURE_2D, GL_CLAMP_TO_EDGE, GL_NEAREST, GL_NEAREST_MIPMAP_NEAREST);
+        const float *wheel[4] = {red, green, blue, white};
+        for (int level = 0, size = 8; level < 4; level++, size /= 2) {
+            for (int i = 0; i < size * size; i++)
+                memcpy(px + 4 * i, wheel[level], sizeof red);
+            glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA, size, size, 0, GL_RGBA, GL_FLOAT, px);
+        }
+        glEnable(GL_TEXTURE_2D);
+        break;
+    }
+    case PIGLIT_TEX_SHADOW_1D:
+    case PIGLIT_TEX_SHADOW_2D:
+    case PIGLIT_TEX_SHADOW_RECT: {
+        GLenum target = c->iv[1] == PIGLIT_TEX_SHADOW_1D   ? GL_TEXTURE_1D
+                        : c->iv[1] == PIGLIT_TEX_SHADOW_2D ? GL_TEXTURE_2D
+                                                           : GL_TEXTURE_RECTANGLE;
+        glBindTexture(target, tex);
+        tex_defaults(target, GL_CLAMP_TO_EDGE, GL_NEAREST, GL_NEAREST);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                px[(size_t)y * (size_t)w + (size_t)x] = (float)x / (float)(w - 1);
+        if (target == GL_TEXTURE_1D)
+            glTexImage1D(target, 0, GL_DEPTH_COMPONENT, w, 0, GL_DEPTH_COMPONENT, GL_FLOAT, px);
+        else
+            glTexImage2D(target, 0, GL_DEPTH_COMPONENT, w, h, 0, GL_DEPTH_COMPONENT, GL_FLOAT, px);
+        glTexParameteri(target, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_R_TO_TEXTURE);
+        glTexParameteri(target, GL_TEXTURE_COMPARE_FUNC, GL_GREATER);
+        if (target == GL_TEXTURE_2D)
+            glEnable(GL_TEXTURE_2D);
+        break;
+    }
+    }
+    free(px);
+    GLenum err = glGetError();
+    if (err != GL_NO_ERROR) {
+        printf("fail: line %d: making the texture raised GL error 0x%x\n", c->line, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* `texparameter`: glTexParameter on the active unit's texture of the target
+ * (shader_runner does not check for a GL error here either). */
+static void tex_parameter(const piglit_cmd *c)
+{
+    GLenum target = (GLenum)c->iv[0], pname = (GLenum)c->iv[1];
+    if (pname == GL_TEXTURE_LOD_BIAS)
+        glTexParameterf(target, pname, c->v[0]);
+    else if (pname == GL_TEXTURE_BORDER_COLOR)
+        glTexParameterfv(target, pname, c->v);
+    else
+        glTexParameteri(target, pname, c->iv[2]);
 }
 
 int glrun_write_pixels(const char *path, int w, int h)
@@ -323,8 +525,10 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
             glLoadIdentity();
             break;
         case PIGLIT_ENABLE: {
-            GLenum cap = c->iv[0] == 6 ? GL_VERTEX_PROGRAM_TWO_SIDE
-                                       : (GLenum)(GL_CLIP_PLANE0 + c->iv[0]);
+            GLenum cap = c->iv[0] == 6   ? GL_VERTEX_PROGRAM_TWO_SIDE
+                         : c->iv[0] == 7 ? GL_VERTEX_PROGRAM_POINT_SIZE
+                         : c->iv[0] == 8 ? GL_POINT_SPRITE
+                                         : (GLenum)(GL_CLIP_PLANE0 + c->iv[0]);
             if (c->iv[1])
                 glEnable(cap);
             else
@@ -346,6 +550,20 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
             glMatrixMode(GL_MODELVIEW);
             glLoadIdentity();
             break;
+        case PIGLIT_TEXTURE:
+            if (make_texture(c))
+                return 1;
+            break;
+        case PIGLIT_TEXPARAMETER:
+            tex_parameter(c);
+            break;
+        case PIGLIT_COLOR: /* the current colour (gl_Color without a vertex shader) */
+            glColor4fv(c->v);
+            break;
+        case PIGLIT_HINT:
+            glHint((GLenum)c->iv[0], (GLenum)c->iv[1]);
+            break;
+        case PIGLIT_LINK_SUCCESS: /* the program linked: run() stops at a link error */
         case PIGLIT_PROBE:
         case PIGLIT_TOLERANCE:
             break;

@@ -185,6 +185,293 @@ static ls_status number_error(ls_diag *d, const char *file, int line, int col, c
     return st;
 }
 
+/* ---- texture, texparameter, hint: shader_runner's names and their GL enums */
+
+typedef struct name_enum {
+    const char *name;
+    int value;
+} name_enum;
+
+/* Read a word ([A-Za-z0-9_]) at *p (after blanks) into out; advance *p. */
+static bool read_word(const char **p, char *out, size_t n)
+{
+    const char *q = *p + strspn(*p, " \t");
+    size_t l = 0;
+    while (isalnum((unsigned char)q[l]) || q[l] == '_')
+        l++;
+    if (!l || l >= n)
+        return false;
+    memcpy(out, q, l);
+    out[l] = 0;
+    *p = q + l;
+    return true;
+}
+
+static bool lookup(const name_enum *tab, const char *name, int *value)
+{
+    for (; tab->name; tab++)
+        if (!strcmp(tab->name, name)) {
+            *value = tab->value;
+            return true;
+        }
+    return false;
+}
+
+/* shader_runner's parse_tex_target (parser_utils.c) for the targets of a GL
+ * 2.1 context; the array targets make the test a skip */
+static const name_enum tex_targets[] = {
+    {"1D", PIGLIT_GL_TEXTURE_1D},     {"2D", PIGLIT_GL_TEXTURE_2D},
+    {"3D", PIGLIT_GL_TEXTURE_3D},     {"Rect", PIGLIT_GL_TEXTURE_RECTANGLE},
+    {"Cube", PIGLIT_GL_TEXTURE_CUBE_MAP}, {NULL, 0},
+};
+
+/* handle_texparameter's value tables (shader_runner.c) */
+static const name_enum compare_funcs[] = {
+    {"greater", PIGLIT_GL_GREATER}, {"gequal", PIGLIT_GL_GEQUAL}, {"less", PIGLIT_GL_LESS},
+    {"lequal", PIGLIT_GL_LEQUAL},   {"equal", PIGLIT_GL_EQUAL},   {"notequal", PIGLIT_GL_NOTEQUAL},
+    {"never", PIGLIT_GL_NEVER},     {"always", PIGLIT_GL_ALWAYS}, {NULL, 0},
+};
+static const name_enum depth_modes[] = {
+    {"intensity", PIGLIT_GL_INTENSITY}, {"luminance", PIGLIT_GL_LUMINANCE},
+    {"alpha", PIGLIT_GL_ALPHA},         {"red", PIGLIT_GL_RED}, {NULL, 0},
+};
+static const name_enum min_filters[] = {
+    {"nearest_mipmap_nearest", PIGLIT_GL_NEAREST_MIPMAP_NEAREST},
+    {"linear_mipmap_nearest", PIGLIT_GL_LINEAR_MIPMAP_NEAREST},
+    {"nearest_mipmap_linear", PIGLIT_GL_NEAREST_MIPMAP_LINEAR},
+    {"linear_mipmap_linear", PIGLIT_GL_LINEAR_MIPMAP_LINEAR},
+    {"nearest", PIGLIT_GL_NEAREST},
+    {"linear", PIGLIT_GL_LINEAR},
+    {NULL, 0},
+};
+static const name_enum mag_filters[] = {
+    {"nearest", PIGLIT_GL_NEAREST}, {"linear", PIGLIT_GL_LINEAR}, {NULL, 0},
+};
+static const name_enum wrap_modes[] = {
+    {"repeat", PIGLIT_GL_REPEAT}, {"clamp_to_edge", PIGLIT_GL_CLAMP_TO_EDGE},
+    {"clamp_to_border", PIGLIT_GL_CLAMP_TO_BORDER}, {NULL, 0},
+};
+static const name_enum swizzles[] = {
+    {"red", PIGLIT_GL_RED}, {"green", PIGLIT_GL_GREEN}, {"blue", PIGLIT_GL_BLUE},
+    {"alpha", PIGLIT_GL_ALPHA}, {NULL, 0},
+};
+
+/* The parameters: name, GL pname, value table (NULL: a number, read below). */
+static const struct texparam {
+    const char *name;
+    int pname;
+    const name_enum *values;
+} texparams[] = {
+    {"compare_func", PIGLIT_GL_TEXTURE_COMPARE_FUNC, compare_funcs},
+    {"depth_mode", PIGLIT_GL_DEPTH_TEXTURE_MODE, depth_modes},
+    {"min", PIGLIT_GL_TEXTURE_MIN_FILTER, min_filters},
+    {"mag", PIGLIT_GL_TEXTURE_MAG_FILTER, mag_filters},
+    {"wrap_s", PIGLIT_GL_TEXTURE_WRAP_S, wrap_modes},
+    {"wrap_t", PIGLIT_GL_TEXTURE_WRAP_T, wrap_modes},
+    {"wrap_r", PIGLIT_GL_TEXTURE_WRAP_R, wrap_modes},
+    {"swizzle_r", PIGLIT_GL_TEXTURE_SWIZZLE_R, swizzles},
+    {"lod_bias", PIGLIT_GL_TEXTURE_LOD_BIAS, NULL},
+    {"max_level", PIGLIT_GL_TEXTURE_MAX_LEVEL, NULL},
+    {"base_level", PIGLIT_GL_TEXTURE_BASE_LEVEL, NULL},
+    {"border_color", PIGLIT_GL_TEXTURE_BORDER_COLOR, NULL},
+};
+
+/* shader_runner's hint_target_table and hint_param_table */
+static const name_enum hint_targets[] = {
+    {"GL_LINE_SMOOTH_HINT", PIGLIT_GL_LINE_SMOOTH_HINT},
+    {"GL_POLYGON_SMOOTH_HINT", PIGLIT_GL_POLYGON_SMOOTH_HINT},
+    {"GL_TEXTURE_COMPRESSION_HINT", PIGLIT_GL_TEXTURE_COMPRESSION_HINT},
+    {"GL_FRAGMENT_SHADER_DERIVATIVE_HINT", PIGLIT_GL_FRAGMENT_SHADER_DERIVATIVE_HINT},
+    {NULL, 0},
+};
+static const name_enum hint_modes[] = {
+    {"GL_FASTEST", PIGLIT_GL_FASTEST}, {"GL_NICEST", PIGLIT_GL_NICEST},
+    {"GL_DONT_CARE", PIGLIT_GL_DONT_CARE}, {NULL, 0},
+};
+
+/* Are v[0..n-1] whole numbers within [lo, hi]? */
+static bool whole_in(const float *v, int n, float lo, float hi)
+{
+    for (int i = 0; i < n; i++)
+        if (!(v[i] >= lo && v[i] <= hi) || v[i] != (float)(int)v[i])
+            return false;
+    return true;
+}
+
+/* The forms of shader_runner's `texture` command (shader_runner.c, the
+ * texture branches of process_test_script; the textures themselves are
+ * piglit-util-gl.c's piglit_rgbw_texture, piglit_quads_texture, …): fills c
+ * (unit iv[0], kind iv[1], sizes iv[2..4], level iv[5], colours v[]). A form
+ * a GL 2.1 harness does not run sets the skip and leaves c->kind 0. */
+static ls_status texture_cmd(piglit_test *t, piglit_cmd *c, const char *s, const char *rest,
+                             const char *file, int line, int col0, ls_diag *d)
+{
+    char kind[32] = "", sub[32] = "";
+    if (!read_word(&rest, kind, sizeof kind)) {
+        set_skip(t, line, "test command '%.40s' is not supported", s);
+        return LS_OK;
+    }
+    const char *after_kind = rest;
+    float v[24];
+    int bad = 0, n, want, k;
+    int col = col0 + (int)(rest - s) + 1;
+    c->kind = PIGLIT_TEXTURE;
+    c->iv[4] = 1;
+    if (!strcmp(kind, "rgbw") && read_word(&rest, sub, sizeof sub) &&
+        (!strcmp(sub, "1D") || !strcmp(sub, "3D"))) {
+        /* `texture rgbw 1D UNIT`, `texture rgbw 3D UNIT`: fixed sizes */
+        k = sub[0] == '1' ? PIGLIT_TEX_RGBW_1D : PIGLIT_TEX_RGBW_3D;
+        want = 1;
+    } else if (!strcmp(kind, "rgbw") && sub[0] && sub[strspn(sub, "0123456789")]) {
+        set_skip(t, line, "texture rgbw %.20s (array textures) needs GL 3.0", sub);
+        c->kind = 0;
+        return LS_OK;
+    } else if (!strcmp(kind, "rgbw")) {
+        rest = after_kind;
+        k = PIGLIT_TEX_RGBW;
+        want = 3;
+    } else if (!strcmp(kind, "checkerboard")) {
+        k = PIGLIT_TEX_CHECKERBOARD;
+        want = 12;
+    } else if (!strcmp(kind, "quads")) {
+        k = PIGLIT_TEX_QUADS;
+        want = 22;
+    } else if (!strcmp(kind, "miptree")) {
+        k = PIGLIT_TEX_MIPTREE;
+        want = 1;
+    } else if (!strcmp(kind, "shadow1D")) {
+        k = PIGLIT_TEX_SHADOW_1D;
+        want = 2;
+    } else if (!strcmp(kind, "shadow2D")) {
+        k = PIGLIT_TEX_SHADOW_2D;
+        want = 3;
+    } else if (!strcmp(kind, "shadowRect")) {
+        k = PIGLIT_TEX_SHADOW_RECT;
+        want = 3;
+    } else {
+        set_skip(t, line, "test command '%.40s' is not supported", s);
+        c->kind = 0;
+        return LS_OK;
+    }
+    n = read_numbers(rest, v, NULL, want, &bad);
+    if (n != want)
+        return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,
+                            k == PIGLIT_TEX_RGBW ? "texture rgbw: expected UNIT (W, H)"
+                            : k == PIGLIT_TEX_CHECKERBOARD
+                                ? "texture checkerboard: expected UNIT LEVEL (W, H) (r, g, b, a) (r, g, b, a)"
+                            : k == PIGLIT_TEX_QUADS
+                                ? "texture quads: expected UNIT LEVEL (W, H) (TW, TH) and four colours"
+                            : k == PIGLIT_TEX_SHADOW_1D ? "texture shadow1D: expected UNIT (W)"
+                            : want == 3 ? "texture: expected UNIT (W, H)"
+                                        : "texture: expected UNIT");
+    /* the texture unit: GL 2.1's GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS is at most 32 */
+    if (!whole_in(v, 1, 0, 31))
+        return number_error(d, file, line, col, s, "texture: the unit must be 0..31");
+    c->iv[0] = (int)v[0];
+    c->iv[1] = k;
+    switch (k) {
+    case PIGLIT_TEX_RGBW_1D:
+        c->iv[2] = 4, c->iv[3] = 1;
+        break;
+    case PIGLIT_TEX_RGBW_3D:
+        c->iv[2] = 2, c->iv[3] = 2, c->iv[4] = 2;
+        break;
+    case PIGLIT_TEX_MIPTREE:
+        c->iv[2] = 8, c->iv[3] = 8;
+        break;
+    case PIGLIT_TEX_CHECKERBOARD:
+    case PIGLIT_TEX_QUADS:
+        /* UNIT LEVEL (W, H) [(TW, TH)] colours; tiles of W/2 × H/2 for the checkerboard */
+        if (!whole_in(v + 1, 1, 0, 12) || !whole_in(v + 2, 2, 1, PIGLIT_MAX_SIZE) ||
+            (k == PIGLIT_TEX_QUADS && !whole_in(v + 4, 2, 1, PIGLIT_MAX_SIZE)) ||
+            (k == PIGLIT_TEX_CHECKERBOARD && !whole_in(v + 2, 2, 2, PIGLIT_MAX_SIZE)) ||
+            !sane(v + want - (k == PIGLIT_TEX_QUADS ? 16 : 8), k == PIGLIT_TEX_QUADS ? 16 : 8))
+            return number_error(d, file, line, col, s,
+                                "texture: a level 0..12, whole sizes 1..4096 (2.. for a "
+                                "checkerboard's, halved into its tiles) and finite colours");
+        c->iv[5] = (int)v[1];
+        c->iv[2] = (int)v[2], c->iv[3] = (int)v[3];
+        if (k == PIGLIT_TEX_QUADS) {
+            c->iv[6] = (int)v[4], c->iv[7] = (int)v[5];
+            memcpy(c->v, v + 6, 16 * sizeof *v);
+        } else {
+            c->iv[6] = c->iv[2] / 2, c->iv[7] = c->iv[3] / 2;
+            memcpy(c->v, v + 4, 8 * sizeof *v);
+        }
+        break;
+    default: /* RGBW, SHADOW_*: UNIT (W[, H]) */
+        /* a shadow texture's depth is x / (W - 1): W = 1 divides by zero */
+        if (!whole_in(v + 1, 1, k == PIGLIT_TEX_RGBW ? 1 : 2, PIGLIT_MAX_SIZE) ||
+            (want == 3 && !whole_in(v + 2, 1, 1, PIGLIT_MAX_SIZE)))
+            return number_error(d, file, line, col, s,
+                                "texture: whole sizes 1..4096 (a shadow texture's width 2..4096)");
+        c->iv[2] = (int)v[1];
+        c->iv[3] = want == 3 ? (int)v[2] : 1;
+        if (k == PIGLIT_TEX_RGBW) {
+            /* `texture rgbw UNIT (W, H) FORMAT`: an internal format other than GL_RGBA */
+            int used = 0;
+            read_numbers(rest, v, NULL, 3, &used);
+            const char *fmt = rest + used;
+            if (*fmt) {
+                set_skip(t, line, "texture rgbw with internal format '%.40s' is not supported", fmt);
+                c->kind = 0;
+            }
+        }
+        break;
+    }
+    return LS_OK;
+}
+
+/* `texparameter TARGET NAME VALUE` (shader_runner's handle_texparameter). */
+static ls_status texparameter_cmd(piglit_test *t, piglit_cmd *c, const char *s, const char *rest,
+                                  const char *file, int line, int col0, ls_diag *d)
+{
+    char target[32], name[32], value[48];
+    rest += strspn(rest, " \t");
+    int col = col0 + (int)(rest - s) + 1; /* of the word read next */
+    if (!read_word(&rest, target, sizeof target))
+        return number_error(d, file, line, col, s, "texparameter: expected a target (1D 2D 3D Rect Cube)");
+    if (!lookup(tex_targets, target, &c->iv[0])) {
+        if (strstr(target, "Array")) {
+            set_skip(t, line, "texparameter %.20s (array textures) needs GL 3.0", target);
+            return LS_OK;
+        }
+        return number_error(d, file, line, col, s, "texparameter: expected a target (1D 2D 3D Rect Cube)");
+    }
+    rest += strspn(rest, " \t");
+    col = col0 + (int)(rest - s) + 1;
+    const struct texparam *tp = NULL;
+    if (read_word(&rest, name, sizeof name))
+        for (size_t i = 0; i < sizeof texparams / sizeof texparams[0] && !tp; i++)
+            if (!strcmp(texparams[i].name, name))
+                tp = &texparams[i];
+    if (!tp) {
+        set_skip(t, line, "test command '%.40s' is not supported", s);
+        return LS_OK;
+    }
+    c->kind = PIGLIT_TEXPARAMETER;
+    c->iv[1] = tp->pname;
+    rest += strspn(rest, " \t");
+    col = col0 + (int)(rest - s) + 1;
+    if (tp->values) {
+        if (!read_word(&rest, value, sizeof value) || !lookup(tp->values, value, &c->iv[2]))
+            return number_error(d, file, line, col, s, "texparameter: unknown value for this parameter");
+        return LS_OK;
+    }
+    int bad = 0, want = tp->pname == PIGLIT_GL_TEXTURE_BORDER_COLOR ? 4 : 1;
+    int n = read_numbers(rest, c->v, NULL, want, &bad);
+    if (n != want || !sane(c->v, want))
+        return number_error(d, file, line, col0 + (int)(rest - s) + bad + 1, s,
+                            want == 4 ? "texparameter border_color: expected four numbers"
+                                      : "texparameter: expected a number");
+    if (tp->pname != PIGLIT_GL_TEXTURE_LOD_BIAS && want == 1) {
+        if (!whole_in(c->v, 1, 0, 1000))
+            return number_error(d, file, line, col, s, "texparameter: a level must be 0..1000");
+        c->iv[2] = (int)c->v[0];
+    }
+    return LS_OK;
+}
+
 /* One [test] line (trimmed, non-empty, not a comment). */
 static ls_status test_line(piglit_test *t, const char *s, const char *file, int line, int col0,
                            size_t *cap, ls_diag *d)
@@ -220,6 +507,10 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
             c.iv[0] = rest[13] - '0';
         else if (starts_word(rest, "GL_VERTEX_PROGRAM_TWO_SIDE", &rest))
             c.iv[0] = 6;
+        else if (starts_word(rest, "GL_VERTEX_PROGRAM_POINT_SIZE", &rest))
+            c.iv[0] = 7;
+        else if (starts_word(rest, "GL_POINT_SPRITE", &rest))
+            c.iv[0] = 8;
         else {
             set_skip(t, line, "test command '%.40s' is not supported", s);
             return LS_OK;
@@ -297,6 +588,17 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         rest += strspn(rest, " \t");
         if (starts_word(rest, "ortho", &rest)) {
             c.ortho = true;
+        } else if (starts_word(rest, "tex", &rest)) {
+            /* `draw rect tex x y w h tx ty tw th` (piglit_draw_rect_tex) */
+            c.kind = PIGLIT_DRAW_RECT;
+            c.tex = true;
+            NUMBERS(c.v, 8);
+            if (!sane(c.v, 8))
+                return number_error(d, file, line, col0 + 1, s,
+                                    "draw rect tex: a value is not finite or beyond 1e6");
+            if (!push(t, &c, cap))
+                return ls_diag_set(d, LS_ERR_NOMEM, file, line, 0, "out of memory");
+            return LS_OK;
         } else if (isalpha((unsigned char)*rest)) {
             set_skip(t, line, "test command '%.40s' is not supported", s);
             return LS_OK;
@@ -368,6 +670,29 @@ static ls_status test_line(piglit_test *t, const char *s, const char *file, int 
         }
         if (c.v[0] == c.v[1] || c.v[2] == c.v[3] || !sane(c.v, 4))
             return number_error(d, file, line, col0 + 1, s, "ortho: an empty, infinite or huge range");
+    } else if (starts_word(s, "texture", &rest)) {
+        ls_status st = texture_cmd(t, &c, s, rest, file, line, col0, d);
+        if (st != LS_OK || c.kind != PIGLIT_TEXTURE)
+            return st;
+    } else if (starts_word(s, "texparameter", &rest)) {
+        ls_status st = texparameter_cmd(t, &c, s, rest, file, line, col0, d);
+        if (st != LS_OK || c.kind != PIGLIT_TEXPARAMETER)
+            return st;
+    } else if (starts_word(s, "color", &rest)) {
+        /* shader_runner: glColor4fv of the values (compatibility profile) */
+        c.kind = PIGLIT_COLOR;
+        NUMBERS(c.v, 4);
+    } else if (starts_word(s, "hint", &rest)) {
+        char target[48], mode[24];
+        c.kind = PIGLIT_HINT;
+        if (!read_word(&rest, target, sizeof target) || !lookup(hint_targets, target, &c.iv[0]) ||
+            !read_word(&rest, mode, sizeof mode) || !lookup(hint_modes, mode, &c.iv[1]))
+            return number_error(d, file, line, col0 + 1, s,
+                                "hint: expected a GL_*_HINT target and GL_FASTEST, GL_NICEST or "
+                                "GL_DONT_CARE");
+    } else if (starts_word(s, "link", &rest) &&
+               starts_word(rest + strspn(rest, " \t"), "success", &rest)) {
+        c.kind = PIGLIT_LINK_SUCCESS;
     } else if (starts_word(s, "tolerance", &rest)) {
         c.kind = PIGLIT_TOLERANCE;
         NUMBERS(c.v, 4);
@@ -619,6 +944,50 @@ ls_status piglit_test_parse(const char *text, size_t len, const char *file, pigl
         set_skip(t, 0, "%s", "no [fragment shader] section");
     if (st == LS_OK && !t->glsl_version)
         set_skip(t, 0, "%s", "no GLSL version requirement");
+    if (st != LS_OK)
+        piglit_test_free(t);
+    return st;
+}
+
+ls_status piglit_mesh_parse(const char *text, size_t len, const char *file, piglit_test *t,
+                            ls_diag *d)
+{
+    memset(t, 0, sizeof *t);
+    ls_status st = LS_OK;
+    int line = 0, last = 0;
+    for (size_t i = 0; i <= len && st == LS_OK;) {
+        size_t j = i;
+        while (j < len && text[j] != '\n')
+            j++;
+        line++;
+        char buf[PIGLIT_MAX_LINE];
+        if (memchr(text + i, 0, j - i))
+            st = ls_diag_set(d, LS_ERR_PARSE, file, line, 0, "NUL byte in a text file");
+        else if (j - i >= sizeof buf)
+            st = ls_diag_set(d, LS_ERR_PARSE, file, line, 1, "line longer than %d bytes",
+                             PIGLIT_MAX_LINE - 1);
+        if (st != LS_OK)
+            break;
+        memcpy(buf, text + i, j - i);
+        buf[j - i] = 0;
+        char *s = buf + strspn(buf, " \t\r");
+        char *e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+            *--e = 0;
+        if (*s && *s != '#') {
+            st = vertex_data_line(t, s, file, line, (int)(s - buf), d);
+            if (st == LS_OK && t->skip[0])
+                st = ls_diag_set(d, LS_ERR_PARSE, file, line, 1, "%s", t->skip);
+            last = line;
+        }
+        i = j + 1;
+    }
+    if (st == LS_OK && (!t->nattr || !t->nrows))
+        st = ls_diag_set(d, LS_ERR_PARSE, file, last ? last : 1, 1,
+                         "a mesh needs a header of NAME/float/N columns and at least one row");
+    else if (st == LS_OK && t->nrows % 3)
+        st = ls_diag_set(d, LS_ERR_PARSE, file, last, 1,
+                         "%zu rows are not a whole number of triangles (3 rows each)", t->nrows);
     if (st != LS_OK)
         piglit_test_free(t);
     return st;
@@ -970,37 +1339,11 @@ bool piglit_test_check_inputs(piglit_test *t)
     return true;
 }
 
-/* Does a vertex shader use the identifier? */
-static bool vs_uses(const piglit_test *t, const char *ident)
-{
-    bool r = false;
-    for (int k = 0; k < t->nvs && !r; k++) {
-        char *c = strip_comments(t->vs[k]);
-        r = c && uses_ident(c, ident);
-        free(c);
-    }
-    return r;
-}
-
 bool piglit_test_check_pipeline(piglit_test *t)
 {
     memset(&t->varying, 0, sizeof t->varying);
     if (t->skip[0])
         return false;
-    if (piglit_fs_uses(t, "gl_PointCoord")) {
-        set_skip(t, t->fs_line[0], "%s",
-                 "the fragment shader reads gl_PointCoord: point-sprite coordinates are not "
-                 "modelled");
-        return false;
-    }
-    static const char *const samplers[] = {"sampler1D", "sampler2D", "sampler3D", "samplerCube",
-                                           "sampler1DShadow", "sampler2DShadow", "sampler2DRect"};
-    for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++)
-        if (piglit_fs_uses(t, samplers[i]) || vs_uses(t, samplers[i])) {
-            set_skip(t, piglit_fs_uses(t, samplers[i]) ? t->fs_line[0] : t->vs_line[0],
-                     "a shader samples a texture (%s): textures are not modelled yet", samplers[i]);
-            return false;
-        }
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lockstep/mesa_piglit_run.h"
+#include "lockstep/mesa_piglit_runner.h"
 
 void mesa_piglit_cache_dir(const char *given, char *out, size_t n)
 {
@@ -209,5 +210,103 @@ ls_status mesa_piglit_tests_select(const char *const *files, size_t nfiles, cons
                          "no piglit test matches the filter (%zu tests here)", total);
     if (st != LS_OK)
         mesa_piglit_tests_free(out);
+    return st;
+}
+
+/* ---- piglit's runner (include/lockstep/mesa_piglit_runner.h) ------------------ */
+
+void mesa_runner_piglit_dir(const char *cache, char *out, size_t n)
+{
+    /* usr/lib/<multiarch>/piglit: the one directory the package has there */
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/runner/usr/lib", cache);
+    snprintf(out, n, "%s/x86_64-linux-gnu/piglit", lib);
+    DIR *dd = opendir(lib);
+    for (struct dirent *e; dd && (e = readdir(dd));) {
+        char p[2 * PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s/piglit/framework", lib, e->d_name);
+        if (e->d_name[0] != '.' && access(p, R_OK) == 0) {
+            snprintf(out, n, "%s/%s/piglit", lib, e->d_name);
+            break;
+        }
+    }
+    if (dd)
+        closedir(dd);
+}
+
+ls_status mesa_runner_cache_ensure(const char *cache, mesa_runner_note_fn note, void *ctx, ls_diag *d)
+{
+    ls_status st = mesa_piglit_cache_ensure(cache, note, ctx, d);
+    if (st != LS_OK)
+        return st;
+    char stamp[PATH_MAX + 32], dir[PATH_MAX + 32], deb[2 * PATH_MAX], msg[3 * PATH_MAX];
+    snprintf(stamp, sizeof stamp, "%s/runner.stamp", cache);
+    snprintf(dir, sizeof dir, "%s/runner", cache);
+    if (access(stamp, R_OK) == 0)
+        return LS_OK;
+    find_deb(cache, deb, sizeof deb);
+    if (!deb[0])
+        return ls_diag_set(d, LS_ERR_IO, cache, 0, 0, "no piglit_*.deb in the cache; run `cd %s && apt-get "
+                           "download piglit`", cache);
+    if (note) {
+        snprintf(msg, sizeof msg, "extracting piglit's runner, profiles and tests (but generated_tests/spec) "
+                 "from %s", deb);
+        note(ctx, msg);
+    }
+    if (mesa_piglit_make_dirs(dir))
+        return ls_diag_set(d, LS_ERR_IO, dir, 0, 0, "cannot create: %s", strerror(errno));
+    char cmd[3 * PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd,
+             "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' --exclude='./usr/share/*' "
+             "--exclude='./usr/lib/*/piglit/generated_tests/spec/*'",
+             deb, dir);
+    if (strchr(deb, '\'') || strchr(dir, '\'') || system(cmd) != 0)
+        return ls_diag_set(d, LS_ERR_IO, deb, 0, 0, "extracting piglit's runner failed (needs dpkg-deb and tar)");
+    FILE *f = fopen(stamp, "w");
+    if (f)
+        fclose(f);
+    return LS_OK;
+}
+
+ls_status mesa_runner_cache_extract(const char *cache, const char *const *paths, size_t n, size_t *extracted,
+                                    mesa_runner_note_fn note, void *ctx, ls_diag *d)
+{
+    char pdir[PATH_MAX], deb[2 * PATH_MAX], list[PATH_MAX + 32], dir[PATH_MAX + 32];
+    mesa_runner_piglit_dir(cache, pdir, sizeof pdir);
+    snprintf(dir, sizeof dir, "%s/runner", cache);
+    *extracted = 0;
+    /* the members' names in the package: ./usr/lib/<arch>/piglit/PATH */
+    const char *rel = pdir + strlen(dir);
+    snprintf(list, sizeof list, "%s/extract-XXXXXX", cache);
+    int fd = mkstemp(list);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return ls_diag_set(d, LS_ERR_IO, cache, 0, 0, "cannot write a file list: %s", strerror(errno));
+    }
+    for (size_t k = 0; k < n; k++) {
+        char p[2 * PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", pdir, paths[k]);
+        if (access(p, R_OK) != 0 && !strchr(paths[k], '\n')) {
+            fprintf(f, ".%s/%s\n", rel, paths[k]);
+            ++*extracted;
+        }
+    }
+    fclose(f);
+    ls_status st = LS_OK;
+    if (*extracted) {
+        find_deb(cache, deb, sizeof deb);
+        char msg[3 * PATH_MAX], cmd[6 * PATH_MAX];
+        if (note) {
+            snprintf(msg, sizeof msg, "extracting %zu generated tests from %s", *extracted, deb);
+            note(ctx, msg);
+        }
+        snprintf(cmd, sizeof cmd, "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' -T '%s'", deb, dir, list);
+        if (!deb[0] || strchr(deb, '\'') || strchr(dir, '\'') || system(cmd) != 0)
+            st = ls_diag_set(d, LS_ERR_IO, deb[0] ? deb : cache, 0, 0,
+                             "extracting the generated tests failed (needs dpkg-deb and tar)");
+    }
+    unlink(list);
     return st;
 }

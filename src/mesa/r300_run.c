@@ -2,6 +2,7 @@
  * (include/lockstep/mesa_r300.h; docs/mesa.md). */
 #include "lockstep/mesa_r300.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "base/buf.h"
 #include "lockstep/mesa_cs.h"
 #include "lockstep/mesa_draw.h"
+#include "lockstep/mesa_piglit_run.h"
 #include "mesa/proc.h"
 
 /* ---- outcome classes (mesa_r300.h) ---------------------------------------- */
@@ -98,15 +100,16 @@ static const char *tmpdir(void)
     return t && *t ? t : "/tmp";
 }
 
-/* lockstep-mesa-gl FRAG [--vert V] [--uniform U]... --size WxH, then extra
- * (NULL-terminated). Returns a malloc'd argv; size holds the "WxH" text. */
+/* lockstep-mesa-gl FRAG [--vert V] [--uniform U]... --size WxH, the scene
+ * options, then extra (NULL-terminated; the scene's --rgba8 wins over an
+ * extra --float). Returns a malloc'd argv; size holds the "WxH" text. */
 static char **gl_argv(const mesa_r300_config *c, const char *frag, char *size, size_t size_n,
                       const char *const *extra)
 {
     size_t ne = 0;
     while (extra && extra[ne])
         ne++;
-    char **v = calloc(8 + 2 * c->nuniforms + ne, sizeof *v);
+    char **v = calloc(8 + 2 * c->nuniforms + c->nscene + ne, sizeof *v);
     if (!v)
         return NULL;
     size_t k = 0;
@@ -123,6 +126,8 @@ static char **gl_argv(const mesa_r300_config *c, const char *frag, char *size, s
     snprintf(size, size_n, "%dx%d", c->width, c->height);
     v[k++] = "--size";
     v[k++] = size;
+    for (size_t i = 0; i < c->nscene; i++)
+        v[k++] = (char *)c->scene[i];
     for (size_t i = 0; i < ne; i++)
         v[k++] = (char *)extra[i];
     v[k] = NULL;
@@ -365,10 +370,30 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
     if (v)
         memset(v, 0, sizeof *v);
     char dir[PATH_MAX / 2];
-    snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
-    if (!mkdtemp(dir))
-        return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "cannot create a temporary directory in %s: %s",
-                           tmpdir(), strerror(errno));
+    if (c->capture) {
+        /* the caller's capture directory: new or empty, so that every file in
+         * it is this run's */
+        snprintf(dir, sizeof dir, "%.*s", PATH_MAX / 2 - 32, c->capture);
+        if (mesa_piglit_make_dirs(dir))
+            return ls_diag_set(d, LS_ERR_IO, dir, 0, 0, "cannot create the capture directory: %s",
+                               strerror(errno));
+        DIR *dd = opendir(dir);
+        struct dirent *e = NULL;
+        while (dd && (e = readdir(dd)) && (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")))
+            ;
+        bool empty = dd && !e;
+        if (dd)
+            closedir(dd);
+        if (!empty)
+            return ls_diag_set(d, LS_ERR_IO, dir, 0, 0,
+                               "the capture directory must be new or empty");
+    } else {
+        snprintf(dir, sizeof dir, "%.*s/lockstep-mesa-XXXXXX", PATH_MAX / 2 - 32, tmpdir());
+        if (!mkdtemp(dir))
+            return ls_diag_set(d, LS_ERR_IO, NULL, 0, 0,
+                               "cannot create a temporary directory in %s: %s", tmpdir(),
+                               strerror(errno));
+    }
     char env_out[PATH_MAX], env_chip[64], env_pre[PATH_MAX + 16], log[PATH_MAX];
     snprintf(env_out, sizeof env_out, "LOCKSTEP_SHIM_OUT=%s", dir);
     snprintf(env_chip, sizeof env_chip, "LOCKSTEP_SHIM_CHIP=%s", c->chip ? c->chip : "rv530");
@@ -421,7 +446,8 @@ ls_status mesa_r300_render(const mesa_r300_config *c, const char *frag, unsigned
             mesa_replay_frame(&rp, c->width, c->height, img);
     }
     mesa_replay_free(&rp);
-    mesa_rm_tree(dir);
+    if (!c->capture)
+        mesa_rm_tree(dir);
     if (st != LS_OK) {
         free(img);
         return st;

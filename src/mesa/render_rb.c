@@ -83,6 +83,10 @@ ls_status mesa_render_bo_draw(const mesa_exec *e, size_t k, mesa_rb_target *t,
      * (r300_blit.c through u_blitter; r300_emit_scissor_state). */
     int bw = (int)r500_raster_field(&dr->raster, R500_RF_SC_SCISSOR1_XS1) + 1;
     int bh = (int)r500_raster_field(&dr->raster, R500_RF_SC_SCISSOR1_YS1) + 1;
+    /* r300's CBZB clear (render.c, assumption cbzb-clear) scissors half the
+     * buffer and stores the other half dy rows further: bound whole */
+    if (dr->frag && (dr->frag->state.reg[0x4f1c / 4] & (1u << 5))) /* ZB_BW_CNTL CB_CLEAR */
+        bh *= 2;
     bw = bw < o->width ? bw : o->width;
     bh = bh < o->height ? bh : o->height;
     ls_status rc = mesa_rb_bind_draw(t, dr, bo_mem, bo_size, nbos, bw, bh, o->rb, d);

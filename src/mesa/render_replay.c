@@ -30,9 +30,9 @@ void mesa_replay_options_default(mesa_replay_options *o)
 
 void mesa_replay_free(mesa_replay *r)
 {
-    mesa_exec_all_free(&r->all);
     for (size_t k = 0; r->caps && k < r->all.nex; k++)
         mesa_capture_free(&r->caps[k]);
+    mesa_exec_all_free(&r->all);
     free(r->caps);
     for (size_t k = 0; k < r->nbo; k++)
         free(r->bo[k].mem);
@@ -222,4 +222,18 @@ void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba)
     }
     if (r->plain.rgba && r->plain.width == width && r->plain.height == height)
         memcpy(rgba, r->plain.rgba, np * sizeof *rgba);
+}
+
+long mesa_replay_cb_handle(const mesa_replay *r, size_t n)
+{
+    size_t s = 0;
+    while (s < r->all.nex && n >= r->all.ex[s].ndraws)
+        n -= r->all.ex[s++].ndraws;
+    if (s == r->all.nex)
+        return -1;
+    long rl = r->all.ex[s].draws[n].cb_reloc[0];
+    const mesa_capture *c = &r->caps[s];
+    if (rl < 0 || (size_t)rl >= c->nbos)
+        return -1;
+    return (long)c->relocs[4 * (size_t)rl];
 }

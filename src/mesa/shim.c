@@ -18,6 +18,7 @@
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB);
  *                       exec mode: and cs_NNNN.after_K, its contents after the CS ran
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
+ *   LOCKSTEP_SHIM_KMS_SIZE, LOCKSTEP_SHIM_SCANOUT  the display on card0 (shim_kms.c)
  *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
  *                       (lockstep-shim-XXXXXX) is made
  *
@@ -57,6 +58,7 @@
 #include <libdrm/radeon_drm.h>
 
 #include "lockstep/mesa_device.h"
+#include "shim_kms.h"
 
 /* The render node and the primary node (/dev/dri/card0) of the one device. */
 #define NODE "/dev/dri/renderD128"
@@ -764,7 +766,9 @@ static int radeon_cs(struct drm_radeon_cs *cs)
 static int fake_ioctl(unsigned long req, void *arg)
 {
     unsigned nr = _IOC_NR(req);
-    if (nr < DRM_COMMAND_BASE) {
+    /* core ioctls are below DRM_COMMAND_BASE and from DRM_COMMAND_END on
+     * (the mode-setting ones, 0xA0...) */
+    if (nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END) {
         switch (nr) {
         case 0x00: { /* VERSION: 2.50 ("kernel 4.12", mesa-capture.md §1.4) */
             struct drm_version *v = arg;
@@ -798,7 +802,15 @@ static int fake_ioctl(unsigned long req, void *arg)
             c->value = 0;
             return 0;
         }
-        default: say("core ioctl 0x%02x unsupported", nr); return fail(EINVAL);
+        default: {
+            int r;
+            if (shim_kms_ioctl(nr, arg, &r)) { /* the display: shim_kms.c */
+                say("KMS ioctl 0x%02x -> %d", nr, r);
+                return r;
+            }
+            say("core ioctl 0x%02x unsupported", nr);
+            return fail(EINVAL);
+        }
         }
     }
     switch (nr - DRM_COMMAND_BASE) {
@@ -887,6 +899,34 @@ static int fake_ioctl(unsigned long req, void *arg)
         say("radeon ioctl 0x%02x unsupported", nr - DRM_COMMAND_BASE);
         return fail(EINVAL);
     }
+}
+
+int shim_bo_memfd(uint32_t handle, int *memfd, uint64_t *size)
+{
+    pthread_mutex_lock(&lock);
+    bool ok = handle < MAX_BOS && bos[handle].memfd >= 0;
+    if (ok) {
+        *memfd = bos[handle].memfd;
+        *size = bos[handle].size;
+    }
+    pthread_mutex_unlock(&lock);
+    return ok ? 0 : -1;
+}
+
+/* read() on the device returns its pending events (page flips: shim_kms.c);
+ * with none, the /dev/null behind the fd answers. */
+ssize_t read(int fd, void *buf, size_t n)
+{
+    static ssize_t (*real_read)(int, void *, size_t);
+    if (!real_read)
+        real_read = dlsym(RTLD_NEXT, "read");
+    if (fake_kind(fd)) {
+        bool handled;
+        ssize_t r = shim_kms_read(buf, n, &handled);
+        if (handled)
+            return r;
+    }
+    return real_read(fd, buf, n);
 }
 
 int ioctl(int fd, unsigned long req, ...)

@@ -281,7 +281,7 @@ ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
 /* Job-wide limits, shared by the workers (r500_exec_options.max_instructions,
  * .timeout). Threads add what they issued every LIMIT_CHECK instructions and
  * when they end; once a limit is reached every worker stops. */
-#define LIMIT_CHECK 4096u
+#define LIMIT_CHECK R500_LIMIT_CHECK
 enum { STOP_NONE, STOP_BUDGET, STOP_TIMEOUT, STOP_WATCHDOG };
 typedef struct run_limits {
     uint64_t max;                 /* 0: none */
@@ -315,17 +315,7 @@ static bool limits_check(run_limits *lim, uint64_t add)
     return atomic_load_explicit(&lim->stop, memory_order_relaxed) != STOP_NONE;
 }
 
-/* The issue state of the thread a worker runs (run_thread, step). */
-typedef struct thread_state {
-    size_t t;
-    unsigned n;
-    ls_lanes covered;
-    uint64_t issued, watchdog;
-    uint64_t reported; /* instructions already added to the job-wide count */
-    bool limited, faulted, stopped;
-    ls_lanes work_mask; /* lanes whose work count grows (active, covered) */
-    uint32_t work_count;
-} thread_state;
+typedef r500_thread_state thread_state; /* exec_internal.h */
 
 typedef struct worker {
     const r500_job *job;
@@ -341,6 +331,7 @@ typedef struct worker {
     size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
+    const float *ucol, *vrow; /* (x + 0.5) / W for x = 0..W, (y + 0.5) / H for y = 0..H */
     r500_stats st;
     run_limits *lim;
     r500_fault faults[R500_FAULTS_KEPT]; /* this worker's lowest threads' faults */
@@ -383,12 +374,11 @@ static ls_lanes lanes_active(const worker *w)
     return w->fc.active & lanes_alive(w);
 }
 
-/* Lane of (thread-relative) sequence index: pixel coordinates of lane l. */
-static void lane_pixel(const worker *w, size_t s, int *x, int *y)
+/* Pixel coordinates of member pos (0 TL, 1 TR, 2 BL, 3 BR) of quad (qx, qy):
+ * the pixel of sequence index s is member s % 4 of quad s / 4, quads in
+ * row-major order, qw per row. */
+static void quad_pixel(const worker *w, unsigned qx, unsigned qy, unsigned pos, int *x, int *y)
 {
-    size_t q = s / 4;
-    unsigned pos = (unsigned)(s % 4); /* 0 TL, 1 TR, 2 BL, 3 BR */
-    unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
     unsigned row = pos >> 1;
     *x = (int)(2 * qx + (pos & 1));
     /* quad-top: which image row is the quad's "top" row for MDH/MDV */
@@ -585,18 +575,15 @@ static void flush_work(worker *w, ls_lanes mask, uint32_t count)
         w->work[l] += count;
 }
 
+void r500_exec_flush_work(void *worker, ls_lanes mask, uint32_t count)
+{
+    flush_work(worker, mask, count);
+}
+
 /* Issue accounting of count instructions under the current active mask. */
 static void account(worker *w, uint32_t count)
 {
-    thread_state *ts = &w->ts;
-    ls_lanes act = lanes_active(w) & ts->covered;
-    if (act != ts->work_mask) {
-        flush_work(w, ts->work_mask, ts->work_count);
-        ts->work_mask = act;
-        ts->work_count = 0;
-    }
-    ts->work_count += count;
-    ts->issued += count;
+    r500_account(&w->seg, count);
 }
 
 /* Issue the instruction at pc with the interpreter's rules; *next: the slot
@@ -712,22 +699,17 @@ uint32_t r500_exec_seg_step(r500_seg_ctx *c, uint32_t pc)
 
 bool r500_exec_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu)
 {
+    return r500_seg_begin(c, len, n_alu, len - n_alu, 0);
+}
+
+void r500_exec_seg_fault(r500_seg_ctx *c, uint32_t pc, r500_fault_kind kind, const ls_diag *d)
+{
     worker *w = c->worker;
-    thread_state *ts = &w->ts;
-    /* the same issue accounting as len single steps (ALU/OUT never change
-     * the active mask); a run is taken only when all of it issues before the
-     * watchdog, and under job-wide limits it never steps over a limit check
-     * (the budget stays exact) */
-    if (ts->watchdog - ts->issued < len ||
-        (ts->limited && ts->issued - ts->reported + len > LIMIT_CHECK))
-        return false;
-    account(w, len);
-    w->st.inst_alu += n_alu;
-    w->st.inst_out += len - n_alu;
-    c->al = w->fc.aL;
-    c->active = lanes_active(w);
-    c->alive = lanes_alive(w);
-    return true;
+    ls_diag dd = *d;
+    if (dd.index < 0)
+        ls_diag_at_index(&dd, pc);
+    add_fault(w, w->ts.t, kind, &dd);
+    w->ts.faulted = true;
 }
 
 static void run_thread(worker *w, size_t t)
@@ -739,8 +721,18 @@ static void run_thread(worker *w, size_t t)
     const unsigned n = (unsigned)(w->total_lanes - s0 < N ? w->total_lanes - s0 : N);
     const int W = job->width, H = job->height;
     ls_lanes all = ls_lanes_first(n), covered = 0;
+    /* quad_pixel's coordinates, the first quad found by division and then
+     * stepped (row-major quads) */
+    size_t q = s0 / 4;
+    unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
     for (unsigned l = 0; l < n; l++) {
-        lane_pixel(w, s0 + l, &w->px[l], &w->py[l]);
+        size_t s = s0 + l;
+        if (s / 4 != q) {
+            q = s / 4;
+            if (++qx == w->qw)
+                qx = 0, qy++;
+        }
+        quad_pixel(w, qx, qy, (unsigned)(s % 4), &w->px[l], &w->py[l]);
         if (w->px[l] < W && w->py[l] < H)
             covered |= (ls_lanes)1 << l;
         /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
@@ -759,8 +751,13 @@ static void run_thread(worker *w, size_t t)
      * lanes are cleared: the ALU computes whole blocks of 8 lanes. */
     for (unsigned r = 0; r < p->temps_used; r++)
         memset(w->temps[r], 0, sizeof w->temps[r]);
-    memset(w->out, 0, sizeof w->out);
-    memset(w->outw, 0, sizeof w->outw);
+    /* a render target no instruction writes has no result image and stays
+     * 0 in every thread */
+    for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
+        if (w->r->target[tgt])
+            memset(w->out[tgt], 0, sizeof w->out[tgt]);
+    if (w->r->w)
+        memset(w->outw, 0, sizeof w->outw);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4). */
     for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
         const r500_input *in = &job->inputs[r];
@@ -768,7 +765,8 @@ static void run_thread(worker *w, size_t t)
             continue;
         for (unsigned l = 0; l < n; l++) {
             float v[4];
-            float u = ((float)w->px[l] + 0.5f) / (float)W, vv = ((float)w->py[l] + 0.5f) / (float)H;
+            /* ((float)x + 0.5f) / (float)W, (y likewise), from the run's tables */
+            float u = w->ucol[w->px[l]], vv = w->vrow[w->py[l]];
             switch (in->kind) {
             case R500_INPUT_UV:
                 v[0] = u, v[1] = vv, v[2] = 0.0f, v[3] = 1.0f;
@@ -885,6 +883,11 @@ static void *worker_main(void *arg)
     w->seg.alu_result = &w->fc.alu_result;
     w->seg.opt = &w->job->options.exec;
     w->seg.worker = w;
+    w->seg.fc = &w->fc;
+    w->seg.ts = &w->ts;
+    w->seg.st = &w->st;
+    w->seg.p = w->p;
+    w->seg.fco = &w->job->options.fc;
     /* Workers take chunks of consecutive threads from a shared counter: the
      * load stays balanced (escape-time loops vary a lot) and each worker
      * writes its own stretch of the images. Results do not depend on which
@@ -1037,7 +1040,15 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         chunk = nthreads / (8 * (size_t)nw);
     if (chunk < 1)
         chunk = 1;
-    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws;
+    /* the inputs' coordinates per column and row (helper pixels reach x = W,
+     * y = H), computed once */
+    float *ucol = malloc(((size_t)job->width + 1) * sizeof *ucol);
+    float *vrow = malloc(((size_t)job->height + 1) * sizeof *vrow);
+    for (int x = 0; ucol && x <= job->width; x++)
+        ucol[x] = ((float)x + 0.5f) / (float)job->width;
+    for (int y = 0; vrow && y <= job->height; y++)
+        vrow[y] = ((float)y + 0.5f) / (float)job->height;
+    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws || !ucol || !vrow;
     for (unsigned i = 0; !oom && i < nw; i++) {
         ws[i] = aligned_alloc(64, (sizeof(worker) + 63) & ~(size_t)63);
         if (!ws[i]) {
@@ -1059,6 +1070,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         w->nthreads = nthreads;
         w->total_lanes = total;
         w->qw = qw;
+        w->ucol = ucol;
+        w->vrow = vrow;
         w->st.thread_insts = r->stats.thread_insts;
         w->lim = &lim;
     }
@@ -1066,6 +1079,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         for (unsigned i = 0; ws && i < nw; i++)
             free(ws[i]);
         free(ws);
+        free(ucol);
+        free(vrow);
         r500_result_free(r);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d run",
                            job->width, job->height);
@@ -1095,6 +1110,8 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     }
     free(tids);
     free(started);
+    free(ucol);
+    free(vrow);
 
     r500_stats *s = &r->stats;
     s->threads = nthreads;

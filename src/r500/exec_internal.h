@@ -8,6 +8,7 @@
 
 #include "base/lanes.h"
 #include "lockstep/r500.h"
+#include "lockstep/r500_fc.h"
 
 #define RL R500_MAX_LANES /* lane stride of every register array */
 
@@ -108,9 +109,23 @@ typedef struct r500_prog {
 ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d);
 void r500_prog_free(r500_prog *p);
 
+/* The issue state of the thread a worker runs (exec.c's step, and compiled
+ * code through r500_seg_begin below). */
+#define R500_LIMIT_CHECK 4096u /* job-wide limits are checked every this many instructions */
+typedef struct r500_thread_state {
+    size_t t;
+    unsigned n;
+    ls_lanes covered;
+    uint64_t issued, watchdog;
+    uint64_t reported; /* instructions already added to the job-wide count */
+    bool limited, faulted, stopped;
+    ls_lanes work_mask; /* lanes whose work count grows (active, covered) */
+    uint32_t work_count;
+} r500_thread_state;
+
 /* What compiled code sees (one per worker). al, active and alive are those
- * of the current run of ALU/OUT instructions (r500_exec_seg_begin sets
- * them; ALU/OUT instructions do not change them). */
+ * of the current run of instructions (r500_seg_begin sets them; ALU/OUT
+ * instructions do not change them). */
 typedef struct r500_seg_ctx {
     float *temps;               /* [128][4][RL] */
     float *out;                 /* [4 targets][4][RL] */
@@ -121,17 +136,79 @@ typedef struct r500_seg_ctx {
     ls_lanes *alu_result;
     ls_lanes active, alive;     /* as r500_alu_ctx */
     int32_t al;
-    uint32_t nb;                /* lanes in the thread (code runs whole blocks of its own width) */
+    uint32_t nb;                /* lanes in the thread */
     const r500_exec_options *opt;
-    void *worker;               /* the interpreter's (for r500_exec_seg_*) */
+    void *worker;               /* the interpreter's (for r500_exec_*) */
+    r500_fc_thread *fc;         /* the thread's FC state (the worker's) */
+    r500_thread_state *ts;      /* the thread's issue state (the worker's) */
+    r500_stats *st;             /* the worker's counts */
+    const r500_prog *p;
+    const r500_fc_options *fco; /* the job's FC options */
 } r500_seg_ctx;
 
+/* Lanes not stopped by a kill, and lanes active and not stopped (exec.c). */
+static inline ls_lanes r500_lanes_alive(const r500_fc_thread *fc, const r500_exec_options *o)
+{
+    return o->kill == R500_KILL_STOP ? fc->lanes & ~fc->killed : fc->lanes;
+}
+
+static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_exec_options *o)
+{
+    return fc->active & r500_lanes_alive(fc, o);
+}
+
+/* Add count to the work of every lane in mask (exec.c). */
+void r500_exec_flush_work(void *worker, ls_lanes mask, uint32_t count);
+
+/* Issue accounting of count instructions under the thread's current active
+ * mask: the active mask changes only at FC instructions and kills, so work
+ * and active lane-slots are added once per stretch with one mask. */
+static inline void r500_account(r500_seg_ctx *c, uint32_t count)
+{
+    r500_thread_state *ts = c->ts;
+    ls_lanes act = r500_lanes_active(c->fc, c->opt) & ts->covered;
+    if (act != ts->work_mask) {
+        r500_exec_flush_work(c->worker, ts->work_mask, ts->work_count);
+        ts->work_mask = act;
+        ts->work_count = 0;
+    }
+    ts->work_count += count;
+    ts->issued += count;
+}
+
+/* Announce a run of len instructions (n_alu ALU, n_out OUT, n_fc FC; ALU/OUT
+ * first, at most one FC, last) about to be executed by compiled code: the
+ * issue accounting of len single steps (only the last may change the active
+ * mask), and c's al/active/alive for it. false: the run may not be taken
+ * here (the watchdog or a job-wide limit check falls inside it); the
+ * interpreter steps. Shared by exec.c (r500_exec_seg_begin) and the JIT's
+ * compiled code (src/r500/jit/rt.c, inlined). */
+static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
+                                  uint32_t n_fc)
+{
+    r500_thread_state *ts = c->ts;
+    if (ts->watchdog - ts->issued < len ||
+        (ts->limited && ts->issued - ts->reported + len > R500_LIMIT_CHECK))
+        return false;
+    r500_account(c, len);
+    c->st->inst_alu += n_alu;
+    c->st->inst_out += n_out;
+    c->st->inst_fc += n_fc;
+    c->al = c->fc->aL;
+    c->active = r500_lanes_active(c->fc, c->opt);
+    c->alive = r500_lanes_alive(c->fc, c->opt);
+    return true;
+}
+
+/* A fault of kind at slot pc, described by d, for the thread (as step
+ * records it): the thread stops. */
+void r500_exec_seg_fault(r500_seg_ctx *c, uint32_t pc, r500_fault_kind kind, const ls_diag *d);
+
 /* Compiled code for a program, entered at a slot: fn(c, slot) executes the
- * thread from that slot exactly as the interpreter would — runs of ALU/OUT
- * instructions itself (each announced with r500_exec_seg_begin, then as
- * r500_alu_exec would execute them one after the other), every other
+ * thread from that slot exactly as the interpreter would — runs of
+ * instructions itself (each announced with r500_seg_begin), every other
  * instruction through r500_exec_seg_step — and returns the slot where the
- * interpreter goes on (one it cannot enter, or whose run r500_exec_seg_begin
+ * interpreter goes on (one it cannot enter, or whose run r500_seg_begin
  * refused), or R500_SEG_STOP when the thread stopped (a fault, the watchdog, a
  * job-wide limit). The differential test holds engines to it. */
 #define R500_SEG_STOP 0xffffffffu
@@ -139,10 +216,7 @@ typedef struct r500_seg {
     uint32_t (*fn)(r500_seg_ctx *c, uint32_t slot);
 } r500_seg;
 
-/* Announce a run of len ALU/OUT instructions (n_alu of them ALU) about to be
- * executed by compiled code: the issue accounting of len single steps, and
- * c's al/active/alive for it. false: the run may not be taken here (the
- * watchdog or a job-wide limit check falls inside it); the interpreter steps. */
+/* r500_seg_begin for ALU/OUT runs (n_alu ALU, the rest OUT). */
 bool r500_exec_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu);
 /* Issue the instruction at slot with the interpreter (exactly its step):
  * the next slot, or R500_SEG_STOP when the thread stops. */

@@ -6,7 +6,8 @@
  * determine positive facing; 0: Positive cross product is front (CCW)"),
  * ga_poly_mode.txt, ga_point_size.txt ("1/2 Height of point; fixed (16.0),
  * subpixel format (1/12 or 1/16, even if in 8b precision)"), ga_line_cntl.txt,
- * ga_point_minmax.txt, gb_tile_config.txt (SUBPIXEL). */
+ * ga_point_minmax.txt, gb_tile_config.txt (SUBPIXEL), gb_enable.txt,
+ * ga_point_s0.txt..ga_point_t1.txt, vap_out_vtx_fmt_1.txt. */
 #include <math.h>
 #include <string.h>
 
@@ -26,6 +27,53 @@ static void tri(ra_tri_fn fn, void *ctx, r500_raster_stats *st, const ra_svtx *a
     fn(ctx, &t);
 }
 
+/* Point-sprite texture coordinates (GB_ENABLE, GA_POINT_S0/T0/S1/T1;
+ * regs/bits/gb_enable.txt: POINT_STUFF_ENABLE "points will have stuffed
+ * texture coordinates", TEXn_SOURCE 2 bits at 16 + 2n: 0 "Replicate VAP
+ * source texture coordinates", 1 "Stuff with source texture coordinates
+ * (S,T)", 2 "(S,T,R)"; ga_point_s0.txt..t1.txt: the coordinates of "vertex
+ * 0" and "vertex 1" of the point). Vertex 0 is the corner at the smallest x
+ * and the largest row, vertex 1 the opposite corner: Mesa's blitter puts
+ * (s1, t2) of its rectangle (x1, y1)-(x2, y2), y down, in S0/T0 and (s2, t1)
+ * in S1/T1, and r300_state.c names the registers left, bottom, right, top.
+ * Model option point-stuff (docs/assumptions.md): "vap" (default) = the
+ * RS's texture components are the VAP's (VAP_OUT_VTX_FMT_1, 3 bits per
+ * texture, 5..7 read as 4) in texture order with a stuffed texture's two
+ * (three) components in its place instead — Mesa's r300_state_derived.c
+ * leaves a stuffed texture out of VAP_OUT_VTX_FMT_1 and advances its RS
+ * pointer by 2 —, R = 0; "pool4" = set n is components 4n..4n+3 and reads
+ * (S, T, 0, 1); "off" = no stuffing. */
+static void stuff(const r500_draw *dr, const float *in, float *out, float S, float T)
+{
+    const r500_raster_state *s = dr->state;
+    memcpy(out, in, RA_NATTR * sizeof *out);
+    uint32_t fmt = s->reg[R500_R_VAP_OUT_VTX_FMT_1], gb = s->reg[R500_R_GB_ENABLE];
+    if (dr->opts.point_stuff == R500_STUFF_POOL4) {
+        for (unsigned n = 0; n < 8 && 4 * n + 3 < R500_RS_TEX_COMPONENTS; n++)
+            if ((gb >> (16 + 2 * n)) & 3u) {
+                float *t = out + RA_TEX0 + 4 * n;
+                t[0] = S, t[1] = T, t[2] = 0.0f, t[3] = 1.0f;
+            }
+        return;
+    }
+    unsigned si = 0, di = 0;
+    float packed[R500_RS_TEX_COMPONENTS] = {0};
+    for (unsigned n = 0; n < 8; n++) {
+        unsigned cn = (fmt >> (3 * n)) & 7u, src = (gb >> (16 + 2 * n)) & 3u;
+        cn = cn > 4 ? 4 : cn;
+        if (src == 1 || src == 2) {
+            const float v[3] = {S, T, 0.0f};
+            for (unsigned c = 0; c < 1 + src && di < R500_RS_TEX_COMPONENTS; c++)
+                packed[di++] = v[c];
+            si += cn;
+            continue;
+        }
+        for (unsigned c = 0; c < cn && di < R500_RS_TEX_COMPONENTS; c++, si++)
+            packed[di++] = si < R500_RS_TEX_COMPONENTS ? in[RA_TEX0 + si] : 0.0f;
+    }
+    memcpy(out + RA_TEX0, packed, sizeof packed);
+}
+
 static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool back,
                   ra_tri_fn fn, void *ctx, r500_raster_stats *st)
 {
@@ -35,62 +83,48 @@ static void point(const r500_draw *dr, const ra_svtx *p, const float *flat, bool
     double mx = r500_raster_field(s, R500_RF_GA_POINT_MINMAX_MAX_SIZE);
     double hw = r500_raster_field(s, R500_RF_GA_POINT_SIZE_WIDTH);
     double hh = r500_raster_field(s, R500_RF_GA_POINT_SIZE_HEIGHT);
-    /* "Minimum / Maximum point & sprite radius (in subsamples)". Model option
-     * point-minmax: the clamp applies to per-vertex sizes (the PSIZE output;
-     * not modelled yet, so GA_POINT_SIZE is used as is) by default, or to
-     * GA_POINT_SIZE too ("all"). Mesa's r300_state.c sets MIN = MAX = the
-     * point size when the size is not per vertex ("We cannot disable the
+    /* "Minimum / Maximum point & sprite radius (in subsamples)". A vertex
+     * program that writes the point size (VAP_OUT_VTX_FMT_0.PT_SIZE_PRESENT)
+     * gives the point's diameter in pixels (D3D's psize; Mesa maps GL's size
+     * s to GA_POINT_SIZE = s * 6 twelfths, a radius), clamped to the min/max
+     * radius (a NaN size gives the minimum). Model option point-minmax:
+     * whether the clamp also applies to GA_POINT_SIZE ("all") or not
+     * ("vertex", default). Mesa's r300_state.c sets MIN = MAX = the point
+     * size when the size is not per vertex ("We cannot disable the
      * point-size vertex output, so clamp it"), and its blitter draws its
      * rectangles as points of GA_POINT_SIZE with GA_POINT_MINMAX 0
      * (r300_render.c r300_blitter_draw_rectangle), which clear the screen on
      * the hardware. */
-    if (dr->opts.point_minmax == R500_MINMAX_ALL) {
+    if (r500_raster_field(s, R500_RF_VAP_OUT_VTX_FMT_0_PT_SIZE_PRESENT)) {
+        double r = (double)p->a[RA_PSIZE] * 0.5 * u;
+        r = fmin(fmax(r, mn), mx); /* fmax(NaN, mn) = mn */
+        hw = hh = r;
+    } else if (dr->opts.point_minmax == R500_MINMAX_ALL) {
         hw = fmin(fmax(hw, mn), mx);
         hh = fmin(fmax(hh, mn), mx);
     }
     hw /= u;
     hh /= u;
-    if (hw <= 0 || hh <= 0) {
+    if (!(hw > 0) || !(hh > 0)) {
         st->culled++;
         return;
     }
     ra_svtx c[4];
     static const int sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
-    /* Point texture-coordinate stuffing (GB_ENABLE POINT_STUFF_ENABLE bit 0,
-     * TEXn_SOURCE bits 17:16 + 2n: 0 replicate the vertex's, 1 stuff S,T,
-     * 2 stuff S,T,R; r300_reg.h). The sprite's left edge gets GA_POINT_S0,
-     * the right GA_POINT_S1; its rows nearer image row 0 get GA_POINT_T1,
-     * the others GA_POINT_T0 (Mesa writes S0 left, T0 "bottom", S1 right,
-     * T1 "top" with gallium's row 0 at the top: r300_state.c
-     * r300_create_rs_state / r300_emit_rs_state, and its blitter S0 = x1,
-     * T0 = y2, S1 = x2, T1 = y1: r300_render.c r300_blitter_draw_rectangle).
-     * Model option "point-stuff" (docs/assumptions.md): stuffed set n is
-     * texture components 4n..4n+3 of the rasterizer's pool (Mesa gives
-     * every texcoord set 4 components, r300_state_derived.c) and reads
-     * (S, T, 0, 1). */
-    const r500_raster_state *rs = dr->state;
-    uint32_t gb = rs->reg[R500_R_GB_ENABLE];
-    float ca[4][RA_NATTR];
-    bool stuff = (gb & 1u) && (gb >> 16);
+    bool stuffed = r500_raster_field(s, R500_RF_GB_ENABLE_POINT_STUFF_ENABLE) != 0 &&
+                   dr->opts.point_stuff != R500_STUFF_OFF;
+    float attr[4][RA_NATTR];
     for (int i = 0; i < 4; i++) {
         c[i] = *p;
         c[i].x = p->x + sx[i] * hw;
         c[i].y = p->y + sy[i] * hh;
-        if (!stuff)
-            continue;
-        memcpy(ca[i], p->a, sizeof ca[i]);
-        float sv = r500_raster_float(rs, sx[i] < 0 ? R500_R_GA_POINT_S0 : R500_R_GA_POINT_S1);
-        float tv = r500_raster_float(rs, sy[i] < 0 ? R500_R_GA_POINT_T1 : R500_R_GA_POINT_T0);
-        for (int n = 0; n < 8 && 4 * n + 3 < R500_RS_TEX_COMPONENTS; n++) {
-            if (!((gb >> (16 + 2 * n)) & 3u))
-                continue;
-            float *t = &ca[i][RA_TEX0 + 4 * n];
-            t[0] = sv;
-            t[1] = tv;
-            t[2] = 0.0f;
-            t[3] = 1.0f;
+        if (stuffed) {
+            /* left (sx < 0): S0, right: S1; larger row (sy > 0): T0, smaller: T1 */
+            float S = r500_raster_float(s, sx[i] < 0 ? R500_R_GA_POINT_S0 : R500_R_GA_POINT_S1);
+            float T = r500_raster_float(s, sy[i] > 0 ? R500_R_GA_POINT_T0 : R500_R_GA_POINT_T1);
+            stuff(dr, p->a, attr[i], S, T);
+            c[i].a = attr[i];
         }
-        c[i].a = ca[i];
     }
     tri(fn, ctx, st, &c[0], &c[1], &c[2], flat, back, RA_POINT);
     tri(fn, ctx, st, &c[0], &c[2], &c[3], flat, back, RA_POINT);

@@ -30,6 +30,8 @@ void r500_pvs_options_default(r500_pvs_options *o)
     o->sincos = R500_PVS_SINCOS_CLAMP;
     o->ff_inf = R500_PVS_FF_INF_MAX;
     o->me_b = R500_PVS_ME_B_SRC1;
+    o->zta = R500_PVS_ZTA_LEGACY;      /* docs/assumptions.md vs-zero-times-anything */
+    o->minmax = R500_PVS_MINMAX_SECOND; /* docs/assumptions.md vs-minmax-nan */
     o->temps = 128;
     o->alt_temps = 20;
     o->inputs = 32;
@@ -63,6 +65,18 @@ ls_status r500_pvs_options_set(r500_pvs_options *o, const char *name, const char
         if ((k = pick2(value, "src2", "src1")) < 0)
             return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected src2 or src1", name);
         o->me_b = (r500_pvs_me_b)k;
+        return LS_OK;
+    }
+    if (!strcmp(name, "vs-zero-times-anything")) {
+        if ((k = pick2(value, "legacy", "ieee")) < 0)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected legacy or ieee", name);
+        o->zta = (r500_pvs_zta)k;
+        return LS_OK;
+    }
+    if (!strcmp(name, "vs-minmax-nan")) {
+        if ((k = pick2(value, "second", "number")) < 0)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected second or number", name);
+        o->minmax = (r500_pvs_minmax)k;
         return LS_OK;
     }
     if (!strcmp(name, "vs-watchdog")) {
@@ -240,12 +254,57 @@ static bool cmp0(float v, unsigned k)
     }
 }
 
+/* a*b in the vector engine's multipliers (MUL, MAD, DOT, DST, MULTIPLYX2_ADD)
+ * and ME_MULTIPLY. Option vs-zero-times-anything (docs/assumptions.md):
+ * legacy = the Shader Model 3 rule the fragment unit has as
+ * US_CONFIG.ZERO_TIMES_ANYTHING_EQUALS_ZERO (spec/r500.md §1.9): 0 * inf and
+ * 0 * NaN give +0; ieee = IEEE 754 (NaN). The VAP has no such register in
+ * any source, so the rule is fixed. */
+static float vmul(float a, float b, const r500_pvs_options *o)
+{
+    float p = a * b;
+    if (o->zta == R500_PVS_ZTA_LEGACY && p != p && (a == 0.0f || b == 0.0f))
+        p = 0.0f;
+    return p;
+}
+
 static float mad(float a, float b, float c, const r500_pvs_options *o)
 {
-    if (o->math.mad == R500_MAD_FUSED)
-        return fmaf(a, b, c);
-    float p = a * b;
+    if (o->math.mad == R500_MAD_FUSED) {
+        float r = fmaf(a, b, c);
+        if (o->zta == R500_PVS_ZTA_LEGACY && r != r && c == c && (a == 0.0f || b == 0.0f))
+            r = c;
+        return r;
+    }
+    float p = vmul(a, b, o);
     return p + c;
+}
+
+/* VE_MAXIMUM / VE_MINIMUM. Option vs-minmax-nan (docs/assumptions.md):
+ * second = written as the comparison (D3D9 vs max/min; ATI's CTM guide for the
+ * R5xx fragment unit: "MIN and MAX operations return the second argument if
+ * either input is NaN"); number = IEEE 754-2008 maxNum/minNum (the other
+ * operand when one is NaN, the D3D10 rule R600 added as MAX_DX10/MIN_DX10). */
+static float vmax(float x, float y, const r500_pvs_options *o)
+{
+    if (o->minmax == R500_PVS_MINMAX_NUMBER) {
+        if (x != x)
+            return y;
+        if (y != y)
+            return x;
+    }
+    return x >= y ? x : y;
+}
+
+static float vmin(float x, float y, const r500_pvs_options *o)
+{
+    if (o->minmax == R500_PVS_MINMAX_NUMBER) {
+        if (x != x)
+            return y;
+        if (y != y)
+            return x;
+    }
+    return x < y ? x : y;
 }
 
 /* "_FF" (fixed-function) variants: never an infinity (option vs-ff-inf). */
@@ -268,9 +327,9 @@ static bool ve_op(vctx *c, unsigned op, const float *a, const float *b, const fl
         return false;
     case 1: { /* VE_DOT_PRODUCT: 4-component dot (Mesa: DP4), products rounded,
                * summed x, y, z, w in order */
-        float s = a[0] * b[0];
+        float s = vmul(a[0], b[0], o);
         for (int k = 1; k < 4; k++) {
-            float p = a[k] * b[k];
+            float p = vmul(a[k], b[k], o);
             s = s + p;
         }
         r[0] = r[1] = r[2] = r[3] = s;
@@ -278,7 +337,7 @@ static bool ve_op(vctx *c, unsigned op, const float *a, const float *b, const fl
     }
     case 5: /* VE_DISTANCE_VECTOR (Mesa: DST): (1, a.y*b.y, a.z, b.w) */
         r[0] = 1.0f;
-        r[1] = a[1] * b[1];
+        r[1] = vmul(a[1], b[1], o);
         r[2] = a[2];
         r[3] = b[3];
         return true;
@@ -308,14 +367,12 @@ static bool ve_op(vctx *c, unsigned op, const float *a, const float *b, const fl
     for (int k = 0; k < 4; k++) {
         float x = a[k], y = b[k], z = cc[k];
         switch (op) {
-        case 2: r[k] = x * y; break;                               /* MUL */
+        case 2: r[k] = vmul(x, y, o); break;                       /* MUL */
         case 3: r[k] = x + y; break;                               /* ADD */
         case 4: r[k] = mad(x, y, z, o); break;                     /* MAD */
         case 6: r[k] = x - floorf(x); break;                       /* FRC */
-        /* MAX / MIN as the fragment unit's (spec/r500.md §4.4): the
-         * comparison decides signed zeros and NaNs */
-        case 7: r[k] = x >= y ? x : y; break;                      /* MAX */
-        case 8: r[k] = x < y ? x : y; break;                       /* MIN */
+        case 7: r[k] = vmax(x, y, o); break;                       /* MAX */
+        case 8: r[k] = vmin(x, y, o); break;                       /* MIN */
         case 9: r[k] = x >= y ? 1.0f : 0.0f; break;                /* SGE */
         case 10: r[k] = x < y ? 1.0f : 0.0f; break;                /* SLT */
         case 11: r[k] = mad(2.0f * x, y, z, o); break;             /* MULTIPLYX2_ADD */
@@ -393,7 +450,7 @@ static bool me_op(vctx *c, unsigned op, float a, float b, const float lit[3], fl
     case 7: v = ff(1.0f / a, o); break;                            /* ME_RECIP_FF */
     case 8: v = (float)(1.0 / sqrt(fabs((double)a))); break;       /* ME_RECIP_SQRT_DX */
     case 9: v = ff((float)(1.0 / sqrt(fabs((double)a))), o); break; /* ME_RECIP_SQRT_FF */
-    case 10: v = a * b; break;                                     /* ME_MULTIPLY */
+    case 10: v = vmul(a, b, o); break;                             /* ME_MULTIPLY */
     case 11: v = r500_alu_transcendental(8, a, m); break;          /* EXP_BASE2_FULL_DX = EX2 */
     case 12: v = r500_alu_transcendental(9, fabsf(a), m); break;   /* LOG_BASE2_FULL_DX = LN2(|a|) */
     case 13: case 14: case 15:

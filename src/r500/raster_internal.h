@@ -12,7 +12,8 @@
 /* Attributes of a vertex: the texture components, then the colours. */
 #define RA_TEX0 0
 #define RA_COL0 R500_RS_TEX_COMPONENTS
-#define RA_NATTR (R500_RS_TEX_COMPONENTS + 4 * R500_RS_COLORS)
+#define RA_PSIZE (RA_COL0 + 4 * R500_RS_COLORS) /* the vertex's point size */
+#define RA_NATTR (RA_PSIZE + 1)
 
 /* Screen coordinates are kept within +-RA_MAX_COORD pixels: the clipper's
  * guard band is narrowed to it, and a primitive beyond it when clipping is

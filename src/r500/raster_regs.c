@@ -139,7 +139,8 @@ void r500_raster_state_init(r500_raster_state *s, int width, int height)
 /* ---- model options ---- */
 
 const char *const r500_raster_option_names[] = {"raster-subpixel", "clip-z", "interp-position",
-                                                "color-interp", "point-minmax", "face-sign", NULL};
+                                                "color-interp", "point-minmax", "face-sign",
+                                                "point-stuff", NULL};
 
 void r500_raster_options_default(r500_raster_options *o)
 {
@@ -149,6 +150,7 @@ void r500_raster_options_default(r500_raster_options *o)
     o->color_interp = R500_COLOR_PERSPECTIVE;
     o->point_minmax = R500_MINMAX_VERTEX;
     o->face_sign = R500_FACE_MESA;
+    o->point_stuff = R500_STUFF_VAP;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -168,6 +170,7 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
     static const char *const ci[] = {"perspective", "linear", NULL};
     static const char *const pm[] = {"vertex", "all", NULL};
     static const char *const fs[] = {"mesa", "doc", NULL};
+    static const char *const ps[] = {"vap", "pool4", "off", NULL};
     const char *const *names;
     if (!strcmp(name, "raster-subpixel"))
         names = sub;
@@ -181,6 +184,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         names = pm;
     else if (!strcmp(name, "face-sign"))
         names = fs;
+    else if (!strcmp(name, "point-stuff"))
+        names = ps;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown raster option '%s'", name);
     int k = pick(value, names);
@@ -197,6 +202,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         o->point_minmax = (r500_point_minmax)k;
     else if (names == fs)
         o->face_sign = (r500_face_sign)k;
+    else if (names == ps)
+        o->point_stuff = (r500_point_stuff)k;
     else
         o->color_interp = (r500_color_interp)k;
     return LS_OK;

@@ -202,6 +202,7 @@ static void load(ra_vtx *o, const r500_vertex *v)
     memcpy(o->c, v->pos, sizeof o->c);
     memcpy(o->a + RA_TEX0, v->tex, sizeof v->tex);
     memcpy(o->a + RA_COL0, v->col, sizeof v->col);
+    o->a[RA_PSIZE] = v->psize;
 }
 
 typedef struct asm_ctx {

@@ -1,6 +1,8 @@
 /* Fuzz target: the command-stream executor (mesa_exec_stream) and the whole
- * pipeline over its draws (mesa_exec_render_draw: clip, raster, RS, the
- * stream's fragment program, into a 16x16 target; the first 8 draws):
+ * pipeline over its draws (mesa_render_bo_draw: texture units bound from
+ * TX_* and TX_OFFSET relocations, clip, raster, RS, the stream's fragment
+ * program, the render backend into writable copies of the buffers or the
+ * plain 16x16 store; the first 8 draws):
  * the input is split into a relocation chunk (first byte: relocations, 0..15),
  * two buffer contents A and B (next two bytes: their sizes, 0..255 bytes each,
  * filled from the input; even relocations read A, odd ones B) and the stream. Bounded work: small vertex limits. */
@@ -57,13 +59,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)mesa_exec_target_size(&e, &tw, &th);
         float img[16 * 16 * 4];
         r500_target tg = {.width = 16, .height = 16, .rgba = img, .unorm8 = true};
-        mesa_render_options ro = {.width = 16, .height = 16, .workers = 1,
-                                  .out = r500_target_store, .out_ctx = &tg};
+        mesa_render_options ro = {.width = 16, .height = 16, .workers = 1};
         r500_raster_options_default(&ro.raster);
         r500_raster_stats rs;
         memset(&rs, 0, sizeof rs);
-        for (size_t k = 0; k < e.ndraws && k < 8; k++)
-            (void)mesa_exec_render_draw(&e, k, &ro, &rs, &d);
+        /* writable copies: colour and depth writes land in them, textures
+         * read them (hostile TX_* values must stop at their buffer) */
+        uint8_t *mem[16] = {NULL}, *ma = malloc(s0 + 1), *mb = malloc(s1 + 1);
+        size_t msz[16];
+        if (ma && mb) {
+            memcpy(ma, bos[0].data, s0);
+            memcpy(mb, bos[1].data, s1);
+            for (int k = 0; k < 16; k++) {
+                mem[k] = k & 1 ? mb : ma;
+                msz[k] = k & 1 ? s1 : s0;
+            }
+            mesa_rb_target rt;
+            memset(&rt, 0, sizeof rt);
+            rt.plain = &tg;
+            for (size_t k = 0; k < e.ndraws && k < 8; k++)
+                (void)mesa_render_bo_draw(&e, k, &rt, mem, msz, 16, &ro, &rs, &d);
+        }
+        free(ma);
+        free(mb);
         mesa_exec_free(&e);
     }
     free(w);

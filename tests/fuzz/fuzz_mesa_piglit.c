@@ -1,4 +1,5 @@
-/* Fuzz target: the piglit shader_test parser, the input-model check, and the
+/* Fuzz target: the piglit shader_test parser (texture commands included), the
+ * mesh parser of `mesa run --mesh`, the input-model checks, and the
  * rectangle / probe evaluation on a window of the parsed size. */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,9 +12,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     piglit_test t;
     ls_diag d;
+    /* the same bytes as a `mesa run --mesh` file */
+    if (piglit_mesh_parse((const char *)data, size, "fuzz", &t, &d) == LS_OK)
+        piglit_test_free(&t);
     if (piglit_test_parse((const char *)data, size, "fuzz", &t, &d) != LS_OK)
         return 0;
     piglit_test_check_inputs(&t);
+    piglit_test_check_pipeline(&t);
     size_t npix = (size_t)t.width * (size_t)t.height;
     float *fb = npix <= 512 * 512 ? calloc(npix * 4, sizeof *fb) : NULL;
     float tol[4] = {0.01f, 0.01f, 0.01f, 0.01f};

@@ -46,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         dr.opts.clip_z = (r500_clip_z)((o >> 2) & 1u);
         dr.opts.interp_pos = (r500_interp_pos)((o >> 3) & 1u);
         dr.opts.color_interp = (r500_color_interp)((o >> 4) & 1u);
+        dr.opts.point_stuff = (r500_point_stuff)(((o >> 5) & 3u) % 3u);
+        dr.opts.point_minmax = (r500_point_minmax)((o >> 7) & 1u);
     }
     size_t nv = (size - at) / (4 * 8); /* 8 floats a vertex: position, 2 tex, 2 colour */
     if (nv > 64)
@@ -57,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(v[i].pos, data + at, 16);
         memcpy(v[i].tex, data + at + 16, 8);
         memcpy(v[i].col[0], data + at + 24, 8);
+        memcpy(&v[i].psize, data + at + 28, 4); /* per-vertex point size: any float */
     }
     for (unsigned i = 0; i < 6; i++)
         for (unsigned c = 0; c < 4; c++)

@@ -2,7 +2,9 @@
 # `lockstep mesa piglit` end to end on a fixed selection of piglit tests:
 # multi-rectangle uniform tests, hexadecimal bit-pattern uniforms, loops with
 # continue, R500 flow control (shadow-variables, nested-loop-combined: [FC]), branches, discard, gl_FragCoord, an `ortho`
-# projection (glsl-fs-ceil) and several shaders per stage (chain16-in). Each must PASS, except
+# projection (glsl-fs-ceil), several shaders per stage (chain16-in), textures
+# uploaded by r300 (`texture checkerboard` on two units, `shadow2D`/`shadow1D` with
+# `texparameter`, `rgbw 1D`/`3D` with `draw rect tex`, `rgbw`) and `color`. Each must PASS, except
 # glsl-fs-loop-300, which must FAIL in exactly the way R500 dictates (every
 # r300 loop stops after KR = 255 iterations: spec/r500.md, docs/assumptions.md
 # r500-loop-255), so the sum is 255 and the pixel red.
@@ -17,15 +19,25 @@ if [ ! -e /usr/lib/x86_64-linux-gnu/dri/r300_dri.so ] && ! ls /usr/lib/*/dri/r30
   echo "skip: r300_dri.so (libgl1-mesa-dri) is not installed"; exit 77
 fi
 # lockstep's own shader_tests (no download needed): a varying driving a
-# data-dependent loop, and gl_Color over half the window
+# data-dependent loop, gl_Color over half the window, texture coordinates, and
+# point sprites (gl_PointSize, gl_PointCoord)
 data=$(dirname "$0")/data
 own=$("$lockstep" mesa piglit "$data/varying_loop.shader_test" "$data/varying_color.shader_test" \
-  "$data/texcoord.shader_test" 2>&1)
+  "$data/texcoord.shader_test" "$data/point_sprite.shader_test" 2>&1)
 echo "$own"
-for f in varying_loop varying_color texcoord; do
+for f in varying_loop varying_color texcoord point_sprite; do
   if ! grep -qE "^PASS  $data/$f.shader_test( |$)" <<<"$own"; then echo "FAILED: $f"; exit 1; fi
 done
 grep -q "varying_loop.shader_test  \[FC\]" <<<"$own" || { echo "FAILED: varying_loop issued no FC instruction"; exit 1; }
+# the r300 reproducers of docs/mesa.md "Results": each fails the r300 way, llvmpipe passes
+rep=$("$lockstep" mesa piglit --llvmpipe --no-keep "$data/r300/clip-vertex-output.shader_test" \
+  "$data/r300/predicate-counter-no-temp.shader_test" "$data/r300/nested-loops-crash.shader_test" 2>&1)
+echo "$rep"
+for want in "clip-vertex-output.shader_test  r300 vertex-program compiler error .*cannot handle clip vertex" \
+  "predicate-counter-no-temp.shader_test  r300 compiler error" \
+  "nested-loops-crash.shader_test  GL program killed by signal 6 under r300"; do
+  grep -qE "^FAIL  .*$want.*\(llvmpipe: pass\)" <<<"$rep" || { echo "FAILED: reproducer: $want"; exit 1; }
+done
 if ! "$lockstep" mesa piglit --cache "$cache" --list fs-abs-vec2 >/dev/null 2>"$cache.err"; then
   echo "skip: the piglit package could not be fetched:"; cat "$cache.err"; exit 77
 fi
@@ -40,6 +52,14 @@ pass_tests=(
   glsl-1.10/execution/builtins/glsl-fs-ceil
   glsl-1.10/execution/glsl-fs-if-greater
   glsl-1.10/execution/function-calls/glsl-function-chain16-in
+  glsl-1.10/execution/built-in-functions/vs-atan-float-float
+  glsl-1.10/execution/fs-texture-select
+  glsl-1.10/execution/samplers/glsl-fs-shadow2D-08
+  glsl-1.10/execution/samplers/glsl-fs-shadow1D-05
+  glsl-1.10/execution/texture1D
+  glsl-1.10/execution/texture3D
+  glsl-1.10/execution/glsl-fs-convolution-1
+  glsl-1.10/execution/matrix-vector-multiply-lhs
 )
 json=$(mktemp "${TMPDIR:-/tmp}/lockstep-piglit-json-XXXXXX")
 trap 'rm -f "$json"' EXIT

@@ -9,8 +9,10 @@
 #include <math.h>
 
 #include "lockstep/mesa_draw.h"
+#include "lockstep/r500.h"
 #include "lockstep/r500_raster.h"
 #include "lockstep/r500_pvs.h"
+#include "lockstep/r500_tex.h"
 
 /* ---- a stream builder ----------------------------------------------------- */
 
@@ -524,13 +526,111 @@ static void test_hostile(void **state)
     }
 }
 
+
+/* Texture units of a draw (mesa_exec_bind_textures): TX_* registers as
+ * Mesa's r300_emit_textures_state writes them, TX_OFFSET_n followed by the
+ * texture's relocation NOP. A 4x4 W8Z8Y8X8 texture in a 128-byte buffer
+ * (rows of 8 texels: r300_texture_desc.c aligns a linear 32-bit texture's
+ * width to 8) binds and samples its texels; hostile values stop with a diagnostic
+ * naming the register, never reading past the buffer (ASan checks). */
+static mesa_exec tex_stream(unsigned unit, uint32_t fmt0, uint32_t fmt1, uint32_t fmt2,
+                            uint32_t offset, int reloc_k)
+{
+    sb b = {0};
+    bypass_setup(&b, 1u, 0);
+    reg(&b, 0x20B4, 4);
+    reg(&b, 0x2150, psc(3, 0, 0, true, 0, 0));
+    reg(&b, 0x21E0, XYZW);
+    reg(&b, 0x4104, 1u << unit);                   /* TX_ENABLE */
+    reg(&b, 0x4400 + 4 * unit, (uint32_t)unit << 28 | 2u << 9 | 2u << 11); /* FILTER0: ID, linear */
+    reg(&b, 0x4480 + 4 * unit, fmt0);              /* FORMAT0 */
+    reg(&b, 0x44C0 + 4 * unit, fmt1);              /* FORMAT1 */
+    reg(&b, 0x4500 + 4 * unit, fmt2);              /* FORMAT2 */
+    reg(&b, 0x4540 + 4 * unit, offset);            /* TX_OFFSET */
+    if (reloc_k >= 0)
+        reloc(&b, (unsigned)reloc_k);
+    pkt3(&b, 0x35, 1 + 4);
+    put(&b, 1u | (3u << 4) | (1u << 16));
+    for (int k = 0; k < 4; k++)
+        put(&b, 0);
+    if (b.nrel < 8)
+        b.nrel = 8; /* two relocations */
+    return run(&b, NULL, 0);
+}
+
+/* W8Z8Y8X8 (12), SEL R = X, G = Y, B = Z, A = W (r300 order: 0x0008860c) */
+#define FMT1_RGBA8 0x0008860cu
+#define FMT0(w, h) ((uint32_t)((w) - 1) | (uint32_t)((h) - 1) << 11)
+
+static ls_status bind_unit(const mesa_exec *e, uint8_t **mem, const size_t *msz, r500_job *job,
+                           ls_diag *d)
+{
+    return mesa_exec_bind_textures(job, &e->draws[0], mem, msz, 2, NULL, d);
+}
+
+static void test_textures(void **state)
+{
+    (void)state;
+    uint8_t texels[128], small[16];
+    for (int i = 0; i < 128; i++)
+        texels[i] = (uint8_t)(i * 37 + 5);
+    memset(small, 0, sizeof small);
+    uint8_t *mem[2] = {texels, small};
+    size_t msz[2] = {sizeof texels, sizeof small};
+    ls_diag d;
+    r500_job job;
+
+    /* a good unit 3: texel (2, 1) through the job's sampler 3, nearest at its centre */
+    mesa_exec e = tex_stream(3, FMT0(4, 4), FMT1_RGBA8, 0, 0, 0);
+    assert_int_equal(e.draws[0].tx_reloc[3], 0);
+    r500_job_init(&job);
+    if (bind_unit(&e, mem, msz, &job, &d) != LS_OK)
+        fail_msg("bind: %s", d.msg);
+    assert_non_null(job.tex[3]);
+    float co[4][R500_TEX_MAX_LANES] = {{0}}, out[4][R500_TEX_MAX_LANES] = {{0}};
+    co[0][0] = 2.5f / 4, co[1][0] = 1.5f / 4;
+    r500_tex_request rq = {.n = 1, .mask = 1, .coord = co, .out = out};
+    assert_int_equal(r500_tex_sample(job.tex[3], &rq, &d), LS_OK);
+    for (int c = 0; c < 4; c++)
+        assert_true(fabs(out[c][0] - texels[4 * (1 * 8 + 2) + c] / 255.0) < 1e-6);
+    /* sampler 0 is no enabled unit's: a disabled unit reads (0, 0, 0, 1) */
+    assert_int_equal(r500_tex_sample(job.tex[0], &rq, &d), LS_OK);
+    assert_true(out[0][0] == 0 && out[3][0] == 1);
+    r500_job_free(&job);
+    mesa_exec_free(&e);
+
+    struct {
+        uint32_t fmt0, fmt1, fmt2, offset;
+        int reloc_k;
+        const char *needle;
+    } bad[] = {
+        {FMT0(4, 4), FMT1_RGBA8, 0, 0, -1, "TX_OFFSET_3"},             /* no relocation */
+        {FMT0(4, 4), FMT1_RGBA8, 0, 0, 1, "TX_OFFSET_3"},              /* 128 bytes in 16 */
+        {FMT0(8, 8), FMT1_RGBA8, 0, 0, 0, "TX_FORMAT0_3"},             /* larger than its BO */
+        {FMT0(4, 4), FMT1_RGBA8, 0, 32, 0, "TX_OFFSET_3"},             /* offset past the end */
+        {FMT0(4, 4) | 1u << 31, FMT1_RGBA8, 0, 0, 0, "TX_FORMAT2_3.TXPITCH"}, /* pitch 0 */
+        {FMT0(4, 4), (FMT1_RGBA8 & ~31u) | 8u, 0, 0, 0, "TX_FORMAT1_3"}, /* unknown format */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        e = tex_stream(3, bad[i].fmt0, bad[i].fmt1, bad[i].fmt2, bad[i].offset, bad[i].reloc_k);
+        r500_job_init(&job);
+        ls_diag_clear(&d);
+        assert_int_not_equal(bind_unit(&e, mem, msz, &job, &d), LS_OK);
+        if (!strstr(d.msg, bad[i].needle))
+            fail_msg("case %zu: '%s' does not name %s", i, d.msg, bad[i].needle);
+        assert_null(job.tex[3]);
+        r500_job_free(&job);
+        mesa_exec_free(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_formats),        cmocka_unit_test(test_swizzle_and_layout),
         cmocka_unit_test(test_indices),        cmocka_unit_test(test_immediate),
         cmocka_unit_test(test_pvs_program),    cmocka_unit_test(test_unknown_registers),
-        cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_hostile),        cmocka_unit_test(test_textures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

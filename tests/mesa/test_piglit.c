@@ -183,6 +183,176 @@ static void test_malformed(void **state)
     piglit_test_free(&t);
 }
 
+/* shader_runner's texture commands and the small state commands: the
+ * fields as written out from shader_runner.c / piglit-util-gl.c, with GL's
+ * enum values from the GL headers' definitions (written here as numbers). */
+static const char textures[] =
+    "[require]\nGLSL >= 1.10\n[fragment shader]\nuniform sampler2D s;\n"   /* 1-4 */
+    "void main(){ gl_FragColor = texture2D(s, vec2(0.5)); }\n"             /* 5 */
+    "[test]\n"                                                              /* 6 */
+    "texture rgbw 1 (8, 4)\n"                                               /* 7 */
+    "texture rgbw 1D 2\n"                                                   /* 8 */
+    "texture rgbw 3D 0\n"                                                   /* 9 */
+    "texture checkerboard 3 0 (8, 6) (0.0, 0.0, 0.0, 0.0) (1.0, 0.5, 0.25, 1.0)\n" /* 10 */
+    "texture quads 0 1 (4, 4) (1, 2) (1, 0, 0, 1) (0, 1, 0, 1) (0, 0, 1, 1) (1, 1, 1, 1)\n" /* 11 */
+    "texture miptree 5\n"                                                   /* 12 */
+    "texture shadow1D 0 (32)\n"                                             /* 13 */
+    "texture shadow2D 0 (32, 16)\n"                                         /* 14 */
+    "texture shadowRect 0 (8, 8)\n"                                         /* 15 */
+    "texparameter 2D compare_func always\n"                                 /* 16 */
+    "texparameter 1D depth_mode intensity\n"                                /* 17 */
+    "texparameter Rect min linear_mipmap_nearest\n"                         /* 18 */
+    "texparameter 3D wrap_r clamp_to_border\n"                              /* 19 */
+    "texparameter 2D lod_bias -1.5\n"                                       /* 20 */
+    "texparameter Cube max_level 3\n"                                       /* 21 */
+    "texparameter 2D border_color 0.25 0.5 0.75 1\n"                        /* 22 */
+    "color 0.25 0.75 0.5 0.25\n"                                            /* 23 */
+    "hint GL_FRAGMENT_SHADER_DERIVATIVE_HINT GL_NICEST\n"                   /* 24 */
+    "link success\n"                                                        /* 25 */
+    "draw rect tex -1 -1 2 2 0 0 1 1\n";                                    /* 26 */
+
+static void test_textures(void **state)
+{
+    (void)state;
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_test_parse(textures, strlen(textures), "tex.shader_test", &t, &d), LS_OK);
+    assert_string_equal(t.skip, "");
+    assert_true(piglit_test_check_pipeline(&t)); /* samplers run through the pipeline */
+    assert_false(piglit_test_check_inputs(&t));  /* not in the rectangle model */
+    assert_non_null(strstr(t.skip, "samples a texture"));
+    assert_int_equal(t.ncmds, 20);
+    const piglit_cmd *c = t.cmds;
+    /* unit, kind, width, height, depth */
+    static const int want[9][5] = {
+        {1, PIGLIT_TEX_RGBW, 8, 4, 1},         {2, PIGLIT_TEX_RGBW_1D, 4, 1, 1},
+        {0, PIGLIT_TEX_RGBW_3D, 2, 2, 2},      {3, PIGLIT_TEX_CHECKERBOARD, 8, 6, 1},
+        {0, PIGLIT_TEX_QUADS, 4, 4, 1},        {5, PIGLIT_TEX_MIPTREE, 8, 8, 1},
+        {0, PIGLIT_TEX_SHADOW_1D, 32, 1, 1},   {0, PIGLIT_TEX_SHADOW_2D, 32, 16, 1},
+        {0, PIGLIT_TEX_SHADOW_RECT, 8, 8, 1},
+    };
+    for (int i = 0; i < 9; i++) {
+        assert_int_equal(c[i].kind, PIGLIT_TEXTURE);
+        assert_int_equal(c[i].line, 7 + i);
+        for (int k = 0; k < 5; k++)
+            assert_int_equal(c[i].iv[k], want[i][k]);
+    }
+    /* checkerboard: level, tiles of half the size, black then white */
+    assert_int_equal(c[3].iv[5], 0);
+    assert_int_equal(c[3].iv[6], 4);
+    assert_int_equal(c[3].iv[7], 3);
+    assert_true(c[3].v[3] == 0.0f && c[3].v[4] == 1.0f && c[3].v[5] == 0.5f && c[3].v[6] == 0.25f);
+    /* quads: level 1, tiles 1×2, the four colours */
+    assert_int_equal(c[4].iv[5], 1);
+    assert_int_equal(c[4].iv[6], 1);
+    assert_int_equal(c[4].iv[7], 2);
+    assert_true(c[4].v[0] == 1.0f && c[4].v[5] == 1.0f && c[4].v[10] == 1.0f && c[4].v[15] == 1.0f);
+    /* texparameter: target, pname, value as GL enums (GL_TEXTURE_2D 0x0DE1,
+     * GL_TEXTURE_COMPARE_FUNC 0x884D, GL_ALWAYS 0x0207, ...) */
+    static const int tp[6][3] = {
+        {0x0DE1, 0x884D, 0x0207}, {0x0DE0, 0x884B, 0x8049}, {0x84F5, 0x2801, 0x2701},
+        {0x806F, 0x8072, 0x812D}, {0x0DE1, 0x8501, 0},      {0x8513, 0x813D, 3},
+    };
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(c[9 + i].kind, PIGLIT_TEXPARAMETER);
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(c[9 + i].iv[k], tp[i][k]);
+    }
+    assert_true(c[13].v[0] == -1.5f);
+    assert_int_equal(c[15].iv[1], 0x1004); /* GL_TEXTURE_BORDER_COLOR */
+    assert_true(c[15].v[0] == 0.25f && c[15].v[2] == 0.75f && c[15].v[3] == 1.0f);
+    assert_int_equal(c[16].kind, PIGLIT_COLOR);
+    assert_true(c[16].v[1] == 0.75f && c[16].v[3] == 0.25f);
+    assert_int_equal(c[17].kind, PIGLIT_HINT);
+    assert_int_equal(c[17].iv[0], 0x8B8B); /* GL_FRAGMENT_SHADER_DERIVATIVE_HINT */
+    assert_int_equal(c[17].iv[1], 0x1102); /* GL_NICEST */
+    assert_int_equal(c[18].kind, PIGLIT_LINK_SUCCESS);
+    assert_int_equal(c[19].kind, PIGLIT_DRAW_RECT);
+    assert_true(c[19].tex && !c[19].ortho);
+    assert_true(c[19].v[0] == -1.0f && c[19].v[6] == 1.0f && c[19].v[7] == 1.0f);
+    piglit_test_free(&t);
+
+    /* malformed: one error with file, line and column */
+    const char *head = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main(){}\n[test]\n";
+    static const struct { const char *line; int col; } bad[] = {
+        {"texture rgbw 0", 15},                    /* no size */
+        {"texture rgbw 0 (8)", 19},                /* no height */
+        {"texture rgbw 40 (8, 8)", 0},             /* unit beyond 31 */
+        {"texture rgbw 0 (0, 8)", 0},              /* empty */
+        {"texture rgbw 0 (8.5, 8)", 0},            /* not whole */
+        {"texture rgbw 0 (5000, 8)", 0},           /* beyond 4096 */
+        {"texture rgbw 1D", 16},                   /* no unit */
+        {"texture checkerboard 0 0 (8, 8) (0, 0, 0, 0)", 0},
+        {"texture checkerboard 0 0 (1, 8) (0, 0, 0, 0) (1, 1, 1, 1)", 0}, /* a tile of 0 */
+        {"texture checkerboard 0 13 (8, 8) (0, 0, 0, 0) (1, 1, 1, 1)", 0}, /* level */
+        {"texture checkerboard 0 0 (8, 8) (0, 0, 0, 0) (1, 1, inf, 1)", 0},
+        {"texture quads 0 0 (8, 8) (0, 2) (0, 0, 0, 0) (1, 1, 1, 1) (0, 0, 0, 0) (1, 1, 1, 1)", 0},
+        {"texture shadow1D 0 (1)", 0},             /* depth x / (W - 1) */
+        {"texture shadow2D 0 (8)", 0},
+        {"texparameter", 13},
+        {"texparameter 4D min nearest", 14},
+        {"texparameter 2D min bilinear", 0},
+        {"texparameter 2D compare_func", 0},
+        {"texparameter 2D lod_bias x", 0},
+        {"texparameter 2D max_level -1", 0},
+        {"texparameter 2D border_color 1 2 3", 0},
+        {"color", 6},
+        {"hint GL_FOG_HINT GL_NICEST", 1},
+        {"hint GL_LINE_SMOOTH_HINT", 1},
+        {"draw rect tex", 14},
+        {"draw rect tex 0 0 1 1 0 0 nan 1", 0},
+    };
+    char buf[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(buf, sizeof buf, "%s%s\n", head, bad[i].line);
+        ls_diag_clear(&d);
+        if (piglit_test_parse(buf, strlen(buf), "bad.shader_test", &t, &d) == LS_OK)
+            fail_msg("accepted: %s", bad[i].line);
+        if (d.line != 6 || (bad[i].col && d.col != bad[i].col) || strcmp(d.file, "bad.shader_test"))
+            fail_msg("'%s': error at %s:%d:%d (%s), expected line 6 col %d", bad[i].line, d.file,
+                     d.line, d.col, d.msg, bad[i].col);
+    }
+}
+
+/* `mesa run --mesh` files: [vertex data] on its own, three rows a triangle. */
+static void test_mesh(void **state)
+{
+    (void)state;
+    static const char ok[] = "# a triangle\n"
+                             "pos/float/3  c/float/1\n"
+                             "\n"
+                             "0 0 0  1\n"
+                             "1 0 0  0.5\n"
+                             "0 1 0  0.25  # text after the values is ignored\n";
+    piglit_test t;
+    ls_diag d;
+    assert_int_equal(piglit_mesh_parse(ok, strlen(ok), "m.mesh", &t, &d), LS_OK);
+    assert_int_equal(t.nattr, 2);
+    assert_string_equal(t.attr_name[1], "c");
+    assert_int_equal(t.attr_comps[0], 3);
+    assert_int_equal(t.attr_offset[1], 3);
+    assert_int_equal(t.nrows, 3);
+    assert_true(t.vdata[4 * 1 + 3] == 0.5f && t.vdata[4 * 2 + 1] == 1.0f);
+    piglit_test_free(&t);
+    static const struct { const char *text; int line; } bad[] = {
+        {"pos/float/3\n0 0 0\n1 0 0\n", 3},           /* two rows */
+        {"# nothing\n", 1},                            /* no header */
+        {"pos/float/3\n", 1},                          /* no row */
+        {"pos/float/9\n0 0 0\n", 1},                   /* 9 components */
+        {"pos/int/2\n0 0\n0 1\n1 0\n", 1},             /* not float */
+        {"pos/float/2\n0 0\n0 x\n1 0\n", 3},           /* a missing number */
+        {"pos/float/2\n0 0\n0 inf\n1 0\n", 3},         /* not finite */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ls_diag_clear(&d);
+        if (piglit_mesh_parse(bad[i].text, strlen(bad[i].text), "m.mesh", &t, &d) == LS_OK)
+            fail_msg("accepted: %s", bad[i].text);
+        if (d.line != bad[i].line || strcmp(d.file, "m.mesh"))
+            fail_msg("'%s': error at %s:%d (%s), expected line %d", bad[i].text, d.file, d.line,
+                     d.msg, bad[i].line);
+    }
+}
+
 static void expect_skip(const char *text, const char *reason_part)
 {
     piglit_test t;
@@ -207,11 +377,21 @@ static void test_skips(void **state)
     expect_skip(buf, "section [geometry shader]");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[vertex data]\nv/int/2\n", fs);
     expect_skip(buf, "type 'int'");
-    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture rgbw 0 (8, 8)\n", fs);
-    expect_skip(buf, "'texture rgbw 0 (8, 8)'");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture integer 0 (8, 8) (0, 0) GL_RGBA8I\n", fs);
+    expect_skip(buf, "'texture integer 0 (8, 8) (0, 0) GL_RGBA8");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture rgbw 2DArray 0 (8, 8, 2)\n", fs);
+    expect_skip(buf, "texture rgbw 2DArray (array textures) needs GL 3.0");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexture rgbw 0 (8, 8) GL_RGBA8\n", fs);
+    expect_skip(buf, "internal format 'GL_RGBA8'");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexparameter 2DArray min nearest\n", fs);
+    expect_skip(buf, "needs GL 3.0");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ntexparameter 2D aniso 4\n", fs);
+    expect_skip(buf, "'texparameter 2D aniso 4' is not supported");
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\nlink error\n", fs);
+    expect_skip(buf, "'link error' is not supported");
     snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\nuniform uint u 1\n", fs);
     expect_skip(buf, "uniform type 'uint'");
-    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ndraw rect tex 0 0 1 1 0 0 1 1\n", fs);
+    snprintf(buf, sizeof buf, "[require]\nGLSL >= 1.10\n%s[test]\ndraw rect patch 0 0 1 1\n", fs);
     expect_skip(buf, "not supported");
     const char *hd = "[require]\nGLSL >= 1.10\n[fragment shader]\n";
     snprintf(buf, sizeof buf, "%svarying vec4 a; varying float b;\nvoid main(){ gl_FragColor = a + b; }\n", hd);
@@ -629,6 +809,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_sample),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_textures),
+        cmocka_unit_test(test_mesh),
         cmocka_unit_test(test_skips), cmocka_unit_test(test_vertex_data),
         cmocka_unit_test(test_varyings),
         cmocka_unit_test(test_rect_pixels),

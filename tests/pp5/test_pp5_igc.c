@@ -617,6 +617,37 @@ static void test_status_branches(void **state)
     pp5_igc_destroy(g);
 }
 
+/* The signal table made from the state lists (igc_state.h: each field's
+ * signal entry, at its rank): every rank has a row (a rank left out would be a
+ * row without a name), names are unique, and after a few clocks every value
+ * was written by the walk (out was filled with all ones) and fits its width. */
+static void test_signal_table(void **state)
+{
+    (void)state;
+    size_t n = pp5_igc_signal_count();
+    assert_true(n >= 42);
+    for (size_t i = 0; i < n; i++) {
+        const pp5_signal_info *s = pp5_igc_signal_info(i);
+        assert_non_null(s->name);
+        assert_true(s->width >= 1 && s->width <= 32);
+        assert_int_equal(pp5_igc_signal_find(s->name), (long)i); /* the first of that name */
+    }
+    assert_null(pp5_igc_signal_info(n));
+    pp5_igc *g = make_igc(idle_src, NULL);
+    leave_rmode(g);
+    ok_write(g, PP5_REG_I, 0xffffffffu >> 1);
+    ok_go(g);
+    for (int c = 0; c < 5; c++)
+        ok_step(g, NULL);
+    uint64_t *v = malloc(n * sizeof *v);
+    memset(v, 0xff, n * sizeof *v);
+    pp5_igc_signal_values(g, v);
+    for (size_t i = 0; i < n; i++)
+        assert_true(v[i] >> pp5_igc_signal_info(i)->width == 0);
+    free(v);
+    pp5_igc_destroy(g);
+}
+
 /* "Every signal the seed names … can be observed by name"; the bulk reader
  * agrees with the single reader. */
 static void test_signal_names(void **state)
@@ -695,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_protocol),
         cmocka_unit_test(test_trr_bump),
         cmocka_unit_test(test_status_branches),
+        cmocka_unit_test(test_signal_table),
         cmocka_unit_test(test_signal_names),
         cmocka_unit_test(test_half_speed),
     };

@@ -50,6 +50,31 @@ static r500_inst set_const(unsigned dst, unsigned mask, unsigned code)
     return a;
 }
 
+/* OUT t[temp] (rgba) to target 0: 1 * t + 0. */
+static void out_temp(tx_prog *p, unsigned temp)
+{
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_ADDR0, temp), TX(o, ALPHA_ADDR0, temp);
+    TX_RGB_A(o, 0, 0, 1, 2, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(p, &o);
+}
+
+/* OUT (0.5, 0.5, 0.5, 1) to target 0 (swizzle codes 5 = 0.5, 6 = 1, 4 = 0). */
+static void out_half(tx_prog *p)
+{
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX_RGB_A(o, 0, 5, 5, 5, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 0, 4, 4, 4, 0);
+    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(p, &o);
+}
+
 static void test_alu_result_if_and_write_inactive(void **state)
 {
     (void)state;
@@ -174,13 +199,7 @@ static void test_texkill_and_clear(void **state)
     TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 1),
         TX(k, TEX_SRC_Q_SWIZ, 1);
     tx_add(&p, &k);
-    r500_inst o = tx_alu(R500_TYPE_OUT);
-    TX_RGB_A(o, 0, 5, 5, 5, 0);
-    TX_RGB_B(o, 0, 6, 6, 6, 0);
-    TX_RGB_C(o, 0, 4, 4, 4, 0);
-    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
-    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
-    tx_add(&p, &o);
+    out_half(&p);
     r500_job job;
     tx_job(&job, &p, 4, 4, 16);
     job.inputs[0].kind = R500_INPUT_UV;
@@ -257,14 +276,7 @@ static void test_tex_nop_and_unbound_sampler(void **state)
     TX(t, TEX_INST, 0), TX(t, TEX_SRC_ADDR, 0), TX(t, TEX_DST_ADDR, 1);
     TX(t, RGB_WMASK, 7), TX(t, ALPHA_WMASK, 1);
     tx_add(&p, &t);
-    r500_inst o = tx_alu(R500_TYPE_OUT);
-    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
-    TX_RGB_A(o, 0, 0, 1, 2, 0);
-    TX_RGB_B(o, 0, 6, 6, 6, 0);
-    TX_RGB_C(o, 0, 4, 4, 4, 0);
-    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
-    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
-    tx_add(&p, &o);
+    out_temp(&p, 1);
     r500_job job;
     tx_job(&job, &p, 4, 4, 16);
     job.inputs[0].kind = R500_INPUT_UV;
@@ -305,14 +317,7 @@ static void test_tex_ld_swizzles_and_mask(void **state)
         TX(t, TEX_DST_A_SWIZ, 3);
     TX(t, RGB_WMASK, 7);
     tx_add(&p, &t);
-    r500_inst o = tx_alu(R500_TYPE_OUT);
-    TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
-    TX_RGB_A(o, 0, 0, 1, 2, 0);
-    TX_RGB_B(o, 0, 6, 6, 6, 0);
-    TX_RGB_C(o, 0, 4, 4, 4, 0);
-    TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
-    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
-    tx_add(&p, &o);
+    out_temp(&p, 1);
     r500_job job;
     tx_job(&job, &p, 4, 4, 16);
     job.inputs[0].kind = R500_INPUT_UV;
@@ -375,14 +380,7 @@ static void test_tex_ops(void **state)
             TX(t, TEX_DST_B_SWIZ, 2), TX(t, TEX_DST_A_SWIZ, 3);
         TX(t, RGB_WMASK, 7), TX(t, ALPHA_WMASK, 1);
         tx_add(&p, &t);
-        r500_inst o = tx_alu(R500_TYPE_OUT);
-        TX(o, RGB_ADDR0, 1), TX(o, ALPHA_ADDR0, 1);
-        TX_RGB_A(o, 0, 0, 1, 2, 0);
-        TX_RGB_B(o, 0, 6, 6, 6, 0);
-        TX_RGB_C(o, 0, 4, 4, 4, 0);
-        TX(o, ALPHA_SWIZ_A, 3), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
-        TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
-        tx_add(&p, &o);
+        out_temp(&p, 1);
         r500_job job;
         tx_job(&job, &p, 4, 4, 16);
         job.inputs[0].kind = R500_INPUT_UV;
@@ -431,13 +429,7 @@ static void test_watchdog_confined_to_thread(void **state)
     fc(&p, FC_ENDLOOP, 4, 0);
     fc(&p, FC_ENDLOOP, 3, 0);
     fc(&p, FC_ENDIF, 7, 0);
-    r500_inst o = tx_alu(R500_TYPE_OUT);
-    TX_RGB_A(o, 0, 5, 5, 5, 0);
-    TX_RGB_B(o, 0, 6, 6, 6, 0);
-    TX_RGB_C(o, 0, 4, 4, 4, 0);
-    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
-    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
-    tx_add(&p, &o);
+    out_half(&p);
     r500_job job;
     tx_job(&job, &p, 8, 8, 4); /* quads: columns 0-1 are one quad column */
     job.inputs[0].kind = R500_INPUT_UV;

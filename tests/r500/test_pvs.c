@@ -437,6 +437,47 @@ static void test_exec_vector_ops(void **st)
     free(v);
 }
 
+/* Options vs-zero-times-anything and vs-minmax-nan (docs/assumptions.md).
+ * Expected values by hand: legacy 0 * inf = +0 (the fragment unit's
+ * ZERO_TIMES_ANYTHING_EQUALS_ZERO rule), IEEE 754 0 * inf = NaN; "second" =
+ * the comparison as written (x >= y ? x : y), "number" = maxNum/minNum. */
+static void test_exec_special_values(void **st)
+{
+    (void)st;
+    vm *v = vm_new();
+    set4(v->st.input[0], 0.0f, INFINITY, 3.0f, NAN);
+    /* r300's select lowering (radeon_program_alu.c transform_r300_vertex_CMP
+     * = SLT + LRP, LRP = MAD(-c, b, b) then MAD(c, a, tmp)), as it runs in
+     * r300's atan2 for atan(0, x < 0): c = 0, a = 1, b = +inf must give inf. */
+    const char *sel = "temp[0].x = VE_MAD input[0].-x-_-_-_ input[0].y___ input[0].y___ ;\n"
+                      "temp[0].x = VE_MAD input[0].x___ input[0].1___ temp[0].x___ ;\n"
+                      "temp[1].xyzw = VE_MUL input[0].xxxx input[0].ywyw ;\n"
+                      "temp[2].xyzw = VE_DOT input[0].x000 input[0].y000 ;\n"
+                      "temp[3].xyzw = VE_MAX input[0].zwzw input[0].wzwz ;\n"
+                      "temp[4].xyzw = VE_MIN input[0].zwzw input[0].wzwz ;\n";
+    assert_int_equal(run_src(v, sel), LS_OK);
+    assert_true(isinf(v->st.temp[0][0]) && v->st.temp[0][0] > 0);
+    EXPECT4(v->st.temp[1], 0.0f, 0.0f, 0.0f, 0.0f);
+    assert_false(signbit(v->st.temp[1][0]));
+    assert_float_equal(v->st.temp[2][0], 0.0f, 0);
+    /* max(3, NaN) = NaN (the second operand), max(NaN, 3) = 3 */
+    assert_true(isnan(v->st.temp[3][0]) && v->st.temp[3][1] == 3.0f);
+    assert_true(isnan(v->st.temp[4][0]) && v->st.temp[4][1] == 3.0f);
+
+    ls_diag d;
+    assert_int_equal(r500_pvs_options_set(&v->o, "vs-zero-times-anything", "ieee", &d), LS_OK);
+    assert_int_equal(r500_pvs_options_set(&v->o, "vs-minmax-nan", "number", &d), LS_OK);
+    assert_int_equal(run_src(v, sel), LS_OK);
+    assert_true(isnan(v->st.temp[0][0]));
+    assert_true(isnan(v->st.temp[1][0]) && isnan(v->st.temp[1][1]));
+    assert_true(isnan(v->st.temp[2][0]));
+    EXPECT4(v->st.temp[3], 3.0f, 3.0f, 3.0f, 3.0f);
+    EXPECT4(v->st.temp[4], 3.0f, 3.0f, 3.0f, 3.0f);
+    assert_int_equal(r500_pvs_options_set(&v->o, "vs-minmax-nan", "ieee", &d), LS_ERR_ARG);
+    assert_int_equal(r500_pvs_options_set(&v->o, "vs-zero-times-anything", "x", &d), LS_ERR_ARG);
+    free(v);
+}
+
 static void test_exec_cond_and_sat(void **st)
 {
     (void)st;
@@ -984,6 +1025,7 @@ int main(void)
         cmocka_unit_test(test_mesa_layout),
         cmocka_unit_test(test_corpus_round_trips),
         cmocka_unit_test(test_exec_vector_ops),
+        cmocka_unit_test(test_exec_special_values),
         cmocka_unit_test(test_exec_cond_and_sat),
         cmocka_unit_test(test_exec_math_ops),
         cmocka_unit_test(test_exec_lit),

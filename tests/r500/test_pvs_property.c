@@ -91,6 +91,16 @@ static void encode(const rinst *r, uint32_t w[4])
 
 /* ---- reference interpreter ---------------------------------------------- */
 
+/* A product in the vector engine's multipliers and ME_MULTIPLY under the
+ * default vs-zero-times-anything=legacy (docs/assumptions.md): a zero factor
+ * makes the product zero even against inf or NaN, which IEEE makes NaN. */
+static float fmul0(float a, float b)
+{
+    if ((a == 0.0f || b == 0.0f) && (isinf(a) || isinf(b) || isnan(a) || isnan(b)))
+        return 0.0f;
+    return a * b;
+}
+
 typedef struct ref {
     machine m;
     bool faulted;
@@ -172,7 +182,7 @@ static void me(unsigned op, float a, float b, const float lit[3], float r[4], in
     case 7: x = noinf(1.0f / a); break;
     case 8: x = (float)(1.0 / sqrt(fabs((double)a))); break;
     case 9: x = noinf((float)(1.0 / sqrt(fabs((double)a)))); break;
-    case 10: x = a * b; break;
+    case 10: x = fmul0(a, b); break;
     case 11: x = (float)exp2((double)a); break;
     case 12: x = a == 0.0f ? -INFINITY : (float)log2(fabs((double)a)); break;
     case 16: case 17: { /* clamped to [-pi, pi]; NaN stays NaN */
@@ -202,16 +212,16 @@ static void ve(unsigned op, const float *a, const float *b, const float *c, floa
 {
     *mask = 15;
     if (op == 1) {
-        float s = a[0] * b[0];
+        float s = fmul0(a[0], b[0]);
         for (int k = 1; k < 4; k++) {
-            float p = a[k] * b[k];
+            float p = fmul0(a[k], b[k]);
             s += p;
         }
         r[0] = r[1] = r[2] = r[3] = s;
         return;
     }
     if (op == 5) {
-        r[0] = 1.0f, r[1] = a[1] * b[1], r[2] = a[2], r[3] = b[3];
+        r[0] = 1.0f, r[1] = fmul0(a[1], b[1]), r[2] = a[2], r[3] = b[3];
         return;
     }
     if (op >= 15 && op <= 18) {
@@ -229,15 +239,15 @@ static void ve(unsigned op, const float *a, const float *b, const float *c, floa
     for (int k = 0; k < 4; k++) {
         float p;
         switch (op) {
-        case 2: r[k] = a[k] * b[k]; break;
+        case 2: r[k] = fmul0(a[k], b[k]); break;
         case 3: r[k] = a[k] + b[k]; break;
-        case 4: p = a[k] * b[k]; r[k] = p + c[k]; break;
+        case 4: p = fmul0(a[k], b[k]); r[k] = p + c[k]; break;
         case 6: r[k] = a[k] - floorf(a[k]); break;
         case 7: r[k] = a[k] >= b[k] ? a[k] : b[k]; break;
         case 8: r[k] = a[k] < b[k] ? a[k] : b[k]; break;
         case 9: r[k] = a[k] >= b[k]; break;
         case 10: r[k] = a[k] < b[k]; break;
-        case 11: p = (2.0f * a[k]) * b[k]; r[k] = p + c[k]; break;
+        case 11: p = fmul0(2.0f * a[k], b[k]); r[k] = p + c[k]; break;
         case 13: r[k] = floorf(a[k]); break;
         case 14: r[k] = floorf(a[k] + 0.5f); break;
         case 19: case 20: case 21: case 22:

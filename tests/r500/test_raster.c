@@ -654,6 +654,76 @@ static void test_points_lines_polymode(void **state)
     assert_int_equal(hits[10 * W + 10], 1);
 }
 
+/* Point sprites as r300 programs them (r300_state_derived.c, r300_state.c):
+ * the vertex program's point size (VAP_OUT_VTX_FMT_0.PT_SIZE_PRESENT, a
+ * diameter in pixels) clamped by GA_POINT_MINMAX (radius in 1/12 pixel),
+ * and texture 1 stuffed with (S, T) (GB_ENABLE) between the VAP's texture 0
+ * (2 components) and texture 2 (1 component). Expected by hand: a point of
+ * size 6 at (10, 10) covers x, y in 7..12; S runs from S0 = 0 at x = 7 to
+ * S1 = 1 at x = 13, T from T1 = 1 at row 7 to T0 = 0 at row 13, so pixel
+ * (x, y) has S = (x + 0.5 - 7) / 6, T = 1 - (y + 0.5 - 7) / 6; the VAP
+ * components keep their values around them. */
+static void test_point_sprite(void **state)
+{
+    (void)state;
+    r500_raster_state s;
+    window_state(&s);
+    s.reg[R500_R_VAP_OUT_VTX_FMT_0] = 1u | (1u << 16);
+    s.reg[R500_R_VAP_OUT_VTX_FMT_1] = 2u | (1u << 6); /* tex0: 2, tex1: none, tex2: 1 */
+    s.reg[R500_R_GB_ENABLE] = 1u | (1u << 18);        /* points stuffed, TEX1_SOURCE = ST */
+    const float st[4] = {0.0f, 0.0f, 1.0f, 1.0f};     /* S0 T0 S1 T1 */
+    memcpy(&s.reg[R500_R_GA_POINT_S0], &st[0], 4);
+    memcpy(&s.reg[R500_R_GA_POINT_T0], &st[1], 4);
+    memcpy(&s.reg[R500_R_GA_POINT_S1], &st[2], 4);
+    memcpy(&s.reg[R500_R_GA_POINT_T1], &st[3], 4);
+    s.reg[R500_R_GA_POINT_MINMAX] = 6u | (120u << 16); /* radius 0.5 .. 10 pixels */
+    /* RS: temp 0 = (tex comps 2, 3, 0, 4): S, T, the VAP's tex0.x, tex2.x */
+    s.reg[R500_R_RS_COUNT] = 5u | (1u << 18);
+    s.reg[R500_R_RS_IP_0] = 2u | (3u << 6) | (0u << 12) | (4u << 18);
+    s.reg[R500_R_RS_INST_0] = 1u << 4;
+    r500_vertex v[1];
+    wv(&v[0], 10, 10);
+    v[0].psize = 6.0f;
+    v[0].tex[0] = 0.25f, v[0].tex[1] = 0.5f, v[0].tex[2] = 0.75f;
+    r500_draw dr;
+    draw_setup(&dr, &s, R500_PRIM_POINTS, v, 1);
+    r500_job job;
+    load_fs(&job, PASS_T0);
+    float img[W * H * 4];
+    for (int k = 0; k < W * H * 4; k++)
+        img[k] = -100.0f;
+    ls_diag d;
+    assert_int_equal(r500_draw_run(&dr, &job, img, NULL, &d), LS_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const float *p = img + 4 * (y * W + x);
+            if (x < 7 || x > 12 || y < 7 || y > 12) {
+                assert_true(p[0] == -100.0f);
+                continue;
+            }
+            assert_float_equal(p[0], (x + 0.5 - 7) / 6, 1e-6);
+            assert_float_equal(p[1], 1 - (y + 0.5 - 7) / 6, 1e-6);
+            assert_float_equal(p[2], 0.25, 1e-6);
+            assert_float_equal(p[3], 0.75, 1e-6);
+        }
+    /* the clamp: size 100 is radius 50 > MAX 10 pixels -> x in 0..19 */
+    v[0].psize = 100.0f;
+    uint32_t hits[W * H] = {0};
+    assert_int_equal(r500_draw_coverage(&dr, hits, NULL, &d), LS_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            assert_int_equal(hits[y * W + x], (x <= 19 && y <= 19) ? 1u : 0u);
+    /* without PT_SIZE_PRESENT, GA_POINT_SIZE (half width 1, half height 2) */
+    s.reg[R500_R_VAP_OUT_VTX_FMT_0] = 1u;
+    s.reg[R500_R_GA_POINT_SIZE] = 24u | (12u << 16);
+    memset(hits, 0, sizeof hits);
+    assert_int_equal(r500_draw_coverage(&dr, hits, NULL, &d), LS_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            assert_int_equal(hits[y * W + x], (x >= 9 && x <= 10 && y >= 8 && y <= 11) ? 1u : 0u);
+    r500_job_free(&job);
+}
+
 /* The output hook: every covered, unkilled pixel reaches r500_draw.out once,
  * with the window z of the plane through the vertices (hand-computed here)
  * and the face; r500_target_store rounds to 8-bit unorm when asked. */
@@ -760,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_interpolation),    cmocka_unit_test(test_provoking_vertex),
         cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook), cmocka_unit_test(test_back_colors),       cmocka_unit_test(test_helper_pixels),
         cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile), cmocka_unit_test(test_points_lines_polymode),
+        cmocka_unit_test(test_point_sprite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,9 +2,13 @@
  *   emc_planes.c  creation, the accessors and the plane/field read-out
  *   emc_qee.c     the QEE: per-chip values, lines, carries, the bit tree, edge
  *                 signs (four ISA variants), the set ring
- *   emc_run.c     the ALU, the deferred-carry log, block segments and
- *                 pp5_emc_run / pp5_emc_step (one file: the hot paths inline
- *                 across these); the small inline QEE helpers are below */
+ *   emc_alu.c     the ALU, the deferred-carry log, configuration words and
+ *                 the clock-by-clock step pp5_emc_step
+ *   emc_seg.c     block segments (emc_seg.h): the chip-major pass over a
+ *                 segment's ops with the per-chip adder, flushing a segment
+ *   emc_run.c     pp5_emc_run: a block's clocks decoded into segments (or
+ *                 stepped); the hot paths inline within each file, and the
+ *                 small inline helpers they share are below */
 #ifndef LOCKSTEP_PP5_ACCEL_EMC_INT_H
 #define LOCKSTEP_PP5_ACCEL_EMC_INT_H
 
@@ -42,6 +46,7 @@
  * pp5_emc_run in random blocks) against the straightforward array kept in
  * src/pp5/model/emc_ref.c. */
 #include "lockstep/pp5_emc.h"
+#include "pp5/model/emc_bits.h"
 #include "pp5/model/emc_ref.h"
 #include "pp5/model/emc_state.h"
 #include <stdlib.h>
@@ -137,6 +142,9 @@ typedef struct defer_word {
     int addr;
     bool need_t, need_s;
 } defer_word;
+
+/* The deferred-carry log flushes every chip when it holds this many entries. */
+enum { LOG_LIMIT = 1 << 14 };
 
 typedef struct defer_op {
     defer_word u;
@@ -244,6 +252,11 @@ void pp5_emcf_qee_shift(pp5_emc *e, const qee_set *kept) PP5_EMCF_HIDDEN;
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void pp5_emcf_carry16_avx512(const uint64_t *pl, const uint64_t *rl, int k, uint64_t *cy) PP5_EMCF_HIDDEN;
 #endif
 void pp5_emcf_line_key(axis_line *L, const qee_set *s, int origin) PP5_EMCF_HIDDEN;
+/* emc_alu.c: can the Enable load of pins p give anything but 0 at a pixel whose
+ * E is 0; a configuration word; the word part of one clock */
+bool pp5_emcf_enable_stays_0_calc(const pp5_emc *e, const pp5_pins *p) PP5_EMCF_HIDDEN;
+void pp5_emcf_config_word(pp5_emc *e, unsigned lo, unsigned hi, uint8_t acmp) PP5_EMCF_HIDDEN;
+void pp5_emcf_step_word(pp5_emc *e, const pp5_pins *p) PP5_EMCF_HIDDEN;
 
 static inline uint64_t *plane(const pp5_emc *e, int a, int c)
 {
@@ -266,6 +279,22 @@ static inline void pend_set(pp5_emc *e, int c, int en)
 {
     e->pend_from[c] = en;
     e->grp[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* Chip c's deferred Carry updates dropped (a word overwrote Carry). */
+static inline void drop_pending(pp5_emc *e, int c)
+{
+    e->pend_from[c] = -1;
+    e->pend[c >> 6] &= ~(1ull << (c & 63));
+}
+
+/* The pins the array latches for the next clock (address, data, LSB token). */
+static inline void latch_pins(pp5_emc *e, const pp5_pins *p)
+{
+    e->lat_addr_l = p->addr_l;
+    e->lat_addr_h = p->addr_h;
+    memcpy(e->lat_dat, p->dat, 6);
+    e->lat_lsb = p->lsb;
 }
 
 static inline void update_lit(pp5_emc *e, int c)
@@ -291,18 +320,6 @@ static inline void seg_settle(const pp5_emc *ce)
     }
 }
 
-/* byte j bit i -> byte i bit j */
-static inline uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    x = x ^ t ^ (t << 28);
-    return x;
-}
 
 #if defined(EMC_AVX512)
 /* The 8×64 bit transpose of field_word_c with AVX-512 VBMI and GFNI: x holds
@@ -333,6 +350,49 @@ static inline i128 sext(u128 v, int k)
 {
     int sh = 127 - k;
     return (i128)(v << sh) >> sh;
+}
+
+/* Range of the x part D·x² + A·x (is_y: F·y² + B·y) over n values from origin.
+ * narrow: −2^38 ≤ D < 2^38 and −2^50 ≤ A < 2^50 (F, B), and origin + n ≤ 2^12 (A-14: 11-bit
+ * origins, n ≤ 64): then every term and sum fits in int64 (|q·x²|, |l·x| <
+ * 2^62) and 64-bit multiplies do (the usual case: the z-test's and colours'
+ * sets are narrow); else the 128-bit ones */
+static inline void pp5_emc_part_range(const i128 *co, int is_y, bool narrow, int origin, int n, i128 *mn, i128 *mx)
+{
+    i128 q = co[is_y ? 5 : 3], l = co[is_y ? 1 : 0], o = origin;
+    if (narrow) {
+        int64_t q6 = (int64_t)q, l6 = (int64_t)l, o6 = origin;
+        int64_t lo, hi;
+        if (q6 == 0) {
+            int64_t u = l6 * o6, v = l6 * (o6 + n - 1);
+            lo = u < v ? u : v;
+            hi = u < v ? v : u;
+        } else {
+            lo = hi = q6 * o6 * o6 + l6 * o6;
+            for (int i = 1; i < n; i++) {
+                int64_t x = o6 + i, v = q6 * x * x + l6 * x;
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+        }
+        *mn = lo;
+        *mx = hi;
+        return;
+    }
+    if (q == 0) {
+        i128 u = l * o, v = l * (o + n - 1);
+        *mn = u < v ? u : v;
+        *mx = u < v ? v : u;
+        return;
+    }
+    i128 lo = q * o * o + l * o, hi = lo;
+    for (int i = 1; i < n; i++) {
+        i128 v = q * (o + i) * (o + i) + l * (o + i);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    *mn = lo;
+    *mx = hi;
 }
 
 /* (inlined into the per-chip loops with tree_plane: most calls are cache hits;

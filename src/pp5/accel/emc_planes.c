@@ -306,7 +306,7 @@ static void field_word_c(const uint64_t x[8], uint64_t out[8])
     for (int j = 0; j < 8; j++) {
         uint64_t g = 0; /* byte b = byte j of plane b */
         for (int b = 0; b < 8; b++) g |= (x[b] >> (8 * j) & 0xff) << (8 * b);
-        out[j] = transpose8(g);
+        out[j] = pp5_emc_transpose8(g);
     }
 }
 

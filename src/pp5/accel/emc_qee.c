@@ -84,41 +84,15 @@ static void line_values(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, in
  * |coef| ≤ 2^k, x, y < 2^12). */
 static void axis_range(const qee_set *s, int k, int is_y, int origin, int n, i128 *mn, i128 *mx)
 {
-    /* x part D·x² + A·x (C is added per chip), y part F·y² + B·y */
-    i128 q = sext(s->coef[is_y ? 5 : 3], k), l = sext(s->coef[is_y ? 1 : 0], k), o = origin;
-    if (q > -((i128)1 << 35) && q < (i128)1 << 35 && l > -((i128)1 << 47) && l < (i128)1 << 47) {
-        /* in int64 (x < 2^12: |q·x²|, |l·x| < 2^60, as sign_word_init) */
-        int64_t q6 = (int64_t)q, l6 = (int64_t)l, lo, hi;
-        if (q6 == 0) {
-            int64_t a = l6 * origin, b = l6 * (origin + n - 1);
-            lo = a < b ? a : b;
-            hi = a < b ? b : a;
-        } else {
-            lo = hi = (q6 * origin + l6) * origin;
-            for (int64_t x = origin + 1; x < origin + n; x++) {
-                int64_t v = (q6 * x + l6) * x;
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-            }
-        }
-        *mn = lo;
-        *mx = hi;
-        return;
-    }
-    if (q == 0) {
-        i128 a = l * o, b = l * (o + n - 1);
-        *mn = a < b ? a : b;
-        *mx = a < b ? b : a;
-        return;
-    }
-    i128 lo = q * o * o + l * o, hi = lo;
-    for (int i = 1; i < n; i++) {
-        i128 v = q * (o + i) * (o + i) + l * (o + i);
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-    }
-    *mn = lo;
-    *mx = hi;
+    /* x part D·x² + A·x (C is added per chip), y part F·y² + B·y; in int64
+     * when |D|, |F| < 2^35 and |A|, |B| < 2^47 (x < 2^12: as sign_word_init) */
+    i128 co[6] = {0};
+    const int qi = is_y ? 5 : 3, li = is_y ? 1 : 0;
+    co[qi] = sext(s->coef[qi], k);
+    co[li] = sext(s->coef[li], k);
+    const bool narrow = co[qi] > -((i128)1 << 35) && co[qi] < (i128)1 << 35 &&
+                        co[li] > -((i128)1 << 47) && co[li] < (i128)1 << 47;
+    pp5_emc_part_range(co, is_y, narrow, origin, n, mn, mx);
 }
 
 /* The line's extremes of its part for bit k of set s (at this origin). */
@@ -188,7 +162,7 @@ static uint64_t line_mask(pp5_emc *e, axis_line *L, const qee_set *s, int is_y, 
             else
                 for (int i = 0; i < 8 && g * 8 + i < n; i++)
                     x |= (uint64_t)(uint8_t)(L->val[g * 8 + i] >> (8 * b)) << (8 * i);
-            x = transpose8(x);
+            x = pp5_emc_transpose8(x);
             for (int i = 0; i < 8; i++) mk[i] |= (x >> (8 * i) & 0xff) << (8 * g);
         }
         L->win_valid |= 1u << b;

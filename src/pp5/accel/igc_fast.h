@@ -74,10 +74,36 @@ typedef struct pp5_olrec {
     uint32_t uw;
     uint16_t pc;            /* the word's address */
     uint8_t addr;           /* PixMemAddr address */
-    uint8_t dat6;           /* *DatLSP2, bit k */
+    uint8_t dat_bits;       /* *DatLSP2, bit k (pp5_ol_src.dat) */
     bool valid, dir_en, aludat, rmode, shift, lsb, pair;
     bool trr, new_l, branch, post_c, post_i, csb, msin, tc1, tc2;
 } pp5_olrec;
+
+/* The copies between the record and the module structs, made from lists so
+ * that pack and unpack (igc_fast_clock.c) cannot disagree:
+ *  - the OutputLatch sources: every field of PP5_OL_SRC_STATE, the record's
+ *    field of the same name (a bool array: the bits of <name>_bits); a field
+ *    added to the list is copied both ways, or the record lacks it (a compile
+ *    error);
+ *  - the last clock's signals and inputs: PP5_OLREC_LAST, record field and
+ *    model field. */
+#define PP5_OLREC_FROM_V(t, f, n) r->f = h->f;
+#define PP5_OLREC_FROM_A(t, f, n)                                                      \
+    r->f##_bits = 0;                                                                   \
+    for (unsigned j_ = 0; j_ < (n); j_++)                                              \
+        r->f##_bits |= (uint8_t)((unsigned)h->f[j_] << j_);
+#define PP5_OLREC_FROM(k, t, f, n, sig) PP5_OLREC_FROM_##k(t, f, n)
+#define PP5_OLREC_TO_V(t, f, n) h->f = r->f;
+#define PP5_OLREC_TO_A(t, f, n)                                                        \
+    for (unsigned j_ = 0; j_ < (n); j_++)                                              \
+        h->f[j_] = (r->f##_bits >> j_) & 1u;
+#define PP5_OLREC_TO(k, t, f, n, sig) PP5_OLREC_TO_##k(t, f, n)
+#define PP5_OLREC_LAST(X)                                                              \
+    X(in, il.in) X(uw, uw) X(pc, pc_exec) X(trr, ser.trr.trr) X(new_l, seq.new_l)      \
+    X(branch, seq.branch) X(post_c, ctl.post_c) X(post_i, ctl.post_i)                  \
+    X(csb, ser.cl.csb) X(msin, ser.cl.msin) X(tc1, lc.tc1) X(tc2, lc.tc2)
+#define PP5_OLREC_LAST_FROM(rf, mf) r0->rf = g->mf;
+#define PP5_OLREC_LAST_TO(rf, mf) g->mf = r0->rf;
 
 /* The Serializer's per-shift state, as a function of s = shift clocks since the
  * last posting (or since the compact form was taken from the module structs):

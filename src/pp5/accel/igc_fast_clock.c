@@ -189,40 +189,17 @@ void pp5_igc_fast_pack(pp5_igc *g)
         memset(r, 0, sizeof *r);
         if (!h->valid)
             continue;
+        PP5_OL_SRC_STATE(PP5_OLREC_FROM)
         pp5_uop u;
         pp5_uop_decode(g, &u, h->uw, true);
-        unsigned dat6 = 0;
-        for (int j = 0; j < 6; j++)
-            dat6 |= (unsigned)h->dat[j] << j;
-        bool pair = (u.pair >> h->rmode) & 1u;
+        r->pair = (u.pair >> h->rmode) & 1u;
         if (k < 3)
-            ring_put(g, c, u.alu[h->rmode], h->dir_en, h->aludat, dat6, h->lsb, h->addr, pair,
-                     h->shift);
-        r->uw = h->uw;
-        r->addr = h->addr;
-        r->dat6 = (uint8_t)dat6;
-        r->valid = true;
-        r->dir_en = h->dir_en;
-        r->aludat = h->aludat;
-        r->rmode = h->rmode;
-        r->shift = h->shift;
-        r->lsb = h->lsb;
-        r->pair = pair;
+            ring_put(g, c, u.alu[h->rmode], h->dir_en, h->aludat, r->dat_bits, h->lsb, h->addr,
+                     r->pair, h->shift);
     }
     /* the last clock's signals and inputs → the latest record */
     pp5_olrec *r0 = &fx->olr[(n - 1) & 3];
-    r0->in = g->il.in;
-    r0->uw = g->uw;
-    r0->pc = g->pc_exec;
-    r0->trr = s->trr.trr;
-    r0->new_l = g->seq.new_l;
-    r0->branch = g->seq.branch;
-    r0->post_c = g->ctl.post_c;
-    r0->post_i = g->ctl.post_i;
-    r0->csb = s->cl.csb;
-    r0->msin = s->cl.msin;
-    r0->tc1 = g->lc.tc1;
-    r0->tc2 = g->lc.tc2;
+    PP5_OLREC_LAST(PP5_OLREC_LAST_FROM)
 }
 
 /* Compact form → module structs (every field the module clock would hold). */
@@ -247,7 +224,7 @@ void pp5_igc_fast_unpack(pp5_igc *g)
         s->cg[k].sone = ((f->sone0 >> k) & 1u) || (f->x[k] & low_mask(sc)) != 0;
         s->cg[k].sep_stage = (f->so6 >> k) & 1u;
         s->cg[k].out_stage = (f->so6 >> (8 + k)) & 1u;
-        s->cg[k].dat = (r0->dat6 >> k) & 1u;
+        s->cg[k].dat = (r0->dat_bits >> k) & 1u;
         s->cl.bsy[k] = ((f->bsy0 >> k) & 1u) && sc < f->clear_at[k];
     }
     int t0 = f->tok0[6];
@@ -255,27 +232,17 @@ void pp5_igc_fast_unpack(pp5_igc *g)
               : (int)((uint64_t)t0 + sc > SER_LEN_I + 1 ? SER_LEN_I + 1 : (uint64_t)t0 + sc);
     s->cl.bsy[6] = ((f->bsy0 >> 6) & 1u) && sc < f->clear_at[6];
     s->bits_sent = f->bits_sent0 + (sc < f->csb_until ? sc : f->csb_until);
-    s->cl.csb = r0->csb;
+    /* the last clock's signals and inputs (the clock's signals: Reset leaves
+     * them, igc.c host_side), and what the model keeps of them elsewhere */
+    PP5_OLREC_LAST(PP5_OLREC_LAST_TO)
     s->cl.lsb = r0->lsb;
-    s->cl.msin = r0->msin;
-    s->trr.trr = r0->trr;
-    /* the other signals of the last clock */
-    g->uw = r0->uw;
     g->rd_data = r0->uw;
-    g->pc_exec = r0->pc;
-    g->lc.tc1 = r0->tc1;
-    g->lc.tc2 = r0->tc2;
     g->pma.addr = r0->addr;
     g->dr.aludat = r0->aludat;
-    g->seq.branch = r0->branch;
-    g->seq.new_l = r0->new_l; /* the clock's signals: Reset leaves them (igc.c host_side) */
     g->ctl.shift = r0->shift;
-    g->ctl.post_c = r0->post_c;
-    g->ctl.post_i = r0->post_i;
     g->ctl.post_c_prev = !reset && r0->post_c;
     g->ctl.post_i_prev = !reset && r0->post_i;
     pp5_inputlatch *il = &g->il;
-    il->in = r0->in;
     il->st1 = r0->in.st1;
     il->st2 = r0->in.st2;
     il->d_bus = r0->in.d;
@@ -284,18 +251,9 @@ void pp5_igc_fast_unpack(pp5_igc *g)
         const pp5_olrec *r = &fx->olr[(last - k) & 3u];
         pp5_ol_src *h = &g->ol.hist[k];
         memset(h, 0, sizeof *h);
-        if (!r->valid)
-            continue;
-        h->valid = true;
-        h->uw = r->uw;
-        h->dir_en = r->dir_en;
-        h->aludat = r->aludat;
-        h->rmode = r->rmode;
-        h->shift = r->shift;
-        h->lsb = r->lsb;
-        h->addr = r->addr;
-        for (int j = 0; j < 6; j++)
-            h->dat[j] = (r->dat6 >> j) & 1u;
+        if (r->valid) {
+            PP5_OL_SRC_STATE(PP5_OLREC_TO)
+        }
     }
     fast_pins(g, &g->last_pins, last);
 }
@@ -377,15 +335,10 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
         /* field by field: the caller has just written *in field by field, and
          * one wide load of it could not be forwarded from those stores */
         pp5_host_in *ri = &r0->in;
-        ri->wr_en = in->wr_en;
-        ri->t = in->t & 7u;
-        ri->d = in->d;
-        ri->go = in->go;
-        ri->st1 = in->st1;
-        ri->st2 = in->st2;
-        ri->reset = in->reset;
-        ri->test_oe = in->test_oe;
-        ri->test_pe = in->test_pe;
+#define HOST_IN_COPY(k, t, f, n, sig) ri->f = in->f;
+        PP5_HOST_IN_STATE(HOST_IN_COPY)
+#undef HOST_IN_COPY
+        ri->t &= 7u;
     } else { /* fx->run_in, T already masked, stored as two words: copied as such */
         host_in_copy(&r0->in, in);
     }
@@ -472,7 +425,7 @@ clock_body(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, ls_diag *d, const 
     s->cl.msin_pending = shift ? fall : msin_pending;
     r0->lsb = lsb;
     r0->msin = msin;
-    r0->dat6 = out6;
+    r0->dat_bits = out6;
 
     /* OutputLatch: the pins this clock makes (the pin bytes are copied, so a
      * PostI that rewrites the store below cannot change them) */
@@ -510,12 +463,11 @@ ls_status pp5_igc_clock_fast(pp5_igc *g, const pp5_host_in *in, pp5_pins *pins, 
 
 /* ---------------- the run entry points ---------------- */
 
-uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
-                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
+/* The idle clocks' inputs into fx->run_in as the clock's record keeps them (T
+ * masked), as two 8-byte words (each clock copies them so: every load inside
+ * one store). */
+static void run_in_set(pp5_igc_fast *fx, const pp5_host_in *idle)
 {
-    pp5_igc_fast *const fx = PP5_FAST(g);
-    /* the inputs as the record keeps them (T masked), in g, as two 8-byte words
-     * (each clock copies them so: every load inside one store) */
     const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
                         (uint64_t)idle->d << 32;
     const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
@@ -523,6 +475,13 @@ uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool 
                         (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
     st64(&fx->run_in, lo);
     st64((unsigned char *)&fx->run_in + 8, hi);
+}
+
+uint64_t pp5_igc_run_idle(pp5_igc *g, const pp5_host_in *idle, uint64_t n, bool until_not_busy,
+                          pp5_igc_clock_cb fn, void *user, pp5_pins *pins_out)
+{
+    pp5_igc_fast *const fx = PP5_FAST(g);
+    run_in_set(fx, idle);
     uint64_t k = 0;
     while (k < n) {
         if (until_not_busy && !(g->ctl.ibsy | g->ctl.cbsy))
@@ -577,15 +536,7 @@ uint64_t pp5_igc_run_script(pp5_igc *g, pp5_igc_script *sc, uint64_t n, pp5_pins
                             ls_status *st, ls_diag *d)
 {
     pp5_igc_fast *const fx = PP5_FAST(g);
-    /* the idle inputs as run_idle keeps them (T masked, two words) */
-    const pp5_host_in *idle = &sc->idle;
-    const uint64_t lo = (uint64_t)idle->wr_en | (uint64_t)(idle->t & 7u) << 8 |
-                        (uint64_t)idle->d << 32;
-    const uint64_t hi = (uint64_t)idle->go | (uint64_t)idle->st1 << 8 |
-                        (uint64_t)idle->st2 << 16 | (uint64_t)idle->reset << 24 |
-                        (uint64_t)idle->test_oe << 32 | (uint64_t)idle->test_pe << 40;
-    st64(&fx->run_in, lo);
-    st64((unsigned char *)&fx->run_in + 8, hi);
+    run_in_set(fx, &sc->idle);
     *st = LS_OK;
     uint64_t k = 0;
     for (;;) {

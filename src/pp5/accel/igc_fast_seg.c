@@ -704,7 +704,7 @@ seg_end(const seg_regs *r, seg_mem *m, const bool scripted)
         o->uw = u->uw;
         o->pc = (uint16_t)rpc;
         o->addr = addr;
-        o->dat6 = (uint8_t)dat6;
+        o->dat_bits = (uint8_t)dat6;
         o->valid = true;
         o->dir_en = u->dir_en;
         o->aludat = aludat;

@@ -15,6 +15,7 @@
  * address, read a plane before the array). Both only concern the host back
  * door (set_field/set_config), never a pin sequence. */
 #include "pp5/model/emc_ref.h"
+#include "pp5/model/emc_bits.h"
 #include "pp5/model/emc_state.h"
 #include <stdlib.h>
 #include <string.h>
@@ -247,14 +248,7 @@ __attribute__((noinline)) static void cut_window(emc_ref *e, int k0)
 #else
             for (int j = 0; j < 8; j++) x |= (uint64_t)bytes[w * 64 + (size_t)g * 8 + (size_t)j] << (8 * j);
 #endif
-            /* byte j bit i -> byte i bit j */
-            uint64_t t;
-            t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-            x = x ^ t ^ (t << 7);
-            t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-            x = x ^ t ^ (t << 14);
-            t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-            x = x ^ t ^ (t << 28);
+            x = pp5_emc_transpose8(x); /* byte j bit i -> byte i bit j */
             for (int b = 0; b < 8; b++) out[b] |= (x >> (8 * b) & 0xff) << (8 * g);
         }
         for (int b = 0; b < 8; b++) e->qplanes[(size_t)(k0 + b) * nw + w] = out[b];
@@ -413,16 +407,6 @@ static void qee_shift(emc_ref *e)
 
 /* ---- ALU ------------------------------------------------------------------ */
 
-static inline uint64_t truth(uint8_t t, uint64_t a, uint64_t b, uint64_t c)
-{
-    if (t == 0x96) return a ^ b ^ c;
-    if (t == 0xE8) return (a & b) | (c & (a | b));
-    uint64_t r = 0;
-    for (int i = 0; i < 8; i++)
-        if (t >> i & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
-    return r;
-}
-
 __attribute__((noinline)) static void alu(emc_ref *e, const pp5_pins *p, int addr)
 {
     int nw = e->nwords;
@@ -453,9 +437,9 @@ __attribute__((noinline)) static void alu(emc_ref *e, const pp5_pins *p, int add
             sum = A ^ B ^ C;
             cy = ev = (A & B) | (C & (A | B));
         } else {
-            sum = truth(e->o.sum_table, A, B, C);
-            cy = truth(e->o.carry_table, A, B, C);
-            ev = truth(e->o.enable_table, A, B, C);
+            sum = pp5_emc_truth(e->o.sum_table, A, B, C);
+            cy = pp5_emc_truth(e->o.carry_table, A, B, C);
+            ev = pp5_emc_truth(e->o.enable_table, A, B, C);
         }
         uint64_t lg = gate_l ? en : ~0ull;
         if (save_read) new_s[w] = m[w];

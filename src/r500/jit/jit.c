@@ -1,23 +1,27 @@
-/* R500 JIT engine (docs/r500-jit.md): runs of ALU/OUT instructions compiled
- * to native code with LLVM (ORC LLJIT, C API); flow control, TEX, MDH/MDV,
- * faulting instructions, the watchdog's last steps and traces stay with the
- * interpreter (exec.c, fc.c), which calls the compiled runs through the
- * segment table (exec_internal.h, r500_seg).
+/* R500 JIT engine (docs/r500-jit.md): a program compiled to one native
+ * function with LLVM (ORC LLJIT, C API) that runs a whole thread: ALU/OUT
+ * instructions compiled here, FC instructions executed by fc.c's own
+ * r500_fc_exec, compiled from the same source to bitcode (rt.c) and inlined
+ * with the instruction, the FC registers and options as constants; TEX,
+ * MDH/MDV, faulting instructions, the watchdog's last steps and traces stay
+ * with the interpreter (exec.c), through the segment table (exec_internal.h,
+ * r500_seg).
  *
  * This layer depends on the interpreter and reuses its rules; the interpreter
- * never depends on it. Each compiled run executes, for each block of 8 lanes
- * in turn, every instruction of the run on that block: ALU/OUT instructions
- * are lane-local (MDH/MDV, which read quad neighbours, are not compiled), and
- * aL and the active masks do not change inside a run, so the order of blocks
- * and instructions gives the same values as r500_alu_exec instruction by
- * instruction. Everything r500_alu_exec decides per instruction — sources,
- * swizzles, modifiers, presubtract, the opcodes, OMOD, clamp, write masks,
- * predicate selects — is decided here at compile time, and the model options
- * are baked in; constant values are read from memory as the interpreter
- * reads them (load_splat). The transcendental
- * functions are calls of the interpreter's own r500_alu_transcendental; the
- * other operations are the same IEEE single-precision operations, written
- * out as alu.c writes them (no fusing, no fast-math flags). */
+ * never depends on it. The thread's blocks of VW lanes are unrolled: each
+ * instruction is emitted once per block (ALU/OUT instructions are lane-local:
+ * MDH/MDV, which read quad neighbours, are not compiled; aL and the active
+ * masks change only at FC instructions). Temp channels the compiled
+ * instructions name live in locals LLVM keeps in registers, written back to
+ * the worker's memory around every interpreter step and on return.
+ * Everything r500_alu_exec decides per instruction — sources, swizzles,
+ * modifiers, presubtract, the opcodes, OMOD, clamp, write masks, predicate
+ * selects — is decided here at compile time, and the model options are baked
+ * in; constant values are read from memory as the interpreter reads them
+ * (load_splat). The transcendental functions are calls of the interpreter's
+ * own r500_alu_transcendental; the other operations are the same IEEE
+ * single-precision operations, written out as alu.c writes them (no fusing,
+ * no fast-math flags). */
 #include <float.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -25,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -49,7 +54,41 @@ typedef struct cg {
     bool oom;
     /* the current function's arguments and block */
     LLVMValueRef temps, out, outw, consts, inl, pred, alu_res, active, alive, al, opt, blk;
+    /* temps in registers (regs): treg[temp][ch][block] is the alloca of a
+     * tracked channel's block, NULL when untracked; else every temp access
+     * goes to the worker's memory */
+    bool regs;
+    unsigned nb, bi; /* blocks of VW lanes per thread; the block being emitted */
+    LLVMValueRef fcp; /* the thread's r500_fc_thread */
+    LLVMValueRef treg[R500_NUM_TEMPS][4][RL / VW];
+    /* values of the instruction being emitted known to be finite and
+     * non-zero in every lane (fnz_note): their products need no
+     * zero-times-anything select */
+    LLVMValueRef fnz[96];
+    unsigned nfnz;
 } cg;
+
+/* A constant channel's value is finite and non-zero (the cache key holds
+ * these bits: compiled code depends on them, not on the values). */
+static bool const_fnz(const r500_job *job, unsigned idx, unsigned ch)
+{
+    float v = job->consts[idx][ch];
+    return v == v && v != 0.0f && v - v == 0.0f;
+}
+
+static void fnz_note(cg *g, LLVMValueRef v)
+{
+    if (g->nfnz < sizeof g->fnz / sizeof g->fnz[0])
+        g->fnz[g->nfnz++] = v;
+}
+
+static bool fnz_has(const cg *g, LLVMValueRef v)
+{
+    for (unsigned i = 0; i < g->nfnz; i++)
+        if (g->fnz[i] == v)
+            return true;
+    return false;
+}
 
 static LLVMValueRef splatf(cg *g, float v)
 {
@@ -110,15 +149,28 @@ static LLVMValueRef load_splat(cg *g, LLVMValueRef base, LLVMValueRef idx)
     return vec;
 }
 
+/* The address of temp channel idx.ch (+ aL when rel) of the current block:
+ * its register (an alloca LLVM promotes) or the worker's memory. */
+static LLVMValueRef temp_ptr(cg *g, unsigned idx, bool rel, unsigned ch)
+{
+    if (g->regs && !rel && g->treg[idx][ch][g->bi])
+        return g->treg[idx][ch][g->bi];
+    return chan_ptr(g, g->temps, temp_index(g, idx, rel, ch));
+}
+
 /* alu.c addr_chan */
 static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
 {
     switch (s->kind) {
     case R500_XSRC_TEMP:
-        return load8(g, chan_ptr(g, g->temps, temp_index(g, s->index, s->rel, ch)));
+        return load8(g, temp_ptr(g, s->index, s->rel, ch));
     case R500_XSRC_CONST:
-        if (!s->rel)
-            return load_splat(g, g->consts, ci32(g, s->index * 4u + ch));
+        if (!s->rel) {
+            LLVMValueRef v = load_splat(g, g->consts, ci32(g, s->index * 4u + ch));
+            if (const_fnz(g->job, s->index, ch))
+                fnz_note(g, v);
+            return v;
+        }
         else {
             LLVMValueRef r = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, ci32(g, s->index), g->al, ""),
                                           ci32(g, 255), "");
@@ -126,8 +178,13 @@ static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
                                             ci32(g, ch), "");
             return load_splat(g, g->consts, off);
         }
-    default:
-        return load_splat(g, g->inl, ci32(g, (unsigned)s->index * RL));
+    default: {
+        LLVMValueRef v = load_splat(g, g->inl, ci32(g, (unsigned)s->index * RL));
+        float f = r500_inline_float(s->index);
+        if (f == f && f != 0.0f && f - f == 0.0f)
+            fnz_note(g, v);
+        return v;
+    }
     }
 }
 
@@ -137,8 +194,12 @@ static LLVMValueRef sel_chan(cg *g, const r500_xinst *x, unsigned sel, unsigned 
 {
     switch (swz) {
     case 4: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
-    case 5: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_HALF * RL));
-    case 6: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ONE * RL));
+    case 5:
+    case 6: {
+        LLVMValueRef v = load_splat(g, g->inl, ci32(g, (swz == 5 ? R500_ISPLAT_HALF : R500_ISPLAT_ONE) * RL));
+        fnz_note(g, v);
+        return v;
+    }
     case 7: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
     default: break;
     }
@@ -164,12 +225,16 @@ static LLVMValueRef fabs8(cg *g, LLVMValueRef a)
 /* alu.c apply_mod */
 static LLVMValueRef apply_mod(cg *g, LLVMValueRef v, unsigned mod)
 {
+    LLVMValueRef r;
     switch (mod) {
-    case 1: return LLVMBuildFNeg(g->b, v, "");
-    case 2: return fabs8(g, v);
-    case 3: return LLVMBuildFNeg(g->b, fabs8(g, v), "");
+    case 1: r = LLVMBuildFNeg(g->b, v, ""); break;
+    case 2: r = fabs8(g, v); break;
+    case 3: r = LLVMBuildFNeg(g->b, fabs8(g, v), ""); break;
     default: return v;
     }
+    if (fnz_has(g, v))
+        fnz_note(g, r); /* -x, |x|, -|x| of a finite non-zero x */
+    return r;
 }
 
 static LLVMValueRef sel(cg *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b)
@@ -181,7 +246,9 @@ static LLVMValueRef sel(cg *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b)
 static LLVMValueRef mul(cg *g, LLVMValueRef a, LLVMValueRef b, bool zta)
 {
     LLVMValueRef p = LLVMBuildFMul(g->b, a, b, "");
-    if (!zta)
+    /* a finite non-zero factor: the product is NaN only when the other is
+     * NaN (never 0), so alu.c's select never applies */
+    if (!zta || fnz_has(g, a) || fnz_has(g, b))
         return p;
     LLVMValueRef zero = splatf(g, 0.0f);
     LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, p, p, "");
@@ -203,7 +270,9 @@ static LLVMValueRef mad(cg *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, b
             f = LLVMAddFunction(g->mod, "llvm.fma." VWS "f32", ty);
         LLVMValueRef args[3] = {a, b, c};
         LLVMValueRef r = LLVMBuildCall2(g->b, ty, f, args, 3, "");
-        if (!zta)
+        /* a finite non-zero factor: the select needs the other to be 0, and
+         * then the result is NaN only when c is */
+        if (!zta || fnz_has(g, a) || fnz_has(g, b))
             return r;
         LLVMValueRef zero = splatf(g, 0.0f);
         LLVMValueRef rn = LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, "");
@@ -355,6 +424,7 @@ static void emit_inst(cg *g, const r500_xinst *x)
     const r500_exec_options *o = &g->job->options.exec;
     const bool zta = (g->job->regs.us_config >> 1) & 1u;
     const bool fused = o->mad == R500_MAD_FUSED;
+    g->nfnz = 0;
     LLVMValueRef srcp[4] = {NULL, NULL, NULL, NULL};
     if (x->need_srcp) {
         for (unsigned ch = 0; ch < 4; ch++) {
@@ -467,14 +537,15 @@ static void emit_inst(cg *g, const r500_xinst *x)
         if (!((x->wmask >> ch) & 1))
             continue;
         unsigned u = ch == 3;
-        masked_store(g, chan_ptr(g, g->temps, temp_index(g, x->addrd[u], x->addrd_rel[u], ch)),
-                     res[ch], cm[ch]);
+        masked_store(g, temp_ptr(g, x->addrd[u], x->addrd_rel[u], ch), res[ch], cm[ch]);
     }
 }
 
 /* Whether the interpreter's r500_alu_exec of x is compiled (else x ends a run). */
 static bool compilable(const r500_xinst *x)
 {
+    if (x->type == R500_TYPE_FC)
+        return true; /* rt.c: fc.c's r500_fc_exec, inlined */
     if (x->type != R500_TYPE_ALU && x->type != R500_TYPE_OUT)
         return false;
     if (x->fault[0])
@@ -485,79 +556,16 @@ static bool compilable(const r500_xinst *x)
     return true;
 }
 
-/* Field offsets of r500_seg_ctx, loaded in the wrapper. */
-static LLVMValueRef ctx_field(cg *g, LLVMValueRef c, size_t off, LLVMTypeRef ty)
+/* The field at byte offset off of the structure at p, as ty. */
+static LLVMValueRef field_ptr(cg *g, LLVMValueRef p, size_t off)
 {
     LLVMValueRef o = LLVMConstInt(g->i64, off, 0);
-    LLVMValueRef p = LLVMBuildGEP2(g->b, g->i8, c, &o, 1, "");
-    return LLVMBuildLoad2(g->b, ty, p, "");
+    return LLVMBuildGEP2(g->b, g->i8, p, &o, 1, "");
 }
 
-/* Emit body_<start>: the run x[start .. start+len-1] over the thread's blocks. */
-static LLVMValueRef emit_body(cg *g, const r500_prog *p, unsigned start, unsigned len)
+static LLVMValueRef ctx_field(cg *g, LLVMValueRef c, size_t off, LLVMTypeRef ty)
 {
-    char name[32];
-    /* body: noalias pointers, so that values stay in registers across the run */
-    LLVMTypeRef bp[12] = {g->ptr, g->ptr, g->ptr, g->ptr, g->ptr, g->ptr,
-                          g->i64, g->i64, g->i32, g->i32, g->ptr, g->ptr};
-    LLVMTypeRef bty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), bp, 12, 0);
-    snprintf(name, sizeof name, "body_%u", start);
-    LLVMValueRef body = LLVMAddFunction(g->mod, name, bty);
-    LLVMSetLinkage(body, LLVMInternalLinkage);
-    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-    for (unsigned i = 0; i < 6; i++)
-        LLVMAddAttributeAtIndex(body, i + 1, LLVMCreateEnumAttribute(g->ctx, noalias, 0));
-    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, body, "entry");
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, body, "loop");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, body, "done");
-    LLVMPositionBuilderAtEnd(g->b, entry);
-    LLVMBuildBr(g->b, loop);
-    LLVMPositionBuilderAtEnd(g->b, loop);
-    LLVMValueRef phi = LLVMBuildPhi(g->b, g->i32, "blk");
-    g->temps = LLVMGetParam(body, 0);
-    g->out = LLVMGetParam(body, 1);
-    g->outw = LLVMGetParam(body, 2);
-    g->consts = LLVMGetParam(body, 3);
-    g->pred = LLVMGetParam(body, 4);
-    g->alu_res = LLVMGetParam(body, 5);
-    g->active = LLVMGetParam(body, 6);
-    g->alive = LLVMGetParam(body, 7);
-    g->al = LLVMGetParam(body, 8);
-    LLVMValueRef nb = LLVMGetParam(body, 9);
-    g->opt = LLVMGetParam(body, 10);
-    g->inl = LLVMGetParam(body, 11);
-    g->blk = phi;
-    for (unsigned i = 0; i < len; i++)
-        emit_inst(g, &p->x[start + i]);
-    LLVMValueRef next = LLVMBuildAdd(g->b, phi, ci32(g, VW), "");
-    LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, next, nb, ""), loop, done);
-    LLVMValueRef iv[2] = {ci32(g, 0), next};
-    LLVMBasicBlockRef ib[2] = {entry, cur};
-    LLVMAddIncoming(phi, iv, ib, 2);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    LLVMBuildRetVoid(g->b);
-    return body;
-}
-
-/* The call of body (emit_body) with the arguments read from the context c. */
-static void call_body(cg *g, LLVMValueRef body, LLVMValueRef c)
-{
-    LLVMValueRef a[12] = {
-        ctx_field(g, c, offsetof(r500_seg_ctx, temps), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, out), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, outw), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, consts), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, pred), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, alu_result), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, active), g->i64),
-        ctx_field(g, c, offsetof(r500_seg_ctx, alive), g->i64),
-        ctx_field(g, c, offsetof(r500_seg_ctx, al), g->i32),
-        ctx_field(g, c, offsetof(r500_seg_ctx, nb), g->i32),
-        ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr),
-        ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr),
-    };
-    LLVMBuildCall2(g->b, LLVMGlobalGetValueType(body), body, a, 12, "");
+    return LLVMBuildLoad2(g->b, ty, field_ptr(g, c, off), "");
 }
 
 static LLVMValueRef fn_const(cg *g, void *f)
@@ -567,7 +575,7 @@ static LLVMValueRef fn_const(cg *g, void *f)
 
 /* The static jump target of the FC instruction at slot i (fc.c, step 5:
  * JUMP_ADDR, plus US_FC_ADDR's offset unless JUMP_GLOBAL), or -1. A_OP=POP
- * jumps to a slot from the address stack, which the interpreter dispatches. */
+ * jumps to a slot from the address stack, which the dispatch block finds. */
 static long fc_target(const r500_prog *p, size_t i)
 {
     if (p->x[i].type != R500_TYPE_FC)
@@ -576,38 +584,141 @@ static long fc_target(const r500_prog *p, size_t i)
     return (long)(f->jump_addr + (f->jump_global ? 0u : (p->fc_state.code_offset & 0x1ffu)));
 }
 
-/* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
- * r500_seg): one block per run start (head), runs compiled, every other
- * instruction through the interpreter's r500_exec_seg_step, jumps to
- * compiled blocks where the next slot is a head, else back to the
- * interpreter. */
-static void emit_prog(cg *g, const r500_prog *p, const bool *head)
+/* A constant global holding n bytes (a C structure the inlined run-time
+ * functions read: LLVM folds the reads). */
+static LLVMValueRef const_bytes(cg *g, const void *bytes, size_t n)
 {
-    LLVMValueRef *bodies = calloc(p->n, sizeof *bodies);
-    unsigned *len = calloc(p->n, sizeof *len), *nalu = calloc(p->n, sizeof *nalu);
+    LLVMValueRef init = LLVMConstStringInContext(g->ctx, (const char *)bytes, (unsigned)n, 1);
+    LLVMValueRef gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), "");
+    LLVMSetInitializer(gv, init);
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetAlignment(gv, 16);
+    return gv;
+}
+
+/* Registers <-> the worker's temps (around the interpreter's steps and at
+ * the function's entry and exit). */
+static void regs_sync(cg *g, bool to_memory)
+{
+    if (!g->regs)
+        return;
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            for (unsigned b = 0; b < g->nb; b++) {
+                LLVMValueRef r = g->treg[t][ch][b];
+                if (!r)
+                    continue;
+                g->bi = b;
+                g->blk = ci32(g, b * VW);
+                LLVMValueRef m = chan_ptr(g, g->temps, ci32(g, t * 4 + ch));
+                if (to_memory) {
+                    LLVMValueRef st = LLVMBuildStore(g->b, load8(g, r), m);
+                    LLVMSetAlignment(st, 4);
+                } else {
+                    LLVMBuildStore(g->b, load8(g, m), r);
+                }
+            }
+}
+
+static void track_src(const r500_xinst *x, unsigned sel, unsigned swz, bool used[][4])
+{
+    if (swz >= 4 || sel >= 3)
+        return;
+    const r500_xsrc *s = &x->src[swz == 3][sel];
+    if (s->kind == R500_XSRC_TEMP)
+        used[s->index][swz] = true;
+}
+
+/* The locals pred[4] and alu_res <-> the thread's FC state. */
+static void masks_sync(cg *g, bool to_memory)
+{
+    for (unsigned k = 0; k < 5; k++) {
+        LLVMValueRef idx = ci32(g, k);
+        LLVMValueRef loc = k < 4 ? LLVMBuildGEP2(g->b, g->i64, g->pred, &idx, 1, "") : g->alu_res;
+        LLVMValueRef mem = field_ptr(g, g->fcp, k < 4 ? offsetof(r500_fc_thread, pred) + 8 * k
+                                                      : offsetof(r500_fc_thread, alu_result));
+        if (to_memory)
+            LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, loc, ""), mem);
+        else
+            LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i64, mem, ""), loc);
+    }
+}
+
+/* Mark the temp channels compiled instructions read (sel_chan, srcp) or
+ * write; false when one is addressed relative to aL (then every temp stays
+ * in memory). A channel not marked is read from memory, which the
+ * interpreter's steps keep current. */
+static bool track_temps(const r500_prog *p, bool used[R500_NUM_TEMPS][4])
+{
+    memset(used, 0, R500_NUM_TEMPS * sizeof *used);
+    for (size_t i = p->start; i <= p->end; i++) {
+        const r500_xinst *x = &p->x[i];
+        if (!compilable(x) || x->type == R500_TYPE_FC)
+            continue;
+        for (unsigned u = 0; u < 2; u++) {
+            for (unsigned k = 0; k < 3; k++)
+                if (x->src[u][k].kind == R500_XSRC_TEMP && x->src[u][k].rel)
+                    return false;
+            if (x->addrd_rel[u])
+                return false;
+        }
+        for (unsigned k = 0; k < 3; k++) {
+            for (unsigned ch = 0; ch < 3; ch++)
+                track_src(x, x->rgb[k].sel, x->rgb[k].swz[ch], used);
+            track_src(x, x->alpha[k].sel, x->alpha[k].swz[0], used);
+        }
+        if (x->need_srcp)
+            for (unsigned ch = 0; ch < 4; ch++)
+                for (unsigned k = 0; k < 2; k++)
+                    if (x->src[ch == 3][k].kind == R500_XSRC_TEMP)
+                        used[x->src[ch == 3][k].index][ch] = true;
+        for (unsigned ch = 0; ch < 4; ch++)
+            if ((x->wmask >> ch) & 1)
+                used[x->addrd[ch == 3]][ch] = true;
+    }
+    return true;
+}
+
+/* The run-time functions of rt.c in the module (rt_module). */
+typedef struct rt_fns {
+    LLVMValueRef begin, fc, enter, leave, reenter;
+} rt_fns;
+
+static LLVMValueRef rt_call(cg *g, LLVMValueRef f, LLVMValueRef *args, unsigned n)
+{
+    return LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, n, "");
+}
+
+/* A local of n bytes (16-byte aligned) in the entry block. */
+static LLVMValueRef local_bytes(cg *g, size_t n)
+{
+    LLVMValueRef a = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, (unsigned)n), "");
+    LLVMSetAlignment(a, 16);
+    return a;
+}
+
+/* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
+ * r500_seg): one block per head; a head starts a run of compiled
+ * instructions (ALU/OUT, ending at the first FC instruction, which rt.c's
+ * r500_jit_rt_fc executes with fc.c's rules inlined), or is an instruction
+ * the interpreter's r500_exec_seg_step issues. After an FC instruction or a
+ * step the function goes on at the block of the next slot (the slot after,
+ * the static target, or any head through the dispatch block); elsewhere it
+ * returns to the interpreter. */
+static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns *rt)
+{
     LLVMBasicBlockRef *blk = calloc(p->n + 1, sizeof *blk);
-    if (!bodies || !len || !nalu || !blk) {
-        free(bodies), free(len), free(nalu), free(blk);
+    if (!blk) {
         g->oom = true;
         return;
-    }
-    for (size_t i = p->start; i <= p->end; i++) {
-        if (!head[i] || !compilable(&p->x[i]))
-            continue;
-        unsigned l = 0, na = 0;
-        while (i + l <= p->end && compilable(&p->x[i + l]) && (l == 0 || !head[i + l])) {
-            na += p->x[i + l].type == R500_TYPE_ALU;
-            l++;
-        }
-        len[i] = l;
-        nalu[i] = na;
-        bodies[i] = emit_body(g, p, (unsigned)i, l);
     }
     LLVMTypeRef pa[2] = {g->ptr, g->i32};
     LLVMTypeRef pty = LLVMFunctionType(g->i32, pa, 2, 0);
     LLVMValueRef fn = LLVMAddFunction(g->mod, "prog", pty);
     LLVMValueRef c = LLVMGetParam(fn, 0), slot = LLVMGetParam(fn, 1);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, fn, "entry");
+    LLVMBasicBlockRef dispatch = LLVMAppendBasicBlockInContext(g->ctx, fn, "dispatch");
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(g->ctx, fn, "exit");
     unsigned nheads = 0;
     for (size_t i = p->start; i <= p->end; i++)
@@ -615,57 +726,142 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head)
             blk[i] = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
             nheads++;
         }
-    /* exit: return the slot in ret */
-    LLVMPositionBuilderAtEnd(g->b, exit);
-    LLVMValueRef ret = LLVMBuildPhi(g->b, g->i32, "ret");
-    LLVMBuildRet(g->b, ret);
+    /* entry: the context's pointers, the registers loaded */
     LLVMPositionBuilderAtEnd(g->b, entry);
-    LLVMValueRef sw = LLVMBuildSwitch(g->b, slot, exit, nheads);
-    LLVMAddIncoming(ret, &slot, &entry, 1);
+    g->temps = ctx_field(g, c, offsetof(r500_seg_ctx, temps), g->ptr);
+    g->out = ctx_field(g, c, offsetof(r500_seg_ctx, out), g->ptr);
+    g->outw = ctx_field(g, c, offsetof(r500_seg_ctx, outw), g->ptr);
+    g->consts = ctx_field(g, c, offsetof(r500_seg_ctx, consts), g->ptr);
+    g->inl = ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr);
+    g->opt = ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr);
+    LLVMValueRef fcp = ctx_field(g, c, offsetof(r500_seg_ctx, fc), g->ptr);
+    /* the context, issue state and counts in locals (rt.c) */
+    LLVMValueRef cl = local_bytes(g, sizeof(r500_seg_ctx));
+    LLVMValueRef ea[4] = {c, cl, local_bytes(g, sizeof(r500_thread_state)),
+                          local_bytes(g, sizeof(r500_stats))};
+    rt_call(g, rt->enter, ea, 4);
+    LLVMValueRef lv[2] = {c, cl};
+    /* the predicate bits and the ALU result in locals too (the FC unit
+     * reads them: written back before FC instructions and steps) */
+    g->fcp = fcp;
+    g->pred = LLVMBuildAlloca(g->b, LLVMArrayType(g->i64, 4), "");
+    g->alu_res = LLVMBuildAlloca(g->b, g->i64, "");
+    masks_sync(g, false);
+    bool used[R500_NUM_TEMPS][4];
+    g->regs = track_temps(p, used);
+    memset(g->treg, 0, sizeof g->treg);
+    if (g->regs)
+        for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+            for (unsigned ch = 0; ch < 4; ch++)
+                for (unsigned b = 0; used[t][ch] && b < g->nb; b++)
+                    g->treg[t][ch][b] = LLVMBuildAlloca(g->b, g->v8f, "");
+    regs_sync(g, false);
+    LLVMBuildBr(g->b, dispatch);
+    /* dispatch: to the head at a slot, else back to the interpreter */
+    LLVMPositionBuilderAtEnd(g->b, dispatch);
+    LLVMValueRef dslot = LLVMBuildPhi(g->b, g->i32, "slot");
+    LLVMAddIncoming(dslot, &slot, &entry, 1);
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, dslot, exit, nheads);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i])
             LLVMAddCase(sw, ci32(g, (unsigned)i), blk[i]);
-    LLVMTypeRef bty[3] = {g->ptr, g->i32, g->i32};
-    LLVMTypeRef begin_ty = LLVMFunctionType(LLVMInt1TypeInContext(g->ctx), bty, 3, 0);
-    LLVMTypeRef step_ty = LLVMFunctionType(g->i32, bty, 2, 0);
-    LLVMValueRef begin_fn = fn_const(g, (void *)(uintptr_t)&r500_exec_seg_begin);
+    /* exit: the registers stored, return the slot in ret */
+    LLVMPositionBuilderAtEnd(g->b, exit);
+    LLVMValueRef ret = LLVMBuildPhi(g->b, g->i32, "ret");
+    LLVMAddIncoming(ret, &dslot, &dispatch, 1);
+    rt_call(g, rt->leave, lv, 2);
+    regs_sync(g, true);
+    masks_sync(g, true);
+    LLVMBuildRet(g->b, ret);
+
+    LLVMTypeRef step_ty = LLVMFunctionType(g->i32, pa, 2, 0);
     LLVMValueRef step_fn = fn_const(g, (void *)(uintptr_t)&r500_exec_seg_step);
+    LLVMValueRef st_g = const_bytes(g, &p->fc_state, sizeof p->fc_state);
+    LLVMValueRef fco_g = const_bytes(g, &g->job->options.fc, sizeof g->job->options.fc);
     for (size_t i = p->start; i <= p->end; i++) {
         if (!head[i])
             continue;
         LLVMPositionBuilderAtEnd(g->b, blk[i]);
-        if (bodies[i]) {
-            LLVMValueRef args[3] = {c, ci32(g, len[i]), ci32(g, nalu[i])};
-            LLVMValueRef ok = LLVMBuildCall2(g->b, begin_ty, begin_fn, args, 3, "");
+        LLVMValueRef np;
+        size_t last = i;
+        if (compilable(&p->x[i])) {
+            /* the run i..last */
+            unsigned len = 0, n_alu = 0, n_out = 0, n_fc = 0;
+            for (size_t k = i; k <= p->end && compilable(&p->x[k]) && (k == i || !head[k]); k++) {
+                len++;
+                n_alu += p->x[k].type == R500_TYPE_ALU;
+                n_out += p->x[k].type == R500_TYPE_OUT;
+                last = k;
+                if (p->x[k].type == R500_TYPE_FC) {
+                    n_fc++;
+                    break;
+                }
+            }
+            LLVMValueRef args[5] = {cl, ci32(g, len), ci32(g, n_alu), ci32(g, n_out), ci32(g, n_fc)};
+            LLVMValueRef ok = rt_call(g, rt->begin, args, 5);
             LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
             LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
             LLVMValueRef si = ci32(g, (unsigned)i);
             LLVMAddIncoming(ret, &si, &here, 1);
             LLVMBuildCondBr(g->b, ok, run, exit);
             LLVMPositionBuilderAtEnd(g->b, run);
-            call_body(g, bodies[i], c);
-            size_t nx = i + len[i];
-            LLVMValueRef sn = ci32(g, (unsigned)nx);
-            if (nx <= p->end && head[nx]) {
-                LLVMBuildBr(g->b, blk[nx]);
-            } else {
-                LLVMAddIncoming(ret, &sn, &run, 1);
-                LLVMBuildBr(g->b, exit);
+            g->active = ctx_field(g, cl, offsetof(r500_seg_ctx, active), g->i64);
+            g->alive = ctx_field(g, cl, offsetof(r500_seg_ctx, alive), g->i64);
+            g->al = ctx_field(g, cl, offsetof(r500_seg_ctx, al), g->i32);
+            for (size_t k = i; k <= last; k++) {
+                if (p->x[k].type == R500_TYPE_FC)
+                    break;
+                for (unsigned b = 0; b < g->nb; b++) {
+                    g->bi = b;
+                    g->blk = ci32(g, b * VW);
+                    emit_inst(g, &p->x[k]);
+                }
             }
+            if (p->x[last].type != R500_TYPE_FC) {
+                size_t nx = last + 1;
+                if (nx <= p->end && head[nx]) {
+                    LLVMBuildBr(g->b, blk[nx]);
+                } else {
+                    LLVMValueRef sn = ci32(g, (unsigned)nx);
+                    LLVMBasicBlockRef h2 = LLVMGetInsertBlock(g->b);
+                    LLVMAddIncoming(ret, &sn, &h2, 1);
+                    LLVMBuildBr(g->b, exit);
+                }
+                continue;
+            }
+            r500_fc_inst fi = p->fc[last];
+#if R500_JIT_PLANTED == 3
+            /* R500_JIT_PLANTED 3 (tests only): a wrong FC rule — B_ELSE is
+             * ignored where an instruction also pops branch counters */
+            if (fi.b_pop_cnt && (fi.b_op0 == 1 || fi.b_op1 == 1))
+                fi.b_else = false;
+#endif
+            LLVMValueRef fargs[6] = {c, cl, const_bytes(g, &fi, sizeof fi), st_g, fco_g,
+                                     ci32(g, (unsigned)last)};
+            masks_sync(g, true);
+            np = rt_call(g, rt->fc, fargs, 6);
+            masks_sync(g, false);
         } else {
+            rt_call(g, rt->leave, lv, 2);
+            regs_sync(g, true);
+            masks_sync(g, true);
             LLVMValueRef args[2] = {c, ci32(g, (unsigned)i)};
-            LLVMValueRef np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
-            LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-            LLVMAddIncoming(ret, &np, &here, 1);
-            LLVMValueRef s2 = LLVMBuildSwitch(g->b, np, exit, 2);
-            long tg = fc_target(p, i);
-            if (i + 1 <= p->end && head[i + 1])
-                LLVMAddCase(s2, ci32(g, (unsigned)(i + 1)), blk[i + 1]);
-            if (tg >= (long)p->start && tg <= (long)p->end && tg != (long)i + 1 && head[tg])
-                LLVMAddCase(s2, ci32(g, (unsigned)tg), blk[tg]);
+            np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
+            regs_sync(g, false);
+            masks_sync(g, false);
+            rt_call(g, rt->reenter, lv, 2);
         }
+        /* the next slot: the one after, the static target, else dispatch */
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+        LLVMAddIncoming(dslot, &np, &here, 1);
+        LLVMValueRef s2 = LLVMBuildSwitch(g->b, np, dispatch, 2);
+        long tg = fc_target(p, last);
+        if (last + 1 <= p->end && head[last + 1])
+            LLVMAddCase(s2, ci32(g, (unsigned)(last + 1)), blk[last + 1]);
+        if (tg >= (long)p->start && tg <= (long)p->end && tg != (long)last + 1 && head[tg])
+            LLVMAddCase(s2, ci32(g, (unsigned)tg), blk[tg]);
     }
-    free(bodies), free(len), free(nalu), free(blk);
+    free(blk);
 }
 
 struct r500_jit_program {
@@ -694,6 +890,102 @@ void r500_jit_program_free(r500_jit_program *jp)
     free(jp);
 }
 
+/* The functions the run-time bitcode (rt.c) calls outside itself, by name:
+ * they are the process's own. */
+static void *rt_symbol(const char *name)
+{
+    static const struct {
+        const char *name;
+        void *fn;
+    } tab[] = {
+        {"ls_diag_set", (void *)(uintptr_t)&ls_diag_set},
+        {"ls_diag_at_index", (void *)(uintptr_t)&ls_diag_at_index},
+        {"r500_value_name", (void *)(uintptr_t)&r500_value_name},
+        {"r500_exec_flush_work", (void *)(uintptr_t)&r500_exec_flush_work},
+        {"r500_exec_seg_fault", (void *)(uintptr_t)&r500_exec_seg_fault},
+        {"memset", (void *)(uintptr_t)&memset},
+        {"memcpy", (void *)(uintptr_t)&memcpy},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (!strcmp(tab[i].name, name))
+            return tab[i].fn;
+    return NULL;
+}
+
+/* The embedded bitcode of rt.c (generated: r500_jit_rt_bc.c). */
+extern const unsigned char r500_jit_rt_bc[];
+extern const size_t r500_jit_rt_bc_len;
+
+/* A new module in ctx holding rt.c's functions; rt_begin/rt_fc: the two
+ * entry points (inlined wherever they are called), every other function
+ * internal. NULL on a bitcode error (d set). */
+static LLVMModuleRef rt_module(LLVMContextRef ctx, rt_fns *rt, ls_diag *d)
+{
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+        (const char *)r500_jit_rt_bc, r500_jit_rt_bc_len, "r500_jit_rt");
+    LLVMModuleRef m = NULL;
+    if (!mb || LLVMParseBitcodeInContext2(ctx, mb, &m)) {
+        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: cannot read the run-time bitcode (rt.c)");
+        if (mb)
+            LLVMDisposeMemoryBuffer(mb);
+        return NULL;
+    }
+    LLVMDisposeMemoryBuffer(mb);
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
+    unsigned cold = LLVMGetEnumAttributeKindForName("cold", 4);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        /* the paths of faults and of changing active masks are rare: out of
+         * the way of the registers */
+        bool is_cold = !strcmp(name, "fault") || !strcmp(name, "r500_exec_seg_fault") ||
+                       !strcmp(name, "r500_exec_flush_work") || !strcmp(name, "ls_diag_set") ||
+                       !strcmp(name, "r500_value_name");
+        if (is_cold)
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(ctx, cold, 0));
+        if (LLVMIsDeclaration(f))
+            continue;
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+        if (!is_cold) {
+            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(ctx, always, 0));
+        }
+    }
+    rt->begin = LLVMGetNamedFunction(m, "r500_jit_rt_begin");
+    rt->fc = LLVMGetNamedFunction(m, "r500_jit_rt_fc");
+    rt->enter = LLVMGetNamedFunction(m, "r500_jit_rt_enter");
+    rt->leave = LLVMGetNamedFunction(m, "r500_jit_rt_leave");
+    rt->reenter = LLVMGetNamedFunction(m, "r500_jit_rt_reenter");
+    if (!rt->begin || !rt->fc || !rt->enter || !rt->leave || !rt->reenter) {
+        LLVMDisposeModule(m);
+        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: the run-time bitcode lacks its functions");
+        return NULL;
+    }
+    return m;
+}
+
+/* Replace every call of a declared (external) function by a call of the
+ * process's function of that name (rt_symbol); false: one is unknown. */
+static bool resolve_externals(cg *g, ls_diag *d)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(g->mod); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || !LLVMGetFirstUse(f))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        void *addr = rt_symbol(name);
+        if (!addr) {
+            ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: the run-time code calls %s, unknown", name);
+            return false;
+        }
+        LLVMReplaceAllUsesWith(f, fn_const(g, addr));
+    }
+    return true;
+}
+
 ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
                            ls_diag *d)
 {
@@ -710,8 +1002,8 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     }
     jp->n = p->n;
     /* Heads (blocks of the compiled program): the program's start, every
-     * static jump target, every instruction that is not compiled and every
-     * slot after one. */
+     * static jump target, every instruction that is not compiled, and every
+     * slot after one or after an FC instruction. */
     bool *head = calloc(p->n + 1, 1);
     if (!head) {
         r500_jit_program_free(jp);
@@ -724,9 +1016,9 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
             head[i + 1] = true;
         }
         if (p->x[i].type == R500_TYPE_FC) {
-            const r500_fc_inst *f = &p->fc[i];
-            unsigned t = f->jump_addr + (f->jump_global ? 0u : (p->fc_state.code_offset & 0x1ffu));
-            if (t < p->n)
+            head[i + 1] = true;
+            long t = fc_target(p, i);
+            if (t >= 0 && (size_t)t < p->n)
                 head[t] = true;
         }
     }
@@ -734,7 +1026,17 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     cg g;
     memset(&g, 0, sizeof g);
     g.ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    g.mod = LLVMModuleCreateWithNameInContext("r500", g.ctx);
+    /* opaque pointers, whatever the bitcode's clang wrote (clang 14 writes
+     * typed ones) */
+    LLVMContextSetOpaquePointers(g.ctx, 1);
+    rt_fns rt;
+    g.mod = rt_module(g.ctx, &rt, d);
+    if (!g.mod) {
+        free(head);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        r500_jit_program_free(jp);
+        return LS_ERR_IO;
+    }
     g.b = LLVMCreateBuilderInContext(g.ctx);
     g.f32 = LLVMFloatTypeInContext(g.ctx);
     g.i32 = LLVMInt32TypeInContext(g.ctx);
@@ -748,7 +1050,8 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     LLVMTypeRef tp[3] = {g.i32, g.f32, g.ptr};
     g.trans_ty = LLVMFunctionType(g.f32, tp, 3, 0);
     g.job = job;
-    emit_prog(&g, p, head);
+    g.nb = (job->thread_size + VW - 1) / VW;
+    emit_prog(&g, p, head, &rt);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i] && compilable(&p->x[i]))
             jp->nsegs++;
@@ -776,6 +1079,8 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         if ((e = LLVMRunPasses(g.mod, "default<O2>", NULL, po)))
             st = llvm_err(e, "optimisation", d);
         LLVMDisposePassBuilderOptions(po);
+        if (st == LS_OK && !resolve_externals(&g, d))
+            st = LS_ERR_IO;
         LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
         if (st == LS_OK &&
             (e = LLVMOrcLLJITAddLLVMIRModule(jp->jit, LLVMOrcLLJITGetMainJITDylib(jp->jit), tsm)))
@@ -827,6 +1132,10 @@ unsigned r500_jit_segment_count(const r500_jit_program *jp)
 typedef struct cache_key {
     uint32_t ninst, start, end, code_offset, us_config;
     uint32_t mad, clamp_nan, pred_write;
+    uint32_t nb;                /* blocks of VW lanes per thread (thread size) */
+    r500_fc_state fc_state;     /* the FC registers (constants in the code) */
+    uint32_t fco[13];           /* the FC options, field by field */
+    uint32_t cfnz[R500_NUM_CONSTS * 4 / 32]; /* constant channels finite and non-zero (const_fnz) */
 } cache_key;
 
 typedef struct cache_entry {
@@ -855,6 +1164,19 @@ static cache_key key_of(const r500_job *job, const r500_prog *p)
     k.mad = job->options.exec.mad;
     k.clamp_nan = job->options.exec.clamp_nan;
     k.pred_write = job->options.exec.pred_write;
+    k.nb = (job->thread_size + VW - 1) / VW;
+    k.fc_state = p->fc_state;
+    const r500_fc_options *o = &job->options.fc;
+    const uint32_t fco[13] = {o->loop_trips_extra, o->al_every_endloop, o->loop_skip,
+                              o->break_scope, o->pred_none_value, o->push_current,
+                              o->branch_counter_max, o->partial_counter_max,
+                              o->loop_stack_depth, o->addr_stack_depth,
+                              o->counters_all_inactive, o->partial_enforce,
+                              o->alu_result_clear};
+    memcpy(k.fco, fco, sizeof fco);
+    for (unsigned i = 0; i < R500_NUM_CONSTS * 4; i++)
+        if (const_fnz(job, i / 4, i % 4))
+            k.cfnz[i / 32] |= 1u << (i % 32);
     return k;
 }
 

@@ -32,53 +32,66 @@
 #define PP5_UW_DONE    PP5_UF_BIT(DONE, 0)
 
 /* ---- (1) InputLatch ---- */
-#define PP5_INPUTLATCH_STATE(X)                                                  \
-    X(S, pp5_host_in, in, 1) /* inputs latched on Ph2 of the current clock */      \
-    X(V, bool, st1, 1) X(V, bool, st2, 1) /* ST1HSP1, ST2HSP1 seen this clock */   \
-    X(V, uint32_t, d_bus, 1) /* D<0:31>HSP2 (input data or RdData in test mode) */
+#define PP5_INPUTLATCH_STATE(X)                                                           \
+    X(S, pp5_host_in, in, 1, NOSIG) /* inputs latched on Ph2 of the current clock */      \
+    X(V, bool, st1, 1, SIG(56, "ST1", 1))                                                 \
+    X(V, bool, st2, 1, SIG(57, "ST2", 1)) /* ST1HSP1, ST2HSP1 seen this clock */          \
+    X(V, uint32_t, d_bus, 1, NOSIG) /* D<0:31>HSP2 (input data or RdData in test mode) */
 typedef struct pp5_inputlatch { PP5_INPUTLATCH_STATE(PP5_STATE_DECL) } pp5_inputlatch;
+#define PP5_LIST_pp5_inputlatch PP5_INPUTLATCH_STATE
 void pp5_inputlatch_clock(pp5_inputlatch *il, const pp5_host_in *in, bool st1, bool st2);
 
 /* ---- (2) Controller ---- */
 #ifdef PP5_PLANTED_FIELD /* tests/pp5: a field only the full step writes */
-#define PP5_CONTROLLER_PLANTED(X) X(V, uint8_t, planted, 1)
+#define PP5_CONTROLLER_PLANTED(X) X(V, uint8_t, planted, 1, NOSIG)
 #else
 #define PP5_CONTROLLER_PLANTED(X)
 #endif
-#define PP5_CONTROLLER_STATE(X)                                                  \
-    X(V, bool, ibsy, 1) X(V, bool, cbsy, 1) /* IBsyHSP1, CBsyHSP1 (Controller) */  \
-    X(V, bool, ip, 1)                       /* IPHSP1: instruction pending */      \
-    X(V, bool, post_i, 1) X(V, bool, post_c, 1) /* this clock */                   \
-    X(V, bool, post_i_prev, 1) X(V, bool, post_c_prev, 1)                          \
-    X(V, bool, rmode, 1)                    /* RModeHSP1 */                        \
-    X(V, bool, shift, 1)                    /* ShiftHSP1 */                        \
+#define PP5_CONTROLLER_STATE(X)                                                    \
+    X(V, bool, ibsy, 1, SIG(34, "IBsy", 1))                                        \
+    X(V, bool, cbsy, 1, SIG(35, "CBsy", 1)) /* IBsyHSP1, CBsyHSP1 (Controller) */  \
+    X(V, bool, ip, 1, SIG(36, "IP", 1)) /* IPHSP1: instruction pending */          \
+    X(V, bool, post_i, 1, SIG(37, "PostI", 1))                                     \
+    X(V, bool, post_c, 1, SIG(38, "PostC", 1)) /* this clock */                    \
+    X(V, bool, post_i_prev, 1, NOSIG)                                              \
+    X(V, bool, post_c_prev, 1, NOSIG)                                              \
+    X(V, bool, rmode, 1, SIG(39, "RMode", 1)) /* RModeHSP1 */                      \
+    X(V, bool, shift, 1, SIG(40, "Shift", 1)) /* ShiftHSP1 */                      \
     PP5_CONTROLLER_PLANTED(X)
 typedef struct pp5_controller { PP5_CONTROLLER_STATE(PP5_STATE_DECL) } pp5_controller;
+#define PP5_LIST_pp5_controller PP5_CONTROLLER_STATE
 bool pp5_controller_shift(const pp5_controller *c, const pp5_options *o, uint32_t uw, bool trr);
 bool pp5_controller_post_c(const pp5_controller *c, bool csb, bool shift);
 bool pp5_controller_post_i(const pp5_controller *c);
 void pp5_controller_reset(pp5_controller *c);
 
 /* ---- (3) Sequencer (Memory + AddrGen) ---- */
-#define PP5_SEQUENCER_STATE(X)                                                   \
-    X(A, uint32_t, ucode, PP5_UCODE_WORDS)                                         \
-    X(V, uint16_t, nonzero, 1)    /* words of ucode[] not 0 (0: the store is empty) */ \
-    X(V, uint16_t, pc, 1)         /* current microcode address (9 bits) */         \
-    X(V, uint16_t, uaddr_word, 1) /* WordLatch: NewAddr from I<0:8> (A-4) */       \
-    X(V, uint16_t, uaddr_post, 1) /* PostILatch */                                 \
-    X(V, bool, new_l, 1) X(V, bool, branch, 1) /* NewLSP1, BranchHSP1 this clock */
+#define PP5_SEQUENCER_STATE(X)                                                             \
+    X(A, uint32_t, ucode, PP5_UCODE_WORDS, NOSIG)                                          \
+    X(V, uint16_t, nonzero, 1, NOSIG) /* words of ucode[] not 0 (0: the store is empty) */ \
+    X(V, uint16_t, pc, 1, NOSIG) /* current microcode address (9 bits) */                  \
+    X(V, uint16_t, uaddr_word, 1, NOSIG) /* WordLatch: NewAddr from I<0:8> (A-4) */        \
+    X(V, uint16_t, uaddr_post, 1, NOSIG) /* PostILatch */                                  \
+    X(V, bool, new_l, 1, SIG(32, "NewL", 1))                                               \
+    X(V, bool, branch, 1, SIG(33, "Branch", 1)) /* NewLSP1, BranchHSP1 this clock */
 typedef struct pp5_sequencer { PP5_SEQUENCER_STATE(PP5_STATE_DECL) } pp5_sequencer;
+#define PP5_LIST_pp5_sequencer PP5_SEQUENCER_STATE
 uint32_t pp5_sequencer_read(const pp5_sequencer *s, uint16_t addr, bool *exists);
 uint16_t pp5_sequencer_next(pp5_sequencer *s, const pp5_options *o, uint32_t uw, bool new_l,
                             bool tc1, bool tc2, bool st1, bool st2, bool trr);
 
 /* ---- (4) LoopCount ---- */
-#define PP5_LOOPCOUNT_STATE(X)                                                   \
-    X(V, uint8_t, lc1, 1) X(V, uint8_t, lc2, 1)           /* 7-bit counters */     \
-    X(V, uint8_t, lc1_word, 1) X(V, uint8_t, lc1_post, 1) /* I<23:29>, excess-116 */ \
-    X(V, uint8_t, lc2_word, 1) X(V, uint8_t, lc2_post, 1) /* P<16:22> */           \
-    X(V, bool, tc1, 1) X(V, bool, tc2, 1)
+#define PP5_LOOPCOUNT_STATE(X)                                                     \
+    X(V, uint8_t, lc1, 1, SIG(47, "LC1", 7))                                       \
+    X(V, uint8_t, lc2, 1, SIG(48, "LC2", 7)) /* 7-bit counters */                  \
+    X(V, uint8_t, lc1_word, 1, NOSIG)                                              \
+    X(V, uint8_t, lc1_post, 1, NOSIG) /* I<23:29>, excess-116 */                   \
+    X(V, uint8_t, lc2_word, 1, NOSIG)                                              \
+    X(V, uint8_t, lc2_post, 1, NOSIG) /* P<16:22> */                               \
+    X(V, bool, tc1, 1, SIG(45, "TC1", 1))                                          \
+    X(V, bool, tc2, 1, SIG(46, "TC2", 1))
 typedef struct pp5_loopcount { PP5_LOOPCOUNT_STATE(PP5_STATE_DECL) } pp5_loopcount;
+#define PP5_LIST_pp5_loopcount PP5_LOOPCOUNT_STATE
 /* The terminal counts (seed, LoopCount: "TC1HSP1 when the count value is 116"
  * — excess-116, erratum §9.5 overridden; "TC2HSP1 … when the count value is
  * zero"): the rule, written once, that the model's clock and the fast path's
@@ -90,18 +103,27 @@ void pp5_loopcount_clock(pp5_loopcount *lc, bool done, bool cnt1, bool cnt2);
 
 /* ---- (5) PixMemAddr ---- */
 enum { PP5_CTR_DST = 0, PP5_CTR_SRC, PP5_CTR_AUX };
-#define PP5_PIXMEMADDR_STATE(X)                                                  \
-    X(A, uint8_t, ctr, 3) X(A, uint8_t, word, 3) X(A, uint8_t, post, 3)            \
-    X(V, uint8_t, addr, 1) /* Addr<0:7>HSP1 of this clock */
+#define PP5_PIXMEMADDR_CTR_SIGNALS(Y)                                            \
+    Y(50, "Dst", 8, PP5_SIG_INTERNAL, 1, a->ctr[PP5_CTR_DST])                      \
+    Y(51, "Src", 8, PP5_SIG_INTERNAL, 1, a->ctr[PP5_CTR_SRC])                      \
+    Y(52, "Aux", 8, PP5_SIG_INTERNAL, 1, a->ctr[PP5_CTR_AUX])
+#define PP5_PIXMEMADDR_STATE(X)                                                    \
+    X(A, uint8_t, ctr, 3, SIGLIST(PP5_PIXMEMADDR_CTR_SIGNALS))                     \
+    X(A, uint8_t, word, 3, NOSIG)                                                  \
+    X(A, uint8_t, post, 3, NOSIG)                                                  \
+    X(V, uint8_t, addr, 1, SIG(49, "Addr", 8)) /* Addr<0:7>HSP1 of this clock */
 typedef struct pp5_pixmemaddr { PP5_PIXMEMADDR_STATE(PP5_STATE_DECL) } pp5_pixmemaddr;
+#define PP5_LIST_pp5_pixmemaddr PP5_PIXMEMADDR_STATE
 uint8_t pp5_pixmemaddr_clock(pp5_pixmemaddr *p, unsigned pma, bool done);
 
 /* ---- (6) DirectReg ---- */
-#define PP5_DIRECTREG_STATE(X)                                                   \
-    X(V, uint32_t, word, 1) X(V, uint32_t, post, 1) /* WordLatch (C write), PostILatch */ \
-    X(V, uint32_t, shreg, 1) /* 32-bit shift register */                           \
-    X(V, bool, aludat, 1)    /* ALUDatHSP1 this clock */
+#define PP5_DIRECTREG_STATE(X)                                                     \
+    X(V, uint32_t, word, 1, NOSIG)                                                 \
+    X(V, uint32_t, post, 1, NOSIG) /* WordLatch (C write), PostILatch */           \
+    X(V, uint32_t, shreg, 1, SIG(54, "DirShReg", 32)) /* 32-bit shift register */  \
+    X(V, bool, aludat, 1, SIG(53, "ALUDatInt", 1)) /* ALUDatHSP1 this clock */
 typedef struct pp5_directreg { PP5_DIRECTREG_STATE(PP5_STATE_DECL) } pp5_directreg;
+#define PP5_LIST_pp5_directreg PP5_DIRECTREG_STATE
 bool pp5_directreg_clock(pp5_directreg *r, bool dir_en, bool new_l);
 
 /* ---- (7) Serializer ---- */
@@ -114,8 +136,9 @@ enum { PP5_COEF_A = 0, PP5_COEF_B, PP5_COEF_C, PP5_COEF_D, PP5_COEF_E, PP5_COEF_
 #define PP5_TS_LEN_DEF 89
 #define PP5_TS_LEN_I 74
 
-#define PP5_EXPDEC_OUT_STATE(X) X(V, int, index, 1) X(V, bool, dec64, 1)
+#define PP5_EXPDEC_OUT_STATE(X) X(V, int, index, 1, NOSIG) X(V, bool, dec64, 1, NOSIG)
 typedef struct pp5_expdec_out { PP5_EXPDEC_OUT_STATE(PP5_STATE_DECL) } pp5_expdec_out;
+#define PP5_LIST_pp5_expdec_out PP5_EXPDEC_OUT_STATE
 /* ExpDec (inline: every coefficient write decodes): "An 8-bit adder generates the value to be decoded … For adder outputs in the
  * range i = 128 through 191, Dec(191-i)LSP1 is asserted. For adder outputs
  * outside this range, Dec64LSP1 is asserted." (Table 1) */
@@ -133,54 +156,85 @@ static inline pp5_expdec_out pp5_expdec(unsigned exp_field, unsigned b)
     return o;
 }
 
-#define PP5_COEFSER_STATE(X)                                                     \
-    X(V, int, len, 1)                 /* Token Shifter length */                   \
-    X(V, uint32_t, man_latch, 1)      /* ManLatch (23 bits) */                     \
-    X(S, pp5_expdec_out, dec_latch, 1) /* TokLatch */                              \
-    X(V, uint32_t, man_reg, 1)        /* ManReg */                                 \
-    X(V, int, tok, 1)                 /* token stage, -1 if none */                \
-    X(V, bool, tok64, 1)              /* Tok64LSP2 (posted out-of-range) */        \
-    X(V, bool, bit, 1)                /* BitHSP2 this clock */
+/* (the seed names the A and C coefficients' *Bit and *Dat) */
+#define PP5_COEFSER_BIT_SIGNALS(Y)                                               \
+    Y(65, "ABit", 1, PP5_SIG_INTERNAL, pidx == PP5_COEF_A, a->bit)                 \
+    Y(66, "CBit", 1, PP5_SIG_INTERNAL, pidx == PP5_COEF_C, a->bit)
+#define PP5_COEFSER_STATE(X)                                                       \
+    X(V, int, len, 1, NOSIG) /* Token Shifter length */                            \
+    X(V, uint32_t, man_latch, 1, NOSIG) /* ManLatch (23 bits) */                   \
+    X(S, pp5_expdec_out, dec_latch, 1, NOSIG) /* TokLatch */                       \
+    X(V, uint32_t, man_reg, 1, NOSIG) /* ManReg */                                 \
+    X(V, int, tok, 1, NOSIG) /* token stage, -1 if none */                         \
+    X(V, bool, tok64, 1, NOSIG) /* Tok64LSP2 (posted out-of-range) */              \
+    X(V, bool, bit, 1, SIGLIST(PP5_COEFSER_BIT_SIGNALS)) /* BitHSP2 this clock */
 typedef struct pp5_coefser { PP5_COEFSER_STATE(PP5_STATE_DECL) } pp5_coefser;
-#define PP5_COEFGATE_STATE(X)                                                    \
-    X(V, bool, sign_latch, 1) /* WordLatch (sign) */                               \
-    X(V, bool, sign, 1)       /* PostCLatch (sign) */                              \
-    X(V, bool, enable, 1)     /* PostCLatch (nullify): in range AND enabled by QEEMode */ \
-    X(V, bool, sone, 1)       /* SOneHSP2: a 1 has been seen */                    \
-    X(V, bool, sep_stage, 1)  /* TokStage: separator-bit injector */               \
-    X(V, bool, out_stage, 1)  /* ShiftStage: one more clock */                     \
-    X(V, bool, dat, 1)        /* *DatLSP2 this clock */
+#define PP5_LIST_pp5_coefser PP5_COEFSER_STATE
+#define PP5_COEFGATE_DAT_SIGNALS(Y)                                              \
+    Y(67, "ADatInt", 1, PP5_SIG_INTERNAL, pidx == PP5_COEF_A, a->dat)              \
+    Y(68, "CDatInt", 1, PP5_SIG_INTERNAL, pidx == PP5_COEF_C, a->dat)
+#define PP5_COEFGATE_STATE(X)                                                                \
+    X(V, bool, sign_latch, 1, NOSIG) /* WordLatch (sign) */                                  \
+    X(V, bool, sign, 1, NOSIG) /* PostCLatch (sign) */                                       \
+    X(V, bool, enable, 1, NOSIG) /* PostCLatch (nullify): in range AND enabled by QEEMode */ \
+    X(V, bool, sone, 1, NOSIG) /* SOneHSP2: a 1 has been seen */                             \
+    X(V, bool, sep_stage, 1, NOSIG) /* TokStage: separator-bit injector */                   \
+    X(V, bool, out_stage, 1, NOSIG) /* ShiftStage: one more clock */                         \
+    X(V, bool, dat, 1, SIGLIST(PP5_COEFGATE_DAT_SIGNALS)) /* *DatLSP2 this clock */
 typedef struct pp5_coefgate { PP5_COEFGATE_STATE(PP5_STATE_DECL) } pp5_coefgate;
-#define PP5_ILATCH_STATE(X)                                                      \
-    X(V, unsigned, qee_mode, 1) /* D<19:18> */                                     \
-    X(V, bool, trren_raw, 1) X(V, bool, mbi_raw, 1)                                \
+#define PP5_LIST_pp5_coefgate PP5_COEFGATE_STATE
+#define PP5_ILATCH_STATE(X)                                                        \
+    X(V, unsigned, qee_mode, 1, NOSIG) /* D<19:18> */                              \
+    X(V, bool, trren_raw, 1, NOSIG)                                                \
+    X(V, bool, mbi_raw, 1, NOSIG)                                                  \
     /* posted copies (captured at PostC) */                                        \
-    X(V, bool, iwc, 1) X(V, bool, ab_en, 1) X(V, bool, def_en, 1)                  \
-    X(V, bool, trren, 1) X(V, bool, mbi, 1)
+    X(V, bool, iwc, 1, NOSIG)                                                      \
+    X(V, bool, ab_en, 1, NOSIG)                                                    \
+    X(V, bool, def_en, 1, NOSIG)                                                   \
+    X(V, bool, trren, 1, NOSIG)                                                    \
+    X(V, bool, mbi, 1, NOSIG)
 typedef struct pp5_ilatch { PP5_ILATCH_STATE(PP5_STATE_DECL) } pp5_ilatch;
-#define PP5_ITOK_STATE(X) X(S, pp5_expdec_out, dec_latch, 1) X(V, int, tok, 1)
+#define PP5_LIST_pp5_ilatch PP5_ILATCH_STATE
+#define PP5_ITOK_STATE(X) X(S, pp5_expdec_out, dec_latch, 1, NOSIG) X(V, int, tok, 1, NOSIG)
 typedef struct pp5_itok { PP5_ITOK_STATE(PP5_STATE_DECL) } pp5_itok;
-#define PP5_CSBLATCH_STATE(X)                                                    \
-    X(A, bool, bsy, 7)          /* ABsy..FBsy, IBsy (CSBLatch meaning) */          \
-    X(V, bool, csb, 1) X(V, bool, csb_prev, 1)                                     \
-    X(V, bool, lsb, 1)          /* LSBLSP2 */                                      \
-    X(V, bool, first_pending, 1) /* the LSB of the posted set is still to come */  \
-    X(V, bool, msin, 1)         /* MsInLSP2 this clock */                          \
-    X(V, bool, msin_pending, 1) /* CSB fell; inject on the next shift clock */     \
-    X(V, bool, set_mbi, 1)      /* MBI of the set being serialized (A-18) */
+#define PP5_LIST_pp5_itok PP5_ITOK_STATE
+/* (prefixed "Ser.": the seed reuses the names CBsy/IBsy, erratum §9.6) */
+#define PP5_CSBLATCH_BSY_SIGNALS(Y)                                              \
+    Y(58, "Ser.ABsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[0])                           \
+    Y(59, "Ser.BBsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[1])                           \
+    Y(60, "Ser.CBsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[2])                           \
+    Y(61, "Ser.DBsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[3])                           \
+    Y(62, "Ser.EBsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[4])                           \
+    Y(63, "Ser.FBsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[5])                           \
+    Y(64, "Ser.IBsy", 1, PP5_SIG_INTERNAL, 1, a->bsy[6])
+#define PP5_CSBLATCH_STATE(X)                                                                       \
+    X(A, bool, bsy, 7, SIGLIST(PP5_CSBLATCH_BSY_SIGNALS)) /* ABsy..FBsy, IBsy (CSBLatch meaning) */ \
+    X(V, bool, csb, 1, SIG(42, "CSB", 1))                                                           \
+    X(V, bool, csb_prev, 1, NOSIG)                                                                  \
+    X(V, bool, lsb, 1, SIG(43, "LSBInt", 1)) /* LSBLSP2 */                                          \
+    X(V, bool, first_pending, 1, NOSIG) /* the LSB of the posted set is still to come */            \
+    X(V, bool, msin, 1, SIG(44, "MsIn", 1)) /* MsInLSP2 this clock */                               \
+    X(V, bool, msin_pending, 1, NOSIG) /* CSB fell; inject on the next shift clock */               \
+    X(V, bool, set_mbi, 1, NOSIG) /* MBI of the set being serialized (A-18) */
 typedef struct pp5_csblatch { PP5_CSBLATCH_STATE(PP5_STATE_DECL) } pp5_csblatch;
-#define PP5_TRRSHIFTER_STATE(X)                                                  \
-    X(V, int, fbits_pos, 1)    /* TokLatch: loadable stage chosen by FBITS */      \
-    X(V, uint64_t, stages, 1)  /* bit k = token in stage k */                      \
-    X(V, bool, trr, 1)         /* TRRHSP1 */
+#define PP5_LIST_pp5_csblatch PP5_CSBLATCH_STATE
+#define PP5_TRRSHIFTER_STATE(X)                                                    \
+    X(V, int, fbits_pos, 1, NOSIG) /* TokLatch: loadable stage chosen by FBITS */  \
+    X(V, uint64_t, stages, 1, NOSIG) /* bit k = token in stage k */                \
+    X(V, bool, trr, 1, SIG(41, "TRR", 1)) /* TRRHSP1 */
 typedef struct pp5_trrshifter { PP5_TRRSHIFTER_STATE(PP5_STATE_DECL) } pp5_trrshifter;
-#define PP5_SERIALIZER_STATE(X)                                                  \
-    X(V, unsigned, fbits_reg, 1) /* FBits<0:4>: FBITS + 1 */                       \
-    X(SA, pp5_coefser, cs, 6) X(SA, pp5_coefgate, cg, 6)                           \
-    X(S, pp5_ilatch, il, 1) X(S, pp5_itok, it, 1) X(S, pp5_csblatch, cl, 1)        \
-    X(S, pp5_trrshifter, trr, 1)                                                   \
-    X(V, unsigned, bits_sent, 1) /* shift cycles with CSB high in the current set */
+#define PP5_LIST_pp5_trrshifter PP5_TRRSHIFTER_STATE
+#define PP5_SERIALIZER_STATE(X)                                                             \
+    X(V, unsigned, fbits_reg, 1, SIG(55, "FBits", 5)) /* FBits<0:4>: FBITS + 1 */           \
+    X(SA, pp5_coefser, cs, 6, NOSIG)                                                        \
+    X(SA, pp5_coefgate, cg, 6, NOSIG)                                                       \
+    X(S, pp5_ilatch, il, 1, NOSIG)                                                          \
+    X(S, pp5_itok, it, 1, NOSIG)                                                            \
+    X(S, pp5_csblatch, cl, 1, NOSIG)                                                        \
+    X(S, pp5_trrshifter, trr, 1, NOSIG)                                                     \
+    X(V, unsigned, bits_sent, 1, NOSIG) /* shift cycles with CSB high in the current set */
 typedef struct pp5_serializer { PP5_SERIALIZER_STATE(PP5_STATE_DECL) } pp5_serializer;
+#define PP5_LIST_pp5_serializer PP5_SERIALIZER_STATE
 void pp5_serializer_init(pp5_serializer *s);
 /* Register writes (seed, Serializer: "When a coefficient is loaded …"), inline:
  * the host side of every write. CoefSer: "the 23-bit mantissa field is latched into ManLatch, and the decoded exponent
@@ -253,33 +307,50 @@ int pp5_trr_top(const pp5_options *o);
 bool pp5_serializer_trr(const pp5_serializer *s, const pp5_options *o);
 
 /* ---- (8) OutputLatch ---- */
-#define PP5_OL_SRC_STATE(X) /* the undelayed sources of one clock */             \
-    X(V, uint32_t, uw, 1) X(V, bool, dir_en, 1) X(V, bool, aludat, 1)              \
-    X(V, bool, rmode, 1) X(V, bool, shift, 1) X(V, uint8_t, addr, 1)               \
-    X(A, bool, dat, 6) X(V, bool, lsb, 1) X(V, bool, valid, 1)
+#define PP5_OL_SRC_STATE(X) /* the undelayed sources of one clock */               \
+    X(V, uint32_t, uw, 1, NOSIG)                                                   \
+    X(V, bool, dir_en, 1, NOSIG)                                                   \
+    X(V, bool, aludat, 1, NOSIG)                                                   \
+    X(V, bool, rmode, 1, NOSIG)                                                    \
+    X(V, bool, shift, 1, NOSIG)                                                    \
+    X(V, uint8_t, addr, 1, NOSIG)                                                  \
+    X(A, bool, dat, 6, NOSIG)                                                      \
+    X(V, bool, lsb, 1, NOSIG)                                                      \
+    X(V, bool, valid, 1, NOSIG)
 typedef struct pp5_ol_src { PP5_OL_SRC_STATE(PP5_STATE_DECL) } pp5_ol_src;
-#define PP5_OUTPUTLATCH_STATE(X)                                                 \
-    X(SA, pp5_ol_src, hist, 4) /* [0] = this clock, [k] = k clocks ago */
+#define PP5_LIST_pp5_ol_src PP5_OL_SRC_STATE
+#define PP5_OUTPUTLATCH_STATE(X)                                                   \
+    X(SA, pp5_ol_src, hist, 4, NOSIG) /* [0] = this clock, [k] = k clocks ago */
 typedef struct pp5_outputlatch { PP5_OUTPUTLATCH_STATE(PP5_STATE_DECL) } pp5_outputlatch;
+#define PP5_LIST_pp5_outputlatch PP5_OUTPUTLATCH_STATE
 void pp5_outputlatch_clock(pp5_outputlatch *ol, const pp5_ol_src *now, pp5_pins *pins);
 
 /* ---- the whole IGC ---- */
 #define PP5_MAX_WARNINGS 64
 /* The IGC's architectural state: the eight modules and the top level's own
  * (the fast path's compact forms and tables follow it in struct pp5_igc). */
-#define PP5_IGC_STATE(X)                                                         \
-    X(V, uint64_t, cycle, 1)                                                       \
-    X(S, pp5_inputlatch, il, 1) X(S, pp5_controller, ctl, 1)                       \
-    X(S, pp5_sequencer, seq, 1) X(S, pp5_loopcount, lc, 1)                         \
-    X(S, pp5_pixmemaddr, pma, 1) X(S, pp5_directreg, dr, 1)                        \
-    X(S, pp5_serializer, ser, 1) X(S, pp5_outputlatch, ol, 1)                      \
-    X(V, bool, st1, 1) X(V, bool, st2, 1)                                          \
-    X(S, pp5_pins, last_pins, 1)                                                   \
-    X(V, uint32_t, uw, 1)        /* microword of the last clock */                 \
-    X(V, uint16_t, pc_exec, 1)   /* its address */                                 \
-    X(V, uint32_t, rd_data, 1)                                                     \
-    X(V, bool, c_fresh, 1)       /* C written since the last posting (A-7 variant) */ \
-    X(V, size_t, nwarn, 1)
+#define PP5_IGC_UW_SIGNALS(Y)                                                    \
+    Y(29, "UWord", 32, PP5_SIG_INTERNAL, 1, a->uw)                                 \
+    Y(30, "Done", 1, PP5_SIG_INTERNAL, 1, (a->uw >> 31) & 1u)                      \
+    Y(31, "DirEn", 1, PP5_SIG_INTERNAL, 1, a->uw & 1u)
+#define PP5_IGC_STATE(X)                                                                 \
+    X(V, uint64_t, cycle, 1, NOSIG)                                                      \
+    X(S, pp5_inputlatch, il, 1, NOSIG)                                                   \
+    X(S, pp5_controller, ctl, 1, NOSIG)                                                  \
+    X(S, pp5_sequencer, seq, 1, NOSIG)                                                   \
+    X(S, pp5_loopcount, lc, 1, NOSIG)                                                    \
+    X(S, pp5_pixmemaddr, pma, 1, NOSIG)                                                  \
+    X(S, pp5_directreg, dr, 1, NOSIG)                                                    \
+    X(S, pp5_serializer, ser, 1, NOSIG)                                                  \
+    X(S, pp5_outputlatch, ol, 1, NOSIG)                                                  \
+    X(V, bool, st1, 1, NOSIG)                                                            \
+    X(V, bool, st2, 1, NOSIG)                                                            \
+    X(S, pp5_pins, last_pins, 1, NOSIG)                                                  \
+    X(V, uint32_t, uw, 1, SIGLIST(PP5_IGC_UW_SIGNALS)) /* microword of the last clock */ \
+    X(V, uint16_t, pc_exec, 1, SIG(28, "PC", 9)) /* its address */                       \
+    X(V, uint32_t, rd_data, 1, NOSIG)                                                    \
+    X(V, bool, c_fresh, 1, NOSIG) /* C written since the last posting (A-7 variant) */   \
+    X(V, size_t, nwarn, 1, NOSIG)
 struct pp5_igc {
     pp5_options opt;
     PP5_IGC_STATE(PP5_STATE_DECL)

@@ -1,0 +1,85 @@
+/* The R500 JIT's run-time rules (docs/r500-jit.md, "Flow control"): not
+ * linked into any library. The build compiles this file, with the FC unit's
+ * own source (fc.c, included below), to LLVM bitcode with clang
+ * (src/r500/meson.build, rt_bc); jit.c loads that bitcode into every module
+ * it compiles and inlines these functions into the compiled program, where
+ * the instruction, the FC registers and the FC options are constants. The
+ * compiled code therefore executes fc.c's r500_fc_exec and exec_internal.h's
+ * issue accounting themselves, specialised per instruction by LLVM, not a
+ * second copy of their rules. */
+#include "../fc.c"
+
+#include "../exec_internal.h"
+
+/* A run of compiled instructions is about to issue (exec_internal.h). */
+bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
+                       uint32_t n_fc);
+/* Execute the FC instruction in at slot pc as exec.c's step does after its
+ * issue accounting: r500_fc_exec, the jump counts, a fault recorded for the
+ * thread of the worker's context w (R500_SEG_STOP). The next slot. */
+uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in,
+                        const r500_fc_state *st, const r500_fc_options *o, uint32_t pc);
+
+bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
+                       uint32_t n_fc)
+{
+    return r500_seg_begin(c, len, n_alu, n_out, n_fc);
+}
+
+uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in,
+                        const r500_fc_state *st, const r500_fc_options *o, uint32_t pc)
+{
+    unsigned next = pc + 1;
+    bool jumped = false;
+    ls_diag d;
+    if (r500_fc_exec(c->fc, in, st, o, pc, &next, &jumped, &d)) {
+        r500_exec_seg_fault(w, pc, R500_FAULT_FC, &d);
+        return R500_SEG_STOP;
+    }
+    if (jumped)
+        c->st->fc_jumps_taken++;
+    else
+        c->st->fc_jumps_not_taken++;
+    return next;
+}
+
+/* The compiled program keeps the context, the thread's issue state and its
+ * counts in locals (which LLVM keeps in registers) while it runs: enter
+ * copies them in (cl, tsl; stl counts from 0); leave gives back what compiled
+ * code changes (before an interpreter step and on return); reenter takes the
+ * issue state again after a step. */
+void r500_jit_rt_enter(r500_seg_ctx *c, r500_seg_ctx *cl, r500_thread_state *tsl,
+                       r500_stats *stl);
+void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl);
+void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl);
+
+void r500_jit_rt_enter(r500_seg_ctx *c, r500_seg_ctx *cl, r500_thread_state *tsl,
+                       r500_stats *stl)
+{
+    *cl = *c;
+    *tsl = *c->ts;
+    memset(stl, 0, sizeof *stl);
+    cl->ts = tsl;
+    cl->st = stl;
+}
+
+void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
+{
+    /* compiled code changes only these (r500_seg_begin); a fault recorded by
+     * r500_exec_seg_fault went to c's own state */
+    c->ts->issued = cl->ts->issued;
+    c->ts->work_mask = cl->ts->work_mask;
+    c->ts->work_count = cl->ts->work_count;
+    r500_stats *s = c->st, *l = cl->st;
+    s->inst_alu += l->inst_alu;
+    s->inst_out += l->inst_out;
+    s->inst_fc += l->inst_fc;
+    s->fc_jumps_taken += l->fc_jumps_taken;
+    s->fc_jumps_not_taken += l->fc_jumps_not_taken;
+    l->inst_alu = l->inst_out = l->inst_fc = l->fc_jumps_taken = l->fc_jumps_not_taken = 0;
+}
+
+void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl)
+{
+    *cl->ts = *c->ts;
+}
