@@ -555,7 +555,7 @@ static void test_random(void **st)
 {
     (void)st;
     /* LOCKSTEP_DIFF_PROGRAMS (manual runs), else the count meson test sets
-     * (LOCKSTEP_DIFF_PROGRAMS_DEFAULT: 200, 60 under sanitizers), else 1000 */
+     * (LOCKSTEP_DIFF_PROGRAMS_DEFAULT: 120, 40 under sanitizers), else 1000 */
     const char *n = getenv("LOCKSTEP_DIFF_PROGRAMS");
     if (!n || !*n)
         n = getenv("LOCKSTEP_DIFF_PROGRAMS_DEFAULT");
