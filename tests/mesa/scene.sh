@@ -12,35 +12,15 @@
 # Skips (77) when the shim is not built or r300_dri.so is not installed.
 # usage: scene.sh LOCKSTEP SRCROOT
 set -u
-L=$1 ROOT=$2
-case $L in /*) ;; *) L=$PWD/$L ;; esac
-if [ -z "${LOCKSTEP_MESA_SHIM:-}" ] || [ ! -r "${LOCKSTEP_MESA_SHIM}" ]; then
-  echo "skip: the r300 shim is not built (libdrm-dev libegl-dev libgl-dev absent)"; exit 77
-fi
-if ! ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
-  echo "skip: r300_dri.so (libgl1-mesa-dri) is not installed"; exit 77
-fi
-T=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-scene-XXXXXX") && trap 'rm -rf "$T"' EXIT
-ln -s "$ROOT/tests" "$T/tests"
-ln -s "$ROOT/examples" "$T/examples"
-rc=0 n=0
-while IFS= read -r line; do
-  cmd=${line#\$ lockstep }
-  want=0
-  case $cmd in *"# exits "*) want=${cmd##*# exits }; cmd=${cmd%%#*} ;; esac
-  n=$((n + 1))
-  (cd "$T" && eval "\"\$L\" $cmd" >"$T/out" 2>"$T/err")
-  got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAILED: lockstep $cmd: exit $got, expected $want"; tail -5 "$T/err"; rc=1
-  else
-    echo "ok: lockstep $cmd (exit $got)"
+. "$(dirname "$0")/doc_examples.sh"
+doc_examples_setup "$1" "$2" scene
+# an error is one line naming what is wrong (after the uniforms summary)
+one_error_line() {
+  if [ "$2" != 0 ] && [ "$(grep -c 'lockstep mesa run: .*\(error\|expected\|run through\)' "$T/err")" != 1 ]; then
+    echo "FAILED: lockstep $1: not one error line:"; cat "$T/err"; rc=1
   fi
-  # an error is one line naming what is wrong (after the uniforms summary)
-  if [ "$want" != 0 ] && [ "$(grep -c 'lockstep mesa run: .*\(error\|expected\|run through\)' "$T/err")" != 1 ]; then
-    echo "FAILED: lockstep $cmd: not one error line:"; cat "$T/err"; rc=1
-  fi
-done < <(awk '/^## Scenes/ { sec = 1; next } /^## / { sec = 0 }
+}
+doc_examples_run one_error_line < <(awk '/^## Scenes/ { sec = 1; next } /^## / { sec = 0 }
               sec && /^ *```console$/ { on = 1; next } /^ *```/ { on = 0 }
               sec && on && /^ *\$ lockstep / { sub(/^ */, ""); print }' "$ROOT/docs/mesa.md")
 echo "$n examples run"
