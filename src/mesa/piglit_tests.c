@@ -5,10 +5,12 @@
 #define _GNU_SOURCE 1 /* qsort_r, strndup */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,15 +40,50 @@ static void find_deb(const char *cache, char *deb, size_t n)
         closedir(dd);
 }
 
+/* Processes filling one cache take turns: an exclusive flock on CACHE/.lock
+ * (a second `mesa piglit` waits while the first downloads and extracts,
+ * then finds the stamps). Returns the descriptor to close, or -1 with d set. */
+static int cache_lock(const char *cache, ls_diag *d)
+{
+    if (mesa_piglit_make_dirs(cache)) {
+        ls_diag_set(d, LS_ERR_IO, cache, 0, 0, "cannot create the piglit cache: %s", strerror(errno));
+        return -1;
+    }
+    char lock[PATH_MAX + 16];
+    snprintf(lock, sizeof lock, "%s/.lock", cache);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+        ls_diag_set(d, LS_ERR_IO, lock, 0, 0, "cannot lock the piglit cache: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static ls_status piglit_cache_ensure_locked(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d);
+
 ls_status mesa_piglit_cache_ensure(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d)
+{
+    char stamp[PATH_MAX + 32];
+    snprintf(stamp, sizeof stamp, "%s/extracted.stamp", cache);
+    if (access(stamp, R_OK) == 0)
+        return LS_OK;
+    int fd = cache_lock(cache, d);
+    if (fd < 0)
+        return LS_ERR_IO;
+    ls_status st = piglit_cache_ensure_locked(cache, note, ctx, d);
+    close(fd);
+    return st;
+}
+
+static ls_status piglit_cache_ensure_locked(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d)
 {
     char stamp[PATH_MAX + 32], tree[PATH_MAX + 32], msg[3 * PATH_MAX];
     snprintf(stamp, sizeof stamp, "%s/extracted.stamp", cache);
     snprintf(tree, sizeof tree, "%s/tree", cache);
     if (access(stamp, R_OK) == 0)
-        return LS_OK;
-    if (mesa_piglit_make_dirs(cache))
-        return ls_diag_set(d, LS_ERR_IO, cache, 0, 0, "cannot create the piglit cache: %s", strerror(errno));
+        return LS_OK; /* another process filled it while this one waited */
     char deb[2 * PATH_MAX];
     find_deb(cache, deb, sizeof deb);
     if (!deb[0]) {
@@ -234,16 +271,33 @@ void mesa_runner_piglit_dir(const char *cache, char *out, size_t n)
         closedir(dd);
 }
 
+static ls_status runner_cache_ensure_locked(const char *cache, mesa_runner_note_fn note, void *ctx,
+                                           ls_diag *d);
+
 ls_status mesa_runner_cache_ensure(const char *cache, mesa_runner_note_fn note, void *ctx, ls_diag *d)
 {
-    ls_status st = mesa_piglit_cache_ensure(cache, note, ctx, d);
-    if (st != LS_OK)
-        return st;
+    char stamp[PATH_MAX + 32];
+    snprintf(stamp, sizeof stamp, "%s/runner.stamp", cache);
+    if (access(stamp, R_OK) == 0)
+        return LS_OK;
+    int fd = cache_lock(cache, d);
+    if (fd < 0)
+        return LS_ERR_IO;
+    ls_status st = piglit_cache_ensure_locked(cache, note, ctx, d);
+    if (st == LS_OK)
+        st = runner_cache_ensure_locked(cache, note, ctx, d);
+    close(fd);
+    return st;
+}
+
+static ls_status runner_cache_ensure_locked(const char *cache, mesa_runner_note_fn note, void *ctx,
+                                           ls_diag *d)
+{
     char stamp[PATH_MAX + 32], dir[PATH_MAX + 32], deb[2 * PATH_MAX], msg[3 * PATH_MAX];
     snprintf(stamp, sizeof stamp, "%s/runner.stamp", cache);
     snprintf(dir, sizeof dir, "%s/runner", cache);
     if (access(stamp, R_OK) == 0)
-        return LS_OK;
+        return LS_OK; /* another process extracted it while this one waited */
     find_deb(cache, deb, sizeof deb);
     if (!deb[0])
         return ls_diag_set(d, LS_ERR_IO, cache, 0, 0, "no piglit_*.deb in the cache; run `cd %s && apt-get "
