@@ -40,6 +40,34 @@ static void find_deb(const char *cache, char *deb, size_t n)
         closedir(dd);
 }
 
+/* dpkg-deb --fsys-tarfile DEB | tar -x -C DIR TAR_ARGS (members, --wildcards,
+ * --exclude, -T LIST: given already quoted for the shell). False when there is
+ * no package, a path holds a quote, or the pipeline fails. */
+static bool deb_untar(const char *deb, const char *dir, const char *tar_args)
+{
+    if (!deb[0] || strchr(deb, '\'') || strchr(dir, '\''))
+        return false;
+    char cmd[6 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' %s", deb, dir, tar_args);
+    return system(cmd) == 0;
+}
+
+/* One of the cache's trees (the shader_tests, the runner): DIR created, DEB's
+ * members extracted into it with TAR_ARGS, then STAMP written so later calls
+ * find it done. WHAT names the tree in the diagnostic. */
+static ls_status extract_stamped(const char *deb, const char *dir, const char *tar_args, const char *stamp,
+                                 const char *what, ls_diag *d)
+{
+    if (mesa_piglit_make_dirs(dir))
+        return ls_diag_set(d, LS_ERR_IO, dir, 0, 0, "cannot create: %s", strerror(errno));
+    if (!deb_untar(deb, dir, tar_args))
+        return ls_diag_set(d, LS_ERR_IO, deb, 0, 0, "extracting %s failed (needs dpkg-deb and tar)", what);
+    FILE *f = fopen(stamp, "w");
+    if (f)
+        fclose(f);
+    return LS_OK;
+}
+
 /* Processes filling one cache take turns: an exclusive flock on CACHE/.lock
  * (a second `mesa piglit` waits while the first downloads and extracts,
  * then finds the stamps). Returns the descriptor to close, or -1 with d set. */
@@ -107,19 +135,10 @@ static ls_status piglit_cache_ensure_locked(const char *cache, mesa_piglit_note_
         snprintf(msg, sizeof msg, "extracting the GLSL 1.10/1.20 execution tests from %s", deb);
         note(ctx, msg);
     }
-    if (mesa_piglit_make_dirs(tree))
-        return ls_diag_set(d, LS_ERR_IO, tree, 0, 0, "cannot create: %s", strerror(errno));
-    char cmd[3 * PATH_MAX + 256];
-    snprintf(cmd, sizeof cmd,
-             "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' --wildcards "
-             "'*/spec/glsl-1.10/execution/*.shader_test' '*/spec/glsl-1.20/execution/*.shader_test'",
-             deb, tree);
-    if (strchr(deb, '\'') || strchr(tree, '\'') || system(cmd) != 0)
-        return ls_diag_set(d, LS_ERR_IO, deb, 0, 0, "extracting the tests failed (needs dpkg-deb and tar)");
-    FILE *f = fopen(stamp, "w");
-    if (f)
-        fclose(f);
-    return LS_OK;
+    return extract_stamped(deb, tree,
+                           "--wildcards '*/spec/glsl-1.10/execution/*.shader_test' "
+                           "'*/spec/glsl-1.20/execution/*.shader_test'",
+                           stamp, "the tests", d);
 }
 
 /* Append (path, the first name_len bytes of name). */
@@ -307,19 +326,9 @@ static ls_status runner_cache_ensure_locked(const char *cache, mesa_runner_note_
                  "from %s", deb);
         note(ctx, msg);
     }
-    if (mesa_piglit_make_dirs(dir))
-        return ls_diag_set(d, LS_ERR_IO, dir, 0, 0, "cannot create: %s", strerror(errno));
-    char cmd[3 * PATH_MAX + 256];
-    snprintf(cmd, sizeof cmd,
-             "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' --exclude='./usr/share/*' "
-             "--exclude='./usr/lib/*/piglit/generated_tests/spec/*'",
-             deb, dir);
-    if (strchr(deb, '\'') || strchr(dir, '\'') || system(cmd) != 0)
-        return ls_diag_set(d, LS_ERR_IO, deb, 0, 0, "extracting piglit's runner failed (needs dpkg-deb and tar)");
-    FILE *f = fopen(stamp, "w");
-    if (f)
-        fclose(f);
-    return LS_OK;
+    return extract_stamped(deb, dir,
+                           "--exclude='./usr/share/*' --exclude='./usr/lib/*/piglit/generated_tests/spec/*'",
+                           stamp, "piglit's runner", d);
 }
 
 ls_status mesa_runner_cache_extract(const char *cache, const char *const *paths, size_t n, size_t *extracted,
@@ -351,13 +360,13 @@ ls_status mesa_runner_cache_extract(const char *cache, const char *const *paths,
     ls_status st = LS_OK;
     if (*extracted) {
         find_deb(cache, deb, sizeof deb);
-        char msg[3 * PATH_MAX], cmd[6 * PATH_MAX];
+        char msg[3 * PATH_MAX], args[PATH_MAX + 64];
         if (note) {
             snprintf(msg, sizeof msg, "extracting %zu generated tests from %s", *extracted, deb);
             note(ctx, msg);
         }
-        snprintf(cmd, sizeof cmd, "dpkg-deb --fsys-tarfile '%s' | tar -x -C '%s' -T '%s'", deb, dir, list);
-        if (!deb[0] || strchr(deb, '\'') || strchr(dir, '\'') || system(cmd) != 0)
+        snprintf(args, sizeof args, "-T '%s'", list);
+        if (!deb_untar(deb, dir, args))
             st = ls_diag_set(d, LS_ERR_IO, deb[0] ? deb : cache, 0, 0,
                              "extracting the generated tests failed (needs dpkg-deb and tar)");
     }
