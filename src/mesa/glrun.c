@@ -64,17 +64,10 @@ static char *slurp(const char *path)
 
 static GLuint compile(GLenum type, const char *src, const char *what)
 {
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
+    char log[4096];
+    GLuint s = glrun_compile(type, 1, &src, log, sizeof log);
+    if (!s)
         fprintf(stderr, "lockstep-mesa-gl: %s: compile error:\n%s\n", what, log);
-        return 0;
-    }
     return s;
 }
 
@@ -141,53 +134,6 @@ static int set_uniform(GLuint prog, const char *spec)
             return 1;
         }
         return 0;
-    }
-    return 0;
-}
-
-/* EGL surfaceless display and a current GL 2.1 context. */
-int glrun_make_context(EGLDisplay *dpy_out, EGLContext *ctx_out)
-{
-    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    EGLDisplay dpy = get_display
-        ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
-        : EGL_NO_DISPLAY;
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
-        fprintf(stderr, "lockstep-mesa-gl: no EGL surfaceless display (0x%x)\n", eglGetError());
-        return 1;
-    }
-    static const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 2, EGL_CONTEXT_MINOR_VERSION, 1,
-                                      EGL_NONE};
-    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-        fprintf(stderr, "lockstep-mesa-gl: cannot make a GL 2.1 context (0x%x)\n", eglGetError());
-        return 1;
-    }
-    fprintf(stderr, "lockstep-mesa-gl: %s | GL_VERSION = %s\n",
-            (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
-
-    *dpy_out = dpy;
-    *ctx_out = ctx;
-    return 0;
-}
-
-/* A w×h framebuffer object (RGBA8, or RGBA32F) bound for drawing. */
-int glrun_make_fbo(int w, int h, int use_float)
-{
-    GLuint tex, fbo;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexImage2D(GL_TEXTURE_2D, 0, use_float ? GL_RGBA32F_ARB : GL_RGBA8, w, h, 0, GL_RGBA,
-                 use_float ? GL_FLOAT : GL_UNSIGNED_BYTE, NULL);
-    glGenFramebuffers(1, &fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        fprintf(stderr, "lockstep-mesa-gl: framebuffer incomplete\n");
-        return 1;
     }
     return 0;
 }
@@ -315,12 +261,8 @@ int main(int argc, char **argv)
     glAttachShader(prog, vs);
     glAttachShader(prog, fs);
     glBindAttribLocation(prog, 0, "pos");
-    glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+    char log[4096];
+    if (!glrun_link(prog, log, sizeof log)) {
         fprintf(stderr, "lockstep-mesa-gl: link error:\n%s\n", log);
         return 1;
     }
@@ -385,9 +327,7 @@ int main(int argc, char **argv)
         double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
         printf("draw_seconds %.9f cpu_seconds %.9f\n", sec / repeat, cpu / repeat);
     }
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(dpy, ctx);
-    eglTerminate(dpy);
+    glrun_free_context(dpy, ctx);
     free(fs_src);
     free(vs_src);
     return rc;

@@ -3,11 +3,26 @@
 #ifndef LOCKSTEP_MESA_GLRUN_H
 #define LOCKSTEP_MESA_GLRUN_H
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <EGL/egl.h>
 
+/* The GL plumbing (glrun_gl.c; test GL programs link it too). GL types as
+ * their C types: GLenum, GLuint = unsigned; GLsizei = int. */
 /* EGL surfaceless display and a current GL 2.1 context; 0 on success. */
 int glrun_make_context(EGLDisplay *dpy, EGLContext *ctx);
+/* Release what glrun_make_context made. */
+void glrun_free_context(EGLDisplay dpy, EGLContext ctx);
+/* A shader of type from nsrc strings: its name, or 0 with the info log in
+ * log (logsize bytes). */
+unsigned glrun_compile(unsigned type, int nsrc, const char *const *srcs, char *log, size_t logsize);
+/* Link prog: true, or false with the info log in log. */
+bool glrun_link(unsigned prog, char *log, size_t logsize);
+/* A 2D texture bound on the active unit: MIN and MAG filter `filter`, WRAP_S
+ * and WRAP_T `wrap` (0: GL's default left alone), level 0 from px (NULL:
+ * storage only). Returns its name. */
+unsigned glrun_texture_2d(int w, int h, unsigned internal, unsigned format, unsigned type, unsigned filter,
+                          unsigned wrap, const void *px);
 /* A w×h framebuffer object (RGBA8, or RGBA32F when use_float) bound for
  * drawing; 0 on success. */
 int glrun_make_fbo(int w, int h, int use_float);

@@ -41,17 +41,11 @@ static GLuint compile_text(GLenum type, const char *src, int version, const char
     if (!strstr(src, "#version"))
         snprintf(head, sizeof head, "#version %d\n", version);
     const char *srcs[2] = {head, src};
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 2, srcs, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
+    char log[2048];
+    GLuint s = glrun_compile(type, 2, srcs, log, sizeof log);
+    if (!s) {
         one_line(log);
         printf("fail: %s shader does not compile: %s\n", what, log);
-        return 0;
     }
     return s;
 }
@@ -396,25 +390,6 @@ static void tex_parameter(const piglit_cmd *c)
         glTexParameteri(target, pname, c->iv[2]);
 }
 
-int glrun_write_pixels(const char *path, int w, int h)
-{
-    size_t n = (size_t)w * (size_t)h * 4;
-    float *px = malloc(n * sizeof *px);
-    if (!px)
-        return 1;
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_FLOAT, px);
-    FILE *f = fopen(path, "wb");
-    int rc = 0;
-    if (!f || fwrite(px, sizeof *px, n, f) != n) {
-        fprintf(stderr, "lockstep-mesa-gl: %s: cannot write\n", path);
-        rc = 1;
-    }
-    if (f)
-        fclose(f);
-    free(px);
-    return rc;
-}
-
 /* varying_prefix: llvmpipe's varying pass (assumption piglit-varyings): the
  * test's vertex shaders with piglit_varying_fs as the fragment shader, into
  * RGBA32F; after each `draw rect` k (cleared to 0 first) the pixels go to
@@ -451,12 +426,8 @@ static int run(const piglit_test *t, const char *out, const char *varying_prefix
             return 1;
         glAttachShader(prog, fs);
     }
-    glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+    char log[2048];
+    if (!glrun_link(prog, log, sizeof log)) {
         one_line(log);
         printf("fail: link error: %s\n", log);
         return 1;

@@ -167,14 +167,7 @@ static int texture(GLuint prog, const char *spec, int unit)
         return 1;
     }
     glActiveTexture((GLenum)(GL_TEXTURE0 + unit));
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, (GLint)filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, (GLint)wrap);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, (GLint)wrap);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glrun_texture_2d(w, h, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, filter, wrap, px);
     free(px);
     GLint loc = glGetUniformLocation(prog, name);
     if (loc < 0)

@@ -11,8 +11,6 @@
  *      vertex-interpolated alpha, blended with SRC_ALPHA, ONE_MINUS_SRC_ALPHA.
  * Writes the W x H RGBA float pixels (bottom row first) to argv[1].
  * Usage: tex_scene_gl OUT.bin [W H]. Exit 77 when no GL context. */
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -20,16 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mesa/glrun.h" /* the GL plumbing of lockstep-mesa-gl (src/mesa/glrun_gl.c) */
+
 static GLuint compile(GLenum kind, const char *src)
 {
-    GLuint s = glCreateShader(kind);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
+    char log[2048];
+    GLuint s = glrun_compile(kind, 1, &src, log, sizeof log);
+    if (!s) {
         fprintf(stderr, "tex_scene_gl: compile error: %s\n", log);
         exit(1);
     }
@@ -44,10 +39,8 @@ static GLuint program(const char *vs, const char *fs)
     glBindAttribLocation(p, 0, "pos");
     glBindAttribLocation(p, 1, "tc");
     glBindAttribLocation(p, 2, "a");
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
+    char log[2048];
+    if (!glrun_link(p, log, sizeof log)) {
         fprintf(stderr, "tex_scene_gl: link error\n");
         exit(1);
     }
@@ -66,14 +59,7 @@ static GLuint texture(int w, int h, uint32_t seed, GLenum filter, GLenum wrap)
         seed ^= seed << 5;
         t[i] = (unsigned char)(seed >> 24);
     }
-    GLuint id;
-    glGenTextures(1, &id);
-    glBindTexture(GL_TEXTURE_2D, id);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, (GLint)filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, (GLint)wrap);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, (GLint)wrap);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, t);
+    GLuint id = glrun_texture_2d(w, h, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, filter, wrap, t);
     free(t);
     return id;
 }
@@ -95,26 +81,11 @@ int main(int argc, char **argv)
     if (argc < 2)
         return 2;
     int w = argc > 3 ? atoi(argv[2]) : 32, h = argc > 3 ? atoi(argv[3]) : 32;
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
+    EGLDisplay dpy;
+    EGLContext ctx;
+    if (glrun_make_context(&dpy, &ctx))
         return 77;
-    static const EGLint cfg_attr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    EGLConfig cfg;
-    EGLint n = 0;
-    eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n);
-    EGLContext ctx = eglCreateContext(dpy, n ? cfg : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, NULL);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx))
-        return 77;
-    GLuint fbtex, fbo;
-    glGenTextures(1, &fbtex);
-    glBindTexture(GL_TEXTURE_2D, fbtex);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
-    glGenFramebuffers(1, &fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, fbtex, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    if (glrun_make_fbo(w, h, 0))
         return 1;
     static const char *vs = "#version 110\n"
                             "attribute vec2 pos; attribute vec2 tc; attribute float a;\n"
@@ -153,14 +124,8 @@ int main(int argc, char **argv)
     quad(-0.5f, -0.5f, 0.5f, 0.5f, 0, 0, 1, 1, 0.1f, 0.9f);
     glDisable(GL_BLEND);
     glFinish();
-    float *px = malloc((size_t)w * (size_t)h * 4 * sizeof *px);
-    if (!px)
+    if (glrun_write_pixels(argv[1], w, h))
         return 1;
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_FLOAT, px);
-    FILE *f = fopen(argv[1], "wb");
-    if (!f || fwrite(px, sizeof *px, (size_t)w * (size_t)h * 4, f) != (size_t)w * (size_t)h * 4)
-        return 1;
-    fclose(f);
-    free(px);
+    glrun_free_context(dpy, ctx);
     return 0;
 }
