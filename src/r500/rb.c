@@ -573,6 +573,11 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
         sf->mask = (indep_mask ? chmask >> (4 * t) : chmask) & 0xfu;
         sf->mem = m ? m->color[t] : NULL;
         sf->size = m ? m->color_size[t] : 0;
+        /* no memory and every component masked: no colour buffer to write
+         * (the kernel's r100_cs_track_check needs none when the channel
+         * mask is 0: a depth-only draw) */
+        if (!sf->mem && sf->mask == 0)
+            continue;
         size_t off = (size_t)s->reg[R500_RB_RB3D_COLOROFFSET0 + t] & ~(size_t)31;
         uint32_t pitchv = s->reg[pr];
         size_t pitch = pitchv & 0x3ffeu;
