@@ -8,6 +8,9 @@
 
 #include "base/buf.h"
 #include "lockstep/r500_pvs.h"
+#ifdef LOCKSTEP_HAVE_JIT
+#include "lockstep/r500_pvs_jit.h"
+#endif
 
 static double now(void)
 {
@@ -34,9 +37,45 @@ static int bench(const char *name, const char *src, unsigned nverts)
     r500_pvs_options_default(&o);
     r500_pvs_state *st = calloc(1, sizeof *st);
     r500_pvs_stats stats = {0};
-    /* the batch entry point: the program decoded once for all vertices */
+    /* the batch entry point: the program decoded once for all vertices;
+     * engine interp, then (with LLVM) engine jit after one compiling run */
     enum { BATCH = 256 };
     r500_pvs_state *batch = calloc(BATCH, sizeof *batch);
+    double dtj = 0, jsum = 0;
+#ifdef LOCKSTEP_HAVE_JIT
+    r500_pvs_jit *jit = r500_pvs_jit_new();
+    r500_pvs_options oj = o;
+    oj.jit = r500_pvs_jit_ops(jit);
+    oj.engine = R500_ENGINE_JIT;
+    for (int pass = 0; pass < 2; pass++) {
+        double tj = now();
+        jsum = 0;
+        for (unsigned v0 = 0; v0 < nverts; v0 += BATCH) {
+            unsigned nb = nverts - v0 < BATCH ? nverts - v0 : BATCH;
+            for (unsigned k = 0; k < nb; k++) {
+                batch[k].input[0][0] = (float)(v0 + k) * 1e-3f;
+                batch[k].input[0][1] = 1.0f;
+                batch[k].input[0][2] = 2.0f;
+                batch[k].input[0][3] = 1.0f;
+            }
+            ls_diag d;
+            if (r500_pvs_run_vertices(p.words, p.count, 0, p.count - 1, (const float(*)[4])consts,
+                                      NULL, &oj, batch, nb, NULL, NULL, &d) != LS_OK) {
+                fprintf(stderr, "bench_pvs: %s faults (jit): %s\n", name, d.msg);
+                return 1;
+            }
+            for (unsigned k = 0; k < nb; k++)
+                jsum += batch[k].out[0][0];
+            if (pass == 0)
+                break; /* the compiling run */
+        }
+        dtj = now() - tj;
+    }
+    r500_pvs_jit_counts jc;
+    r500_pvs_jit_get_counts(jit, &jc);
+    r500_pvs_jit_free(jit);
+    memset(batch, 0, BATCH * sizeof *batch);
+#endif
     double tb = now(), bsum = 0;
     for (unsigned v0 = 0; v0 < nverts; v0 += BATCH) {
         unsigned nb = nverts - v0 < BATCH ? nverts - v0 : BATCH;
@@ -76,6 +115,14 @@ static int bench(const char *name, const char *src, unsigned nverts)
            "(%.1f Minstructions/s), %.2f Mvertices/s in batches of %d (checksums %g %g)\n",
            name, nverts, p.count, nverts / dt * 1e-6, (double)stats.issued / dt * 1e-6,
            nverts / dtb * 1e-6, BATCH, sum, bsum);
+#ifdef LOCKSTEP_HAVE_JIT
+    printf("bench_pvs: %-10s engine interp %.2f Mvertices/s, engine jit %.2f Mvertices/s in "
+           "batches of %d (%.1fx; compile %.3f s; checksums %g %g)\n",
+           name, nverts / dtb * 1e-6, nverts / dtj * 1e-6, BATCH, dtb / dtj,
+           jc.compile_seconds, bsum, jsum);
+#else
+    (void)dtj, (void)jsum;
+#endif
     free(st);
     r500_pvs_program_free(&p);
     return 0;

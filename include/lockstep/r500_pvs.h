@@ -209,6 +209,8 @@ typedef enum r500_pvs_me_b { R500_PVS_ME_B_SRC2, R500_PVS_ME_B_SRC1 } r500_pvs_m
 typedef enum r500_pvs_zta { R500_PVS_ZTA_LEGACY, R500_PVS_ZTA_IEEE } r500_pvs_zta;
 typedef enum r500_pvs_minmax { R500_PVS_MINMAX_SECOND, R500_PVS_MINMAX_NUMBER } r500_pvs_minmax;
 
+struct r500_pvs_engine_ops;
+
 typedef struct r500_pvs_options {
     r500_exec_options math;   /* shared with the fragment unit: rcp-zero, rsq-negative, ln2-zero, clamp-nan */
     r500_pvs_sincos sincos;   /* "vs-sincos-range": clamp | full */
@@ -222,6 +224,12 @@ typedef struct r500_pvs_options {
     unsigned outputs;         /* "vs-outputs" */
     unsigned fc_depth;        /* "vs-fc-depth": loop + subroutine nesting */
     uint64_t watchdog;        /* "vs-watchdog": instructions issued per vertex */
+    /* Which engine r500_pvs_run_vertices uses ("engine": interp | jit;
+     * docs/r500-jit.md, "The vertex JIT"). Both give the same bits; default
+     * interp. jit: the hook below, liblockstep_jit's r500_pvs_jit_ops(),
+     * installed by the caller (the core library never links LLVM). */
+    r500_engine engine;
+    const struct r500_pvs_engine_ops *jit;
 } r500_pvs_options;
 
 void r500_pvs_options_default(r500_pvs_options *o);
@@ -275,12 +283,34 @@ ls_status r500_pvs_run(const uint32_t *words, size_t count, size_t first, size_t
                        r500_pvs_state *st, r500_pvs_stats *stats, ls_diag *d);
 
 /* The same for nverts vertices (states[0..nverts-1]), the program decoded
- * once. Stops at the first vertex that faults (its index in *fault_vertex). */
+ * once, with the engine o->engine names (engine jit: o->jit). Stops at the
+ * first vertex that faults (its index in *fault_vertex). */
 ls_status r500_pvs_run_vertices(const uint32_t *words, size_t count, size_t first, size_t last,
                                 const float (*consts)[4], const r500_pvs_fc *fc,
                                 const r500_pvs_options *o, r500_pvs_state *states,
                                 size_t nverts, size_t *fault_vertex, r500_pvs_stats *stats,
                                 ls_diag *d);
+
+/* The same with the interpreter whatever o->engine says (what an engine
+ * falls back to for a program it does not compile). */
+ls_status r500_pvs_run_vertices_interp(const uint32_t *words, size_t count, size_t first,
+                                       size_t last, const float (*consts)[4],
+                                       const r500_pvs_fc *fc, const r500_pvs_options *o,
+                                       r500_pvs_state *states, size_t nverts,
+                                       size_t *fault_vertex, r500_pvs_stats *stats, ls_diag *d);
+
+/* An engine other than the interpreter for r500_pvs_run_vertices, reached
+ * only through r500_pvs_options.jit (liblockstep_jit: r500_pvs_jit_ops(),
+ * include/lockstep/r500_pvs_jit.h). run_vertices has r500_pvs_run_vertices'
+ * contract and results, bit for bit. */
+typedef struct r500_pvs_engine_ops {
+    ls_status (*run_vertices)(const struct r500_pvs_engine_ops *self, const uint32_t *words,
+                              size_t count, size_t first, size_t last, const float (*consts)[4],
+                              const r500_pvs_fc *fc, const r500_pvs_options *o,
+                              r500_pvs_state *states, size_t nverts, size_t *fault_vertex,
+                              r500_pvs_stats *stats, ls_diag *d);
+    void *state; /* the engine's own (its compile cache) */
+} r500_pvs_engine_ops;
 
 /* ---- one vertex from text settings (src/r500/pvs_args.c) -------------------- */
 

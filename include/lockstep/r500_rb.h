@@ -205,6 +205,7 @@ typedef enum { R500_RBO_ROUND_NEAREST, R500_RBO_ROUND_TRUNCATE } r500_rbo_round;
 typedef enum { R500_RBO_BLEND_QUANTIZED, R500_RBO_BLEND_FLOAT } r500_rbo_blend;
 typedef enum { R500_RBO_DITHER_DIRECT, R500_RBO_DITHER_REGISTER } r500_rbo_dither;
 typedef enum { R500_RBO_DISCARD_IGNORE, R500_RBO_DISCARD_REGISTER } r500_rbo_discard;
+typedef enum { R500_RBO_PITCH_DROP, R500_RBO_PITCH_WRAP } r500_rbo_pitch;
 typedef struct r500_rb_options {
     r500_rbo_round round;     /* "rb-round": float -> fixed-point components */
     r500_rbo_round z_round;   /* "rb-z-round": depth -> Z16 / Z24 */
@@ -215,6 +216,8 @@ typedef struct r500_rb_options {
                                  1 for C3 (alpha), else 0 */
     r500_txo_tile_order tile_order; /* "tx-tile-order", shared with the texture units:
                                        a buffer is laid out one way for both */
+    r500_rbo_pitch beyond_pitch;    /* "rb-beyond-pitch": pixels right of a buffer's pitch
+                                       (a scissor wider than COLORPITCH/DEPTHPITCH) */
 } r500_rb_options;
 void r500_rb_options_default(r500_rb_options *o);
 ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *value,
@@ -254,6 +257,8 @@ typedef struct r500_rb_surface {
     unsigned mask;        /* channel mask, bit k = component Ck */
     r500_rb_pixfmt pf;    /* colour: the component layout */
     r500_txu layout;      /* the addressing (one level), shared with src/r500/txu.c */
+    int cols;             /* pixels per row it takes: the width, or the pitch when
+                             narrower and rb-beyond-pitch is drop */
     uint8_t *mem;
     size_t size;
 } r500_rb_surface;
@@ -263,6 +268,7 @@ typedef struct r500_rb {
     r500_rb_state s;
     r500_rb_options opt;
     int width, height;
+    int cols; /* pixels at x >= cols are dropped: the narrowest active surface's cols */
     r500_rb_surface cb[R500_RB_TARGETS];
     r500_rb_surface zb;
     float constant[4];     /* blend constant per component C0..C3 of target 0 */
@@ -289,6 +295,7 @@ typedef struct r500_rb_quad {
 
 typedef struct r500_rb_stats {
     uint64_t pixels_in;      /* covered pixels handed over */
+    uint64_t beyond_pitch;   /* removed: right of a buffer's pitch (rb-beyond-pitch drop) */
     uint64_t alpha_failed;   /* removed by the alpha test */
     uint64_t stencil_failed; /* removed by the stencil test */
     uint64_t depth_failed;   /* removed by the depth test */

@@ -59,8 +59,8 @@ static void hang(mesa_submit_result *r, const mesa_exec_draw *dr, const ls_diag 
  * RB3D_COLOROFFSETn, ZB_DEPTHOFFSET relocations), so that texture reads see
  * what the draws before wrote and colour and depth writes land in the
  * buffers. The frame's size is the largest scissor (mesa_exec_target_size);
- * each draw is clipped to its own. A draw without a colour-buffer
- * relocation writes nothing; a draw the back end or the pipeline cannot run
+ * each draw is clipped to its own. A draw with neither a colour- nor a
+ * depth-buffer relocation writes nothing; a draw the back end or the pipeline cannot run
  * counts as stopped; a draw whose vertex or fragment program runs past the
  * watchdog hangs the ring there: the draws after it do not run. */
 static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,

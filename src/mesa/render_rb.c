@@ -16,9 +16,14 @@ ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t
                             const r500_rb_options *o, ls_diag *d)
 {
     t->bound = false;
-    if (!dr->frag || dr->cb_reloc[0] < 0 || (size_t)dr->cb_reloc[0] >= nbos ||
-        !bo_mem[dr->cb_reloc[0]])
-        return LS_OK; /* no colour buffer: the plain store */
+    bool cb = dr->cb_reloc[0] >= 0 && (size_t)dr->cb_reloc[0] < nbos && bo_mem[dr->cb_reloc[0]];
+    bool zb = dr->zb_reloc >= 0 && (size_t)dr->zb_reloc < nbos && bo_mem[dr->zb_reloc];
+    /* A depth-only draw (a framebuffer without colour buffers: r300 emits
+     * no RB3D_COLOROFFSET relocation and RB3D_COLOR_CHANNEL_MASK 0, which
+     * the kernel accepts, r100_cs_track_check's num_cb = 0) binds its depth
+     * buffer alone. Neither buffer: the plain store. */
+    if (!dr->frag || (!cb && !zb))
+        return LS_OK;
     const mesa_cs_state *fs = &dr->frag->state;
     r500_rb_state s;
     r500_rb_state_from_regfile(&s, fs->reg, fs->written, MESA_CS_NREGS);

@@ -79,6 +79,16 @@ ls_status r500_pvs_options_set(r500_pvs_options *o, const char *name, const char
         o->minmax = (r500_pvs_minmax)k;
         return LS_OK;
     }
+    if (!strcmp(name, "engine")) { /* docs/r500-jit.md, "The vertex JIT" */
+        if ((k = pick2(value, "interp", "jit")) < 0)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "%s: expected interp or jit", name);
+        if (k == 1 && !o->jit)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                               "engine jit: not available (built without LLVM, or the caller "
+                               "did not install r500_pvs_jit_ops(); docs/r500-jit.md)");
+        o->engine = (r500_engine)k;
+        return LS_OK;
+    }
     if (!strcmp(name, "vs-watchdog")) {
         char *end;
         unsigned long long v = strtoull(value, &end, 0);
@@ -825,6 +835,24 @@ ls_status r500_pvs_run_vertices(const uint32_t *words, size_t count, size_t firs
                                 const r500_pvs_options *o, r500_pvs_state *states,
                                 size_t nverts, size_t *fault_vertex, r500_pvs_stats *stats,
                                 ls_diag *d)
+{
+    if (o->engine == R500_ENGINE_JIT) {
+        if (!o->jit)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                               "engine jit: not installed in the vertex options "
+                               "(r500_pvs_jit_ops(), docs/r500-jit.md)");
+        return o->jit->run_vertices(o->jit, words, count, first, last, consts, fc, o, states,
+                                    nverts, fault_vertex, stats, d);
+    }
+    return r500_pvs_run_vertices_interp(words, count, first, last, consts, fc, o, states, nverts,
+                                        fault_vertex, stats, d);
+}
+
+ls_status r500_pvs_run_vertices_interp(const uint32_t *words, size_t count, size_t first,
+                                       size_t last, const float (*consts)[4],
+                                       const r500_pvs_fc *fc, const r500_pvs_options *o,
+                                       r500_pvs_state *states, size_t nverts,
+                                       size_t *fault_vertex, r500_pvs_stats *stats, ls_diag *d)
 {
     /* pre-decode once (DESIGN.md: "pre-decode a program once") */
     r500_pvs_inst *dec = count ? malloc(count * sizeof *dec) : NULL;

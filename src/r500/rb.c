@@ -107,7 +107,7 @@ void r500_rb_state_from_regfile(r500_rb_state *s, const uint32_t *reg, const uin
 
 const char *const r500_rb_option_names[] = {"rb-round",   "rb-z-round",     "rb-blend-src",
                                             "rb-dither",  "rb-discard",     "rb-dst-missing",
-                                            "tx-tile-order", NULL};
+                                            "tx-tile-order", "rb-beyond-pitch", NULL};
 
 void r500_rb_options_default(r500_rb_options *o)
 {
@@ -119,6 +119,7 @@ void r500_rb_options_default(r500_rb_options *o)
     o->discard = R500_RBO_DISCARD_IGNORE;
     o->dst_missing_one = true;
     o->tile_order = R500_TXO_TILE_ROW_MAJOR;
+    o->beyond_pitch = R500_RBO_PITCH_DROP;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -138,6 +139,7 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
     static const char *const disc[] = {"ignore", "register", NULL};
     static const char *const miss[] = {"zero", "alpha-one", NULL};
     static const char *const tile[] = {"row-major", "column-major", NULL};
+    static const char *const beyond[] = {"drop", "wrap", NULL};
     const char *const *names = NULL;
     int k = -1;
     if (!name || !value)
@@ -154,6 +156,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         names = miss;
     else if (strcmp(name, "tx-tile-order") == 0)
         names = tile;
+    else if (strcmp(name, "rb-beyond-pitch") == 0)
+        names = beyond;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown render backend option '%s'", name);
     if ((k = pick(value, names)) < 0) {
@@ -177,6 +181,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         o->discard = (r500_rbo_discard)k;
     else if (names == miss)
         o->dst_missing_one = k == 1;
+    else if (names == beyond)
+        o->beyond_pitch = (r500_rbo_pitch)k;
     else
         o->tile_order = (r500_txo_tile_order)k;
     return LS_OK;
@@ -412,10 +418,18 @@ static ls_status bind_layout(r500_rb_surface *sf, unsigned bpp, size_t offset, s
                            "%s: %s tiling (macro %u, micro %u) does not exist for %u-byte pixels "
                            "(r300_texture_desc.c tile table)",
                            pitchreg, what, macro, micro, bpp);
-    if (pitch < (size_t)width)
-        return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
-                           "%s: pitch %zu pixels is below the %d-pixel width of the target",
-                           pitchreg, pitch, width);
+    /* The buffer has no width register, only a pitch (rb3d_colorpitch.txt,
+     * zb_depthpitch.txt); r300's CBZB clear scissors align(width, 64)
+     * pixels (r300_texture.c cbzb_width), which can pass the pitch. Pixels
+     * right of the pitch: option rb-beyond-pitch (docs/assumptions.md).
+     * drop: they are not written, so the buffer is `pitch` pixels wide;
+     * wrap: they land where the address arithmetic puts them (the next
+     * row's or tile row's start), inside the buffer or refused below. */
+    if (pitch == 0)
+        return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0, "%s: pitch 0", pitchreg);
+    int cols = width;
+    if (pitch < (size_t)width && o->beyond_pitch == R500_RBO_PITCH_DROP)
+        cols = (int)pitch;
     if (!macro && !micro) {
         tw = 1;
         th = 1;
@@ -425,8 +439,16 @@ static ls_status bind_layout(r500_rb_surface *sf, unsigned bpp, size_t offset, s
                            "%s: pitch %zu pixels is not a multiple of the %u-pixel tile", pitchreg,
                            pitch, tw);
     size_t rows = ((size_t)height + th - 1) / th * th;
-    size_t need = (macro || micro) ? rows * pitch * bpp
-                                   : ((size_t)(height - 1) * pitch + (size_t)width) * bpp;
+    size_t need = ((size_t)(height - 1) * pitch + (size_t)cols) * bpp;
+    if (macro || micro) {
+        /* whole tile rows; a row wider than the pitch (wrap) reaches into
+         * the tiles after the last tile row's first pitch/tw */
+        size_t per_row = pitch / tw, tile_bytes = (size_t)tw * th * bpp;
+        size_t last = (rows / th - 1) * per_row + ((size_t)cols - 1) / tw + 1;
+        need = rows * pitch * bpp;
+        if (last * tile_bytes > need)
+            need = last * tile_bytes;
+    }
     if (!sf->mem || offset > sf->size || need > sf->size - offset)
         return ls_diag_set(d, LS_ERR_RANGE, NULL, 0, 0,
                            "%s needs bytes up to %zu (%s = 0x%zx, %s: pitch %zu, %dx%d pixels "
@@ -455,6 +477,7 @@ static ls_status bind_layout(r500_rb_surface *sf, unsigned bpp, size_t offset, s
     t->lv[0].pitch = pitch;
     t->lv[0].rows = rows;
     t->lv[0].layer = rows * pitch * bpp;
+    sf->cols = cols;
     return LS_OK;
 }
 
@@ -550,6 +573,11 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
         sf->mask = (indep_mask ? chmask >> (4 * t) : chmask) & 0xfu;
         sf->mem = m ? m->color[t] : NULL;
         sf->size = m ? m->color_size[t] : 0;
+        /* no memory and every component masked: no colour buffer to write
+         * (the kernel's r100_cs_track_check needs none when the channel
+         * mask is 0: a depth-only draw) */
+        if (!sf->mem && sf->mask == 0)
+            continue;
         size_t off = (size_t)s->reg[R500_RB_RB3D_COLOROFFSET0 + t] & ~(size_t)31;
         uint32_t pitchv = s->reg[pr];
         size_t pitch = pitchv & 0x3ffeu;
@@ -607,6 +635,15 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
             return st;
         z->active = true;
     }
+    /* rb-beyond-pitch drop: a pixel right of any bound buffer's pitch is
+     * written to none of them (it goes no further than the scissor would
+     * let it) */
+    rb->cols = width;
+    for (unsigned t = 0; t < R500_RB_TARGETS; t++)
+        if (rb->cb[t].active && rb->cb[t].cols < rb->cols)
+            rb->cols = rb->cb[t].cols;
+    if (rb->zb.active && rb->zb.cols < rb->cols)
+        rb->cols = rb->zb.cols;
     return LS_OK;
 }
 

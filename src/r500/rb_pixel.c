@@ -292,6 +292,10 @@ void r500_rb_pixel_write(const r500_rb *rb, const r500_rb_pixel *px, r500_rb_sta
     if (x < 0 || y < 0 || x >= rb->width || y >= rb->height)
         return;
     stats->pixels_in++;
+    if (x >= rb->cols) { /* right of a buffer's pitch, rb-beyond-pitch drop (rb.c) */
+        stats->beyond_pitch++;
+        return;
+    }
     /* FG: alpha test on target 0's alpha (fg_alpha_func.txt) */
     if (!alpha_test(rb, color[0][3])) {
         stats->alpha_failed++;

@@ -216,6 +216,35 @@ else
     "$P/tests/spec/glsl-1.10/execution/glsl-fs-if-nested-loop.shader_test" -auto -fbo
   same_as_draw "$work/same" "shader_runner"
   echo "shader_runner: pass; $ncmp buffer objects identical to r500 draw's"
+  # r300 clears a 160x160 macro-tiled buffer with the CBZB clear, whose
+  # scissor is align(160, 64) = 192 pixels wide, past the 160-pixel pitch
+  # (r300_texture.c cbzb_width; docs/assumptions.md rb-beyond-pitch): the
+  # draw runs and every pixel of the buffer holds the clear colour
+  cat >"$work/clear160.shader_test" <<'EOT'
+[require]
+GLSL >= 1.10
+SIZE 160 160
+
+[vertex shader passthrough]
+
+[fragment shader]
+void main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }
+
+[test]
+clear color 0.2 0.4 0.6 1.0
+clear
+probe all rgba 0.2 0.4 0.6 1.0
+draw rect -1 -1 1 1
+probe rect rgba (0, 0, 80, 80) (0.0, 1.0, 0.0, 1.0)
+probe rect rgba (80, 0, 80, 160) (0.2, 0.4, 0.6, 1.0)
+probe rect rgba (0, 80, 80, 80) (0.2, 0.4, 0.6, 1.0)
+EOT
+  run env LD_LIBRARY_PATH="$P/lib" "$L" mesa exec -- "$P/bin/shader_runner" \
+    "$work/clear160.shader_test" -auto -fbo
+  has 'PIGLIT: {"result": "pass" }' "shader_runner, a clear wider than the pitch"
+  grep -q "refused\|lockup\|not executed" "$work/out" &&
+    bad "shader_runner, a clear wider than the pitch: a refused, hung or stopped draw"
+  echo "shader_runner: a 160x160 clear (192-pixel CBZB scissor): pass"
 fi
 [ $fail -eq 0 ] && echo "live device: all checks passed"
 exit $fail

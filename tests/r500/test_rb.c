@@ -873,6 +873,95 @@ static void test_options(void **st)
     }
 }
 
+/* rb-beyond-pitch: a target wider than its pitch (r300's CBZB clear scissors
+ * align(width, 64) pixels, r300_texture.c cbzb_width). Expected bytes are
+ * placed by hand: linear rows of `pitch` pixels; in a macro tile of 32x16
+ * 4-byte pixels, micro tiles of 4x2 pixels, 32 bytes each, 8 to a row. */
+static void test_beyond_pitch(void **st)
+{
+    (void)st;
+    r500_rb_state s;
+    r500_rb_state_init(&s);
+    set_target(&s, 0, out_fmt(0, SB, SG, SR, SA, 0), R500_CB_ARGB8888, 4, 0, 0);
+    uint8_t mem[64];
+    r500_rb_memory m = {.color = {mem}, .color_size = {sizeof mem}};
+    r500_rb_options o;
+    r500_rb rb;
+    ls_diag d;
+    r500_rb_stats stats;
+    uint8_t want[64], px[4];
+    for (int mode = 0; mode < 2; mode++) {
+        r500_rb_options_default(&o);
+        if (mode)
+            assert_int_equal(r500_rb_options_set(&o, "rb-beyond-pitch", "wrap", &d), LS_OK);
+        else
+            assert_int_equal(o.beyond_pitch, R500_RBO_PITCH_DROP); /* the default */
+        memset(mem, 0xee, sizeof mem);
+        memset(want, 0xee, sizeof want);
+        memset(&stats, 0, sizeof stats);
+        /* a 6x2 target over a pitch of 4 */
+        assert_int_equal(r500_rb_bind(&rb, &s, &m, 6, 2, &o, &d), LS_OK);
+        for (int y = 0; y < (mode ? 1 : 2); y++)
+            for (int x = 0; x < 6; x++) {
+                const float c[4] = {(float)x / 8, (float)y / 4, 0.5f, 1};
+                r500_rb_quad q = {.x = {x}, .y = {y}, .mask = 1};
+                memcpy(q.color[0][0], c, sizeof c);
+                r500_rb_quad_write(&rb, &q, &stats);
+                p_bgra8(c, px);
+                /* drop: (x, y) at byte 16 y + 4 x for x < 4 only; wrap
+                 * (row 0 only): (4, 0) and (5, 0) at bytes 16 and 20, where
+                 * row 1 starts */
+                if (mode || x < 4)
+                    memcpy(want + 16 * y + 4 * x, px, 4);
+            }
+        assert_memory_equal(mem, want, sizeof mem);
+        assert_int_equal(stats.beyond_pitch, mode ? 0 : 4);
+        assert_int_equal(stats.pixels_written, mode ? 6 : 8);
+        /* the bytes a 6x2 target needs: drop 32 (two rows of 4), wrap 40
+         * ((2 - 1) * 4 + 6 pixels) */
+        m.color_size[0] = 36;
+        ls_status got = r500_rb_bind(&rb, &s, &m, 6, 2, &o, &d);
+        assert_int_equal(got, mode ? LS_ERR_RANGE : LS_OK);
+        if (mode)
+            assert_non_null(strstr(d.msg, "needs bytes up to 40"));
+        m.color_size[0] = sizeof mem;
+    }
+
+    /* macro- and micro-tiled 32x16 pixels of 4 bytes (one 2 KB macro tile
+     * per pitch), drawn 64 wide: the CBZB clear of a 32-pixel-wide buffer */
+    static uint8_t big[4096];
+    r500_rb_memory mb = {.color = {big}, .color_size = {sizeof big}};
+    set_target(&s, 0, out_fmt(0, SB, SG, SR, SA, 0), R500_CB_ARGB8888, 32, 1, 1);
+    for (int mode = 0; mode < 2; mode++) {
+        r500_rb_options_default(&o);
+        o.beyond_pitch = mode ? R500_RBO_PITCH_WRAP : R500_RBO_PITCH_DROP;
+        memset(big, 0, sizeof big);
+        assert_int_equal(r500_rb_bind(&rb, &s, &mb, 64, 16, &o, &d), LS_OK);
+        const float c[4] = {0.25f, 0.5f, 0.75f, 1};
+        p_bgra8(c, px);
+        /* (5, 3): micro tile (1, 1) = the 9th of the macro tile, pixel (1, 1)
+         * of it: 9 * 32 + (4 + 1) * 4 = 308; (37, 3) is the same pixel of
+         * the second macro tile: 2048 + 308 under wrap */
+        int xs[2] = {5, 37};
+        for (int i = 0; i < 2; i++) {
+            r500_rb_quad q = {.x = {xs[i]}, .y = {3}, .mask = 1};
+            memcpy(q.color[0][0], c, sizeof c);
+            r500_rb_quad_write(&rb, &q, NULL);
+        }
+        assert_memory_equal(big + 308, px, 4);
+        uint8_t zero[4] = {0};
+        assert_memory_equal(big + 2048 + 308, mode ? px : zero, 4);
+        size_t nz = 0;
+        for (size_t i = 0; i < sizeof big; i++)
+            nz += big[i] != 0;
+        assert_int_equal(nz, mode ? 8 : 4);
+        /* one macro tile of memory: enough for drop, not for wrap */
+        mb.color_size[0] = 2048;
+        assert_int_equal(r500_rb_bind(&rb, &s, &mb, 64, 16, &o, &d), mode ? LS_ERR_RANGE : LS_OK);
+        mb.color_size[0] = sizeof big;
+    }
+}
+
 /* every option is documented where docs/assumptions.md says options are */
 static void test_options_documented(void **st)
 {
@@ -1135,7 +1224,8 @@ int main(void)
         cmocka_unit_test(test_tiling),      cmocka_unit_test(test_blend_model),
         cmocka_unit_test(test_depth_stencil), cmocka_unit_test(test_alpha_test),
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
-        cmocka_unit_test(test_options),     cmocka_unit_test(test_job_units),
+        cmocka_unit_test(test_options),     cmocka_unit_test(test_beyond_pitch),
+        cmocka_unit_test(test_job_units),
         cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
         cmocka_unit_test(test_mesa_corpus), cmocka_unit_test(test_more_registers),
     };
