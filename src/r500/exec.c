@@ -741,17 +741,23 @@ static void run_thread(worker *w, size_t t)
     for (unsigned l = n; l < RL; l++)
         for (unsigned k = 0; k < 4; k++)
             w->quad[l][k] = (uint8_t)l;
-    /* Registers: temps not preloaded start at 0; outputs start at 0. All RL
-     * lanes are cleared: the ALU computes whole blocks of 8 lanes. */
+    /* Registers: temps not preloaded start at 0; outputs start at 0. The
+     * lanes up to the thread size rounded up to 16 are cleared: the ALU
+     * computes whole blocks of 8 lanes, compiled code (src/r500/jit) blocks
+     * of 16 of the thread size; no one reads or writes the lanes above
+     * (zero since the worker was allocated). */
+    const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
     for (unsigned r = 0; r < p->temps_used; r++)
-        memset(w->temps[r], 0, sizeof w->temps[r]);
+        for (unsigned ch = 0; ch < 4; ch++)
+            memset(w->temps[r][ch], 0, clr);
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
         if (w->r->target[tgt])
-            memset(w->out[tgt], 0, sizeof w->out[tgt]);
+            for (unsigned ch = 0; ch < 4; ch++)
+                memset(w->out[tgt][ch], 0, clr);
     if (w->r->w)
-        memset(w->outw, 0, sizeof w->outw);
+        memset(w->outw, 0, clr);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
      * u = ((float)x + 0.5f) / (float)W, v likewise, from the run's tables. */
     for (unsigned i = 0; i < w->ninputs; i++) {
