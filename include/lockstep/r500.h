@@ -164,6 +164,12 @@ typedef struct r500_job {
     bool trace_writes;        /* the trace also lists the temps each instruction writes */
     r500_texture_loader texture_loader; /* for texture file names; zero = none */
     ls_progress progress;     /* threads done / threads of the run (status.h); zero = none */
+    /* NULL, or the result of an earlier run whose image buffers (target,
+     * w, killed, work) a run of the same size takes over instead of
+     * allocating new ones, as a renderer draws again into its framebuffer:
+     * they leave *recycle (NULL there), every pixel is written anew. Used by
+     * r500_run_timed between its repetitions. */
+    struct r500_result *recycle;
 } r500_job;
 
 /* A job with defaults: no program, 16x16, threads of 48 pixels (RV530), no
@@ -338,7 +344,8 @@ typedef struct r500_timing {
  * run's result (the caller frees it, also on error). With engine jit one
  * untimed run comes first (it compiles; an engine with a compile cache does
  * not compile again in the timed runs, as llvmpipe's warm-up draw compiles
- * its shader). */
+ * its shader). Each run writes into the images of the run before it
+ * (r500_job.recycle), as llvmpipe's draws go to one framebuffer. */
 ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, r500_result *r,
                          ls_diag *d);
 

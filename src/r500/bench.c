@@ -27,11 +27,18 @@ ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, 
             return st;
         mean->compile = r->stats.compile_seconds;
     }
+    /* each repetition writes into the images of the one before (as
+     * llvmpipe's draws go to the same framebuffer): r500_job.recycle */
+    r500_job j = *job;
+    r500_result prev;
     for (unsigned i = 0; i < reps; i++) {
-        r500_result_free(r);
+        prev = *r;
+        memset(r, 0, sizeof *r);
+        j.recycle = &prev;
         double w0 = clock_sec(CLOCK_MONOTONIC), c0 = clock_sec(CLOCK_PROCESS_CPUTIME_ID);
-        ls_status st = r500_run(job, r, NULL, d);
+        ls_status st = r500_run(&j, r, NULL, d);
         double c1 = clock_sec(CLOCK_PROCESS_CPUTIME_ID), w1 = clock_sec(CLOCK_MONOTONIC);
+        r500_result_free(&prev);
         if (st != LS_OK)
             return st;
         wall += w1 - w0;

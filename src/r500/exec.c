@@ -345,6 +345,8 @@ typedef struct worker {
     uint8_t quad[RL][4];
     int px[RL], py[RL];
     uint32_t work[RL];
+    uint8_t input_temps[R500_NUM_TEMPS]; /* the temps with an input, in order */
+    unsigned ninputs;
     r500_alu_ctx alu;
     r500_fc_thread fc;
     thread_state ts;
@@ -372,20 +374,6 @@ static ls_lanes lanes_alive(const worker *w)
 static ls_lanes lanes_active(const worker *w)
 {
     return w->fc.active & lanes_alive(w);
-}
-
-/* Pixel coordinates of member pos (0 TL, 1 TR, 2 BL, 3 BR) of quad (qx, qy):
- * the pixel of sequence index s is member s % 4 of quad s / 4, quads in
- * row-major order, qw per row. */
-static void quad_pixel(const worker *w, unsigned qx, unsigned qy, unsigned pos, int *x, int *y)
-{
-    unsigned row = pos >> 1;
-    *x = (int)(2 * qx + (pos & 1));
-    /* quad-top: which image row is the quad's "top" row for MDH/MDV */
-    if (w->job->options.exec.quad_top == R500_QUAD_TOP_LOW_Y)
-        *y = (int)(2 * qy + row);
-    else
-        *y = (int)(2 * qy + 1 - row);
 }
 
 #include "lockstep/r500_tex.h"
@@ -725,6 +713,7 @@ static void run_thread(worker *w, size_t t)
      * stepped (row-major quads) */
     size_t q = s0 / 4;
     unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
+    const bool low_y = job->options.exec.quad_top == R500_QUAD_TOP_LOW_Y;
     for (unsigned l = 0; l < n; l++) {
         size_t s = s0 + l;
         if (s / 4 != q) {
@@ -732,63 +721,85 @@ static void run_thread(worker *w, size_t t)
             if (++qx == w->qw)
                 qx = 0, qy++;
         }
-        quad_pixel(w, qx, qy, (unsigned)(s % 4), &w->px[l], &w->py[l]);
+        /* the pixel of sequence index s is member s % 4 (0 TL, 1 TR, 2 BL,
+         * 3 BR) of quad s / 4, quads in row-major order, qw per row;
+         * quad-top: which image row is the quad's "top" row for MDH/MDV */
+        unsigned pos = (unsigned)(s % 4), row = pos >> 1;
+        w->px[l] = (int)(2 * qx + (pos & 1));
+        w->py[l] = (int)(low_y ? 2 * qy + row : 2 * qy + 1 - row);
         if (w->px[l] < W && w->py[l] < H)
             covered |= (ls_lanes)1 << l;
         /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
          * (N not a multiple of 4) reads the lane itself (assumptions.md) */
         size_t qbase = (s0 + l) & ~(size_t)3;
         for (unsigned k = 0; k < 4; k++) {
-            size_t s = qbase + k;
-            w->quad[l][k] = (uint8_t)(s >= s0 && s < s0 + n ? s - s0 : l);
+            size_t sk = qbase + k;
+            w->quad[l][k] = (uint8_t)(sk >= s0 && sk < s0 + n ? sk - s0 : l);
         }
         w->work[l] = 0;
     }
     for (unsigned l = n; l < RL; l++)
         for (unsigned k = 0; k < 4; k++)
             w->quad[l][k] = (uint8_t)l;
-    /* Registers: temps not preloaded start at 0; outputs start at 0. All RL
-     * lanes are cleared: the ALU computes whole blocks of 8 lanes. */
+    /* Registers: temps not preloaded start at 0; outputs start at 0. The
+     * lanes up to the thread size rounded up to 16 are cleared: the ALU
+     * computes whole blocks of 8 lanes, compiled code (src/r500/jit) blocks
+     * of 16 of the thread size; no one reads or writes the lanes above
+     * (zero since the worker was allocated). */
+    const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
     for (unsigned r = 0; r < p->temps_used; r++)
-        memset(w->temps[r], 0, sizeof w->temps[r]);
+        for (unsigned ch = 0; ch < 4; ch++)
+            memset(w->temps[r][ch], 0, clr);
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
         if (w->r->target[tgt])
-            memset(w->out[tgt], 0, sizeof w->out[tgt]);
+            for (unsigned ch = 0; ch < 4; ch++)
+                memset(w->out[tgt][ch], 0, clr);
     if (w->r->w)
-        memset(w->outw, 0, sizeof w->outw);
-    /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4). */
-    for (unsigned r = 0; r < R500_NUM_TEMPS; r++) {
+        memset(w->outw, 0, clr);
+    /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
+     * u = ((float)x + 0.5f) / (float)W, v likewise, from the run's tables. */
+    for (unsigned i = 0; i < w->ninputs; i++) {
+        const unsigned r = w->input_temps[i];
         const r500_input *in = &job->inputs[r];
-        if (in->kind == R500_INPUT_NONE)
-            continue;
-        for (unsigned l = 0; l < n; l++) {
-            float v[4];
-            /* ((float)x + 0.5f) / (float)W, (y likewise), from the run's tables */
-            float u = w->ucol[w->px[l]], vv = w->vrow[w->py[l]];
-            switch (in->kind) {
-            case R500_INPUT_UV:
-                v[0] = u, v[1] = vv, v[2] = 0.0f, v[3] = 1.0f;
-                break;
-            case R500_INPUT_CLIP:
-                v[0] = 2.0f * u - 1.0f, v[1] = 2.0f * vv - 1.0f, v[2] = 0.0f, v[3] = 1.0f;
-                break;
-            case R500_INPUT_IMAGE: {
+        r500_lanef *t = w->temps[r];
+        switch (in->kind) {
+        case R500_INPUT_NONE:
+            break;
+        case R500_INPUT_UV:
+            for (unsigned l = 0; l < n; l++) {
+                t[0][l] = w->ucol[w->px[l]];
+                t[1][l] = w->vrow[w->py[l]];
+                t[2][l] = 0.0f;
+                t[3][l] = 1.0f;
+            }
+            break;
+        case R500_INPUT_CLIP:
+            for (unsigned l = 0; l < n; l++) {
+                t[0][l] = 2.0f * w->ucol[w->px[l]] - 1.0f;
+                t[1][l] = 2.0f * w->vrow[w->py[l]] - 1.0f;
+                t[2][l] = 0.0f;
+                t[3][l] = 1.0f;
+            }
+            break;
+        case R500_INPUT_IMAGE:
+            for (unsigned l = 0; l < n; l++) {
                 /* The image holds W×H pixels; an uncovered helper pixel
                  * (x = W or y = H) reads its nearest image pixel
                  * (docs/assumptions.md, Inputs) — never past the array. */
                 size_t x = (size_t)(w->px[l] < W ? w->px[l] : W - 1);
                 size_t y = (size_t)(w->py[l] < H ? w->py[l] : H - 1);
-                memcpy(v, in->image + 4 * (y * (size_t)W + x), sizeof v);
-                break;
+                const float *v = in->image + 4 * (y * (size_t)W + x);
+                for (unsigned ch = 0; ch < 4; ch++)
+                    t[ch][l] = v[ch];
             }
-            default:
-                memcpy(v, in->value, sizeof v);
-                break;
-            }
-            for (unsigned ch = 0; ch < 4; ch++)
-                w->temps[r][ch][l] = v[ch];
+            break;
+        default:
+            for (unsigned l = 0; l < n; l++)
+                for (unsigned ch = 0; ch < 4; ch++)
+                    t[ch][l] = in->value[ch];
+            break;
         }
     }
     r500_fc_thread_init(&w->fc, n, covered);
@@ -848,17 +859,28 @@ static void run_thread(worker *w, size_t t)
 
     /* Results: covered lanes only; killed pixels keep the clear colour. */
     r500_result *r = w->r;
-    for (unsigned l = 0; l < n; l++) {
-        if (!((covered >> l) & 1))
-            continue;
+    unsigned tl[R500_NUM_TARGETS], ntl = 0;
+    for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
+        if (r->target[tgt])
+            tl[ntl++] = tgt;
+    const ls_lanes killed = w->fc.killed;
+    LS_LANES_FOREACH(l, covered) {
         size_t pix = (size_t)w->py[l] * (size_t)W + (size_t)w->px[l];
-        bool killed = (w->fc.killed >> l) & 1;
-        r->killed[pix] = killed;
+        bool k = (killed >> l) & 1;
+        r->killed[pix] = k;
         r->work[pix] = w->work[l];
-        for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
-            if (r->target[tgt])
-                for (unsigned ch = 0; ch < 4; ch++)
-                    r->target[tgt][pix * 4 + ch] = killed ? job->clear[ch] : w->out[tgt][ch][l];
+        for (unsigned i = 0; i < ntl; i++) {
+            float *dst = r->target[tl[i]] + pix * 4;
+            if (k) {
+                memcpy(dst, job->clear, 4 * sizeof(float));
+            } else {
+                const r500_lanef *o = w->out[tl[i]];
+                dst[0] = o[0][l];
+                dst[1] = o[1][l];
+                dst[2] = o[2][l];
+                dst[3] = o[3][l];
+            }
+        }
         if (r->w)
             r->w[pix] = w->outw[l];
     }
@@ -888,6 +910,10 @@ static void *worker_main(void *arg)
     w->seg.st = &w->st;
     w->seg.p = w->p;
     w->seg.fco = &w->job->options.fc;
+    w->ninputs = 0;
+    for (unsigned r = 0; r < R500_NUM_TEMPS; r++)
+        if (w->job->inputs[r].kind != R500_INPUT_NONE)
+            w->input_temps[w->ninputs++] = (uint8_t)r;
     /* Workers take chunks of consecutive threads from a shared counter: the
      * load stays balanced (escape-time loops vary a lot) and each worker
      * writes its own stretch of the images. Results do not depend on which
@@ -983,6 +1009,20 @@ ls_status r500_exec_check(const r500_job *job, ls_diag *d)
     return LS_OK;
 }
 
+/* A result image of n bytes (r500_result_free frees it): *old when the job
+ * recycles an earlier result's buffer (r500_job.recycle, of the same size:
+ * it moves here), else a new one. Every covered lane of every thread writes
+ * its pixel (run_thread), so neither needs clearing. */
+static void *result_alloc(size_t n, void **old)
+{
+    if (old && *old) {
+        void *p = *old;
+        *old = NULL;
+        return p;
+    }
+    return malloc(n ? n : 1);
+}
+
 ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg *segs,
                         r500_result *r, ls_buf *trace, const r500_observer *obs, ls_diag *d)
 {
@@ -1008,13 +1048,18 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
             writes[R500_NUM_TARGETS] = true;
     }
     bool oom = false;
+    r500_result *old = job->recycle;
+    if (old && (old->width != job->width || old->height != job->height))
+        old = NULL;
     for (unsigned i = 0; i < R500_NUM_TARGETS; i++)
-        if (writes[i] && !(r->target[i] = calloc(npix * 4, sizeof(float))))
+        if (writes[i] && !(r->target[i] = result_alloc(npix * 4 * sizeof(float),
+                                                       old ? (void **)&old->target[i] : NULL)))
             oom = true;
-    if (writes[R500_NUM_TARGETS] && !(r->w = calloc(npix, sizeof(float))))
+    if (writes[R500_NUM_TARGETS] &&
+        !(r->w = result_alloc(npix * sizeof(float), old ? (void **)&old->w : NULL)))
         oom = true;
-    r->killed = calloc(npix, 1);
-    r->work = calloc(npix, sizeof(uint32_t));
+    r->killed = result_alloc(npix, old ? (void **)&old->killed : NULL);
+    r->work = result_alloc(npix * sizeof(uint32_t), old ? (void **)&old->work : NULL);
     r->stats.thread_insts = calloc(nthreads, sizeof(uint64_t));
     r->stats.nthreads = nthreads;
     unsigned nw = job->workers;

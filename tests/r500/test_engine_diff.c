@@ -146,6 +146,12 @@ static bool same_result(const char *what, const r500_result *a, const r500_resul
  * (then both must refuse it with the same status). */
 static bool use_cache; /* diff_job: also through the caching engine */
 
+/* With use_cache, the interpreter's run and the caching engine's first run
+ * write into the images of the previous such job's runs (r500_job.recycle:
+ * another program's pixels, kills and work counts, at the same size), and
+ * must still give the bits of a fresh run through the other engine. */
+static r500_result stale_interp, stale_jit;
+
 static void diff_job(const char *what, r500_job *job)
 {
     r500_result a, b;
@@ -153,7 +159,19 @@ static void diff_job(const char *what, r500_job *job)
     ls_diag_clear(&da);
     ls_diag_clear(&db);
     job->options.engine = R500_ENGINE_INTERP;
+    job->recycle = use_cache ? &stale_interp : NULL;
+    const float *old0 = use_cache && stale_interp.width == job->width &&
+                                stale_interp.height == job->height
+                            ? stale_interp.target[0]
+                            : NULL;
     ls_status sa = r500_run(job, &a, NULL, &da);
+    job->recycle = NULL;
+    if (sa == LS_OK && old0 && (a.target[0] != old0 || stale_interp.target[0])) {
+        fprintf(stderr, "%s: the run did not take over the recycled image\n", what);
+        mismatches++;
+    }
+    if (use_cache)
+        r500_result_free(&stale_interp); /* what the run did not take */
     job->options.engine = R500_ENGINE_JIT;
 #ifdef LOCKSTEP_HAVE_JIT
     job->options.jit = r500_jit_ops();
@@ -174,7 +192,11 @@ static void diff_job(const char *what, r500_job *job)
         for (int k = 0; k < 2; k++) {
             size_t hits0 = 0, hits1 = 0;
             r500_jit_engine_cached(cached, &hits0);
+            job->recycle = k == 0 ? &stale_jit : NULL;
             ls_status sc = r500_run(job, &b, NULL, &db);
+            job->recycle = NULL;
+            if (k == 0)
+                r500_result_free(&stale_jit);
             r500_jit_engine_cached(cached, &hits1);
             if (sc != sa) {
                 fprintf(stderr, "%s: status %d (interp) != %d (cached jit)\n", what, sa, sc);
@@ -187,12 +209,18 @@ static void diff_job(const char *what, r500_job *job)
                     mismatches++;
                 }
             }
-            r500_result_free(&b);
+            if (k == 1 && sc == LS_OK)
+                stale_jit = b; /* the next job's first cached run writes into it */
+            else
+                r500_result_free(&b);
         }
         job->options.jit = r500_jit_ops();
     }
 #endif
-    r500_result_free(&a);
+    if (use_cache && sa == LS_OK)
+        stale_interp = a; /* the next job's interpreter run writes into it */
+    else
+        r500_result_free(&a);
 }
 
 static const char *root(const char *env, const char *fallback)
@@ -598,6 +626,8 @@ int main(void)
     };
     cached = r500_jit_engine_new();
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    r500_result_free(&stale_interp);
+    r500_result_free(&stale_jit);
     r500_jit_engine_free(cached);
     return rc;
 #endif

@@ -35,6 +35,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "../exec_internal.h"
@@ -66,6 +67,8 @@ typedef struct cg {
      * zero-times-anything select */
     LLVMValueRef fnz[96];
     unsigned nfnz;
+    /* the host has AVX-512 DQ: OMOD's rule classifies with VFPCLASSPS */
+    bool fpclass;
 } cg;
 
 /* A constant channel's value is finite and non-zero (the cache key holds
@@ -301,6 +304,12 @@ static LLVMValueRef op2(cg *g, unsigned op, LLVMValueRef a, LLVMValueRef b, LLVM
 #ifndef R500_JIT_PLANTED
 #define R500_JIT_PLANTED 0
 #endif
+/* R500_JIT_PORTABLE (tests/r500/meson.build, r500/engine-diff-portable
+ * only): no host-specific instructions (VFPCLASSPS), so that the portable
+ * code is held to the interpreter on hosts that have them too */
+#ifndef R500_JIT_PORTABLE
+#define R500_JIT_PORTABLE 0
+#endif
 
 /* alu.c k_omod (= r500_alu_omod per lane) */
 static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
@@ -309,8 +318,27 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
     static const float scale[7] = {1.0f, 2.0f, 4.0f, 8.0f, 0.5f, 0.25f, 0.125f};
     if (om >= 7)
         return v;
-    LLVMValueRef u = LLVMBuildBitCast(g->b, LLVMBuildFMul(g->b, v, splatf(g, scale[om]), ""),
-                                      g->v8i32, "");
+    LLVMValueRef prod = LLVMBuildFMul(g->b, v, splatf(g, scale[om]), "");
+    LLVMValueRef u = LLVMBuildBitCast(g->b, prod, g->v8i32, "");
+    if (g->fpclass) {
+        /* the same two classes from the value's class bits (VFPCLASSPS:
+         * 0x20 denormal — exponent 0, mantissa non-zero; 0x81 quiet or
+         * signalling NaN — exponent 255, mantissa non-zero), so the flush
+         * keeps only the sign of a denormal (a zero keeps itself) and a NaN
+         * becomes 0x7FFFFFFF, as below */
+        LLVMTypeRef at[2] = {g->v8f, g->i32};
+        LLVMTypeRef fty = LLVMFunctionType(g->v8i1, at, 2, 0);
+        LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512");
+        if (!f)
+            f = LLVMAddFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512", fty);
+        LLVMValueRef a1[2] = {prod, ci32(g, 0x20)}, a2[2] = {prod, ci32(g, 0x81)};
+        LLVMValueRef den = LLVMBuildCall2(g->b, fty, f, a1, 2, "");
+        LLVMValueRef nan = LLVMBuildCall2(g->b, fty, f, a2, 2, "");
+        u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+        u = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), u);
+        v = LLVMBuildBitCast(g->b, u, g->v8f, "");
+        goto clamp;
+    }
     /* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
      * normal (exponent 0) keeps only the sign; |u| above infinity (a NaN)
      * becomes 0x7FFFFFFF (the same tests as exponent == 0, and exponent ==
@@ -325,6 +353,7 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
     u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
     u = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), u);
     v = LLVMBuildBitCast(g->b, u, g->v8f, "");
+clamp:
     if (!clamp)
         return v;
     /* alu.c clamp01 */
@@ -1051,6 +1080,13 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     g.trans_ty = LLVMFunctionType(g.f32, tp, 3, 0);
     g.job = job;
     g.nb = (job->thread_size + VW - 1) / VW;
+    /* VFPCLASSPS for OMOD's rule: a 512-bit block and AVX-512 DQ on this
+     * host (not in the planted variant 1, whose wrong threshold it cannot
+     * express) */
+    char *feat = LLVMGetHostCPUFeatures();
+    g.fpclass = VW == 16 && R500_JIT_PLANTED != 1 && !R500_JIT_PORTABLE && feat &&
+                strstr(feat, "+avx512dq");
+    LLVMDisposeMessage(feat);
     emit_prog(&g, p, head, &rt);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i] && compilable(&p->x[i]))
