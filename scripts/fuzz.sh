@@ -22,17 +22,32 @@ fi
 if [ ${#targets[@]} -eq 0 ]; then
   echo "fuzz: FAILED: no fuzz targets were built in $dir"; exit 1
 fi
+# The targets run side by side, FUZZ_JOBS at a time (default: the number of
+# cores): each still gets SECONDS of its own, and the results are reported in
+# the targets' order.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+run_one() {
+  local t=$1 exe="$dir/tests/fuzz/fuzz_$1" work="$dir/fuzz-corpus/$1" seeds=()
+  mkdir -p "$work"
+  [ -d "$root/tests/fuzz/seeds/$t" ] && seeds+=("$root/tests/fuzz/seeds/$t")
+  ASAN_OPTIONS=detect_leaks=1 "$exe" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+    -artifact_prefix="$dir/" "$work" "${seeds[@]}" >"$dir/fuzz_$t.log" 2>&1
+  echo $? >"$dir/fuzz_$t.rc"
+}
+running=0
+for t in "${targets[@]}"; do
+  rm -f "$dir/fuzz_$t.rc"
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  run_one "$t" & running=$((running + 1))
+done
+wait
 fail=0
 for t in "${targets[@]}"; do
-  exe="$dir/tests/fuzz/fuzz_$t"
-  work="$dir/fuzz-corpus/$t"; mkdir -p "$work"
-  seeds=()
-  [ -d "$root/tests/fuzz/seeds/$t" ] && seeds+=("$root/tests/fuzz/seeds/$t")
-  if ASAN_OPTIONS=detect_leaks=1 "$exe" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
-       -artifact_prefix="$dir/" "$work" "${seeds[@]}" >"$dir/fuzz_$t.log" 2>&1; then
+  if [ "$(cat "$dir/fuzz_$t.rc" 2>/dev/null)" = 0 ]; then
     echo "fuzz: $t: ok ($(grep -o 'Done [0-9]* runs' "$dir/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s)"
   else
     echo "fuzz: $t: FAILED (log: $dir/fuzz_$t.log)"; tail -30 "$dir/fuzz_$t.log"; fail=1
   fi
+  rm -f "$dir/fuzz_$t.rc"
 done
 exit $fail

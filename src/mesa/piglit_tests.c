@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,18 +92,32 @@ static int cache_lock(const char *cache, ls_diag *d)
 
 static ls_status piglit_cache_ensure_locked(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d);
 
-ls_status mesa_piglit_cache_ensure(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d)
+static ls_status runner_cache_ensure_locked(const char *cache, mesa_runner_note_fn note, void *ctx,
+                                           ls_diag *d);
+
+/* The cache's part named by STAMP (extracted.stamp: the piglit package's test
+ * tree; runner.stamp: that and piglit's runner) is there, or is made while the
+ * cache is locked against other processes filling it. */
+static ls_status cache_ensure(const char *cache, const char *stamp_name, bool runner,
+                              mesa_piglit_note_fn note, void *ctx, ls_diag *d)
 {
     char stamp[PATH_MAX + 32];
-    snprintf(stamp, sizeof stamp, "%s/extracted.stamp", cache);
+    snprintf(stamp, sizeof stamp, "%s/%s", cache, stamp_name);
     if (access(stamp, R_OK) == 0)
         return LS_OK;
     int fd = cache_lock(cache, d);
     if (fd < 0)
         return LS_ERR_IO;
     ls_status st = piglit_cache_ensure_locked(cache, note, ctx, d);
+    if (st == LS_OK && runner)
+        st = runner_cache_ensure_locked(cache, note, ctx, d);
     close(fd);
     return st;
+}
+
+ls_status mesa_piglit_cache_ensure(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d)
+{
+    return cache_ensure(cache, "extracted.stamp", false, note, ctx, d);
 }
 
 static ls_status piglit_cache_ensure_locked(const char *cache, mesa_piglit_note_fn note, void *ctx, ls_diag *d)
@@ -290,23 +305,9 @@ void mesa_runner_piglit_dir(const char *cache, char *out, size_t n)
         closedir(dd);
 }
 
-static ls_status runner_cache_ensure_locked(const char *cache, mesa_runner_note_fn note, void *ctx,
-                                           ls_diag *d);
-
 ls_status mesa_runner_cache_ensure(const char *cache, mesa_runner_note_fn note, void *ctx, ls_diag *d)
 {
-    char stamp[PATH_MAX + 32];
-    snprintf(stamp, sizeof stamp, "%s/runner.stamp", cache);
-    if (access(stamp, R_OK) == 0)
-        return LS_OK;
-    int fd = cache_lock(cache, d);
-    if (fd < 0)
-        return LS_ERR_IO;
-    ls_status st = piglit_cache_ensure_locked(cache, note, ctx, d);
-    if (st == LS_OK)
-        st = runner_cache_ensure_locked(cache, note, ctx, d);
-    close(fd);
-    return st;
+    return cache_ensure(cache, "runner.stamp", true, note, ctx, d);
 }
 
 static ls_status runner_cache_ensure_locked(const char *cache, mesa_runner_note_fn note, void *ctx,

@@ -365,32 +365,33 @@ static bool cond_unary(parser *p, cond_ctx *c, uint8_t *v, int depth)
     return true;
 }
 
-static bool cond_and(parser *p, cond_ctx *c, uint8_t *v, int depth)
+/* A chain of operands joined by '&' (level 0: the operands are unary
+ * conditions) or by '|' (level 1: the operands are '&' chains, so that '&'
+ * binds tighter). */
+static bool cond_chain(parser *p, cond_ctx *c, uint8_t *v, int depth, int level);
+
+static bool cond_operand(parser *p, cond_ctx *c, uint8_t *v, int depth, int level)
 {
-    if (!cond_unary(p, c, v, depth))
+    return level ? cond_chain(p, c, v, depth, level - 1) : cond_unary(p, c, v, depth);
+}
+
+static bool cond_chain(parser *p, cond_ctx *c, uint8_t *v, int depth, int level)
+{
+    if (!cond_operand(p, c, v, depth, level))
         return false;
-    while (is_punct(cur(p), '&')) {
+    while (is_punct(cur(p), level ? '|' : '&')) {
         adv(p);
         uint8_t r;
-        if (!cond_unary(p, c, &r, depth))
+        if (!cond_operand(p, c, &r, depth, level))
             return false;
-        *v &= r;
+        *v = (uint8_t)(level ? *v | r : *v & r);
     }
     return true;
 }
 
 static bool cond_or(parser *p, cond_ctx *c, uint8_t *v, int depth)
 {
-    if (!cond_and(p, c, v, depth))
-        return false;
-    while (is_punct(cur(p), '|')) {
-        adv(p);
-        uint8_t r;
-        if (!cond_and(p, c, &r, depth))
-            return false;
-        *v |= r;
-    }
-    return true;
+    return cond_chain(p, c, v, depth, 1);
 }
 
 /* ---- field forms: .alu/.out/.tex/.fc NAME=VALUE ... ---------------------- */

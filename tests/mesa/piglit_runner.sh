@@ -17,24 +17,8 @@
 # usage: piglit_runner.sh LOCKSTEP CACHE_DIR
 set -u
 L=$1 cache=$2
-if [ -z "${LOCKSTEP_MESA_SHIM:-}" ] || [ ! -r "${LOCKSTEP_MESA_SHIM}" ]; then
-  echo "SKIP: the r300 shim is not built (libdrm-dev libegl-dev libgl-dev absent)"; exit 77
-fi
-if ! ls /usr/lib/*/dri/r300_dri.so >/dev/null 2>&1; then
-  echo "SKIP: r300_dri.so (libgl1-mesa-dri) is not installed"; exit 77
-fi
-if ! /usr/bin/python3 -c 'import mako, six' 2>/dev/null; then
-  echo "SKIP: piglit's runner needs /usr/bin/python3 with python3-mako and python3-six"; exit 77
-fi
-if ! command -v wflinfo >/dev/null || ! ls /usr/lib/*/libwaffle-1.so.0 >/dev/null 2>&1; then
-  echo "SKIP: piglit's runner needs waffle-utils (wflinfo) and libwaffle-1-0"; exit 77
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-runner-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-if ! "$L" mesa piglit --cache "$cache" --profile gpu --list 'glsl-1.10@execution@glsl-fs-if-greater$' \
-    >"$work/out" 2>&1; then
-  echo "SKIP: the piglit package could not be fetched or its runner not extracted:"; cat "$work/out"; exit 77
-fi
+. "$(dirname "$0")/piglit_prereq.sh"
+piglit_runner_prereq "$L" "$cache" gpu runner-test
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 sel='arb_compute_shader@execution@basic-ssbo|glsl-1.10@execution@glsl-fs-if-(nested-loop|greater)$'

@@ -231,6 +231,21 @@ seg_loop_plan(pp5_igc *g, const seg_loop_in *in, uint64_t n, seg_plan *pl)
  * the clocks after the segment: they go to the ring at the end) a scratch. */
 #define SEG_PINS(k) ((k) < n ? (unsigned char *)&pins_out[k] : (unsigned char *)&tail[(k) - n])
 
+/* One clock's shares of the pins: at p0 (its own record) the clock number and
+ * the word of TrSt, ALUDat and the q4 signals (w32); at p1 (the next clock's)
+ * the address and its pair; at p2 (the one after) the ALU word and the data. */
+static inline __attribute__((always_inline)) void
+seg_pins_put(unsigned char *p0, unsigned char *p1, unsigned char *p2, uint64_t clock, uint64_t w32,
+             uint8_t addr, uint8_t pair, uint64_t alu_lo, uint64_t alu_hi, uint64_t lsb40,
+             uint64_t dat)
+{
+    st64(p0, clock);
+    st64(p0 + 32, w32);
+    st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
+    st64(p2 + 8, alu_lo);
+    st_dat16(p2 + 16, alu_hi, lsb40, dat);
+}
+
 /* The loop's clocks k … k_end-1 (seg_loop_plan()): the state that changes, in
  * locals of its own (a function of its own, so that they stay in registers). */
 /* A self-loop's clocks [k0, kend), enough to make the record of any of them
@@ -307,12 +322,10 @@ seg_loop_clocks(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_e
             unsigned char *p0 = (unsigned char *)&pins_out[k];
             unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
             unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
-            st64(p0, c0 + k);
-            st64(p0 + 32, (trst & 1u) | (uint64_t)aludat << 8 | (j ? q4b : q4a));
+            seg_pins_put(p0, p1, p2, c0 + k, (trst & 1u) | (uint64_t)aludat << 8 | (j ? q4b : q4a),
+                         addr, P->pair, P->alu_lo ^ (uint64_t)(P->dir & !aludat), P->alu_hi, lsb40,
+                         dat);
             trst = (trst >> 1) | (unsigned)P->sh << 2;
-            st16(p1 + 30, (uint16_t)(addr | (addr ^ P->pair) << 8));
-            st64(p2 + 8, P->alu_lo ^ (uint64_t)(P->dir & !aludat));
-            st_dat16(p2 + 16, P->alu_hi, lsb40, dat);
         }
     }
     st->shreg = shreg;
@@ -379,16 +392,11 @@ seg_self_clocks(seg_self_k *st, uint64_t k, uint64_t k_end, const int form, cons
         unsigned char *p0 = (unsigned char *)&pins_out[k];
         unsigned char *p1 = checked ? SEG_PINS(k + 1) : p0 + sizeof(pp5_pins);
         unsigned char *p2 = checked ? SEG_PINS(k + 2) : p0 + 2 * sizeof(pp5_pins);
-        st64(p0, c0 + k);
-        if (form == SEG_SELF_ANY) {
-            st64(p0 + 32, (trst & 1u) | q4);
+        /* (past the general form's first clocks trst is 7, and stays) */
+        seg_pins_put(p0, p1, p2, c0 + k, (form == SEG_SELF_ANY ? trst & 1u : 1u) | q4, addr, pair,
+                     q1, alu_hi, lsb40, dat);
+        if (form == SEG_SELF_ANY)
             trst = (trst >> 1) | 4u;
-        } else { /* (trst is 7, and stays) */
-            st64(p0 + 32, 1u | q4);
-        }
-        st16(p1 + 30, (uint16_t)(addr | (addr ^ pair) << 8));
-        st64(p2 + 8, q1);
-        st_dat16(p2 + 16, alu_hi, lsb40, dat);
     }
     st->sc = sc;
     st->a = a;
@@ -559,12 +567,9 @@ seg_loop_pairs(seg_loop_st *st, const seg_phase ph[2], uint64_t k, uint64_t k_en
             const uint8_t addr = (uint8_t)(ctr >> f[i].sa);
             ctr = (ctr & ~f[i].mask) | ((ctr + f[i].add) & f[i].mask);
             unsigned char *p0 = (unsigned char *)&pins_out[k + (unsigned)i];
-            st64(p0, c0 + k + (unsigned)i);
-            st64(p0 + 32, (trst & 1u) | f[i].q4);
+            seg_pins_put(p0, p0 + sizeof(pp5_pins), p0 + 2 * sizeof(pp5_pins), c0 + k + (unsigned)i,
+                         (trst & 1u) | f[i].q4, addr, f[i].pair, f[i].alu_lo, f[i].alu_hi, lsb40, dat);
             trst = (trst >> 1) | f[i].sh << 2;
-            st16(p0 + sizeof(pp5_pins) + 30, (uint16_t)(addr | (addr ^ f[i].pair) << 8));
-            st64(p0 + 2 * sizeof(pp5_pins) + 8, f[i].alu_lo);
-            st_dat16(p0 + 2 * sizeof(pp5_pins) + 16, f[i].alu_hi, lsb40, dat);
         }
     }
     st->sc = sc;
