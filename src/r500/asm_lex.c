@@ -12,9 +12,9 @@
 
 #define MAX_INCLUDE_DEPTH 16
 
-static void line_text(const asm_src *s, int line, char *out, size_t n)
+void asm_line_text(const char *text, size_t len, int line, char *out, size_t n)
 {
-    const char *p = s->text, *end = s->text + s->len;
+    const char *p = text, *end = text + len;
     for (int l = 1; l < line && p < end; p++)
         if (*p == '\n')
             l++;
@@ -28,7 +28,8 @@ static void vdiag_at(const asm_lexed *l, unsigned src, int line, int col, ls_dia
                      const char *fmt, va_list ap)
 {
     ls_diag_vset(d, LS_ERR_PARSE, l->srcs[src].name, line, col, fmt, ap);
-    line_text(&l->srcs[src], line, d->source_line, sizeof d->source_line);
+    asm_line_text(l->srcs[src].text, l->srcs[src].len, line, d->source_line,
+                  sizeof d->source_line);
 }
 
 void asm_tok_diag(const asm_lexed *l, const asm_tok *t, ls_diag *d, const char *fmt, ...)

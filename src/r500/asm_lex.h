@@ -47,6 +47,10 @@ typedef struct asm_lexed {
 void asm_lex(const char *name, const char *text, size_t len, asm_lexed *out, ls_diag_list *errs);
 void asm_lexed_free(asm_lexed *l);
 
+/* Line `line` (from 1) of text[0..len) into out (at most n-1 characters, tabs
+ * as spaces, NUL-terminated): a diagnostic's source line (also pvs_asm.c's). */
+void asm_line_text(const char *text, size_t len, int line, char *out, size_t n);
+
 /* Fill a diagnostic pointing at token t. */
 void asm_tok_diag(const asm_lexed *l, const asm_tok *t, ls_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

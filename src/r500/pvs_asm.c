@@ -20,6 +20,8 @@
 
 #include "lockstep/buf.h"
 
+#include "asm_lex.h"
+
 /* ---- opcodes -------------------------------------------------------------- */
 
 typedef enum op_kind { K_VE, K_ME, K_MACRO } op_kind;
@@ -98,18 +100,6 @@ typedef struct lexer {
     unsigned nerr;
 } lexer;
 
-static void line_text(const lexer *L, int line, char *out, size_t n)
-{
-    const char *p = L->text, *end = L->text + L->len;
-    for (int l = 1; l < line && p < end; p++)
-        if (*p == '\n')
-            l++;
-    size_t k = 0;
-    while (p < end && *p != '\n' && k + 1 < n)
-        out[k++] = *p == '\t' ? ' ' : *p, p++;
-    out[k] = 0;
-}
-
 static void err(lexer *L, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void err(lexer *L, int line, int col, const char *fmt, ...)
@@ -122,7 +112,7 @@ static void err(lexer *L, int line, int col, const char *fmt, ...)
     va_start(ap, fmt);
     ls_diag_vset(&d, LS_ERR_PARSE, L->file, line, col, fmt, ap);
     va_end(ap);
-    line_text(L, line, d.source_line, sizeof d.source_line);
+    asm_line_text(L->text, L->len, line, d.source_line, sizeof d.source_line);
     ls_diag_list_push(L->errs, &d);
 }
 

@@ -140,39 +140,37 @@ static int pick(const char *v, const char *const *names)
 ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *value,
                               ls_diag *d)
 {
-    static const char *const tile[] = {"row-major", "column-major", NULL};
-    static const char *const y8[] = {"z-high", "z-low", NULL};
-    static const char *const dxt[] = {"round8", "exact", NULL};
-    static const char *const an[] = {"linear", "footprint", NULL};
-    static const char *const rho[] = {"sqrt", "max-abs", NULL};
-    static const char *const sh[] = {"none", "less", "lequal", "greater", "gequal", NULL};
-    static const char *const miss[] = {"0001", "0000", NULL};
-    int k = -1;
-    if (strcmp(name, "tx-tile-order") == 0) {
-        if ((k = pick(value, tile)) >= 0)
-            o->tile_order = (r500_txo_tile_order)k;
-    } else if (strcmp(name, "tx-y8x24") == 0) {
-        if ((k = pick(value, y8)) >= 0)
-            o->y8x24 = (r500_txo_y8x24)k;
-    } else if (strcmp(name, "tx-dxt-interp") == 0) {
-        if ((k = pick(value, dxt)) >= 0)
-            o->dxt = (r500_txo_dxt)k;
-    } else if (strcmp(name, "tx-aniso") == 0) {
-        if ((k = pick(value, an)) >= 0)
-            o->aniso = (r500_txo_aniso)k;
-    } else if (strcmp(name, "tx-lod-rho") == 0) {
-        if ((k = pick(value, rho)) >= 0)
-            o->rho = (r500_txo_rho)k;
-    } else if (strcmp(name, "tx-shadow") == 0) {
-        if ((k = pick(value, sh)) >= 0)
-            o->shadow = (r500_txo_shadow)k;
-    } else if (strcmp(name, "tx-missing") == 0) {
-        if ((k = pick(value, miss)) >= 0)
-            o->missing_w_one = k == 0;
-    } else if (strcmp(name, "tx-mip-round") == 0) {
-        static const char *const mr[] = {"gl", "half-up", NULL};
-        if ((k = pick(value, mr)) >= 0)
-            o->mip_half_up = k == 1;
+    /* each option named by a value (its index: the enum's value) */
+    enum { TILE, Y8X24, DXT, ANISO, RHO, SHADOW, MISSING, MIP_ROUND, NAMED };
+    static const struct {
+        const char *name;
+        const char *const values[6]; /* NULL-terminated */
+    } named[NAMED] = {
+        [TILE] = {"tx-tile-order", {"row-major", "column-major"}},
+        [Y8X24] = {"tx-y8x24", {"z-high", "z-low"}},
+        [DXT] = {"tx-dxt-interp", {"round8", "exact"}},
+        [ANISO] = {"tx-aniso", {"linear", "footprint"}},
+        [RHO] = {"tx-lod-rho", {"sqrt", "max-abs"}},
+        [SHADOW] = {"tx-shadow", {"none", "less", "lequal", "greater", "gequal"}},
+        [MISSING] = {"tx-missing", {"0001", "0000"}},
+        [MIP_ROUND] = {"tx-mip-round", {"gl", "half-up"}},
+    };
+    int k = -1, i = 0;
+    while (i < NAMED && strcmp(name, named[i].name) != 0)
+        i++;
+    if (i < NAMED) {
+        k = pick(value, named[i].values);
+        switch (k < 0 ? NAMED : i) {
+        case TILE: o->tile_order = (r500_txo_tile_order)k; break;
+        case Y8X24: o->y8x24 = (r500_txo_y8x24)k; break;
+        case DXT: o->dxt = (r500_txo_dxt)k; break;
+        case ANISO: o->aniso = (r500_txo_aniso)k; break;
+        case RHO: o->rho = (r500_txo_rho)k; break;
+        case SHADOW: o->shadow = (r500_txo_shadow)k; break;
+        case MISSING: o->missing_w_one = k == 0; break;
+        case MIP_ROUND: o->mip_half_up = k == 1; break;
+        default: break;
+        }
     } else if (strcmp(name, "tx-weight-bits") == 0) {
         char *end = NULL;
         unsigned long v = strtoul(value, &end, 10);
