@@ -1,8 +1,9 @@
 #!/bin/bash
 # --engine interp and --engine jit give the same bytes (docs/r500-jit.md, "The
-# vertex JIT"): r300 draws through two vertex programs — vf_transform.vert
-# (straight-line: compiled by the vertex JIT) and vs_loop.vert (a loop with a
-# per-vertex trip count: flow control, left to the interpreter) — captured
+# vertex JIT"): r300 draws through three vertex programs — vf_transform.vert
+# (straight-line: compiled by the vertex JIT), vs_a0.vert (a uniform array
+# indexed per vertex: A0-relative constants, compiled) and vs_loop.vert (a
+# loop with a per-vertex trip count: flow control, left to the interpreter) — captured
 # under `lockstep mesa exec --engine jit`; every submission is replayed with
 # `r500 draw --engine interp` and `--engine jit`, and every buffer object
 # each leaves must be byte for byte what the other leaves and what the
@@ -24,10 +25,11 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 D=$ROOT/tests/mesa/data
 total=0 vs_compiled=0 vs_interp=0
-for vs in vf_transform vs_loop; do
+for vs in vf_transform vs_a0 vs_loop; do
   cap=$work/$vs
   LOCKSTEP_SHIM_TRACE=1 "$L" mesa exec --engine jit --capture "$cap" -- "$LOCKSTEP_MESA_GL" \
-    "$D/vf_transform.frag" --vert "$D/$vs.vert" --size 8x8 -o "$work/$vs.bin" >"$work/exec.out" 2>&1 ||
+    "$D/vf_transform.frag" --vert "$D/$vs.vert" --size 8x8 -o "$work/$vs.bin" \
+    $([ $vs = vs_a0 ] && echo --uniform tab=0.5,0.25,1,2) >"$work/exec.out" 2>&1 ||
     { bad "$vs: mesa exec --engine jit failed"; tail -5 "$work/exec.out"; continue; }
   grep -q "engine jit: fragment programs [1-9]" "$work/exec.out" ||
     bad "$vs: the device did not run the JIT: $(grep 'engine jit' "$work/exec.out")"
@@ -55,7 +57,7 @@ for vs in vf_transform vs_loop; do
   done
 done
 [ $total -ge 4 ] || bad "only $total buffer objects compared"
-[ $vs_compiled -ge 2 ] || bad "the vertex JIT compiled $vs_compiled programs (expected both streams')"
+[ $vs_compiled -ge 3 ] || bad "the vertex JIT compiled $vs_compiled programs (expected both streams')"
 [ $vs_interp -ge 1 ] || bad "no vertex run went to the interpreter (vs_loop's flow control)"
 echo "$total buffer objects identical (interp, jit, device); vertex programs compiled: $vs_compiled, vertex runs on the interpreter: $vs_interp"
 exit $fail

@@ -1,6 +1,7 @@
 /* The R500 vertex JIT (docs/r500-jit.md, "The vertex JIT"): compiles a
  * straight-line PVS program (instructions first..last, no flow control, no
- * A0- or loop-index-relative operands, no instruction that faults) into one
+ * relative operands but A0-relative constants, no instruction that faults
+ * for every vertex) into one
  * function, with LLVM (ORC LLJIT, C API), that runs VW vertices at once: every
  * register channel is a <VW x float> (one vertex per lane), every write mask
  * and predicate a <VW x i1>. The rules are pvs_exec.c's (the model of record),
@@ -40,8 +41,10 @@
 
 enum { F_TEMP, F_INPUT, F_ALT, F_OUT, F_NUM };
 
-typedef void (*prog_fn)(r500_pvs_state *const *lanes, const float *consts, const float *k,
-                        const r500_pvs_options *o);
+/* Returns 0, or 1 when some lane's A0-relative constant index is out of
+ * range (pvs_exec.c src_reg's fault): then nothing is stored. */
+typedef int (*prog_fn)(r500_pvs_state *const *lanes, const float *consts, const float *k,
+                       const r500_pvs_options *o);
 
 typedef struct vg {
     LLVMContextRef ctx;
@@ -57,6 +60,7 @@ typedef struct vg {
     LLVMValueRef outw[R500_PVS_MAX_REGS]; /* <VW x i8> out_written */
     LLVMValueRef a0[4];                   /* <VW x i32> */
     LLVMValueRef pred;                    /* <VW x i1> */
+    LLVMValueRef oob;                     /* <VW x i1>: an A0-relative index out of range, or NULL */
 } vg;
 
 static size_t file_offset(unsigned f)
@@ -163,6 +167,12 @@ static int src_file(unsigned type)
     return type == 0 ? F_TEMP : type == 1 ? F_INPUT : type == 3 ? F_ALT : -1;
 }
 
+/* A source the JIT compiles relative: a constant (type 2) + A0 (mode 1). */
+static bool a0_const(unsigned type, unsigned m0, unsigned m1)
+{
+    return type == 2 && m0 == 1 && m1 == 0;
+}
+
 /* Before the code: which registers the program touches (pass 1). */
 static void note_inst(vg *g, const r500_pvs_inst *ip)
 {
@@ -185,12 +195,42 @@ static void note_inst(vg *g, const r500_pvs_inst *ip)
         g->touched[fl][off] = true;
 }
 
-/* pvs_exec.c swz + modify, one channel of a source. */
-static LLVMValueRef src_chan(vg *g, int fl, unsigned type, unsigned idx, unsigned swz, unsigned abs,
-                             unsigned neg)
+/* Constant channel ch of register ridx[lane] in every lane (an in-range
+ * <VW x i32> index). */
+static LLVMValueRef const_gather(vg *g, LLVMValueRef ridx, unsigned ch)
+{
+    LLVMValueRef v = LLVMGetUndef(g->vf);
+    for (int l = 0; l < VW; l++) {
+        LLVMValueRef i = LLVMBuildExtractElement(g->b, ridx, ci32(g, (unsigned)l), "");
+        i = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, i, ci32(g, 4), ""), ci32(g, ch), "");
+        LLVMValueRef x = LLVMBuildLoad2(g->b, g->f32, LLVMBuildGEP2(g->b, g->f32, g->consts, &i, 1, ""), "");
+        v = LLVMBuildInsertElement(g->b, v, x, ci32(g, (unsigned)l), "");
+    }
+    return v;
+}
+
+/* An A0-relative constant operand (the only relative operand compiled):
+ * pvs_exec.c effective (OFFSET + A0[ADDR_SEL]) and src_reg's range check.
+ * Lanes out of range join g->oob (the program then stores nothing and the
+ * run goes to the interpreter, which reports the fault) and read const[0]. */
+static LLVMValueRef a0_index(vg *g, unsigned offset, unsigned sel)
+{
+    LLVMValueRef i = LLVMBuildAdd(g->b, splat_val(g, g->vi, ci32(g, offset)), g->a0[sel & 3], "");
+    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntUGE, i,
+                                     splat_val(g, g->vi, ci32(g, R500_PVS_NUM_CONSTS)), "");
+    g->oob = g->oob ? LLVMBuildOr(g->b, g->oob, bad, "") : bad;
+    return LLVMBuildSelect(g->b, bad, LLVMConstNull(g->vi), i, "");
+}
+
+/* pvs_exec.c swz + modify, one channel of a source (ridx: an A0-relative
+ * constant's lane indices, else NULL). */
+static LLVMValueRef src_chan(vg *g, int fl, unsigned type, unsigned idx, LLVMValueRef ridx,
+                             unsigned swz, unsigned abs, unsigned neg)
 {
     LLVMValueRef v;
-    if (swz < 4)
+    if (swz < 4 && ridx)
+        v = const_gather(g, ridx, swz);
+    else if (swz < 4)
         v = fl >= 0 ? g->reg[fl][idx][swz] : load_splat(g, g->consts, idx * 4 + swz);
     else /* 4 FORCE_0, 5 FORCE_1, 6 0.5, 7 0 */
         v = load_splat(g, g->kst, swz == 5 ? 1 : swz == 6 ? 2 : 0);
@@ -212,8 +252,11 @@ static void read_src(vg *g, const uint32_t *f, unsigned n, LLVMValueRef out[4])
 {
     unsigned type = SF(f, n, REG_TYPE), idx = SF(f, n, OFFSET);
     int fl = src_file(type);
+    LLVMValueRef ridx = a0_const(type, SF(f, n, ADDR_MODE_0), SF(f, n, ADDR_MODE_1))
+                            ? a0_index(g, idx, SF(f, n, ADDR_SEL))
+                            : NULL;
     for (unsigned ch = 0; ch < 4; ch++)
-        out[ch] = src_chan(g, fl, type, idx, (&SF(f, n, SWIZZLE_X))[ch], SF(f, n, ABS),
+        out[ch] = src_chan(g, fl, type, idx, ridx, (&SF(f, n, SWIZZLE_X))[ch], SF(f, n, ABS),
                            (&SF(f, n, MODIFIER_X))[ch]);
 }
 
@@ -448,10 +491,14 @@ static void emit_inst(vg *g, const r500_pvs_inst *ip)
     if (dual) {
         unsigned type = f[R500_PVS_F_DM_SRC_REG_TYPE], idx = f[R500_PVS_F_DM_SRC_OFFSET];
         int fl = src_file(type);
-        dm[0] = src_chan(g, fl, type, idx, f[R500_PVS_F_DM_SRC_SWIZZLE_X], f[R500_PVS_F_DM_SRC_ABS],
-                         f[R500_PVS_F_DM_SRC_MODIFIER_X]);
-        dm[1] = src_chan(g, fl, type, idx, f[R500_PVS_F_DM_SRC_SWIZZLE_Y], f[R500_PVS_F_DM_SRC_ABS],
-                         f[R500_PVS_F_DM_SRC_MODIFIER_Y]);
+        LLVMValueRef ridx = a0_const(type, f[R500_PVS_F_DM_SRC_ADDR_MODE_0],
+                                     f[R500_PVS_F_DM_SRC_ADDR_MODE_1])
+                                ? a0_index(g, idx, f[R500_PVS_F_DM_SRC_ADDR_SEL])
+                                : NULL;
+        dm[0] = src_chan(g, fl, type, idx, ridx, f[R500_PVS_F_DM_SRC_SWIZZLE_X],
+                         f[R500_PVS_F_DM_SRC_ABS], f[R500_PVS_F_DM_SRC_MODIFIER_X]);
+        dm[1] = src_chan(g, fl, type, idx, ridx, f[R500_PVS_F_DM_SRC_SWIZZLE_Y],
+                         f[R500_PVS_F_DM_SRC_ABS], f[R500_PVS_F_DM_SRC_MODIFIER_Y]);
     }
     /* PRED_ENABLE / PRED_SENSE: the predicate before this instruction */
     LLVMValueRef pred_ok = NULL;
@@ -514,6 +561,7 @@ static bool relative(unsigned m0, unsigned m1)
     return mode == 1 || mode == 2;
 }
 
+
 /* Static reasons (no trial run): flow control, relative addressing, a range
  * the interpreter refuses. */
 static const char *static_refusal(const uint32_t *words, size_t count, size_t first, size_t last,
@@ -530,11 +578,16 @@ static const char *static_refusal(const uint32_t *words, size_t count, size_t fi
         r500_pvs_decode(words + 4 * i, &in);
         const uint32_t *f = in.field;
         bool dual = in.form == R500_PVS_FORM_DUAL;
+        /* A0-relative constants are compiled (a0_index); other relative
+         * sources are not */
         for (unsigned k = 0; k < (dual ? 2u : 3u); k++)
-            if (relative(SF(f, k, ADDR_MODE_0), SF(f, k, ADDR_MODE_1)))
-                return "an A0- or loop-index-relative source";
-        if (dual && relative(f[R500_PVS_F_DM_SRC_ADDR_MODE_0], f[R500_PVS_F_DM_SRC_ADDR_MODE_1]))
-            return "an A0- or loop-index-relative source";
+            if (relative(SF(f, k, ADDR_MODE_0), SF(f, k, ADDR_MODE_1)) &&
+                !a0_const(SF(f, k, REG_TYPE), SF(f, k, ADDR_MODE_0), SF(f, k, ADDR_MODE_1)))
+                return "a relative source other than an A0-relative constant";
+        if (dual && relative(f[R500_PVS_F_DM_SRC_ADDR_MODE_0], f[R500_PVS_F_DM_SRC_ADDR_MODE_1]) &&
+            !a0_const(f[R500_PVS_F_DM_SRC_REG_TYPE], f[R500_PVS_F_DM_SRC_ADDR_MODE_0],
+                      f[R500_PVS_F_DM_SRC_ADDR_MODE_1]))
+            return "a relative source other than an A0-relative constant";
         if (relative(f[R500_PVS_F_DST_ADDR_MODE_0], f[R500_PVS_F_DST_ADDR_MODE_1]))
             return "an A0- or loop-index-relative destination";
     }
@@ -550,7 +603,9 @@ const char *r500_pvs_jit_refusal(const uint32_t *words, size_t count, size_t fir
     /* Without flow control and relative addressing every fault the
      * interpreter reports is the same for every vertex (reserved fields,
      * undocumented operations, register indices beyond the model's counts):
-     * one trial vertex through the interpreter finds them. */
+     * one trial vertex through the interpreter finds them. An A0-relative
+     * constant's index depends on the vertex: the compiled code checks it
+     * (a0_index) and leaves the vertices to the interpreter. */
     r500_pvs_state *st = calloc(1, sizeof *st);
     if (!st)
         return "out of memory";
@@ -588,7 +643,7 @@ static const char *const rt_need[] = {"r500_pvs_rt_me", NULL};
 static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
 {
     LLVMTypeRef args[4] = {g->ptr, g->ptr, g->ptr, g->ptr};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), args, 4, 0);
+    LLVMTypeRef fty = LLVMFunctionType(g->i32, args, 4, 0);
     LLVMValueRef fn = LLVMAddFunction(g->mod, "prog", fty);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, fn, "entry"));
     LLVMValueRef lanes = LLVMGetParam(fn, 0);
@@ -624,6 +679,18 @@ static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
     for (size_t i = 0; i < n; i++)
         emit_inst(g, &dec[i]);
     free(dec);
+    if (g->oob) {
+        /* a lane's A0-relative index is out of range: store nothing, return 1 */
+        LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntNE,
+                                         LLVMBuildBitCast(g->b, g->oob, LLVMIntTypeInContext(g->ctx, VW), ""),
+                                         LLVMConstInt(LLVMIntTypeInContext(g->ctx, VW), 0, 0), "");
+        LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(g->ctx, fn, "oob");
+        LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, fn, "store");
+        LLVMBuildCondBr(g->b, any, bad, ok);
+        LLVMPositionBuilderAtEnd(g->b, bad);
+        LLVMBuildRet(g->b, ci32(g, 1));
+        LLVMPositionBuilderAtEnd(g->b, ok);
+    }
     for (int fl = 0; fl < F_NUM; fl++)
         for (unsigned i = 0; i < R500_PVS_MAX_REGS; i++) {
             if (!g->written[fl][i])
@@ -638,7 +705,7 @@ static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
             scatter(g, g->a0[k], offsetof(r500_pvs_state, a0) + 4 * k);
     if (g->pred_set)
         scatter(g, LLVMBuildZExt(g->b, g->pred, g->v8, ""), offsetof(r500_pvs_state, pred));
-    LLVMBuildRetVoid(g->b);
+    LLVMBuildRet(g->b, ci32(g, 0));
 }
 
 typedef struct entry {
@@ -808,7 +875,22 @@ static ls_status run_vertices(const r500_pvs_engine_ops *self, const uint32_t *w
          * values: every load precedes every store) */
         for (size_t l = 0; l < VW; l++)
             lanes[l] = &states[v + l < nverts ? v + l : nverts - 1];
-        e->fn(lanes, cp, swz_consts, o);
+        if (e->fn(lanes, cp, swz_consts, o)) {
+            /* an A0-relative constant index out of range in this group: the
+             * interpreter runs this and the later vertices and reports the
+             * fault at the vertex where it happens */
+            pthread_mutex_lock(&j->mu);
+            j->counts.interp_runs++;
+            pthread_mutex_unlock(&j->mu);
+            if (stats)
+                stats->issued += (uint64_t)v * (last - first + 1);
+            size_t fv = 0;
+            ls_status s = r500_pvs_run_vertices_interp(words, count, first, last, consts, fc, o,
+                                                       states + v, nverts - v, &fv, stats, d);
+            if (s != LS_OK && fault_vertex)
+                *fault_vertex = v + fv;
+            return s;
+        }
     }
     if (stats)
         stats->issued += (uint64_t)nverts * (last - first + 1);
