@@ -158,6 +158,13 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
         rd.width = o->width;
         rd.height = o->height;
         rd.opts = o->raster;
+        /* VAP_CNTL.DX_CLIP_SPACE_DEF (bit 22: Mesa r300_reg.h R300_DX_CLIP_SPACE_DEF,
+         * buhman/r500 3d_registers_bits.h VAP_CNTL__DX_CLIP_SPACE_DEF) selects the
+         * D3D view volume 0 <= z <= w; r300 sets it for clip_halfz
+         * (glClipControl(..., GL_ZERO_TO_ONE): r300_emit.c r300_emit_vs_state).
+         * Model option "clip-z" is the convention without the bit. */
+        if (dr->frag && (dr->frag->state.reg[0x2080 / 4] & (1u << 22)))
+            rd.opts.clip_z = R500_CLIP_Z_DX;
         /* back colours: VAP_OUTPUT_VTX_FMT_0 COLOR_2/3_PRESENT (r300_state_derived.c) */
         rd.back_colors = (uint8_t)(((dr->layout.present >> R500_VTX_COL2) & 1u) |
                                    (((dr->layout.present >> R500_VTX_COL3) & 1u) << 1));

@@ -546,6 +546,25 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
         unsigned cbfmt = r500_rb_get(s, indep_fmt ? pr : R500_RB_RB3D_COLORPITCH0,
                                      R500_RBF_COLORFORMAT);
         unsigned sign = r500_rb_get(s, ofr, R500_RBF_OUT_SIGN);
+        /* rb3d_color_channel_mask.txt: BLUE_MASK, GREEN_MASK, RED_MASK,
+         * ALPHA_MASK (bits 0..3) gate components C0..C3 (the ARGB8888 view:
+         * C0 is blue; Mesa's bgra_cmask/rgba_cmask swizzle GL's mask to
+         * components this way); MRT n uses bits 4n..4n+3 with
+         * INDEPENDENT_COLOR_CHANNEL_MASK_ENABLE, else mask 0 */
+        sf->mask = (indep_mask ? chmask >> (4 * t) : chmask) & 0xfu;
+        sf->mem = m ? m->color[t] : NULL;
+        sf->size = m ? m->color_size[t] : 0;
+        /* every component masked: nothing is written to this buffer, so
+         * it is not bound (the kernel's r100_cs_track_check needs no colour
+         * buffer when the channel mask is 0: a depth-only draw). Nor is its
+         * output format checked against COLORPITCHn: for a framebuffer
+         * without colour buffers r300 writes US_OUT_FMT_0 = C4_8 with the
+         * BGRA selectors (r300_emit.c r300_emit_fb_state_pipelined) and
+         * leaves RB3D_COLORPITCH0 and the buffer's relocation as the last
+         * colour buffer set them, which may be a format C4_8 does not pair
+         * with (ARGB2101010, a 10-bit window on GBM) */
+        if (sf->mask == 0)
+            continue;
         if (!pixfmt_for(cbfmt, out, sign, &sf->pf))
             return ls_diag_set(d, LS_ERR_UNSUPPORTED, NULL, 0, 0,
                                "%s.OUT_FMT = %u with %s.COLORFORMAT = %u is not a pair the model "
@@ -565,19 +584,6 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
         for (int k = 0; k < 4; k++)
             sf->sel[k] = r500_rb_get(s, ofr, sels[k]);
         sf->endian = r500_rb_get(s, pr, R500_RBF_COLORENDIAN);
-        /* rb3d_color_channel_mask.txt: BLUE_MASK, GREEN_MASK, RED_MASK,
-         * ALPHA_MASK (bits 0..3) gate components C0..C3 (the ARGB8888 view:
-         * C0 is blue; Mesa's bgra_cmask/rgba_cmask swizzle GL's mask to
-         * components this way); MRT n uses bits 4n..4n+3 with
-         * INDEPENDENT_COLOR_CHANNEL_MASK_ENABLE, else mask 0 */
-        sf->mask = (indep_mask ? chmask >> (4 * t) : chmask) & 0xfu;
-        sf->mem = m ? m->color[t] : NULL;
-        sf->size = m ? m->color_size[t] : 0;
-        /* no memory and every component masked: no colour buffer to write
-         * (the kernel's r100_cs_track_check needs none when the channel
-         * mask is 0: a depth-only draw) */
-        if (!sf->mem && sf->mask == 0)
-            continue;
         size_t off = (size_t)s->reg[R500_RB_RB3D_COLOROFFSET0 + t] & ~(size_t)31;
         uint32_t pitchv = s->reg[pr];
         size_t pitch = pitchv & 0x3ffeu;

@@ -581,6 +581,47 @@ static void test_depth_stencil(void **st)
                     }
 }
 
+/* A depth-only draw (a framebuffer without colour buffers): r300 writes
+ * US_OUT_FMT_0 = C4_8 BGRA and RB3D_COLOR_CHANNEL_MASK = 0 but leaves
+ * RB3D_COLORPITCH0 (and its relocation) as the last colour buffer set it:
+ * here ARGB2101010, a pair C4_8 does not make (fbo-blit-d24s8 on a 10-bit
+ * GBM window). Nothing is written to the colour buffer, so the bind must not
+ * refuse the pair, and the depth is written. With a component enabled the
+ * same pair is refused. */
+static void test_depth_only_draw(void **st)
+{
+    (void)st;
+    r500_rb_state s;
+    r500_rb_state_init(&s);
+    set_target(&s, 0, out_fmt(0, SB, SG, SR, SA, 0), R500_CB_ARGB2101010, 2, 0, 0);
+    s.reg[R500_RB_RB3D_COLOR_CHANNEL_MASK] = 0;
+    s.reg[R500_RB_ZB_FORMAT] = 2;
+    s.reg[R500_RB_ZB_CNTL] = 2u | 4u; /* Z_ENABLE, ZWRITEENABLE */
+    s.reg[R500_RB_ZB_ZSTENCILCNTL] = 7; /* ALWAYS */
+    s.reg[R500_RB_ZB_DEPTHPITCH] = 4;
+    uint8_t cmem[8], zmem[16];
+    memset(cmem, 0xee, sizeof cmem);
+    memset(zmem, 0, sizeof zmem);
+    r500_rb_memory m = {.color = {cmem}, .color_size = {8}, .depth = zmem, .depth_size = 16};
+    r500_rb rb;
+    ls_diag d;
+    assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_OK);
+    r500_rb_quad q = {.mask = 1, .z = {0.3f}, .color = {{{1, 1, 1, 1}}}};
+    r500_rb_stats stats = {0};
+    r500_rb_quad_write(&rb, &q, &stats);
+    uint32_t word = zmem[0] | zmem[1] << 8 | (uint32_t)zmem[2] << 16 | (uint32_t)zmem[3] << 24;
+    assert_int_equal(word >> 8, (uint32_t)floor(0.3 * 16777215.0 + 0.5)); /* 0x4ccccd */
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(cmem[i], 0xee);
+    /* no colour relocation at all: the same */
+    r500_rb_memory mz = {.depth = zmem, .depth_size = 16};
+    assert_int_equal(r500_rb_bind(&rb, &s, &mz, 1, 1, NULL, &d), LS_OK);
+    /* a component enabled: the pair is refused */
+    s.reg[R500_RB_RB3D_COLOR_CHANNEL_MASK] = 0xf;
+    assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(d.msg, "is not a pair the model writes"));
+}
+
 static void test_alpha_test(void **st)
 {
     (void)st;
@@ -1225,6 +1266,7 @@ int main(void)
         cmocka_unit_test(test_depth_stencil), cmocka_unit_test(test_alpha_test),
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_options),     cmocka_unit_test(test_beyond_pitch),
+        cmocka_unit_test(test_depth_only_draw),
         cmocka_unit_test(test_job_units),
         cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
         cmocka_unit_test(test_mesa_corpus), cmocka_unit_test(test_more_registers),
