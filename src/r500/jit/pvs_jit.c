@@ -21,15 +21,10 @@
 #include <time.h>
 #include <math.h>
 
-#include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "../exec_internal.h"
+#include "llvm_setup.h"
 
 /* Vertices per compiled call: one AVX2 register of floats. */
 #define VW 8
@@ -572,103 +567,23 @@ const char *r500_pvs_jit_refusal(const uint32_t *words, size_t count, size_t fir
 extern const unsigned char r500_pvs_rt_bc[];
 extern const size_t r500_pvs_rt_bc_len;
 
-static void *rt_symbol(const char *name)
+/* The functions the run-time bitcode (pvs_rt.c) calls outside itself
+ * besides the shared ones (llvm_setup.c): the process's own. */
+static const r500_llvm_sym rt_syms[] = {
+    R500_LLVM_SYM(r500_alu_transcendental),
+    R500_LLVM_SYM(r500_pvs_value_name),
+};
+
+/* r500_pvs_rt_me, and the me_op and sat it calls, are inlined into every
+ * lane; the rest of pvs_exec.c is left as it is (and dropped: unused). */
+static int rt_kind(const char *name)
 {
-    static const struct {
-        const char *name;
-        void *fn;
-    } tab[] = {
-        {"r500_alu_transcendental", (void *)(uintptr_t)&r500_alu_transcendental},
-        {"ls_diag_vset", (void *)(uintptr_t)&ls_diag_vset},
-        {"ls_diag_at_index", (void *)(uintptr_t)&ls_diag_at_index},
-        {"r500_pvs_value_name", (void *)(uintptr_t)&r500_pvs_value_name},
-        {"exp", (void *)(uintptr_t)&exp},
-        {"exp2", (void *)(uintptr_t)&exp2},
-        {"log2", (void *)(uintptr_t)&log2},
-        {"pow", (void *)(uintptr_t)&pow},
-        {"sqrt", (void *)(uintptr_t)&sqrt},
-        {"sin", (void *)(uintptr_t)&sin},
-        {"cos", (void *)(uintptr_t)&cos},
-        {"expf", (void *)(uintptr_t)&expf},
-        {"exp2f", (void *)(uintptr_t)&exp2f},
-        {"log2f", (void *)(uintptr_t)&log2f},
-        {"powf", (void *)(uintptr_t)&powf},
-        {"sqrtf", (void *)(uintptr_t)&sqrtf},
-        {"sinf", (void *)(uintptr_t)&sinf},
-        {"cosf", (void *)(uintptr_t)&cosf},
-        {"fabs", (void *)(uintptr_t)&fabs},
-        {"fabsf", (void *)(uintptr_t)&fabsf},
-        {"floorf", (void *)(uintptr_t)&floorf},
-        {"floor", (void *)(uintptr_t)&floor},
-        {"memset", (void *)(uintptr_t)&memset},
-        {"memcpy", (void *)(uintptr_t)&memcpy},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (!strcmp(tab[i].name, name))
-            return tab[i].fn;
-    return NULL;
+    return !strcmp(name, "r500_pvs_rt_me") || !strcmp(name, "me_op") || !strcmp(name, "sat")
+               ? R500_LLVM_FN_INLINE
+               : R500_LLVM_FN_PLAIN;
 }
 
-static ls_status llvm_err(LLVMErrorRef e, const char *what, ls_diag *d)
-{
-    char *m = LLVMGetErrorMessage(e);
-    ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: %s: %s", what, m);
-    LLVMDisposeErrorMessage(m);
-    return LS_ERR_IO;
-}
-
-static LLVMModuleRef rt_module(LLVMContextRef ctx, ls_diag *d)
-{
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        (const char *)r500_pvs_rt_bc, r500_pvs_rt_bc_len, "r500_pvs_rt");
-    LLVMModuleRef m = NULL;
-    if (!mb || LLVMParseBitcodeInContext2(ctx, mb, &m)) {
-        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: cannot read the run-time bitcode (pvs_rt.c)");
-        if (mb)
-            LLVMDisposeMemoryBuffer(mb);
-        return NULL;
-    }
-    LLVMDisposeMemoryBuffer(mb);
-    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        LLVMSetLinkage(f, LLVMInternalLinkage);
-        if (!strcmp(name, "r500_pvs_rt_me") || !strcmp(name, "me_op") || !strcmp(name, "sat")) {
-            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(ctx, always, 0));
-        }
-    }
-    if (!LLVMGetNamedFunction(m, "r500_pvs_rt_me")) {
-        LLVMDisposeModule(m);
-        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: the run-time bitcode lacks r500_pvs_rt_me");
-        return NULL;
-    }
-    return m;
-}
-
-static bool resolve_externals(vg *g, ls_diag *d)
-{
-    for (LLVMValueRef f = LLVMGetFirstFunction(g->mod); f; f = LLVMGetNextFunction(f)) {
-        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || !LLVMGetFirstUse(f))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        void *addr = rt_symbol(name);
-        if (!addr) {
-            ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: the run-time code calls %s, unknown",
-                        name);
-            return false;
-        }
-        LLVMReplaceAllUsesWith(
-            f, LLVMConstIntToPtr(LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)addr, 0), g->ptr));
-    }
-    return true;
-}
+static const char *const rt_need[] = {"r500_pvs_rt_me", NULL};
 
 static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
 {
@@ -740,6 +655,7 @@ typedef struct entry {
     const char *why; /* not compiled: why */
     LLVMOrcLLJITRef jit;
     prog_fn fn;
+    double compile_seconds;
 } entry;
 
 struct r500_pvs_jit {
@@ -762,22 +678,20 @@ static bool same_key(const entry *e, const uint32_t *words, size_t first, size_t
 
 static ls_status compile(entry *en, const uint32_t *words, const r500_pvs_options *o, ls_diag *d)
 {
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    const r500_llvm_bitcode bc = {
+        .who = "pvs jit", .bytes = r500_pvs_rt_bc, .len = r500_pvs_rt_bc_len,
+        .source = "pvs_rt.c", .kind = rt_kind, .need = rt_need,
+        .syms = rt_syms, .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
+    r500_llvm_unit u;
+    if (r500_llvm_open(&u, &bc, d))
+        return LS_ERR_IO;
     vg *g = calloc(1, sizeof *g);
     if (!g) {
-        LLVMOrcDisposeThreadSafeContext(tsc);
+        r500_llvm_close(&u);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
-    g->ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    LLVMContextSetOpaquePointers(g->ctx, 1);
-    g->mod = rt_module(g->ctx, d);
-    if (!g->mod) {
-        free(g);
-        LLVMOrcDisposeThreadSafeContext(tsc);
-        return LS_ERR_IO;
-    }
+    g->ctx = u.ctx;
+    g->mod = u.mod;
     g->o = o;
     g->b = LLVMCreateBuilderInContext(g->ctx);
     g->f32 = LLVMFloatTypeInContext(g->ctx);
@@ -795,38 +709,13 @@ static ls_status compile(entry *en, const uint32_t *words, const r500_pvs_option
     g->me_fn = LLVMGetNamedFunction(g->mod, "r500_pvs_rt_me");
     emit_prog(g, words, en->first, en->last);
     LLVMDisposeBuilder(g->b);
-    ls_status st = LS_OK;
-    LLVMErrorRef e;
-    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-    if ((e = LLVMOrcCreateLLJIT(&en->jit, jb))) {
-        st = llvm_err(e, "cannot create LLJIT", d);
-        en->jit = NULL;
-        LLVMDisposeModule(g->mod);
-    } else {
-        char *triple = LLVMGetDefaultTargetTriple();
-        LLVMSetTarget(g->mod, triple);
-        LLVMDisposeMessage(triple);
-        LLVMSetDataLayout(g->mod, LLVMOrcLLJITGetDataLayoutStr(en->jit));
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        if ((e = LLVMRunPasses(g->mod, "default<O2>", NULL, po)))
-            st = llvm_err(e, "optimisation", d);
-        LLVMDisposePassBuilderOptions(po);
-        if (st == LS_OK && !resolve_externals(g, d))
-            st = LS_ERR_IO;
-        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g->mod, tsc);
-        if (st == LS_OK &&
-            (e = LLVMOrcLLJITAddLLVMIRModule(en->jit, LLVMOrcLLJITGetMainJITDylib(en->jit), tsm)))
-            st = llvm_err(e, "adding the module", d);
-        else if (st != LS_OK)
-            LLVMOrcDisposeThreadSafeModule(tsm);
-    }
-    LLVMOrcDisposeThreadSafeContext(tsc);
     free(g);
     LLVMOrcExecutorAddress addr = 0;
-    if (st == LS_OK && (e = LLVMOrcLLJITLookup(en->jit, &addr, "prog")))
-        st = llvm_err(e, "lookup", d);
-    if (st == LS_OK)
+    ls_status st = r500_llvm_finish(&u, "prog", &en->jit, &addr, d);
+    if (st == LS_OK) {
         en->fn = (prog_fn)(uintptr_t)addr;
+        en->compile_seconds = r500_llvm_seconds(&u);
+    }
     return st;
 }
 
@@ -870,15 +759,11 @@ static entry *lookup(r500_pvs_jit *j, const uint32_t *words, size_t count, size_
     e->watchdog_short = o->watchdog < n;
     e->why = r500_pvs_jit_refusal(words, count, first, last, NULL, o);
     if (!e->why) {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
         if (compile(e, words, o, d) != LS_OK) {
             entry_free(e);
             return NULL;
         }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        j->counts.compile_seconds +=
-            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        j->counts.compile_seconds += e->compile_seconds;
         j->counts.compiled++;
     } else {
         j->counts.interp_programs++;
