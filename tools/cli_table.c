@@ -198,7 +198,7 @@ static const cli_opt r500_draw_opts[] = {
      NULL, 0, NULL},
     {"model", 0, "NAME=VALUE",
      "raster-subpixel, clip-z, interp-position, color-interp, point-minmax, face-sign, "
-     "point-stuff (docs/assumptions.md)", NULL, NULL,
+     "point-stuff, poly-offset (docs/assumptions.md)", NULL, NULL,
      CLI_O_REPEAT, NULL},
     {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
     {"engine", 0, "interp|jit",

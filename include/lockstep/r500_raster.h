@@ -244,6 +244,7 @@ typedef enum r500_color_interp { R500_COLOR_PERSPECTIVE, R500_COLOR_LINEAR } r50
 typedef enum r500_point_minmax { R500_MINMAX_VERTEX, R500_MINMAX_ALL } r500_point_minmax;
 typedef enum r500_face_sign { R500_FACE_MESA, R500_FACE_DOC } r500_face_sign;
 typedef enum r500_point_stuff { R500_STUFF_VAP, R500_STUFF_POOL4, R500_STUFF_OFF } r500_point_stuff;
+typedef enum r500_poly_offset { R500_POFS_MAX, R500_POFS_SQRT, R500_POFS_OFF } r500_poly_offset;
 
 typedef struct r500_raster_options {
     r500_subpixel subpixel;         /* "raster-subpixel": register | 12 | 16 | 256 */
@@ -253,6 +254,7 @@ typedef struct r500_raster_options {
     r500_point_minmax point_minmax; /* "point-minmax": vertex | all */
     r500_face_sign face_sign;       /* "face-sign": mesa | doc */
     r500_point_stuff point_stuff;   /* "point-stuff": vap | pool4 | off */
+    r500_poly_offset poly_offset;   /* "poly-offset": max | sqrt | off */
 } r500_raster_options;
 
 void r500_raster_options_default(r500_raster_options *o);

@@ -220,3 +220,46 @@ void ra_su_prim(const r500_draw *dr, const ra_prim *p, ra_tri_fn fn, void *ctx,
             tri(fn, ctx, st, &p->v[0], &p->v[i], &p->v[i + 1], p->flat, back, RA_TRI);
     }
 }
+
+/* Polygon offset (su_poly_offset_enable.txt, su_poly_offset_front_scale.txt,
+ * ..._front_offset.txt, ..._back_scale.txt, ..._back_offset.txt): FRONT_ENABLE
+ * / BACK_ENABLE select the face's SCALE and OFFSET (IEEE floats) "applied after
+ * Z scale & offset (0 to 2^24-1 range); slope computed in subpixels (1/12 or
+ * 1/16)". So in units of 1/(2^24-1) of the window depth range the offset is
+ * SCALE * m + OFFSET, with m the triangle's depth slope in those units per
+ * subpixel of GB_TILE_CONFIG.SUBPIXEL. Mesa's r300 (r300_state.c,
+ * r300_create_rs_state) writes SCALE = 12 * factor and OFFSET = 2 * units (24-bit
+ * depth) or 4 * units (16-bit), which with 1/12 subpixels is GL's factor * m +
+ * r * units. What m is (the larger of |dz/dx| and |dz/dy|, or their Euclidean
+ * length) is assumption poly-offset (docs/assumptions.md); PARA_ENABLE (never
+ * set by r300) is not modelled. The sum is formed in double precision and the
+ * caller adds it to the interpolated window z before the render backend clamps
+ * z to [0, 1]. */
+double ra_su_poly_offset(const r500_draw *dr, const ra_tri *t)
+{
+    if (dr->opts.poly_offset == R500_POFS_OFF)
+        return 0.0;
+    const r500_raster_state *s = dr->state;
+    if (!r500_raster_field(s, t->back ? R500_RF_SU_POLY_OFFSET_ENABLE_BACK_ENABLE
+                                      : R500_RF_SU_POLY_OFFSET_ENABLE_FRONT_ENABLE))
+        return 0.0;
+    double scale = r500_raster_float(s, t->back ? R500_R_SU_POLY_OFFSET_BACK_SCALE
+                                                : R500_R_SU_POLY_OFFSET_FRONT_SCALE);
+    double offset = r500_raster_float(s, t->back ? R500_R_SU_POLY_OFFSET_BACK_OFFSET
+                                                 : R500_R_SU_POLY_OFFSET_FRONT_OFFSET);
+    const double range = 16777215.0; /* 2^24 - 1 */
+    double x1 = t->v[1].x - t->v[0].x, y1 = t->v[1].y - t->v[0].y;
+    double x2 = t->v[2].x - t->v[0].x, y2 = t->v[2].y - t->v[0].y;
+    double z1 = (double)t->v[1].z - t->v[0].z, z2 = (double)t->v[2].z - t->v[0].z;
+    double area = x1 * y2 - x2 * y1;
+    double m = 0.0;
+    if (area != 0.0) {
+        double dzdx = (z1 * y2 - z2 * y1) / area, dzdy = (x1 * z2 - x2 * z1) / area;
+        m = dr->opts.poly_offset == R500_POFS_SQRT ? sqrt(dzdx * dzdx + dzdy * dzdy)
+                                                    : fmax(fabs(dzdx), fabs(dzdy));
+    }
+    /* m per pixel in window z -> per subpixel in 2^24-1 units */
+    m = m * range / size_unit(s);
+    double o = (scale * m + offset) / range;
+    return isfinite(o) ? o : 0.0;
+}

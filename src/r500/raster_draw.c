@@ -171,6 +171,7 @@ static void run_tri(void *vc, const ra_tri *t)
     for (int i = 0; i < 3; i++)
         X[i] = t->v[i].x, Y[i] = t->v[i].y;
     double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+    double zoff = ra_su_poly_offset(c->dr, t); /* SU_POLY_OFFSET_* (ga_su.c) */
     r500_fragment f = {.back = t->back, .res = &res};
     for (int y = k->y0; y <= k->y1; y++)
         for (int x = k->x0; x <= k->x1; x++) {
@@ -187,7 +188,7 @@ static void run_tri(void *vc, const ra_tri *t)
                 l1 = ((X[2] - cx) * (Y[0] - cy) - (X[0] - cx) * (Y[2] - cy)) / area;
             }
             f.x = x, f.y = y, f.i = ri;
-            f.z = (float)(l0 * t->v[0].z + l1 * t->v[1].z + (1.0 - l0 - l1) * t->v[2].z);
+            f.z = (float)(l0 * t->v[0].z + l1 * t->v[1].z + (1.0 - l0 - l1) * t->v[2].z + zoff);
             c->out(c->out_ctx, &f);
         }
     r500_result_free(&res);

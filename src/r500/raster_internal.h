@@ -62,6 +62,9 @@ ls_status ra_vap_draw(const r500_draw *dr, ra_tri_fn fn, void *ctx, r500_raster_
 /* ga_su.c */
 void ra_su_prim(const r500_draw *dr, const ra_prim *p, ra_tri_fn fn, void *ctx,
                 r500_raster_stats *st);
+/* The polygon offset SU_POLY_OFFSET_* adds to the window z of every pixel of
+ * triangle t (0 when its face's offset is disabled), in window z units. */
+double ra_su_poly_offset(const r500_draw *dr, const ra_tri *t);
 
 /* sc.c: coverage of one triangle inside the target, scissor and clip
  * rectangles. The tile is the bounding box [x0,x1] x [y0,y1] (inclusive,

@@ -140,7 +140,7 @@ void r500_raster_state_init(r500_raster_state *s, int width, int height)
 
 const char *const r500_raster_option_names[] = {"raster-subpixel", "clip-z", "interp-position",
                                                 "color-interp", "point-minmax", "face-sign",
-                                                "point-stuff", NULL};
+                                                "point-stuff", "poly-offset", NULL};
 
 void r500_raster_options_default(r500_raster_options *o)
 {
@@ -151,6 +151,7 @@ void r500_raster_options_default(r500_raster_options *o)
     o->point_minmax = R500_MINMAX_VERTEX;
     o->face_sign = R500_FACE_MESA;
     o->point_stuff = R500_STUFF_VAP;
+    o->poly_offset = R500_POFS_MAX;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -171,6 +172,7 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
     static const char *const pm[] = {"vertex", "all", NULL};
     static const char *const fs[] = {"mesa", "doc", NULL};
     static const char *const ps[] = {"vap", "pool4", "off", NULL};
+    static const char *const po[] = {"max", "sqrt", "off", NULL};
     const char *const *names;
     if (!strcmp(name, "raster-subpixel"))
         names = sub;
@@ -186,6 +188,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         names = fs;
     else if (!strcmp(name, "point-stuff"))
         names = ps;
+    else if (!strcmp(name, "poly-offset"))
+        names = po;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown raster option '%s'", name);
     int k = pick(value, names);
@@ -204,6 +208,8 @@ ls_status r500_raster_options_set(r500_raster_options *o, const char *name, cons
         o->face_sign = (r500_face_sign)k;
     else if (names == ps)
         o->point_stuff = (r500_point_stuff)k;
+    else if (names == po)
+        o->poly_offset = (r500_poly_offset)k;
     else
         o->color_interp = (r500_color_interp)k;
     return LS_OK;

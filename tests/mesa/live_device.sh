@@ -200,6 +200,7 @@ else
   P=./usr/lib/x86_64-linux-gnu/piglit
   dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$pr" "$P/bin/shader_runner" \
     "$P/lib/libpiglitutil_gl.so.0" "$P/lib/libpiglitutil.so.0" \
+    "$P/bin/fbo-missing-attachment-clear" \
     "$P/tests/spec/glsl-1.10/execution/glsl-fs-if-nested-loop.shader_test" 2>/dev/null ||
     bad "extracting shader_runner from $deb"
   P=$pr/usr/lib/x86_64-linux-gnu/piglit
@@ -245,6 +246,13 @@ EOT
   grep -q "refused\|lockup\|not executed" "$work/out" &&
     bad "shader_runner, a clear wider than the pitch: a refused, hung or stopped draw"
   echo "shader_runner: a 160x160 clear (192-pixel CBZB scissor): pass"
+  # a depth-only framebuffer (no colour attachment: r300 emits no
+  # RB3D_COLOROFFSET relocation and channel mask 0) binds its depth buffer and
+  # writes depth (src/mesa/render_rb.c): piglit's fbo-missing-attachment-clear
+  # clears the depth of such a framebuffer to 0.5 and probes it
+  run env LD_LIBRARY_PATH="$P/lib" "$L" mesa exec -- "$P/bin/fbo-missing-attachment-clear" -auto -fbo
+  has 'PIGLIT: {"result": "pass" }' "fbo-missing-attachment-clear (a depth-only draw)"
+  echo "fbo-missing-attachment-clear (a depth-only draw writes depth): pass"
 fi
 [ $fail -eq 0 ] && echo "live device: all checks passed"
 exit $fail

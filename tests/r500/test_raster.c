@@ -731,6 +731,7 @@ typedef struct hook_log {
     uint32_t calls[W * H];
     double max_dz;
     int back;
+    double zoff; /* expected polygon offset */
 } hook_log;
 
 static void hook(void *ctx, const r500_fragment *f)
@@ -738,7 +739,7 @@ static void hook(void *ctx, const r500_fragment *f)
     hook_log *l = ctx;
     l->calls[f->y * W + f->x]++;
     /* z = 0.25 at (2,2), 0.5 at (30,2), 0.75 at (2,30) */
-    double z = 0.25 + 0.25 * (f->x + 0.5 - 2) / 28 + 0.5 * (f->y + 0.5 - 2) / 28;
+    double z = 0.25 + 0.25 * (f->x + 0.5 - 2) / 28 + 0.5 * (f->y + 0.5 - 2) / 28 + l->zoff;
     double dz = fabs(z - f->z);
     l->max_dz = dz > l->max_dz ? dz : l->max_dz;
     l->back += f->back;
@@ -786,6 +787,63 @@ static void test_output_hook(void **state)
     assert_true(out[0] == 7.0f);
 }
 
+/* Polygon offset (SU_POLY_OFFSET_*, ga_su.c): the output hook's triangle
+ * (back-facing under face-sign mesa) has dz/dx = 0.25/28, dz/dy = 0.5/28 per
+ * pixel. r300 writes SCALE = 12 * factor, OFFSET = 2 * units for 24-bit depth
+ * (r300_state.c); the registers' units are 1/(2^24-1) of the depth range and
+ * the slope is per subpixel (su_poly_offset_front_scale.txt), so with factor 2,
+ * units 3 and 1/12 subpixels the offset is 2 * 0.5/28 + 6/(2^24-1) (option
+ * max), 2 * |(0.25, 0.5)|/28 + 6/(2^24-1) (sqrt); with 1/16 subpixels the slope
+ * term is 12/16 of that; the front face's enable bit leaves a back face alone. */
+static void test_poly_offset(void **state)
+{
+    (void)state;
+    r500_job job;
+    load_fs(&job, PASS_T0);
+    const double R = 16777215.0, mx = 0.5 / 28, len = sqrt(0.25 * 0.25 + 0.5 * 0.5) / 28;
+    struct {
+        uint32_t enable, subpixel16;
+        r500_poly_offset opt;
+        double want;
+    } cases[] = {
+        {2, 0, R500_POFS_MAX, 2 * mx + 6 / R},
+        {2, 0, R500_POFS_SQRT, 2 * len + 6 / R},
+        {2, 1, R500_POFS_MAX, 2 * mx * 12 / 16 + 6 / R},
+        {1, 0, R500_POFS_MAX, 0},
+        {0, 0, R500_POFS_MAX, 0},
+        {3, 0, R500_POFS_OFF, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        r500_raster_state s;
+        window_state(&s);
+        s.reg[R500_R_SU_POLY_OFFSET_ENABLE] = cases[k].enable;
+        if (cases[k].subpixel16)
+            s.reg[R500_R_GB_TILE_CONFIG] |= 1u << 16; /* gb_tile_config.txt SUBPIXEL */
+        /* the front registers hold other values: only the back ones may apply */
+        r500_raster_set_float(&s, R500_R_SU_POLY_OFFSET_FRONT_SCALE, 100.0f);
+        r500_raster_set_float(&s, R500_R_SU_POLY_OFFSET_FRONT_OFFSET, 1e5f);
+        r500_raster_set_float(&s, R500_R_SU_POLY_OFFSET_BACK_SCALE, 24.0f);
+        r500_raster_set_float(&s, R500_R_SU_POLY_OFFSET_BACK_OFFSET, 6.0f);
+        r500_vertex v[3];
+        wv(&v[0], 2, 2), v[0].pos[2] = 0.25f;
+        wv(&v[1], 30, 2), v[1].pos[2] = 0.5f;
+        wv(&v[2], 2, 30), v[2].pos[2] = 0.75f;
+        r500_draw dr;
+        draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
+        dr.opts.poly_offset = cases[k].opt;
+        hook_log l;
+        memset(&l, 0, sizeof l);
+        l.zoff = cases[k].want;
+        dr.out = hook;
+        dr.out_ctx = &l;
+        ls_diag d;
+        assert_int_equal(r500_draw_run(&dr, &job, NULL, NULL, &d), LS_OK);
+        assert_true(l.back > 0);
+        assert_true(l.max_dz < 1e-6);
+    }
+    r500_job_free(&job);
+}
+
 /* Two-sided colour (r500_draw.back_colors): a back-facing triangle's colour 0
  * reads colour 2 when bit 0 is set, a front-facing one colour 0 (Mesa's
  * r300_state_derived.c: back colours are colours 2 and 3, selected by the
@@ -828,7 +886,7 @@ int main(void)
         cmocka_unit_test(test_coverage_random),  cmocka_unit_test(test_mesh_fill_rule),
         cmocka_unit_test(test_clipping),         cmocka_unit_test(test_user_clip_plane),
         cmocka_unit_test(test_interpolation),    cmocka_unit_test(test_provoking_vertex),
-        cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook), cmocka_unit_test(test_back_colors),       cmocka_unit_test(test_helper_pixels),
+        cmocka_unit_test(test_cull_table), cmocka_unit_test(test_output_hook), cmocka_unit_test(test_poly_offset), cmocka_unit_test(test_back_colors),       cmocka_unit_test(test_helper_pixels),
         cmocka_unit_test(test_scissor_and_clip_rects), cmocka_unit_test(test_hostile), cmocka_unit_test(test_points_lines_polymode),
         cmocka_unit_test(test_point_sprite),
     };
