@@ -18,8 +18,9 @@
  * modifiers, presubtract, the opcodes, OMOD, clamp, write masks, predicate
  * selects — is decided here at compile time, and the model options are baked
  * in; constant values are read from memory as the interpreter reads them
- * (load_splat). The transcendental functions are calls of the interpreter's
- * own r500_alu_transcendental; the other operations are the same IEEE
+ * (load_splat). The transcendental functions are rt.c's vector path
+ * (rt_trans.h), which leaves to the interpreter's own r500_alu_transcendental
+ * every lane whose result it cannot prove equal; the other operations are the same IEEE
  * single-precision operations, written out as alu.c writes them (no fusing,
  * no fast-math flags). */
 #include <float.h>
@@ -426,19 +427,30 @@ static void masked_store(cg *g, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m8)
     LLVMSetAlignment(st, 4);
 }
 
-/* r500_alu_transcendental of every lane: calls of the interpreter's function */
+/* r500_alu_transcendental of every lane: rt.c's r500_jit_rt_trans on the
+ * block (rt_trans.h's vector path, the interpreter's function on the lanes it
+ * leaves), inlined with aop constant; the block's input and result pass
+ * through two locals of the entry block, which LLVM keeps in registers on the
+ * vector path. */
 static LLVMValueRef transcendental(cg *g, unsigned aop, LLVMValueRef a)
 {
-    LLVMValueRef fn = LLVMConstIntToPtr(
-        LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)&r500_alu_transcendental, 0),
-        g->ptr);
-    LLVMValueRef r = LLVMGetUndef(g->v8f);
-    for (unsigned i = 0; i < VW; i++) {
-        LLVMValueRef args[3] = {ci32(g, aop), LLVMBuildExtractElement(g->b, a, ci32(g, i), ""),
-                                g->opt};
-        LLVMValueRef y = LLVMBuildCall2(g->b, g->trans_ty, fn, args, 3, "");
-        r = LLVMBuildInsertElement(g->b, r, y, ci32(g, i), "");
-    }
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, "r500_jit_rt_trans");
+    LLVMValueRef cur = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cur);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(g->ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(eb, first);
+    else
+        LLVMPositionBuilderAtEnd(eb, entry);
+    LLVMValueRef in = LLVMBuildAlloca(eb, g->v8f, "");
+    LLVMValueRef res = LLVMBuildAlloca(eb, g->v8f, "");
+    LLVMDisposeBuilder(eb);
+    LLVMSetAlignment(LLVMBuildStore(g->b, a, in), 4);
+    LLVMValueRef args[4] = {ci32(g, aop), in, res, g->opt};
+    LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 4, "");
+    LLVMValueRef r = LLVMBuildLoad2(g->b, g->v8f, res, "");
+    LLVMSetAlignment(r, 4);
     return r;
 }
 
@@ -934,6 +946,7 @@ static void *rt_symbol(const char *name)
         {"r500_exec_seg_fault", (void *)(uintptr_t)&r500_exec_seg_fault},
         {"memset", (void *)(uintptr_t)&memset},
         {"memcpy", (void *)(uintptr_t)&memcpy},
+        {"r500_alu_transcendental", (void *)(uintptr_t)&r500_alu_transcendental},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (!strcmp(tab[i].name, name))
@@ -970,7 +983,8 @@ static LLVMModuleRef rt_module(LLVMContextRef ctx, rt_fns *rt, ls_diag *d)
          * the way of the registers */
         bool is_cold = !strcmp(name, "fault") || !strcmp(name, "r500_exec_seg_fault") ||
                        !strcmp(name, "r500_exec_flush_work") || !strcmp(name, "ls_diag_set") ||
-                       !strcmp(name, "r500_value_name");
+                       !strcmp(name, "r500_value_name") ||
+                       !strcmp(name, "r500_jit_rt_trans_slow");
         if (is_cold)
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                     LLVMCreateEnumAttribute(ctx, cold, 0));
@@ -988,7 +1002,8 @@ static LLVMModuleRef rt_module(LLVMContextRef ctx, rt_fns *rt, ls_diag *d)
     rt->enter = LLVMGetNamedFunction(m, "r500_jit_rt_enter");
     rt->leave = LLVMGetNamedFunction(m, "r500_jit_rt_leave");
     rt->reenter = LLVMGetNamedFunction(m, "r500_jit_rt_reenter");
-    if (!rt->begin || !rt->fc || !rt->enter || !rt->leave || !rt->reenter) {
+    if (!rt->begin || !rt->fc || !rt->enter || !rt->leave || !rt->reenter ||
+        !LLVMGetNamedFunction(m, "r500_jit_rt_trans")) {
         LLVMDisposeModule(m);
         ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: the run-time bitcode lacks its functions");
         return NULL;
