@@ -17,8 +17,9 @@
  * Included by rt.c (compiled to the JIT's run-time bitcode) and by
  * tests/r500/test_trans.c (compiled natively, with the same
  * -ffp-contract=off): GNU C vector extensions, no FMA contraction, no
- * fast-math. R500_TRANS_PLANTED (tests only): 1 shrinks the error interval
- * below the C library's error (the boundary test must then fail). */
+ * fast-math. R500_TRANS_PLANTED (tests only): 1 moves LN2's range boundary
+ * one binade down, letting the largest denormal binade in (the test must
+ * then fail). */
 #ifndef R500_RT_TRANS_H
 #define R500_RT_TRANS_H
 
@@ -45,12 +46,8 @@ typedef int64_t r500_tv_l __attribute__((vector_size(128)));
 /* The relative width of the error interval: 2^-44 of the value, against
  * an error of this file's polynomials and reductions below 2^-48 of it and
  * the C library's below 2^-52 (glibc: exp2, log2, sin, cos within 1 ulp of
- * double). Planted: 2^-58, inside the C library's error. */
-#if R500_TRANS_PLANTED == 1
-#define R500_TV_REL 0x1p-58
-#else
+ * double). */
 #define R500_TV_REL 0x1p-44
-#endif
 
 /* p rounded to float into r; the mask of lanes that are not certainly the
  * interpreter's: !ok, or p - e and p + e round to different floats. */
@@ -81,7 +78,8 @@ static inline uint32_t r500_tv_finish(const r500_tv_d *pp, const r500_tv_d *ep, 
  * y is below 2^-51 |y| + 2^-102 (the rounding of the two later steps and the
  * tail), hence the absolute term 2^-96 of the interval where k != 0 (k = 0:
  * y = x exactly). sin y to y^15 and cos y to y^16 (Taylor, |y| <= pi/4 +
- * a rounding: truncation below 2^-53). */
+ * a rounding: truncation below 2^-53); sin y as y (1 + ...), which keeps
+ * the sign of a zero. */
 static inline uint32_t r500_tv_sincos(const float *a, float *r, int cosine)
 {
     r500_tv_f af;
@@ -167,7 +165,11 @@ static inline uint32_t r500_tv_lg2(const float *a, float *r)
     r500_tv_f af;
     memcpy(&af, a, sizeof af);
     r500_tv_i u = (r500_tv_i)af;
+    #if R500_TRANS_PLANTED == 1
+    r500_tv_i okf = (af >= 0x1p-127f) & (af <= 0x1.fffffep127f);
+#else
     r500_tv_i okf = (af >= 0x1p-126f) & (af <= 0x1.fffffep127f);
+#endif
     r500_tv_i ef = ((u >> 23) & 255) - 127;
     r500_tv_f mf = (r500_tv_f)((u & 0x7fffff) | 0x3f800000);
     r500_tv_d m = __builtin_convertvector(mf, r500_tv_d);
