@@ -18,8 +18,9 @@
  * modifiers, presubtract, the opcodes, OMOD, clamp, write masks, predicate
  * selects — is decided here at compile time, and the model options are baked
  * in; constant values are read from memory as the interpreter reads them
- * (load_splat). The transcendental functions are calls of the interpreter's
- * own r500_alu_transcendental; the other operations are the same IEEE
+ * (load_splat). The transcendental functions are rt.c's vector path
+ * (rt_trans.h), which leaves to the interpreter's own r500_alu_transcendental
+ * every lane whose result it cannot prove equal; the other operations are the same IEEE
  * single-precision operations, written out as alu.c writes them (no fusing,
  * no fast-math flags). */
 #include <float.h>
@@ -421,19 +422,30 @@ static void masked_store(cg *g, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m8)
     LLVMSetAlignment(st, 4);
 }
 
-/* r500_alu_transcendental of every lane: calls of the interpreter's function */
+/* r500_alu_transcendental of every lane: rt.c's r500_jit_rt_trans on the
+ * block (rt_trans.h's vector path, the interpreter's function on the lanes it
+ * leaves), inlined with aop constant; the block's input and result pass
+ * through two locals of the entry block, which LLVM keeps in registers on the
+ * vector path. */
 static LLVMValueRef transcendental(cg *g, unsigned aop, LLVMValueRef a)
 {
-    LLVMValueRef fn = LLVMConstIntToPtr(
-        LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)&r500_alu_transcendental, 0),
-        g->ptr);
-    LLVMValueRef r = LLVMGetUndef(g->v8f);
-    for (unsigned i = 0; i < VW; i++) {
-        LLVMValueRef args[3] = {ci32(g, aop), LLVMBuildExtractElement(g->b, a, ci32(g, i), ""),
-                                g->opt};
-        LLVMValueRef y = LLVMBuildCall2(g->b, g->trans_ty, fn, args, 3, "");
-        r = LLVMBuildInsertElement(g->b, r, y, ci32(g, i), "");
-    }
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, "r500_jit_rt_trans");
+    LLVMValueRef cur = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cur);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(g->ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(eb, first);
+    else
+        LLVMPositionBuilderAtEnd(eb, entry);
+    LLVMValueRef in = LLVMBuildAlloca(eb, g->v8f, "");
+    LLVMValueRef res = LLVMBuildAlloca(eb, g->v8f, "");
+    LLVMDisposeBuilder(eb);
+    LLVMSetAlignment(LLVMBuildStore(g->b, a, in), 4);
+    LLVMValueRef args[4] = {ci32(g, aop), in, res, g->opt};
+    LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 4, "");
+    LLVMValueRef r = LLVMBuildLoad2(g->b, g->v8f, res, "");
+    LLVMSetAlignment(r, 4);
     return r;
 }
 
@@ -912,6 +924,7 @@ static const r500_llvm_sym rt_syms[] = {
     R500_LLVM_SYM(r500_value_name),
     R500_LLVM_SYM(r500_exec_flush_work),
     R500_LLVM_SYM(r500_exec_seg_fault),
+    R500_LLVM_SYM(r500_alu_transcendental),
 };
 
 /* The paths of faults and of changing active masks are rare: out of the way
@@ -920,7 +933,8 @@ static const r500_llvm_sym rt_syms[] = {
 static int rt_kind(const char *name)
 {
     static const char *const cold[] = {"fault", "r500_exec_seg_fault", "r500_exec_flush_work",
-                                       "ls_diag_set", "r500_value_name"};
+                                       "ls_diag_set", "r500_value_name",
+                                       "r500_jit_rt_trans_slow"};
     for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
         if (!strcmp(name, cold[i]))
             return R500_LLVM_FN_COLD;
@@ -931,9 +945,11 @@ static int rt_kind(const char *name)
 extern const unsigned char r500_jit_rt_bc[];
 extern const size_t r500_jit_rt_bc_len;
 
-/* rt.c's entry points: r500_jit_rt_begin, _fc, _enter, _leave, _reenter. */
+/* rt.c's entry points: r500_jit_rt_begin, _fc, _enter, _leave, _reenter,
+ * _trans. */
 static const char *const rt_need[] = {"r500_jit_rt_begin", "r500_jit_rt_fc", "r500_jit_rt_enter",
-                                      "r500_jit_rt_leave", "r500_jit_rt_reenter", NULL};
+                                      "r500_jit_rt_leave", "r500_jit_rt_reenter",
+                                      "r500_jit_rt_trans", NULL};
 
 /* rt.c's bitcode as llvm_setup.c loads it (its length is known at link time). */
 static r500_llvm_bitcode rt_bitcode(void)

@@ -83,3 +83,29 @@ void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl)
 {
     *cl->ts = *c->ts;
 }
+
+/* The transcendental ALPHA_OPs on a block of 16 lanes (rt_trans.h): the
+ * vector path's lanes, and r500_alu_transcendental itself (alu.c) on the
+ * lanes it leaves (special values, inputs outside its range, results near a
+ * float rounding boundary). */
+#include "rt_trans.h"
+
+void r500_jit_rt_trans_slow(uint32_t aop, const float *a, float *r, uint32_t m,
+                            const r500_exec_options *o);
+void r500_jit_rt_trans(uint32_t aop, const float *a, float *r, const r500_exec_options *o);
+
+void r500_jit_rt_trans_slow(uint32_t aop, const float *a, float *r, uint32_t m,
+                            const r500_exec_options *o)
+{
+    for (; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        r[i] = r500_alu_transcendental(aop, a[i], o);
+    }
+}
+
+void r500_jit_rt_trans(uint32_t aop, const float *a, float *r, const r500_exec_options *o)
+{
+    uint32_t m = r500_rt_trans16(aop, a, r);
+    if (__builtin_expect(m != 0, 0))
+        r500_jit_rt_trans_slow(aop, a, r, m, o);
+}
