@@ -802,6 +802,12 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     regs_sync(g, true);
     masks_sync(g, true);
     LLVMBuildRet(g->b, ret);
+    /* stop: an FC fault (r500_jit_rt_fc recorded it); the counts given back,
+     * the registers not stored (see below) */
+    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->ctx, fn, "stop");
+    LLVMPositionBuilderAtEnd(g->b, stop);
+    rt_call(g, rt->leave, lv, 2);
+    LLVMBuildRet(g->b, ci32(g, R500_SEG_STOP));
 
     LLVMTypeRef step_ty = LLVMFunctionType(g->i32, pa, 2, 0);
     LLVMValueRef step_fn = fn_const(g, (void *)(uintptr_t)&r500_exec_seg_step);
@@ -869,6 +875,15 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                                      ci32(g, (unsigned)last)};
             masks_sync(g, true);
             np = rt_call(g, rt->fc, fargs, 6);
+            /* a fault stops the thread: its temps are not observed again
+             * (run_thread clears them for the next thread; a trace or an
+             * observer runs no compiled code), so this path returns without
+             * storing the registers, and no register needs to be kept in
+             * memory across the fault's calls */
+            LLVMBasicBlockRef goon = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+            LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, np, ci32(g, R500_SEG_STOP), ""),
+                            stop, goon);
+            LLVMPositionBuilderAtEnd(g->b, goon);
             masks_sync(g, false);
         } else {
             rt_call(g, rt->leave, lv, 2);
@@ -930,7 +945,6 @@ static void *rt_symbol(const char *name)
         {"ls_diag_set", (void *)(uintptr_t)&ls_diag_set},
         {"ls_diag_at_index", (void *)(uintptr_t)&ls_diag_at_index},
         {"r500_value_name", (void *)(uintptr_t)&r500_value_name},
-        {"r500_exec_flush_work", (void *)(uintptr_t)&r500_exec_flush_work},
         {"r500_exec_seg_fault", (void *)(uintptr_t)&r500_exec_seg_fault},
         {"memset", (void *)(uintptr_t)&memset},
         {"memcpy", (void *)(uintptr_t)&memcpy},
@@ -969,7 +983,7 @@ static LLVMModuleRef rt_module(LLVMContextRef ctx, rt_fns *rt, ls_diag *d)
         /* the paths of faults and of changing active masks are rare: out of
          * the way of the registers */
         bool is_cold = !strcmp(name, "fault") || !strcmp(name, "r500_exec_seg_fault") ||
-                       !strcmp(name, "r500_exec_flush_work") || !strcmp(name, "ls_diag_set") ||
+                       !strcmp(name, "ls_diag_set") ||
                        !strcmp(name, "r500_value_name");
         if (is_cold)
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
