@@ -1,6 +1,7 @@
 /* R500 vertex engine: vertices/s of the model of record (one core), running
  * examples/r500/transform.vs.asm (4 DOT + 2 moves) and a dual-math rotation.
  * Never part of make check. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,43 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+enum { BATCH = 256 };
+
+/* Run nverts vertices (input[0] = (v * 1e-3, 1, 2, 1) for vertex v) through
+ * the batch entry point r500_pvs_run_vertices with options o, BATCH at a time
+ * in batch[] (cleared first; only the first batch when first_only): the
+ * seconds it took, and in *sum the sum of every vertex's out[0].x. -1 when a
+ * vertex faults (reported). */
+static double run_batches(const char *name, const r500_pvs_program *p, const float (*consts)[4],
+                          const r500_pvs_options *o, r500_pvs_state *batch, unsigned nverts,
+                          bool first_only, double *sum)
+{
+    memset(batch, 0, BATCH * sizeof *batch);
+    *sum = 0;
+    double t0 = now();
+    for (unsigned v0 = 0; v0 < nverts; v0 += BATCH) {
+        unsigned nb = nverts - v0 < BATCH ? nverts - v0 : BATCH;
+        for (unsigned k = 0; k < nb; k++) {
+            batch[k].input[0][0] = (float)(v0 + k) * 1e-3f;
+            batch[k].input[0][1] = 1.0f;
+            batch[k].input[0][2] = 2.0f;
+            batch[k].input[0][3] = 1.0f;
+        }
+        ls_diag d;
+        if (r500_pvs_run_vertices(p->words, p->count, 0, p->count - 1, consts, NULL, o, batch, nb,
+                                  NULL, NULL, &d) != LS_OK) {
+            fprintf(stderr, "bench_pvs: %s faults (engine %s): %s\n", name,
+                    o->engine == R500_ENGINE_JIT ? "jit" : "interp", d.msg);
+            return -1;
+        }
+        for (unsigned k = 0; k < nb; k++)
+            *sum += batch[k].out[0][0];
+        if (first_only)
+            break;
+    }
+    return now() - t0;
 }
 
 static int bench(const char *name, const char *src, unsigned nverts)
@@ -39,7 +77,6 @@ static int bench(const char *name, const char *src, unsigned nverts)
     r500_pvs_stats stats = {0};
     /* the batch entry point: the program decoded once for all vertices;
      * engine interp, then (with LLVM) engine jit after one compiling run */
-    enum { BATCH = 256 };
     r500_pvs_state *batch = calloc(BATCH, sizeof *batch);
     double dtj = 0, jsum = 0;
 #ifdef LOCKSTEP_HAVE_JIT
@@ -47,54 +84,19 @@ static int bench(const char *name, const char *src, unsigned nverts)
     r500_pvs_options oj = o;
     oj.jit = r500_pvs_jit_ops(jit);
     oj.engine = R500_ENGINE_JIT;
-    for (int pass = 0; pass < 2; pass++) {
-        double tj = now();
-        jsum = 0;
-        for (unsigned v0 = 0; v0 < nverts; v0 += BATCH) {
-            unsigned nb = nverts - v0 < BATCH ? nverts - v0 : BATCH;
-            for (unsigned k = 0; k < nb; k++) {
-                batch[k].input[0][0] = (float)(v0 + k) * 1e-3f;
-                batch[k].input[0][1] = 1.0f;
-                batch[k].input[0][2] = 2.0f;
-                batch[k].input[0][3] = 1.0f;
-            }
-            ls_diag d;
-            if (r500_pvs_run_vertices(p.words, p.count, 0, p.count - 1, (const float(*)[4])consts,
-                                      NULL, &oj, batch, nb, NULL, NULL, &d) != LS_OK) {
-                fprintf(stderr, "bench_pvs: %s faults (jit): %s\n", name, d.msg);
-                return 1;
-            }
-            for (unsigned k = 0; k < nb; k++)
-                jsum += batch[k].out[0][0];
-            if (pass == 0)
-                break; /* the compiling run */
-        }
-        dtj = now() - tj;
-    }
+    /* the compiling run (one batch), then the timed one */
+    if (run_batches(name, &p, (const float(*)[4])consts, &oj, batch, nverts, true, &jsum) < 0 ||
+        (dtj = run_batches(name, &p, (const float(*)[4])consts, &oj, batch, nverts, false,
+                           &jsum)) < 0)
+        return 1;
     r500_pvs_jit_counts jc;
     r500_pvs_jit_get_counts(jit, &jc);
     r500_pvs_jit_free(jit);
-    memset(batch, 0, BATCH * sizeof *batch);
 #endif
-    double tb = now(), bsum = 0;
-    for (unsigned v0 = 0; v0 < nverts; v0 += BATCH) {
-        unsigned nb = nverts - v0 < BATCH ? nverts - v0 : BATCH;
-        for (unsigned k = 0; k < nb; k++) {
-            batch[k].input[0][0] = (float)(v0 + k) * 1e-3f;
-            batch[k].input[0][1] = 1.0f;
-            batch[k].input[0][2] = 2.0f;
-            batch[k].input[0][3] = 1.0f;
-        }
-        ls_diag d;
-        if (r500_pvs_run_vertices(p.words, p.count, 0, p.count - 1, (const float(*)[4])consts,
-                                  NULL, &o, batch, nb, NULL, NULL, &d) != LS_OK) {
-            fprintf(stderr, "bench_pvs: %s faults: %s\n", name, d.msg);
-            return 1;
-        }
-        for (unsigned k = 0; k < nb; k++)
-            bsum += batch[k].out[0][0];
-    }
-    double dtb = now() - tb;
+    double bsum = 0;
+    double dtb = run_batches(name, &p, (const float(*)[4])consts, &o, batch, nverts, false, &bsum);
+    if (dtb < 0)
+        return 1;
     free(batch);
     double sum = 0, t0 = now();
     for (unsigned v = 0; v < nverts; v++) {

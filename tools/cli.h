@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "lockstep/r500.h"
 #include "lockstep/status.h"
 #include "lockstep/values.h"
 
@@ -132,6 +133,21 @@ void cli_warn(cli_args *a, const char *fmt, ...) __attribute__((format(printf, 2
 int cli_report(const cli_args *a, const ls_diag *d);
 /* The JIT's engine table when the CLI is built with liblockstep_jit, else NULL. */
 const struct r500_engine_ops *cli_jit_ops(void);
+/* The vertex JIT's table (one compile cache per process) when built with
+ * liblockstep_jit, else NULL. */
+const struct r500_pvs_engine_ops *cli_pvs_jit_ops(void);
+/* --engine interp|jit for both the fragment and the vertex unit (default
+ * interp); jit without the JIT built in is a usage error. */
+int cli_engine_opt(cli_args *a, r500_engine *e);
+/* What the process's JIT engines did so far (false: no JIT built in):
+ * fragment programs compiled and cache hits (r500_jit_engine_cached), vertex
+ * programs compiled, cache hits, programs left to the interpreter and the
+ * runs given to it (r500_pvs_jit_counts). */
+typedef struct cli_jit_counts {
+    size_t fs_compiled, fs_hits;
+    size_t vs_compiled, vs_hits, vs_interp_programs, vs_interp_runs;
+} cli_jit_counts;
+bool cli_engine_counts(cli_jit_counts *c);
 int cli_report_list(const cli_args *a, const ls_diag_list *errs);
 int cli_exit_of(ls_status st);
 

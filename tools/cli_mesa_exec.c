@@ -3,7 +3,7 @@
  * prepares the process and gets out of the way: the fake-device shim is
  * preloaded in exec mode (every command stream checked as the radeon kernel
  * checks it, then executed by lockstep), the chip and the watchdog are passed
- * to it, EGL and piglit's waffle are pointed at a platform that needs no
+ * to it (and the engine, --engine), EGL and piglit's waffle are pointed at a platform that needs no
  * display (and waffle's GBM platform at the fake render node), and the shim's private files go to a temporary directory that is
  * removed when the program ends, however it ends. The program's exit status
  * is the command's. */
@@ -54,6 +54,10 @@ int cli_mesa_exec(cli_args *a)
             return rc;
         snprintf(wdbuf, sizeof wdbuf, "%ld", v);
     }
+    r500_engine engine;
+    int erc = cli_engine_opt(a, &engine);
+    if (erc)
+        return erc;
     const char *scanout = cli_get(a, "scanout"), *mode = cli_get(a, "mode");
     int mw = 320, mh = 240;
     if (mode) {
@@ -141,6 +145,8 @@ int cli_mesa_exec(cli_args *a)
     }
     snprintf(e_kms, sizeof e_kms, "LOCKSTEP_SHIM_KMS_SIZE=%dx%d", mw, mh);
     env[m++] = e_kms;
+    if (engine == R500_ENGINE_JIT)
+        env[m++] = "LOCKSTEP_SHIM_ENGINE=jit";
     /* No display needed: EGL's default display is the surfaceless platform,
      * piglit's waffle uses surfaceless EGL (docs/mesa.md); the caller's own
      * choices win. */

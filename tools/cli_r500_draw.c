@@ -1,5 +1,5 @@
 /* `lockstep r500 draw CAPTURE_DIR [--cs N] [-o FRAME.png] [--raw F] [--stats S]
- * [--vertices]`: execute a captured command stream's packets — vertex fetch,
+ * [--vertices] [--engine interp|jit]`: execute a captured command stream's packets — vertex fetch,
  * the vertex program or bypass, clipping, set-up, scan conversion, RS
  * interpolation and the fragment program of every draw — into one frame, or
  * print every draw's post-transform vertices as JSON (--vertices). Manual:
@@ -42,12 +42,21 @@ int cli_write_frame(cli_args *a, const char *png, const char *raw, const float *
 }
 
 static void stats_json(ls_buf *b, const char *name, int w, int h, size_t ndraws, size_t nrun,
-                       uint64_t nverts, const r500_raster_stats *s, const mesa_exec *e)
+                       uint64_t nverts, const r500_raster_stats *s, const mesa_exec *e,
+                       r500_engine engine)
 {
     ls_buf_printf(b,
                   "{\n \"stream\": \"%s\", \"width\": %d, \"height\": %d,\n"
                   " \"draws\": %zu, \"draws_run\": %zu, \"vertices\": %llu,\n",
                   name, w, h, ndraws, nrun, (unsigned long long)nverts);
+    ls_buf_printf(b, " \"engine\": \"%s\",\n", engine == R500_ENGINE_JIT ? "jit" : "interp");
+    cli_jit_counts c;
+    if (engine == R500_ENGINE_JIT && cli_engine_counts(&c))
+        ls_buf_printf(b,
+                      " \"jit\": {\"fs_compiled\": %zu, \"fs_hits\": %zu, \"vs_compiled\": %zu, "
+                      "\"vs_hits\": %zu, \"vs_interp_programs\": %zu, \"vs_interp_runs\": %zu},\n",
+                      c.fs_compiled, c.fs_hits, c.vs_compiled, c.vs_hits, c.vs_interp_programs,
+                      c.vs_interp_runs);
 #define S_(f) ls_buf_printf(b, " \"" #f "\": %llu,\n", (unsigned long long)s->f);
     S_(prims) S_(culled) S_(clipped_away) S_(dropped) S_(triangles) S_(pixels) S_(quads)
     S_(killed) S_(faulted_threads) S_(inst_fc)
@@ -109,6 +118,9 @@ int cli_r500_draw(cli_args *a)
     int w = 0, h = 0;
     if (!rc)
         rc = cli_opt_size(a, "size", &w, &h);
+    r500_engine engine;
+    if (!rc)
+        rc = cli_engine_opt(a, &engine);
     if (rc)
         return rc;
     bool vertices = cli_flag(a, "vertices");
@@ -142,6 +154,14 @@ int cli_r500_draw(cli_args *a)
     mesa_replay_options_default(&rpo);
     rpo.first_cs = (unsigned)cs;
     rpo.max_cs = 1;
+    /* --engine: both units (the vertex programs run while the stream is
+     * executed, the fragment programs per draw) */
+    if (engine == R500_ENGINE_JIT) {
+        rpo.exec.pvs.engine = R500_ENGINE_JIT;
+        rpo.exec.pvs.jit = cli_pvs_jit_ops();
+        ro.fs_engine = R500_ENGINE_JIT;
+        ro.fs_jit = cli_jit_ops();
+    }
     if (mesa_replay_open(dir, &rpo, &rp, &d))
         return cli_report(a, &d);
     const mesa_exec *ep = &rp.all.ex[0];
@@ -198,7 +218,7 @@ int cli_r500_draw(cli_args *a)
     if (spath && rc == CLI_OK) {
         ls_buf b;
         ls_buf_init(&b);
-        stats_json(&b, name, w, h, ep->ndraws, nrun, nverts, &s, ep);
+        stats_json(&b, name, w, h, ep->ndraws, nrun, nverts, &s, ep, engine);
         rc = cli_write(a, spath, &b);
         ls_buf_free(&b);
     }
@@ -210,6 +230,13 @@ int cli_r500_draw(cli_args *a)
                 (unsigned long long)s.prims, (unsigned long long)s.triangles,
                 (unsigned long long)s.pixels, (unsigned long long)s.killed,
                 (unsigned long long)s.faulted_threads, ep->nunknown);
+    cli_jit_counts jc;
+    if (!cli_flag(a, "quiet") && engine == R500_ENGINE_JIT && cli_engine_counts(&jc))
+        fprintf(stderr,
+                "%s: engine jit: fragment programs %zu compiled, %zu cache hits; vertex programs "
+                "%zu compiled, %zu cache hits, %zu left to the interpreter (%zu runs)\n",
+                name, jc.fs_compiled, jc.fs_hits, jc.vs_compiled, jc.vs_hits,
+                jc.vs_interp_programs, jc.vs_interp_runs);
     free(rgba);
     mesa_replay_free(&rp);
     return rc ? rc : drc;

@@ -13,6 +13,7 @@
 #include "lockstep/record_run.h"
 #ifdef LOCKSTEP_HAVE_JIT
 #include "lockstep/r500_jit.h"
+#include "lockstep/r500_pvs_jit.h"
 #endif
 
 #ifdef LOCKSTEP_HAVE_JIT
@@ -36,6 +37,59 @@ const r500_engine_ops *cli_jit_ops(void)
     return cli_jit ? r500_jit_engine_ops(cli_jit) : r500_jit_ops();
 #else
     return NULL;
+#endif
+}
+
+#ifdef LOCKSTEP_HAVE_JIT
+/* The process's vertex JIT (liblockstep_jit): one compile cache for every
+ * draw this command runs. */
+static r500_pvs_jit *cli_pvs_jit;
+
+static void cli_pvs_jit_free(void)
+{
+    r500_pvs_jit_free(cli_pvs_jit);
+    cli_pvs_jit = NULL;
+}
+#endif
+
+const struct r500_pvs_engine_ops *cli_pvs_jit_ops(void)
+{
+#ifdef LOCKSTEP_HAVE_JIT
+    if (!cli_pvs_jit && (cli_pvs_jit = r500_pvs_jit_new()))
+        atexit(cli_pvs_jit_free);
+    return cli_pvs_jit ? r500_pvs_jit_ops(cli_pvs_jit) : NULL;
+#else
+    return NULL;
+#endif
+}
+
+int cli_engine_opt(cli_args *a, r500_engine *e)
+{
+    const char *v = cli_get(a, "engine");
+    *e = v && !strcmp(v, "jit") ? R500_ENGINE_JIT : R500_ENGINE_INTERP;
+    if (*e == R500_ENGINE_JIT && (!cli_jit_ops() || !cli_pvs_jit_ops()))
+        return cli_err(a, CLI_USAGE,
+                       "--engine jit: this lockstep is built without the JIT (LLVM; docs/r500-jit.md)");
+    return CLI_OK;
+}
+
+bool cli_engine_counts(cli_jit_counts *c)
+{
+    memset(c, 0, sizeof *c);
+#ifdef LOCKSTEP_HAVE_JIT
+    if (cli_jit)
+        c->fs_compiled = r500_jit_engine_cached(cli_jit, &c->fs_hits);
+    if (cli_pvs_jit) {
+        r500_pvs_jit_counts pc;
+        r500_pvs_jit_get_counts(cli_pvs_jit, &pc);
+        c->vs_compiled = pc.compiled;
+        c->vs_hits = pc.hits;
+        c->vs_interp_programs = pc.interp_programs;
+        c->vs_interp_runs = pc.interp_runs;
+    }
+    return true;
+#else
+    return false;
 #endif
 }
 

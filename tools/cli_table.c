@@ -201,6 +201,10 @@ static const cli_opt r500_draw_opts[] = {
      "point-stuff (docs/assumptions.md)", NULL, NULL,
      CLI_O_REPEAT, NULL},
     {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
+    {"engine", 0, "interp|jit",
+     "which engine runs the vertex and the fragment programs (same bits; jit: only when built "
+     "with LLVM, docs/r500-jit.md)",
+     "interp", "interp|jit", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
@@ -472,6 +476,10 @@ static const cli_opt mesa_exec_opts[] = {
      "submission's buffers stay busy; the next wait fails with EAGAIN); default 16777216 for "
      "a vertex, 1048576 for a fragment thread",
      NULL, NULL, 0, NULL},
+    {"engine", 0, "interp|jit",
+     "which engine runs the vertex and the fragment programs of every draw (same bits; jit: only "
+     "when built with LLVM, docs/r500-jit.md; LOCKSTEP_SHIM_TRACE=1 adds the JIT's counts at exit)",
+     "interp", "interp|jit", 0, NULL},
     {"mode", 0, "WxH",
      "the display's one mode (its connector on /dev/dri/card0, for KMS clients such as kmscube)",
      "320x240", NULL, 0, NULL},

@@ -41,6 +41,8 @@ typedef struct mesa_device_options {
     uint64_t fs_watchdog;     /* instructions a fragment thread may issue before the draw
                                  counts as a GPU hang (0: the fragment unit's "watchdog"
                                  default, 2^20) */
+    r500_engine fs_engine;    /* the fragment unit's engine (mesa_render_options.fs_engine, */
+    const struct r500_engine_ops *fs_jit; /* .fs_jit); the vertex unit's: exec.pvs.engine, .jit */
     bool execute;             /* false: check only (the shim's capture-only mode) */
 } mesa_device_options;
 /* Check options' defaults (RV530), exec's defaults, execute = true. */

@@ -210,6 +210,13 @@ typedef struct mesa_render_options {
      * live device's GPU hang). */
     uint64_t fs_watchdog;
     bool fs_watchdog_stops;
+    /* The fragment unit's engine (r500_options.engine / .jit; docs/r500-jit.md):
+     * R500_ENGINE_INTERP (0, the default), or R500_ENGINE_JIT with fs_jit
+     * the JIT's table the caller installs (liblockstep_jit: r500_jit_ops(),
+     * r500_jit_engine_ops()). The vertex unit's engine is the executor's
+     * (mesa_exec_options.pvs.engine / .jit). */
+    r500_engine fs_engine;
+    const struct r500_engine_ops *fs_jit;
 } mesa_render_options;
 
 /* Draw k of an executed stream through clipping, set-up, scan conversion,

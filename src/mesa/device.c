@@ -115,6 +115,8 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
         ro.out_ctx = rt;
         ro.fs_watchdog = o->fs_watchdog;
         ro.fs_watchdog_stops = true;
+        ro.fs_engine = o->fs_engine;
+        ro.fs_jit = o->fs_jit;
         for (size_t i = 0; i < e.ndraws; i++) {
             const mesa_exec_draw *dr = &e.draws[i];
             if (draw_hung(dr)) {

@@ -145,6 +145,8 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
         if (o->fs_watchdog)
             job.options.exec.watchdog = o->fs_watchdog;
         job.options.exec.watchdog_stops = o->fs_watchdog_stops;
+        job.options.engine = o->fs_engine;
+        job.options.jit = o->fs_jit;
         mesa_exec_raster_vertices(dr, v);
         r500_draw rd;
         r500_draw_init(&rd);

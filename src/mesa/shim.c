@@ -17,6 +17,10 @@
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB);
  *                       exec mode: and cs_NNNN.after_K, its contents after the CS ran
+ *   LOCKSTEP_SHIM_ENGINE  exec mode: interp (default) | jit: the engine of both the vertex
+ *                       and the fragment programs (docs/r500-jit.md; jit only when the shim
+ *                       is built with liblockstep_jit, else interp and a log line); with
+ *                       LOCKSTEP_SHIM_TRACE the JIT's counts are said at exit
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
  *   LOCKSTEP_SHIM_KMS_SIZE, LOCKSTEP_SHIM_SCANOUT  the display on card0 (shim_kms.c)
  *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
@@ -59,6 +63,10 @@
 
 #include "lockstep/mesa_device.h"
 #include "shim_kms.h"
+#ifdef LOCKSTEP_HAVE_JIT
+#include "lockstep/r500_jit.h"
+#include "lockstep/r500_pvs_jit.h"
+#endif
 
 /* The render node and the primary node (/dev/dri/card0) of the one device. */
 #define NODE "/dev/dri/renderD128"
@@ -88,6 +96,13 @@ static bool trace;
 static unsigned cs_count;
 static bool exec_mode;            /* LOCKSTEP_SHIM_MODE=exec */
 static uint64_t watchdog;         /* LOCKSTEP_SHIM_WATCHDOG, 0 = the library's default */
+static bool engine_jit;           /* LOCKSTEP_SHIM_ENGINE=jit */
+#ifdef LOCKSTEP_HAVE_JIT
+/* The process's JIT engines (compile caches shared by every submission; made
+ * in init, kept until the process ends: compiled code may run until then). */
+static r500_jit_engine *fs_jit;
+static r500_pvs_jit *vs_jit;
+#endif
 static bool lockup_pending;       /* a CS hung; the next wait or submission resets */
 static unsigned lockup_cs;        /* ... which one */
 static unsigned reset_count;      /* RADEON_INFO_GPU_RESET_COUNTER */
@@ -175,6 +190,14 @@ static void init(void)
     const char *wd = getenv("LOCKSTEP_SHIM_WATCHDOG");
     if (wd && *wd)
         watchdog = strtoull(wd, NULL, 0);
+    const char *eng = getenv("LOCKSTEP_SHIM_ENGINE");
+    engine_jit = eng && !strcmp(eng, "jit");
+#ifdef LOCKSTEP_HAVE_JIT
+    if (engine_jit && exec_mode) {
+        fs_jit = r500_jit_engine_new();
+        vs_jit = r500_pvs_jit_new();
+    }
+#endif
     const char *chip = getenv("LOCKSTEP_SHIM_CHIP");
     if (chip && *chip) {
         if (!strcasecmp(chip, "rv515"))
@@ -262,8 +285,27 @@ static void cleanup_mirror(bool final)
     pthread_mutex_unlock(&tmp_lock);
 }
 
+/* With LOCKSTEP_SHIM_ENGINE=jit and LOCKSTEP_SHIM_TRACE: what the JIT engines did. */
+static void say_jit_counts(void)
+{
+#ifdef LOCKSTEP_HAVE_JIT
+    if (!fs_jit || !vs_jit)
+        return;
+    size_t hits, n = r500_jit_engine_cached(fs_jit, &hits);
+    r500_pvs_jit_counts c;
+    r500_pvs_jit_get_counts(vs_jit, &c);
+    say("engine jit: fragment programs %zu compiled, %zu cache hits; vertex programs %zu "
+        "compiled, %zu cache hits, %zu left to the interpreter (%zu runs)",
+        n, hits, c.compiled, c.hits, c.interp_programs, c.interp_runs);
+#endif
+}
+
 static void cleanup_at_exit(void) { cleanup_mirror(true); }
-__attribute__((destructor)) static void fini(void) { cleanup_mirror(true); }
+__attribute__((destructor)) static void fini(void)
+{
+    say_jit_counts();
+    cleanup_mirror(true);
+}
 
 /* _exit (a shell's way out, a child after fork) runs no destructors either. */
 void _exit(int status)
@@ -680,6 +722,21 @@ static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const u
     if (watchdog) {
         o.exec.pvs.watchdog = watchdog;
         o.fs_watchdog = watchdog;
+    }
+    if (engine_jit) {
+#ifdef LOCKSTEP_HAVE_JIT
+        if (fs_jit && vs_jit) {
+            o.exec.pvs.engine = R500_ENGINE_JIT;
+            o.exec.pvs.jit = r500_pvs_jit_ops(vs_jit);
+            o.fs_engine = R500_ENGINE_JIT;
+            o.fs_jit = r500_jit_engine_ops(fs_jit);
+        }
+#else
+        static bool told;
+        if (!told)
+            klog("LOCKSTEP_SHIM_ENGINE=jit: this shim is built without the JIT; the interpreter runs");
+        told = true;
+#endif
     }
     /* WANT_HYPERZ / WANT_CMASK are answered "denied": this client owns neither */
     mesa_cs_submit sub = {ib, ib_dw, rel, rel_dw, flags, flags_dw, NULL, 0};

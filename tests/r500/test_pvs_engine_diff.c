@@ -76,9 +76,38 @@ static void fill_state(r500_pvs_state *s)
             s->alt[i][k] = rval();
         }
     s->pred = rnd() & 1;
+    /* A0 for A0-relative constants: mostly small, now and then negative
+     * (an index out of range: a fault) */
+    for (int k = 0; k < 4; k++)
+        s->a0[k] = rnd() % 24 == 0 ? -1 - (int32_t)(rnd() % 4) : (int32_t)(rnd() % 8);
 }
 
 static unsigned diffs, compared, compiled_runs, both_nan;
+/* runs of compiled programs with an A0-relative constant: all vertices in
+ * range, and with a vertex out of range (the compiled code's fallback) */
+static unsigned a0rel_runs, a0rel_faults;
+
+/* Whether instructions first..last read a constant relative to A0
+ * (PVS_SRC_ADDR_MODE 1, pvs_source_operand_bits.txt). */
+static bool has_a0_const(const uint32_t *w, size_t first, size_t last)
+{
+    for (size_t i = first; i <= last; i++) {
+        r500_pvs_inst in;
+        r500_pvs_decode(w + 4 * i, &in);
+        const uint32_t *f = in.field;
+        bool dual = in.form == R500_PVS_FORM_DUAL;
+        for (unsigned k = 0; k < (dual ? 2u : 3u); k++) {
+            const uint32_t *sf = &f[R500_PVS_F_S0_REG_TYPE + k * R500_PVS_SRC_STRIDE];
+            if (sf[0] == 2 && sf[R500_PVS_F_S0_ADDR_MODE_0 - R500_PVS_F_S0_REG_TYPE] &&
+                !sf[R500_PVS_F_S0_ADDR_MODE_1 - R500_PVS_F_S0_REG_TYPE])
+                return true;
+        }
+        if (dual && f[R500_PVS_F_DM_SRC_REG_TYPE] == 2 && f[R500_PVS_F_DM_SRC_ADDR_MODE_0] &&
+            !f[R500_PVS_F_DM_SRC_ADDR_MODE_1])
+            return true;
+    }
+    return false;
+}
 
 /* Every byte equal, except that a float both engines leave NaN may differ in
  * its sign and payload: when both operands of an addition or multiplication
@@ -123,8 +152,15 @@ static void compare(const char *what, const uint32_t *w, size_t count, size_t fi
     ls_status s1 = r500_pvs_run_vertices(w, count, first, last, consts, fc, &oi, a, n, &fa, &sa, &da);
     ls_status s2 = r500_pvs_run_vertices(w, count, first, last, consts, fc, &oj, b, n, &fb, &sb, &db);
     compared++;
-    if (s1 == LS_OK && !r500_pvs_jit_refusal(w, count, first, last, fc, o))
+    bool compiles = !r500_pvs_jit_refusal(w, count, first, last, fc, o);
+    if (s1 == LS_OK && compiles)
         compiled_runs++;
+    if (compiles && has_a0_const(w, first, last)) {
+        if (s1 == LS_OK)
+            a0rel_runs++;
+        else
+            a0rel_faults++;
+    }
     if (s1 != s2 || (s1 && fa != fb) || sa.issued != sb.issued) {
         diffs++;
         if (diffs <= 5)
@@ -326,6 +362,12 @@ static void random_inst(uint32_t w[4])
         s[R500_PVS_F_S0_REG_TYPE - R500_PVS_F_S0_REG_TYPE] = rnd() % 4;
         s[R500_PVS_F_S0_ABS - R500_PVS_F_S0_REG_TYPE] = rnd() % 4 == 0;
         s[R500_PVS_F_S0_OFFSET - R500_PVS_F_S0_REG_TYPE] = rnd() % 8;
+        if (s[0] == 2 && rnd() % 3 == 0) { /* a constant relative to A0 */
+            s[R500_PVS_F_S0_ADDR_MODE_0 - R500_PVS_F_S0_REG_TYPE] = 1;
+            s[R500_PVS_F_S0_ADDR_SEL - R500_PVS_F_S0_REG_TYPE] = rnd() % 4;
+            if (rnd() % 16 == 0) /* near the end: A0 may take it past const[255] */
+                s[R500_PVS_F_S0_OFFSET - R500_PVS_F_S0_REG_TYPE] = 250 + rnd() % 6;
+        }
         for (unsigned c = 0; c < 4; c++) {
             s[R500_PVS_F_S0_SWIZZLE_X - R500_PVS_F_S0_REG_TYPE + c] = rnd() % 8;
             s[R500_PVS_F_S0_MODIFIER_X - R500_PVS_F_S0_REG_TYPE + c] = rnd() % 3 == 0;
@@ -335,6 +377,10 @@ static void random_inst(uint32_t w[4])
         f[R500_PVS_F_DM_SRC_REG_TYPE] = rnd() % 4;
         f[R500_PVS_F_DM_SRC_ABS] = rnd() % 4 == 0;
         f[R500_PVS_F_DM_SRC_OFFSET] = rnd() % 8;
+        if (f[R500_PVS_F_DM_SRC_REG_TYPE] == 2 && rnd() % 3 == 0) {
+            f[R500_PVS_F_DM_SRC_ADDR_MODE_0] = 1;
+            f[R500_PVS_F_DM_SRC_ADDR_SEL] = rnd() % 4;
+        }
         f[R500_PVS_F_DM_SRC_SWIZZLE_X] = rnd() % 8;
         f[R500_PVS_F_DM_SRC_SWIZZLE_Y] = rnd() % 8;
         f[R500_PVS_F_DM_SRC_MODIFIER_X] = rnd() % 3 == 0;
@@ -406,6 +452,9 @@ int main(void)
            "%zu compiled, %zu cache hits, %zu left to the interpreter; %u differing; "
            "%u values NaN in both (bits not compared)\n",
            p, compared, compiled_runs, c.compiled, c.hits, c.interp_programs, diffs, both_nan);
+    printf("compiled programs with an A0-relative constant: %u runs in range, %u with a vertex "
+           "out of range (left to the interpreter)\n",
+           a0rel_runs, a0rel_faults);
     r500_pvs_jit_free(jit);
     if (R500_PVS_JIT_PLANTED) {
         printf(diffs ? "planted rule %d found\n" : "planted rule %d NOT found\n",
@@ -414,6 +463,10 @@ int main(void)
     }
     if (compiled_runs < compared / 4) {
         printf("too few comparisons of compiled programs\n");
+        return 1;
+    }
+    if (nprog >= 50 && (!a0rel_runs || !a0rel_faults)) {
+        printf("no compiled A0-relative constant run %s\n", a0rel_runs ? "out of range" : "in range");
         return 1;
     }
     return diffs ? 1 : 0;

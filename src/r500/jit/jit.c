@@ -29,17 +29,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "../exec_internal.h"
 #include "jit.h"
+#include "llvm_setup.h"
 
 /* Lanes per block: one AVX-512 register, or two AVX2 registers (LLVM splits
  * the vectors for the host); a thread's RL lanes are whole blocks. */
@@ -916,14 +911,6 @@ struct r500_jit_program {
     unsigned nsegs;
 };
 
-static ls_status llvm_err(LLVMErrorRef e, const char *what, ls_diag *d)
-{
-    char *m = LLVMGetErrorMessage(e);
-    ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: %s: %s", what, m);
-    LLVMDisposeErrorMessage(m);
-    return LS_ERR_IO;
-}
-
 void r500_jit_program_free(r500_jit_program *jp)
 {
     if (!jp)
@@ -934,110 +921,46 @@ void r500_jit_program_free(r500_jit_program *jp)
     free(jp);
 }
 
-/* The functions the run-time bitcode (rt.c) calls outside itself, by name:
- * they are the process's own. */
-static void *rt_symbol(const char *name)
+/* The functions the run-time bitcode (rt.c) calls outside itself besides
+ * the shared ones (llvm_setup.c): they are the process's own. */
+static const r500_llvm_sym rt_syms[] = {
+    R500_LLVM_SYM(r500_value_name),
+    R500_LLVM_SYM(r500_exec_seg_fault),
+};
+
+/* The paths of faults are rare: out of the way
+ * of the registers; every other function of rt.c is inlined wherever it is
+ * called. */
+static int rt_kind(const char *name)
 {
-    static const struct {
-        const char *name;
-        void *fn;
-    } tab[] = {
-        {"ls_diag_set", (void *)(uintptr_t)&ls_diag_set},
-        {"ls_diag_at_index", (void *)(uintptr_t)&ls_diag_at_index},
-        {"r500_value_name", (void *)(uintptr_t)&r500_value_name},
-        {"r500_exec_seg_fault", (void *)(uintptr_t)&r500_exec_seg_fault},
-        {"memset", (void *)(uintptr_t)&memset},
-        {"memcpy", (void *)(uintptr_t)&memcpy},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (!strcmp(tab[i].name, name))
-            return tab[i].fn;
-    return NULL;
+    static const char *const cold[] = {"fault", "r500_exec_seg_fault", "ls_diag_set",
+                                       "r500_value_name"};
+    for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
+        if (!strcmp(name, cold[i]))
+            return R500_LLVM_FN_COLD;
+    return R500_LLVM_FN_INLINE;
 }
 
 /* The embedded bitcode of rt.c (generated: r500_jit_rt_bc.c). */
 extern const unsigned char r500_jit_rt_bc[];
 extern const size_t r500_jit_rt_bc_len;
 
-/* A new module in ctx holding rt.c's functions; rt_begin/rt_fc: the two
- * entry points (inlined wherever they are called), every other function
- * internal. NULL on a bitcode error (d set). */
-static LLVMModuleRef rt_module(LLVMContextRef ctx, rt_fns *rt, ls_diag *d)
-{
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        (const char *)r500_jit_rt_bc, r500_jit_rt_bc_len, "r500_jit_rt");
-    LLVMModuleRef m = NULL;
-    if (!mb || LLVMParseBitcodeInContext2(ctx, mb, &m)) {
-        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: cannot read the run-time bitcode (rt.c)");
-        if (mb)
-            LLVMDisposeMemoryBuffer(mb);
-        return NULL;
-    }
-    LLVMDisposeMemoryBuffer(mb);
-    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
-    unsigned cold = LLVMGetEnumAttributeKindForName("cold", 4);
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        /* the paths of faults and of changing active masks are rare: out of
-         * the way of the registers */
-        bool is_cold = !strcmp(name, "fault") || !strcmp(name, "r500_exec_seg_fault") ||
-                       !strcmp(name, "ls_diag_set") ||
-                       !strcmp(name, "r500_value_name");
-        if (is_cold)
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(ctx, cold, 0));
-        if (LLVMIsDeclaration(f))
-            continue;
-        LLVMSetLinkage(f, LLVMInternalLinkage);
-        if (!is_cold) {
-            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(ctx, always, 0));
-        }
-    }
-    rt->begin = LLVMGetNamedFunction(m, "r500_jit_rt_begin");
-    rt->fc = LLVMGetNamedFunction(m, "r500_jit_rt_fc");
-    rt->enter = LLVMGetNamedFunction(m, "r500_jit_rt_enter");
-    rt->leave = LLVMGetNamedFunction(m, "r500_jit_rt_leave");
-    rt->reenter = LLVMGetNamedFunction(m, "r500_jit_rt_reenter");
-    if (!rt->begin || !rt->fc || !rt->enter || !rt->leave || !rt->reenter) {
-        LLVMDisposeModule(m);
-        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: the run-time bitcode lacks its functions");
-        return NULL;
-    }
-    return m;
-}
+/* rt.c's entry points: r500_jit_rt_begin, _fc, _enter, _leave, _reenter. */
+static const char *const rt_need[] = {"r500_jit_rt_begin", "r500_jit_rt_fc", "r500_jit_rt_enter",
+                                      "r500_jit_rt_leave", "r500_jit_rt_reenter", NULL};
 
-/* Replace every call of a declared (external) function by a call of the
- * process's function of that name (rt_symbol); false: one is unknown. */
-static bool resolve_externals(cg *g, ls_diag *d)
+/* rt.c's bitcode as llvm_setup.c loads it (its length is known at link time). */
+static r500_llvm_bitcode rt_bitcode(void)
 {
-    for (LLVMValueRef f = LLVMGetFirstFunction(g->mod); f; f = LLVMGetNextFunction(f)) {
-        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || !LLVMGetFirstUse(f))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        void *addr = rt_symbol(name);
-        if (!addr) {
-            ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "jit: the run-time code calls %s, unknown", name);
-            return false;
-        }
-        LLVMReplaceAllUsesWith(f, fn_const(g, addr));
-    }
-    return true;
+    return (r500_llvm_bitcode){.who = "jit", .bytes = r500_jit_rt_bc, .len = r500_jit_rt_bc_len,
+                               .source = "rt.c", .kind = rt_kind, .need = rt_need,
+                               .syms = rt_syms, .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
 }
 
 ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
                            ls_diag *d)
 {
     *out = NULL;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    /* once per process is enough; LLVM makes repeated calls harmless */
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
     r500_jit_program *jp = calloc(1, sizeof *jp);
     if (!jp || !(jp->segs = calloc(p->n, sizeof *jp->segs))) {
         free(jp);
@@ -1065,21 +988,22 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
                 head[t] = true;
         }
     }
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    cg g;
-    memset(&g, 0, sizeof g);
-    g.ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    /* opaque pointers, whatever the bitcode's clang wrote (clang 14 writes
-     * typed ones) */
-    LLVMContextSetOpaquePointers(g.ctx, 1);
-    rt_fns rt;
-    g.mod = rt_module(g.ctx, &rt, d);
-    if (!g.mod) {
+    const r500_llvm_bitcode bc = rt_bitcode();
+    r500_llvm_unit u;
+    if (r500_llvm_open(&u, &bc, d)) {
         free(head);
-        LLVMOrcDisposeThreadSafeContext(tsc);
         r500_jit_program_free(jp);
         return LS_ERR_IO;
     }
+    cg g;
+    memset(&g, 0, sizeof g);
+    g.ctx = u.ctx;
+    g.mod = u.mod;
+    rt_fns rt = {LLVMGetNamedFunction(g.mod, "r500_jit_rt_begin"),
+                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_fc"),
+                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_enter"),
+                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_leave"),
+                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_reenter")};
     g.b = LLVMCreateBuilderInContext(g.ctx);
     g.f32 = LLVMFloatTypeInContext(g.ctx);
     g.i32 = LLVMInt32TypeInContext(g.ctx);
@@ -1106,42 +1030,14 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         if (head[i] && compilable(&p->x[i]))
             jp->nsegs++;
     LLVMDisposeBuilder(g.b);
-    ls_status st = LS_OK;
     if (g.oom) {
         free(head);
-        LLVMDisposeModule(g.mod);
-        LLVMOrcDisposeThreadSafeContext(tsc);
+        r500_llvm_close(&u);
         r500_jit_program_free(jp);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
-    LLVMErrorRef e = NULL;
-    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-    if ((e = LLVMOrcCreateLLJIT(&jp->jit, jb))) {
-        st = llvm_err(e, "cannot create LLJIT", d);
-        LLVMDisposeModule(g.mod);
-    } else {
-        /* optimise for this host's CPU (AVX2 where present) */
-        char *triple = LLVMGetDefaultTargetTriple();
-        LLVMSetTarget(g.mod, triple);
-        LLVMDisposeMessage(triple);
-        LLVMSetDataLayout(g.mod, LLVMOrcLLJITGetDataLayoutStr(jp->jit));
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        if ((e = LLVMRunPasses(g.mod, "default<O2>", NULL, po)))
-            st = llvm_err(e, "optimisation", d);
-        LLVMDisposePassBuilderOptions(po);
-        if (st == LS_OK && !resolve_externals(&g, d))
-            st = LS_ERR_IO;
-        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
-        if (st == LS_OK &&
-            (e = LLVMOrcLLJITAddLLVMIRModule(jp->jit, LLVMOrcLLJITGetMainJITDylib(jp->jit), tsm)))
-            st = llvm_err(e, "adding the module", d);
-        else if (st != LS_OK)
-            LLVMOrcDisposeThreadSafeModule(tsm);
-    }
-    LLVMOrcDisposeThreadSafeContext(tsc);
     LLVMOrcExecutorAddress addr = 0;
-    if (st == LS_OK && (e = LLVMOrcLLJITLookup(jp->jit, &addr, "prog")))
-        st = llvm_err(e, "lookup", d);
+    ls_status st = r500_llvm_finish(&u, "prog", &jp->jit, &addr, d);
     for (size_t i = p->start; st == LS_OK && i <= p->end; i++)
         if (head[i])
             jp->segs[i].fn = (uint32_t(*)(r500_seg_ctx *, uint32_t))(uintptr_t)addr;
@@ -1150,9 +1046,7 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         r500_jit_program_free(jp);
         return st;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    jp->compile_seconds =
-        (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    jp->compile_seconds = r500_llvm_seconds(&u);
     *out = jp;
     return LS_OK;
 }

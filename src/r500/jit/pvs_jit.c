@@ -1,6 +1,7 @@
 /* The R500 vertex JIT (docs/r500-jit.md, "The vertex JIT"): compiles a
  * straight-line PVS program (instructions first..last, no flow control, no
- * A0- or loop-index-relative operands, no instruction that faults) into one
+ * relative operands but A0-relative constants, no instruction that faults
+ * for every vertex) into one
  * function, with LLVM (ORC LLJIT, C API), that runs VW vertices at once: every
  * register channel is a <VW x float> (one vertex per lane), every write mask
  * and predicate a <VW x i1>. The rules are pvs_exec.c's (the model of record),
@@ -21,15 +22,10 @@
 #include <time.h>
 #include <math.h>
 
-#include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "../exec_internal.h"
+#include "llvm_setup.h"
 
 /* Vertices per compiled call: one AVX2 register of floats. */
 #define VW 8
@@ -45,8 +41,10 @@
 
 enum { F_TEMP, F_INPUT, F_ALT, F_OUT, F_NUM };
 
-typedef void (*prog_fn)(r500_pvs_state *const *lanes, const float *consts, const float *k,
-                        const r500_pvs_options *o);
+/* Returns 0, or 1 when some lane's A0-relative constant index is out of
+ * range (pvs_exec.c src_reg's fault): then nothing is stored. */
+typedef int (*prog_fn)(r500_pvs_state *const *lanes, const float *consts, const float *k,
+                       const r500_pvs_options *o);
 
 typedef struct vg {
     LLVMContextRef ctx;
@@ -62,6 +60,7 @@ typedef struct vg {
     LLVMValueRef outw[R500_PVS_MAX_REGS]; /* <VW x i8> out_written */
     LLVMValueRef a0[4];                   /* <VW x i32> */
     LLVMValueRef pred;                    /* <VW x i1> */
+    LLVMValueRef oob;                     /* <VW x i1>: an A0-relative index out of range, or NULL */
 } vg;
 
 static size_t file_offset(unsigned f)
@@ -168,6 +167,12 @@ static int src_file(unsigned type)
     return type == 0 ? F_TEMP : type == 1 ? F_INPUT : type == 3 ? F_ALT : -1;
 }
 
+/* A source the JIT compiles relative: a constant (type 2) + A0 (mode 1). */
+static bool a0_const(unsigned type, unsigned m0, unsigned m1)
+{
+    return type == 2 && m0 == 1 && m1 == 0;
+}
+
 /* Before the code: which registers the program touches (pass 1). */
 static void note_inst(vg *g, const r500_pvs_inst *ip)
 {
@@ -190,12 +195,42 @@ static void note_inst(vg *g, const r500_pvs_inst *ip)
         g->touched[fl][off] = true;
 }
 
-/* pvs_exec.c swz + modify, one channel of a source. */
-static LLVMValueRef src_chan(vg *g, int fl, unsigned type, unsigned idx, unsigned swz, unsigned abs,
-                             unsigned neg)
+/* Constant channel ch of register ridx[lane] in every lane (an in-range
+ * <VW x i32> index). */
+static LLVMValueRef const_gather(vg *g, LLVMValueRef ridx, unsigned ch)
+{
+    LLVMValueRef v = LLVMGetUndef(g->vf);
+    for (int l = 0; l < VW; l++) {
+        LLVMValueRef i = LLVMBuildExtractElement(g->b, ridx, ci32(g, (unsigned)l), "");
+        i = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, i, ci32(g, 4), ""), ci32(g, ch), "");
+        LLVMValueRef x = LLVMBuildLoad2(g->b, g->f32, LLVMBuildGEP2(g->b, g->f32, g->consts, &i, 1, ""), "");
+        v = LLVMBuildInsertElement(g->b, v, x, ci32(g, (unsigned)l), "");
+    }
+    return v;
+}
+
+/* An A0-relative constant operand (the only relative operand compiled):
+ * pvs_exec.c effective (OFFSET + A0[ADDR_SEL]) and src_reg's range check.
+ * Lanes out of range join g->oob (the program then stores nothing and the
+ * run goes to the interpreter, which reports the fault) and read const[0]. */
+static LLVMValueRef a0_index(vg *g, unsigned offset, unsigned sel)
+{
+    LLVMValueRef i = LLVMBuildAdd(g->b, splat_val(g, g->vi, ci32(g, offset)), g->a0[sel & 3], "");
+    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntUGE, i,
+                                     splat_val(g, g->vi, ci32(g, R500_PVS_NUM_CONSTS)), "");
+    g->oob = g->oob ? LLVMBuildOr(g->b, g->oob, bad, "") : bad;
+    return LLVMBuildSelect(g->b, bad, LLVMConstNull(g->vi), i, "");
+}
+
+/* pvs_exec.c swz + modify, one channel of a source (ridx: an A0-relative
+ * constant's lane indices, else NULL). */
+static LLVMValueRef src_chan(vg *g, int fl, unsigned type, unsigned idx, LLVMValueRef ridx,
+                             unsigned swz, unsigned abs, unsigned neg)
 {
     LLVMValueRef v;
-    if (swz < 4)
+    if (swz < 4 && ridx)
+        v = const_gather(g, ridx, swz);
+    else if (swz < 4)
         v = fl >= 0 ? g->reg[fl][idx][swz] : load_splat(g, g->consts, idx * 4 + swz);
     else /* 4 FORCE_0, 5 FORCE_1, 6 0.5, 7 0 */
         v = load_splat(g, g->kst, swz == 5 ? 1 : swz == 6 ? 2 : 0);
@@ -217,8 +252,11 @@ static void read_src(vg *g, const uint32_t *f, unsigned n, LLVMValueRef out[4])
 {
     unsigned type = SF(f, n, REG_TYPE), idx = SF(f, n, OFFSET);
     int fl = src_file(type);
+    LLVMValueRef ridx = a0_const(type, SF(f, n, ADDR_MODE_0), SF(f, n, ADDR_MODE_1))
+                            ? a0_index(g, idx, SF(f, n, ADDR_SEL))
+                            : NULL;
     for (unsigned ch = 0; ch < 4; ch++)
-        out[ch] = src_chan(g, fl, type, idx, (&SF(f, n, SWIZZLE_X))[ch], SF(f, n, ABS),
+        out[ch] = src_chan(g, fl, type, idx, ridx, (&SF(f, n, SWIZZLE_X))[ch], SF(f, n, ABS),
                            (&SF(f, n, MODIFIER_X))[ch]);
 }
 
@@ -453,10 +491,14 @@ static void emit_inst(vg *g, const r500_pvs_inst *ip)
     if (dual) {
         unsigned type = f[R500_PVS_F_DM_SRC_REG_TYPE], idx = f[R500_PVS_F_DM_SRC_OFFSET];
         int fl = src_file(type);
-        dm[0] = src_chan(g, fl, type, idx, f[R500_PVS_F_DM_SRC_SWIZZLE_X], f[R500_PVS_F_DM_SRC_ABS],
-                         f[R500_PVS_F_DM_SRC_MODIFIER_X]);
-        dm[1] = src_chan(g, fl, type, idx, f[R500_PVS_F_DM_SRC_SWIZZLE_Y], f[R500_PVS_F_DM_SRC_ABS],
-                         f[R500_PVS_F_DM_SRC_MODIFIER_Y]);
+        LLVMValueRef ridx = a0_const(type, f[R500_PVS_F_DM_SRC_ADDR_MODE_0],
+                                     f[R500_PVS_F_DM_SRC_ADDR_MODE_1])
+                                ? a0_index(g, idx, f[R500_PVS_F_DM_SRC_ADDR_SEL])
+                                : NULL;
+        dm[0] = src_chan(g, fl, type, idx, ridx, f[R500_PVS_F_DM_SRC_SWIZZLE_X],
+                         f[R500_PVS_F_DM_SRC_ABS], f[R500_PVS_F_DM_SRC_MODIFIER_X]);
+        dm[1] = src_chan(g, fl, type, idx, ridx, f[R500_PVS_F_DM_SRC_SWIZZLE_Y],
+                         f[R500_PVS_F_DM_SRC_ABS], f[R500_PVS_F_DM_SRC_MODIFIER_Y]);
     }
     /* PRED_ENABLE / PRED_SENSE: the predicate before this instruction */
     LLVMValueRef pred_ok = NULL;
@@ -519,6 +561,7 @@ static bool relative(unsigned m0, unsigned m1)
     return mode == 1 || mode == 2;
 }
 
+
 /* Static reasons (no trial run): flow control, relative addressing, a range
  * the interpreter refuses. */
 static const char *static_refusal(const uint32_t *words, size_t count, size_t first, size_t last,
@@ -535,11 +578,16 @@ static const char *static_refusal(const uint32_t *words, size_t count, size_t fi
         r500_pvs_decode(words + 4 * i, &in);
         const uint32_t *f = in.field;
         bool dual = in.form == R500_PVS_FORM_DUAL;
+        /* A0-relative constants are compiled (a0_index); other relative
+         * sources are not */
         for (unsigned k = 0; k < (dual ? 2u : 3u); k++)
-            if (relative(SF(f, k, ADDR_MODE_0), SF(f, k, ADDR_MODE_1)))
-                return "an A0- or loop-index-relative source";
-        if (dual && relative(f[R500_PVS_F_DM_SRC_ADDR_MODE_0], f[R500_PVS_F_DM_SRC_ADDR_MODE_1]))
-            return "an A0- or loop-index-relative source";
+            if (relative(SF(f, k, ADDR_MODE_0), SF(f, k, ADDR_MODE_1)) &&
+                !a0_const(SF(f, k, REG_TYPE), SF(f, k, ADDR_MODE_0), SF(f, k, ADDR_MODE_1)))
+                return "a relative source other than an A0-relative constant";
+        if (dual && relative(f[R500_PVS_F_DM_SRC_ADDR_MODE_0], f[R500_PVS_F_DM_SRC_ADDR_MODE_1]) &&
+            !a0_const(f[R500_PVS_F_DM_SRC_REG_TYPE], f[R500_PVS_F_DM_SRC_ADDR_MODE_0],
+                      f[R500_PVS_F_DM_SRC_ADDR_MODE_1]))
+            return "a relative source other than an A0-relative constant";
         if (relative(f[R500_PVS_F_DST_ADDR_MODE_0], f[R500_PVS_F_DST_ADDR_MODE_1]))
             return "an A0- or loop-index-relative destination";
     }
@@ -555,7 +603,9 @@ const char *r500_pvs_jit_refusal(const uint32_t *words, size_t count, size_t fir
     /* Without flow control and relative addressing every fault the
      * interpreter reports is the same for every vertex (reserved fields,
      * undocumented operations, register indices beyond the model's counts):
-     * one trial vertex through the interpreter finds them. */
+     * one trial vertex through the interpreter finds them. An A0-relative
+     * constant's index depends on the vertex: the compiled code checks it
+     * (a0_index) and leaves the vertices to the interpreter. */
     r500_pvs_state *st = calloc(1, sizeof *st);
     if (!st)
         return "out of memory";
@@ -572,108 +622,28 @@ const char *r500_pvs_jit_refusal(const uint32_t *words, size_t count, size_t fir
 extern const unsigned char r500_pvs_rt_bc[];
 extern const size_t r500_pvs_rt_bc_len;
 
-static void *rt_symbol(const char *name)
+/* The functions the run-time bitcode (pvs_rt.c) calls outside itself
+ * besides the shared ones (llvm_setup.c): the process's own. */
+static const r500_llvm_sym rt_syms[] = {
+    R500_LLVM_SYM(r500_alu_transcendental),
+    R500_LLVM_SYM(r500_pvs_value_name),
+};
+
+/* r500_pvs_rt_me, and the me_op and sat it calls, are inlined into every
+ * lane; the rest of pvs_exec.c is left as it is (and dropped: unused). */
+static int rt_kind(const char *name)
 {
-    static const struct {
-        const char *name;
-        void *fn;
-    } tab[] = {
-        {"r500_alu_transcendental", (void *)(uintptr_t)&r500_alu_transcendental},
-        {"ls_diag_vset", (void *)(uintptr_t)&ls_diag_vset},
-        {"ls_diag_at_index", (void *)(uintptr_t)&ls_diag_at_index},
-        {"r500_pvs_value_name", (void *)(uintptr_t)&r500_pvs_value_name},
-        {"exp", (void *)(uintptr_t)&exp},
-        {"exp2", (void *)(uintptr_t)&exp2},
-        {"log2", (void *)(uintptr_t)&log2},
-        {"pow", (void *)(uintptr_t)&pow},
-        {"sqrt", (void *)(uintptr_t)&sqrt},
-        {"sin", (void *)(uintptr_t)&sin},
-        {"cos", (void *)(uintptr_t)&cos},
-        {"expf", (void *)(uintptr_t)&expf},
-        {"exp2f", (void *)(uintptr_t)&exp2f},
-        {"log2f", (void *)(uintptr_t)&log2f},
-        {"powf", (void *)(uintptr_t)&powf},
-        {"sqrtf", (void *)(uintptr_t)&sqrtf},
-        {"sinf", (void *)(uintptr_t)&sinf},
-        {"cosf", (void *)(uintptr_t)&cosf},
-        {"fabs", (void *)(uintptr_t)&fabs},
-        {"fabsf", (void *)(uintptr_t)&fabsf},
-        {"floorf", (void *)(uintptr_t)&floorf},
-        {"floor", (void *)(uintptr_t)&floor},
-        {"memset", (void *)(uintptr_t)&memset},
-        {"memcpy", (void *)(uintptr_t)&memcpy},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (!strcmp(tab[i].name, name))
-            return tab[i].fn;
-    return NULL;
+    return !strcmp(name, "r500_pvs_rt_me") || !strcmp(name, "me_op") || !strcmp(name, "sat")
+               ? R500_LLVM_FN_INLINE
+               : R500_LLVM_FN_PLAIN;
 }
 
-static ls_status llvm_err(LLVMErrorRef e, const char *what, ls_diag *d)
-{
-    char *m = LLVMGetErrorMessage(e);
-    ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: %s: %s", what, m);
-    LLVMDisposeErrorMessage(m);
-    return LS_ERR_IO;
-}
-
-static LLVMModuleRef rt_module(LLVMContextRef ctx, ls_diag *d)
-{
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        (const char *)r500_pvs_rt_bc, r500_pvs_rt_bc_len, "r500_pvs_rt");
-    LLVMModuleRef m = NULL;
-    if (!mb || LLVMParseBitcodeInContext2(ctx, mb, &m)) {
-        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: cannot read the run-time bitcode (pvs_rt.c)");
-        if (mb)
-            LLVMDisposeMemoryBuffer(mb);
-        return NULL;
-    }
-    LLVMDisposeMemoryBuffer(mb);
-    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        LLVMSetLinkage(f, LLVMInternalLinkage);
-        if (!strcmp(name, "r500_pvs_rt_me") || !strcmp(name, "me_op") || !strcmp(name, "sat")) {
-            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(ctx, always, 0));
-        }
-    }
-    if (!LLVMGetNamedFunction(m, "r500_pvs_rt_me")) {
-        LLVMDisposeModule(m);
-        ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: the run-time bitcode lacks r500_pvs_rt_me");
-        return NULL;
-    }
-    return m;
-}
-
-static bool resolve_externals(vg *g, ls_diag *d)
-{
-    for (LLVMValueRef f = LLVMGetFirstFunction(g->mod); f; f = LLVMGetNextFunction(f)) {
-        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || !LLVMGetFirstUse(f))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        void *addr = rt_symbol(name);
-        if (!addr) {
-            ls_diag_set(d, LS_ERR_IO, NULL, 0, 0, "pvs jit: the run-time code calls %s, unknown",
-                        name);
-            return false;
-        }
-        LLVMReplaceAllUsesWith(
-            f, LLVMConstIntToPtr(LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)addr, 0), g->ptr));
-    }
-    return true;
-}
+static const char *const rt_need[] = {"r500_pvs_rt_me", NULL};
 
 static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
 {
     LLVMTypeRef args[4] = {g->ptr, g->ptr, g->ptr, g->ptr};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), args, 4, 0);
+    LLVMTypeRef fty = LLVMFunctionType(g->i32, args, 4, 0);
     LLVMValueRef fn = LLVMAddFunction(g->mod, "prog", fty);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, fn, "entry"));
     LLVMValueRef lanes = LLVMGetParam(fn, 0);
@@ -709,6 +679,18 @@ static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
     for (size_t i = 0; i < n; i++)
         emit_inst(g, &dec[i]);
     free(dec);
+    if (g->oob) {
+        /* a lane's A0-relative index is out of range: store nothing, return 1 */
+        LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntNE,
+                                         LLVMBuildBitCast(g->b, g->oob, LLVMIntTypeInContext(g->ctx, VW), ""),
+                                         LLVMConstInt(LLVMIntTypeInContext(g->ctx, VW), 0, 0), "");
+        LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(g->ctx, fn, "oob");
+        LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, fn, "store");
+        LLVMBuildCondBr(g->b, any, bad, ok);
+        LLVMPositionBuilderAtEnd(g->b, bad);
+        LLVMBuildRet(g->b, ci32(g, 1));
+        LLVMPositionBuilderAtEnd(g->b, ok);
+    }
     for (int fl = 0; fl < F_NUM; fl++)
         for (unsigned i = 0; i < R500_PVS_MAX_REGS; i++) {
             if (!g->written[fl][i])
@@ -723,7 +705,7 @@ static void emit_prog(vg *g, const uint32_t *words, size_t first, size_t last)
             scatter(g, g->a0[k], offsetof(r500_pvs_state, a0) + 4 * k);
     if (g->pred_set)
         scatter(g, LLVMBuildZExt(g->b, g->pred, g->v8, ""), offsetof(r500_pvs_state, pred));
-    LLVMBuildRetVoid(g->b);
+    LLVMBuildRet(g->b, ci32(g, 0));
 }
 
 typedef struct entry {
@@ -740,6 +722,7 @@ typedef struct entry {
     const char *why; /* not compiled: why */
     LLVMOrcLLJITRef jit;
     prog_fn fn;
+    double compile_seconds;
 } entry;
 
 struct r500_pvs_jit {
@@ -762,22 +745,20 @@ static bool same_key(const entry *e, const uint32_t *words, size_t first, size_t
 
 static ls_status compile(entry *en, const uint32_t *words, const r500_pvs_options *o, ls_diag *d)
 {
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    const r500_llvm_bitcode bc = {
+        .who = "pvs jit", .bytes = r500_pvs_rt_bc, .len = r500_pvs_rt_bc_len,
+        .source = "pvs_rt.c", .kind = rt_kind, .need = rt_need,
+        .syms = rt_syms, .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
+    r500_llvm_unit u;
+    if (r500_llvm_open(&u, &bc, d))
+        return LS_ERR_IO;
     vg *g = calloc(1, sizeof *g);
     if (!g) {
-        LLVMOrcDisposeThreadSafeContext(tsc);
+        r500_llvm_close(&u);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
-    g->ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    LLVMContextSetOpaquePointers(g->ctx, 1);
-    g->mod = rt_module(g->ctx, d);
-    if (!g->mod) {
-        free(g);
-        LLVMOrcDisposeThreadSafeContext(tsc);
-        return LS_ERR_IO;
-    }
+    g->ctx = u.ctx;
+    g->mod = u.mod;
     g->o = o;
     g->b = LLVMCreateBuilderInContext(g->ctx);
     g->f32 = LLVMFloatTypeInContext(g->ctx);
@@ -795,38 +776,13 @@ static ls_status compile(entry *en, const uint32_t *words, const r500_pvs_option
     g->me_fn = LLVMGetNamedFunction(g->mod, "r500_pvs_rt_me");
     emit_prog(g, words, en->first, en->last);
     LLVMDisposeBuilder(g->b);
-    ls_status st = LS_OK;
-    LLVMErrorRef e;
-    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-    if ((e = LLVMOrcCreateLLJIT(&en->jit, jb))) {
-        st = llvm_err(e, "cannot create LLJIT", d);
-        en->jit = NULL;
-        LLVMDisposeModule(g->mod);
-    } else {
-        char *triple = LLVMGetDefaultTargetTriple();
-        LLVMSetTarget(g->mod, triple);
-        LLVMDisposeMessage(triple);
-        LLVMSetDataLayout(g->mod, LLVMOrcLLJITGetDataLayoutStr(en->jit));
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        if ((e = LLVMRunPasses(g->mod, "default<O2>", NULL, po)))
-            st = llvm_err(e, "optimisation", d);
-        LLVMDisposePassBuilderOptions(po);
-        if (st == LS_OK && !resolve_externals(g, d))
-            st = LS_ERR_IO;
-        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g->mod, tsc);
-        if (st == LS_OK &&
-            (e = LLVMOrcLLJITAddLLVMIRModule(en->jit, LLVMOrcLLJITGetMainJITDylib(en->jit), tsm)))
-            st = llvm_err(e, "adding the module", d);
-        else if (st != LS_OK)
-            LLVMOrcDisposeThreadSafeModule(tsm);
-    }
-    LLVMOrcDisposeThreadSafeContext(tsc);
     free(g);
     LLVMOrcExecutorAddress addr = 0;
-    if (st == LS_OK && (e = LLVMOrcLLJITLookup(en->jit, &addr, "prog")))
-        st = llvm_err(e, "lookup", d);
-    if (st == LS_OK)
+    ls_status st = r500_llvm_finish(&u, "prog", &en->jit, &addr, d);
+    if (st == LS_OK) {
         en->fn = (prog_fn)(uintptr_t)addr;
+        en->compile_seconds = r500_llvm_seconds(&u);
+    }
     return st;
 }
 
@@ -870,15 +826,11 @@ static entry *lookup(r500_pvs_jit *j, const uint32_t *words, size_t count, size_
     e->watchdog_short = o->watchdog < n;
     e->why = r500_pvs_jit_refusal(words, count, first, last, NULL, o);
     if (!e->why) {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
         if (compile(e, words, o, d) != LS_OK) {
             entry_free(e);
             return NULL;
         }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        j->counts.compile_seconds +=
-            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        j->counts.compile_seconds += e->compile_seconds;
         j->counts.compiled++;
     } else {
         j->counts.interp_programs++;
@@ -923,7 +875,22 @@ static ls_status run_vertices(const r500_pvs_engine_ops *self, const uint32_t *w
          * values: every load precedes every store) */
         for (size_t l = 0; l < VW; l++)
             lanes[l] = &states[v + l < nverts ? v + l : nverts - 1];
-        e->fn(lanes, cp, swz_consts, o);
+        if (e->fn(lanes, cp, swz_consts, o)) {
+            /* an A0-relative constant index out of range in this group: the
+             * interpreter runs this and the later vertices and reports the
+             * fault at the vertex where it happens */
+            pthread_mutex_lock(&j->mu);
+            j->counts.interp_runs++;
+            pthread_mutex_unlock(&j->mu);
+            if (stats)
+                stats->issued += (uint64_t)v * (last - first + 1);
+            size_t fv = 0;
+            ls_status s = r500_pvs_run_vertices_interp(words, count, first, last, consts, fc, o,
+                                                       states + v, nverts - v, &fv, stats, d);
+            if (s != LS_OK && fault_vertex)
+                *fault_vertex = v + fv;
+            return s;
+        }
     }
     if (stats)
         stats->issued += (uint64_t)nverts * (last - first + 1);
