@@ -343,6 +343,7 @@ typedef struct worker {
     r500_lanef outw;
     r500_lanef tex_in[4], tex_out[4], tex_dx[4], tex_dy[4];
     uint8_t quad[RL][4];
+    int quad_key;           /* quad[] holds the table of (s0 % 4) * 128 + n; -1: none */
     int px[RL], py[RL];
     uint32_t work[RL];
     uint8_t input_temps[R500_NUM_TEMPS]; /* the temps with an input, in order */
@@ -553,19 +554,11 @@ static void trace_writes(worker *w, size_t t, unsigned pc, ls_lanes act)
 }
 
 /* The active mask changes only at FC instructions and kills: work and
- * active lane-slots are added once per run of instructions with one mask. */
+ * active lane-slots are added once per run of instructions with one mask
+ * (exec_internal.h). */
 static void flush_work(worker *w, ls_lanes mask, uint32_t count)
 {
-    if (!count)
-        return;
-    w->st.lane_slots_active += (uint64_t)ls_lanes_count(mask) * count;
-    LS_LANES_FOREACH(l, mask)
-        w->work[l] += count;
-}
-
-void r500_exec_flush_work(void *worker, ls_lanes mask, uint32_t count)
-{
-    flush_work(worker, mask, count);
+    r500_flush_work(&w->seg, mask, count);
 }
 
 /* Issue accounting of count instructions under the current active mask. */
@@ -729,27 +722,39 @@ static void run_thread(worker *w, size_t t)
         w->py[l] = (int)(low_y ? 2 * qy + row : 2 * qy + 1 - row);
         if (w->px[l] < W && w->py[l] < H)
             covered |= (ls_lanes)1 << l;
-        /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
-         * (N not a multiple of 4) reads the lane itself (assumptions.md) */
-        size_t qbase = (s0 + l) & ~(size_t)3;
-        for (unsigned k = 0; k < 4; k++) {
-            size_t sk = qbase + k;
-            w->quad[l][k] = (uint8_t)(sk >= s0 && sk < s0 + n ? sk - s0 : l);
-        }
         w->work[l] = 0;
     }
-    for (unsigned l = n; l < RL; l++)
-        for (unsigned k = 0; k < 4; k++)
-            w->quad[l][k] = (uint8_t)l;
+    /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
+     * (N not a multiple of 4) reads the lane itself (assumptions.md). The
+     * table depends only on s0 % 4 and n: kept while they stay. */
+    const int quad_key = (int)(s0 % 4) * 128 + (int)n;
+    if (w->quad_key != quad_key) {
+        w->quad_key = quad_key;
+        for (unsigned l = 0; l < n; l++) {
+            size_t qbase = (s0 + l) & ~(size_t)3;
+            for (unsigned k = 0; k < 4; k++) {
+                size_t sk = qbase + k;
+                w->quad[l][k] = (uint8_t)(sk >= s0 && sk < s0 + n ? sk - s0 : l);
+            }
+        }
+        for (unsigned l = n; l < RL; l++)
+            for (unsigned k = 0; k < 4; k++)
+                w->quad[l][k] = (uint8_t)l;
+    }
     /* Registers: temps not preloaded start at 0; outputs start at 0. The
      * lanes up to the thread size rounded up to 16 are cleared: the ALU
      * computes whole blocks of 8 lanes, compiled code (src/r500/jit) blocks
      * of 16 of the thread size; no one reads or writes the lanes above
      * (zero since the worker was allocated). */
     const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
-    for (unsigned r = 0; r < p->temps_used; r++)
-        for (unsigned ch = 0; ch < 4; ch++)
-            memset(w->temps[r][ch], 0, clr);
+    for (unsigned r = 0; r < p->temps_used; r++) {
+        /* a temp with an input is written below in lanes 0..n-1 (every
+         * channel): only the lanes above are cleared here */
+        const size_t from = job->inputs[r].kind != R500_INPUT_NONE ? n * sizeof(float) : 0;
+        if (from < clr)
+            for (unsigned ch = 0; ch < 4; ch++)
+                memset((char *)w->temps[r][ch] + from, 0, clr - from);
+    }
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
@@ -864,6 +869,46 @@ static void run_thread(worker *w, size_t t)
         if (r->target[tgt])
             tl[ntl++] = tgt;
     const ls_lanes killed = w->fc.killed;
+    /* The common case, whole quads from a quad boundary, every lane covered
+     * and none killed, the quads on one quad row: lanes 4j, 4j+1 are the
+     * pixels x0 + 2j, x0 + 2j + 1 of one image row, lanes 4j+2, 4j+3 of the
+     * other; copied row by row (the same values as the loop below). */
+    const size_t qx0 = (s0 / 4) % w->qw;
+    if (n % 4 == 0 && s0 % 4 == 0 && covered == all && !(killed & covered) &&
+        qx0 + n / 4 <= w->qw) {
+        const unsigned nq = n / 4;
+        const size_t pa = (size_t)w->py[0] * (size_t)W + (size_t)w->px[0];
+        const size_t pb = (size_t)w->py[2] * (size_t)W + (size_t)w->px[2];
+        memset(r->killed + pa, 0, 2 * nq);
+        memset(r->killed + pb, 0, 2 * nq);
+        uint32_t *wa = r->work + pa, *wb = r->work + pb;
+        for (unsigned j = 0; j < nq; j++) {
+            wa[2 * j] = w->work[4 * j];
+            wa[2 * j + 1] = w->work[4 * j + 1];
+            wb[2 * j] = w->work[4 * j + 2];
+            wb[2 * j + 1] = w->work[4 * j + 3];
+        }
+        for (unsigned i = 0; i < ntl; i++) {
+            const r500_lanef *o = w->out[tl[i]];
+            float *da = r->target[tl[i]] + pa * 4, *db = r->target[tl[i]] + pb * 4;
+            for (unsigned j = 0; j < nq; j++)
+                for (unsigned m = 0; m < 2; m++)
+                    for (unsigned ch = 0; ch < 4; ch++) {
+                        da[(2 * j + m) * 4 + ch] = o[ch][4 * j + m];
+                        db[(2 * j + m) * 4 + ch] = o[ch][4 * j + 2 + m];
+                    }
+        }
+        if (r->w) {
+            float *da = r->w + pa, *db = r->w + pb;
+            for (unsigned j = 0; j < nq; j++) {
+                da[2 * j] = w->outw[4 * j];
+                da[2 * j + 1] = w->outw[4 * j + 1];
+                db[2 * j] = w->outw[4 * j + 2];
+                db[2 * j + 1] = w->outw[4 * j + 3];
+            }
+        }
+        return;
+    }
     LS_LANES_FOREACH(l, covered) {
         size_t pix = (size_t)w->py[l] * (size_t)W + (size_t)w->px[l];
         bool k = (killed >> l) & 1;
@@ -908,6 +953,7 @@ static void *worker_main(void *arg)
     w->seg.fc = &w->fc;
     w->seg.ts = &w->ts;
     w->seg.st = &w->st;
+    w->seg.work = w->work;
     w->seg.p = w->p;
     w->seg.fco = &w->job->options.fc;
     w->ninputs = 0;
@@ -1101,6 +1147,7 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
             break;
         }
         memset(ws[i], 0, sizeof(worker));
+        ws[i]->quad_key = -1;
         worker *w = ws[i];
         w->job = job;
         w->p = pp;

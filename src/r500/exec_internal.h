@@ -142,6 +142,7 @@ typedef struct r500_seg_ctx {
     r500_fc_thread *fc;         /* the thread's FC state (the worker's) */
     r500_thread_state *ts;      /* the thread's issue state (the worker's) */
     r500_stats *st;             /* the worker's counts */
+    uint32_t *work;             /* [RL] the thread's per-lane work counts (the worker's) */
     const r500_prog *p;
     const r500_fc_options *fco; /* the job's FC options */
 } r500_seg_ctx;
@@ -157,8 +158,17 @@ static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_ex
     return fc->active & r500_lanes_alive(fc, o);
 }
 
-/* Add count to the work of every lane in mask (exec.c). */
-void r500_exec_flush_work(void *worker, ls_lanes mask, uint32_t count);
+/* Add count to the work of every lane in mask, and the active lane-slots
+ * to the counts (exec.c's and compiled code's: inline, so that compiled code
+ * makes no call here and keeps its registers). */
+static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask, uint32_t count)
+{
+    if (!count)
+        return;
+    c->st->lane_slots_active += (uint64_t)ls_lanes_count(mask) * count;
+    LS_LANES_FOREACH(l, mask)
+        c->work[l] += count;
+}
 
 /* Issue accounting of count instructions under the thread's current active
  * mask: the active mask changes only at FC instructions and kills, so work
@@ -168,7 +178,7 @@ static inline void r500_account(r500_seg_ctx *c, uint32_t count)
     r500_thread_state *ts = c->ts;
     ls_lanes act = r500_lanes_active(c->fc, c->opt) & ts->covered;
     if (act != ts->work_mask) {
-        r500_exec_flush_work(c->worker, ts->work_mask, ts->work_count);
+        r500_flush_work(c, ts->work_mask, ts->work_count);
         ts->work_mask = act;
         ts->work_count = 0;
     }

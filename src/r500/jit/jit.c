@@ -809,6 +809,12 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     regs_sync(g, true);
     masks_sync(g, true);
     LLVMBuildRet(g->b, ret);
+    /* stop: an FC fault (r500_jit_rt_fc recorded it); the counts given back,
+     * the registers not stored (see below) */
+    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->ctx, fn, "stop");
+    LLVMPositionBuilderAtEnd(g->b, stop);
+    rt_call(g, rt->leave, lv, 2);
+    LLVMBuildRet(g->b, ci32(g, R500_SEG_STOP));
 
     LLVMTypeRef step_ty = LLVMFunctionType(g->i32, pa, 2, 0);
     LLVMValueRef step_fn = fn_const(g, (void *)(uintptr_t)&r500_exec_seg_step);
@@ -876,6 +882,15 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                                      ci32(g, (unsigned)last)};
             masks_sync(g, true);
             np = rt_call(g, rt->fc, fargs, 6);
+            /* a fault stops the thread: its temps are not observed again
+             * (run_thread clears them for the next thread; a trace or an
+             * observer runs no compiled code), so this path returns without
+             * storing the registers, and no register needs to be kept in
+             * memory across the fault's calls */
+            LLVMBasicBlockRef goon = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+            LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, np, ci32(g, R500_SEG_STOP), ""),
+                            stop, goon);
+            LLVMPositionBuilderAtEnd(g->b, goon);
             masks_sync(g, false);
         } else {
             rt_call(g, rt->leave, lv, 2);
@@ -922,19 +937,17 @@ void r500_jit_program_free(r500_jit_program *jp)
  * the shared ones (llvm_setup.c): they are the process's own. */
 static const r500_llvm_sym rt_syms[] = {
     R500_LLVM_SYM(r500_value_name),
-    R500_LLVM_SYM(r500_exec_flush_work),
     R500_LLVM_SYM(r500_exec_seg_fault),
     R500_LLVM_SYM(r500_alu_transcendental),
 };
 
-/* The paths of faults and of changing active masks are rare: out of the way
+/* The paths of faults are rare: out of the way
  * of the registers; every other function of rt.c is inlined wherever it is
  * called. */
 static int rt_kind(const char *name)
 {
-    static const char *const cold[] = {"fault", "r500_exec_seg_fault", "r500_exec_flush_work",
-                                       "ls_diag_set", "r500_value_name",
-                                       "r500_jit_rt_trans_slow"};
+    static const char *const cold[] = {"fault", "r500_exec_seg_fault", "ls_diag_set",
+                                       "r500_value_name", "r500_jit_rt_trans_slow"};
     for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
         if (!strcmp(name, cold[i]))
             return R500_LLVM_FN_COLD;

@@ -76,7 +76,9 @@ void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
     s->inst_fc += l->inst_fc;
     s->fc_jumps_taken += l->fc_jumps_taken;
     s->fc_jumps_not_taken += l->fc_jumps_not_taken;
+    s->lane_slots_active += l->lane_slots_active;
     l->inst_alu = l->inst_out = l->inst_fc = l->fc_jumps_taken = l->fc_jumps_not_taken = 0;
+    l->lane_slots_active = 0;
 }
 
 void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl)
