@@ -35,6 +35,8 @@ typedef float r500_tv_f __attribute__((vector_size(64)));
 typedef int32_t r500_tv_i __attribute__((vector_size(64)));
 typedef double r500_tv_d __attribute__((vector_size(128)));
 typedef int64_t r500_tv_l __attribute__((vector_size(128)));
+/* Integer arithmetic on bit patterns wraps (lanes out of range carry any bits). */
+typedef uint64_t r500_tv_u __attribute__((vector_size(128)));
 
 /* (macros: vectors this wide are not passed to functions, whose ABI depends
  * on the host's vector registers) */
@@ -89,7 +91,7 @@ static inline uint32_t r500_tv_sincos(const float *a, float *r, int cosine)
     r500_tv_d x = 2.0 * M_PI * ad;
     r500_tv_d t = x * 0x1.45f306dc9c883p-1 + R500_TV_RND; /* 2/pi */
     r500_tv_d k = t - R500_TV_RND;
-    r500_tv_l q = (r500_tv_l)t + cosine;
+    r500_tv_l q = (r500_tv_l)((r500_tv_u)t + (uint64_t)cosine);
     r500_tv_d y = x - k * 0x1.921fb54400000p+0;
     y = y - k * 0x1.0b4611a600000p-34;
     y = y - k * 0x1.3198a2e037073p-69;
@@ -133,7 +135,7 @@ static inline uint32_t r500_tv_ex2(const float *a, float *r)
     r500_tv_l ok = (ad >= -160.0) & (ad <= 130.0);
     r500_tv_d kr = ad + R500_TV_RND;
     r500_tv_d k = kr - R500_TV_RND;
-    r500_tv_l ki = (r500_tv_l)kr - (r500_tv_l)R500_TV_SPLAT(R500_TV_RND);
+    r500_tv_u ki = (r500_tv_u)kr - (r500_tv_u)R500_TV_SPLAT(R500_TV_RND);
     r500_tv_d t = (ad - k) * 0x1.62e42fefa39efp-1; /* ln 2 */
     r500_tv_d p =
         1.0 +
