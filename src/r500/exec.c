@@ -693,6 +693,19 @@ void r500_exec_seg_fault(r500_seg_ctx *c, uint32_t pc, r500_fault_kind kind, con
     w->ts.faulted = true;
 }
 
+/* Lanes 4j, 4j+1 of a row of whole quads go to pixels 2j, 2j+1 of the upper
+ * image row (a), lanes 4j+2, 4j+3 to the lower one (b); 4-byte values (the
+ * work counts and the w output share it). */
+static void quad_rows_split(void *a, void *b, const void *lanes, unsigned nq)
+{
+    unsigned char *da = a, *db = b;
+    const unsigned char *src = lanes;
+    for (unsigned j = 0; j < nq; j++) {
+        memcpy(da + 8 * j, src + 16 * j, 8);
+        memcpy(db + 8 * j, src + 16 * j + 8, 8);
+    }
+}
+
 static void run_thread(worker *w, size_t t)
 {
     const r500_job *job = w->job;
@@ -881,13 +894,7 @@ static void run_thread(worker *w, size_t t)
         const size_t pb = (size_t)w->py[2] * (size_t)W + (size_t)w->px[2];
         memset(r->killed + pa, 0, 2 * nq);
         memset(r->killed + pb, 0, 2 * nq);
-        uint32_t *wa = r->work + pa, *wb = r->work + pb;
-        for (unsigned j = 0; j < nq; j++) {
-            wa[2 * j] = w->work[4 * j];
-            wa[2 * j + 1] = w->work[4 * j + 1];
-            wb[2 * j] = w->work[4 * j + 2];
-            wb[2 * j + 1] = w->work[4 * j + 3];
-        }
+        quad_rows_split(r->work + pa, r->work + pb, w->work, nq);
         for (unsigned i = 0; i < ntl; i++) {
             const r500_lanef *o = w->out[tl[i]];
             float *da = r->target[tl[i]] + pa * 4, *db = r->target[tl[i]] + pb * 4;
@@ -898,15 +905,8 @@ static void run_thread(worker *w, size_t t)
                         db[(2 * j + m) * 4 + ch] = o[ch][4 * j + 2 + m];
                     }
         }
-        if (r->w) {
-            float *da = r->w + pa, *db = r->w + pb;
-            for (unsigned j = 0; j < nq; j++) {
-                da[2 * j] = w->outw[4 * j];
-                da[2 * j + 1] = w->outw[4 * j + 1];
-                db[2 * j] = w->outw[4 * j + 2];
-                db[2 * j + 1] = w->outw[4 * j + 3];
-            }
-        }
+        if (r->w)
+            quad_rows_split(r->w + pa, r->w + pb, w->outw, nq);
         return;
     }
     LS_LANES_FOREACH(l, covered) {

@@ -182,14 +182,8 @@ if [ -n "${LOCKSTEP_MESA_GL:-}" ]; then
 fi
 
 # 7. piglit's shader_runner (optional: libwaffle-1-0 and the piglit package)
-deb=""
-for d in "${LOCKSTEP_PIGLIT_CACHE:-}" "$CACHE" "$HOME/.cache/lockstep/piglit"; do
-  [ -n "$d" ] && f=$(ls "$d"/piglit_*.deb 2>/dev/null | head -1) && [ -n "$f" ] && { deb=$f; break; }
-done
-if [ -z "$deb" ] && [ -n "$CACHE" ] && mkdir -p "$CACHE" &&
-   (cd "$CACHE" && timeout 120 apt-get download -q piglit >/dev/null 2>&1); then
-  deb=$(ls "$CACHE"/piglit_*.deb 2>/dev/null | head -1)
-fi
+. "$(dirname "$0")/piglit_prereq.sh"
+piglit_find_deb "$CACHE"
 if ! ls /usr/lib/*/libwaffle-1.so.0 >/dev/null 2>&1; then
   echo "part 6 skipped: libwaffle-1-0 is not installed"
 elif [ -z "$deb" ]; then

@@ -27,3 +27,18 @@ piglit_runner_prereq() {
     cat "$work/out"; exit 77
   fi
 }
+
+#   piglit_find_deb CACHE_DIR: sets deb to Debian's piglit package, found in
+#     $LOCKSTEP_PIGLIT_CACHE, CACHE_DIR or ~/.cache/lockstep/piglit, or fetched
+#     into CACHE_DIR with apt-get download; deb is empty when neither works.
+piglit_find_deb() {
+  local cache=$1 d f
+  deb=""
+  for d in "${LOCKSTEP_PIGLIT_CACHE:-}" "$cache" "$HOME/.cache/lockstep/piglit"; do
+    [ -n "$d" ] && f=$(ls "$d"/piglit_*.deb 2>/dev/null | head -1) && [ -n "$f" ] && { deb=$f; return 0; }
+  done
+  if [ -n "$cache" ] && mkdir -p "$cache" &&
+     (cd "$cache" && timeout 120 apt-get download -q piglit >/dev/null 2>&1); then
+    deb=$(ls "$cache"/piglit_*.deb 2>/dev/null | head -1)
+  fi
+}

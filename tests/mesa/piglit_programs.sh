@@ -26,14 +26,8 @@ if ! ls /usr/lib/*/libwaffle-1.so.0 >/dev/null 2>&1; then
   echo "SKIP: libwaffle-1-0 is not installed"
   exit 77
 fi
-deb=""
-for d in "${LOCKSTEP_PIGLIT_CACHE:-}" "$CACHE" "$HOME/.cache/lockstep/piglit"; do
-  [ -n "$d" ] && f=$(ls "$d"/piglit_*.deb 2>/dev/null | head -1) && [ -n "$f" ] && { deb=$f; break; }
-done
-if [ -z "$deb" ] && [ -n "$CACHE" ] && mkdir -p "$CACHE" &&
-   (cd "$CACHE" && timeout 120 apt-get download -q piglit >/dev/null 2>&1); then
-  deb=$(ls "$CACHE"/piglit_*.deb 2>/dev/null | head -1)
-fi
+. "$(dirname "$0")/piglit_prereq.sh"
+piglit_find_deb "$CACHE"
 if [ -z "$deb" ]; then
   echo "SKIP: no piglit package (apt-get download piglit failed)"
   exit 77

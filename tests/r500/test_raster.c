@@ -745,6 +745,14 @@ static void hook(void *ctx, const r500_fragment *f)
     l->back += f->back;
 }
 
+/* A triangle with a depth slope: z 0.25, 0.5, 0.75 at its corners. */
+static void sloped_tri(r500_vertex v[3])
+{
+    wv(&v[0], 2, 2), v[0].pos[2] = 0.25f;
+    wv(&v[1], 30, 2), v[1].pos[2] = 0.5f;
+    wv(&v[2], 2, 30), v[2].pos[2] = 0.75f;
+}
+
 static void test_output_hook(void **state)
 {
     (void)state;
@@ -753,9 +761,7 @@ static void test_output_hook(void **state)
     r500_raster_state s;
     window_state(&s);
     r500_vertex v[3];
-    wv(&v[0], 2, 2), v[0].pos[2] = 0.25f;
-    wv(&v[1], 30, 2), v[1].pos[2] = 0.5f;
-    wv(&v[2], 2, 30), v[2].pos[2] = 0.75f;
+    sloped_tri(v);
     r500_draw dr;
     draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
     uint32_t hits[W * H] = {0};
@@ -825,9 +831,7 @@ static void test_poly_offset(void **state)
         r500_raster_set_float(&s, R500_R_SU_POLY_OFFSET_BACK_SCALE, 24.0f);
         r500_raster_set_float(&s, R500_R_SU_POLY_OFFSET_BACK_OFFSET, 6.0f);
         r500_vertex v[3];
-        wv(&v[0], 2, 2), v[0].pos[2] = 0.25f;
-        wv(&v[1], 30, 2), v[1].pos[2] = 0.5f;
-        wv(&v[2], 2, 30), v[2].pos[2] = 0.75f;
+        sloped_tri(v);
         r500_draw dr;
         draw_setup(&dr, &s, R500_PRIM_TRIANGLES, v, 3);
         dr.opts.poly_offset = cases[k].opt;
