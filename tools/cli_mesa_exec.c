@@ -145,8 +145,9 @@ int cli_mesa_exec(cli_args *a)
     }
     snprintf(e_kms, sizeof e_kms, "LOCKSTEP_SHIM_KMS_SIZE=%dx%d", mw, mh);
     env[m++] = e_kms;
-    if (engine == R500_ENGINE_JIT)
-        env[m++] = "LOCKSTEP_SHIM_ENGINE=jit";
+    env[m++] = engine == R500_ENGINE_JIT      ? "LOCKSTEP_SHIM_ENGINE=jit"
+               : engine == R500_ENGINE_AUTO ? "LOCKSTEP_SHIM_ENGINE=auto"
+                                            : "LOCKSTEP_SHIM_ENGINE=interp";
     /* No display needed: EGL's default display is the surfaceless platform,
      * piglit's waffle uses surfaceless EGL (docs/mesa.md); the caller's own
      * choices win. */

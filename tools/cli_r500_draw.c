@@ -49,9 +49,10 @@ static void stats_json(ls_buf *b, const char *name, int w, int h, size_t ndraws,
                   "{\n \"stream\": \"%s\", \"width\": %d, \"height\": %d,\n"
                   " \"draws\": %zu, \"draws_run\": %zu, \"vertices\": %llu,\n",
                   name, w, h, ndraws, nrun, (unsigned long long)nverts);
-    ls_buf_printf(b, " \"engine\": \"%s\",\n", engine == R500_ENGINE_JIT ? "jit" : "interp");
+    ls_buf_printf(b, " \"engine\": \"%s\",\n",
+                  engine == R500_ENGINE_JIT ? "jit" : engine == R500_ENGINE_AUTO ? "auto" : "interp");
     cli_jit_counts c;
-    if (engine == R500_ENGINE_JIT && cli_engine_counts(&c))
+    if (engine != R500_ENGINE_INTERP && cli_engine_counts(&c))
         ls_buf_printf(b,
                       " \"jit\": {\"fs_compiled\": %zu, \"fs_hits\": %zu, \"vs_compiled\": %zu, "
                       "\"vs_hits\": %zu, \"vs_interp_programs\": %zu, \"vs_interp_runs\": %zu},\n",
@@ -161,6 +162,11 @@ int cli_r500_draw(cli_args *a)
         rpo.exec.pvs.jit = cli_pvs_jit_ops();
         ro.fs_engine = R500_ENGINE_JIT;
         ro.fs_jit = cli_jit_ops();
+    } else if (engine == R500_ENGINE_AUTO) {
+        /* the vertex programs on the interpreter (a draw's vertices are few);
+         * each fragment run by its size (r500_engine_pick) */
+        ro.fs_engine = R500_ENGINE_AUTO;
+        ro.fs_jit = cli_jit_ops(); /* NULL without LLVM: the interpreter */
     }
     if (mesa_replay_open(dir, &rpo, &rp, &d))
         return cli_report(a, &d);
@@ -231,7 +237,8 @@ int cli_r500_draw(cli_args *a)
                 (unsigned long long)s.pixels, (unsigned long long)s.killed,
                 (unsigned long long)s.faulted_threads, ep->nunknown);
     cli_jit_counts jc;
-    if (!cli_flag(a, "quiet") && engine == R500_ENGINE_JIT && cli_engine_counts(&jc))
+    if (!cli_flag(a, "quiet") && engine != R500_ENGINE_INTERP && cli_engine_counts(&jc) &&
+        (engine == R500_ENGINE_JIT || jc.fs_compiled || jc.fs_hits))
         fprintf(stderr,
                 "%s: engine jit: fragment programs %zu compiled, %zu cache hits; vertex programs "
                 "%zu compiled, %zu cache hits, %zu left to the interpreter (%zu runs)\n",

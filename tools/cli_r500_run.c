@@ -66,7 +66,9 @@ const struct r500_pvs_engine_ops *cli_pvs_jit_ops(void)
 int cli_engine_opt(cli_args *a, r500_engine *e)
 {
     const char *v = cli_get(a, "engine");
-    *e = v && !strcmp(v, "jit") ? R500_ENGINE_JIT : R500_ENGINE_INTERP;
+    *e = !v || !strcmp(v, "auto") ? R500_ENGINE_AUTO
+         : !strcmp(v, "jit")      ? R500_ENGINE_JIT
+                                  : R500_ENGINE_INTERP;
     if (*e == R500_ENGINE_JIT && (!cli_jit_ops() || !cli_pvs_jit_ops()))
         return cli_err(a, CLI_USAGE,
                        "--engine jit: this lockstep is built without the JIT (LLVM; docs/r500-jit.md)");
@@ -217,6 +219,11 @@ int cli_r500_outputs(cli_args *a, const char *prog, const r500_job *job, const r
         fprintf(stderr, "SIMD efficiency: %.1f%% (active / issued lane-slots = %llu / %llu)\n",
                 100.0 * r500_stats_simd_efficiency(s), (unsigned long long)s->lane_slots_active,
                 (unsigned long long)s->lane_slots_issued);
+        if (r500_engine_pick(&job->options, (size_t)res->width * res->height) == R500_ENGINE_JIT)
+            fprintf(stderr, "engine: jit (compiled in %.3f s; 0: the program was cached)\n",
+                    s->compile_seconds);
+        else
+            fprintf(stderr, "engine: interp\n");
         if (work)
             fprintf(stderr, "work image: %s (log scale, white = %u instructions per pixel)\n", work,
                     maxwork);
@@ -287,6 +294,8 @@ int cli_r500_run(cli_args *a)
         job.progress = (ls_progress){.report = cli_progress_report, .ctx = &progress};
     /* a recorded run is observed (the interpreter); otherwise the job's engine */
     ls_buf *tb = cli_get(a, "trace") ? &tbuf : NULL;
+    if (rec)
+        job.options.engine = R500_ENGINE_INTERP;
     ls_status rst = rec ? r500_run_observed(&job, &res, tb, &obs, &d) : r500_run(&job, &res, tb, &d);
     cli_progress_end(&progress);
     if (rst) {

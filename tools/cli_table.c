@@ -82,9 +82,10 @@ static const cli_opt r500_run_opts[] = {
      "0 = no limit", NULL, 0, NULL},
     {"timeout", 0, "SECONDS", "stop the whole run (a fault) after this wall-clock time", "0 = none",
      NULL, 0, NULL},
-    {"engine", 0, "interp|jit",
-     "which engine runs the job (same bits; jit: only when built with LLVM, docs/r500-jit.md)",
-     "interp", "interp|jit", 0, NULL},
+    {"engine", 0, "auto|interp|jit",
+     "which engine runs the job (same bits; jit: only when built with LLVM; auto: jit from "
+     "1024x1024 pixels when built with it, docs/r500-jit.md)",
+     "auto", "auto|interp|jit", 0, NULL},
     {"output", 'o', "FILE.png", "render target 0 as an 8-bit PNG ('-' = stdout)", NULL, NULL,
      CLI_O_OUT | CLI_O_STREAM, NULL},
     {"raw", 0, "FILE", "render target 0 as float32 RGBA, bottom row first ('-' = stdout)", NULL, NULL,
@@ -201,10 +202,11 @@ static const cli_opt r500_draw_opts[] = {
      "point-stuff, poly-offset (docs/assumptions.md)", NULL, NULL,
      CLI_O_REPEAT, NULL},
     {"workers", 'j', "N", "host threads for the fragment runs", "one per core", NULL, 0, NULL},
-    {"engine", 0, "interp|jit",
+    {"engine", 0, "auto|interp|jit",
      "which engine runs the vertex and the fragment programs (same bits; jit: only when built "
-     "with LLVM, docs/r500-jit.md)",
-     "interp", "interp|jit", 0, NULL},
+     "with LLVM; auto: the interpreter for vertices, the JIT for fragment runs of 1024x1024 "
+     "pixels or more when built with it; docs/r500-jit.md)",
+     "auto", "auto|interp|jit", 0, NULL},
     {"quiet", 'q', NULL, "no summary on stderr", NULL, NULL, 0, NULL},
     END,
 };
@@ -408,8 +410,9 @@ static const cli_opt mesa_check_opts[] = {
 static const cli_opt mesa_bench_opts[] = {
     MESA_COMMON_OPTS,
     {"reps", 0, "N", "time the mean of N runs of each side (1..1000)", "5", NULL, 0, NULL},
-    {"engine", 0, "interp|jit", "lockstep's engine (docs/r500-jit.md)", "interp", "interp|jit", 0,
-     NULL},
+    {"engine", 0, "auto|interp|jit",
+     "lockstep's engine (auto: jit from 1024x1024 pixels when built with it; docs/r500-jit.md)",
+     "auto", "auto|interp|jit", 0, NULL},
     END,
 };
 
@@ -476,10 +479,12 @@ static const cli_opt mesa_exec_opts[] = {
      "submission's buffers stay busy; the next wait fails with EAGAIN); default 16777216 for "
      "a vertex, 1048576 for a fragment thread",
      NULL, NULL, 0, NULL},
-    {"engine", 0, "interp|jit",
+    {"engine", 0, "auto|interp|jit",
      "which engine runs the vertex and the fragment programs of every draw (same bits; jit: only "
-     "when built with LLVM, docs/r500-jit.md; LOCKSTEP_SHIM_TRACE=1 adds the JIT's counts at exit)",
-     "interp", "interp|jit", 0, NULL},
+     "when built with LLVM; auto: the interpreter for vertices, the JIT for fragment runs of "
+     "1024x1024 pixels or more when built with it; docs/r500-jit.md; LOCKSTEP_SHIM_TRACE=1 adds "
+     "the JIT's counts at exit)",
+     "auto", "auto|interp|jit", 0, NULL},
     {"mode", 0, "WxH",
      "the display's one mode (its connector on /dev/dri/card0, for KMS clients such as kmscube)",
      "320x240", NULL, 0, NULL},

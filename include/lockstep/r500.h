@@ -75,11 +75,15 @@ typedef struct r500_exec_options {
     bool watchdog_stops;
 } r500_exec_options;
 
-/* Which engine runs the job ("engine": interp | jit; docs/r500-jit.md). Both
- * give the same bits; the interpreter is the model of record, the JIT is
- * built only when LLVM is found. Default: the interpreter (a compile costs
- * more than a small job takes; docs/r500-jit.md). */
-typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT } r500_engine;
+/* Which engine runs the job ("engine": interp | jit | auto; docs/r500-jit.md).
+ * Both give the same bits; the interpreter is the model of record, the JIT is
+ * built only when LLVM is found and runs only when the caller installs it
+ * (r500_options.jit). auto, the default: the JIT when it is installed and the
+ * job has at least R500_ENGINE_AUTO_PIXELS pixels, the interpreter otherwise
+ * (below that a compile costs more than the interpreter's run of the corpus
+ * programs; measured in docs/r500-jit.md). */
+typedef enum r500_engine { R500_ENGINE_INTERP, R500_ENGINE_JIT, R500_ENGINE_AUTO } r500_engine;
+#define R500_ENGINE_AUTO_PIXELS ((size_t)1 << 20)
 
 struct r500_job;
 struct r500_result;
@@ -102,6 +106,9 @@ typedef struct r500_options {
 
 /* Whether options o can run engine e (interp always; jit when o->jit is set). */
 bool r500_engine_available(const r500_options *o, r500_engine e);
+/* The engine that runs a job of `pixels` pixels under o (auto resolved): never
+ * R500_ENGINE_AUTO. */
+r500_engine r500_engine_pick(const r500_options *o, size_t pixels);
 
 void r500_options_default(r500_options *o);
 /* Set an option by name ("rcp-zero", "watchdog", or any FC option name). */

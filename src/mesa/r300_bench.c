@@ -14,7 +14,7 @@ ls_status mesa_r300_bench(const mesa_r300_config *c, const char *frag, const r50
     out->reps = reps < 1 ? 1 : reps;
     out->threads = threads < 1 ? 1 : threads;
     out->pixels = (double)job->width * (double)job->height;
-    out->engine = job->options.engine;
+    out->engine = r500_engine_pick(&job->options, (size_t)job->width * job->height);
     out->llvmpipe = -1;
     r500_result r;
     ls_status st = r500_run_timed(job, out->reps, &out->lockstep, &r, d);

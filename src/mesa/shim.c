@@ -17,10 +17,12 @@
  *   LOCKSTEP_SHIM_BOS   if set, also cs_NNNN.bo_K: relocation K's buffer contents
  *                       (LOCKSTEP_SHIM_BO_MAX bytes at most each, default 16 MiB);
  *                       exec mode: and cs_NNNN.after_K, its contents after the CS ran
- *   LOCKSTEP_SHIM_ENGINE  exec mode: interp (default) | jit: the engine of both the vertex
+ *   LOCKSTEP_SHIM_ENGINE  exec mode: auto (default) | interp | jit: the engine of the vertex
  *                       and the fragment programs (docs/r500-jit.md; jit only when the shim
- *                       is built with liblockstep_jit, else interp and a log line); with
- *                       LOCKSTEP_SHIM_TRACE the JIT's counts are said at exit
+ *                       is built with liblockstep_jit, else interp and a log line; auto:
+ *                       the interpreter for vertices, fragment runs by their size,
+ *                       r500_engine_pick); with LOCKSTEP_SHIM_TRACE the JIT's counts are
+ *                       said at exit
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
  *   LOCKSTEP_SHIM_KMS_SIZE, LOCKSTEP_SHIM_SCANOUT  the display on card0 (shim_kms.c)
  *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
@@ -96,7 +98,7 @@ static bool trace;
 static unsigned cs_count;
 static bool exec_mode;            /* LOCKSTEP_SHIM_MODE=exec */
 static uint64_t watchdog;         /* LOCKSTEP_SHIM_WATCHDOG, 0 = the library's default */
-static bool engine_jit;           /* LOCKSTEP_SHIM_ENGINE=jit */
+static r500_engine shim_engine;   /* LOCKSTEP_SHIM_ENGINE (default auto) */
 #ifdef LOCKSTEP_HAVE_JIT
 /* The process's JIT engines (compile caches shared by every submission; made
  * in init, kept until the process ends: compiled code may run until then). */
@@ -191,12 +193,14 @@ static void init(void)
     if (wd && *wd)
         watchdog = strtoull(wd, NULL, 0);
     const char *eng = getenv("LOCKSTEP_SHIM_ENGINE");
-    engine_jit = eng && !strcmp(eng, "jit");
+    shim_engine = !eng || !*eng || !strcmp(eng, "auto") ? R500_ENGINE_AUTO
+                  : !strcmp(eng, "jit")                  ? R500_ENGINE_JIT
+                                                         : R500_ENGINE_INTERP;
 #ifdef LOCKSTEP_HAVE_JIT
-    if (engine_jit && exec_mode) {
+    if (shim_engine != R500_ENGINE_INTERP && exec_mode)
         fs_jit = r500_jit_engine_new();
+    if (shim_engine == R500_ENGINE_JIT && exec_mode)
         vs_jit = r500_pvs_jit_new();
-    }
 #endif
     const char *chip = getenv("LOCKSTEP_SHIM_CHIP");
     if (chip && *chip) {
@@ -285,15 +289,19 @@ static void cleanup_mirror(bool final)
     pthread_mutex_unlock(&tmp_lock);
 }
 
-/* With LOCKSTEP_SHIM_ENGINE=jit and LOCKSTEP_SHIM_TRACE: what the JIT engines did. */
+/* With LOCKSTEP_SHIM_ENGINE=jit (or auto, when a fragment run used the JIT)
+ * and LOCKSTEP_SHIM_TRACE: what the JIT engines did. */
 static void say_jit_counts(void)
 {
 #ifdef LOCKSTEP_HAVE_JIT
-    if (!fs_jit || !vs_jit)
+    if (!fs_jit)
         return;
     size_t hits, n = r500_jit_engine_cached(fs_jit, &hits);
-    r500_pvs_jit_counts c;
-    r500_pvs_jit_get_counts(vs_jit, &c);
+    r500_pvs_jit_counts c = {0};
+    if (vs_jit)
+        r500_pvs_jit_get_counts(vs_jit, &c);
+    else if (!n && !hits)
+        return;
     say("engine jit: fragment programs %zu compiled, %zu cache hits; vertex programs %zu "
         "compiled, %zu cache hits, %zu left to the interpreter (%zu runs)",
         n, hits, c.compiled, c.hits, c.interp_programs, c.interp_runs);
@@ -723,7 +731,14 @@ static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const u
         o.exec.pvs.watchdog = watchdog;
         o.fs_watchdog = watchdog;
     }
-    if (engine_jit) {
+    if (shim_engine == R500_ENGINE_AUTO) {
+#ifdef LOCKSTEP_HAVE_JIT
+        if (fs_jit) { /* vertices: the interpreter; fragment runs: by size */
+            o.fs_engine = R500_ENGINE_AUTO;
+            o.fs_jit = r500_jit_engine_ops(fs_jit);
+        }
+#endif
+    } else if (shim_engine == R500_ENGINE_JIT) {
 #ifdef LOCKSTEP_HAVE_JIT
         if (fs_jit && vs_jit) {
             o.exec.pvs.engine = R500_ENGINE_JIT;

@@ -21,7 +21,7 @@ ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, 
     if (reps < 1)
         reps = 1;
     double wall = 0, cpu = 0;
-    if (job->options.engine == R500_ENGINE_JIT) {
+    if (r500_engine_pick(&job->options, (size_t)job->width * job->height) == R500_ENGINE_JIT) {
         ls_status st = r500_run(job, r, NULL, d);
         if (st != LS_OK)
             return st;

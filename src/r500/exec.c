@@ -54,9 +54,9 @@ void r500_options_default(r500_options *o)
     o->exec.texkill_zero = R500_TEXKILL_ZERO_KEEP;
     o->exec.watchdog = 1u << 20;
     r500_fc_options_default(&o->fc);
-    /* The interpreter: a JIT compile costs more than small jobs take
-     * (docs/r500-jit.md). */
-    o->engine = R500_ENGINE_INTERP;
+    /* auto: the JIT only where it is installed and the job is large
+     * (r500_engine_pick; docs/r500-jit.md) */
+    o->engine = R500_ENGINE_AUTO;
 }
 
 static int pick(const char *v, const char *a, const char *b)
@@ -111,7 +111,14 @@ ls_status r500_options_set(r500_options *o, const char *name, const char *value,
             e->texkill_zero = (r500_texkill_zero)k;
     } else if (!strcmp(name, "engine")) {
         a = "interp", b = "jit";
-        if ((k = pick(value, a, b)) >= 0) {
+        if (!strcmp(value, "auto")) {
+            o->engine = R500_ENGINE_AUTO;
+            return LS_OK;
+        }
+        if ((k = pick(value, a, b)) < 0)
+            return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                               "engine: expected interp, jit or auto, got '%s'", value);
+        {
             if (!r500_engine_available(o, (r500_engine)k))
                 return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
                                    "engine %s: not available (built without LLVM, or the "

@@ -136,7 +136,8 @@ static void run_tri(void *vc, const ra_tri *t)
     if ((c->rc = ra_rs_fill(c->dr, t, rx0, ry0, rw, rh, img, c->d)) != LS_OK)
         return;
     r500_job j;
-    if (!c->have_prog && c->fs->options.engine == R500_ENGINE_INTERP) {
+    if (!c->have_prog &&
+        r500_engine_pick(&c->fs->options, (size_t)rw * rh) == R500_ENGINE_INTERP) {
         /* built at the draw's first fragment run (a draw that covers nothing
          * never looks at its program) */
         tri_job(c, NULL, &j);

@@ -7,14 +7,23 @@
 
 bool r500_engine_available(const r500_options *o, r500_engine e)
 {
-    if (e == R500_ENGINE_INTERP)
+    if (e == R500_ENGINE_INTERP || e == R500_ENGINE_AUTO)
         return true;
     return e == R500_ENGINE_JIT && o && o->jit && o->jit->run;
 }
 
+r500_engine r500_engine_pick(const r500_options *o, size_t pixels)
+{
+    if (o->engine != R500_ENGINE_AUTO)
+        return o->engine;
+    return pixels >= R500_ENGINE_AUTO_PIXELS && r500_engine_available(o, R500_ENGINE_JIT)
+               ? R500_ENGINE_JIT
+               : R500_ENGINE_INTERP;
+}
+
 ls_status r500_run(const r500_job *job, r500_result *r, ls_buf *trace, ls_diag *d)
 {
-    switch (job->options.engine) {
+    switch (r500_engine_pick(&job->options, (size_t)job->width * job->height)) {
     case R500_ENGINE_JIT:
         if (!r500_engine_available(&job->options, R500_ENGINE_JIT)) {
             *r = (r500_result){0};

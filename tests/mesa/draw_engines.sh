@@ -59,5 +59,26 @@ done
 [ $total -ge 4 ] || bad "only $total buffer objects compared"
 [ $vs_compiled -ge 3 ] || bad "the vertex JIT compiled $vs_compiled programs (expected both streams')"
 [ $vs_interp -ge 1 ] || bad "no vertex run went to the interpreter (vs_loop's flow control)"
+# engine auto, the default (docs/r500-jit.md): a run of 1024x1024 pixels or
+# more goes to the JIT, a smaller one to the interpreter; the same bits.
+EX=$ROOT/examples/r500/nested_if.fs.asm
+"$L" r500 run "$EX" --size 1024x1024 -o "$work/auto.png" 2>"$work/auto.err" ||
+  bad "r500 run (auto) 1024x1024 failed: $(head -c 300 "$work/auto.err")"
+grep -qx 'engine: jit (compiled in .*' "$work/auto.err" ||
+  bad "r500 run 1024x1024 did not choose the JIT: $(grep engine "$work/auto.err")"
+"$L" r500 run "$EX" --size 1024x1024 --engine interp -o "$work/interp.png" 2>/dev/null
+cmp -s "$work/auto.png" "$work/interp.png" || bad "r500 run: auto (jit) and interp pictures differ"
+"$L" r500 run "$EX" --size 16x16 -o "$work/small.png" 2>"$work/auto.err"
+grep -qx 'engine: interp' "$work/auto.err" ||
+  bad "r500 run 16x16 did not keep the interpreter: $(grep engine "$work/auto.err")"
+# the live device: a full-window draw of 1024x1024 runs its fragments on the JIT
+LOCKSTEP_SHIM_TRACE=1 "$L" mesa exec -- "$LOCKSTEP_MESA_GL" "$D/vf_transform.frag" \
+  --vert "$D/vf_transform.vert" --size 1024x1024 -o "$work/big.bin" >"$work/exec.out" 2>&1 ||
+  bad "mesa exec (auto) 1024x1024 failed: $(tail -3 "$work/exec.out")"
+grep -q "engine jit: fragment programs 1 compiled" "$work/exec.out" ||
+  bad "mesa exec 1024x1024 (auto) did not run the fragment JIT: $(grep 'engine' "$work/exec.out")"
+"$L" mesa exec --engine interp -- "$LOCKSTEP_MESA_GL" "$D/vf_transform.frag" \
+  --vert "$D/vf_transform.vert" --size 1024x1024 -o "$work/big-interp.bin" >/dev/null 2>&1
+cmp -s "$work/big.bin" "$work/big-interp.bin" || bad "mesa exec: auto (jit) and interp pixels differ"
 echo "$total buffer objects identical (interp, jit, device); vertex programs compiled: $vs_compiled, vertex runs on the interpreter: $vs_interp"
 exit $fail

@@ -551,6 +551,61 @@ static void test_instruction_budget(void **state)
     assert_int_equal(r500_options_set(&o, "timeout", "-1", &d), LS_ERR_ARG);
 }
 
+/* engine auto (the default): a job of at least R500_ENGINE_AUTO_PIXELS
+ * (2^20) pixels goes to an installed JIT, a smaller one and any job without
+ * one to the interpreter; interp and jit are taken as said. A stand-in engine
+ * records whether it was called. */
+static ls_status fake_engine_run(const r500_engine_ops *self, const r500_job *job, r500_result *r,
+                                 ls_buf *trace, ls_diag *d)
+{
+    (void)job, (void)trace, (void)d;
+    ++*(int *)self->state;
+    memset(r, 0, sizeof *r);
+    return LS_OK;
+}
+
+static void test_engine_auto(void **state)
+{
+    (void)state;
+    r500_options o;
+    r500_options_default(&o);
+    assert_int_equal(o.engine, R500_ENGINE_AUTO);
+    /* nothing installed: the interpreter at any size */
+    assert_int_equal(r500_engine_pick(&o, (size_t)1 << 24), R500_ENGINE_INTERP);
+    int calls = 0;
+    r500_engine_ops fake = {.run = fake_engine_run, .state = &calls};
+    o.jit = &fake;
+    assert_int_equal(r500_engine_pick(&o, 1024 * 1024 - 1), R500_ENGINE_INTERP);
+    assert_int_equal(r500_engine_pick(&o, 1024 * 1024), R500_ENGINE_JIT);
+    assert_int_equal(r500_engine_pick(&o, 2048 * 2048), R500_ENGINE_JIT);
+    ls_diag d;
+    assert_int_equal(r500_options_set(&o, "engine", "interp", &d), LS_OK);
+    assert_int_equal(r500_engine_pick(&o, 2048 * 2048), R500_ENGINE_INTERP);
+    assert_int_equal(r500_options_set(&o, "engine", "jit", &d), LS_OK);
+    assert_int_equal(r500_engine_pick(&o, 1), R500_ENGINE_JIT);
+    assert_int_equal(r500_options_set(&o, "engine", "auto", &d), LS_OK);
+    assert_int_equal(o.engine, R500_ENGINE_AUTO);
+    assert_int_equal(r500_options_set(&o, "engine", "fastest", &d), LS_ERR_ARG);
+    assert_non_null(strstr(d.msg, "interp, jit or auto"));
+    /* r500_run follows the pick: a 1024x1024 job reaches the stand-in, a
+     * 16x16 one runs on the interpreter */
+    r500_job job;
+    runaway_job(&job, 1024, 1024, 1, 1);
+    job.options.jit = &fake;
+    r500_result res;
+    assert_int_equal(r500_run(&job, &res, NULL, &d), LS_OK);
+    assert_int_equal(calls, 1);
+    r500_result_free(&res);
+    r500_job_free(&job);
+    runaway_job(&job, 16, 16, 1, 1);
+    job.options.jit = &fake;
+    assert_int_equal(r500_run(&job, &res, NULL, &d), LS_OK);
+    assert_int_equal(calls, 1);
+    assert_true(res.stats.threads > 0);
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
 /* A timeout stops a run that would otherwise not end for hours (a runaway
  * program with no watchdog). Not a timed test: it asserts the stop and its
  * message, not how long the run took. */
@@ -833,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_trace_and_stats_json),
         cmocka_unit_test(test_trace_writes),
         cmocka_unit_test(test_mandelbrot_demo),
+        cmocka_unit_test(test_engine_auto),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
