@@ -139,6 +139,10 @@ const struct r500_pvs_engine_ops *cli_pvs_jit_ops(void);
 /* --engine interp|jit for both the fragment and the vertex unit (default
  * interp); jit without the JIT built in is a usage error. */
 int cli_engine_opt(cli_args *a, r500_engine *e);
+/* --model NAME=VALUE... of mesa exec / mesa piglit --profile, checked with
+ * mesa_device_model_set, as "LOCKSTEP_SHIM_MODEL=N=V,..." in env (empty: none
+ * given); a bad one is a usage error. */
+int cli_mesa_model_env(cli_args *a, char *env, size_t size);
 /* What the process's JIT engines did so far (false: no JIT built in):
  * fragment programs compiled and cache hits (r500_jit_engine_cached), vertex
  * programs compiled, cache hits, programs left to the interpreter and the

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lockstep/mesa_device.h"
 #include "mesa/proc.h"
 
 extern char **environ;
@@ -33,6 +34,37 @@ static void forward(int sig)
 {
     if (child_pid > 0)
         kill((pid_t)child_pid, sig);
+}
+
+int cli_mesa_model_env(cli_args *a, char *env, size_t size)
+{
+    mesa_device_options o;
+    mesa_device_options_default(&o);
+    size_t len = (size_t)snprintf(env, size, "LOCKSTEP_SHIM_MODEL=");
+    const size_t start = len;
+    unsigned count = 0;
+    for (size_t i = 0; i < a->nov; i++) {
+        if (strcmp(a->ov[i].opt->name, "model"))
+            continue;
+        if (++count > 16)
+            return cli_usage(a, "--model: at most 16 model options");
+        const char *v = a->ov[i].val, *eq = strchr(v, '=');
+        char name[64];
+        if (!eq || eq == v || (size_t)(eq - v) >= sizeof name || strchr(v, ','))
+            return cli_usage(a, "--model %s: expected NAME=VALUE", v);
+        memcpy(name, v, (size_t)(eq - v));
+        name[eq - v] = 0;
+        ls_diag d;
+        if (mesa_device_model_set(&o, name, eq + 1, &d))
+            return cli_usage(a, "--model %s: %s", v, d.msg);
+        len += (size_t)snprintf(env + len, len < size ? size - len : 0, "%s%s",
+                                len > start ? "," : "", v);
+        if (len >= size)
+            return cli_usage(a, "--model: too many model options");
+    }
+    if (len == start)
+        env[0] = 0;
+    return CLI_OK;
 }
 
 int cli_mesa_exec(cli_args *a)
@@ -56,6 +88,11 @@ int cli_mesa_exec(cli_args *a)
     }
     r500_engine engine;
     int erc = cli_engine_opt(a, &engine);
+    if (erc)
+        return erc;
+    /* --model NAME=VALUE...: checked here, passed on as LOCKSTEP_SHIM_MODEL */
+    char e_model[1024];
+    erc = cli_mesa_model_env(a, e_model, sizeof e_model);
     if (erc)
         return erc;
     const char *scanout = cli_get(a, "scanout"), *mode = cli_get(a, "mode");
@@ -145,6 +182,8 @@ int cli_mesa_exec(cli_args *a)
     }
     snprintf(e_kms, sizeof e_kms, "LOCKSTEP_SHIM_KMS_SIZE=%dx%d", mw, mh);
     env[m++] = e_kms;
+    if (e_model[0])
+        env[m++] = e_model;
     env[m++] = engine == R500_ENGINE_JIT      ? "LOCKSTEP_SHIM_ENGINE=jit"
                : engine == R500_ENGINE_AUTO ? "LOCKSTEP_SHIM_ENGINE=auto"
                                             : "LOCKSTEP_SHIM_ENGINE=interp";

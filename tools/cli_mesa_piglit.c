@@ -63,6 +63,8 @@ int cli_mesa_piglit(cli_args *a)
 {
     if (cli_get(a, "profile"))
         return cli_mesa_piglit_runner(a); /* piglit's own runner: cli_mesa_piglit_runner.c */
+    if (cli_get(a, "model"))
+        return cli_usage(a, "--model belongs to --profile (piglit's runner on the live device)");
     mesa_piglit_config o;
     memset(&o, 0, sizeof o);
     char shim[PATH_MAX], gl[PATH_MAX];

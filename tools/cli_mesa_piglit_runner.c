@@ -270,6 +270,11 @@ int cli_mesa_piglit_runner(cli_args *a)
         return cli_usage(a, "--json, --keep and --no-keep belong to the shader_test harness, not to --profile "
                          "(piglit writes its own results into --results)");
     bool llvmpipe = cli_flag(a, "llvmpipe"); /* the reference run: the same list on llvmpipe */
+    if (llvmpipe && cli_get(a, "model"))
+        return cli_usage(a, "--model sets lockstep's model options; llvmpipe has none");
+    char model_env[1024]; /* checked now, passed to mesa exec as --model */
+    if ((rc = cli_mesa_model_env(a, model_env, sizeof model_env)))
+        return rc;
     for (size_t i = 0; i < a->nops; i++)
         if (strlen(a->ops[i]) > 12 && !strcmp(a->ops[i] + strlen(a->ops[i]) - 12, ".shader_test"))
             return cli_usage(a, "with --profile, operands are piglit test-name filters, not files (%s)",
@@ -451,9 +456,22 @@ int cli_mesa_piglit_runner(cli_args *a)
         char *argv[] = {self, "mesa", "exec", "--chip", (char *)chip, "--", "/usr/bin/python3", piglit, "run",
                         "-p", (char *)platform, "-l", "dummy", "-j", jobs_s, "-o", "--test-list", listf,
                         (char *)profile, (char *)results, timeout ? "--timeout" : NULL, timeout_s, NULL};
+        enum { NARGV = sizeof argv / sizeof argv[0] };
+        /* --model V...: before "--" as mesa exec options */
+        char *argm[NARGV + 64];
+        size_t na = 0;
+        for (size_t k = 0; k < 5; k++)
+            argm[na++] = argv[k];
+        for (size_t i = 0; i < a->nov && na + NARGV < sizeof argm / sizeof argm[0]; i++)
+            if (!strcmp(a->ov[i].opt->name, "model")) {
+                argm[na++] = "--model";
+                argm[na++] = (char *)a->ov[i].val;
+            }
+        for (size_t k = 5; k < NARGV; k++)
+            argm[na++] = argv[k];
         snprintf(log, sizeof log, "%s/piglit-run.log", work);
         /* on llvmpipe, piglit run itself (argv from the python on), not under mesa exec */
-        pid_t pid = !rc && env ? spawn(llvmpipe ? argv + 6 : argv, env, log) : -1;
+        pid_t pid = !rc && env ? spawn(llvmpipe ? argv + 6 : argm, env, log) : -1;
         free(env);
         if (!rc && pid < 0)
             rc = cli_err(a, CLI_UNAVAILABLE, "cannot start piglit run");

@@ -416,6 +416,12 @@ static const cli_opt mesa_bench_opts[] = {
     END,
 };
 
+/* the live device's model options (mesa_device_model_set) */
+#define MESA_DEVICE_MODEL_OPT(pre)                                                                 \
+    {"model", 0, "NAME=VALUE",                                                                     \
+     pre "a model option of the geometry blocks, texture units or render backend "                \
+         "(raster-subpixel, poly-offset, tx-mip-round, rb-dst-missing, ...; docs/assumptions.md)", \
+     NULL, NULL, CLI_O_REPEAT, NULL}
 static const cli_opt mesa_piglit_opts[] = {
     {"cache", 0, "DIR", "where the piglit package and its tests are kept",
      "$LOCKSTEP_PIGLIT_CACHE, else ~/.cache/lockstep/piglit", NULL, CLI_O_DIR, NULL},
@@ -462,6 +468,7 @@ static const cli_opt mesa_piglit_opts[] = {
     {"platform", 0, "gbm|surfaceless_egl",
      "with --profile: piglit's window system (surfaceless_egl has no windows: tests without -fbo abort)",
      "gbm", "gbm|surfaceless_egl", 0, NULL},
+    MESA_DEVICE_MODEL_OPT("with --profile: "),
     END,
 };
 
@@ -491,6 +498,7 @@ static const cli_opt mesa_exec_opts[] = {
     {"scanout", 0, "DIR",
      "write every frame the display scans out (mode set, page flip) as DIR/frame_NNNN.png", NULL, NULL,
      CLI_O_DIR, NULL},
+    MESA_DEVICE_MODEL_OPT(""),
     END,
 };
 #define MESA_OUTCOME_NAME(e, name, status, meaning) "|" name

@@ -44,9 +44,23 @@ typedef struct mesa_device_options {
     r500_engine fs_engine;    /* the fragment unit's engine (mesa_render_options.fs_engine, */
     const struct r500_engine_ops *fs_jit; /* .fs_jit); the vertex unit's: exec.pvs.engine, .jit */
     bool execute;             /* false: check only (the shim's capture-only mode) */
+    /* Model options of the geometry blocks, the texture units and the render
+     * backend (docs/assumptions.md; `lockstep mesa exec --model`). */
+    r500_raster_options raster;
+    r500_tx_options tx;
+    r500_rb_options rb;
 } mesa_device_options;
-/* Check options' defaults (RV530), exec's defaults, execute = true. */
+/* Check options' defaults (RV530), exec's defaults, the model options'
+ * defaults, execute = true. */
 void mesa_device_options_default(mesa_device_options *o);
+/* Model option NAME = VALUE for whichever blocks know NAME (r500_raster_,
+ * r500_tx_, r500_rb_option_names; tx-tile-order is the texture units' and the
+ * render backend's). An unknown name lists every known one. */
+ls_status mesa_device_model_set(mesa_device_options *o, const char *name, const char *value,
+                                ls_diag *d);
+/* A list "NAME=VALUE,NAME=VALUE" (LOCKSTEP_SHIM_MODEL) through
+ * mesa_device_model_set, in order; the first bad item stops it. */
+ls_status mesa_device_model_list(mesa_device_options *o, const char *list, ls_diag *d);
 
 typedef enum mesa_submit_outcome {
     MESA_SUBMIT_DONE,    /* accepted and executed (or only accepted, with execute = false) */

@@ -1,6 +1,7 @@
 /* The live virtual R500's submission path (include/lockstep/mesa_device.h). */
 #include "lockstep/mesa_device.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +10,70 @@ void mesa_device_options_default(mesa_device_options *o)
     memset(o, 0, sizeof *o);
     mesa_cs_check_options_default(&o->check);
     mesa_exec_options_default(&o->exec);
+    r500_raster_options_default(&o->raster);
+    r500_tx_options_default(&o->tx);
+    r500_rb_options_default(&o->rb);
     o->execute = true;
+}
+
+static bool listed(const char *const *names, const char *name)
+{
+    for (; *names; names++)
+        if (!strcmp(*names, name))
+            return true;
+    return false;
+}
+
+ls_status mesa_device_model_set(mesa_device_options *o, const char *name, const char *value,
+                                ls_diag *d)
+{
+    bool known = false;
+    ls_status st = LS_OK;
+    if (listed(r500_raster_option_names, name))
+        known = true, st = r500_raster_options_set(&o->raster, name, value, d);
+    if (!st && listed(r500_tx_option_names, name))
+        known = true, st = r500_tx_options_set(&o->tx, name, value, d);
+    if (!st && listed(r500_rb_option_names, name))
+        known = true, st = r500_rb_options_set(&o->rb, name, value, d);
+    if (known)
+        return st;
+    char all[768];
+    size_t len = 0;
+    all[0] = 0;
+    const char *const *lists[] = {r500_raster_option_names, r500_tx_option_names,
+                                  r500_rb_option_names};
+    for (size_t l = 0; l < 3; l++)
+        for (const char *const *n = lists[l]; *n; n++)
+            if (!(l == 2 && listed(r500_tx_option_names, *n)) && len < sizeof all)
+                len += (size_t)snprintf(all + len, sizeof all - len, "%s%s", len ? ", " : "", *n);
+    return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown model option '%s' (options: %s)", name,
+                       all);
+}
+
+ls_status mesa_device_model_list(mesa_device_options *o, const char *list, ls_diag *d)
+{
+    char item[256];
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n) {
+            if (n >= sizeof item)
+                return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "model option '%.40s...': too long", p);
+            memcpy(item, p, n);
+            item[n] = 0;
+            char *eq = strchr(item, '=');
+            if (!eq || eq == item)
+                return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0,
+                                   "model option '%s': expected NAME=VALUE", item);
+            *eq = 0;
+            ls_status st = mesa_device_model_set(o, item, eq + 1, d);
+            if (st)
+                return st;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return LS_OK;
 }
 
 const char *mesa_submit_outcome_name(mesa_submit_outcome o)
@@ -109,7 +173,9 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
         memset(&ro, 0, sizeof ro);
         ro.width = w;
         ro.height = h;
-        r500_raster_options_default(&ro.raster);
+        ro.raster = o->raster;
+        ro.tx = &o->tx;
+        ro.rb = &o->rb;
         ro.workers = 1;
         ro.out = mesa_rb_out;
         ro.out_ctx = rt;

@@ -23,6 +23,9 @@
  *                       the interpreter for vertices, fragment runs by their size,
  *                       r500_engine_pick); with LOCKSTEP_SHIM_TRACE the JIT's counts are
  *                       said at exit
+ *   LOCKSTEP_SHIM_MODEL exec mode: model options NAME=VALUE,... of the geometry blocks,
+ *                       texture units and render backend (mesa_device_model_list;
+ *                       docs/assumptions.md); a bad list is logged and the defaults stand
  *   LOCKSTEP_SHIM_TRACE if set, one line per intercepted call on stderr
  *   LOCKSTEP_SHIM_KMS_SIZE, LOCKSTEP_SHIM_SCANOUT  the display on card0 (shim_kms.c)
  *   LOCKSTEP_SHIM_DIR, else XDG_RUNTIME_DIR, else TMPDIR, else /tmp: where the private sysfs mirror
@@ -99,6 +102,7 @@ static unsigned cs_count;
 static bool exec_mode;            /* LOCKSTEP_SHIM_MODE=exec */
 static uint64_t watchdog;         /* LOCKSTEP_SHIM_WATCHDOG, 0 = the library's default */
 static r500_engine shim_engine;   /* LOCKSTEP_SHIM_ENGINE (default auto) */
+static mesa_device_options model_opts; /* LOCKSTEP_SHIM_MODEL: .raster, .tx, .rb */
 #ifdef LOCKSTEP_HAVE_JIT
 /* The process's JIT engines (compile caches shared by every submission; made
  * in init, kept until the process ends: compiled code may run until then). */
@@ -202,6 +206,13 @@ static void init(void)
     if (shim_engine == R500_ENGINE_JIT && exec_mode)
         vs_jit = r500_pvs_jit_new();
 #endif
+    mesa_device_options_default(&model_opts);
+    const char *model = getenv("LOCKSTEP_SHIM_MODEL");
+    ls_diag md;
+    if (model && mesa_device_model_list(&model_opts, model, &md) != LS_OK) {
+        klog("LOCKSTEP_SHIM_MODEL: %s; the defaults stand", md.msg);
+        mesa_device_options_default(&model_opts);
+    }
     const char *chip = getenv("LOCKSTEP_SHIM_CHIP");
     if (chip && *chip) {
         if (!strcasecmp(chip, "rv515"))
@@ -731,6 +742,9 @@ static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const u
         o.exec.pvs.watchdog = watchdog;
         o.fs_watchdog = watchdog;
     }
+    o.raster = model_opts.raster;
+    o.tx = model_opts.tx;
+    o.rb = model_opts.rb;
     if (shim_engine == R500_ENGINE_AUTO) {
 #ifdef LOCKSTEP_HAVE_JIT
         if (fs_jit) { /* vertices: the interpreter; fragment runs: by size */

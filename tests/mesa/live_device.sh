@@ -181,6 +181,30 @@ if [ -n "${LOCKSTEP_MESA_GL:-}" ]; then
   done
 fi
 
+# 6b. --model reaches the device: rb-round (docs/assumptions.md) decides 0.5 of
+# an 8-bit channel: 128/255 by default (nearest), 127/255 with truncate; a bad
+# option is a one-line usage error before anything runs
+if [ -n "${LOCKSTEP_MESA_GL:-}" ]; then
+  printf 'void main() { gl_FragColor = vec4(0.5, 0.25, 0.75, 1.0); }\n' >"$work/half.frag"
+  run "$L" mesa exec -- "$LOCKSTEP_MESA_GL" "$work/half.frag" --size 4x4 -o "$work/near.bin"
+  [ $rc -eq 0 ] || bad "mesa exec (default model): exit $rc"
+  run "$L" mesa exec --model rb-round=truncate -- "$LOCKSTEP_MESA_GL" "$work/half.frag" --size 4x4 \
+    -o "$work/trunc.bin"
+  [ $rc -eq 0 ] || bad "mesa exec --model rb-round=truncate: exit $rc"
+  # red of pixel 0, float32 little-endian: 128/255 = 0x3f008081, 127/255 = 0x3efefeff
+  r_near=$(od -An -tx4 -N4 "$work/near.bin" | tr -d ' ')
+  r_trunc=$(od -An -tx4 -N4 "$work/trunc.bin" | tr -d ' ')
+  [ "$r_near" = 3f008081 ] || bad "default rb-round: red 0x$r_near, expected 128/255 (0x3f008081)"
+  [ "$r_trunc" = 3efefeff ] || bad "--model rb-round=truncate: red 0x$r_trunc, expected 127/255 (0x3efefeff)"
+  run "$L" mesa exec --model rb-round=sideways -- true
+  [ $rc -eq 2 ] && [ "$(wc -l <"$work/out")" -eq 1 ] && grep -q "rb-round=sideways" "$work/out" ||
+    bad "mesa exec --model rb-round=sideways: exit $rc, $(head -c 200 "$work/out")"
+  run "$L" mesa piglit --profile quick_gl --results "$work/pr" --model rb-round=sideways
+  [ $rc -eq 2 ] && [ "$(wc -l <"$work/out")" -eq 1 ] && [ ! -e "$work/pr" ] ||
+    bad "mesa piglit --profile --model rb-round=sideways: exit $rc, $(head -c 200 "$work/out")"
+  echo "--model: rb-round nearest 0x$r_near, truncate 0x$r_trunc; a bad value is refused"
+fi
+
 # 7. piglit's shader_runner (optional: libwaffle-1-0 and the piglit package)
 . "$(dirname "$0")/piglit_prereq.sh"
 piglit_find_deb "$CACHE"
