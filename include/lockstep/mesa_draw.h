@@ -268,6 +268,12 @@ typedef struct mesa_rb_target {
     bool bound;             /* set by mesa_rb_bind_draw: true = render backend */
     r500_target *plain;     /* the fallback store */
     r500_rb_stats stats;    /* summed over the draws */
+    /* r300's CBZB clear (docs/assumptions.md "cbzb-clear"), set by
+     * mesa_rb_bind_draw: every fragment also stores cbzb_word, as the Z pipe
+     * writes ZB_DEPTHCLEARVALUE, cbzb_dy rows further */
+    bool cbzb;
+    int cbzb_dy;
+    uint32_t cbzb_word;
 } mesa_rb_target;
 
 /* Bind t for draw dr: bo_mem[k] / bo_size[k] are relocation k's buffers

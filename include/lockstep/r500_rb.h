@@ -329,6 +329,11 @@ void r500_rb_read_depth(const r500_rb *rb, float *depth, uint8_t *stencil);
 /* The raw components C0..C3 of one colour pixel as stored (unorm / snorm /
  * float decoded to float; absent components 0). x, y must be in range. */
 void r500_rb_read_components(const r500_rb *rb, unsigned target, int x, int y, float c[4]);
+/* Store `word` as the raw bits of colour pixel (x, y) of `target` (its low
+ * bytes, as many as a pixel has; COLORENDIAN applies): a write that bypasses
+ * the pixel pipeline, such as the Z pipe's ZB_DEPTHCLEARVALUE in r300's CBZB
+ * clear. Pixels outside the bound area or an inactive target: nothing. */
+void r500_rb_store_word(const r500_rb *rb, unsigned target, int x, int y, uint32_t word);
 /* Fill the colour buffer / depth buffer of the bound area with a value
  * (what a clear draw produces: every pixel written, no test, no blending). */
 void r500_rb_clear_color(const r500_rb *rb, unsigned target, const float rgba[4]);

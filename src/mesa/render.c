@@ -174,7 +174,10 @@ ls_status mesa_exec_render_draw(const mesa_exec *e, size_t k, const mesa_render_
         cbzb z = {.out = o->out, .ctx = o->out_ctx};
         uint32_t pitch = REG_(fs, 0x4e38) & 0x1fffu;                  /* RB3D_COLORPITCH0 */
         int64_t zoff = (int64_t)REG_(fs, 0x4f20) - (int64_t)REG_(fs, 0x4e28); /* ZB - CB */
-        if ((REG_(fs, 0x4f1c) & (1u << 5)) && pitch && zoff > 0 && o->out) { /* ZB_BW_CNTL */
+        /* (a bound render backend stores the clear word itself, raw:
+         * mesa_rb_target.cbzb; this covers the plain store) */
+        bool rb_cbzb = o->out == mesa_rb_out && ((const mesa_rb_target *)o->out_ctx)->cbzb;
+        if ((REG_(fs, 0x4f1c) & (1u << 5)) && pitch && zoff > 0 && o->out && !rb_cbzb) { /* ZB_BW_CNTL */
             z.dy = (int)(zoff / (4 * (int64_t)pitch));
             uint32_t cv = REG_(fs, 0x4f28); /* ZB_DEPTHCLEARVALUE */
             for (int k = 0; k < 4; k++)

@@ -16,6 +16,7 @@ ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t
                             const r500_rb_options *o, ls_diag *d)
 {
     t->bound = false;
+    t->cbzb = false;
     bool cb = dr->cb_reloc[0] >= 0 && (size_t)dr->cb_reloc[0] < nbos && bo_mem[dr->cb_reloc[0]];
     bool zb = dr->zb_reloc >= 0 && (size_t)dr->zb_reloc < nbos && bo_mem[dr->zb_reloc];
     /* A depth-only draw (a framebuffer without colour buffers: r300 emits
@@ -49,6 +50,17 @@ ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t
     ls_status st = r500_rb_bind(&t->rb, &s, &m, width, height, o, d);
     if (st == LS_OK)
         t->bound = true;
+    /* The CBZB clear: the Z pipe, pointed dy rows into the colour buffer
+     * with its pitch, writes ZB_DEPTHCLEARVALUE there — the clear colour as
+     * the surface stores it (r300_blit.c r300_depth_clear_cb_value: the
+     * packed pixel for 32-bit formats, the 16-bit one twice for 16-bit) */
+    uint32_t pitch = fs->reg[0x4e38 / 4] & 0x1fffu;                             /* RB3D_COLORPITCH0 */
+    int64_t zoff = (int64_t)fs->reg[0x4f20 / 4] - (int64_t)fs->reg[0x4e28 / 4]; /* ZB - CB offset */
+    if (t->bound && (fs->reg[0x4f1c / 4] & (1u << 5)) && pitch && zoff > 0) {
+        t->cbzb = true;
+        t->cbzb_dy = (int)(zoff / (4 * (int64_t)pitch));
+        t->cbzb_word = fs->reg[0x4f28 / 4]; /* ZB_DEPTHCLEARVALUE */
+    }
     return st;
 }
 
@@ -70,6 +82,8 @@ void mesa_rb_out(void *ctx, const r500_fragment *f)
     px.z = f->z;
     px.back_face = f->back;
     r500_rb_pixel_write(&t->rb, &px, &t->stats);
+    if (t->cbzb)
+        r500_rb_store_word(&t->rb, 0, f->x, f->y + t->cbzb_dy, t->cbzb_word);
 }
 
 ls_status mesa_render_bo_draw(const mesa_exec *e, size_t k, mesa_rb_target *t,

@@ -288,6 +288,18 @@ void rb_store(const r500_rb_surface *s, int x, int y, const uint32_t w[4])
     }
 }
 
+void r500_rb_store_word(const r500_rb *rb, unsigned target, int x, int y, uint32_t word)
+{
+    if (target >= R500_RB_TARGETS || !rb->cb[target].active || x < 0 || y < 0 ||
+        x >= rb->width || x >= rb->cols || y >= rb->height)
+        return;
+    const r500_rb_surface *s = &rb->cb[target];
+    uint32_t w[4] = {word, 0, 0, 0};
+    if (s->layout.bpp > 4)
+        return; /* a pixel wider than the word: not a CBZB surface */
+    rb_store(s, x, y, w);
+}
+
 uint32_t rb_bits_get(const uint32_t w[4], unsigned bits, unsigned shift)
 {
     return (w[shift / 32] >> (shift % 32)) & fmask(bits);

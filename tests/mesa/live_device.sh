@@ -218,7 +218,7 @@ else
   P=./usr/lib/x86_64-linux-gnu/piglit
   dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$pr" "$P/bin/shader_runner" \
     "$P/lib/libpiglitutil_gl.so.0" "$P/lib/libpiglitutil.so.0" \
-    "$P/bin/fbo-missing-attachment-clear" \
+    "$P/bin/fbo-missing-attachment-clear" "$P/bin/fbo-sys-sub-blit" \
     "$P/tests/spec/glsl-1.10/execution/glsl-fs-if-nested-loop.shader_test" 2>/dev/null ||
     bad "extracting shader_runner from $deb"
   P=$pr/usr/lib/x86_64-linux-gnu/piglit
@@ -264,6 +264,16 @@ EOT
   grep -q "refused\|lockup\|not executed" "$work/out" &&
     bad "shader_runner, a clear wider than the pitch: a refused, hung or stopped draw"
   echo "shader_runner: a 160x160 clear (192-pixel CBZB scissor): pass"
+  # the same clear into waffle's GBM window, a 10-bit ARGB2101010 buffer: the
+  # CBZB clear's Z-pipe half stores ZB_DEPTHCLEARVALUE as the surface packs
+  # it (render_rb.c, assumption cbzb-clear), not as 8-bit RGBA
+  run env LD_LIBRARY_PATH="$P/lib" PIGLIT_PLATFORM=gbm "$L" mesa exec -- "$P/bin/shader_runner" \
+    "$work/clear160.shader_test" -auto
+  has 'PIGLIT: {"result": "pass" }' "shader_runner, a clear of the 10-bit GBM window"
+  # piglit's fbo-sys-sub-blit clears the window's back buffer and blits it
+  run env LD_LIBRARY_PATH="$P/lib" PIGLIT_PLATFORM=gbm "$L" mesa exec -- "$P/bin/fbo-sys-sub-blit" -auto
+  has 'PIGLIT: {"result": "pass" }' "fbo-sys-sub-blit (CBZB clears of the 10-bit window)"
+  echo "the 10-bit GBM window: clear160 and fbo-sys-sub-blit pass"
   # a depth-only framebuffer (no colour attachment: r300 emits no
   # RB3D_COLOROFFSET relocation and channel mask 0) binds its depth buffer and
   # writes depth (src/mesa/render_rb.c): piglit's fbo-missing-attachment-clear
