@@ -156,12 +156,33 @@ typedef struct mesa_exec_unknown {
     uint32_t count; /* writes */
 } mesa_exec_unknown;
 
+/* The ZB's sample counter (occlusion queries), in stream order among the
+ * draws. A write of ZB_ZPASS_DATA (0x4F58) sets the counter of the selected
+ * pixel pipes to the value written; a write of ZB_ZPASS_ADDR (0x4F5C) with
+ * its relocation makes the selected pipes store their counters at that byte
+ * offset of the relocated buffer (zb_zpass_data.txt, zb_zpass_addr.txt;
+ * r300_emit.c r300_emit_query_start / r300_emit_query_end). The pipes are
+ * SU_REG_DEST (0x42C8) SELECT bits 3:0 (su_reg_dest.txt) and, on RV530,
+ * FG_ZBREG_DEST (0x4BE8), which r300 writes instead; a pipe is selected when
+ * both registers select it (each starts at all pipes, 0xF). */
+typedef enum { MESA_ZPASS_SET, MESA_ZPASS_STORE } mesa_zpass_kind;
+typedef struct mesa_exec_zpass {
+    mesa_zpass_kind kind;
+    size_t before_draw; /* the draws before it in the stream */
+    size_t ib_dword;    /* the register write (SET) or its relocation NOP (STORE) */
+    unsigned pipes;     /* selected pipes, bit per logical pipe 0..3 */
+    uint32_t value;     /* SET: the value written; STORE: the byte offset */
+    long reloc;         /* STORE: the relocation (-1: the NOP could not be read) */
+} mesa_exec_zpass;
+
 typedef struct mesa_exec {
     mesa_exec_draw *draws;
     size_t ndraws;
     mesa_exec_unknown *unknown; /* registers neither table names, by address */
     size_t nunknown;
     mesa_cs cs;                 /* fragment-side snapshots */
+    mesa_exec_zpass *zpass;     /* the sample-counter events */
+    size_t nzpass;
 } mesa_exec;
 
 /* Walk every packet of ib (n dwords) keeping every register's state; relocs

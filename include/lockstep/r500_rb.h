@@ -206,6 +206,7 @@ typedef enum { R500_RBO_BLEND_QUANTIZED, R500_RBO_BLEND_FLOAT } r500_rbo_blend;
 typedef enum { R500_RBO_DITHER_DIRECT, R500_RBO_DITHER_REGISTER } r500_rbo_dither;
 typedef enum { R500_RBO_DISCARD_IGNORE, R500_RBO_DISCARD_REGISTER } r500_rbo_discard;
 typedef enum { R500_RBO_PITCH_DROP, R500_RBO_PITCH_WRAP } r500_rbo_pitch;
+typedef enum { R500_RBO_ZPASS_PIPE0, R500_RBO_ZPASS_OFF } r500_rbo_zpass;
 typedef struct r500_rb_options {
     r500_rbo_round round;     /* "rb-round": float -> fixed-point components */
     r500_rbo_round z_round;   /* "rb-z-round": depth -> Z16 / Z24 */
@@ -218,6 +219,8 @@ typedef struct r500_rb_options {
                                        a buffer is laid out one way for both */
     r500_rbo_pitch beyond_pitch;    /* "rb-beyond-pitch": pixels right of a buffer's pitch
                                        (a scissor wider than COLORPITCH/DEPTHPITCH) */
+    r500_rbo_zpass zpass;           /* "rb-zpass": which pipe's ZB_ZPASS_DATA counts a
+                                       sample (pipe0), or none counts (off) */
 } r500_rb_options;
 void r500_rb_options_default(r500_rb_options *o);
 ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *value,
@@ -301,6 +304,8 @@ typedef struct r500_rb_stats {
     uint64_t depth_failed;   /* removed by the depth test */
     uint64_t discarded;      /* removed by DISCARD_SRC_PIXELS */
     uint64_t pixels_written; /* pixels that reached the colour buffers */
+    uint64_t z_passed;       /* passed stencil and depth (or met neither test): what
+                                the ZB's sample counter counts (ZB_ZPASS_DATA) */
 } r500_rb_stats;
 
 /* One fragment (the form a draw's per-pixel output call hands over). */

@@ -244,6 +244,8 @@ typedef struct xstate {
     long cb_reloc[4];      /* relocation of RB3D_COLOROFFSETn (-1: none) */
     long zb_reloc;         /* relocation of ZB_DEPTHOFFSET (-1: none) */
     long tx_reloc[16];     /* relocation of TX_OFFSET_n (-1: none) */
+    unsigned su_dest, fg_dest; /* SU_REG_DEST, FG_ZBREG_DEST pipe selects (mesa_exec_zpass) */
+    size_t ib_at;          /* dword of the packet being walked */
 } xstate;
 
 static bool known_reg(uint32_t addr)
@@ -270,8 +272,27 @@ static ls_status note_unknown(mesa_exec *e, uint32_t addr)
     return LS_OK;
 }
 
+static ls_status zpass_event(xstate *x, mesa_zpass_kind kind, uint32_t value, long reloc)
+{
+    mesa_exec *e = x->out;
+    mesa_exec_zpass *z = realloc(e->zpass, (e->nzpass + 1) * sizeof *z);
+    if (!z)
+        return LS_ERR_NOMEM;
+    e->zpass = z;
+    z[e->nzpass++] = (mesa_exec_zpass){kind, e->ndraws, x->ib_at, x->su_dest & x->fg_dest & 0xfu,
+                                       value, reloc};
+    return LS_OK;
+}
+
 static ls_status write_reg(xstate *x, uint32_t addr, uint32_t val)
 {
+    /* the sample counter's registers (mesa_exec_zpass) */
+    if (addr == 0x42c8u) /* SU_REG_DEST SELECT 3:0 */
+        x->su_dest = val & 0xfu;
+    else if (addr == 0x4be8u) /* RV530_FG_ZBREG_DEST (r300_reg.h), bits per pipe */
+        x->fg_dest = val & 0xfu;
+    else if (addr == 0x4f58u && zpass_event(x, MESA_ZPASS_SET, val, -1))
+        return LS_ERR_NOMEM;
     uint32_t idx = addr / 4;
     if (idx >= MESA_CS_NREGS)
         return note_unknown(x->out, addr);
@@ -677,6 +698,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
     }
     x->out = out;
     x->last_reg = UINT32_MAX;
+    x->su_dest = x->fg_dest = 0xfu; /* su_reg_dest.txt: default 0xF */
     for (int t = 0; t < 4; t++)
         x->cb_reloc[t] = -1;
     x->zb_reloc = -1;
@@ -689,6 +711,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
         unsigned type = h >> 30;
         uint32_t prev_reg = x->last_reg;
         x->last_reg = UINT32_MAX;
+        x->ib_at = i;
         if (type == 0) {
             size_t cnt = ((h >> 16) & 0x3fffu) + 1;
             uint32_t base = (h & 0x1fffu) * 4;
@@ -770,6 +793,16 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                 /* r300_emit_textures_state likewise: OUT_CS_REG(TX_OFFSET_n,
                  * tile config) then OUT_CS_RELOC(texture) (r300.c adds the
                  * buffer's offset to TX_OFFSET_0..15, 0x4540..0x457c). */
+                /* r300_emit_query_end: OUT_CS_REG(ZB_ZPASS_ADDR, byte offset)
+                 * then OUT_CS_RELOC(query buffer); the kernel adds the
+                 * buffer's address (r300.c), here the offset stays
+                 * buffer-relative like the others. */
+                if (a == 0x4f5cu) {
+                    char msg[160];
+                    long rl = read_reloc(ib, n, i, nrelocs_dw, msg, sizeof msg);
+                    if (zpass_event(x, MESA_ZPASS_STORE, x->reg[0x4f5cu / 4], rl))
+                        st = LS_ERR_NOMEM;
+                }
                 if ((a >= 0x4e28u && a <= 0x4e34u) || a == 0x4f20u ||
                     (a >= 0x4540u && a <= 0x457cu)) {
                     char msg[160];
@@ -807,6 +840,7 @@ void mesa_exec_free(mesa_exec *e)
         free(e->draws[k].verts);
     free(e->draws);
     free(e->unknown);
+    free(e->zpass);
     mesa_cs_free(&e->cs);
     memset(e, 0, sizeof *e);
 }

@@ -107,7 +107,8 @@ void r500_rb_state_from_regfile(r500_rb_state *s, const uint32_t *reg, const uin
 
 const char *const r500_rb_option_names[] = {"rb-round",   "rb-z-round",     "rb-blend-src",
                                             "rb-dither",  "rb-discard",     "rb-dst-missing",
-                                            "tx-tile-order", "rb-beyond-pitch", NULL};
+                                            "tx-tile-order", "rb-beyond-pitch", "rb-zpass",
+                                            NULL};
 
 void r500_rb_options_default(r500_rb_options *o)
 {
@@ -120,6 +121,7 @@ void r500_rb_options_default(r500_rb_options *o)
     o->dst_missing_one = true;
     o->tile_order = R500_TXO_TILE_ROW_MAJOR;
     o->beyond_pitch = R500_RBO_PITCH_DROP;
+    o->zpass = R500_RBO_ZPASS_PIPE0;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -140,6 +142,7 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
     static const char *const miss[] = {"zero", "alpha-one", NULL};
     static const char *const tile[] = {"row-major", "column-major", NULL};
     static const char *const beyond[] = {"drop", "wrap", NULL};
+    static const char *const zpass[] = {"pipe0", "off", NULL};
     const char *const *names = NULL;
     int k = -1;
     if (!name || !value)
@@ -158,6 +161,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         names = tile;
     else if (strcmp(name, "rb-beyond-pitch") == 0)
         names = beyond;
+    else if (strcmp(name, "rb-zpass") == 0)
+        names = zpass;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown render backend option '%s'", name);
     if ((k = pick(value, names)) < 0) {
@@ -183,6 +188,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         o->dst_missing_one = k == 1;
     else if (names == beyond)
         o->beyond_pitch = (r500_rbo_pitch)k;
+    else if (names == zpass)
+        o->zpass = (r500_rbo_zpass)k;
     else
         o->tile_order = (r500_txo_tile_order)k;
     return LS_OK;

@@ -8,7 +8,11 @@
 #     channel mask 0, which the back end once refused (draws stopped, depth
 #     never written);
 #   - arb_clip_control-clip-control: glClipControl(GL_ZERO_TO_ONE) reaches
-#     the device as VAP_CNTL.DX_CLIP_SPACE_DEF, the 0 <= z <= w view volume.
+#     the device as VAP_CNTL.DX_CLIP_SPACE_DEF, the 0 <= z <= w view volume;
+#   - occlusion_query, occlusion-query-discard: GL_SAMPLES_PASSED of boxes
+#     partly hidden by depth (counts the test computes from the boxes'
+#     sizes) and of fragments the shader discards, through ZB_ZPASS_DATA /
+#     ZB_ZPASS_ADDR (assumption rb-zpass), which once stayed 0.
 # Skips (77) without the shim, r300_dri.so, libwaffle or the piglit package.
 # usage: piglit_programs.sh LOCKSTEP PIGLIT_CACHE_DIR
 set -u
@@ -37,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tmp"
 export TMPDIR="$work/tmp"
 P=./usr/lib/x86_64-linux-gnu/piglit
-progs="fbo-blit-d24s8 arb_clip_control-clip-control"
+progs="fbo-blit-d24s8 arb_clip_control-clip-control occlusion_query occlusion-query-discard"
 files=""
 for p in $progs; do files="$files $P/bin/$p"; done
 # shellcheck disable=SC2086

@@ -509,6 +509,58 @@ static void test_device(void **st)
     assert_string_equal(mesa_submit_outcome_name(MESA_SUBMIT_HANG), "hang");
 }
 
+/* The ZB's sample counter on the device (mesa_exec_zpass): a write of
+ * ZB_ZPASS_DATA loads the selected pipes' counters (zb_zpass_data.txt:
+ * "writing this location resets the count to the value written"), a write of
+ * ZB_ZPASS_ADDR with its relocation stores them into the buffer
+ * (zb_zpass_addr.txt), the pipes being SU_REG_DEST's and FG_ZBREG_DEST's
+ * common bits (r300_emit.c r300_emit_query_start/_end). The draw between
+ * covers no pixel, so it adds nothing; counting is tests/r500/test_rb.c's
+ * z_passed and mesa/piglit-programs' occlusion_query. */
+static void zpass_store(sb *b, uint32_t offset)
+{
+    pk0(b, 0x4F5C, offset); /* ZB_ZPASS_ADDR */
+    reloc(b, 1);
+}
+
+static void test_device_zpass(void **st)
+{
+    (void)st;
+    uint8_t cb[1024] = {0}, qb[64];
+    memset(qb, 0xaa, sizeof qb);
+    sb b = {0};
+    bo(&b, 1, sizeof qb, 0);
+    pk0(&b, 0x42C8, 0xF);   /* SU_REG_DEST: all pipes */
+    pk0(&b, 0x4F58, 1234);  /* ZB_ZPASS_DATA */
+    device_stream(&b, false);
+    pk0(&b, 0x42C8, 1);     /* pipe 0 */
+    zpass_store(&b, 8);
+    pk0(&b, 0x42C8, 2);     /* pipe 1 */
+    pk0(&b, 0x4F58, 7);
+    zpass_store(&b, 12);
+    pk0(&b, 0x4BE8, 1);     /* FG_ZBREG_DEST pipe 0 with SU_REG_DEST pipe 1: none */
+    zpass_store(&b, 16);
+    pk0(&b, 0x42C8, 0xF);
+    pk0(&b, 0x4BE8, 0xF);
+    zpass_store(&b, 20);    /* broadcast: pipe 3 (1234) writes last */
+    mesa_device_bo bos[2] = {{cb, sizeof cb, 0}, {qb, sizeof qb, 0}};
+    mesa_device_options o;
+    mesa_device_options_default(&o);
+    mesa_submit_result r;
+    ls_diag d;
+    mesa_cs_submit s = {b.w, b.n, b.rel, b.nrel, NULL, 0, NULL, 0};
+    assert_int_equal(mesa_device_submit(&s, bos, 2, &o, &r, &d), LS_OK);
+    assert_int_equal(r.outcome, MESA_SUBMIT_DONE);
+    assert_int_equal(r.draws, 1);
+    uint32_t w[16];
+    memcpy(w, qb, sizeof w);
+    assert_int_equal(w[0], 0xaaaaaaaau); /* untouched */
+    assert_int_equal(w[2], 1234);
+    assert_int_equal(w[3], 7);
+    assert_int_equal(w[4], 0xaaaaaaaau);
+    assert_int_equal(w[5], 1234);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_registers),     cmocka_unit_test(test_patches),
         cmocka_unit_test(test_draw_sizes),    cmocka_unit_test(test_textures),
         cmocka_unit_test(test_corpus_streams), cmocka_unit_test(test_device),
+        cmocka_unit_test(test_device_zpass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
