@@ -108,7 +108,7 @@ void r500_rb_state_from_regfile(r500_rb_state *s, const uint32_t *reg, const uin
 const char *const r500_rb_option_names[] = {"rb-round",   "rb-z-round",     "rb-blend-src",
                                             "rb-dither",  "rb-discard",     "rb-dst-missing",
                                             "tx-tile-order", "rb-beyond-pitch", "rb-zpass",
-                                            NULL};
+                                            "rb-cmask-2c", NULL};
 
 void r500_rb_options_default(r500_rb_options *o)
 {
@@ -122,6 +122,7 @@ void r500_rb_options_default(r500_rb_options *o)
     o->tile_order = R500_TXO_TILE_ROW_MAJOR;
     o->beyond_pitch = R500_RBO_PITCH_DROP;
     o->zpass = R500_RBO_ZPASS_PIPE0;
+    o->cmask_2c = R500_RBO_CMASK2_PAIR;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -143,6 +144,7 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
     static const char *const tile[] = {"row-major", "column-major", NULL};
     static const char *const beyond[] = {"drop", "wrap", NULL};
     static const char *const zpass[] = {"pipe0", "off", NULL};
+    static const char *const cmask2[] = {"pair", "direct", NULL};
     const char *const *names = NULL;
     int k = -1;
     if (!name || !value)
@@ -163,6 +165,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         names = beyond;
     else if (strcmp(name, "rb-zpass") == 0)
         names = zpass;
+    else if (strcmp(name, "rb-cmask-2c") == 0)
+        names = cmask2;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown render backend option '%s'", name);
     if ((k = pick(value, names)) < 0) {
@@ -190,6 +194,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         o->beyond_pitch = (r500_rbo_pitch)k;
     else if (names == zpass)
         o->zpass = (r500_rbo_zpass)k;
+    else if (names == cmask2)
+        o->cmask_2c = (r500_rbo_cmask2)k;
     else
         o->tile_order = (r500_txo_tile_order)k;
     return LS_OK;
@@ -598,6 +604,17 @@ ls_status r500_rb_bind(r500_rb *rb, const r500_rb_state *s, const r500_rb_memory
         sf->out_fmt = out;
         sf->format = cbfmt;
         sf->sign = sign;
+        /* Two-component 16- and 32-bit outputs (option rb-cmask-2c, pair):
+         * Mesa's r300 masks them with grrg_cmask / arra_cmask, "figured out
+         * by trial-and-error" on the hardware (r300_state.c), for R16G16,
+         * RG16F, RG32F and L16A16 (r300_translate_colormask_swizzle) whose
+         * first component is C0 and second C1 (C2 for RG32F:
+         * r300_translate_out_fmt): C0 is gated by GREEN_MASK or RED_MASK
+         * (bits 1, 2), the second by BLUE_MASK or ALPHA_MASK (bits 0, 3).
+         * (UV88's C2 and C0 follow the bits directly, as r300's masks do.) */
+        if (rb->opt.cmask_2c == R500_RBO_CMASK2_PAIR &&
+            (out == R500_OUT_C2_16 || out == R500_OUT_C2_16_FP || out == R500_OUT_C2_32_FP))
+            sf->mask = ((sf->mask & 6u) ? 1u : 0u) | ((sf->mask & 9u) ? 6u : 0u);
         static const r500_rb_field sels[4] = {R500_RBF_C0_SEL, R500_RBF_C1_SEL, R500_RBF_C2_SEL,
                                               R500_RBF_C3_SEL};
         for (int k = 0; k < 4; k++)

@@ -586,6 +586,62 @@ static void test_depth_stencil(void **st)
                     }
 }
 
+/* Two-component 16- and 32-bit targets (assumption rb-cmask-2c): Mesa's r300
+ * writes GL's colour mask for R16G16 / RG16F / RG32F as grrg_cmask (red to
+ * GREEN_MASK and RED_MASK, green to BLUE_MASK and ALPHA_MASK; r300_state.c,
+ * "figured out by trial-and-error"), with red in C0 and green in C1 (C2 for
+ * RG32F). Under the default `pair` each GL mask writes exactly its
+ * components (what fbo-colormask-formats probes); under `direct` (bit k gates
+ * Ck) red alone would write green. */
+static void test_two_component_mask(void **st)
+{
+    (void)st;
+    static const struct {
+        unsigned out, cbfmt, bytes, g_comp; /* the component green is stored in */
+    } fmts[] = {{R500_OUT_C2_16, R500_CB_ARGB8888, 4, 1},
+                {R500_OUT_C2_16_FP, R500_CB_ARGB8888, 4, 1},
+                {R500_OUT_C2_32_FP, R500_CB_ARGB16161616, 8, 2}};
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++)
+        for (int direct = 0; direct < 2; direct++)
+            for (unsigned gl = 0; gl < 4; gl++) { /* bit 0: red, bit 1: green */
+                bool wr = gl & 1u, wg = gl & 2u;
+                unsigned reg = (wr ? 6u : 0u) | (wg ? 9u : 0u); /* grrg_cmask */
+                if (!reg)
+                    continue;
+                r500_rb_state s;
+                r500_rb_state_init(&s);
+                unsigned sel[4] = {SR, SR, SR, SR};
+                sel[fmts[f].g_comp] = SG;
+                set_target(&s, 0, out_fmt(fmts[f].out, sel[0], sel[1], sel[2], sel[3], 0),
+                           fmts[f].cbfmt, 8, 0, 0);
+                s.reg[R500_RB_RB3D_COLOR_CHANNEL_MASK] = reg;
+                uint8_t cmem[64] = {0};
+                r500_rb_memory m = {.color = {cmem}, .color_size = {sizeof cmem}};
+                r500_rb_options o;
+                r500_rb_options_default(&o);
+                if (direct)
+                    assert_int_equal(r500_rb_options_set(&o, "rb-cmask-2c", "direct", NULL), LS_OK);
+                r500_rb rb;
+                ls_diag d;
+                assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, &o, &d), LS_OK);
+                r500_rb_quad q = {.mask = 1, .color = {{{1, 1, 1, 1}}}};
+                r500_rb_quad_write(&rb, &q, NULL);
+                unsigned half = fmts[f].bytes / 2;
+                bool got_r = false, got_g = false;
+                for (unsigned b = 0; b < half; b++) {
+                    got_r |= cmem[b] != 0;
+                    got_g |= cmem[half + b] != 0;
+                }
+                if (!direct) {
+                    assert_int_equal(got_r, wr);
+                    assert_int_equal(got_g, wg);
+                } else if (gl == 1) {
+                    assert_false(got_r); /* bits 1, 2 gate C1 and C2: green's half */
+                    assert_true(got_g);
+                }
+            }
+}
+
 /* A depth-only draw (a framebuffer without colour buffers): r300 writes
  * US_OUT_FMT_0 = C4_8 BGRA and RB3D_COLOR_CHANNEL_MASK = 0 but leaves
  * RB3D_COLORPITCH0 (and its relocation) as the last colour buffer set it:
@@ -1275,6 +1331,7 @@ int main(void)
         cmocka_unit_test(test_rop_and_masks), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_options),     cmocka_unit_test(test_beyond_pitch),
         cmocka_unit_test(test_depth_only_draw),
+        cmocka_unit_test(test_two_component_mask),
         cmocka_unit_test(test_job_units),
         cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
         cmocka_unit_test(test_mesa_corpus), cmocka_unit_test(test_more_registers),
