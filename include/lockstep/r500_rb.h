@@ -208,6 +208,7 @@ typedef enum { R500_RBO_DISCARD_IGNORE, R500_RBO_DISCARD_REGISTER } r500_rbo_dis
 typedef enum { R500_RBO_PITCH_DROP, R500_RBO_PITCH_WRAP } r500_rbo_pitch;
 typedef enum { R500_RBO_ZPASS_PIPE0, R500_RBO_ZPASS_OFF } r500_rbo_zpass;
 typedef enum { R500_RBO_CMASK2_PAIR, R500_RBO_CMASK2_DIRECT } r500_rbo_cmask2;
+typedef enum { R500_RBO_I8_STORED, R500_RBO_I8_REPLICATE } r500_rbo_i8;
 typedef struct r500_rb_options {
     r500_rbo_round round;     /* "rb-round": float -> fixed-point components */
     r500_rbo_round z_round;   /* "rb-z-round": depth -> Z16 / Z24 */
@@ -224,6 +225,8 @@ typedef struct r500_rb_options {
                                        sample (pipe0), or none counts (off) */
     r500_rbo_cmask2 cmask_2c;       /* "rb-cmask-2c": which RB3D_COLOR_CHANNEL_MASK bits
                                        gate the components of C2_16/C2_16_FP/C2_32_FP */
+    r500_rbo_i8 i8_dst;             /* "rb-i8-dst": what blending reads as the other
+                                       components of an I8 target's destination */
 } r500_rb_options;
 void r500_rb_options_default(r500_rb_options *o);
 ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *value,

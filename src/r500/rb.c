@@ -108,7 +108,7 @@ void r500_rb_state_from_regfile(r500_rb_state *s, const uint32_t *reg, const uin
 const char *const r500_rb_option_names[] = {"rb-round",   "rb-z-round",     "rb-blend-src",
                                             "rb-dither",  "rb-discard",     "rb-dst-missing",
                                             "tx-tile-order", "rb-beyond-pitch", "rb-zpass",
-                                            "rb-cmask-2c", NULL};
+                                            "rb-cmask-2c", "rb-i8-dst", NULL};
 
 void r500_rb_options_default(r500_rb_options *o)
 {
@@ -123,6 +123,7 @@ void r500_rb_options_default(r500_rb_options *o)
     o->beyond_pitch = R500_RBO_PITCH_DROP;
     o->zpass = R500_RBO_ZPASS_PIPE0;
     o->cmask_2c = R500_RBO_CMASK2_PAIR;
+    o->i8_dst = R500_RBO_I8_STORED;
 }
 
 static int pick(const char *v, const char *const *names)
@@ -145,6 +146,7 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
     static const char *const beyond[] = {"drop", "wrap", NULL};
     static const char *const zpass[] = {"pipe0", "off", NULL};
     static const char *const cmask2[] = {"pair", "direct", NULL};
+    static const char *const i8[] = {"stored", "replicate", NULL};
     const char *const *names = NULL;
     int k = -1;
     if (!name || !value)
@@ -167,6 +169,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         names = zpass;
     else if (strcmp(name, "rb-cmask-2c") == 0)
         names = cmask2;
+    else if (strcmp(name, "rb-i8-dst") == 0)
+        names = i8;
     else
         return ls_diag_set(d, LS_ERR_ARG, NULL, 0, 0, "unknown render backend option '%s'", name);
     if ((k = pick(value, names)) < 0) {
@@ -196,6 +200,8 @@ ls_status r500_rb_options_set(r500_rb_options *o, const char *name, const char *
         o->zpass = (r500_rbo_zpass)k;
     else if (names == cmask2)
         o->cmask_2c = (r500_rbo_cmask2)k;
+    else if (names == i8)
+        o->i8_dst = (r500_rbo_i8)k;
     else
         o->tile_order = (r500_txo_tile_order)k;
     return LS_OK;

@@ -226,6 +226,14 @@ static void write_target(const r500_rb *rb, unsigned t, const float rgba[4], int
             else
                 D[k] = (k == 3 && rb->opt.dst_missing_one) ? 1.0 : 0.0;
         }
+        /* rb-i8-dst replicate: an I8 target's one stored component (C2)
+         * is the destination of every component (r300 pairs its constant
+         * with GREEN, r300_set_blend_color, and keeps DST_ALPHA for A8
+         * targets, r300_create_blend_state: the blender does not tell the
+         * lanes of an I8 pixel apart) */
+        if (s->format == R500_CB_I8 && rb->opt.i8_dst == R500_RBO_I8_REPLICATE)
+            for (unsigned k = 0; k < 4; k++)
+                D[k] = D[2];
         uint32_t areg = (bc & 2u) ? st->reg[R500_RB_RB3D_ABLENDCNTL] : bc;
         for (unsigned k = 0; k < 4; k++) {
             double lo, hi;

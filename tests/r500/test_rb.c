@@ -642,6 +642,35 @@ static void test_two_component_mask(void **st)
             }
 }
 
+/* An I8 target's destination components (assumption rb-i8-dst): r300 stores
+ * A8, L8, I8 and R8 in I8's one byte (C2) and keeps DST_ALPHA for all of them
+ * (r300_create_blend_state). Blending ZERO * src + DST_ALPHA * dst on a stored
+ * 0x80: `stored` reads the missing C3 as 1 (rb-dst-missing alpha-one) and
+ * keeps 0x80; `replicate` reads the byte as alpha too: 0x80 * 128/255. */
+static void test_i8_dst_alpha(void **st)
+{
+    (void)st;
+    for (int rep = 0; rep < 2; rep++) {
+        r500_rb_state s;
+        r500_rb_state_init(&s);
+        set_target(&s, 0, out_fmt(0, SA, SA, SA, SA, 0), R500_CB_I8, 8, 0, 0);
+        s.reg[R500_RB_RB3D_BLENDCNTL] = 1u | 4u | (32u + 0u) << 16 | (32u + 8u) << 24;
+        uint8_t mem[64];
+        memset(mem, 0x80, sizeof mem);
+        r500_rb_memory m = {.color = {mem}, .color_size = {sizeof mem}};
+        r500_rb_options o;
+        r500_rb_options_default(&o);
+        if (rep)
+            assert_int_equal(r500_rb_options_set(&o, "rb-i8-dst", "replicate", NULL), LS_OK);
+        r500_rb rb;
+        ls_diag d;
+        assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, &o, &d), LS_OK);
+        r500_rb_quad q = {.mask = 1, .color = {{{0.3f, 0.3f, 0.3f, 0.3f}}}};
+        r500_rb_quad_write(&rb, &q, NULL);
+        assert_int_equal(mem[0], rep ? 64 : 128); /* 128 * 128 / 255 = 64.25 */
+    }
+}
+
 /* A depth-only draw (a framebuffer without colour buffers): r300 writes
  * US_OUT_FMT_0 = C4_8 BGRA and RB3D_COLOR_CHANNEL_MASK = 0 but leaves
  * RB3D_COLORPITCH0 (and its relocation) as the last colour buffer set it:
@@ -1332,6 +1361,7 @@ int main(void)
         cmocka_unit_test(test_options),     cmocka_unit_test(test_beyond_pitch),
         cmocka_unit_test(test_depth_only_draw),
         cmocka_unit_test(test_two_component_mask),
+        cmocka_unit_test(test_i8_dst_alpha),
         cmocka_unit_test(test_job_units),
         cmocka_unit_test(test_doc_examples), cmocka_unit_test(test_options_documented),
         cmocka_unit_test(test_mesa_corpus), cmocka_unit_test(test_more_registers),
