@@ -178,11 +178,11 @@ typedef struct mesa_exec_zpass {
 typedef struct mesa_exec {
     mesa_exec_draw *draws;
     size_t ndraws;
+    mesa_exec_zpass *zpass;     /* the sample-counter events, in stream order */
+    size_t nzpass;
     mesa_exec_unknown *unknown; /* registers neither table names, by address */
     size_t nunknown;
     mesa_cs cs;                 /* fragment-side snapshots */
-    mesa_exec_zpass *zpass;     /* the sample-counter events */
-    size_t nzpass;
 } mesa_exec;
 
 /* Walk every packet of ib (n dwords) keeping every register's state; relocs
@@ -297,6 +297,19 @@ typedef struct mesa_rb_target {
     uint32_t cbzb_word;
 } mesa_rb_target;
 
+/* Apply e's sample-counter events (mesa_exec_zpass) from *next on whose
+ * before_draw <= draws, in order, to the four pipes' counters: SET loads the
+ * selected pipes' counters; STORE writes each selected pipe's counter, pipe
+ * 0 first, as a 32-bit little-endian word at the byte offset of the
+ * relocation's buffer in bo_mem/bo_size (zb_zpass_addr.txt: a broadcast
+ * store makes every pipe write the same address, "no guarantee which pipe
+ * will write last": here the highest selected pipe's word stays). A store
+ * outside its buffer is skipped (the kernel's checker has bounded it). The
+ * caller adds each draw's counted samples to the pipe that counts them
+ * (option rb-zpass: pipe 0). Returns the words stored. */
+size_t mesa_zpass_apply(const mesa_exec *e, size_t *next, size_t draws, uint32_t counter[4],
+                        uint8_t *const *bo_mem, const size_t *bo_size, size_t nbos);
+
 /* Bind t for draw dr: bo_mem[k] / bo_size[k] are relocation k's buffers
  * (writable; the colour and depth buffers are written in place). Sets
  * t->bound; a register set the back end rejects returns its status. o may
@@ -375,6 +388,8 @@ typedef struct mesa_replay {
     r500_target plain;     /* the fallback store (allocated at the first draw) */
     size_t next;           /* draws before this one have been run (or passed) */
     mesa_replay_options opt;
+    uint32_t zpass[4];     /* the ZB's sample counters per pipe (occlusion queries) */
+    size_t zs, zn;         /* its events: submission zs's, from zn on, are still to apply */
 } mesa_replay;
 
 ls_status mesa_replay_open(const char *dir, const mesa_replay_options *o, mesa_replay *r,
@@ -393,6 +408,10 @@ void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba)
  * relocation), or -1. A harness tells its own draws from r300's blits
  * (texture uploads draw into the texture's buffer) by it. */
 long mesa_replay_cb_handle(const mesa_replay *r, size_t n);
+/* Apply the occlusion-query stores that follow the last draw run in its
+ * submission (mesa_zpass_apply), as the device does at the end of a
+ * submission: before reading the buffer objects back. */
+void mesa_replay_finish(mesa_replay *r);
 void mesa_replay_free(mesa_replay *r);
 
 /* Name of any R5xx 3D register by byte address (the vertex side's, the

@@ -308,10 +308,11 @@ typedef struct r500_rb_stats {
     uint64_t alpha_failed;   /* removed by the alpha test */
     uint64_t stencil_failed; /* removed by the stencil test */
     uint64_t depth_failed;   /* removed by the depth test */
+    uint64_t zpass;          /* passed the alpha, stencil and depth tests: what the ZB's
+                                ZPASS counter counts (occlusion queries), colour written
+                                or not */
     uint64_t discarded;      /* removed by DISCARD_SRC_PIXELS */
     uint64_t pixels_written; /* pixels that reached the colour buffers */
-    uint64_t z_passed;       /* passed stencil and depth (or met neither test): what
-                                the ZB's sample counter counts (ZB_ZPASS_DATA) */
 } r500_rb_stats;
 
 /* One fragment (the form a draw's per-pixel output call hands over). */

@@ -109,32 +109,6 @@ static bool render_hung(ls_status rs, const ls_diag *d)
     return rs == LS_ERR_FAULT && strstr(d->msg, "watchdog: thread ");
 }
 
-/* The ZB's sample counters, one per logical pipe (mesa_exec_zpass). SET
- * loads the selected pipes' counters; STORE writes each selected pipe's
- * counter, pipe 0 first, as a 32-bit little-endian word at the byte offset
- * of the relocated buffer (zb_zpass_addr.txt: a broadcast store makes every
- * pipe write to the same address, "no guarantee which pipe will write
- * last": here the highest selected pipe's word stays). A store outside the
- * buffer is dropped (the kernel's checker has bounded the offset). */
-static void zpass_apply(const mesa_exec_zpass *z, uint32_t cnt[4], mesa_device_bo *bos,
-                        size_t nbos)
-{
-    for (unsigned p = 0; p < 4; p++) {
-        if (!(z->pipes >> p & 1u))
-            continue;
-        if (z->kind == MESA_ZPASS_SET) {
-            cnt[p] = z->value;
-            continue;
-        }
-        if (z->reloc < 0 || (size_t)z->reloc >= nbos || !bos[z->reloc].data ||
-            (uint64_t)z->value + 4 > bos[z->reloc].size)
-            continue;
-        uint8_t *m = bos[z->reloc].data + z->value;
-        for (int b = 0; b < 4; b++)
-            m[b] = (uint8_t)(cnt[p] >> (8 * b));
-    }
-}
-
 static void hang(mesa_submit_result *r, const mesa_exec_draw *dr, const ls_diag *d)
 {
     r->outcome = MESA_SUBMIT_HANG;
@@ -209,16 +183,17 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
         ro.fs_watchdog_stops = true;
         ro.fs_engine = o->fs_engine;
         ro.fs_jit = o->fs_jit;
-        /* sample counters: a submission starts them at 0 (r300 begins a
-         * query again in every command stream it spans: r300_emit_query_start
-         * writes ZB_ZPASS_DATA 0) */
-        uint32_t zcnt[4] = {0, 0, 0, 0};
-        size_t zi = 0;
+        /* the pipes' sample counters, kept across submissions by the shim
+         * (a query may begin in one stream and end in another) */
+        uint32_t zlocal[4] = {0, 0, 0, 0}, *zc = o->zpass_counter ? o->zpass_counter : zlocal;
+        size_t zn = 0;
+        bool ring_stopped = false;
         for (size_t i = 0; i < e.ndraws; i++) {
             const mesa_exec_draw *dr = &e.draws[i];
-            for (; zi < e.nzpass && e.zpass[zi].before_draw <= i; zi++)
-                zpass_apply(&e.zpass[zi], zcnt, bos, nrel < nbos ? nrel : nbos);
+            /* occlusion queries: the ZB_ZPASS writes before this draw */
+            mesa_zpass_apply(&e, &zn, i, zc, mem, msz, nrel);
             if (draw_hung(dr)) {
+                ring_stopped = true;
                 hang(r, dr, &dr->diag);
                 break; /* the ring stops at the hung draw */
             }
@@ -229,27 +204,26 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
             }
             if (!frame)
                 continue; /* no scissor: nothing to draw into */
-            uint64_t zbefore = rt->stats.z_passed;
+            uint64_t zp0 = rt->stats.zpass;
             ls_status rs = mesa_render_bo_draw(&e, i, rt, mem, msz, nrel, &ro, NULL, &ed);
-            /* rb-zpass pipe0: logical pipe 0 counts every sample */
-            if (o->rb.zpass == R500_RBO_ZPASS_PIPE0)
-                zcnt[0] += (uint32_t)(rt->stats.z_passed - zbefore);
+            if (o->rb.zpass == R500_RBO_ZPASS_PIPE0) /* rb-zpass: pipe 0 counts every sample */
+                zc[0] += (uint32_t)(rt->stats.zpass - zp0);
             if (rs == LS_ERR_NOMEM) {
                 *d = ed;
                 st = rs;
+                ring_stopped = true;
                 break;
             }
             if (render_hung(rs, &ed)) {
                 hang(r, dr, &ed);
+                ring_stopped = true;
                 break;
             }
             if (rs != LS_OK && r->draws_stopped++ == 0)
                 r->diag = ed;
         }
-        /* the events after the last draw, unless the ring hung */
-        if (r->outcome != MESA_SUBMIT_HANG && st == LS_OK)
-            for (; zi < e.nzpass; zi++)
-                zpass_apply(&e.zpass[zi], zcnt, bos, nrel < nbos ? nrel : nbos);
+        if (!ring_stopped) /* the writes after the last draw */
+            mesa_zpass_apply(&e, &zn, e.ndraws, zc, mem, msz, nrel);
     }
     free(rt);
     free(mem);

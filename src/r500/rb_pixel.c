@@ -357,8 +357,9 @@ void r500_rb_pixel_write(const r500_rb *rb, const r500_rb_pixel *px, r500_rb_sta
     }
     /* zb_zpass_data.txt: "the number of Z passed pixels"; a pixel the Z and
      * stencil tests keep (or that meets neither test) is one, whether or not
-     * its colour is written (ZERO_OUTPUT_MASK, channel masks) */
-    stats->z_passed++;
+     * its colour is written (ZERO_OUTPUT_MASK, channel masks); Mesa's
+     * r300_query.c sums it as GL's samples passed */
+    stats->zpass++;
     if ((zs >> 27) & 1u) /* ZERO_OUTPUT_MASK: no colour, Z/stencil still update */
         return;
     stats->pixels_written++;

@@ -516,7 +516,7 @@ static void test_device(void **st)
  * (zb_zpass_addr.txt), the pipes being SU_REG_DEST's and FG_ZBREG_DEST's
  * common bits (r300_emit.c r300_emit_query_start/_end). The draw between
  * covers no pixel, so it adds nothing; counting is tests/r500/test_rb.c's
- * z_passed and mesa/piglit-programs' occlusion_query. */
+ * zpass and mesa/piglit-programs' occlusion_query. */
 static void zpass_store(sb *b, uint32_t offset)
 {
     pk0(b, 0x4F5C, offset); /* ZB_ZPASS_ADDR */

@@ -521,7 +521,7 @@ static void test_depth_stencil(void **st)
                 assert_int_equal(cmem[0], pass ? 255 : 0);
                 assert_int_equal(stats.depth_failed, pass ? 0 : 1);
                 /* the sample counter (ZB_ZPASS_DATA) counts the pixel the depth test kept */
-                assert_int_equal(stats.z_passed, pass ? 1 : 0);
+                assert_int_equal(stats.zpass, pass ? 1 : 0);
                 uint32_t word = zmem[0] | zmem[1] << 8 | (uint32_t)zmem[2] << 16 | (uint32_t)zmem[3] << 24;
                 long zgot = zf ? (long)(word >> 8) : (long)(word & 0xffff);
                 assert_int_equal(zgot, pass ? in : stored);
@@ -567,7 +567,7 @@ static void test_depth_stencil(void **st)
                         r500_rb_stats zst = {0};
                         r500_rb_quad_write(&rb, &q, &zst);
                         /* counted by ZB_ZPASS_DATA only when stencil and depth pass */
-                        assert_int_equal(zst.z_passed, outcome == 2 ? 1 : 0);
+                        assert_int_equal(zst.zpass, outcome == 2 ? 1 : 0);
                         /* GL: KEEP ZERO REPLACE INCR DECR INVERT INCR_WRAP DECR_WRAP */
                         unsigned nv;
                         switch (op) {
@@ -703,9 +703,16 @@ static void test_depth_only_draw(void **st)
     assert_int_equal(word >> 8, (uint32_t)floor(0.3 * 16777215.0 + 0.5)); /* 0x4ccccd */
     for (int i = 0; i < 8; i++)
         assert_int_equal(cmem[i], 0xee);
-    /* no colour written, yet the sample counter counts it (zb_zpass_data.txt:
-     * "Z passed pixels"; occlusion queries with colour writes off) */
-    assert_int_equal(stats.z_passed, 1);
+    /* the ZPASS count (occlusion queries) counts it though no colour is
+     * written; a fragment that fails the depth test is not counted */
+    assert_int_equal(stats.zpass, 1);
+    assert_int_equal(stats.pixels_written, 1);
+    s.reg[R500_RB_ZB_ZSTENCILCNTL] = 1; /* LESS: 0.3 is not less than the stored 0.3 */
+    assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_OK);
+    r500_rb_quad_write(&rb, &q, &stats);
+    assert_int_equal(stats.zpass, 1);
+    assert_int_equal(stats.depth_failed, 1);
+    s.reg[R500_RB_ZB_ZSTENCILCNTL] = 7;
     /* no colour relocation at all: the same */
     r500_rb_memory mz = {.depth = zmem, .depth_size = 16};
     assert_int_equal(r500_rb_bind(&rb, &s, &mz, 1, 1, NULL, &d), LS_OK);
