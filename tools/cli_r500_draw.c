@@ -219,6 +219,7 @@ int cli_r500_draw(cli_args *a)
      * store's image when no draw names a colour buffer */
     mesa_replay_frame(&rp, w, h, rgba);
     rc = cli_write_frame(a, out, raw, rgba, w, h);
+    mesa_replay_finish(&rp); /* the query stores after the last draw */
     if (bdir && rc == CLI_OK)
         rc = write_buffers(a, bdir, (unsigned)cs, &rp);
     if (spath && rc == CLI_OK) {

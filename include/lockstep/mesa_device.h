@@ -44,6 +44,9 @@ typedef struct mesa_device_options {
     r500_engine fs_engine;    /* the fragment unit's engine (mesa_render_options.fs_engine, */
     const struct r500_engine_ops *fs_jit; /* .fs_jit); the vertex unit's: exec.pvs.engine, .jit */
     bool execute;             /* false: check only (the shim's capture-only mode) */
+    uint32_t *zpass_counter;  /* the ZB's ZPASS counter, kept across submissions (a
+                                 query may begin in one and end in another); NULL:
+                                 0 at each submission's start */
     /* Model options of the geometry blocks, the texture units and the render
      * backend (docs/assumptions.md; `lockstep mesa exec --model`). */
     r500_raster_options raster;

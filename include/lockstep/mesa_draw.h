@@ -156,9 +156,26 @@ typedef struct mesa_exec_unknown {
     uint32_t count; /* writes */
 } mesa_exec_unknown;
 
+/* An occlusion-query event of the stream, in order among the draws (Mesa
+ * r300_emit.c r300_emit_query_start / rv530_emit_query_end_single_z /
+ * r300_emit_query_end_frag_pipes): ZB_ZPASS_DATA sets the counter of the
+ * samples that pass the Z and stencil tests; ZB_ZPASS_ADDR, followed by a
+ * relocation, stores it at that byte offset of the relocation's buffer. */
+typedef struct mesa_exec_zpass {
+    size_t ib_dword;    /* the register write */
+    size_t before_draw; /* draws of the stream before it */
+    bool store;         /* false: ZB_ZPASS_DATA = value; true: ZB_ZPASS_ADDR */
+    uint32_t value;     /* the value written (ZB_ZPASS_ADDR: the byte offset) */
+    long reloc;         /* store: the relocation (-1: none could be read) */
+    uint32_t pipes;     /* SU_REG_DEST / FG_ZBREG_DEST, whichever was written last
+                           (0xf before either): the pipes the write reaches */
+} mesa_exec_zpass;
+
 typedef struct mesa_exec {
     mesa_exec_draw *draws;
     size_t ndraws;
+    mesa_exec_zpass *zpass;     /* occlusion-query events in stream order */
+    size_t nzpass;
     mesa_exec_unknown *unknown; /* registers neither table names, by address */
     size_t nunknown;
     mesa_cs cs;                 /* fragment-side snapshots */
@@ -276,6 +293,15 @@ typedef struct mesa_rb_target {
     uint32_t cbzb_word;
 } mesa_rb_target;
 
+/* Apply e's occlusion-query events (mesa_exec_zpass) from *next on whose
+ * before_draw <= draws, in order: ZB_ZPASS_DATA sets *counter, ZB_ZPASS_ADDR
+ * stores it (32 bits, little-endian) at its byte offset of the relocation's
+ * buffer in bo_mem/bo_size when the write reaches pipe 0, 0 otherwise (model:
+ * pipe 0 counts every sample, docs/assumptions.md "zpass-pipes"). A store
+ * outside its buffer is skipped. Returns the stores made. */
+size_t mesa_zpass_apply(const mesa_exec *e, size_t *next, size_t draws, uint32_t *counter,
+                        uint8_t *const *bo_mem, const size_t *bo_size, size_t nbos);
+
 /* Bind t for draw dr: bo_mem[k] / bo_size[k] are relocation k's buffers
  * (writable; the colour and depth buffers are written in place). Sets
  * t->bound; a register set the back end rejects returns its status. o may
@@ -354,6 +380,8 @@ typedef struct mesa_replay {
     r500_target plain;     /* the fallback store (allocated at the first draw) */
     size_t next;           /* draws before this one have been run (or passed) */
     mesa_replay_options opt;
+    uint32_t zpass;        /* the ZB's ZPASS counter (occlusion queries) */
+    size_t zs, zn;         /* its events: submission zs's, from zn on, are still to apply */
 } mesa_replay;
 
 ls_status mesa_replay_open(const char *dir, const mesa_replay_options *o, mesa_replay *r,
@@ -372,6 +400,10 @@ void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba)
  * relocation), or -1. A harness tells its own draws from r300's blits
  * (texture uploads draw into the texture's buffer) by it. */
 long mesa_replay_cb_handle(const mesa_replay *r, size_t n);
+/* Apply the occlusion-query stores that follow the last draw run in its
+ * submission (mesa_zpass_apply), as the device does at the end of a
+ * submission: before reading the buffer objects back. */
+void mesa_replay_finish(mesa_replay *r);
 void mesa_replay_free(mesa_replay *r);
 
 /* Name of any R5xx 3D register by byte address (the vertex side's, the

@@ -299,6 +299,9 @@ typedef struct r500_rb_stats {
     uint64_t alpha_failed;   /* removed by the alpha test */
     uint64_t stencil_failed; /* removed by the stencil test */
     uint64_t depth_failed;   /* removed by the depth test */
+    uint64_t zpass;          /* passed the alpha, stencil and depth tests: what the ZB's
+                                ZPASS counter counts (occlusion queries), colour written
+                                or not */
     uint64_t discarded;      /* removed by DISCARD_SRC_PIXELS */
     uint64_t pixels_written; /* pixels that reached the colour buffers */
 } r500_rb_stats;

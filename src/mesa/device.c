@@ -183,9 +183,15 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
         ro.fs_watchdog_stops = true;
         ro.fs_engine = o->fs_engine;
         ro.fs_jit = o->fs_jit;
+        uint32_t zlocal = 0, *zc = o->zpass_counter ? o->zpass_counter : &zlocal;
+        size_t zn = 0;
+        bool ring_stopped = false;
         for (size_t i = 0; i < e.ndraws; i++) {
             const mesa_exec_draw *dr = &e.draws[i];
+            /* occlusion queries: the ZB_ZPASS writes before this draw */
+            mesa_zpass_apply(&e, &zn, i, zc, mem, msz, nrel);
             if (draw_hung(dr)) {
+                ring_stopped = true;
                 hang(r, dr, &dr->diag);
                 break; /* the ring stops at the hung draw */
             }
@@ -196,19 +202,25 @@ static ls_status execute(const uint32_t *ib, size_t n, const mesa_cs_submit *s,
             }
             if (!frame)
                 continue; /* no scissor: nothing to draw into */
+            uint64_t zp0 = rt->stats.zpass;
             ls_status rs = mesa_render_bo_draw(&e, i, rt, mem, msz, nrel, &ro, NULL, &ed);
+            *zc += (uint32_t)(rt->stats.zpass - zp0);
             if (rs == LS_ERR_NOMEM) {
                 *d = ed;
                 st = rs;
+                ring_stopped = true;
                 break;
             }
             if (render_hung(rs, &ed)) {
                 hang(r, dr, &ed);
+                ring_stopped = true;
                 break;
             }
             if (rs != LS_OK && r->draws_stopped++ == 0)
                 r->diag = ed;
         }
+        if (!ring_stopped) /* the writes after the last draw */
+            mesa_zpass_apply(&e, &zn, e.ndraws, zc, mem, msz, nrel);
     }
     free(rt);
     free(mem);

@@ -244,7 +244,24 @@ typedef struct xstate {
     long cb_reloc[4];      /* relocation of RB3D_COLOROFFSETn (-1: none) */
     long zb_reloc;         /* relocation of ZB_DEPTHOFFSET (-1: none) */
     long tx_reloc[16];     /* relocation of TX_OFFSET_n (-1: none) */
+    uint32_t pipe_dest;    /* SU_REG_DEST / FG_ZBREG_DEST, the last written (0xf: all) */
 } xstate;
+
+/* ZB_ZPASS_DATA / ZB_ZPASS_ADDR (r300_reg.h 0x4f58 / 0x4f5c) as events among
+ * the draws (mesa_exec_zpass); SU_REG_DEST (0x42c8) and RV530's FG_ZBREG_DEST
+ * (0x4be8) select the pipes they reach. */
+static ls_status note_zpass(xstate *x, size_t dword, bool store, uint32_t value, long reloc)
+{
+    mesa_exec *e = x->out;
+    mesa_exec_zpass *z = realloc(e->zpass, (e->nzpass + 1) * sizeof *z);
+    if (!z)
+        return LS_ERR_NOMEM;
+    e->zpass = z;
+    z[e->nzpass++] = (mesa_exec_zpass){.ib_dword = dword, .before_draw = e->ndraws,
+                                       .store = store, .value = value, .reloc = reloc,
+                                       .pipes = x->pipe_dest};
+    return LS_OK;
+}
 
 static bool known_reg(uint32_t addr)
 {
@@ -276,6 +293,8 @@ static ls_status write_reg(xstate *x, uint32_t addr, uint32_t val)
     if (idx >= MESA_CS_NREGS)
         return note_unknown(x->out, addr);
     x->reg[idx] = val;
+    if (addr == 0x42c8u || addr == 0x4be8u) /* SU_REG_DEST, FG_ZBREG_DEST */
+        x->pipe_dest = val;
     bool raster = r500_raster_state_write(&x->raster, addr, val);
     if (!raster && !known_reg(addr)) {
         ls_status st = note_unknown(x->out, addr);
@@ -684,6 +703,7 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
     for (int t = 0; t < 4; t++)
         x->cb_reloc[t] = -1;
     x->zb_reloc = -1;
+    x->pipe_dest = 0xfu;
     for (int t = 0; t < 16; t++)
         x->tx_reloc[t] = -1;
     r500_raster_state_init(&x->raster, o->raster_width, o->raster_height);
@@ -697,8 +717,12 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
             size_t cnt = ((h >> 16) & 0x3fffu) + 1;
             uint32_t base = (h & 0x1fffu) * 4;
             bool one = (h >> 15) & 1u;
-            for (size_t k = 0; k < cnt && st == LS_OK; k++)
-                st = write_reg(x, one ? base : base + 4 * (uint32_t)k, ib[i + 1 + k]);
+            for (size_t k = 0; k < cnt && st == LS_OK; k++) {
+                uint32_t a = one ? base : base + 4 * (uint32_t)k;
+                st = write_reg(x, a, ib[i + 1 + k]);
+                if (!st && a == 0x4f58u) /* ZB_ZPASS_DATA */
+                    st = note_zpass(x, i, false, ib[i + 1 + k], -1);
+            }
             x->last_reg = one ? base : base + 4 * (uint32_t)(cnt - 1);
             i += 1 + cnt;
         } else if (type == 1) {
@@ -774,8 +798,12 @@ ls_status mesa_exec_stream(const char *name, const uint32_t *ib, size_t n,
                 /* r300_emit_textures_state likewise: OUT_CS_REG(TX_OFFSET_n,
                  * tile config) then OUT_CS_RELOC(texture) (r300.c adds the
                  * buffer's offset to TX_OFFSET_0..15, 0x4540..0x457c). */
-                if ((a >= 0x4e28u && a <= 0x4e34u) || a == 0x4f20u ||
-                    (a >= 0x4540u && a <= 0x457cu)) {
+                if (a == 0x4f5cu) { /* ZB_ZPASS_ADDR: r300_emit_query_end* */
+                    char msg[160];
+                    long rl = read_reloc(ib, n, i, nrelocs_dw, msg, sizeof msg);
+                    st = note_zpass(x, i, true, x->reg[a / 4], rl);
+                } else if ((a >= 0x4e28u && a <= 0x4e34u) || a == 0x4f20u ||
+                           (a >= 0x4540u && a <= 0x457cu)) {
                     char msg[160];
                     long rl = read_reloc(ib, n, i, nrelocs_dw, msg, sizeof msg);
                     if (a == 0x4f20u)
@@ -810,6 +838,7 @@ void mesa_exec_free(mesa_exec *e)
     for (size_t k = 0; k < e->ndraws; k++)
         free(e->draws[k].verts);
     free(e->draws);
+    free(e->zpass);
     free(e->unknown);
     mesa_cs_free(&e->cs);
     memset(e, 0, sizeof *e);

@@ -64,6 +64,28 @@ ls_status mesa_rb_bind_draw(mesa_rb_target *t, const mesa_exec_draw *dr, uint8_t
     return st;
 }
 
+size_t mesa_zpass_apply(const mesa_exec *e, size_t *next, size_t draws, uint32_t *counter,
+                        uint8_t *const *bo_mem, const size_t *bo_size, size_t nbos)
+{
+    size_t stores = 0;
+    for (; *next < e->nzpass && e->zpass[*next].before_draw <= draws; ++*next) {
+        const mesa_exec_zpass *z = &e->zpass[*next];
+        if (!z->store) {
+            *counter = z->value;
+            continue;
+        }
+        if (z->reloc < 0 || (size_t)z->reloc >= nbos || !bo_mem[z->reloc] ||
+            bo_size[z->reloc] < 4 || z->value > bo_size[z->reloc] - 4)
+            continue;
+        uint32_t v = (z->pipes & 1u) ? *counter : 0;
+        uint8_t *p = bo_mem[z->reloc] + z->value;
+        for (int b = 0; b < 4; b++)
+            p[b] = (uint8_t)(v >> (8 * b));
+        stores++;
+    }
+    return stores;
+}
+
 void mesa_rb_out(void *ctx, const r500_fragment *f)
 {
     mesa_rb_target *t = ctx;

@@ -198,18 +198,34 @@ ls_status mesa_replay_draw(mesa_replay *r, size_t n, const mesa_render_options *
      * are merged against the capture just before */
     size_t from = r->cur ? r->cur - 1 : 0;
     for (size_t i = from; i <= s; i++) {
+        if (i != r->zs) { /* leaving submission zs: its last query stores, its buffers active */
+            mesa_replay_finish(r);
+            r->zs = i;
+            r->zn = 0;
+        }
         ls_status rc = activate(r, i, d);
         if (rc != LS_OK)
             return rc;
     }
     r->next = n + 1;
+    /* occlusion queries: the ZB_ZPASS writes before this draw (as the device) */
+    mesa_zpass_apply(&r->all.ex[s], &r->zn, k, &r->zpass, r->bo_mem, r->bo_size, r->nrel);
+    uint64_t zp0 = r->rt.stats.zpass;
     ls_status rc = mesa_render_bo_draw(&r->all.ex[s], k, &r->rt, r->bo_mem, r->bo_size, r->nrel,
                                        ro, st, d);
+    r->zpass += (uint32_t)(r->rt.stats.zpass - zp0);
     if (r->rt.bound && r->rt.rb.width == ro->width && r->rt.rb.height == ro->height) {
         r->any_cb = true;
         r->frame = r->rt.rb;
     }
     return rc;
+}
+
+void mesa_replay_finish(mesa_replay *r)
+{
+    if (r->cur && r->zs < r->all.nex)
+        mesa_zpass_apply(&r->all.ex[r->zs], &r->zn, r->all.ex[r->zs].ndraws, &r->zpass, r->bo_mem,
+                         r->bo_size, r->nrel);
 }
 
 void mesa_replay_frame(const mesa_replay *r, int width, int height, float *rgba)

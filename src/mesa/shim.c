@@ -103,6 +103,10 @@ static bool exec_mode;            /* LOCKSTEP_SHIM_MODE=exec */
 static uint64_t watchdog;         /* LOCKSTEP_SHIM_WATCHDOG, 0 = the library's default */
 static r500_engine shim_engine;   /* LOCKSTEP_SHIM_ENGINE (default auto) */
 static mesa_device_options model_opts; /* LOCKSTEP_SHIM_MODEL: .raster, .tx, .rb */
+static uint32_t zpass_counter;    /* the ZB's ZPASS counter across submissions */
+/* One ring: submissions execute one at a time, in the order they take it
+ * (the ZPASS counter and the buffers they share) */
+static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
 #ifdef LOCKSTEP_HAVE_JIT
 /* The process's JIT engines (compile caches shared by every submission; made
  * in init, kept until the process ends: compiled code may run until then). */
@@ -666,7 +670,9 @@ static int radeon_info(struct drm_radeon_info *in)
     say("RADEON_INFO request 0x%02x", in->request);
     switch (in->request) {
     case RADEON_INFO_DEVICE_ID: *v = pci_id; return 0;
-    case RADEON_INFO_NUM_GB_PIPES: *v = (pci_id == 0x7240 || pci_id == 0x7100) ? 8 : pci_id == 0x71C2 ? 2 : 1; return 0;
+    /* the kernel's r420_pipes_init reads ((GB_PIPE_SELECT >> 12) & 3) + 1: at
+     * most 4 (r300_emit_query_end_frag_pipes aborts on more) */
+    case RADEON_INFO_NUM_GB_PIPES: *v = (pci_id == 0x7240 || pci_id == 0x7100) ? 4 : pci_id == 0x71C2 ? 2 : 1; return 0;
     case RADEON_INFO_NUM_Z_PIPES: *v = 1; return 0;
     case RADEON_INFO_ACCEL_WORKING2: *v = 1; return 0;
     case 0x10: /* MAX_PIPES */ *v = 1; return 0;
@@ -742,6 +748,7 @@ static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const u
         o.exec.pvs.watchdog = watchdog;
         o.fs_watchdog = watchdog;
     }
+    o.zpass_counter = &zpass_counter;
     o.raster = model_opts.raster;
     o.tx = model_opts.tx;
     o.rb = model_opts.rb;
@@ -771,7 +778,9 @@ static int device_submit(unsigned n, const uint32_t *ib, uint32_t ib_dw, const u
     mesa_cs_submit sub = {ib, ib_dw, rel, rel_dw, flags, flags_dw, NULL, 0};
     mesa_submit_result r;
     ls_diag d;
+    pthread_mutex_lock(&ring_lock);
     ls_status st = mesa_device_submit(&sub, db, nrel, &o, &r, &d);
+    pthread_mutex_unlock(&ring_lock);
     for (size_t k = 0; k < nrel; k++)
         if (db[k].size)
             munmap(db[k].data, (size_t)db[k].size);

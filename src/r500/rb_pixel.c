@@ -347,6 +347,9 @@ void r500_rb_pixel_write(const r500_rb *rb, const r500_rb_pixel *px, r500_rb_sta
         if (!pass)
             return;
     }
+    /* the ZB's pass counter (ZB_ZPASS_DATA/ADDR; Mesa r300_query.c counts
+     * samples with it): every fragment past the Z and stencil tests */
+    stats->zpass++;
     if ((zs >> 27) & 1u) /* ZERO_OUTPUT_MASK: no colour, Z/stencil still update */
         return;
     stats->pixels_written++;

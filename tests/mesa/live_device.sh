@@ -218,7 +218,8 @@ else
   P=./usr/lib/x86_64-linux-gnu/piglit
   dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$pr" "$P/bin/shader_runner" \
     "$P/lib/libpiglitutil_gl.so.0" "$P/lib/libpiglitutil.so.0" \
-    "$P/bin/fbo-missing-attachment-clear" "$P/bin/fbo-sys-sub-blit" \
+    "$P/bin/fbo-missing-attachment-clear" "$P/bin/fbo-sys-sub-blit" "$P/bin/occlusion_query" \
+    "$P/bin/occlusion-query-discard" \
     "$P/tests/spec/glsl-1.10/execution/glsl-fs-if-nested-loop.shader_test" 2>/dev/null ||
     bad "extracting shader_runner from $deb"
   P=$pr/usr/lib/x86_64-linux-gnu/piglit
@@ -274,6 +275,19 @@ EOT
   run env LD_LIBRARY_PATH="$P/lib" PIGLIT_PLATFORM=gbm "$L" mesa exec -- "$P/bin/fbo-sys-sub-blit" -auto
   has 'PIGLIT: {"result": "pass" }' "fbo-sys-sub-blit (CBZB clears of the 10-bit window)"
   echo "the 10-bit GBM window: clear160 and fbo-sys-sub-blit pass"
+  # occlusion queries: ZB_ZPASS_DATA resets the pass counter, ZB_ZPASS_ADDR
+  # stores it into the query buffer (render_rb.c mesa_zpass_apply); piglit
+  # checks the counts of drawn, occluded and discarded fragments
+  for t in occlusion_query occlusion-query-discard; do
+    run env LD_LIBRARY_PATH="$P/lib" "$L" mesa exec -- "$P/bin/$t" -auto -fbo
+    has 'PIGLIT: {"result": "pass" }' "$t (occlusion query counts)"
+  done
+  echo "occlusion_query, occlusion-query-discard: pass"
+  # and r500 draw stores the same query results into the same buffers
+  run env LD_LIBRARY_PATH="$P/lib" "$L" mesa exec --capture "$work/oq" -- "$P/bin/occlusion_query" -auto -fbo
+  same_as_draw "$work/oq" "occlusion_query"
+  echo "occlusion_query: $ncmp buffer objects identical to r500 draw's"
+  rm -rf "$work/oq"
   # a depth-only framebuffer (no colour attachment: r300 emits no
   # RB3D_COLOROFFSET relocation and channel mask 0) binds its depth buffer and
   # writes depth (src/mesa/render_rb.c): piglit's fbo-missing-attachment-clear

@@ -613,6 +613,16 @@ static void test_depth_only_draw(void **st)
     assert_int_equal(word >> 8, (uint32_t)floor(0.3 * 16777215.0 + 0.5)); /* 0x4ccccd */
     for (int i = 0; i < 8; i++)
         assert_int_equal(cmem[i], 0xee);
+    /* the ZPASS count (occlusion queries) counts it though no colour is
+     * written; a fragment that fails the depth test is not counted */
+    assert_int_equal(stats.zpass, 1);
+    assert_int_equal(stats.pixels_written, 1);
+    s.reg[R500_RB_ZB_ZSTENCILCNTL] = 1; /* LESS: 0.3 is not less than the stored 0.3 */
+    assert_int_equal(r500_rb_bind(&rb, &s, &m, 1, 1, NULL, &d), LS_OK);
+    r500_rb_quad_write(&rb, &q, &stats);
+    assert_int_equal(stats.zpass, 1);
+    assert_int_equal(stats.depth_failed, 1);
+    s.reg[R500_RB_ZB_ZSTENCILCNTL] = 7;
     /* no colour relocation at all: the same */
     r500_rb_memory mz = {.depth = zmem, .depth_size = 16};
     assert_int_equal(r500_rb_bind(&rb, &s, &mz, 1, 1, NULL, &d), LS_OK);
