@@ -1,6 +1,7 @@
 /* Fuzz target: the kernel's R5xx command-stream checker (mesa_cs_check) and
  * the live device's submission path (mesa_device_submit: check, then
  * execute) over fuzzed streams, relocations, flags and buffer sizes.
+ * It also reads the input as a LOCKSTEP_SHIM_MODEL list of model options.
  * Properties beyond "no crash, no leak, no UB": the checker is a fixed point
  * of its own rewrite (an accepted stream, rewritten as the kernel rewrites
  * it, is accepted again and rewritten to itself), and a refusal always names
@@ -17,6 +18,18 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* the input as text: a LOCKSTEP_SHIM_MODEL list (mesa_device_model_list),
+     * which may fail but never crash */
+    char *txt = malloc(size + 1);
+    if (txt) {
+        memcpy(txt, data, size);
+        txt[size] = 0;
+        mesa_device_options mo;
+        mesa_device_options_default(&mo);
+        ls_diag md;
+        (void)mesa_device_model_list(&mo, txt, &md);
+        free(txt);
+    }
     /* layout: 1 byte options, 1 byte relocation count (0..8), 1 byte flags
      * dwords (0..3), then flags, relocation sizes (4 bytes each, KiB), the
      * IB (the rest, dwords) */
