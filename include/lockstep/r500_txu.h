@@ -184,6 +184,9 @@ typedef struct r500_tx_options {
     bool missing_w_one;             /* "tx-missing": absent W reads 1 (else 0) */
     bool mip_half_up;               /* "tx-mip-round": nearest mip of lambda = k + 1/2 is
                                        k + 1 (half-up) instead of GL's k */
+    bool cube_quad_face;            /* "tx-cube-lod": a cube quad's LOD from the lanes
+                                       projected on each lane's own face (quad-face)
+                                       instead of each lane's own face (lane-face) */
 } r500_tx_options;
 
 /* A source of texels other than texture memory (e.g. the float RGBA images

@@ -566,10 +566,14 @@ static ls_status run_draw(xstate *x, const char *name, const uint32_t *ib, size_
             for (size_t k = 0; k < nv; k++)
                 idx[k] = i32 ? rd32(p + 4 * k) : rd16(p + 2 * k);
         }
-        /* R500 VAP_INDEX_OFFSET is added (model option "vf-index-offset":
-         * signed 32-bit add) and the sum clamped to VAP_VF_MIN/MAX_VTX_INDX
-         * ("vf-index-clamp"). */
-        int32_t bias = (int32_t)R(x, VAP_INDEX_OFFSET);
+        /* R500 VAP_INDEX_OFFSET is added (model option "vf-index-offset")
+         * and the sum clamped to VAP_VF_MIN/MAX_VTX_INDX ("vf-index-clamp").
+         * The offset is 25 bits, two's complement: r300 writes
+         * (bias & 0xFFFFFF) | (bias < 0 ? 1 << 24 : 0) (r300_render.c
+         * r500_emit_index_bias), so bit 24 is the sign and bits 31:25 are
+         * not part of it. */
+        uint32_t off = R(x, VAP_INDEX_OFFSET) & 0x1ffffffu;
+        int32_t bias = (off & 0x1000000u) ? (int32_t)off - 0x2000000 : (int32_t)off;
         uint32_t mn = R(x, VAP_VF_MIN_VTX_INDX), mx = R(x, VAP_VF_MAX_VTX_INDX);
         bool clamp = mx != 0 || mn != 0;
         for (size_t k = 0; k < nv; k++) {

@@ -114,7 +114,8 @@ static uint32_t fld(uint32_t word, r500_tx_field f)
 
 const char *const r500_tx_option_names[] = {"tx-tile-order", "tx-y8x24", "tx-dxt-interp",
                                             "tx-aniso", "tx-lod-rho", "tx-weight-bits",
-                                            "tx-shadow", "tx-missing", "tx-mip-round", NULL};
+                                            "tx-shadow", "tx-missing", "tx-mip-round",
+                                            "tx-cube-lod", NULL};
 
 void r500_tx_options_default(r500_tx_options *o)
 {
@@ -141,7 +142,7 @@ ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *
                               ls_diag *d)
 {
     /* each option named by a value (its index: the enum's value) */
-    enum { TILE, Y8X24, DXT, ANISO, RHO, SHADOW, MISSING, MIP_ROUND, NAMED };
+    enum { TILE, Y8X24, DXT, ANISO, RHO, SHADOW, MISSING, MIP_ROUND, CUBE_LOD, NAMED };
     static const struct {
         const char *name;
         const char *const values[6]; /* NULL-terminated */
@@ -154,6 +155,7 @@ ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *
         [SHADOW] = {"tx-shadow", {"none", "less", "lequal", "greater", "gequal"}},
         [MISSING] = {"tx-missing", {"0001", "0000"}},
         [MIP_ROUND] = {"tx-mip-round", {"gl", "half-up"}},
+        [CUBE_LOD] = {"tx-cube-lod", {"lane-face", "quad-face"}},
     };
     int k = -1, i = 0;
     while (i < NAMED && strcmp(name, named[i].name) != 0)
@@ -169,6 +171,7 @@ ls_status r500_tx_options_set(r500_tx_options *o, const char *name, const char *
         case SHADOW: o->shadow = (r500_txo_shadow)k; break;
         case MISSING: o->missing_w_one = k == 0; break;
         case MIP_ROUND: o->mip_half_up = k == 1; break;
+        case CUBE_LOD: o->cube_quad_face = k == 1; break;
         default: break;
         }
     } else if (strcmp(name, "tx-weight-bits") == 0) {
@@ -581,7 +584,8 @@ void r500_txu_texel(const r500_txu *t, int level, int layer, int x, int y, float
 
 /* TX_BORDER_COLOR: "Format is the same as the texture being bordered"
  * (tx_border_color.txt); formats wider than 32 bits and DXT read it as
- * W8Z8Y8X8 (docs/assumptions.md "tx-border"). */
+ * W8Z8Y8X8, signed components (SIGNED_COMPk) as 8-bit snorm
+ * (docs/assumptions.md "tx-border"). */
 static void border_color(const r500_txu *t, float rgba[4])
 {
     const fmt_info *f = find_format(t->format);
@@ -599,8 +603,13 @@ static void border_color(const r500_txu *t, float rgba[4])
         c[0] = unorm(v >> 8, 24);
         c[1] = unorm(v & 0xffu, 8);
     } else {
-        for (int k = 0; k < 4; k++)
-            c[k] = unorm((v >> (8 * k)) & 0xffu, 8);
+        /* 8 bits a component; SIGNED_COMPk makes component k snorm: r300
+         * packs R8G8B8A8_SNORM for signed 16-bit RGB(A) and RGTC2/LATC2
+         * (r300_state.c r300_get_border_color) */
+        for (int k = 0; k < 4; k++) {
+            uint32_t b = (v >> (8 * k)) & 0xffu;
+            c[k] = (t->fmt1 >> (5 + k)) & 1u ? snorm(b, 8) : unorm(b, 8);
+        }
     }
     swizzle(t, c, rgba);
 }
@@ -1003,29 +1012,39 @@ static void sample_level(const r500_txu *t, int l, bool linear, const lane_coord
 
 /* GL's cube face selection (major axis, then sc, tc); faces in memory in
  * the order +X, -X, +Y, -Y, +Z, -Z (Mesa: layer i of a PIPE_TEXTURE_CUBE). */
-static void cube_face(double x, double y, double z, double *s, double *t, int *face)
+static int cube_major(double x, double y, double z)
 {
-    double ax = fabs(x), ay = fabs(y), az = fabs(z), sc, tc, ma;
-    if (ax >= ay && ax >= az) {
-        *face = x >= 0 ? 0 : 1;
-        sc = x >= 0 ? -z : z;
-        tc = -y;
-        ma = ax;
-    } else if (ay >= az) {
-        *face = y >= 0 ? 2 : 3;
-        sc = x;
-        tc = y >= 0 ? z : -z;
-        ma = ay;
-    } else {
-        *face = z >= 0 ? 4 : 5;
-        sc = z >= 0 ? x : -x;
-        tc = -y;
-        ma = az;
+    double ax = fabs(x), ay = fabs(y), az = fabs(z);
+    if (ax >= ay && ax >= az)
+        return x >= 0 ? 0 : 1;
+    if (ay >= az)
+        return y >= 0 ? 2 : 3;
+    return z >= 0 ? 4 : 5;
+}
+
+/* (s, t) of direction (x, y, z) on `face` (GL's table, ma = |the face's
+ * axis component|), whether or not that axis is the major one. */
+static void cube_on_face(double x, double y, double z, int face, double *s, double *t)
+{
+    double sc, tc, ma;
+    switch (face) {
+    case 0: sc = -z, tc = -y, ma = fabs(x); break;
+    case 1: sc = z, tc = -y, ma = fabs(x); break;
+    case 2: sc = x, tc = z, ma = fabs(y); break;
+    case 3: sc = x, tc = -z, ma = fabs(y); break;
+    case 4: sc = x, tc = -y, ma = fabs(z); break;
+    default: sc = -x, tc = -y, ma = fabs(z); break;
     }
     if (!(ma > 0))
         ma = 1;
     *s = (sc / ma + 1) * 0.5;
     *t = (tc / ma + 1) * 0.5;
+}
+
+static void cube_face(double x, double y, double z, double *s, double *t, int *face)
+{
+    *face = cube_major(x, y, z);
+    cube_on_face(x, y, z, *face, s, t);
 }
 
 static double rho_of(const r500_txu *t, const double a[3], const double b[3])
@@ -1106,6 +1125,7 @@ ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag
     unsigned n = rq->n > R500_TEX_MAX_LANES ? R500_TEX_MAX_LANES : rq->n;
     bool proj = fld(t->fmt0, R500_TXF_PROJECTED) != 0;
     lane_coord c[R500_TEX_MAX_LANES];
+    double dir[R500_TEX_MAX_LANES][3]; /* cube maps: each lane's direction */
     /* LOD_BIAS: s4.5 (tx_filter1.txt), added before the clamp */
     uint32_t lb = fld(t->f1, R500_TXF_LOD_BIAS);
     double bias = (double)((lb & 0x200u) ? (int)lb - 1024 : (int)lb) / 32.0;
@@ -1123,7 +1143,10 @@ ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag
         if (t->type == 2) {
             double fs, ft;
             int face;
-            cube_face(finite0(s), finite0(tt), finite0(r), &fs, &ft, &face);
+            dir[l][0] = finite0(s);
+            dir[l][1] = finite0(tt);
+            dir[l][2] = finite0(r);
+            cube_face(dir[l][0], dir[l][1], dir[l][2], &fs, &ft, &face);
             s = fs;
             tt = ft;
             c[l].layer = face;
@@ -1160,6 +1183,21 @@ ls_status r500_txu_sample(const r500_txu *t, const r500_tex_request *rq, ls_diag
                          bl = qd[2] < n ? qd[2] : l;
                 dx[0] = c[tr].u - c[tl].u, dx[1] = c[tr].v - c[tl].v, dx[2] = c[tr].w - c[tl].w;
                 dy[0] = c[bl].u - c[tl].u, dy[1] = c[bl].v - c[tl].v, dy[2] = c[bl].w - c[tl].w;
+                if (t->type == 2 && t->opt.cube_quad_face) {
+                    /* tx-cube-lod = quad-face: the three lanes projected on
+                     * this lane's face, so a quad across a cube edge keeps
+                     * one face's coordinates (docs/assumptions.md) */
+                    double st[3][2];
+                    const unsigned q3[3] = {tl, tr, bl};
+                    for (int k = 0; k < 3; k++) {
+                        cube_on_face(dir[q3[k]][0], dir[q3[k]][1], dir[q3[k]][2], c[l].layer,
+                                     &st[k][0], &st[k][1]);
+                        st[k][0] *= rq->unscaled ? 1.0 : t->w;
+                        st[k][1] *= rq->unscaled ? 1.0 : t->h;
+                    }
+                    dx[0] = st[1][0] - st[0][0], dx[1] = st[1][1] - st[0][1];
+                    dy[0] = st[2][0] - st[0][0], dy[1] = st[2][1] - st[0][1];
+                }
                 have_d = true;
             }
             double rho = have_d ? rho_of(t, dx, dy) : 0.0;

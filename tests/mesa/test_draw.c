@@ -320,6 +320,32 @@ static void test_indices(void **state)
     assert_true(e.draws[0].verts[0].v[0][0] == pos[2][0]);
     assert_true(e.draws[0].verts[1].v[0][0] == pos[5][0]);
     mesa_exec_free(&e);
+    /* r300's own encoding of a negative bias: 24 bits of magnitude's two's
+     * complement and the sign in bit 24 (r500_emit_index_bias), -3 here;
+     * read as a 32-bit number it would be +33554429. */
+    sb b2 = {0};
+    idx_setup(&b2, mem, pos, 8);
+    reg(&b2, 0x208C, (0xfffffffdu & 0xffffffu) | (1u << 24));
+    pkt3(&b2, 0x36, 2);
+    put(&b2, 1u | (1u << 4) | (2u << 16));
+    put(&b2, 7u | (3u << 16));
+    e = run(&b2, &bo, 1);
+    assert_int_equal(e.draws[0].status, LS_OK);
+    assert_true(e.draws[0].verts[0].v[0][0] == pos[4][0]);
+    assert_true(e.draws[0].verts[1].v[0][0] == pos[0][0]);
+    mesa_exec_free(&e);
+    /* Bits 31:25 are not part of the offset: +2 with bit 25 set is +2. */
+    sb b3 = {0};
+    idx_setup(&b3, mem, pos, 8);
+    reg(&b3, 0x208C, 0x02000002u);
+    pkt3(&b3, 0x36, 2);
+    put(&b3, 1u | (1u << 4) | (2u << 16));
+    put(&b3, 1u | (3u << 16));
+    e = run(&b3, &bo, 1);
+    assert_int_equal(e.draws[0].status, LS_OK);
+    assert_true(e.draws[0].verts[0].v[0][0] == pos[3][0]);
+    assert_true(e.draws[0].verts[1].v[0][0] == pos[5][0]);
+    mesa_exec_free(&e);
 }
 
 /* 3D_DRAW_IMMD_2: VAP_VTX_SIZE dwords per vertex, streams in order with

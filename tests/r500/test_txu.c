@@ -817,6 +817,100 @@ static void test_cube(void **state)
     free(mem);
 }
 
+/* tx-cube-lod: a 2x2 quad on +Z whose right lanes cross into +X. Levels laid
+ * out by r300's rule (r300_texture_desc.c r300_setup_miptree: level after
+ * level, six faces a level, pitch align(w, 8) for linear RGBA8, POT rows);
+ * texel byte 0 = 10 level + face + 1. On +Z the quad steps 1/4 face a pixel
+ * (4 texels of the 16-texel level 0: lambda 2). lane-face takes the +X lane's
+ * own face coordinates into the derivative (lambda 3.6: level 4);
+ * quad-face projects the lanes on lane 0's face (+Z): level 2. */
+static void test_cube_quad_lod(void **state)
+{
+    (void)state;
+    const unsigned w = 16, levels = 5;
+    size_t off[5], layer[5], total = 0;
+    for (unsigned l = 0; l < levels; l++) {
+        unsigned lw = w >> l, ph = lw; /* square POT: rows = width */
+        layer[l] = (size_t)((lw + 7) / 8 * 8) * 4 * ph;
+        off[l] = total;
+        total += 6 * layer[l];
+    }
+    uint8_t *mem = calloc(1, total);
+    for (unsigned l = 0; l < levels; l++)
+        for (unsigned f = 0; f < 6; f++)
+            for (size_t i = 0; i < layer[l]; i += 4)
+                mem[off[l] + f * layer[l] + i] = (uint8_t)(10 * l + f + 1);
+    r500_tx_state s;
+    base_state(&s, 3, 12);
+    set_size(&s, 3, w, w);
+    r500_tx_set(&s, 3, R500_TXF_TEX_COORD_TYPE, 2);
+    r500_tx_set(&s, 3, R500_TXF_NUM_LEVELS, levels - 1);
+    r500_tx_set(&s, 3, R500_TXF_MIP_FILTER, 1);
+    static const float dir[4][3] = {{.6f, -.2f, 1}, {1.1f, -.2f, 1}, {.6f, .3f, 1}, {1.1f, .3f, 1}};
+    static const uint8_t quad[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}};
+    static float coord[4][64], out[4][64];
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 3; k++)
+            coord[k][i] = dir[i][k];
+    r500_tex_request rq = {.n = 4, .mask = 15, .quad = quad, .lod_mode = R500_TEX_LOD_IMPLICIT,
+                           .coord = coord, .out = out};
+    r500_tx_options o;
+    r500_tx_options_default(&o);
+    r500_txu t;
+    ls_diag d;
+    assert_int_equal(r500_txu_bind(&t, &s, 3, mem, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(out[0][0] == (float)(45 / 255.0)); /* level 4, +Z */
+    assert_true(out[0][2] == (float)(45 / 255.0));
+    assert_int_equal(r500_tx_options_set(&o, "tx-cube-lod", "quad-face", &d), LS_OK);
+    assert_int_equal(r500_txu_bind(&t, &s, 3, mem, total, &o, &d), LS_OK);
+    assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+    assert_true(out[0][0] == (float)(25 / 255.0)); /* level 2, +Z */
+    assert_true(out[0][2] == (float)(25 / 255.0));
+    assert_int_equal(r500_tx_options_set(&o, "tx-cube-lod", "both", &d), LS_ERR_ARG);
+    free(mem);
+}
+
+/* TX_BORDER_COLOR of a signed 64-bit format: r300 packs the colour as
+ * R8G8B8A8_SNORM (r300_state.c r300_get_border_color, 16-bit channels, 3-4
+ * of them), so each byte is int8 / 127 (-128 clamps to -1) where
+ * SIGNED_COMPk is set, byte / 255 where it is not. */
+static void test_border_signed(void **state)
+{
+    (void)state;
+    uint8_t mem[4 * 4 * 8] = {0};
+    static const uint8_t bytes[4] = {0x40, 0xc0, 0x7f, 0x80};
+    r500_tx_state s;
+    base_state(&s, 5, R500_TXFMT_W16Z16Y16X16);
+    set_size(&s, 5, 4, 4);
+    r500_tx_set(&s, 5, R500_TXF_CLAMP_S, 6);
+    s.reg[R500_TXR_BORDER_COLOR][5] =
+        bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+    static float coord[4][64], out[4][64], lod[64];
+    coord[0][0] = -0.5f;
+    coord[1][0] = 0.5f;
+    r500_tex_request rq = {.n = 1, .mask = 1, .lod_mode = R500_TEX_LOD_EXPLICIT, .lod = lod,
+                           .coord = coord, .out = out};
+    for (unsigned signs = 0; signs < 16; signs += 5) { /* none, X+Z, Y+W, all */
+        r500_tx_set(&s, 5, R500_TXF_SIGNED_COMP0, signs & 1);
+        r500_tx_set(&s, 5, R500_TXF_SIGNED_COMP1, signs >> 1 & 1);
+        r500_tx_set(&s, 5, R500_TXF_SIGNED_COMP2, signs >> 2 & 1);
+        r500_tx_set(&s, 5, R500_TXF_SIGNED_COMP3, signs >> 3 & 1);
+        r500_txu t;
+        ls_diag d;
+        assert_int_equal(r500_txu_bind(&t, &s, 5, mem, sizeof mem, NULL, &d), LS_OK);
+        assert_int_equal(r500_txu_sample(&t, &rq, &d), LS_OK);
+        for (int k = 0; k < 4; k++) {
+            double e = bytes[k] / 255.0;
+            if (signs >> k & 1) {
+                int v = bytes[k] >= 128 ? bytes[k] - 256 : bytes[k];
+                e = v < -127 ? -1.0 : v / 127.0;
+            }
+            assert_true(fabs(out[k][0] - e) < 1e-6);
+        }
+    }
+}
+
 /* 3D: 4x4x4 RGBA8, slice z holds 40 z; nearest picks the slice, VOL_FILTER
  * linear halfway between slice centres averages; PROJECTED divides by Q */
 static void test_volume_projected(void **state)
@@ -1138,6 +1232,8 @@ int main(void)
         cmocka_unit_test(test_sampling_model),
         cmocka_unit_test(test_quad_lod),
         cmocka_unit_test(test_cube),
+        cmocka_unit_test(test_cube_quad_lod),
+        cmocka_unit_test(test_border_signed),
         cmocka_unit_test(test_volume_projected),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_hostile),
