@@ -239,12 +239,19 @@ void mesa_runner_expect_free(mesa_runner_expect *e)
  * of that growth, the product of the copies every repetition makes times the
  * length; expressions over 10^6 are refused (what Mesa CI writes is a name
  * with a '.*' or two). */
-static bool regex_too_big(const char *s, size_t n)
+/* Whether glibc's regcomp could take unbounded time on s: '+' and {n,m}
+ * copy what they repeat, so nested ones multiply (a cost over 10^6 is
+ * refused), and duplication symbols applied to a duplication ("a*+",
+ * "a{2}{3}"; POSIX leaves "multiple adjacent duplication symbols"
+ * undefined in EREs) make regcomp's closure computation blow up. Returns
+ * NULL or why. */
+static const char *regex_too_big(const char *s, size_t n)
 {
     double cost = (double)n;
-    bool bracket = false;
+    bool bracket = false, after_dup = false;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
+        bool dup = false;
         if (c == '\\') {
             i++;
         } else if (bracket) {
@@ -253,7 +260,10 @@ static bool regex_too_big(const char *s, size_t n)
             bracket = true;
             if (i + 1 < n && s[i + 1] == ']')
                 i++; /* "[]...]": the ']' is a member */
+        } else if (c == '*' || c == '?') {
+            dup = true;
         } else if (c == '+') {
+            dup = true;
             cost *= 2;
         } else if (c == '{') {
             unsigned long lo = 0, hi = 0;
@@ -270,11 +280,19 @@ static bool regex_too_big(const char *s, size_t n)
                     hi = lo;
             }
             cost *= (double)hi + 1;
+            dup = true;
+            if (j < n && s[j] == '}')
+                i = j;
         }
+        if (dup && after_dup)
+            return "adjacent repetitions such as '*+' or '{2}{3}' (undefined in POSIX extended "
+                   "regular expressions)";
+        after_dup = dup;
         if (cost > 1e6)
-            return true;
+            return "regular expression too complex (nested repetitions: '+' and {n,m} copy what "
+                   "they repeat)";
     }
-    return false;
+    return NULL;
 }
 
 static ls_status regex_line(void *ctx, const char *s, size_t n, int line, int col, ls_diag *d)
@@ -293,10 +311,12 @@ static ls_status regex_line(void *ctx, const char *s, size_t n, int line, int co
         r->text = nt;
         r->cap = nc;
     }
-    if (regex_too_big(s, n))
+    if (memchr(s, 0, n))
         return ls_diag_set(d, LS_ERR_PARSE, lc->file, line, col,
-                           "regular expression too complex (nested repetitions: '+' and {n,m} copy "
-                           "what they repeat)");
+                           "a NUL byte in a regular expression");
+    const char *why = regex_too_big(s, n);
+    if (why)
+        return ls_diag_set(d, LS_ERR_PARSE, lc->file, line, col, "%s", why);
     char *t = strndup(s, n);
     if (!t)
         return ls_diag_set(d, LS_ERR_NOMEM, lc->file, line, col, "out of memory");

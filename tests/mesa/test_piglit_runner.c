@@ -65,9 +65,21 @@ static void test_regexes(void **state)
     assert_int_equal(mesa_runner_regexes_match(&r, "spec@glsl-1.10@execution@loops@glsl-fs-loop-300x"), -1);
     assert_int_equal(mesa_runner_regexes_match(&r, "spec@arb_texture_rg"), -1);
     /* nested repetitions that would make regcomp's tree explode are refused */
-    static const char big[] = "x++++++++++++++++++++++++++++++++++++++++\n";
+    static const char big[] = "((((((((((((((((((((((x+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+\n";
     assert_int_equal(mesa_runner_regexes_add(&r, big, sizeof big - 1, "skips.txt", &d), LS_ERR_PARSE);
     assert_non_null(strstr(d.msg, "too complex"));
+    /* adjacent duplication symbols (undefined in POSIX EREs; a fuzzer found
+     * glibc's regcomp taking seconds on ".*+++++++++++") and NUL bytes */
+    static const char stacked[] = "glsl.*++++++++++++\n";
+    assert_int_equal(mesa_runner_regexes_add(&r, stacked, sizeof stacked - 1, "skips.txt", &d),
+                     LS_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "adjacent repetitions"));
+    static const char braces2[] = "a{2}{3}\n";
+    assert_int_equal(mesa_runner_regexes_add(&r, braces2, sizeof braces2 - 1, "skips.txt", &d),
+                     LS_ERR_PARSE);
+    static const char nul[] = "abc\0def\n";
+    assert_int_equal(mesa_runner_regexes_add(&r, nul, sizeof nul - 1, "skips.txt", &d), LS_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "NUL"));
     static const char braces[] = "((a{200}){200}){200}\n";
     assert_int_equal(mesa_runner_regexes_add(&r, braces, sizeof braces - 1, "skips.txt", &d), LS_ERR_PARSE);
     static const char fine[] = "spec@a+b{2}[+{]@.*\n";
