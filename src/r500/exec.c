@@ -824,23 +824,34 @@ static void run_thread(worker *w, size_t t)
      * of 16 of the thread size; no one reads or writes the lanes above
      * (zero since the worker was allocated). */
     const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
-    for (unsigned r = 0; r < p->temps_used; r++) {
-        /* a temp with an input is written below in lanes 0..n-1 (every
-         * channel): only the lanes above are cleared here */
+    for (unsigned r = 0; r < p->temps_used;) {
         const bool input = job->inputs[r].kind != R500_INPUT_NONE;
-        if (!input && !p->temp_written[r])
-            continue; /* zero since the worker was allocated: nothing writes it */
-        const size_t from = input ? n * sizeof(float) : 0;
-        if (from < clr)
-            for (unsigned ch = 0; ch < 4; ch++)
-                memset((char *)w->temps[r][ch] + from, 0, clr - from);
+        if (input) {
+            /* written below in lanes 0..n-1 (every channel): only the lanes
+             * above are cleared here */
+            const size_t from = n * sizeof(float);
+            if (from < clr)
+                for (unsigned ch = 0; ch < 4; ch++)
+                    memset((char *)w->temps[r][ch] + from, 0, clr - from);
+            r++;
+            continue;
+        }
+        /* a stretch of written temps without an input: every lane of them
+         * in one call (the lanes above clr are zero anyway); the others are
+         * zero since the worker was allocated, as nothing writes them */
+        unsigned e = r;
+        while (e < p->temps_used && p->temp_written[e] &&
+               job->inputs[e].kind == R500_INPUT_NONE)
+            e++;
+        if (e > r)
+            memset(w->temps[r], 0, (e - r) * sizeof w->temps[0]);
+        r = e > r ? e : r + 1;
     }
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
         if (w->r->target[tgt])
-            for (unsigned ch = 0; ch < 4; ch++)
-                memset(w->out[tgt][ch], 0, clr);
+            memset(w->out[tgt], 0, sizeof w->out[tgt]);
     if (w->r->w)
         memset(w->outw, 0, clr);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
