@@ -416,20 +416,12 @@ static ls_status tex_exec(worker *w, const r500_xinst *x, unsigned pc, ls_diag *
     const unsigned sw[4] = {f[R500_F_TEX_SRC_S_SWIZ], f[R500_F_TEX_SRC_T_SWIZ],
                             f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
     ls_lanes active = lanes_active(w);
-    if (op == 2) {
-        /* TEXKILL: "kill pixel if any component is < 0" (us_tex_inst.txt);
-         * whether -0.0 counts is model option texkill-zero (docs/assumptions.md) */
-        ls_lanes kill = 0;
-        const bool neg_zero = w->job->options.exec.texkill_zero == R500_TEXKILL_ZERO_KILL;
-        for (unsigned k = 0; k < 4; k++) {
-            const float *v = w->temps[src][sw[k]];
-            for (unsigned l = 0; l < n; l++)
-                kill |= (ls_lanes)(v[l] < 0.0f || (neg_zero && v[l] == 0.0f && signbit(v[l])))
-                        << l;
-        }
-        ls_lanes m = active & r500_pred_mask(w->fc.pred, x->in.field[R500_F_RGB_PRED_SEL],
-                                             x->in.field[R500_F_RGB_PRED_INV], 0, w->fc.lanes);
-        w->fc.killed |= kill & m;
+    if (op == 2) { /* TEXKILL (exec_internal.h) */
+        const float *v[4];
+        for (unsigned k = 0; k < 4; k++)
+            v[k] = w->temps[src][sw[k]];
+        r500_texkill_apply(&w->fc, r500_texkill_lanes(v, n, &w->job->options.exec), active,
+                           f[R500_F_RGB_PRED_SEL], f[R500_F_RGB_PRED_INV]);
         return LS_OK;
     }
     for (unsigned k = 0; k < 4; k++)

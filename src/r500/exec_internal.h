@@ -3,6 +3,7 @@
 #ifndef LOCKSTEP_R500_EXEC_INTERNAL_H
 #define LOCKSTEP_R500_EXEC_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -219,6 +220,31 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
     c->active = r500_lanes_active(c->fc, c->opt);
     c->alive = r500_lanes_alive(c->fc, c->opt);
     return true;
+}
+
+/* TEXKILL (spec/r500.md §4.8; us_tex_inst.txt: "kill pixel if any component
+ * is < 0"; whether -0.0 counts is model option texkill-zero,
+ * docs/assumptions.md): the lanes 0..n-1 whose coordinates v[0..3] (after
+ * the source swizzle) kill, and the kill itself — of the active lanes its
+ * predicate (RGB_PRED_SEL/INV, as channel R) selects. Shared by exec.c's
+ * tex_exec and the JIT's compiled code (src/r500/jit/rt.c). */
+static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
+                                          const r500_exec_options *o)
+{
+    const bool neg_zero = o->texkill_zero == R500_TEXKILL_ZERO_KILL;
+    ls_lanes kill = 0;
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned l = 0; l < n; l++)
+            kill |= (ls_lanes)(v[k][l] < 0.0f ||
+                               (neg_zero && v[k][l] == 0.0f && signbit(v[k][l])))
+                    << l;
+    return kill;
+}
+
+static inline void r500_texkill_apply(r500_fc_thread *fc, ls_lanes kill, ls_lanes active,
+                                      unsigned pred_sel, unsigned pred_inv)
+{
+    fc->killed |= kill & active & r500_pred_mask(fc->pred, pred_sel, pred_inv, 0, fc->lanes);
 }
 
 /* A fault of kind at slot pc, described by d, for the thread (as step

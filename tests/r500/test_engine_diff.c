@@ -435,9 +435,22 @@ static int rand_stmt(uint64_t *s, ls_buf *b, int depth, int loops, int budget)
         /* TEX on sampler 0 (bound): LD, TEXKILL, PROJ, LODBIAS or LOD */
         static const char *const ops[] = {"LD", "TEXKILL", "PROJ", "LODBIAS", "LOD"};
         static const char *const sw[] = {"rgba", "abgr", "rrra", "ggba"};
-        ls_buf_printf(b, "TEX temp[%u].%s = %s tex[0].%s temp[%u].%s%s ;\n", rnd(s, 8),
+        ls_buf_printf(b, "TEX temp[%u].%s = %s tex[0].%s temp[%u].%s", rnd(s, 8),
                       rnd(s, 2) ? "rgba" : "rg", ops[rnd(s, 5)], sw[rnd(s, 4)], rnd(s, 8),
-                      sw[rnd(s, 4)], rnd(s, 3) ? "" : " { TEX_IGNORE_UNCOVERED=1 }");
+                      sw[rnd(s, 4)]);
+        /* fields: IGNORE_UNCOVERED now and then; the predicate (RGB_PRED_SEL,
+         * RGB_PRED_INV: which lanes a TEXKILL kills and a fetch writes) from a
+         * second stream, so that the main one (and the programs the planted
+         * tests find first) stays as it was */
+        const bool ign = !rnd(s, 3);
+        uint64_t s2 = *s * 0x9E3779B97F4A7C15ull + 1;
+        static const char *const psel[] = {"", "RGBA", "RRRR", "GGGG", "BBBB", "AAAA"};
+        const uint32_t ps = rnd(&s2, 3) ? 0 : 1 + rnd(&s2, 5), pinv = rnd(&s2, 2);
+        if (ign || ps)
+            ls_buf_printf(b, " {%s", ign ? " TEX_IGNORE_UNCOVERED=1" : "");
+        if (ps)
+            ls_buf_printf(b, " RGB_PRED_SEL=%s RGB_PRED_INV=%u", psel[ps], pinv);
+        ls_buf_puts(b, ign || ps ? " } ;\n" : " ;\n");
         return 1;
     }
     if (r <= 7) {

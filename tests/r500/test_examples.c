@@ -51,6 +51,12 @@ static void exp_pred(float u, float v, float o[4])
     o[0] = red, o[1] = 0, o[2] = !red, o[3] = 1;
 }
 
+static void exp_kill(float u, float v, float o[4])
+{
+    bool killed = u - 0.5f < 0 && v - 0.5f < 0; /* keeps the clear colour, 0 */
+    o[0] = !killed, o[1] = 0, o[2] = 0, o[3] = !killed;
+}
+
 static void exp_partial(float u, float v, float o[4])
 {
     (void)v;
@@ -99,6 +105,7 @@ static void test_rep(void **s) { (void)s; run_example("rep_al.fs.asm", exp_rep);
 static void test_sub(void **s) { (void)s; run_example("subroutine.fs.asm", exp_sub); }
 static void test_pred(void **s) { (void)s; run_example("predicated_jump.fs.asm", exp_pred); }
 static void test_partial(void **s) { (void)s; run_example("partial_mode.fs.asm", exp_partial); }
+static void test_kill(void **s) { (void)s; run_example("predicated_kill.fs.asm", exp_kill); }
 
 int main(void)
 {
@@ -106,6 +113,7 @@ int main(void)
         cmocka_unit_test(test_nested_if), cmocka_unit_test(test_loop),
         cmocka_unit_test(test_rep),       cmocka_unit_test(test_sub),
         cmocka_unit_test(test_pred),      cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_kill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

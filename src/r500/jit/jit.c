@@ -577,11 +577,22 @@ static void emit_inst(cg *g, const r500_xinst *x)
     }
 }
 
+/* A TEXKILL compiled at the end of a run (rt.c's r500_jit_rt_kill with
+ * exec_internal.h's rule): one whose source is not aL-relative and that does
+ * not fault. */
+static bool is_texkill(const r500_xinst *x)
+{
+    return x->type == R500_TYPE_TEX && !x->fault[0] && x->in.field[R500_F_TEX_INST] == 2 &&
+           !x->in.field[R500_F_TEX_SRC_ADDR_REL];
+}
+
 /* Whether the interpreter's r500_alu_exec of x is compiled (else x ends a run). */
 static bool compilable(const r500_xinst *x)
 {
     if (x->type == R500_TYPE_FC)
         return true; /* rt.c: fc.c's r500_fc_exec, inlined */
+    if (is_texkill(x))
+        return true;
     if (x->type != R500_TYPE_ALU && x->type != R500_TYPE_OUT)
         return false;
     if (x->fault[0])
@@ -692,6 +703,14 @@ static bool track_temps(const r500_prog *p, bool used[R500_NUM_TEMPS][4])
         const r500_xinst *x = &p->x[i];
         if (!compilable(x) || x->type == R500_TYPE_FC)
             continue;
+        if (is_texkill(x)) { /* reads its source's four swizzled channels */
+            const uint32_t *f = x->in.field;
+            used[f[R500_F_TEX_SRC_ADDR]][f[R500_F_TEX_SRC_S_SWIZ]] = true;
+            used[f[R500_F_TEX_SRC_ADDR]][f[R500_F_TEX_SRC_T_SWIZ]] = true;
+            used[f[R500_F_TEX_SRC_ADDR]][f[R500_F_TEX_SRC_R_SWIZ]] = true;
+            used[f[R500_F_TEX_SRC_ADDR]][f[R500_F_TEX_SRC_Q_SWIZ]] = true;
+            continue;
+        }
         for (unsigned u = 0; u < 2; u++) {
             for (unsigned k = 0; k < 3; k++)
                 if (x->src[u][k].kind == R500_XSRC_TEMP && x->src[u][k].rel)
@@ -718,7 +737,7 @@ static bool track_temps(const r500_prog *p, bool used[R500_NUM_TEMPS][4])
 
 /* The run-time functions of rt.c in the module (rt_module). */
 typedef struct rt_fns {
-    LLVMValueRef begin, fc, enter, leave, reenter;
+    LLVMValueRef begin, fc, enter, leave, reenter, kill;
 } rt_fns;
 
 static LLVMValueRef rt_call(cg *g, LLVMValueRef f, LLVMValueRef *args, unsigned n)
@@ -777,6 +796,8 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                           local_bytes(g, sizeof(r500_stats))};
     rt_call(g, rt->enter, ea, 4);
     LLVMValueRef lv[2] = {c, cl};
+    /* a TEXKILL's coordinates (r500_jit_rt_kill) */
+    LLVMValueRef kbuf = local_bytes(g, 4 * RL * sizeof(float));
     /* the predicate bits and the ALU result in locals too (the FC unit
      * reads them: written back before FC instructions and steps) */
     g->fcp = fcp;
@@ -838,6 +859,8 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                     n_fc++;
                     break;
                 }
+                if (is_texkill(&p->x[k]))
+                    break; /* rt.c's r500_jit_rt_kill counts it */
             }
             LLVMValueRef args[5] = {cl, ci32(g, len), ci32(g, n_alu), ci32(g, n_out), ci32(g, n_fc)};
             LLVMValueRef ok = rt_call(g, rt->begin, args, 5);
@@ -851,13 +874,36 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             g->alive = ctx_field(g, cl, offsetof(r500_seg_ctx, alive), g->i64);
             g->al = ctx_field(g, cl, offsetof(r500_seg_ctx, al), g->i32);
             for (size_t k = i; k <= last; k++) {
-                if (p->x[k].type == R500_TYPE_FC)
+                if (p->x[k].type == R500_TYPE_FC || is_texkill(&p->x[k]))
                     break;
                 for (unsigned b = 0; b < g->nb; b++) {
                     g->bi = b;
                     g->blk = ci32(g, b * VW);
                     emit_inst(g, &p->x[k]);
                 }
+            }
+            if (is_texkill(&p->x[last])) {
+                /* the coordinates through the source swizzle into a local
+                 * [4][RL], the predicate bits to the FC state, then the kill
+                 * (the slot after it is a head: the next run's
+                 * r500_jit_rt_begin takes the new active lanes) */
+                const uint32_t *f = p->x[last].in.field;
+                const unsigned sw[4] = {f[R500_F_TEX_SRC_S_SWIZ], f[R500_F_TEX_SRC_T_SWIZ],
+                                        f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
+                for (unsigned k = 0; k < 4; k++)
+                    for (unsigned b = 0; b < g->nb; b++) {
+                        g->bi = b;
+                        g->blk = ci32(g, b * VW);
+                        LLVMValueRef v = load8(g, temp_ptr(g, f[R500_F_TEX_SRC_ADDR], false, sw[k]));
+                        LLVMValueRef off = ci32(g, k * RL + b * VW);
+                        LLVMValueRef st =
+                            LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, g->f32, kbuf, &off, 1, ""));
+                        LLVMSetAlignment(st, 4);
+                    }
+                masks_sync(g, true);
+                LLVMValueRef kargs[4] = {cl, kbuf, ci32(g, f[R500_F_RGB_PRED_SEL]),
+                                         ci32(g, f[R500_F_RGB_PRED_INV])};
+                rt_call(g, rt->kill, kargs, 4);
             }
             if (p->x[last].type != R500_TYPE_FC) {
                 size_t nx = last + 1;
@@ -939,6 +985,7 @@ static const r500_llvm_sym rt_syms[] = {
     R500_LLVM_SYM(r500_value_name),
     R500_LLVM_SYM(r500_exec_seg_fault),
     R500_LLVM_SYM(r500_alu_transcendental),
+    R500_LLVM_SYM(r500_pred_mask),
 };
 
 /* The paths of faults are rare: out of the way
@@ -962,7 +1009,7 @@ extern const size_t r500_jit_rt_bc_len;
  * _trans. */
 static const char *const rt_need[] = {"r500_jit_rt_begin", "r500_jit_rt_fc", "r500_jit_rt_enter",
                                       "r500_jit_rt_leave", "r500_jit_rt_reenter",
-                                      "r500_jit_rt_trans", NULL};
+                                      "r500_jit_rt_trans", "r500_jit_rt_kill", NULL};
 
 /* rt.c's bitcode as llvm_setup.c loads it (its length is known at link time). */
 static r500_llvm_bitcode rt_bitcode(void)
@@ -996,6 +1043,8 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
             head[i] = true;
             head[i + 1] = true;
         }
+        if (is_texkill(&p->x[i]))
+            head[i + 1] = true; /* the kill changes the active lanes */
         if (p->x[i].type == R500_TYPE_FC) {
             head[i + 1] = true;
             long t = fc_target(p, i);
@@ -1018,7 +1067,8 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
                  LLVMGetNamedFunction(g.mod, "r500_jit_rt_fc"),
                  LLVMGetNamedFunction(g.mod, "r500_jit_rt_enter"),
                  LLVMGetNamedFunction(g.mod, "r500_jit_rt_leave"),
-                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_reenter")};
+                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_reenter"),
+                 LLVMGetNamedFunction(g.mod, "r500_jit_rt_kill")};
     g.b = LLVMCreateBuilderInContext(g.ctx);
     g.f32 = LLVMFloatTypeInContext(g.ctx);
     g.i32 = LLVMInt32TypeInContext(g.ctx);

@@ -43,6 +43,20 @@ uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in
     return next;
 }
 
+/* TEXKILL at the end of a run (its issue accounting is the run's, through
+ * r500_jit_rt_begin): exec_internal.h's rule on the coordinates the compiled
+ * code stored in v ([4][RL], after the source swizzle), the thread's active
+ * lanes of the run. */
+void r500_jit_rt_kill(r500_seg_ctx *c, const float *v, uint32_t pred_sel, uint32_t pred_inv);
+
+void r500_jit_rt_kill(r500_seg_ctx *c, const float *v, uint32_t pred_sel, uint32_t pred_inv)
+{
+    const float *vk[4] = {v, v + RL, v + 2 * RL, v + 3 * RL};
+    r500_texkill_apply(c->fc, r500_texkill_lanes(vk, c->ts->n, c->opt), c->active, pred_sel,
+                       pred_inv);
+    c->st->inst_tex++;
+}
+
 /* The compiled program keeps the context, the thread's issue state and its
  * counts in locals (which LLVM keeps in registers) while it runs: enter
  * copies them in (cl, tsl; stl counts from 0); leave gives back what compiled
@@ -74,10 +88,11 @@ void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
     s->inst_alu += l->inst_alu;
     s->inst_out += l->inst_out;
     s->inst_fc += l->inst_fc;
+    s->inst_tex += l->inst_tex;
     s->fc_jumps_taken += l->fc_jumps_taken;
     s->fc_jumps_not_taken += l->fc_jumps_not_taken;
     s->lane_slots_active += l->lane_slots_active;
-    l->inst_alu = l->inst_out = l->inst_fc = l->fc_jumps_taken = l->fc_jumps_not_taken = 0;
+    l->inst_alu = l->inst_out = l->inst_fc = l->inst_tex = l->fc_jumps_taken = l->fc_jumps_not_taken = 0;
     l->lane_slots_active = 0;
 }
 
