@@ -972,8 +972,9 @@ static r500_llvm_bitcode rt_bitcode(void)
                                .syms = rt_syms, .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
 }
 
-ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
-                           ls_diag *d)
+/* r500_jit_compile; perf: make the code visible to perf (r500_llvm_unit). */
+static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
+                         r500_jit_program **out, ls_diag *d)
 {
     *out = NULL;
     r500_jit_program *jp = calloc(1, sizeof *jp);
@@ -1010,6 +1011,7 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         r500_jit_program_free(jp);
         return LS_ERR_IO;
     }
+    u.perf = perf;
     cg g;
     memset(&g, 0, sizeof g);
     g.ctx = u.ctx;
@@ -1066,6 +1068,12 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     return LS_OK;
 }
 
+ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
+                           ls_diag *d)
+{
+    return compile(job, p, false, out, d);
+}
+
 const r500_seg *r500_jit_segments(const r500_jit_program *jp)
 {
     return jp->segs;
@@ -1109,6 +1117,7 @@ struct r500_jit_engine {
     pthread_mutex_t mu;
     cache_entry *head;
     size_t count, hits;
+    bool perf; /* r500_jit_engine_set_perf */
 };
 
 static cache_key key_of(const r500_job *job, const r500_prog *p)
@@ -1192,7 +1201,7 @@ static ls_status jit_run(r500_jit_engine *e, const r500_job *job, r500_result *r
         uint32_t *w = malloc(nw * sizeof *w);
         if (!c || !w) {
             st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        } else if ((st = r500_jit_compile(job, &p, &jp, d)) == LS_OK) {
+        } else if ((st = compile(job, &p, e->perf, &jp, d)) == LS_OK) {
             memcpy(w, job->words, nw * sizeof *w);
             c->k = k;
             c->words = w;
@@ -1247,6 +1256,13 @@ r500_jit_engine *r500_jit_engine_new(void)
     e->ops.run = jit_run_hook;
     e->ops.state = e;
     return e;
+}
+
+void r500_jit_engine_set_perf(r500_jit_engine *e, int on)
+{
+    pthread_mutex_lock(&e->mu);
+    e->perf = on != 0;
+    pthread_mutex_unlock(&e->mu);
 }
 
 const r500_engine_ops *r500_jit_engine_ops(const r500_jit_engine *e)
