@@ -327,12 +327,39 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
         LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512");
         if (!f)
             f = LLVMAddFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512", fty);
+        /* one classification of the block first (0xa1: denormal or NaN)
+         * and the exact selects only when a lane is one of them: results
+         * are rarely either, and then the rule is the identity */
+        LLVMValueRef a0[2] = {prod, ci32(g, 0xa1)};
+        LLVMValueRef any = LLVMBuildICmp(
+            g->b, LLVMIntNE,
+            LLVMBuildBitCast(g->b, LLVMBuildCall2(g->b, fty, f, a0, 2, ""), g->im, ""),
+            LLVMConstInt(g->im, 0, 0), "");
+        LLVMTypeRef et[2] = {LLVMInt1TypeInContext(g->ctx), LLVMInt1TypeInContext(g->ctx)};
+        LLVMTypeRef ety = LLVMFunctionType(et[0], et, 2, 0);
+        LLVMValueRef ef = LLVMGetNamedFunction(g->mod, "llvm.expect.i1");
+        if (!ef)
+            ef = LLVMAddFunction(g->mod, "llvm.expect.i1", ety);
+        LLVMValueRef ea[2] = {any, LLVMConstInt(et[0], 0, 0)};
+        any = LLVMBuildCall2(g->b, ety, ef, ea, 2, "");
+        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+        LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(g->ctx, fn, "omod_fix");
+        LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+        LLVMBuildCondBr(g->b, any, fix, join);
+        LLVMPositionBuilderAtEnd(g->b, fix);
         LLVMValueRef a1[2] = {prod, ci32(g, 0x20)}, a2[2] = {prod, ci32(g, 0x81)};
         LLVMValueRef den = LLVMBuildCall2(g->b, fty, f, a1, 2, "");
         LLVMValueRef nan = LLVMBuildCall2(g->b, fty, f, a2, 2, "");
-        u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
-        u = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), u);
-        v = LLVMBuildBitCast(g->b, u, g->v8f, "");
+        LLVMValueRef uf = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+        uf = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), uf);
+        LLVMBuildBr(g->b, join);
+        LLVMPositionBuilderAtEnd(g->b, join);
+        LLVMValueRef ph = LLVMBuildPhi(g->b, g->v8i32, "");
+        LLVMValueRef iv[2] = {u, uf};
+        LLVMBasicBlockRef ib[2] = {from, fix};
+        LLVMAddIncoming(ph, iv, ib, 2);
+        v = LLVMBuildBitCast(g->b, ph, g->v8f, "");
         goto clamp;
     }
     /* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
