@@ -16,6 +16,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "base/buf.h"
 #include "base/json.h"
@@ -197,6 +200,16 @@ static void note_temp(unsigned *used, unsigned idx, bool rel)
         *used = u;
 }
 
+/* a destination temp: named, and written (an aL-relative one: any) */
+static void note_dst(r500_prog *p, unsigned *used, unsigned idx, bool rel)
+{
+    note_temp(used, idx, rel);
+    if (rel)
+        memset(p->temp_written, 1, sizeof p->temp_written);
+    else if (idx < R500_NUM_TEMPS)
+        p->temp_written[idx] = true;
+}
+
 ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
 {
     memset(p, 0, sizeof *p);
@@ -250,13 +263,13 @@ ls_status r500_prog_build(const r500_job *job, r500_prog *p, ls_diag *d)
                 for (unsigned k = 0; k < 3; k++)
                     if (x->src[u][k].kind == R500_XSRC_TEMP)
                         note_temp(&used, x->src[u][k].index, x->src[u][k].rel);
-                note_temp(&used, x->addrd[u], x->addrd_rel[u]);
+                note_dst(p, &used, x->addrd[u], x->addrd_rel[u]);
             }
             break;
         case R500_TYPE_TEX:
             x->wmask = (uint8_t)(f[R500_F_RGB_WMASK] | (f[R500_F_ALPHA_WMASK] << 3));
             note_temp(&used, f[R500_F_TEX_SRC_ADDR], f[R500_F_TEX_SRC_ADDR_REL]);
-            note_temp(&used, f[R500_F_TEX_DST_ADDR], f[R500_F_TEX_DST_ADDR_REL]);
+            note_dst(p, &used, f[R500_F_TEX_DST_ADDR], f[R500_F_TEX_DST_ADDR_REL]);
             note_temp(&used, f[R500_F_TEX_DX_ADDR], f[R500_F_TEX_DX_ADDR_REL]);
             note_temp(&used, f[R500_F_TEX_DY_ADDR], f[R500_F_TEX_DY_ADDR_REL]);
             if (f[R500_F_TEX_INST] == 7)
@@ -713,6 +726,32 @@ static void quad_rows_split(void *a, void *b, const void *lanes, unsigned nq)
     }
 }
 
+/* The RGBA of lanes 4j..4j+3 (channel-major o[ch][lane]) as pixels 2j, 2j+1
+ * of the upper image row (a) and of the lower one (b), 4 floats per pixel.
+ * On SSE hosts a 4×4 transpose per quad (four loads, four stores);
+ * elsewhere the same values one by one. */
+static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq)
+{
+#if defined(__SSE__)
+    for (unsigned j = 0; j < nq; j++) {
+        __m128 r0 = _mm_loadu_ps(&o[0][4 * j]), r1 = _mm_loadu_ps(&o[1][4 * j]);
+        __m128 r2 = _mm_loadu_ps(&o[2][4 * j]), r3 = _mm_loadu_ps(&o[3][4 * j]);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r0..r3: lanes 4j..4j+3 */
+        _mm_storeu_ps(a + 8 * j, r0);
+        _mm_storeu_ps(a + 8 * j + 4, r1);
+        _mm_storeu_ps(b + 8 * j, r2);
+        _mm_storeu_ps(b + 8 * j + 4, r3);
+    }
+#else
+    for (unsigned j = 0; j < nq; j++)
+        for (unsigned m = 0; m < 2; m++)
+            for (unsigned ch = 0; ch < 4; ch++) {
+                a[(2 * j + m) * 4 + ch] = o[ch][4 * j + m];
+                b[(2 * j + m) * 4 + ch] = o[ch][4 * j + 2 + m];
+            }
+#endif
+}
+
 static void run_thread(worker *w, size_t t)
 {
     const r500_job *job = w->job;
@@ -722,28 +761,46 @@ static void run_thread(worker *w, size_t t)
     const unsigned n = (unsigned)(w->total_lanes - s0 < N ? w->total_lanes - s0 : N);
     const int W = job->width, H = job->height;
     ls_lanes all = ls_lanes_first(n), covered = 0;
-    /* quad_pixel's coordinates, the first quad found by division and then
-     * stepped (row-major quads) */
+    /* quad_pixel's coordinates: the pixel of sequence index s is member s % 4
+     * (0 TL, 1 TR, 2 BL, 3 BR) of quad s / 4, quads in row-major order, qw
+     * per row; quad-top: which image row is the quad's "top" row for
+     * MDH/MDV */
     size_t q = s0 / 4;
     unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
     const bool low_y = job->options.exec.quad_top == R500_QUAD_TOP_LOW_Y;
-    for (unsigned l = 0; l < n; l++) {
-        size_t s = s0 + l;
-        if (s / 4 != q) {
-            q = s / 4;
-            if (++qx == w->qw)
-                qx = 0, qy++;
+    /* whole quads from a quad boundary on one quad row (the common case):
+     * lane l is pixel (2 qx + 2 (l / 4) + l % 2, top or bottom row by bit 1
+     * of l), computed without a division per lane */
+    const bool one_row = n % 4 == 0 && s0 % 4 == 0 && qx + n / 4 <= w->qw;
+    if (one_row) {
+        const int x0 = (int)(2 * qx), yt = (int)(low_y ? 2 * qy : 2 * qy + 1);
+        const int dy = low_y ? 1 : -1;
+        for (unsigned l = 0; l < n; l++) {
+            w->px[l] = x0 + (int)(2 * (l >> 2) + (l & 1));
+            w->py[l] = yt + dy * (int)((l >> 1) & 1);
         }
-        /* the pixel of sequence index s is member s % 4 (0 TL, 1 TR, 2 BL,
-         * 3 BR) of quad s / 4, quads in row-major order, qw per row;
-         * quad-top: which image row is the quad's "top" row for MDH/MDV */
-        unsigned pos = (unsigned)(s % 4), row = pos >> 1;
-        w->px[l] = (int)(2 * qx + (pos & 1));
-        w->py[l] = (int)(low_y ? 2 * qy + row : 2 * qy + 1 - row);
-        if (w->px[l] < W && w->py[l] < H)
-            covered |= (ls_lanes)1 << l;
-        w->work[l] = 0;
+        if (x0 + (int)(n / 2) <= W && (int)(2 * qy + 1) < H)
+            covered = all;
+        else
+            for (unsigned l = 0; l < n; l++)
+                if (w->px[l] < W && w->py[l] < H)
+                    covered |= (ls_lanes)1 << l;
+    } else {
+        for (unsigned l = 0; l < n; l++) {
+            size_t s = s0 + l;
+            if (s / 4 != q) {
+                q = s / 4;
+                if (++qx == w->qw)
+                    qx = 0, qy++;
+            }
+            unsigned pos = (unsigned)(s % 4), row = pos >> 1;
+            w->px[l] = (int)(2 * qx + (pos & 1));
+            w->py[l] = (int)(low_y ? 2 * qy + row : 2 * qy + 1 - row);
+            if (w->px[l] < W && w->py[l] < H)
+                covered |= (ls_lanes)1 << l;
+        }
     }
+    memset(w->work, 0, n * sizeof w->work[0]);
     /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
      * (N not a multiple of 4) reads the lane itself (assumptions.md). The
      * table depends only on s0 % 4 and n: kept while they stay. */
@@ -767,20 +824,34 @@ static void run_thread(worker *w, size_t t)
      * of 16 of the thread size; no one reads or writes the lanes above
      * (zero since the worker was allocated). */
     const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
-    for (unsigned r = 0; r < p->temps_used; r++) {
-        /* a temp with an input is written below in lanes 0..n-1 (every
-         * channel): only the lanes above are cleared here */
-        const size_t from = job->inputs[r].kind != R500_INPUT_NONE ? n * sizeof(float) : 0;
-        if (from < clr)
-            for (unsigned ch = 0; ch < 4; ch++)
-                memset((char *)w->temps[r][ch] + from, 0, clr - from);
+    for (unsigned r = 0; r < p->temps_used;) {
+        const bool input = job->inputs[r].kind != R500_INPUT_NONE;
+        if (input) {
+            /* written below in lanes 0..n-1 (every channel): only the lanes
+             * above are cleared here */
+            const size_t from = n * sizeof(float);
+            if (from < clr)
+                for (unsigned ch = 0; ch < 4; ch++)
+                    memset((char *)w->temps[r][ch] + from, 0, clr - from);
+            r++;
+            continue;
+        }
+        /* a stretch of written temps without an input: every lane of them
+         * in one call (the lanes above clr are zero anyway); the others are
+         * zero since the worker was allocated, as nothing writes them */
+        unsigned e = r;
+        while (e < p->temps_used && p->temp_written[e] &&
+               job->inputs[e].kind == R500_INPUT_NONE)
+            e++;
+        if (e > r)
+            memset(w->temps[r], 0, (e - r) * sizeof w->temps[0]);
+        r = e > r ? e : r + 1;
     }
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
         if (w->r->target[tgt])
-            for (unsigned ch = 0; ch < 4; ch++)
-                memset(w->out[tgt][ch], 0, clr);
+            memset(w->out[tgt], 0, sizeof w->out[tgt]);
     if (w->r->w)
         memset(w->outw, 0, clr);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
@@ -793,6 +864,23 @@ static void run_thread(worker *w, size_t t)
         case R500_INPUT_NONE:
             break;
         case R500_INPUT_UV:
+            if (one_row) {
+                /* the same values as below: lanes 4j, 4j+2 are column
+                 * px[4j], lanes 4j+1, 4j+3 column px[4j]+1; bit 1 of l
+                 * picks the row */
+                const float *u = w->ucol + w->px[0];
+                const float va = w->vrow[w->py[0]], vb = w->vrow[w->py[2]];
+                for (unsigned j = 0; j < n / 4; j++) {
+                    const float ua = u[2 * j], ub = u[2 * j + 1];
+                    t[0][4 * j] = ua, t[0][4 * j + 1] = ub;
+                    t[0][4 * j + 2] = ua, t[0][4 * j + 3] = ub;
+                    t[1][4 * j] = va, t[1][4 * j + 1] = va;
+                    t[1][4 * j + 2] = vb, t[1][4 * j + 3] = vb;
+                }
+                for (unsigned l = 0; l < n; l++)
+                    t[2][l] = 0.0f, t[3][l] = 1.0f;
+                break;
+            }
             for (unsigned l = 0; l < n; l++) {
                 t[0][l] = w->ucol[w->px[l]];
                 t[1][l] = w->vrow[w->py[l]];
@@ -902,16 +990,9 @@ static void run_thread(worker *w, size_t t)
         memset(r->killed + pa, 0, 2 * nq);
         memset(r->killed + pb, 0, 2 * nq);
         quad_rows_split(r->work + pa, r->work + pb, w->work, nq);
-        for (unsigned i = 0; i < ntl; i++) {
-            const r500_lanef *o = w->out[tl[i]];
-            float *da = r->target[tl[i]] + pa * 4, *db = r->target[tl[i]] + pb * 4;
-            for (unsigned j = 0; j < nq; j++)
-                for (unsigned m = 0; m < 2; m++)
-                    for (unsigned ch = 0; ch < 4; ch++) {
-                        da[(2 * j + m) * 4 + ch] = o[ch][4 * j + m];
-                        db[(2 * j + m) * 4 + ch] = o[ch][4 * j + 2 + m];
-                    }
-        }
+        for (unsigned i = 0; i < ntl; i++)
+            quad_rows_rgba(r->target[tl[i]] + pa * 4, r->target[tl[i]] + pb * 4,
+                           w->out[tl[i]], nq);
         if (r->w)
             quad_rows_split(r->w + pa, r->w + pb, w->outw, nq);
         return;

@@ -100,7 +100,12 @@ typedef struct r500_prog {
     r500_fc_inst *fc;    /* FC form of each slot (valid where type == FC) */
     size_t n;
     unsigned start, end; /* absolute slots */
-    unsigned temps_used; /* temps 0..temps_used-1 are cleared per thread */
+    unsigned temps_used; /* temps 0..temps_used-1 are the ones named */
+    /* temps an instruction may write (an aL-relative destination: all); the
+     * others keep the zero of the worker's allocation or their input, so
+     * only these (and the lanes of an input above the thread) are cleared
+     * per thread */
+    bool temp_written[R500_NUM_TEMPS];
     r500_lanef (*csplat)[4];
     r500_lanef *isplat;
     r500_fc_state fc_state;
@@ -166,6 +171,12 @@ static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask, uint32_t coun
     if (!count)
         return;
     c->st->lane_slots_active += (uint64_t)ls_lanes_count(mask) * count;
+    if ((mask & (mask + 1)) == 0) {
+        /* lanes 0..k-1 (the common case): one loop the compiler vectorises */
+        for (unsigned l = 0, k = (unsigned)ls_lanes_count(mask); l < k; l++)
+            c->work[l] += count;
+        return;
+    }
     LS_LANES_FOREACH(l, mask)
         c->work[l] += count;
 }

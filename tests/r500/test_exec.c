@@ -127,6 +127,50 @@ static void test_alu_result_if_and_write_inactive(void **state)
     r500_job_free(&job);
 }
 
+/* Temps start at 0 in every thread, and an input temp holds its input, even
+ * where the worker's previous thread wrote them (mesa-capture.md §4): a
+ * program adding 1 to t5.r (no input) and to t0.b (the uv input's z = 0) gives
+ * 1 in every pixel of every thread, the last one partial (8×7 = 56 pixels in
+ * threads of 16: the worker runs four threads, the last of 8 lanes). */
+static void test_temps_start_zero_per_thread(void **state)
+{
+    (void)state;
+    tx_prog p = {.n = 0};
+    for (unsigned k = 0; k < 2; k++) {
+        const unsigned t = k ? 0 : 5, ch = k ? 2 : 0; /* t5.r, then t0.b */
+        r500_inst a = tx_alu(R500_TYPE_ALU);
+        TX(a, RGB_ADDR0, t);
+        TX_RGB_A(a, 0, ch, ch, ch, 0);
+        TX_RGB_B(a, 0, 6, 6, 6, 0); /* * 1 */
+        TX_RGB_C(a, 0, 6, 6, 6, 0); /* + 1 */
+        TX(a, RGB_WMASK, 1u << ch), TX(a, RGB_ADDRD, t);
+        tx_add(&p, &a);
+    }
+    r500_inst o = tx_alu(R500_TYPE_OUT); /* (t5.r, t0.b, 0, 1) */
+    TX(o, RGB_ADDR0, 5), TX(o, RGB_ADDR1, 0);
+    TX_RGB_A(o, 0, 0, 4, 4, 0);
+    TX_RGB_B(o, 0, 6, 6, 6, 0);
+    TX_RGB_C(o, 1, 4, 2, 4, 0);
+    TX(o, GREEN_SWIZ_A, 4);
+    TX(o, ALPHA_SWIZ_A, 6), TX(o, ALPHA_SWIZ_B, 6), TX(o, ALPHA_SWIZ_C, 4);
+    TX(o, RGB_OMASK, 7), TX(o, ALPHA_OMASK, 1);
+    tx_add(&p, &o);
+    r500_job job;
+    tx_job(&job, &p, 8, 7, 16);
+    job.inputs[0].kind = R500_INPUT_UV;
+    r500_result res;
+    tx_run(&job, &res);
+    assert_int_equal(res.nfaults, 0);
+    for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 8; x++) {
+            assert_true(tx_px(&res, 0, x, y, 0) == 1.0f);
+            assert_true(tx_px(&res, 0, x, y, 1) == 1.0f);
+            assert_true(tx_px(&res, 0, x, y, 2) == 0.0f);
+        }
+    r500_result_free(&res);
+    r500_job_free(&job);
+}
+
 static void test_loop_al_relative(void **state)
 {
     (void)state;
@@ -889,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_trace_writes),
         cmocka_unit_test(test_mandelbrot_demo),
         cmocka_unit_test(test_engine_auto),
+        cmocka_unit_test(test_temps_start_zero_per_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
