@@ -152,7 +152,7 @@ static bool resolve_externals(const r500_llvm_unit *u, ls_diag *d)
 }
 
 /* LLJIT's object layer when u->perf: RuntimeDyld with LLVM's perf JIT event
- * listener (it writes jit-PID.dump under $JITDUMPDIR or ~/.debug/jit, which
+ * listener (it writes jit-PID.dump under $JITDUMPDIR/.debug/jit, which
  * `perf inject --jit` reads; NULL from LLVM when built without perf support:
  * then the layer links as usual). */
 static LLVMOrcObjectLayerRef perf_layer(void *ctx, LLVMOrcExecutionSessionRef es,
