@@ -31,8 +31,12 @@ static void cli_jit_free(void)
 const r500_engine_ops *cli_jit_ops(void)
 {
 #ifdef LOCKSTEP_HAVE_JIT
-    if (!cli_jit && (cli_jit = r500_jit_engine_new()))
+    if (!cli_jit && (cli_jit = r500_jit_engine_new())) {
         atexit(cli_jit_free);
+        /* docs/r500-jit.md, "Speed": compiled code visible to perf */
+        const char *perf = getenv("LOCKSTEP_JIT_PERF");
+        r500_jit_engine_set_perf(cli_jit, perf && !strcmp(perf, "1"));
+    }
     /* the CLI installs it in every job; without memory, the uncached table */
     return cli_jit ? r500_jit_engine_ops(cli_jit) : r500_jit_ops();
 #else

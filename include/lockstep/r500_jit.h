@@ -23,6 +23,12 @@ r500_jit_engine *r500_jit_engine_new(void);
 const r500_engine_ops *r500_jit_engine_ops(const r500_jit_engine *e);
 /* Programs in the cache, and how many runs found theirs there. */
 size_t r500_jit_engine_cached(const r500_jit_engine *e, size_t *hits);
+/* on: the programs the engine compiles from now on are visible to perf
+ * (LLVM's perf JIT event listener writes jit-PID.dump files, under
+ * $JITDUMPDIR/.debug/jit, for `perf
+ * inject --jit`; docs/r500-jit.md, "Speed"). The CLI sets it when the
+ * environment has LOCKSTEP_JIT_PERF=1. Off by default. */
+void r500_jit_engine_set_perf(r500_jit_engine *e, int on);
 void r500_jit_engine_free(r500_jit_engine *e);
 /* 1: this library holds a working JIT (lockstep --version reports it). */
 int r500_jit_available(void);

@@ -327,12 +327,39 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
         LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512");
         if (!f)
             f = LLVMAddFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512", fty);
+        /* one classification of the block first (0xa1: denormal or NaN)
+         * and the exact selects only when a lane is one of them: results
+         * are rarely either, and then the rule is the identity */
+        LLVMValueRef a0[2] = {prod, ci32(g, 0xa1)};
+        LLVMValueRef any = LLVMBuildICmp(
+            g->b, LLVMIntNE,
+            LLVMBuildBitCast(g->b, LLVMBuildCall2(g->b, fty, f, a0, 2, ""), g->im, ""),
+            LLVMConstInt(g->im, 0, 0), "");
+        LLVMTypeRef et[2] = {LLVMInt1TypeInContext(g->ctx), LLVMInt1TypeInContext(g->ctx)};
+        LLVMTypeRef ety = LLVMFunctionType(et[0], et, 2, 0);
+        LLVMValueRef ef = LLVMGetNamedFunction(g->mod, "llvm.expect.i1");
+        if (!ef)
+            ef = LLVMAddFunction(g->mod, "llvm.expect.i1", ety);
+        LLVMValueRef ea[2] = {any, LLVMConstInt(et[0], 0, 0)};
+        any = LLVMBuildCall2(g->b, ety, ef, ea, 2, "");
+        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+        LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(g->ctx, fn, "omod_fix");
+        LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+        LLVMBuildCondBr(g->b, any, fix, join);
+        LLVMPositionBuilderAtEnd(g->b, fix);
         LLVMValueRef a1[2] = {prod, ci32(g, 0x20)}, a2[2] = {prod, ci32(g, 0x81)};
         LLVMValueRef den = LLVMBuildCall2(g->b, fty, f, a1, 2, "");
         LLVMValueRef nan = LLVMBuildCall2(g->b, fty, f, a2, 2, "");
-        u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
-        u = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), u);
-        v = LLVMBuildBitCast(g->b, u, g->v8f, "");
+        LLVMValueRef uf = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+        uf = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), uf);
+        LLVMBuildBr(g->b, join);
+        LLVMPositionBuilderAtEnd(g->b, join);
+        LLVMValueRef ph = LLVMBuildPhi(g->b, g->v8i32, "");
+        LLVMValueRef iv[2] = {u, uf};
+        LLVMBasicBlockRef ib[2] = {from, fix};
+        LLVMAddIncoming(ph, iv, ib, 2);
+        v = LLVMBuildBitCast(g->b, ph, g->v8f, "");
         goto clamp;
     }
     /* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
@@ -1019,8 +1046,9 @@ static r500_llvm_bitcode rt_bitcode(void)
                                .syms = rt_syms, .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
 }
 
-ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
-                           ls_diag *d)
+/* r500_jit_compile; perf: make the code visible to perf (r500_llvm_unit). */
+static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
+                         r500_jit_program **out, ls_diag *d)
 {
     *out = NULL;
     r500_jit_program *jp = calloc(1, sizeof *jp);
@@ -1059,6 +1087,7 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
         r500_jit_program_free(jp);
         return LS_ERR_IO;
     }
+    u.perf = perf;
     cg g;
     memset(&g, 0, sizeof g);
     g.ctx = u.ctx;
@@ -1116,6 +1145,12 @@ ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_pro
     return LS_OK;
 }
 
+ls_status r500_jit_compile(const r500_job *job, const r500_prog *p, r500_jit_program **out,
+                           ls_diag *d)
+{
+    return compile(job, p, false, out, d);
+}
+
 const r500_seg *r500_jit_segments(const r500_jit_program *jp)
 {
     return jp->segs;
@@ -1159,6 +1194,7 @@ struct r500_jit_engine {
     pthread_mutex_t mu;
     cache_entry *head;
     size_t count, hits;
+    bool perf; /* r500_jit_engine_set_perf */
 };
 
 static cache_key key_of(const r500_job *job, const r500_prog *p)
@@ -1242,7 +1278,7 @@ static ls_status jit_run(r500_jit_engine *e, const r500_job *job, r500_result *r
         uint32_t *w = malloc(nw * sizeof *w);
         if (!c || !w) {
             st = ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        } else if ((st = r500_jit_compile(job, &p, &jp, d)) == LS_OK) {
+        } else if ((st = compile(job, &p, e->perf, &jp, d)) == LS_OK) {
             memcpy(w, job->words, nw * sizeof *w);
             c->k = k;
             c->words = w;
@@ -1297,6 +1333,13 @@ r500_jit_engine *r500_jit_engine_new(void)
     e->ops.run = jit_run_hook;
     e->ops.state = e;
     return e;
+}
+
+void r500_jit_engine_set_perf(r500_jit_engine *e, int on)
+{
+    pthread_mutex_lock(&e->mu);
+    e->perf = on != 0;
+    pthread_mutex_unlock(&e->mu);
 }
 
 const r500_engine_ops *r500_jit_engine_ops(const r500_jit_engine *e)

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include <llvm-c/BitReader.h>
+#include <llvm-c/ExecutionEngine.h>
+#include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -149,6 +151,22 @@ static bool resolve_externals(const r500_llvm_unit *u, ls_diag *d)
     return true;
 }
 
+/* LLJIT's object layer when u->perf: RuntimeDyld with LLVM's perf JIT event
+ * listener (it writes jit-PID.dump under $JITDUMPDIR/.debug/jit, which
+ * `perf inject --jit` reads; NULL from LLVM when built without perf support:
+ * then the layer links as usual). */
+static LLVMOrcObjectLayerRef perf_layer(void *ctx, LLVMOrcExecutionSessionRef es,
+                                        const char *triple)
+{
+    (void)ctx;
+    (void)triple;
+    LLVMOrcObjectLayerRef l = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(es);
+    LLVMJITEventListenerRef li = LLVMCreatePerfJITEventListener();
+    if (l && li)
+        LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(l, li);
+    return l;
+}
+
 ls_status r500_llvm_finish(r500_llvm_unit *u, const char *fn, LLVMOrcLLJITRef *jit,
                            LLVMOrcExecutorAddress *addr, ls_diag *d)
 {
@@ -158,6 +176,8 @@ ls_status r500_llvm_finish(r500_llvm_unit *u, const char *fn, LLVMOrcLLJITRef *j
     *jit = NULL;
     *addr = 0;
     LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+    if (u->perf)
+        LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(jb, perf_layer, NULL);
     if ((e = LLVMOrcCreateLLJIT(jit, jb))) {
         *jit = NULL;
         st = r500_llvm_err(who, e, "cannot create LLJIT", d);

@@ -8,6 +8,7 @@
 #ifndef LOCKSTEP_R500_JIT_LLVM_SETUP_H
 #define LOCKSTEP_R500_JIT_LLVM_SETUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -51,6 +52,10 @@ typedef struct r500_llvm_unit {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     struct timespec t0; /* when r500_llvm_open began */
+    /* set before r500_llvm_finish: link through RuntimeDyld with LLVM's
+     * perf JIT event listener, so that `perf inject --jit` names and
+     * annotates the compiled code (docs/r500-jit.md, "Speed") */
+    bool perf;
 } r500_llvm_unit;
 
 /* Start a compile: the native target initialised (once per process is
