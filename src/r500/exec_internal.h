@@ -3,9 +3,9 @@
 #ifndef LOCKSTEP_R500_EXEC_INTERNAL_H
 #define LOCKSTEP_R500_EXEC_INTERNAL_H
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/lanes.h"
 #include "lockstep/r500.h"
@@ -231,13 +231,19 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
 static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
                                           const r500_exec_options *o)
 {
-    const bool neg_zero = o->texkill_zero == R500_TEXKILL_ZERO_KILL;
+    /* -0.0 is the one value equal to 0 with the sign bit set: bits 0x80000000
+     * (written without branches, so that compilers vectorise the loop) */
+    const uint32_t neg_zero = o->texkill_zero == R500_TEXKILL_ZERO_KILL;
     ls_lanes kill = 0;
-    for (unsigned k = 0; k < 4; k++)
-        for (unsigned l = 0; l < n; l++)
-            kill |= (ls_lanes)(v[k][l] < 0.0f ||
-                               (neg_zero && v[k][l] == 0.0f && signbit(v[k][l])))
-                    << l;
+    for (unsigned l = 0; l < n; l++) {
+        uint32_t any = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            uint32_t u;
+            memcpy(&u, &v[k][l], sizeof u);
+            any |= (uint32_t)(v[k][l] < 0.0f) | (neg_zero & (uint32_t)(u == 0x80000000u));
+        }
+        kill |= (ls_lanes)any << l;
+    }
     return kill;
 }
 
