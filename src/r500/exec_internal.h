@@ -178,6 +178,12 @@ static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask, uint32_t coun
             c->work[l] += count;
         return;
     }
+    if (ls_lanes_count(mask) > 8) {
+        /* many lanes: every lane, adding 0 outside the mask (vectorised) */
+        for (unsigned l = 0; l < R500_MAX_LANES; l++)
+            c->work[l] += count & (0u - (uint32_t)((mask >> l) & 1));
+        return;
+    }
     LS_LANES_FOREACH(l, mask)
         c->work[l] += count;
 }
