@@ -370,7 +370,9 @@ int cli_man(FILE *f, const char *page)
               ".TP\n.B LOCKSTEP_MESA_SHIM\nthe r300 fake-device shim (default: found beside the "
               "lockstep binary)\n"
               ".TP\n.B LOCKSTEP_MESA_GL\nthe lockstep\\-mesa\\-gl program (likewise)\n"
-              ".TP\n.B LOCKSTEP_PIGLIT_CACHE\nwhere mesa piglit keeps the piglit package\n", f);
+              ".TP\n.B LOCKSTEP_PIGLIT_CACHE\nwhere mesa piglit keeps the piglit package\n"
+              ".TP\n.B LOCKSTEP_JIT_PERF\n1: the R500 JIT's compiled code is visible to "
+              "perf(1) (LLVM's perf JIT event listener; docs/r500-jit.md, \"Speed\")\n", f);
         fputs(".SH \"SEE ALSO\"\n.BR lockstep\\-r500 (1),\n.BR lockstep\\-pp5 (1),\n"
               ".BR lockstep\\-mesa (1),\n.BR lockstep\\-view (1)\n", f);
         return CLI_OK;
