@@ -744,6 +744,19 @@ static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq)
 #endif
 }
 
+/* v[0..n-1] = 0 (n a multiple of 4): SSE stores where there are (GCC makes a
+ * memset of a fixed size a `rep stos`, which costs more at this size) */
+static void zero_floats(float *v, size_t n)
+{
+#if defined(__SSE__)
+    const __m128 z = _mm_setzero_ps();
+    for (size_t i = 0; i < n; i += 4)
+        _mm_storeu_ps(v + i, z);
+#else
+    memset(v, 0, n * sizeof *v);
+#endif
+}
+
 static void run_thread(worker *w, size_t t)
 {
     const r500_job *job = w->job;
@@ -836,14 +849,14 @@ static void run_thread(worker *w, size_t t)
                job->inputs[e].kind == R500_INPUT_NONE)
             e++;
         if (e > r)
-            memset(w->temps[r], 0, (e - r) * sizeof w->temps[0]);
+            zero_floats(&w->temps[r][0][0], (e - r) * 4 * (size_t)RL);
         r = e > r ? e : r + 1;
     }
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
         if (w->r->target[tgt])
-            memset(w->out[tgt], 0, sizeof w->out[tgt]);
+            zero_floats(&w->out[tgt][0][0], 4 * RL);
     if (w->r->w)
         memset(w->outw, 0, clr);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
