@@ -240,16 +240,19 @@ static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
     /* -0.0 is the one value equal to 0 with the sign bit set: bits 0x80000000
      * (written without branches, so that compilers vectorise the loop) */
     const uint32_t neg_zero = o->texkill_zero == R500_TEXKILL_ZERO_KILL;
-    ls_lanes kill = 0;
+    uint8_t any[R500_MAX_LANES];
     for (unsigned l = 0; l < n; l++) {
-        uint32_t any = 0;
+        uint32_t a = 0;
         for (unsigned k = 0; k < 4; k++) {
             uint32_t u;
             memcpy(&u, &v[k][l], sizeof u);
-            any |= (uint32_t)(v[k][l] < 0.0f) | (neg_zero & (uint32_t)(u == 0x80000000u));
+            a |= (uint32_t)(v[k][l] < 0.0f) | (neg_zero & (uint32_t)(u == 0x80000000u));
         }
-        kill |= (ls_lanes)any << l;
+        any[l] = (uint8_t)a;
     }
+    ls_lanes kill = 0;
+    for (unsigned l = 0; l < n; l++)
+        kill |= (ls_lanes)any[l] << l;
     return kill;
 }
 
