@@ -823,10 +823,11 @@ static void run_thread(worker *w, size_t t)
             for (unsigned k = 0; k < 4; k++)
                 w->quad[l][k] = (uint8_t)l;
     }
-    /* Registers: temps not preloaded start at 0; outputs start at 0. The
-     * lanes up to the thread size rounded up to 16 are cleared: the ALU
+    /* Registers: temps not preloaded start at 0; outputs start at 0. The ALU
      * computes whole blocks of 8 lanes, compiled code (src/r500/jit) blocks
-     * of 16 of the thread size; no one reads or writes the lanes above
+     * of 16 of the thread size: an input's lanes above the thread, up to the
+     * thread size rounded up to 16, are cleared; written temps and outputs
+     * are cleared in every lane; no one reads or writes the lanes above clr
      * (zero since the worker was allocated). */
     const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
     for (unsigned r = 0; r < p->temps_used;) {

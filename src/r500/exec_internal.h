@@ -205,7 +205,8 @@ static inline void r500_account(r500_seg_ctx *c, uint32_t count)
 }
 
 /* Announce a run of len instructions (n_alu ALU, n_out OUT, n_fc FC; ALU/OUT
- * first, at most one FC, last) about to be executed by compiled code: the
+ * first, at most one FC or TEXKILL, last — a TEXKILL's TEX count is added by
+ * whoever applies it) about to be executed by compiled code: the
  * issue accounting of len single steps (only the last may change the active
  * mask), and c's al/active/alive for it. false: the run may not be taken
  * here (the watchdog or a job-wide limit check falls inside it); the

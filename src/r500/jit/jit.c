@@ -783,8 +783,9 @@ static LLVMValueRef local_bytes(cg *g, size_t n)
 /* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
  * r500_seg): one block per head; a head starts a run of compiled
  * instructions (ALU/OUT, ending at the first FC instruction, which rt.c's
- * r500_jit_rt_fc executes with fc.c's rules inlined), or is an instruction
- * the interpreter's r500_exec_seg_step issues. After an FC instruction or a
+ * r500_jit_rt_fc executes with fc.c's rules inlined, or at a TEXKILL, which
+ * rt.c's r500_jit_rt_kill applies), or is an instruction the interpreter's
+ * r500_exec_seg_step issues. After an FC instruction or a
  * step the function goes on at the block of the next slot (the slot after,
  * the static target, or any head through the dispatch block); elsewhere it
  * returns to the interpreter. */
@@ -921,7 +922,8 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                     for (unsigned b = 0; b < g->nb; b++) {
                         g->bi = b;
                         g->blk = ci32(g, b * VW);
-                        LLVMValueRef v = load8(g, temp_ptr(g, f[R500_F_TEX_SRC_ADDR], false, sw[k]));
+                        LLVMValueRef v =
+                            load8(g, temp_ptr(g, f[R500_F_TEX_SRC_ADDR], false, sw[k]));
                         LLVMValueRef off = ci32(g, k * RL + b * VW);
                         LLVMValueRef st =
                             LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, g->f32, kbuf, &off, 1, ""));
@@ -1059,7 +1061,7 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
     jp->n = p->n;
     /* Heads (blocks of the compiled program): the program's start, every
      * static jump target, every instruction that is not compiled, and every
-     * slot after one or after an FC instruction. */
+     * slot after one, after an FC instruction or after a TEXKILL. */
     bool *head = calloc(p->n + 1, 1);
     if (!head) {
         r500_jit_program_free(jp);

@@ -92,7 +92,8 @@ void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
     s->fc_jumps_taken += l->fc_jumps_taken;
     s->fc_jumps_not_taken += l->fc_jumps_not_taken;
     s->lane_slots_active += l->lane_slots_active;
-    l->inst_alu = l->inst_out = l->inst_fc = l->inst_tex = l->fc_jumps_taken = l->fc_jumps_not_taken = 0;
+    l->inst_alu = l->inst_out = l->inst_fc = l->inst_tex = 0;
+    l->fc_jumps_taken = l->fc_jumps_not_taken = 0;
     l->lane_slots_active = 0;
 }
 
