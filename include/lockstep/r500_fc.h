@@ -29,6 +29,11 @@ struct ls_buf;
 #define R500_FC_MAX_LANES 64
 #define R500_FC_MAX_LOOP_DEPTH 16 /* storage; the modelled depth is an option */
 #define R500_FC_MAX_ADDR_DEPTH 16
+/* Width of a branch counter: branch-counter-max and partial-counter-max are
+ * 1..R500_FC_COUNTER_MAX (docs/assumptions.md; larger values in an options
+ * struct act as R500_FC_COUNTER_MAX). */
+#define R500_FC_COUNTER_BITS 8
+#define R500_FC_COUNTER_MAX ((1u << R500_FC_COUNTER_BITS) - 1u)
 
 typedef enum r500_fc_op {
     R500_FC_JUMP = 0,
@@ -149,7 +154,13 @@ typedef struct r500_fc_thread {
     ls_lanes pred[4];    /* predicate bits R, G, B, A (written by ALU instructions) */
     ls_lanes alu_result; /* ALU result bit (written by ALU instructions) */
     int aL;              /* current loop register, for relative addressing */
-    uint8_t counter[R500_FC_MAX_LANES]; /* branch counters (meaningful where `branch`) */
+    /* Branch counters (meaningful where `branch`) as bit-planes: bit l of
+     * cplane[k] is bit k of lane l's counter, so INCR/DECR/compare are a few
+     * mask operations per thread rather than a loop over lanes. Planes at and
+     * above cbits are zero. Read and write one lane with r500_fc_counter /
+     * r500_fc_counter_set. */
+    ls_lanes cplane[R500_FC_COUNTER_BITS];
+    unsigned cbits;
     unsigned loop_depth, addr_depth;
     r500_fc_loop_frame loop[R500_FC_MAX_LOOP_DEPTH];
     uint16_t addr[R500_FC_MAX_ADDR_DEPTH];
@@ -160,6 +171,11 @@ typedef struct r500_fc_thread {
 } r500_fc_thread;
 
 void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered);
+
+/* Lane l's branch counter, and setting it (tests, tools; value is taken
+ * modulo 2^R500_FC_COUNTER_BITS). */
+unsigned r500_fc_counter(const r500_fc_thread *t, unsigned lane);
+void r500_fc_counter_set(r500_fc_thread *t, unsigned lane, unsigned value);
 
 /* Execute the FC instruction `in` at absolute address pc. On LS_OK, *next_pc
  * is the address to issue next and *jumped tells whether the jump was taken.

@@ -83,8 +83,9 @@ static const r500_fc_option_info option_table[] = {
     {"push-addr", "next|current", "next",
      "address pushed by A_OP=PUSH: the next instruction (so POP returns after the call) or the "
      "current one (2.11 #7)"},
-    {"branch-counter-max", "N", "255", "largest branch counter in full mode; more faults (2.11 #8)"},
-    {"partial-counter-max", "N", "3", "largest branch counter in partial mode (2.11 #8)"},
+    {"branch-counter-max", "1..255", "255",
+     "largest branch counter in full mode; more faults (2.11 #8)"},
+    {"partial-counter-max", "1..255", "3", "largest branch counter in partial mode (2.11 #8)"},
     {"loop-stack-depth", "1..16", "4", "loop stack frames (2.11 #8)"},
     {"addr-stack-depth", "1..16", "4", "address stack entries (2.11 #8)"},
     {"incr-scope", "branch|all", "branch",
@@ -160,10 +161,10 @@ ls_status r500_fc_options_set(r500_fc_options *o, const char *name, const char *
         if ((ok = (k = pick2(value, "next", "current")) >= 0))
             o->push_current = k;
     } else if (!strcmp(name, "branch-counter-max")) {
-        if ((ok = parse_uint(value, 1, 65535, &u)))
+        if ((ok = parse_uint(value, 1, R500_FC_COUNTER_MAX, &u)))
             o->branch_counter_max = u;
     } else if (!strcmp(name, "partial-counter-max")) {
-        if ((ok = parse_uint(value, 1, 65535, &u)))
+        if ((ok = parse_uint(value, 1, R500_FC_COUNTER_MAX, &u)))
             o->partial_counter_max = u;
     } else if (!strcmp(name, "loop-stack-depth")) {
         if ((ok = parse_uint(value, 1, R500_FC_MAX_LOOP_DEPTH, &u)))
@@ -201,6 +202,75 @@ void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
     t->covered = covered & t->lanes;
     t->active = t->lanes; /* every pixel starts active, covered or not (r500.md §5) */
     t->skip_endloop = -1;
+}
+
+/* ---- branch counters as bit-planes (r500_fc_thread.cplane) --------------- */
+
+unsigned r500_fc_counter(const r500_fc_thread *t, unsigned lane)
+{
+    unsigned v = 0;
+    for (unsigned k = 0; k < t->cbits; k++)
+        v |= (unsigned)((t->cplane[k] >> (lane & 63u)) & 1u) << k;
+    return v;
+}
+
+void r500_fc_counter_set(r500_fc_thread *t, unsigned lane, unsigned value)
+{
+    const ls_lanes bit = (ls_lanes)1 << (lane & 63u);
+    for (unsigned k = 0; k < R500_FC_COUNTER_BITS; k++) {
+        t->cplane[k] = (t->cplane[k] & ~bit) | (((value >> k) & 1u) ? bit : 0);
+        if ((value >> k) & 1u && k >= t->cbits)
+            t->cbits = k + 1;
+    }
+}
+
+/* Lanes whose counter is >= c: a comparison from the top bit down. */
+static ls_lanes counters_ge(const r500_fc_thread *t, unsigned c)
+{
+    if (c >> t->cbits)
+        return 0; /* c has a bit above every counter's */
+    ls_lanes gt = 0, eq = ~(ls_lanes)0;
+    for (unsigned k = t->cbits; k-- > 0;) {
+        if ((c >> k) & 1u) {
+            eq &= t->cplane[k];
+        } else {
+            gt |= eq & t->cplane[k];
+            eq &= ~t->cplane[k];
+        }
+    }
+    return gt | eq;
+}
+
+static void counters_zero(r500_fc_thread *t, ls_lanes m)
+{
+    for (unsigned k = 0; k < t->cbits; k++)
+        t->cplane[k] &= ~m;
+}
+
+/* counter += 1 on lanes m (the caller has checked that none overflows). */
+static void counters_incr(r500_fc_thread *t, ls_lanes m)
+{
+    ls_lanes carry = m;
+    for (unsigned k = 0; k < t->cbits && carry; k++) {
+        ls_lanes p = t->cplane[k];
+        t->cplane[k] = p ^ carry;
+        carry &= p;
+    }
+    if (carry && t->cbits < R500_FC_COUNTER_BITS)
+        t->cplane[t->cbits++] = carry;
+}
+
+/* counter -= c on lanes m, every one of which holds at least c. */
+static void counters_sub(r500_fc_thread *t, ls_lanes m, unsigned c)
+{
+    ls_lanes borrow = 0;
+    for (unsigned k = 0; k < t->cbits; k++) {
+        const ls_lanes p = t->cplane[k], q = ((c >> k) & 1u) ? m : 0;
+        t->cplane[k] = p ^ ((q ^ borrow) & m);
+        borrow = ((~p & (q | borrow)) | (q & borrow)) & m;
+    }
+    while (t->cbits && !t->cplane[t->cbits - 1])
+        t->cbits--;
 }
 
 static ls_status fault(ls_diag *d, unsigned pc, const char *fmt, const char *what)
@@ -243,30 +313,22 @@ static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lane
         /* INCR: "increment branch counter by 1 for inactive pixels. Deactivate
          * pixels that decided to jump [stay: ... not to jump] and set their
          * counter to zero." */
-        LS_LANES_FOREACH(l, scope) {
-            if ((unsigned)t->counter[l] + 1 > max)
-                return fault(d, pc, "instruction %u: %s: branch counter overflow (INCR above the "
-                                    "branch-counter-max)",
-                             op_name(fc_op)); /* named only when it faults */
-            t->counter[l]++;
-        }
+        if (counters_ge(t, max) & scope)
+            return fault(d, pc, "instruction %u: %s: branch counter overflow (INCR above the "
+                                "branch-counter-max)",
+                         op_name(fc_op)); /* named only when it faults */
+        counters_incr(t, scope);
         ls_lanes disagree = t->active & ~t->killed & (jumped ? ~want : want) & t->lanes;
-        LS_LANES_FOREACH(l, disagree)
-            t->counter[l] = 0;
+        counters_zero(t, disagree);
         t->active &= ~disagree;
         t->branch |= disagree;
     } else if (op == 1) {
         /* DECR: "decrement branch counter by B_POP_CNT for inactive pixels.
          * Activate pixels with negative counters." */
-        ls_lanes wake = 0;
-        LS_LANES_FOREACH(l, scope) {
-            if (t->counter[l] < pop) {
-                wake |= (ls_lanes)1 << l;
-                t->counter[l] = 0;
-            } else {
-                t->counter[l] = (uint8_t)(t->counter[l] - pop);
-            }
-        }
+        const ls_lanes stay = counters_ge(t, pop) & scope;
+        const ls_lanes wake = scope & ~stay;
+        counters_zero(t, wake);
+        counters_sub(t, stay, pop);
         t->branch &= ~wake;
         t->brk &= ~wake;
         t->cont &= ~wake;
@@ -318,7 +380,9 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
         return fault(d, pc, "instruction %u: %s needs full flow-control mode "
                             "(US_FC_CTRL.FULL_FC_EN=0: no loops or subroutines)",
                      op_name(op));
-    const unsigned max = full ? o->branch_counter_max : o->partial_counter_max;
+    unsigned max = full ? o->branch_counter_max : o->partial_counter_max;
+    if (max > R500_FC_COUNTER_MAX)
+        max = R500_FC_COUNTER_MAX;
 
     const ls_lanes alive = t->lanes & ~t->killed;
 
@@ -326,13 +390,12 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
      * inactive state with zero counter, and vice versa." */
     ls_lanes elsed = 0;
     if (in->b_else) {
-        ls_lanes zero = 0;
-        LS_LANES_FOREACH(l, t->branch & ~t->killed)
-            if (t->counter[l] == 0)
-                zero |= (ls_lanes)1 << l;
+        ls_lanes nonzero = 0;
+        for (unsigned k = 0; k < t->cbits; k++)
+            nonzero |= t->cplane[k];
+        const ls_lanes zero = t->branch & ~t->killed & ~nonzero;
         elsed = t->active & alive;
-        LS_LANES_FOREACH(l, elsed)
-            t->counter[l] = 0;
+        counters_zero(t, elsed);
         t->active = (t->active & ~elsed) | zero;
         t->branch = (t->branch & ~zero) | elsed;
     }
@@ -530,7 +593,7 @@ void r500_fc_thread_trace_json(const r500_fc_thread *t, struct ls_buf *b)
         if (l)
             ls_buf_putc(b, ',');
         if ((t->branch >> l) & 1)
-            ls_buf_printf(b, "%u", t->counter[l]);
+            ls_buf_printf(b, "%u", r500_fc_counter(t, l));
         else
             ls_buf_puts(b, "null");
     }

@@ -75,7 +75,7 @@ static void deact(fx *f, unsigned l, unsigned c)
 {
     f->t.active &= ~L(l);
     f->t.branch |= L(l);
-    f->t.counter[l] = (uint8_t)c;
+    r500_fc_counter_set(&f->t, l, c);
 }
 
 /* ---------------------------------------------------------------- OP ---- */
@@ -270,9 +270,9 @@ static void b_else(void **s)
     run(&f, 0, OP(JUMP) | B_ELSE, JADDR(9), 0);
     assert_int_equal(f.t.active & 0xF, L(1));
     assert_int_equal(f.t.branch & 0xF, L(0) | L(2) | L(3));
-    assert_int_equal(f.t.counter[0], 0);
-    assert_int_equal(f.t.counter[3], 0);
-    assert_int_equal(f.t.counter[2], 1);
+    assert_int_equal(r500_fc_counter(&f.t, 0), 0);
+    assert_int_equal(r500_fc_counter(&f.t, 3), 0);
+    assert_int_equal(r500_fc_counter(&f.t, 2), 1);
 }
 
 /* seed 004: "Any processors deactivated by B_ELSE 'want to jump' regardless
@@ -404,7 +404,7 @@ static void b_ops(void **s)
     setup(&f, 4);
     deact(&f, 3, 2);
     run(&f, 0, OP(JUMP) | JF(0x00) | BOP0(NONE) | POPC(1), JADDR(9), 0);
-    assert_int_equal(f.t.counter[3], 2);
+    assert_int_equal(r500_fc_counter(&f.t, 3), 2);
     /* B_OP0=DECR: "If we don't jump, decrement branch counter by B_POP_CNT for
      * inactive pixels. Activate pixels with negative counters." B_POP_CNT: "The
      * amount to decrement the branch counter by". Counters 0,1,3 minus 2.
@@ -418,7 +418,7 @@ static void b_ops(void **s)
     run(&f, 0, OP(JUMP) | JF(0x00) | BOP0(DECR) | POPC(2), JADDR(9), 0);
     assert_false(f.jumped);
     assert_int_equal(f.t.active & 0xF, L(0) | L(1) | L(2));
-    assert_int_equal(f.t.counter[3], 1);
+    assert_int_equal(r500_fc_counter(&f.t, 3), 1);
     /* B_OP0=INCR: "If we don't jump, increment branch counter by 1 for inactive
      * pixels. Deactivate pixels that decided to jump and set their counter to
      * zero." Lanes 0,1 want to jump (ALU), 2,3 don't: no jump (ALL).
@@ -431,15 +431,15 @@ static void b_ops(void **s)
     run(&f, 0, OP(JUMP) | JF(0xF0) | BOP0(INCR), JADDR(9), 0);
     assert_false(f.jumped);
     assert_int_equal(f.t.active & 0x1F, L(2) | L(3));
-    assert_int_equal(f.t.counter[0], 0);
-    assert_int_equal(f.t.counter[1], 0);
-    assert_int_equal(f.t.counter[4], 3);
+    assert_int_equal(r500_fc_counter(&f.t, 0), 0);
+    assert_int_equal(r500_fc_counter(&f.t, 1), 0);
+    assert_int_equal(r500_fc_counter(&f.t, 4), 3);
     /* B_OP1=NONE: "If we do jump, don't alter the branch counter for any pixel." */
     setup(&f, 4);
     deact(&f, 3, 2);
     run(&f, 0, OP(JUMP) | JF(0xFF) | BOP1(NONE), JADDR(9), 0);
     assert_true(f.jumped);
-    assert_int_equal(f.t.counter[3], 2);
+    assert_int_equal(r500_fc_counter(&f.t, 3), 2);
     /* B_OP1=DECR: "If we do jump, decrement branch counter by B_POP_CNT for
      * inactive pixels. Activate pixels with negative counters." seed 004
      * (B_OP1, "if jump"): same DECR sentence as for B_OP0. */
@@ -449,7 +449,7 @@ static void b_ops(void **s)
     run(&f, 0, OP(JUMP) | JF(0xFF) | BOP1(DECR) | POPC(1), JADDR(9), 0);
     assert_true(f.jumped);
     assert_int_equal(f.t.active & 0xF, 0x7);
-    assert_int_equal(f.t.counter[3], 0);
+    assert_int_equal(r500_fc_counter(&f.t, 3), 0);
     /* B_OP1=INCR: "If we do jump, increment branch counter by 1 for inactive
      * pixels. Deactivate pixels that decided not to jump and set their counter
      * to zero." JUMP_ANY=1: lane 0 wants, lane 1 doesn't -> jump; lane 1 goes.
@@ -461,8 +461,8 @@ static void b_ops(void **s)
     run(&f, 0, OP(JUMP) | JUMP_ANY | JF(0xF0) | BOP1(INCR), JADDR(9), 0);
     assert_true(f.jumped);
     assert_int_equal(f.t.active & 7, L(0));
-    assert_int_equal(f.t.counter[1], 0);
-    assert_int_equal(f.t.counter[2], 5);
+    assert_int_equal(r500_fc_counter(&f.t, 1), 0);
+    assert_int_equal(r500_fc_counter(&f.t, 2), 5);
 }
 
 /* --------------------------------------------------- IGNORE_UNCOVERED ---- */
@@ -641,6 +641,141 @@ static void faults(void **s)
     assert_non_null(strstr(f.d.msg, "full flow-control"));
 }
 
+/* Counters at the full width: full mode counts up to branch-counter-max
+ * (default 255) and faults one above; the option's range is the counter's. */
+static void counters_full_width(void **s)
+{
+    (void)s;
+    fx f;
+    setup(&f, 8);
+    deact(&f, 1, 253);
+    deact(&f, 6, 200);
+    run(&f, 0, OP(JUMP) | JF(0x00) | BOP0(INCR), JADDR(9), 2);
+    run(&f, 0, OP(JUMP) | JF(0x00) | BOP0(INCR), JADDR(9), 3);
+    assert_int_equal(f.rc, LS_OK);
+    assert_int_equal(r500_fc_counter(&f.t, 1), 255);
+    assert_int_equal(r500_fc_counter(&f.t, 6), 202);
+    run(&f, 0, OP(JUMP) | JF(0x00) | BOP0(INCR), JADDR(9), 4);
+    assert_int_equal(f.rc, LS_ERR_FAULT);
+    assert_non_null(strstr(f.d.msg, "branch counter overflow"));
+    setup(&f, 8);
+    deact(&f, 1, 255);
+    deact(&f, 2, 30);
+    run(&f, 0, OP(JUMP) | JF(0x00) | POPC(31) | BOP0(DECR), JADDR(9), 2);
+    assert_int_equal(r500_fc_counter(&f.t, 1), 224);
+    assert_true(f.t.active & L(2)); /* 30 - 31 < 0: active again, counter 0 */
+    assert_int_equal(r500_fc_counter(&f.t, 2), 0);
+    r500_fc_options o;
+    r500_fc_options_default(&o);
+    assert_int_equal(r500_fc_options_set(&o, "branch-counter-max", "255", &f.d), LS_OK);
+    assert_int_equal(r500_fc_options_set(&o, "branch-counter-max", "256", &f.d), LS_ERR_ARG);
+    assert_non_null(strstr(f.d.msg, "1..255"));
+}
+
+/* Random JUMPs with every B_OP/B_POP_CNT/B_ELSE combination on 64 lanes
+ * with random counters, checked lane by lane against the seed sentences
+ * written out per pixel here (seed 001 B_OP0/B_OP1, B_ELSE; CTM p.41), with
+ * fc.c's jump decision as the input: "increment branch counter by 1 for
+ * inactive pixels; deactivate pixels that disagree and set their counter to
+ * zero"; "decrement branch counter by B_POP_CNT for inactive pixels; activate
+ * pixels with negative counters"; B_ELSE swaps active and zero-counter
+ * branch-inactive pixels. */
+static void counters_random_reference(void **s)
+{
+    (void)s;
+    uint64_t rng = 0x5eed0c0u;
+    for (unsigned trial = 0; trial < 200; trial++) {
+        fx f;
+        setup(&f, 64);
+        bool act[64], br[64], kil[64];
+        unsigned cnt[64];
+        for (unsigned l = 0; l < 64; l++) {
+            uint64_t r = ls_test_rand(&rng);
+            act[l] = r % 3 == 0;
+            br[l] = !act[l];
+            kil[l] = (r >> 8) % 9 == 0;
+            unsigned top = (r >> 16) % 4 == 0 ? 256 : 6; /* mostly small, some wide */
+            cnt[l] = br[l] ? (unsigned)((r >> 24) % top) : 0;
+            if (br[l])
+                deact(&f, l, cnt[l]);
+            if (kil[l])
+                f.t.killed |= L(l);
+        }
+        for (unsigned step = 0; step < 12; step++) {
+            uint64_t r = ls_test_rand(&rng);
+            unsigned b0 = (unsigned)(r % 3), b1 = (unsigned)((r >> 2) % 3);
+            unsigned pop = (unsigned)((r >> 4) % 32), jf = (r >> 9) & 1 ? 0xF0 : 0x0F;
+            bool belse = (r >> 10) % 4 == 0, any = (r >> 12) & 1;
+            f.t.alu_result = ls_test_rand(&rng);
+            run(&f, 0,
+                OP(JUMP) | JF(jf) | POPC(pop) | BOP0(b0) | BOP1(b1) | (belse ? B_ELSE : 0) |
+                    (any ? JUMP_ANY : 0),
+                JADDR(9), 2);
+            /* the reference */
+            if (belse) {
+                bool a2[64], b2[64];
+                for (unsigned l = 0; l < 64; l++) {
+                    a2[l] = act[l];
+                    b2[l] = br[l];
+                    if (act[l] && !kil[l]) {
+                        a2[l] = false, b2[l] = true, cnt[l] = 0;
+                    } else if (br[l] && !kil[l] && cnt[l] == 0) {
+                        a2[l] = true, b2[l] = false;
+                    }
+                }
+                memcpy(act, a2, sizeof act);
+                memcpy(br, b2, sizeof br);
+            }
+            if (f.rc != LS_OK) {
+                /* a fault leaves the decision unknown: it must be an INCR
+                 * (of either B_OP) meeting a counter at the maximum */
+                bool full = false;
+                for (unsigned l = 0; l < 64; l++)
+                    full |= br[l] && cnt[l] == 255;
+                if (!full || (b0 != INCR && b1 != INCR))
+                    fail_msg("trial %u step %u: %s", trial, step, f.d.msg);
+                assert_non_null(strstr(f.d.msg, "branch counter overflow"));
+                break;
+            }
+            unsigned bop = f.jumped ? b1 : b0;
+            bool overflow = false;
+            if (bop == INCR) {
+                bool dis[64];
+                for (unsigned l = 0; l < 64; l++) {
+                    bool want = jf == 0xF0 ? (f.t.alu_result >> l) & 1 : !((f.t.alu_result >> l) & 1);
+                    dis[l] = act[l] && !kil[l] && (f.jumped ? !want : want);
+                    if (br[l] && ++cnt[l] > 255)
+                        overflow = true;
+                }
+                for (unsigned l = 0; l < 64; l++)
+                    if (dis[l])
+                        act[l] = false, br[l] = true, cnt[l] = 0;
+            } else if (bop == DECR) {
+                for (unsigned l = 0; l < 64; l++) {
+                    if (!br[l])
+                        continue;
+                    if (cnt[l] < pop)
+                        br[l] = false, act[l] = true, cnt[l] = 0;
+                    else
+                        cnt[l] -= pop;
+                }
+            }
+            if (overflow)
+                fail_msg("trial %u step %u: INCR of a counter at 255 did not fault", trial, step);
+            for (unsigned l = 0; l < 64; l++) {
+                if (act[l] != (bool)((f.t.active >> l) & 1) ||
+                    br[l] != (bool)((f.t.branch >> l) & 1) ||
+                    (br[l] && cnt[l] != r500_fc_counter(&f.t, l)))
+                    fail_msg("trial %u step %u lane %u: reference active %d branch %d counter %u,"
+                             " fc.c %d %d %u",
+                             trial, step, l, act[l], br[l], cnt[l],
+                             (int)((f.t.active >> l) & 1), (int)((f.t.branch >> l) & 1),
+                             r500_fc_counter(&f.t, l));
+            }
+        }
+    }
+}
+
 /* Two threads never share state: the thread is the whole context. */
 static void threads_independent(void **s)
 {
@@ -709,6 +844,7 @@ int main(void)
         cmocka_unit_test(special_counts),  cmocka_unit_test(special_inhibit),
         cmocka_unit_test(addresses),       cmocka_unit_test(faults),
         cmocka_unit_test(threads_independent), cmocka_unit_test(options),
+        cmocka_unit_test(counters_full_width), cmocka_unit_test(counters_random_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
