@@ -162,12 +162,14 @@ typedef struct r500_fc_thread {
     ls_lanes cplane[R500_FC_COUNTER_BITS];
     unsigned cbits;
     unsigned loop_depth, addr_depth;
-    r500_fc_loop_frame loop[R500_FC_MAX_LOOP_DEPTH];
-    uint16_t addr[R500_FC_MAX_ADDR_DEPTH];
     int skip_endloop;    /* address a LOOP/REP just jumped to, or -1 */
     /* What the last r500_fc_exec did (statistics, trace). */
     ls_lanes last_want;  /* participating pixels that wanted to jump */
     ls_lanes last_part;  /* pixels that took part in the decision */
+    /* The stacks (last: r500_fc_thread_init leaves entries at and above the
+     * depths as they were; they are written when pushed). */
+    r500_fc_loop_frame loop[R500_FC_MAX_LOOP_DEPTH];
+    uint16_t addr[R500_FC_MAX_ADDR_DEPTH];
 } r500_fc_thread;
 
 void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered);

@@ -10,6 +10,7 @@
  * pixels (TEXKILL, set by the executor) never take part in a decision. */
 #include "lockstep/r500_fc.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -192,7 +193,7 @@ ls_status r500_fc_options_set(r500_fc_options *o, const char *name, const char *
 
 void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
 {
-    memset(t, 0, sizeof *t);
+    memset(t, 0, offsetof(r500_fc_thread, loop)); /* the stacks are empty */
     if (n < 1)
         n = 1;
     if (n > R500_FC_MAX_LANES)
