@@ -235,25 +235,36 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
  * the source swizzle) kill, and the kill itself — of the active lanes its
  * predicate (RGB_PRED_SEL/INV, as channel R) selects. Shared by exec.c's
  * tex_exec and the JIT's compiled code (src/r500/jit/rt.c). */
+/* Under clang — the JIT's run-time bitcode (src/r500/jit/rt.c) is built
+ * for a generic x86-64 — a loop vectorised 16 lanes wide: the JIT's code
+ * generator then lowers those vectors for its host (one AVX-512 compare per
+ * 16 lanes) instead of the SSE2 widths the bitcode's own target would pick. */
+#if defined(__clang__)
+#define R500_VECTORISE_16 _Pragma("clang loop vectorize(enable) vectorize_width(16) interleave_count(1)")
+#else
+#define R500_VECTORISE_16
+#endif
+
 static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
                                           const r500_exec_options *o)
 {
-    /* -0.0 is the one value equal to 0 with the sign bit set: bits 0x80000000
-     * (written without branches, so that compilers vectorise the loop) */
-    const uint32_t neg_zero = o->texkill_zero == R500_TEXKILL_ZERO_KILL;
-    uint8_t any[R500_MAX_LANES];
+    /* As IEEE single bits, "< 0" is 0x80000001 (the smallest negative
+     * denormal) ..0xff800000 (-inf): not -0.0 (0x80000000) and no NaN; with
+     * texkill-zero=kill the range starts at -0.0. One unsigned compare per
+     * value and no branches, so that the loop vectorises. */
+    const uint32_t lo = 0x80000001u - (o->texkill_zero == R500_TEXKILL_ZERO_KILL);
+    const uint32_t span = 0xff800000u - lo;
+    ls_lanes kill = 0;
+    R500_VECTORISE_16
     for (unsigned l = 0; l < n; l++) {
         uint32_t a = 0;
         for (unsigned k = 0; k < 4; k++) {
             uint32_t u;
             memcpy(&u, &v[k][l], sizeof u);
-            a |= (uint32_t)(v[k][l] < 0.0f) | (neg_zero & (uint32_t)(u == 0x80000000u));
+            a |= (uint32_t)(u - lo <= span);
         }
-        any[l] = (uint8_t)a;
+        kill |= (ls_lanes)a << l;
     }
-    ls_lanes kill = 0;
-    for (unsigned l = 0; l < n; l++)
-        kill |= (ls_lanes)any[l] << l;
     return kill;
 }
 

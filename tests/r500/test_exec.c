@@ -307,6 +307,62 @@ static void test_texkill_negative_zero(void **state)
     assert_int_equal(r500_options_set(&o, "texkill-zero", "sometimes", &d), LS_ERR_ARG);
 }
 
+/* TEXKILL on every kind of value, in threads of 12 (lanes past a multiple
+ * of 4, 8 and 16): a pixel dies when any coordinate compares < 0.0f as C
+ * compares it (negative normals, denormals and -inf; not -0.0, no NaN), and
+ * with texkill-zero=kill also when one is -0.0. */
+static void test_texkill_special_values(void **state)
+{
+    (void)state;
+    static const uint32_t vals[] = {0x00000000u, 0x80000000u, 0x80000001u, 0x807fffffu,
+                                    0x00000001u, 0xbf800000u, 0x3f800000u, 0xff7fffffu,
+                                    0xff800000u, 0x7f800000u, 0xffc00000u, 0x7fc00000u,
+                                    0xff800001u, 0xffffffffu, 0x7fffffffu, 0x80800000u};
+    const unsigned nv = sizeof vals / sizeof vals[0];
+    enum { W = 6, H = 4 };
+    for (int mode = 0; mode < 2; mode++) {
+        tx_prog p = {.n = 0};
+        r500_inst k;
+        r500_inst_init(&k, R500_TYPE_TEX);
+        TX(k, TEX_INST, 2), TX(k, TEX_SRC_ADDR, 1);
+        TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 2),
+            TX(k, TEX_SRC_Q_SWIZ, 3);
+        tx_add(&p, &k);
+        r500_inst o = tx_alu(R500_TYPE_OUT);
+        TX(o, RGB_OMASK, 7);
+        tx_add(&p, &o);
+        r500_job job;
+        tx_job(&job, &p, W, H, 12);
+        /* pixel i: channel 0 takes value i, channel 1 value 3i+1, the others +1 */
+        float img[4 * W * H];
+        bool want[W * H];
+        for (unsigned i = 0; i < W * H; i++) {
+            const uint32_t b[4] = {vals[i % nv], vals[(3 * i + 1) % nv], 0x3f800000u, 0x3f800000u};
+            want[i] = false;
+            for (unsigned ch = 0; ch < 4; ch++) {
+                float f;
+                memcpy(&f, &b[ch], sizeof f);
+                img[4 * i + ch] = f;
+                want[i] |= f < 0.0f || (mode == 1 && b[ch] == 0x80000000u);
+            }
+        }
+        job.inputs[1].kind = R500_INPUT_IMAGE;
+        job.inputs[1].image = img;
+        ls_diag d;
+        assert_int_equal(r500_options_set(&job.options, "texkill-zero", mode ? "kill" : "keep", &d),
+                         LS_OK);
+        r500_result res;
+        tx_run(&job, &res);
+        for (unsigned i = 0; i < W * H; i++)
+            if (res.killed[i] != want[i])
+                fail_msg("texkill-zero=%s: pixel %u (0x%08x, 0x%08x): killed %d, expected %d",
+                         mode ? "kill" : "keep", i, vals[i % nv], vals[(3 * i + 1) % nv],
+                         res.killed[i], want[i]);
+        r500_result_free(&res);
+        r500_job_free(&job);
+    }
+}
+
 static void test_tex_nop_and_unbound_sampler(void **state)
 {
     (void)state;
@@ -921,6 +977,7 @@ int main(void)
         cmocka_unit_test(test_loop_al_relative),
         cmocka_unit_test(test_texkill_and_clear),
         cmocka_unit_test(test_texkill_negative_zero),
+        cmocka_unit_test(test_texkill_special_values),
         cmocka_unit_test(test_tex_nop_and_unbound_sampler),
         cmocka_unit_test(test_tex_ld_swizzles_and_mask),
         cmocka_unit_test(test_tex_ops),
