@@ -207,6 +207,16 @@ void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
 
 /* ---- branch counters as bit-planes (r500_fc_thread.cplane) --------------- */
 
+/* The plane loops run cbits (<= 8) times. Under clang — the JIT inlines
+ * this file at every FC instruction (src/r500/jit/rt.c) — they stay loops:
+ * unrolled at every site they cost compile time (a fifth more on
+ * 12_while_data_dependent) and no run time was gained. */
+#if defined(__clang__)
+#define PLANES_LOOP _Pragma("clang loop unroll(disable)")
+#else
+#define PLANES_LOOP
+#endif
+
 unsigned r500_fc_counter(const r500_fc_thread *t, unsigned lane)
 {
     unsigned v = 0;
@@ -231,6 +241,7 @@ static ls_lanes counters_ge(const r500_fc_thread *t, unsigned c)
     if (c >> t->cbits)
         return 0; /* c has a bit above every counter's */
     ls_lanes gt = 0, eq = ~(ls_lanes)0;
+    PLANES_LOOP
     for (unsigned k = t->cbits; k-- > 0;) {
         if ((c >> k) & 1u) {
             eq &= t->cplane[k];
@@ -244,6 +255,7 @@ static ls_lanes counters_ge(const r500_fc_thread *t, unsigned c)
 
 static void counters_zero(r500_fc_thread *t, ls_lanes m)
 {
+    PLANES_LOOP
     for (unsigned k = 0; k < t->cbits; k++)
         t->cplane[k] &= ~m;
 }
@@ -252,6 +264,7 @@ static void counters_zero(r500_fc_thread *t, ls_lanes m)
 static void counters_incr(r500_fc_thread *t, ls_lanes m)
 {
     ls_lanes carry = m;
+    PLANES_LOOP
     for (unsigned k = 0; k < t->cbits && carry; k++) {
         ls_lanes p = t->cplane[k];
         t->cplane[k] = p ^ carry;
@@ -265,6 +278,7 @@ static void counters_incr(r500_fc_thread *t, ls_lanes m)
 static void counters_sub(r500_fc_thread *t, ls_lanes m, unsigned c)
 {
     ls_lanes borrow = 0;
+    PLANES_LOOP
     for (unsigned k = 0; k < t->cbits; k++) {
         const ls_lanes p = t->cplane[k], q = ((c >> k) & 1u) ? m : 0;
         t->cplane[k] = p ^ ((q ^ borrow) & m);
@@ -392,6 +406,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
     ls_lanes elsed = 0;
     if (in->b_else) {
         ls_lanes nonzero = 0;
+        PLANES_LOOP
         for (unsigned k = 0; k < t->cbits; k++)
             nonzero |= t->cplane[k];
         const ls_lanes zero = t->branch & ~t->killed & ~nonzero;
