@@ -207,11 +207,12 @@ void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
 
 /* ---- branch counters as bit-planes (r500_fc_thread.cplane) --------------- */
 
-/* The plane loops run cbits (<= 8) times. Under clang — the JIT inlines
- * this file at every FC instruction (src/r500/jit/rt.c) — they stay loops:
- * unrolled at every site they cost compile time (a fifth more on
- * 12_while_data_dependent) and no run time was gained. */
-#if defined(__clang__)
+/* The plane loops run cbits (<= 8) times. In the JIT's run-time bitcode
+ * (src/r500/jit/rt.c, with R500_JIT_BITCODE), which inlines this file at
+ * every FC instruction, they stay loops: unrolled at every site they cost
+ * compile time (a fifth more on 12_while_data_dependent) and no run time
+ * was gained. */
+#if defined(__clang__) && defined(R500_JIT_BITCODE)
 #define PLANES_LOOP _Pragma("clang loop unroll(disable)")
 #else
 #define PLANES_LOOP
