@@ -229,23 +229,24 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
     return true;
 }
 
-/* TEXKILL (spec/r500.md §4.8; us_tex_inst.txt: "kill pixel if any component
- * is < 0"; whether -0.0 counts is model option texkill-zero,
- * docs/assumptions.md): the lanes 0..n-1 whose coordinates v[0..3] (after
- * the source swizzle) kill, and the kill itself — of the active lanes its
- * predicate (RGB_PRED_SEL/INV, as channel R) selects. Shared by exec.c's
- * tex_exec and the JIT's compiled code (src/r500/jit/rt.c). */
 /* In the JIT's run-time bitcode (src/r500/jit/rt.c, built by clang for a
  * generic x86-64 with R500_JIT_BITCODE) a loop vectorised 16 lanes wide:
  * the JIT's code generator then lowers those vectors for its host (one
  * AVX-512 compare per 16 lanes) instead of the SSE2 widths the bitcode's
  * own target would pick. Elsewhere the compiler chooses. */
 #if defined(__clang__) && defined(R500_JIT_BITCODE)
-#define R500_VECTORISE_16 _Pragma("clang loop vectorize(enable) vectorize_width(16) interleave_count(1)")
+#define R500_VECTORISE_16                                                                  \
+    _Pragma("clang loop vectorize(enable) vectorize_width(16) interleave_count(1)")
 #else
 #define R500_VECTORISE_16
 #endif
 
+/* TEXKILL (spec/r500.md §4.8; us_tex_inst.txt: "kill pixel if any component
+ * is < 0"; whether -0.0 counts is model option texkill-zero,
+ * docs/assumptions.md): the lanes 0..n-1 whose coordinates v[0..3] (after
+ * the source swizzle) kill, and the kill itself — of the active lanes its
+ * predicate (RGB_PRED_SEL/INV, as channel R) selects. Shared by exec.c's
+ * tex_exec and the JIT's compiled code (src/r500/jit/rt.c). */
 static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
                                           const r500_exec_options *o)
 {

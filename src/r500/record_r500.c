@@ -89,7 +89,8 @@ static void fc_capture(fcstate *s, const r500_fc_thread *fc)
     s->masks[1] = fc->brk;
     s->masks[2] = fc->cont;
     s->al = fc->aL;
-    for (unsigned l = 0; l < fc->n; l++) s->counters[l] = (fc->branch >> l) & 1 ? (uint8_t)r500_fc_counter(fc, l) : 0;
+    for (unsigned l = 0; l < fc->n; l++)
+        s->counters[l] = (fc->branch >> l) & 1 ? (uint8_t)r500_fc_counter(fc, l) : 0;
     s->loop_depth = fc->loop_depth;
     s->addr_depth = fc->addr_depth;
     memcpy(s->loop, fc->loop, fc->loop_depth * sizeof fc->loop[0]);
