@@ -263,6 +263,20 @@ static void test_texkill_and_clear(void **state)
     r500_job_free(&job);
 }
 
+/* TEXKILL t1 (S,T,R,Q = r,g,b,a), then OUT of the (zero) result */
+static void texkill_t1_prog(tx_prog *p)
+{
+    r500_inst k;
+    r500_inst_init(&k, R500_TYPE_TEX);
+    TX(k, TEX_INST, 2), TX(k, TEX_SRC_ADDR, 1);
+    TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 2),
+        TX(k, TEX_SRC_Q_SWIZ, 3);
+    tx_add(p, &k);
+    r500_inst o = tx_alu(R500_TYPE_OUT);
+    TX(o, RGB_OMASK, 7);
+    tx_add(p, &o);
+}
+
 /* TEXKILL of -0.0 (model option texkill-zero, docs/assumptions.md): t1 is
  * preloaded with (-0.0, +0.0, 1, 1) in the left half and (+0.0, ...) in the
  * right half; TEXKILL t1 kills nothing with "keep", the left half with
@@ -272,15 +286,7 @@ static void test_texkill_negative_zero(void **state)
     (void)state;
     for (int mode = 0; mode < 2; mode++) {
         tx_prog p = {.n = 0};
-        r500_inst k;
-        r500_inst_init(&k, R500_TYPE_TEX);
-        TX(k, TEX_INST, 2), TX(k, TEX_SRC_ADDR, 1);
-        TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 2),
-            TX(k, TEX_SRC_Q_SWIZ, 3);
-        tx_add(&p, &k);
-        r500_inst o = tx_alu(R500_TYPE_OUT);
-        TX(o, RGB_OMASK, 7);
-        tx_add(&p, &o);
+        texkill_t1_prog(&p);
         r500_job job;
         tx_job(&job, &p, 4, 2, 8);
         float img[4 * 2 * 4];
@@ -322,15 +328,7 @@ static void test_texkill_special_values(void **state)
     enum { W = 6, H = 4 };
     for (int mode = 0; mode < 2; mode++) {
         tx_prog p = {.n = 0};
-        r500_inst k;
-        r500_inst_init(&k, R500_TYPE_TEX);
-        TX(k, TEX_INST, 2), TX(k, TEX_SRC_ADDR, 1);
-        TX(k, TEX_SRC_S_SWIZ, 0), TX(k, TEX_SRC_T_SWIZ, 1), TX(k, TEX_SRC_R_SWIZ, 2),
-            TX(k, TEX_SRC_Q_SWIZ, 3);
-        tx_add(&p, &k);
-        r500_inst o = tx_alu(R500_TYPE_OUT);
-        TX(o, RGB_OMASK, 7);
-        tx_add(&p, &o);
+        texkill_t1_prog(&p);
         r500_job job;
         tx_job(&job, &p, W, H, 12);
         /* pixel i: channel 0 takes value i, channel 1 value 3i+1, the others +1 */
