@@ -164,10 +164,19 @@ static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_ex
     return fc->active & r500_lanes_alive(fc, o);
 }
 
+/* In the JIT's run-time bitcode (src/r500/jit/rt.c, with R500_JIT_BITCODE)
+ * one function that every run's accounting calls (it works only when the
+ * active lanes change; jit.c's rt_kind keeps it out of line). */
+#if defined(__clang__) && defined(R500_JIT_BITCODE)
+#define R500_JIT_OUTLINE __attribute__((noinline))
+#else
+#define R500_JIT_OUTLINE
+#endif
+
 /* Add count to the work of every lane in mask, and the active lane-slots
- * to the counts (exec.c's and compiled code's: inline, so that compiled code
- * makes no call here and keeps its registers). */
-static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask, uint32_t count)
+ * to the counts (exec.c's and compiled code's). */
+R500_JIT_OUTLINE static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask,
+                                                    uint32_t count)
 {
     if (!count)
         return;

@@ -316,11 +316,19 @@ static ls_lanes jump_func_lanes(uint8_t jf, ls_lanes alu, ls_lanes pred, bool bo
     return want & all;
 }
 
-/* Branch-counter operation (seed 001 B_OP0/B_OP1; CTM p.41). want = lanes
- * that wanted to jump; jumped = the decision. */
-static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lanes want,
-                           bool jumped, const r500_fc_options *o, unsigned max, unsigned pc,
-                           unsigned fc_op, ls_diag *d)
+/* INCR and DECR (branch_op below). In the JIT's run-time bitcode one
+ * function that the FC instructions call (noinline there, and jit.c's
+ * rt_kind keeps it so): inlined at every FC instruction it took much of the
+ * compile time (docs/r500-jit.md, "Flow control"). */
+#if defined(__clang__) && defined(R500_JIT_BITCODE)
+#define COUNTERS_OP_ATTR __attribute__((noinline))
+#else
+#define COUNTERS_OP_ATTR
+#endif
+COUNTERS_OP_ATTR static ls_status counters_op(r500_fc_thread *t, unsigned op, unsigned pop,
+                                              ls_lanes want, bool jumped,
+                                              const r500_fc_options *o, unsigned max,
+                                              unsigned pc, unsigned fc_op, ls_diag *d)
 {
     ls_lanes scope = t->branch;
     if (o->counters_all_inactive)
@@ -355,6 +363,18 @@ static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lane
         t->active |= wake;
     }
     return LS_OK;
+}
+
+/* Branch-counter operation (seed 001 B_OP0/B_OP1; CTM p.41): 0 none, 1
+ * DECR, 2 INCR (3 is refused before). want = lanes that wanted to jump;
+ * jumped = the decision. */
+static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lanes want,
+                           bool jumped, const r500_fc_options *o, unsigned max, unsigned pc,
+                           unsigned fc_op, ls_diag *d)
+{
+    if (op != 1 && op != 2)
+        return LS_OK;
+    return counters_op(t, op, pop, want, jumped, o, max, pc, fc_op, d);
 }
 
 static void pop_loop(r500_fc_thread *t)

@@ -62,6 +62,9 @@ static LLVMModuleRef bitcode_module(LLVMContextRef ctx, const r500_llvm_bitcode 
         if (LLVMIsDeclaration(f))
             continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
+        if (kind == R500_LLVM_FN_OUTLINE)
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(ctx, noinl, 0));
         if (kind == R500_LLVM_FN_INLINE) {
             LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,

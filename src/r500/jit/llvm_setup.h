@@ -29,9 +29,16 @@ typedef struct r500_llvm_sym {
 
 /* What becomes of a run-time function of the bitcode (r500_llvm_open's
  * classifier): left as clang wrote it, inlined wherever it is called
- * (alwaysinline, noinline removed), or marked cold (declared or defined; out
- * of the way of the registers, never forced inline). */
-enum r500_llvm_fn_kind { R500_LLVM_FN_PLAIN, R500_LLVM_FN_INLINE, R500_LLVM_FN_COLD };
+ * (alwaysinline, noinline removed), marked cold (declared or defined; out
+ * of the way of the registers, never forced inline), or kept one function
+ * that its call sites call (noinline: rarely run code that, inlined at every
+ * site, would cost compile time). */
+enum r500_llvm_fn_kind {
+    R500_LLVM_FN_PLAIN,
+    R500_LLVM_FN_INLINE,
+    R500_LLVM_FN_COLD,
+    R500_LLVM_FN_OUTLINE
+};
 
 /* The run-time bitcode a JIT embeds, and how its functions are treated. */
 typedef struct r500_llvm_bitcode {
