@@ -277,6 +277,18 @@ static void texkill_t1_prog(tx_prog *p)
     tx_add(p, &o);
 }
 
+/* Run texkill_t1_prog's job with t1 preloaded from img (RGBA per pixel)
+ * and texkill-zero = keep (mode 0) or kill (mode 1). */
+static void texkill_t1_run(r500_job *job, const float *img, int mode, r500_result *res)
+{
+    job->inputs[1].kind = R500_INPUT_IMAGE;
+    job->inputs[1].image = img;
+    ls_diag d;
+    assert_int_equal(r500_options_set(&job->options, "texkill-zero", mode ? "kill" : "keep", &d),
+                     LS_OK);
+    tx_run(job, res);
+}
+
 /* TEXKILL of -0.0 (model option texkill-zero, docs/assumptions.md): t1 is
  * preloaded with (-0.0, +0.0, 1, 1) in the left half and (+0.0, ...) in the
  * right half; TEXKILL t1 kills nothing with "keep", the left half with
@@ -295,13 +307,8 @@ static void test_texkill_negative_zero(void **state)
             img[4 * i + 1] = 0.0f;
             img[4 * i + 2] = img[4 * i + 3] = 1.0f;
         }
-        job.inputs[1].kind = R500_INPUT_IMAGE;
-        job.inputs[1].image = img;
-        ls_diag d;
-        assert_int_equal(r500_options_set(&job.options, "texkill-zero", mode ? "kill" : "keep", &d),
-                         LS_OK);
         r500_result res;
-        tx_run(&job, &res);
+        texkill_t1_run(&job, img, mode, &res);
         for (int i = 0; i < 8; i++)
             assert_int_equal(res.killed[i], mode == 1 && (i % 4) < 2);
         r500_result_free(&res);
@@ -344,13 +351,8 @@ static void test_texkill_special_values(void **state)
                 want[i] |= f < 0.0f || (mode == 1 && b[ch] == 0x80000000u);
             }
         }
-        job.inputs[1].kind = R500_INPUT_IMAGE;
-        job.inputs[1].image = img;
-        ls_diag d;
-        assert_int_equal(r500_options_set(&job.options, "texkill-zero", mode ? "kill" : "keep", &d),
-                         LS_OK);
         r500_result res;
-        tx_run(&job, &res);
+        texkill_t1_run(&job, img, mode, &res);
         for (unsigned i = 0; i < W * H; i++)
             if (res.killed[i] != want[i])
                 fail_msg("texkill-zero=%s: pixel %u (0x%08x, 0x%08x): killed %d, expected %d",
