@@ -10,6 +10,7 @@
 #include "base/lanes.h"
 #include "lockstep/r500.h"
 #include "lockstep/r500_fc.h"
+#include "jit_hints.h"
 
 #define RL R500_MAX_LANES /* lane stride of every register array */
 
@@ -164,18 +165,11 @@ static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_ex
     return fc->active & r500_lanes_alive(fc, o);
 }
 
-/* In the JIT's run-time bitcode (src/r500/jit/rt.c, with R500_JIT_BITCODE)
- * one function that every run's accounting calls (it works only when the
- * active lanes change; jit.c's rt_kind keeps it out of line). */
-#if defined(__clang__) && defined(R500_JIT_BITCODE)
-#define R500_JIT_OUTLINE __attribute__((noinline))
-#else
-#define R500_JIT_OUTLINE
-#endif
-
 /* Add count to the work of every lane in mask, and the active lane-slots
- * to the counts (exec.c's and compiled code's). */
-R500_JIT_OUTLINE static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask,
+ * to the counts (exec.c's and compiled code's). In the JIT's run-time
+ * bitcode one function that every run's accounting calls (jit_hints.h): it
+ * works only when the active lanes change. */
+R500_JIT_NOINLINE static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask,
                                                     uint32_t count)
 {
     if (!count)
@@ -238,18 +232,6 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
     return true;
 }
 
-/* In the JIT's run-time bitcode (src/r500/jit/rt.c, built by clang for a
- * generic x86-64 with R500_JIT_BITCODE) a loop vectorised 16 lanes wide:
- * the JIT's code generator then lowers those vectors for its host (one
- * AVX-512 compare per 16 lanes) instead of the SSE2 widths the bitcode's
- * own target would pick. Elsewhere the compiler chooses. */
-#if defined(__clang__) && defined(R500_JIT_BITCODE)
-#define R500_VECTORISE_16                                                                  \
-    _Pragma("clang loop vectorize(enable) vectorize_width(16) interleave_count(1)")
-#else
-#define R500_VECTORISE_16
-#endif
-
 /* TEXKILL (spec/r500.md §4.8; us_tex_inst.txt: "kill pixel if any component
  * is < 0"; whether -0.0 counts is model option texkill-zero,
  * docs/assumptions.md): the lanes 0..n-1 whose coordinates v[0..3] (after
@@ -262,11 +244,14 @@ static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
     /* As IEEE single bits, "< 0" is 0x80000001 (the smallest negative
      * denormal) ..0xff800000 (-inf): not -0.0 (0x80000000) and no NaN; with
      * texkill-zero=kill the range starts at -0.0. One unsigned compare per
-     * value and no branches, so that the loop vectorises. */
+     * value and no branches, so that the loop vectorises. In the JIT's
+     * bitcode 16 lanes wide (jit_hints.h): the JIT lowers those vectors for
+     * its host (one AVX-512 compare per 16 lanes) instead of the SSE2 widths
+     * the bitcode's generic x86-64 target would pick. */
     const uint32_t lo = 0x80000001u - (o->texkill_zero == R500_TEXKILL_ZERO_KILL);
     const uint32_t span = 0xff800000u - lo;
     ls_lanes kill = 0;
-    R500_VECTORISE_16
+    R500_JIT_VECTORISE_16
     for (unsigned l = 0; l < n; l++) {
         uint32_t a = 0;
         for (unsigned k = 0; k < 4; k++) {

@@ -17,6 +17,7 @@
 
 #include "base/buf.h"
 #include "base/lanes.h"
+#include "jit_hints.h"
 
 void r500_fc_decode(const r500_inst *in, r500_fc_inst *out)
 {
@@ -207,16 +208,11 @@ void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
 
 /* ---- branch counters as bit-planes (r500_fc_thread.cplane) --------------- */
 
-/* The plane loops run cbits (<= 8) times. In the JIT's run-time bitcode
- * (src/r500/jit/rt.c, with R500_JIT_BITCODE), which inlines this file at
- * every FC instruction, they stay loops: unrolled at every site they cost
- * compile time (a fifth more on 12_while_data_dependent) and no run time
- * was gained. */
-#if defined(__clang__) && defined(R500_JIT_BITCODE)
-#define PLANES_LOOP _Pragma("clang loop unroll(disable)")
-#else
-#define PLANES_LOOP
-#endif
+/* The plane loops run cbits (<= 8) times. In the JIT's run-time bitcode,
+ * which inlines this file at every FC instruction, they stay loops
+ * (R500_JIT_NO_UNROLL, jit_hints.h): unrolled at every site they cost compile
+ * time (a fifth more on 12_while_data_dependent) and no run time was
+ * gained. */
 
 unsigned r500_fc_counter(const r500_fc_thread *t, unsigned lane)
 {
@@ -242,7 +238,7 @@ static ls_lanes counters_ge(const r500_fc_thread *t, unsigned c)
     if (c >> t->cbits)
         return 0; /* c has a bit above every counter's */
     ls_lanes gt = 0, eq = ~(ls_lanes)0;
-    PLANES_LOOP
+    R500_JIT_NO_UNROLL
     for (unsigned k = t->cbits; k-- > 0;) {
         if ((c >> k) & 1u) {
             eq &= t->cplane[k];
@@ -256,7 +252,7 @@ static ls_lanes counters_ge(const r500_fc_thread *t, unsigned c)
 
 static void counters_zero(r500_fc_thread *t, ls_lanes m)
 {
-    PLANES_LOOP
+    R500_JIT_NO_UNROLL
     for (unsigned k = 0; k < t->cbits; k++)
         t->cplane[k] &= ~m;
 }
@@ -265,7 +261,7 @@ static void counters_zero(r500_fc_thread *t, ls_lanes m)
 static void counters_incr(r500_fc_thread *t, ls_lanes m)
 {
     ls_lanes carry = m;
-    PLANES_LOOP
+    R500_JIT_NO_UNROLL
     for (unsigned k = 0; k < t->cbits && carry; k++) {
         ls_lanes p = t->cplane[k];
         t->cplane[k] = p ^ carry;
@@ -279,7 +275,7 @@ static void counters_incr(r500_fc_thread *t, ls_lanes m)
 static void counters_sub(r500_fc_thread *t, ls_lanes m, unsigned c)
 {
     ls_lanes borrow = 0;
-    PLANES_LOOP
+    R500_JIT_NO_UNROLL
     for (unsigned k = 0; k < t->cbits; k++) {
         const ls_lanes p = t->cplane[k], q = ((c >> k) & 1u) ? m : 0;
         t->cplane[k] = p ^ ((q ^ borrow) & m);
@@ -317,15 +313,10 @@ static ls_lanes jump_func_lanes(uint8_t jf, ls_lanes alu, ls_lanes pred, bool bo
 }
 
 /* INCR and DECR (branch_op below). In the JIT's run-time bitcode one
- * function that the FC instructions call (noinline there, and jit.c's
- * rt_kind keeps it so): inlined at every FC instruction it took much of the
- * compile time (docs/r500-jit.md, "Flow control"). */
-#if defined(__clang__) && defined(R500_JIT_BITCODE)
-#define COUNTERS_OP_ATTR __attribute__((noinline))
-#else
-#define COUNTERS_OP_ATTR
-#endif
-COUNTERS_OP_ATTR static ls_status counters_op(r500_fc_thread *t, unsigned op, unsigned pop,
+ * function that the FC instructions call (jit_hints.h): inlined at every FC
+ * instruction it took much of the compile time (docs/r500-jit.md, "Flow
+ * control"). */
+R500_JIT_NOINLINE static ls_status counters_op(r500_fc_thread *t, unsigned op, unsigned pop,
                                               ls_lanes want, bool jumped,
                                               const r500_fc_options *o, unsigned max,
                                               unsigned pc, unsigned fc_op, ls_diag *d)
@@ -427,7 +418,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
     ls_lanes elsed = 0;
     if (in->b_else) {
         ls_lanes nonzero = 0;
-        PLANES_LOOP
+        R500_JIT_NO_UNROLL
         for (unsigned k = 0; k < t->cbits; k++)
             nonzero |= t->cplane[k];
         const ls_lanes zero = t->branch & ~t->killed & ~nonzero;

@@ -1021,7 +1021,7 @@ static const r500_llvm_sym rt_syms[] = {
  * counts' update when the active lanes change (exec_internal.h's
  * r500_flush_work) and the branch counters' INCR/DECR arithmetic (fc.c's
  * counters_op) are one function each that the runs and FC instructions call
- * (R500_JIT_BITCODE marks them noinline): inlined at every site they took
+ * (jit_hints.h's R500_JIT_NOINLINE): inlined at every site they took
  * about two thirds of the compile time; called, they cost 0-7 % more
  * instructions run (docs/r500-jit.md). Every other function of rt.c is
  * inlined wherever it is called. */
