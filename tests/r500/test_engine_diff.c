@@ -150,7 +150,10 @@ static bool use_cache; /* diff_job: also through the caching engine */
  * write into the images of the previous such job's runs (r500_job.recycle:
  * another program's pixels, kills and work counts, at the same size), and
  * must still give the bits of a fresh run through the other engine. */
-static r500_result stale_interp, stale_jit;
+static r500_result stale_interp;
+#ifdef LOCKSTEP_HAVE_JIT
+static r500_result stale_jit;
+#endif
 
 static void diff_job(const char *what, r500_job *job)
 {
