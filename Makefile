@@ -1,14 +1,16 @@
 # Thin wrappers over Meson. The two commands every user needs:
 #   make demo    install what is missing, build, run the bundled demos
-#   make check   build and run every test (plain, then ASan+UBSan, then short fuzz runs)
+#   make check   build and run every test (plain, then ASan+UBSan, the R500 tests
+#                without the JIT, then short fuzz runs)
 MESON ?= meson
 BUILD ?= build
 SAN   ?= build-san
 FUZZ  ?= build-fuzz
+NOJIT ?= build-nojit
 FUZZ_SECONDS ?= 10
 PREFIX ?= /usr/local
 
-.PHONY: all build deps check check-plain check-san fuzz-short demo bench clean install deb deb-smoke
+.PHONY: all build deps check check-plain check-san check-nojit fuzz-short demo bench clean install deb deb-smoke
 
 all: build
 
@@ -23,8 +25,8 @@ build: deps $(BUILD)/build.ninja
 
 check:
 	@scripts/deps.sh --check
-	@$(MAKE) --no-print-directory check-plain check-san fuzz-short; rc=$$?; \
-	  scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(SAN)/meson-logs/testlog.json; \
+	@$(MAKE) --no-print-directory check-plain check-san check-nojit fuzz-short; rc=$$?; \
+	  scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(SAN)/meson-logs/testlog.json $(NOJIT)/meson-logs/testlog.json; \
 	  exit $$rc
 
 check-plain: build
@@ -36,6 +38,16 @@ $(SAN)/build.ninja:
 check-san: deps $(SAN)/build.ninja
 	$(MESON) compile -C $(SAN)
 	$(MESON) test -C $(SAN) --print-errorlogs --num-processes 2 --timeout-multiplier 4
+
+# The build of a machine without LLVM (make demo's: scripts/deps.sh installs
+# LLVM only for make check): every target compiles, and the R500 tests pass
+# with the interpreter alone.
+$(NOJIT)/build.ninja:
+	$(MESON) setup --werror $(NOJIT) -Djit=disabled -Doptimization=1 -Ddebug=false
+
+check-nojit: deps $(NOJIT)/build.ninja
+	$(MESON) compile -C $(NOJIT)
+	$(MESON) test -C $(NOJIT) --print-errorlogs --num-processes 2 --suite r500
 
 # Short fuzz runs of every target (long runs: docs/fuzzing.md). Skipped with a
 # message when clang's libFuzzer is not installed.
@@ -65,4 +77,4 @@ bench: build
 	@scripts/bench.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SAN) $(FUZZ) demo-out
+	rm -rf $(BUILD) $(SAN) $(FUZZ) $(NOJIT) demo-out
