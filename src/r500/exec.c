@@ -570,7 +570,7 @@ static void trace_writes(worker *w, size_t t, unsigned pc, ls_lanes act)
  * (exec_internal.h). */
 static void flush_work(worker *w, ls_lanes mask, uint32_t count)
 {
-    r500_flush_work(&w->seg, mask, count);
+    w->st.lane_slots_active += r500_flush_work(w->work, mask, count);
 }
 
 /* Issue accounting of count instructions under the current active mask. */
@@ -983,13 +983,13 @@ static void run_thread(worker *w, size_t t)
         if (r->target[tgt])
             tl[ntl++] = tgt;
     const ls_lanes killed = w->fc.killed;
-    /* The common case, whole quads from a quad boundary, every lane covered
-     * and none killed, the quads on one quad row: lanes 4j, 4j+1 are the
-     * pixels x0 + 2j, x0 + 2j + 1 of one image row, lanes 4j+2, 4j+3 of the
-     * other; copied row by row (the same values as the loop below). */
+    /* The common case, whole quads from a quad boundary, every lane covered,
+     * the quads on one quad row: lanes 4j, 4j+1 are the pixels x0 + 2j,
+     * x0 + 2j + 1 of one image row, lanes 4j+2, 4j+3 of the other; copied row
+     * by row, then the killed lanes' pixels set as below (the same values as
+     * the loop below). */
     const size_t qx0 = (s0 / 4) % w->qw;
-    if (n % 4 == 0 && s0 % 4 == 0 && covered == all && !(killed & covered) &&
-        qx0 + n / 4 <= w->qw) {
+    if (n % 4 == 0 && s0 % 4 == 0 && covered == all && qx0 + n / 4 <= w->qw) {
         const unsigned nq = n / 4;
         const size_t pa = (size_t)w->py[0] * (size_t)W + (size_t)w->px[0];
         const size_t pb = (size_t)w->py[2] * (size_t)W + (size_t)w->px[2];
@@ -1001,6 +1001,12 @@ static void run_thread(worker *w, size_t t)
                            w->out[tl[i]], nq);
         if (r->w)
             quad_rows_split(r->w + pa, r->w + pb, w->outw, nq);
+        LS_LANES_FOREACH(l, killed & covered) {
+            size_t pix = (size_t)w->py[l] * (size_t)W + (size_t)w->px[l];
+            r->killed[pix] = 1;
+            for (unsigned i = 0; i < ntl; i++)
+                memcpy(r->target[tl[i]] + pix * 4, job->clear, 4 * sizeof(float));
+        }
         return;
     }
     LS_LANES_FOREACH(l, covered) {

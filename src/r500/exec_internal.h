@@ -165,30 +165,33 @@ static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_ex
     return fc->active & r500_lanes_alive(fc, o);
 }
 
-/* Add count to the work of every lane in mask, and the active lane-slots
- * to the counts (exec.c's and compiled code's). In the JIT's run-time
- * bitcode one function that every run's accounting calls (jit_hints.h): it
- * works only when the active lanes change. */
-R500_JIT_NOINLINE static inline void r500_flush_work(r500_seg_ctx *c, ls_lanes mask,
-                                                    uint32_t count)
+/* Add count to the work of every lane in mask; the active lane-slots that
+ * adds, for the caller's counts (exec.c's and compiled code's). In the JIT's
+ * run-time bitcode one function that every run's accounting calls
+ * (jit_hints.h): it works only when the active lanes change, and it is given
+ * no pointer into the compiled code's locals, which LLVM then keeps in
+ * registers. */
+R500_JIT_NOINLINE static inline uint64_t r500_flush_work(uint32_t *work, ls_lanes mask,
+                                                        uint32_t count)
 {
     if (!count)
-        return;
-    c->st->lane_slots_active += (uint64_t)ls_lanes_count(mask) * count;
+        return 0;
+    const uint64_t slots = (uint64_t)ls_lanes_count(mask) * count;
     if ((mask & (mask + 1)) == 0) {
         /* lanes 0..k-1 (the common case): one loop the compiler vectorises */
         for (unsigned l = 0, k = (unsigned)ls_lanes_count(mask); l < k; l++)
-            c->work[l] += count;
-        return;
+            work[l] += count;
+        return slots;
     }
     if (ls_lanes_count(mask) > 8) {
         /* many lanes: every lane, adding 0 outside the mask (vectorised) */
         for (unsigned l = 0; l < R500_MAX_LANES; l++)
-            c->work[l] += count & (0u - (uint32_t)((mask >> l) & 1));
-        return;
+            work[l] += count & (0u - (uint32_t)((mask >> l) & 1));
+        return slots;
     }
     LS_LANES_FOREACH(l, mask)
-        c->work[l] += count;
+        work[l] += count;
+    return slots;
 }
 
 /* Issue accounting of count instructions under the thread's current active
@@ -199,7 +202,7 @@ static inline void r500_account(r500_seg_ctx *c, uint32_t count)
     r500_thread_state *ts = c->ts;
     ls_lanes act = r500_lanes_active(c->fc, c->opt) & ts->covered;
     if (act != ts->work_mask) {
-        r500_flush_work(c, ts->work_mask, ts->work_count);
+        c->st->lane_slots_active += r500_flush_work(c->work, ts->work_mask, ts->work_count);
         ts->work_mask = act;
         ts->work_count = 0;
     }
