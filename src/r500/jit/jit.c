@@ -307,65 +307,49 @@ static LLVMValueRef op2(cg *g, unsigned op, LLVMValueRef a, LLVMValueRef b, LLVM
 #define R500_JIT_PORTABLE 0
 #endif
 
-/* alu.c k_omod (= r500_alu_omod per lane) */
-static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
-                         const r500_exec_options *o)
+/* alu.c k_omod (= r500_alu_omod per lane), in parts: the scale, the flush
+ * and NaN rule, the clamp. OMOD 7 is none of them. */
+static LLVMValueRef omod_scale(cg *g, LLVMValueRef v, unsigned om)
 {
     static const float scale[7] = {1.0f, 2.0f, 4.0f, 8.0f, 0.5f, 0.25f, 0.125f};
-    if (om >= 7)
-        return v;
-    LLVMValueRef prod = LLVMBuildFMul(g->b, v, splatf(g, scale[om]), "");
+    return LLVMBuildFMul(g->b, v, splatf(g, scale[om]), "");
+}
+
+/* llvm.x86.avx512.fpclass.ps.512(v, classes): <16 x i1> */
+static LLVMValueRef fpclass(cg *g, LLVMValueRef v, unsigned classes)
+{
+    LLVMTypeRef at[2] = {g->v8f, g->i32};
+    LLVMTypeRef fty = LLVMFunctionType(g->v8i1, at, 2, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512");
+    if (!f)
+        f = LLVMAddFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512", fty);
+    LLVMValueRef a[2] = {v, ci32(g, classes)};
+    return LLVMBuildCall2(g->b, fty, f, a, 2, "");
+}
+
+/* The flush and NaN rule on the scaled value's bits, on a host with
+ * AVX-512 DQ: the same two classes from the value's class bits (VFPCLASSPS:
+ * 0x20 denormal — exponent 0, mantissa non-zero; 0x81 quiet or signalling
+ * NaN — exponent 255, mantissa non-zero), so the flush keeps only the sign
+ * of a denormal (a zero keeps itself) and a NaN becomes 0x7FFFFFFF, as
+ * omod_bits below. */
+static LLVMValueRef omod_fix_fpclass(cg *g, LLVMValueRef prod)
+{
     LLVMValueRef u = LLVMBuildBitCast(g->b, prod, g->v8i32, "");
-    if (g->fpclass) {
-        /* the same two classes from the value's class bits (VFPCLASSPS:
-         * 0x20 denormal — exponent 0, mantissa non-zero; 0x81 quiet or
-         * signalling NaN — exponent 255, mantissa non-zero), so the flush
-         * keeps only the sign of a denormal (a zero keeps itself) and a NaN
-         * becomes 0x7FFFFFFF, as below */
-        LLVMTypeRef at[2] = {g->v8f, g->i32};
-        LLVMTypeRef fty = LLVMFunctionType(g->v8i1, at, 2, 0);
-        LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512");
-        if (!f)
-            f = LLVMAddFunction(g->mod, "llvm.x86.avx512.fpclass.ps.512", fty);
-        /* one classification of the block first (0xa1: denormal or NaN)
-         * and the exact selects only when a lane is one of them: results
-         * are rarely either, and then the rule is the identity */
-        LLVMValueRef a0[2] = {prod, ci32(g, 0xa1)};
-        LLVMValueRef any = LLVMBuildICmp(
-            g->b, LLVMIntNE,
-            LLVMBuildBitCast(g->b, LLVMBuildCall2(g->b, fty, f, a0, 2, ""), g->im, ""),
-            LLVMConstInt(g->im, 0, 0), "");
-        LLVMTypeRef et[2] = {LLVMInt1TypeInContext(g->ctx), LLVMInt1TypeInContext(g->ctx)};
-        LLVMTypeRef ety = LLVMFunctionType(et[0], et, 2, 0);
-        LLVMValueRef ef = LLVMGetNamedFunction(g->mod, "llvm.expect.i1");
-        if (!ef)
-            ef = LLVMAddFunction(g->mod, "llvm.expect.i1", ety);
-        LLVMValueRef ea[2] = {any, LLVMConstInt(et[0], 0, 0)};
-        any = LLVMBuildCall2(g->b, ety, ef, ea, 2, "");
-        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
-        LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
-        LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(g->ctx, fn, "omod_fix");
-        LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
-        LLVMBuildCondBr(g->b, any, fix, join);
-        LLVMPositionBuilderAtEnd(g->b, fix);
-        LLVMValueRef a1[2] = {prod, ci32(g, 0x20)}, a2[2] = {prod, ci32(g, 0x81)};
-        LLVMValueRef den = LLVMBuildCall2(g->b, fty, f, a1, 2, "");
-        LLVMValueRef nan = LLVMBuildCall2(g->b, fty, f, a2, 2, "");
-        LLVMValueRef uf = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
-        uf = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), uf);
-        LLVMBuildBr(g->b, join);
-        LLVMPositionBuilderAtEnd(g->b, join);
-        LLVMValueRef ph = LLVMBuildPhi(g->b, g->v8i32, "");
-        LLVMValueRef iv[2] = {u, uf};
-        LLVMBasicBlockRef ib[2] = {from, fix};
-        LLVMAddIncoming(ph, iv, ib, 2);
-        v = LLVMBuildBitCast(g->b, ph, g->v8f, "");
-        goto clamp;
-    }
-    /* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
-     * normal (exponent 0) keeps only the sign; |u| above infinity (a NaN)
-     * becomes 0x7FFFFFFF (the same tests as exponent == 0, and exponent ==
-     * 255 with a non-zero mantissa) */
+    LLVMValueRef uf = sel(g, fpclass(g, prod, 0x20),
+                          LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
+    uf = sel(g, fpclass(g, prod, 0x81), splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu),
+             uf);
+    return LLVMBuildBitCast(g->b, uf, g->v8f, "");
+}
+
+/* r500_alu_omod's flush and NaN rule on the bits: |u| below the smallest
+ * normal (exponent 0) keeps only the sign; |u| above infinity (a NaN)
+ * becomes 0x7FFFFFFF (the same tests as exponent == 0, and exponent ==
+ * 255 with a non-zero mantissa) */
+static LLVMValueRef omod_bits(cg *g, LLVMValueRef prod)
+{
+    LLVMValueRef u = LLVMBuildBitCast(g->b, prod, g->v8i32, "");
     LLVMValueRef mag = LLVMBuildAnd(g->b, u, splati(g, 0x7fffffffu), "");
     /* R500_JIT_PLANTED (tests/r500/meson.build, r500/engine-diff-planted-*
      * only): a wrong rule the engines' comparison must catch — 1: the flush
@@ -375,11 +359,12 @@ static LLVMValueRef omod(cg *g, LLVMValueRef v, unsigned om, bool clamp,
     LLVMValueRef nan = LLVMBuildICmp(g->b, LLVMIntUGT, mag, splati(g, 0x7f800000u), "");
     u = sel(g, den, LLVMBuildAnd(g->b, u, splati(g, 0x80000000u), ""), u);
     u = sel(g, nan, splati(g, R500_JIT_PLANTED == 2 ? 0x7fc00000u : 0x7fffffffu), u);
-    v = LLVMBuildBitCast(g->b, u, g->v8f, "");
-clamp:
-    if (!clamp)
-        return v;
-    /* alu.c clamp01 */
+    return LLVMBuildBitCast(g->b, u, g->v8f, "");
+}
+
+/* alu.c clamp01 */
+static LLVMValueRef clamp01(cg *g, LLVMValueRef v, const r500_exec_options *o)
+{
     LLVMValueRef one = splatf(g, 1.0f), zero = splatf(g, 0.0f);
     LLVMValueRef c = sel(g, LLVMBuildFCmp(g->b, LLVMRealOGT, v, zero, ""),
                          sel(g, LLVMBuildFCmp(g->b, LLVMRealOLT, v, one, ""), v, one), zero);
@@ -482,7 +467,15 @@ static bool is_transcendental(unsigned aop)
 }
 
 /* One instruction on the current block: r500_alu_exec, statement by statement. */
-static void emit_inst(cg *g, const r500_xinst *x)
+static void set_block(cg *g, unsigned b)
+{
+    g->bi = b;
+    g->blk = ci32(g, b * VW);
+}
+
+/* The results of x's current block before OMOD (out[ch] where x->live has
+ * ch). */
+static void inst_values(cg *g, const r500_xinst *x, LLVMValueRef out[4])
 {
     const r500_exec_options *o = &g->job->options.exec;
     const bool zta = (g->job->regs.us_config >> 1) & 1u;
@@ -568,10 +561,14 @@ static void emit_inst(cg *g, const r500_xinst *x)
     case 4: break;
     default: res[3] = trans; break;
     }
-    for (unsigned ch = 0; ch < 4; ch++)
-        if ((live >> ch) & 1)
-            res[ch] = omod(g, res[ch], x->omod[ch == 3], x->clamp[ch == 3], o);
+    memcpy(out, res, sizeof res);
+}
 
+/* The results res (after OMOD and clamp) of x's current block to where x
+ * writes them: ALU result, predicates, render target, temps. */
+static void inst_stores(cg *g, const r500_xinst *x, LLVMValueRef res[4])
+{
+    const r500_exec_options *o = &g->job->options.exec;
     LLVMValueRef base8 = block_bits(g, x->write_inactive ? g->alive : g->active);
     LLVMValueRef cm[4];
     for (unsigned ch = 0; ch < 4; ch++) {
@@ -601,6 +598,77 @@ static void emit_inst(cg *g, const r500_xinst *x)
             continue;
         unsigned u = ch == 3;
         masked_store(g, temp_ptr(g, x->addrd[u], x->addrd_rel[u], ch), res[ch], cm[ch]);
+    }
+}
+
+/* x over every block of the thread: the results of each block, OMOD's rule,
+ * then the writes. With VFPCLASSPS one classification of each scaled result
+ * (0xa1: denormal or NaN), the classes of all the instruction's results
+ * joined, and the exact selects only when a lane of one of them is either (a
+ * branch LLVM is told is unlikely): for every other result the rule is the
+ * identity. Without it the rule on the bits, which needs no branch. */
+static void emit_inst(cg *g, const r500_xinst *x)
+{
+    const r500_exec_options *o = &g->job->options.exec;
+    LLVMValueRef res[RL / VW][4];
+    for (unsigned b = 0; b < g->nb; b++) {
+        set_block(g, b);
+        inst_values(g, x, res[b]);
+    }
+    LLVMValueRef any = NULL;
+    for (unsigned b = 0; b < g->nb; b++)
+        for (unsigned ch = 0; ch < 4; ch++) {
+            const unsigned om = x->omod[ch == 3];
+            if (!((x->live >> ch) & 1) || om >= 7)
+                continue;
+            res[b][ch] = omod_scale(g, res[b][ch], om);
+            if (!g->fpclass) {
+                res[b][ch] = omod_bits(g, res[b][ch]);
+                continue;
+            }
+            LLVMValueRef cls = LLVMBuildBitCast(g->b, fpclass(g, res[b][ch], 0xa1), g->im, "");
+            any = any ? LLVMBuildOr(g->b, any, cls, "") : cls;
+        }
+    if (any) {
+        LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntNE, any, LLVMConstInt(g->im, 0, 0), "");
+        LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+        LLVMTypeRef et[2] = {i1, i1};
+        LLVMTypeRef ety = LLVMFunctionType(i1, et, 2, 0);
+        LLVMValueRef ef = LLVMGetNamedFunction(g->mod, "llvm.expect.i1");
+        if (!ef)
+            ef = LLVMAddFunction(g->mod, "llvm.expect.i1", ety);
+        LLVMValueRef ea[2] = {c, LLVMConstInt(i1, 0, 0)};
+        c = LLVMBuildCall2(g->b, ety, ef, ea, 2, "");
+        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+        LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(g->ctx, fn, "omod_fix");
+        LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
+        LLVMBuildCondBr(g->b, c, fix, join);
+        LLVMPositionBuilderAtEnd(g->b, fix);
+        LLVMValueRef fixed[RL / VW][4];
+        for (unsigned b = 0; b < g->nb; b++)
+            for (unsigned ch = 0; ch < 4; ch++)
+                if (((x->live >> ch) & 1) && x->omod[ch == 3] < 7)
+                    fixed[b][ch] = omod_fix_fpclass(g, res[b][ch]);
+        LLVMBasicBlockRef fix_end = LLVMGetInsertBlock(g->b);
+        LLVMBuildBr(g->b, join);
+        LLVMPositionBuilderAtEnd(g->b, join);
+        for (unsigned b = 0; b < g->nb; b++)
+            for (unsigned ch = 0; ch < 4; ch++)
+                if (((x->live >> ch) & 1) && x->omod[ch == 3] < 7) {
+                    LLVMValueRef ph = LLVMBuildPhi(g->b, g->v8f, "");
+                    LLVMValueRef iv[2] = {res[b][ch], fixed[b][ch]};
+                    LLVMBasicBlockRef ib[2] = {from, fix_end};
+                    LLVMAddIncoming(ph, iv, ib, 2);
+                    res[b][ch] = ph;
+                }
+    }
+    for (unsigned b = 0; b < g->nb; b++) {
+        set_block(g, b);
+        for (unsigned ch = 0; ch < 4; ch++)
+            if (((x->live >> ch) & 1) && x->omod[ch == 3] < 7 && x->clamp[ch == 3])
+                res[b][ch] = clamp01(g, res[b][ch], o);
+        inst_stores(g, x, res[b]);
     }
 }
 
@@ -904,11 +972,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             for (size_t k = i; k <= last; k++) {
                 if (p->x[k].type == R500_TYPE_FC || is_texkill(&p->x[k]))
                     break;
-                for (unsigned b = 0; b < g->nb; b++) {
-                    g->bi = b;
-                    g->blk = ci32(g, b * VW);
-                    emit_inst(g, &p->x[k]);
-                }
+                emit_inst(g, &p->x[k]);
             }
             if (is_texkill(&p->x[last])) {
                 /* the coordinates through the source swizzle into a local
