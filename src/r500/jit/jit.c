@@ -622,8 +622,8 @@ static void inst_stores(cg *g, const r500_xinst *x, LLVMValueRef res[4])
  * the result is denormal or NaN. When no lane of any result is either (a
  * branch LLVM is told is likely), the first try is exact: for every other
  * lane the selects and the rule are the identity. Otherwise the results are
- * computed again with both. Without VFPCLASSPS the selects and the rule on
- * the bits, which need no branch. */
+ * computed again with both. Without VFPCLASSPS, block by block, the selects
+ * and the rule on the bits, which need no branch. */
 static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool exact)
 {
     g->zta_fast = !exact;
@@ -636,8 +636,7 @@ static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool
                 continue;
             res[b][ch] = omod_scale(g, res[b][ch], om);
             if (exact)
-                res[b][ch] = g->fpclass ? omod_fix_fpclass(g, res[b][ch])
-                                        : omod_bits(g, res[b][ch]);
+                res[b][ch] = omod_fix_fpclass(g, res[b][ch]);
         }
     }
     g->zta_fast = false;
@@ -647,10 +646,27 @@ static void emit_inst(cg *g, const r500_xinst *x)
 {
     const r500_exec_options *o = &g->job->options.exec;
     LLVMValueRef res[RL / VW][4];
+    if (!g->fpclass) {
+        /* block by block: no branch to share, and fewer values live at once */
+        for (unsigned b = 0; b < g->nb; b++) {
+            set_block(g, b);
+            inst_values(g, x, res[b]);
+            for (unsigned ch = 0; ch < 4; ch++) {
+                const unsigned om = x->omod[ch == 3];
+                if (!((x->live >> ch) & 1) || om >= 7)
+                    continue;
+                res[b][ch] = omod_bits(g, omod_scale(g, res[b][ch], om));
+                if (x->clamp[ch == 3])
+                    res[b][ch] = clamp01(g, res[b][ch], o);
+            }
+            inst_stores(g, x, res[b]);
+        }
+        return;
+    }
     g->zta_skipped = false;
-    inst_results(g, x, res, !g->fpclass);
+    inst_results(g, x, res, false);
     LLVMValueRef any = NULL;
-    for (unsigned b = 0; g->fpclass && b < g->nb; b++)
+    for (unsigned b = 0; b < g->nb; b++)
         for (unsigned ch = 0; ch < 4; ch++) {
             const bool om = x->omod[ch == 3] < 7;
             /* R500_JIT_PLANTED 4 (tests only): a wrong rule — the first
