@@ -612,18 +612,10 @@ static void inst_stores(cg *g, const r500_xinst *x, LLVMValueRef res[4])
     }
 }
 
-/* x over every block of the thread: the results of each block, OMOD's rule,
- * then the writes. With VFPCLASSPS, a first try: the results without the
- * zero-times-anything selects (US_CONFIG) and without OMOD's flush and NaN
- * rule, and one classification of each (0xa1: denormal or NaN; a result
- * without OMOD, 0x81: NaN), the classes of all the instruction's results
- * joined. Where a select would apply, its product is NaN (0 times infinity
- * or NaN), and so is every result it goes into; where the rule would apply,
- * the result is denormal or NaN. When no lane of any result is either (a
- * branch LLVM is told is likely), the first try is exact: for every other
- * lane the selects and the rule are the identity. Otherwise the results are
- * computed again with both. Without VFPCLASSPS, block by block, the selects
- * and the rule on the bits, which need no branch. */
+/* The results of x in every block before the clamp: with exact, with the
+ * zero-times-anything selects and OMOD's rule (VFPCLASSPS); else emit_inst's
+ * first try, without either (zta_skipped says whether a select was left
+ * out). */
 static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool exact)
 {
     g->zta_fast = !exact;
@@ -642,6 +634,19 @@ static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool
     g->zta_fast = false;
 }
 
+/* x over every block of the thread: the results of each block, OMOD's rule,
+ * the clamp, then the writes. Without VFPCLASSPS block by block, with the
+ * zero-times-anything selects (US_CONFIG) and OMOD's rule on the bits, which
+ * need no branch. With it, a first try: the results without the selects and
+ * without OMOD's flush and NaN rule, one classification of each (0xa1:
+ * denormal or NaN; of a result without OMOD when a select was left out,
+ * 0x81: NaN), and the classes of all the instruction's results joined. Where
+ * a select would apply, its product is NaN (0 times infinity or NaN), and so
+ * is every result it goes into; where the rule would apply, the result is
+ * denormal or NaN. So when no lane of any result is either, the first try is
+ * exact: the selects and the rule are the identity on every lane. Otherwise
+ * (a branch LLVM is told is unlikely) the results are computed again with
+ * both. */
 static void emit_inst(cg *g, const r500_xinst *x)
 {
     const r500_exec_options *o = &g->job->options.exec;
