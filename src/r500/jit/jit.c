@@ -612,6 +612,29 @@ static void inst_stores(cg *g, const r500_xinst *x, LLVMValueRef res[4])
     }
 }
 
+/* The results of x in block b: OMOD's scale, then its flush and NaN rule
+ * and the clamp on the bits (OMOD_BITS), only the rule with VFPCLASSPS
+ * (OMOD_FPCLASS), or neither rule (OMOD_LATER: emit_inst's first try). */
+enum { OMOD_BITS, OMOD_FPCLASS, OMOD_LATER };
+static void block_results(cg *g, const r500_xinst *x, unsigned b, LLVMValueRef res[4], int rule)
+{
+    set_block(g, b);
+    inst_values(g, x, res);
+    for (unsigned ch = 0; ch < 4; ch++) {
+        const unsigned om = x->omod[ch == 3];
+        if (!((x->live >> ch) & 1) || om >= 7)
+            continue;
+        res[ch] = omod_scale(g, res[ch], om);
+        if (rule == OMOD_FPCLASS)
+            res[ch] = omod_fix_fpclass(g, res[ch]);
+        if (rule == OMOD_BITS) {
+            res[ch] = omod_bits(g, res[ch]);
+            if (x->clamp[ch == 3])
+                res[ch] = clamp01(g, res[ch], &g->job->options.exec);
+        }
+    }
+}
+
 /* The results of x in every block before the clamp: with exact, with the
  * zero-times-anything selects and OMOD's rule (VFPCLASSPS); else emit_inst's
  * first try, without either (zta_skipped says whether a select was left
@@ -619,18 +642,8 @@ static void inst_stores(cg *g, const r500_xinst *x, LLVMValueRef res[4])
 static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool exact)
 {
     g->zta_fast = !exact;
-    for (unsigned b = 0; b < g->nb; b++) {
-        set_block(g, b);
-        inst_values(g, x, res[b]);
-        for (unsigned ch = 0; ch < 4; ch++) {
-            const unsigned om = x->omod[ch == 3];
-            if (!((x->live >> ch) & 1) || om >= 7)
-                continue;
-            res[b][ch] = omod_scale(g, res[b][ch], om);
-            if (exact)
-                res[b][ch] = omod_fix_fpclass(g, res[b][ch]);
-        }
-    }
+    for (unsigned b = 0; b < g->nb; b++)
+        block_results(g, x, b, res[b], exact ? OMOD_FPCLASS : OMOD_LATER);
     g->zta_fast = false;
 }
 
@@ -654,16 +667,7 @@ static void emit_inst(cg *g, const r500_xinst *x)
     if (!g->fpclass) {
         /* block by block: no branch to share, and fewer values live at once */
         for (unsigned b = 0; b < g->nb; b++) {
-            set_block(g, b);
-            inst_values(g, x, res[b]);
-            for (unsigned ch = 0; ch < 4; ch++) {
-                const unsigned om = x->omod[ch == 3];
-                if (!((x->live >> ch) & 1) || om >= 7)
-                    continue;
-                res[b][ch] = omod_bits(g, omod_scale(g, res[b][ch], om));
-                if (x->clamp[ch == 3])
-                    res[b][ch] = clamp01(g, res[b][ch], o);
-            }
+            block_results(g, x, b, res[b], OMOD_BITS);
             inst_stores(g, x, res[b]);
         }
         return;
