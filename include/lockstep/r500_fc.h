@@ -154,18 +154,20 @@ typedef struct r500_fc_thread {
     ls_lanes pred[4];    /* predicate bits R, G, B, A (written by ALU instructions) */
     ls_lanes alu_result; /* ALU result bit (written by ALU instructions) */
     int aL;              /* current loop register, for relative addressing */
-    /* Branch counters (meaningful where `branch`) as bit-planes: bit l of
-     * cplane[k] is bit k of lane l's counter, so INCR/DECR/compare are a few
-     * mask operations per thread rather than a loop over lanes. Planes at and
-     * above cbits are zero. Read and write one lane with r500_fc_counter /
-     * r500_fc_counter_set. */
-    ls_lanes cplane[R500_FC_COUNTER_BITS];
-    unsigned cbits;
+    unsigned cbits;      /* bits of the branch counters (cplane below) */
     unsigned loop_depth, addr_depth;
     int skip_endloop;    /* address a LOOP/REP just jumped to, or -1 */
     /* What the last r500_fc_exec did (statistics, trace). */
     ls_lanes last_want;  /* participating pixels that wanted to jump */
     ls_lanes last_part;  /* pixels that took part in the decision */
+    /* Branch counters (meaningful where `branch`) as bit-planes: bit l of
+     * cplane[k] is bit k of lane l's counter, so INCR/DECR/compare are a few
+     * mask operations per thread rather than a loop over lanes. Planes at and
+     * above cbits are zero. Read and write one lane with r500_fc_counter /
+     * r500_fc_counter_set. The planes and the stacks come last: the fields
+     * before cplane are the ones indexed only by name (src/r500/jit keeps
+     * them in registers). */
+    ls_lanes cplane[R500_FC_COUNTER_BITS];
     /* The stacks (last: r500_fc_thread_init leaves entries at and above the
      * depths as they were; they are written when pushed). */
     r500_fc_loop_frame loop[R500_FC_MAX_LOOP_DEPTH];

@@ -270,8 +270,20 @@ static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
 static inline void r500_texkill_apply(r500_fc_thread *fc, ls_lanes kill, ls_lanes active,
                                       unsigned pred_sel, unsigned pred_inv)
 {
-    fc->killed |= kill & active & r500_pred_mask(fc->pred, pred_sel, pred_inv, 0, fc->lanes);
+    /* the predicate bits by value: fc itself is not handed to a function
+     * (compiled code keeps it in registers, r500_jit_fc) */
+    const ls_lanes pred[4] = {fc->pred[0], fc->pred[1], fc->pred[2], fc->pred[3]};
+    fc->killed |= kill & active & r500_pred_mask(pred, pred_sel, pred_inv, 0, fc->lanes);
 }
+
+/* A thread's FC state as compiled code keeps it (src/r500/jit/rt.c): t, a
+ * copy of the fields before cplane, which LLVM keeps in registers, and mem,
+ * the worker's thread, whose counter planes and stacks fc.c uses there
+ * (fc.c's R500_FC_STK). */
+typedef struct r500_jit_fc {
+    r500_fc_thread t;
+    r500_fc_thread *mem;
+} r500_jit_fc;
 
 /* A fault of kind at slot pc, described by d, for the thread (as step
  * records it): the thread stops. */

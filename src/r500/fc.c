@@ -19,6 +19,15 @@
 #include "base/lanes.h"
 #include "jit_hints.h"
 
+/* Where r500_fc_exec finds a thread's stacks and counter planes (the fields
+ * from cplane on): in the thread itself. The JIT's run-time bitcode (jit/rt.c)
+ * defines this before including this file: its compiled code keeps the other
+ * fields in a local copy of the thread, which LLVM holds in registers, and the
+ * stacks and planes, indexed at run time, in the worker's thread. */
+#ifndef R500_FC_STK
+#define R500_FC_STK(t) (t)
+#endif
+
 void r500_fc_decode(const r500_inst *in, r500_fc_inst *out)
 {
     const uint32_t *f = in->field;
@@ -232,57 +241,60 @@ void r500_fc_counter_set(r500_fc_thread *t, unsigned lane, unsigned value)
     }
 }
 
+/* The helpers below work on the planes pl (r500_fc_thread.cplane) of a
+ * thread whose counters have cbits bits. */
+
 /* Lanes whose counter is >= c: a comparison from the top bit down. */
-static ls_lanes counters_ge(const r500_fc_thread *t, unsigned c)
+static ls_lanes counters_ge(const ls_lanes *pl, unsigned cbits, unsigned c)
 {
-    if (c >> t->cbits)
+    if (c >> cbits)
         return 0; /* c has a bit above every counter's */
     ls_lanes gt = 0, eq = ~(ls_lanes)0;
     R500_JIT_NO_UNROLL
-    for (unsigned k = t->cbits; k-- > 0;) {
+    for (unsigned k = cbits; k-- > 0;) {
         if ((c >> k) & 1u) {
-            eq &= t->cplane[k];
+            eq &= pl[k];
         } else {
-            gt |= eq & t->cplane[k];
-            eq &= ~t->cplane[k];
+            gt |= eq & pl[k];
+            eq &= ~pl[k];
         }
     }
     return gt | eq;
 }
 
-static void counters_zero(r500_fc_thread *t, ls_lanes m)
+static void counters_zero(ls_lanes *pl, unsigned cbits, ls_lanes m)
 {
     R500_JIT_NO_UNROLL
-    for (unsigned k = 0; k < t->cbits; k++)
-        t->cplane[k] &= ~m;
+    for (unsigned k = 0; k < cbits; k++)
+        pl[k] &= ~m;
 }
 
 /* counter += 1 on lanes m (the caller has checked that none overflows). */
-static void counters_incr(r500_fc_thread *t, ls_lanes m)
+static void counters_incr(ls_lanes *pl, unsigned *cbits, ls_lanes m)
 {
     ls_lanes carry = m;
     R500_JIT_NO_UNROLL
-    for (unsigned k = 0; k < t->cbits && carry; k++) {
-        ls_lanes p = t->cplane[k];
-        t->cplane[k] = p ^ carry;
+    for (unsigned k = 0; k < *cbits && carry; k++) {
+        ls_lanes p = pl[k];
+        pl[k] = p ^ carry;
         carry &= p;
     }
-    if (carry && t->cbits < R500_FC_COUNTER_BITS)
-        t->cplane[t->cbits++] = carry;
+    if (carry && *cbits < R500_FC_COUNTER_BITS)
+        pl[(*cbits)++] = carry;
 }
 
 /* counter -= c on lanes m, every one of which holds at least c. */
-static void counters_sub(r500_fc_thread *t, ls_lanes m, unsigned c)
+static void counters_sub(ls_lanes *pl, unsigned *cbits, ls_lanes m, unsigned c)
 {
     ls_lanes borrow = 0;
     R500_JIT_NO_UNROLL
-    for (unsigned k = 0; k < t->cbits; k++) {
-        const ls_lanes p = t->cplane[k], q = ((c >> k) & 1u) ? m : 0;
-        t->cplane[k] = p ^ ((q ^ borrow) & m);
+    for (unsigned k = 0; k < *cbits; k++) {
+        const ls_lanes p = pl[k], q = ((c >> k) & 1u) ? m : 0;
+        pl[k] = p ^ ((q ^ borrow) & m);
         borrow = ((~p & (q | borrow)) | (q & borrow)) & m;
     }
-    while (t->cbits && !t->cplane[t->cbits - 1])
-        t->cbits--;
+    while (*cbits && !pl[*cbits - 1])
+        (*cbits)--;
 }
 
 static ls_status fault(ls_diag *d, unsigned pc, const char *fmt, const char *what)
@@ -312,15 +324,25 @@ static ls_lanes jump_func_lanes(uint8_t jf, ls_lanes alu, ls_lanes pred, bool bo
     return want & all;
 }
 
+/* What INCR and DECR read and change of a thread: its masks and counter
+ * width (the thread's own, copied by branch_op), its stacks and planes. */
+typedef struct fc_counting {
+    ls_lanes active, branch, brk, cont, killed, lanes;
+    unsigned cbits, loop_depth;
+    r500_fc_thread *stk; /* R500_FC_STK of the thread */
+} fc_counting;
+
 /* INCR and DECR (branch_op below). In the JIT's run-time bitcode one
  * function that the FC instructions call (jit_hints.h): inlined at every FC
  * instruction it took much of the compile time (docs/r500-jit.md, "Flow
- * control"). */
-R500_JIT_NOINLINE static ls_status counters_op(r500_fc_thread *t, unsigned op, unsigned pop,
+ * control"). It takes a copy of the thread's fields, so that the compiled
+ * code's copy of the thread stays in registers. */
+R500_JIT_NOINLINE static ls_status counters_op(fc_counting *t, unsigned op, unsigned pop,
                                               ls_lanes want, bool jumped,
                                               const r500_fc_options *o, unsigned max,
                                               unsigned pc, unsigned fc_op, ls_diag *d)
 {
+    ls_lanes *const pl = t->stk->cplane;
     ls_lanes scope = t->branch;
     if (o->counters_all_inactive)
         scope |= t->brk | t->cont;
@@ -328,28 +350,28 @@ R500_JIT_NOINLINE static ls_status counters_op(r500_fc_thread *t, unsigned op, u
         /* INCR: "increment branch counter by 1 for inactive pixels. Deactivate
          * pixels that decided to jump [stay: ... not to jump] and set their
          * counter to zero." */
-        if (counters_ge(t, max) & scope)
+        if (counters_ge(pl, t->cbits, max) & scope)
             return fault(d, pc, "instruction %u: %s: branch counter overflow (INCR above the "
                                 "branch-counter-max)",
                          op_name(fc_op)); /* named only when it faults */
-        counters_incr(t, scope);
+        counters_incr(pl, &t->cbits, scope);
         ls_lanes disagree = t->active & ~t->killed & (jumped ? ~want : want) & t->lanes;
-        counters_zero(t, disagree);
+        counters_zero(pl, t->cbits, disagree);
         t->active &= ~disagree;
         t->branch |= disagree;
     } else if (op == 1) {
         /* DECR: "decrement branch counter by B_POP_CNT for inactive pixels.
          * Activate pixels with negative counters." */
-        const ls_lanes stay = counters_ge(t, pop) & scope;
+        const ls_lanes stay = counters_ge(pl, t->cbits, pop) & scope;
         const ls_lanes wake = scope & ~stay;
-        counters_zero(t, wake);
-        counters_sub(t, stay, pop);
+        counters_zero(pl, t->cbits, wake);
+        counters_sub(pl, &t->cbits, stay, pop);
         t->branch &= ~wake;
         t->brk &= ~wake;
         t->cont &= ~wake;
         for (unsigned k = 0; k < t->loop_depth; k++) {
-            t->loop[k].brk &= ~wake;
-            t->loop[k].cont &= ~wake;
+            t->stk->loop[k].brk &= ~wake;
+            t->stk->loop[k].cont &= ~wake;
         }
         t->active |= wake;
     }
@@ -365,19 +387,28 @@ static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lane
 {
     if (op != 1 && op != 2)
         return LS_OK;
-    return counters_op(t, op, pop, want, jumped, o, max, pc, fc_op, d);
+    fc_counting c = {.active = t->active, .branch = t->branch, .brk = t->brk, .cont = t->cont,
+                     .killed = t->killed, .lanes = t->lanes, .cbits = t->cbits,
+                     .loop_depth = t->loop_depth, .stk = R500_FC_STK(t)};
+    ls_status s = counters_op(&c, op, pop, want, jumped, o, max, pc, fc_op, d);
+    t->active = c.active;
+    t->branch = c.branch;
+    t->brk = c.brk;
+    t->cont = c.cont;
+    t->cbits = c.cbits;
+    return s;
 }
 
 static void pop_loop(r500_fc_thread *t)
 {
-    r500_fc_loop_frame *f = &t->loop[t->loop_depth - 1];
+    r500_fc_loop_frame *f = &R500_FC_STK(t)->loop[t->loop_depth - 1];
     /* Pixels that broke out of (or continued in) this loop resume after it. */
     ls_lanes back = f->brk | f->cont;
     t->active |= back;
     t->brk &= ~back;
     t->cont &= ~back;
     t->loop_depth--;
-    t->aL = t->loop_depth ? t->loop[t->loop_depth - 1].al : 0;
+    t->aL = t->loop_depth ? R500_FC_STK(t)->loop[t->loop_depth - 1].al : 0;
 }
 
 ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_state *st,
@@ -420,16 +451,16 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
         ls_lanes nonzero = 0;
         R500_JIT_NO_UNROLL
         for (unsigned k = 0; k < t->cbits; k++)
-            nonzero |= t->cplane[k];
+            nonzero |= R500_FC_STK(t)->cplane[k];
         const ls_lanes zero = t->branch & ~t->killed & ~nonzero;
         elsed = t->active & alive;
-        counters_zero(t, elsed);
+        counters_zero(R500_FC_STK(t)->cplane, t->cbits, elsed);
         t->active = (t->active & ~elsed) | zero;
         t->branch = (t->branch & ~zero) | elsed;
     }
 
     /* 2. ENDLOOP/ENDREP reached by its own LOOP/REP's jump (count zero). */
-    r500_fc_loop_frame *top = t->loop_depth ? &t->loop[t->loop_depth - 1] : NULL;
+    r500_fc_loop_frame *top = t->loop_depth ? &R500_FC_STK(t)->loop[t->loop_depth - 1] : NULL;
     const bool is_end = op == R500_FC_ENDLOOP || op == R500_FC_ENDREP;
     const bool is_break = op == R500_FC_BREAKLOOP || op == R500_FC_BREAKREP;
     if (is_end && skip == (int)pc && o->loop_skip == R500_FC_LOOP_SKIP_FALLTHROUGH) {
@@ -516,7 +547,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
             return fault(d, pc, "instruction %u: %s with A_OP=POP on an empty address stack "
                                 "(underflow)",
                          op_name(op));
-        target = t->addr[--t->addr_depth];
+        target = R500_FC_STK(t)->addr[--t->addr_depth];
     }
     if (jump) {
         unsigned lo = st->code_range & 0x1ffu;
@@ -534,7 +565,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
             return fault(d, pc, "instruction %u: %s with A_OP=PUSH on a full address stack "
                                 "(overflow)",
                          op_name(op));
-        t->addr[t->addr_depth++] = (uint16_t)(o->push_current ? pc : pc + 1);
+        R500_FC_STK(t)->addr[t->addr_depth++] = (uint16_t)(o->push_current ? pc : pc + 1);
     }
 
     /* 6. Branch counters: B_OP1 if we jump, B_OP0 if we stay. */
@@ -555,7 +586,7 @@ ls_status r500_fc_exec(r500_fc_thread *t, const r500_fc_inst *in, const r500_fc_
             if (t->loop_depth >= o->loop_stack_depth || t->loop_depth >= R500_FC_MAX_LOOP_DEPTH)
                 return fault(d, pc, "instruction %u: %s on a full loop stack (overflow)",
                              op_name(op));
-            r500_fc_loop_frame *f = &t->loop[t->loop_depth++];
+            r500_fc_loop_frame *f = &R500_FC_STK(t)->loop[t->loop_depth++];
             memset(f, 0, sizeof *f);
             f->count = (uint16_t)(kr + o->loop_trips_extra);
             f->is_loop = op == R500_FC_LOOP;

@@ -947,12 +947,12 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     g->consts = ctx_field(g, c, offsetof(r500_seg_ctx, consts), g->ptr);
     g->inl = ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr);
     g->opt = ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr);
-    LLVMValueRef fcp = ctx_field(g, c, offsetof(r500_seg_ctx, fc), g->ptr);
-    /* the context, issue state and counts in locals (rt.c) */
+    /* the context, issue state, counts and FC state in locals (rt.c) */
     LLVMValueRef cl = local_bytes(g, sizeof(r500_seg_ctx));
-    LLVMValueRef ea[4] = {c, cl, local_bytes(g, sizeof(r500_thread_state)),
-                          local_bytes(g, sizeof(r500_stats))};
-    rt_call(g, rt->enter, ea, 4);
+    LLVMValueRef fcp = local_bytes(g, sizeof(r500_jit_fc));
+    LLVMValueRef ea[5] = {c, cl, local_bytes(g, sizeof(r500_thread_state)),
+                          local_bytes(g, sizeof(r500_stats)), fcp};
+    rt_call(g, rt->enter, ea, 5);
     LLVMValueRef lv[2] = {c, cl};
     /* a TEXKILL's coordinates (r500_jit_rt_kill) */
     LLVMValueRef kbuf = local_bytes(g, 4 * RL * sizeof(float));
@@ -984,9 +984,9 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     LLVMPositionBuilderAtEnd(g->b, exit);
     LLVMValueRef ret = LLVMBuildPhi(g->b, g->i32, "ret");
     LLVMAddIncoming(ret, &dslot, &dispatch, 1);
+    masks_sync(g, true); /* into the local FC state, which leave gives back */
     rt_call(g, rt->leave, lv, 2);
     regs_sync(g, true);
-    masks_sync(g, true);
     LLVMBuildRet(g->b, ret);
     /* stop: an FC fault (r500_jit_rt_fc recorded it); the counts given back,
      * the registers not stored (see below) */
@@ -1094,14 +1094,14 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             LLVMPositionBuilderAtEnd(g->b, goon);
             masks_sync(g, false);
         } else {
+            masks_sync(g, true);
             rt_call(g, rt->leave, lv, 2);
             regs_sync(g, true);
-            masks_sync(g, true);
             LLVMValueRef args[2] = {c, ci32(g, (unsigned)i)};
             np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
             regs_sync(g, false);
-            masks_sync(g, false);
             rt_call(g, rt->reenter, lv, 2);
+            masks_sync(g, false);
         }
         /* the next slot: the one after, the static target, else dispatch */
         LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);

@@ -7,9 +7,12 @@
  * compiled code therefore executes fc.c's r500_fc_exec and exec_internal.h's
  * issue accounting themselves, specialised per instruction by LLVM, not a
  * second copy of their rules. */
-#include "../fc.c"
-
 #include "../exec_internal.h"
+
+/* fc.c's stacks and counter planes: in the worker's thread, which compiled
+ * code's local copy of the thread (r500_jit_fc) names */
+#define R500_FC_STK(t) (((r500_jit_fc *)(t))->mem)
+#include "../fc.c"
 
 /* A run of compiled instructions is about to issue (exec_internal.h). */
 bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
@@ -57,30 +60,38 @@ void r500_jit_rt_kill(r500_seg_ctx *c, const float *v, uint32_t pred_sel, uint32
     c->st->inst_tex++;
 }
 
-/* The compiled program keeps the context, the thread's issue state and its
- * counts in locals (which LLVM keeps in registers) while it runs: enter
- * copies them in (cl, tsl; stl counts from 0); leave gives back what compiled
- * code changes (before an interpreter step and on return); reenter takes the
- * issue state again after a step. */
+/* The compiled program keeps the context, the thread's issue state, its
+ * counts and its FC state (but the counter planes and stacks) in locals
+ * (which LLVM keeps in registers) while it runs: enter copies them in (cl,
+ * tsl, fcl; stl counts from 0); leave gives back what compiled code changes
+ * (before an interpreter step and on return); reenter takes the issue and FC
+ * state again after a step. */
 void r500_jit_rt_enter(r500_seg_ctx *c, r500_seg_ctx *cl, r500_thread_state *tsl,
-                       r500_stats *stl);
+                       r500_stats *stl, r500_jit_fc *fcl);
 void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl);
 void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl);
 
+/* the fields of r500_fc_thread a local copy holds (r500_jit_fc) */
+#define FC_REGS offsetof(r500_fc_thread, cplane)
+
 void r500_jit_rt_enter(r500_seg_ctx *c, r500_seg_ctx *cl, r500_thread_state *tsl,
-                       r500_stats *stl)
+                       r500_stats *stl, r500_jit_fc *fcl)
 {
     *cl = *c;
     *tsl = *c->ts;
     memset(stl, 0, sizeof *stl);
+    memcpy(&fcl->t, c->fc, FC_REGS);
+    fcl->mem = c->fc;
     cl->ts = tsl;
     cl->st = stl;
+    cl->fc = &fcl->t;
 }
 
 void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
 {
-    /* compiled code changes only these (r500_seg_begin); a fault recorded by
-     * r500_exec_seg_fault went to c's own state */
+    /* compiled code changes only these (r500_seg_begin, FC instructions); a
+     * fault recorded by r500_exec_seg_fault went to c's own state */
+    memcpy(c->fc, cl->fc, FC_REGS);
     c->ts->issued = cl->ts->issued;
     c->ts->work_mask = cl->ts->work_mask;
     c->ts->work_count = cl->ts->work_count;
@@ -100,6 +111,7 @@ void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
 void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl)
 {
     *cl->ts = *c->ts;
+    memcpy(cl->fc, c->fc, FC_REGS);
 }
 
 /* The transcendental ALPHA_OPs on a block of 16 lanes (rt_trans.h): the
