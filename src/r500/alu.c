@@ -460,21 +460,6 @@ HOT void masked_store(float *restrict dst, const float *restrict src, ls_lanes m
     }
 }
 
-ls_lanes r500_pred_mask(const ls_lanes pred[4], unsigned sel, unsigned inv, unsigned ch,
-                        ls_lanes all)
-{
-    /* §1.2 RGB_PRED_SEL / ALPHA_PRED_SEL: 0 none, 1 RGBA (per channel; for
-     * alpha the same as AAAA), 2..5 RRRR, GGGG, BBBB, AAAA. */
-    ls_lanes m;
-    if (sel == 0)
-        return all;
-    else if (sel == 1)
-        m = pred[ch];
-    else
-        m = pred[(sel - 2) & 3];
-    return (inv ? ~m : m) & all;
-}
-
 /* ---- execute ------------------------------------------------------------ */
 
 ALU_CLONES void r500_alu_exec(r500_alu_ctx *c, const r500_xinst *x)

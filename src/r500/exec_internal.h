@@ -84,9 +84,22 @@ void r500_alu_predecode(r500_xinst *x);
 /* Execute one ALU/OUT instruction over the thread. */
 void r500_alu_exec(r500_alu_ctx *c, const r500_xinst *x);
 
-/* Lane mask of channel ch (0..3) allowed by predication for unit (0 RGB, 1 alpha). */
-ls_lanes r500_pred_mask(const ls_lanes pred[4], unsigned sel, unsigned inv, unsigned ch,
-                        ls_lanes all);
+/* Lane mask of channel ch (0..3) allowed by predication for unit (0 RGB, 1
+ * alpha): §1.2 RGB_PRED_SEL / ALPHA_PRED_SEL: 0 none, 1 RGBA (per channel;
+ * for alpha the same as AAAA), 2..5 RRRR, GGGG, BBBB, AAAA. Inline, so that
+ * the JIT's run-time bitcode (jit/rt.c, TEXKILL) has it too. */
+static inline ls_lanes r500_pred_mask(const ls_lanes pred[4], unsigned sel, unsigned inv,
+                                      unsigned ch, ls_lanes all)
+{
+    ls_lanes m;
+    if (sel == 0)
+        return all;
+    else if (sel == 1)
+        m = pred[ch];
+    else
+        m = pred[(sel - 2) & 3];
+    return (inv ? ~m : m) & all;
+}
 /* Compare v with 0 as TARGET / ALU_RESULT_OP do (0 ==, 1 <, 2 >=, 3 !=); denormals
  * compare as zero (CTM p.36). */
 bool r500_cmp_zero(float v, unsigned op);
@@ -270,10 +283,7 @@ static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
 static inline void r500_texkill_apply(r500_fc_thread *fc, ls_lanes kill, ls_lanes active,
                                       unsigned pred_sel, unsigned pred_inv)
 {
-    /* the predicate bits by value: fc itself is not handed to a function
-     * (compiled code keeps it in registers, r500_jit_fc) */
-    const ls_lanes pred[4] = {fc->pred[0], fc->pred[1], fc->pred[2], fc->pred[3]};
-    fc->killed |= kill & active & r500_pred_mask(pred, pred_sel, pred_inv, 0, fc->lanes);
+    fc->killed |= kill & active & r500_pred_mask(fc->pred, pred_sel, pred_inv, 0, fc->lanes);
 }
 
 /* A thread's FC state as compiled code keeps it (src/r500/jit/rt.c): t, a

@@ -1140,7 +1140,6 @@ static const r500_llvm_sym rt_syms[] = {
     R500_LLVM_SYM(r500_value_name),
     R500_LLVM_SYM(r500_exec_seg_fault),
     R500_LLVM_SYM(r500_alu_transcendental),
-    R500_LLVM_SYM(r500_pred_mask),
 };
 
 /* The paths of faults are rare: out of the way of the registers. The work
