@@ -264,10 +264,45 @@ static LLVMValueRef mul(cg *g, LLVMValueRef a, LLVMValueRef b, bool zta)
     return sel(g, c, zero, p);
 }
 
-/* alu.c k_mad */
-static LLVMValueRef mad(cg *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, bool zta,
-                        bool fused)
+/* Whether an operand is exactly 1 in every lane, known from the instruction
+ * alone: the swizzle constant 1 or an inline float 1.0, without a modifier
+ * or with ABS. */
+static bool operand_one(const r500_xinst *x, unsigned sel, unsigned swz, unsigned mod)
 {
+    if (mod == 1 || mod == 3)
+        return false;
+    if (swz == 6)
+        return true;
+    if (swz > 3 || sel == 3)
+        return false;
+    const r500_xsrc *s = &x->src[swz == 3][sel];
+    return s->kind == R500_XSRC_INLINE && r500_inline_float(s->index) == 1.0f;
+}
+
+/* A product with a factor known to be 1 (operand_one): a·1 is a exactly
+ * (IEEE 754: an exact product is not rounded), and never the case of the
+ * zero-times-anything select (1 is finite and non-zero); a NaN stays NaN,
+ * whose bits the engines do not define (docs/r500-jit.md, "NaN payloads").
+ * So the multiplication is left out; the sum with C keeps its rounding. */
+static LLVMValueRef times_one(LLVMValueRef a, bool a1, LLVMValueRef b, bool b1)
+{
+    return b1 ? a : a1 ? b : NULL;
+}
+
+/* a·b (alu.c mul), or the other factor when one is exactly 1 (times_one) */
+static LLVMValueRef prod(cg *g, LLVMValueRef a, bool a1, LLVMValueRef b, bool b1, bool zta)
+{
+    LLVMValueRef one = times_one(a, a1, b, b1);
+    return one ? one : mul(g, a, b, zta);
+}
+
+/* alu.c k_mad (a1, b1: a or b is exactly 1, operand_one) */
+static LLVMValueRef mad(cg *g, LLVMValueRef a, bool a1, LLVMValueRef b, bool b1, LLVMValueRef c,
+                        bool zta, bool fused)
+{
+    LLVMValueRef one = times_one(a, a1, b, b1);
+    if (one)
+        return LLVMBuildFAdd(g->b, one, c, ""); /* fused or not: a + c, one rounding */
     if (fused) {
         LLVMTypeRef t3[3] = {g->v8f, g->v8f, g->v8f};
         LLVMTypeRef ty = LLVMFunctionType(g->v8f, t3, 3, 0);
@@ -513,14 +548,18 @@ static void inst_values(cg *g, const r500_xinst *x, LLVMValueRef out[4])
     const bool dot_op = x->rgb_op >= 1 && x->rgb_op <= 3;
     const bool need_alpha = (live & 8) || x->rgb_op == 2 || (x->rgb_op == 10 && (live & 7));
     LLVMValueRef ra[3][3], aa[3], zero = splatf(g, 0.0f);
+    bool r1[3][3], a1[3]; /* operand_one */
     for (unsigned k = 0; k < 3; k++) {
         const r500_xoperand *op = &x->rgb[k];
-        for (unsigned ch = 0; ch < 3; ch++)
+        for (unsigned ch = 0; ch < 3; ch++) {
             ra[k][ch] = ((live >> ch) & 1) || dot_op
                             ? apply_mod(g, sel_chan(g, x, op->sel, op->swz[ch], srcp), op->mod)
                             : zero;
+            r1[k][ch] = operand_one(x, op->sel, op->swz[ch], op->mod);
+        }
         const r500_xoperand *p = &x->alpha[k];
         aa[k] = need_alpha ? apply_mod(g, sel_chan(g, x, p->sel, p->swz[0], srcp), p->mod) : zero;
+        a1[k] = operand_one(x, p->sel, p->swz[0], p->mod);
     }
     LLVMValueRef res[4] = {zero, zero, zero, zero}, dot = zero, trans = zero;
     if (is_transcendental(x->alpha_op) && need_alpha)
@@ -529,19 +568,20 @@ static void inst_values(cg *g, const r500_xinst *x, LLVMValueRef out[4])
     case 0:
         for (unsigned ch = 0; ch < 3; ch++)
             if ((live >> ch) & 1)
-                res[ch] = mad(g, ra[0][ch], ra[1][ch], ra[2][ch], zta, fused);
+                res[ch] = mad(g, ra[0][ch], r1[0][ch], ra[1][ch], r1[1][ch], ra[2][ch], zta,
+                              fused);
         break;
     case 1:
     case 2:
     case 3: {
-        LLVMValueRef s = LLVMBuildFAdd(g->b, mul(g, ra[0][0], ra[1][0], zta),
-                                       mul(g, ra[0][1], ra[1][1], zta), "");
+        LLVMValueRef s = LLVMBuildFAdd(g->b, prod(g, ra[0][0], r1[0][0], ra[1][0], r1[1][0], zta),
+                                       prod(g, ra[0][1], r1[0][1], ra[1][1], r1[1][1], zta), "");
         if (x->rgb_op == 3)
             s = LLVMBuildFAdd(g->b, s, ra[2][2], "");
         else {
-            s = LLVMBuildFAdd(g->b, s, mul(g, ra[0][2], ra[1][2], zta), "");
+            s = LLVMBuildFAdd(g->b, s, prod(g, ra[0][2], r1[0][2], ra[1][2], r1[1][2], zta), "");
             if (x->rgb_op == 2)
-                s = LLVMBuildFAdd(g->b, s, mul(g, aa[0], aa[1], zta), "");
+                s = LLVMBuildFAdd(g->b, s, prod(g, aa[0], a1[0], aa[1], a1[1], zta), "");
         }
         dot = s;
         res[0] = res[1] = res[2] = dot;
@@ -562,7 +602,7 @@ static void inst_values(cg *g, const r500_xinst *x, LLVMValueRef out[4])
         break;
     }
     switch ((live & 8) ? x->alpha_op : 4) {
-    case 0: res[3] = mad(g, aa[0], aa[1], aa[2], zta, fused); break;
+    case 0: res[3] = mad(g, aa[0], a1[0], aa[1], a1[1], aa[2], zta, fused); break;
     case 1: res[3] = dot; break;
     case 2: res[3] = op2(g, 0, aa[0], aa[1], aa[2]); break;
     case 3: res[3] = op2(g, 1, aa[0], aa[1], aa[2]); break;
