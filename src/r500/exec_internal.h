@@ -214,7 +214,7 @@ static inline void r500_account(r500_seg_ctx *c, uint32_t count)
 {
     r500_thread_state *ts = c->ts;
     ls_lanes act = r500_lanes_active(c->fc, c->opt) & ts->covered;
-    if (act != ts->work_mask) {
+    if (__builtin_expect(act != ts->work_mask, 0)) {
         c->st->lane_slots_active += r500_flush_work(c->work, ts->work_mask, ts->work_count);
         ts->work_mask = act;
         ts->work_count = 0;

@@ -325,43 +325,36 @@ static ls_lanes jump_func_lanes(uint8_t jf, ls_lanes alu, ls_lanes pred, bool bo
 }
 
 /* What INCR and DECR read and change of a thread: its masks and counter
- * width (the thread's own, copied by branch_op), its stacks and planes. */
+ * width (the thread's own, copied by branch_op), its stacks and planes, and
+ * branch_op's scope and disagree. */
 typedef struct fc_counting {
-    ls_lanes active, branch, brk, cont, killed, lanes;
+    ls_lanes active, branch, brk, cont;
+    ls_lanes scope, disagree;
     unsigned cbits, loop_depth;
     r500_fc_thread *stk; /* R500_FC_STK of the thread */
 } fc_counting;
 
-/* INCR and DECR (branch_op below). In the JIT's run-time bitcode one
- * function that the FC instructions call (jit_hints.h): inlined at every FC
- * instruction it took much of the compile time (docs/r500-jit.md, "Flow
+/* INCR and DECR's counting (branch_op below). In the JIT's run-time bitcode
+ * one function that the FC instructions call (jit_hints.h): inlined at every
+ * FC instruction it took much of the compile time (docs/r500-jit.md, "Flow
  * control"). It takes a copy of the thread's fields, so that the compiled
  * code's copy of the thread stays in registers. */
 R500_JIT_NOINLINE static ls_status counters_op(fc_counting *t, unsigned op, unsigned pop,
-                                              ls_lanes want, bool jumped,
-                                              const r500_fc_options *o, unsigned max,
-                                              unsigned pc, unsigned fc_op, ls_diag *d)
+                                              unsigned max, unsigned pc, unsigned fc_op,
+                                              ls_diag *d)
 {
     ls_lanes *const pl = t->stk->cplane;
-    ls_lanes scope = t->branch;
-    if (o->counters_all_inactive)
-        scope |= t->brk | t->cont;
+    const ls_lanes scope = t->scope;
     if (op == 2) {
-        /* INCR: "increment branch counter by 1 for inactive pixels. Deactivate
-         * pixels that decided to jump [stay: ... not to jump] and set their
-         * counter to zero." */
         if (counters_ge(pl, t->cbits, max) & scope)
             return fault(d, pc, "instruction %u: %s: branch counter overflow (INCR above the "
                                 "branch-counter-max)",
                          op_name(fc_op)); /* named only when it faults */
         counters_incr(pl, &t->cbits, scope);
-        ls_lanes disagree = t->active & ~t->killed & (jumped ? ~want : want) & t->lanes;
-        counters_zero(pl, t->cbits, disagree);
-        t->active &= ~disagree;
-        t->branch |= disagree;
-    } else if (op == 1) {
-        /* DECR: "decrement branch counter by B_POP_CNT for inactive pixels.
-         * Activate pixels with negative counters." */
+        counters_zero(pl, t->cbits, t->disagree);
+        t->active &= ~t->disagree;
+        t->branch |= t->disagree;
+    } else {
         const ls_lanes stay = counters_ge(pl, t->cbits, pop) & scope;
         const ls_lanes wake = scope & ~stay;
         counters_zero(pl, t->cbits, wake);
@@ -380,17 +373,31 @@ R500_JIT_NOINLINE static ls_status counters_op(fc_counting *t, unsigned op, unsi
 
 /* Branch-counter operation (seed 001 B_OP0/B_OP1; CTM p.41): 0 none, 1
  * DECR, 2 INCR (3 is refused before). want = lanes that wanted to jump;
- * jumped = the decision. */
+ * jumped = the decision.
+ *   INCR: "increment branch counter by 1 for inactive pixels. Deactivate
+ *   pixels that decided to jump [stay: ... not to jump] and set their
+ *   counter to zero."
+ *   DECR: "decrement branch counter by B_POP_CNT for inactive pixels.
+ *   Activate pixels with negative counters."
+ * The inactive pixels that count are scope; the active ones that disagree
+ * with the decision leave (INCR). */
 static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lanes want,
                            bool jumped, const r500_fc_options *o, unsigned max, unsigned pc,
                            unsigned fc_op, ls_diag *d)
 {
     if (op != 1 && op != 2)
         return LS_OK;
+    ls_lanes scope = t->branch;
+    if (o->counters_all_inactive)
+        scope |= t->brk | t->cont;
+    const ls_lanes disagree =
+        op == 2 ? t->active & ~t->killed & (jumped ? ~want : want) & t->lanes : 0;
+    if (__builtin_expect(!scope && !disagree, 1))
+        return LS_OK; /* no counter counts, no pixel leaves or wakes */
     fc_counting c = {.active = t->active, .branch = t->branch, .brk = t->brk, .cont = t->cont,
-                     .killed = t->killed, .lanes = t->lanes, .cbits = t->cbits,
+                     .scope = scope, .disagree = disagree, .cbits = t->cbits,
                      .loop_depth = t->loop_depth, .stk = R500_FC_STK(t)};
-    ls_status s = counters_op(&c, op, pop, want, jumped, o, max, pc, fc_op, d);
+    ls_status s = counters_op(&c, op, pop, max, pc, fc_op, d);
     t->active = c.active;
     t->branch = c.branch;
     t->brk = c.brk;

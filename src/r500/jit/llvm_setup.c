@@ -35,26 +35,6 @@ LLVMValueRef r500_llvm_addr(LLVMContextRef ctx, const void *p)
         LLVMPointerTypeInContext(ctx, 0));
 }
 
-/* An outlined function and its calls (the bitcode's: every call of it is
- * there, and inlining keeps a call's convention) use a convention whose
- * callee saves vector registers: on x86-64 Intel_OCL_BI, whose callee saves
- * ZMM16-31 and K4-7 (with AVX-512), so compiled code's vector values live
- * across the calls in those registers instead of on the stack. Arguments and
- * results are passed as in C. Elsewhere the C convention. */
-static void outline_conv(LLVMValueRef f)
-{
-#if defined(__x86_64__)
-    LLVMSetFunctionCallConv(f, LLVMIntelOCLBICallConv);
-    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef call = LLVMGetUser(u);
-        if (LLVMIsACallInst(call) && LLVMGetCalledValue(call) == f)
-            LLVMSetInstructionCallConv(call, LLVMIntelOCLBICallConv);
-    }
-#else
-    (void)f;
-#endif
-}
-
 /* The bitcode's module in ctx, its functions treated as bc->kind says;
  * NULL on an error (d set). */
 static LLVMModuleRef bitcode_module(LLVMContextRef ctx, const r500_llvm_bitcode *bc, ls_diag *d)
@@ -82,11 +62,9 @@ static LLVMModuleRef bitcode_module(LLVMContextRef ctx, const r500_llvm_bitcode 
         if (LLVMIsDeclaration(f))
             continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
-        if (kind == R500_LLVM_FN_OUTLINE) {
+        if (kind == R500_LLVM_FN_OUTLINE)
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                     LLVMCreateEnumAttribute(ctx, noinl, 0));
-            outline_conv(f);
-        }
         if (kind == R500_LLVM_FN_INLINE) {
             LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,

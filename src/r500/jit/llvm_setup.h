@@ -32,8 +32,7 @@ typedef struct r500_llvm_sym {
  * (alwaysinline, noinline removed), marked cold (declared or defined; out
  * of the way of the registers, never forced inline), or kept one function
  * that its call sites call (noinline: rarely run code that, inlined at every
- * site, would cost compile time; on x86-64 called with a convention whose
- * callee saves ZMM16-31 and K4-7, llvm_setup.c's outline_conv). */
+ * site, would cost compile time). */
 enum r500_llvm_fn_kind {
     R500_LLVM_FN_PLAIN,
     R500_LLVM_FN_INLINE,
