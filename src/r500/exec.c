@@ -719,16 +719,26 @@ static void quad_rows_split(void *a, void *b, const void *lanes, unsigned nq)
 }
 
 /* The RGBA of lanes 4j..4j+3 (channel-major o[ch][lane]) as pixels 2j, 2j+1
- * of the upper image row (a) and of the lower one (b), 4 floats per pixel.
- * On SSE hosts a 4×4 transpose per quad (four loads, four stores);
- * elsewhere the same values one by one. */
-static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq)
+ * of the upper image row (a) and of the lower one (b), 4 floats per pixel;
+ * a lane whose bit is set in killed gets the colour clear instead. On SSE
+ * hosts a 4×4 transpose per quad (four loads, four stores); elsewhere the
+ * same values one by one. */
+static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq,
+                           ls_lanes killed, const float clear[4])
 {
 #if defined(__SSE__)
+    const __m128 c = _mm_loadu_ps(clear);
     for (unsigned j = 0; j < nq; j++) {
         __m128 r0 = _mm_loadu_ps(&o[0][4 * j]), r1 = _mm_loadu_ps(&o[1][4 * j]);
         __m128 r2 = _mm_loadu_ps(&o[2][4 * j]), r3 = _mm_loadu_ps(&o[3][4 * j]);
         _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r0..r3: lanes 4j..4j+3 */
+        const unsigned k = (unsigned)(killed >> (4 * j)) & 15u;
+        if (k) {
+            r0 = k & 1u ? c : r0;
+            r1 = k & 2u ? c : r1;
+            r2 = k & 4u ? c : r2;
+            r3 = k & 8u ? c : r3;
+        }
         _mm_storeu_ps(a + 8 * j, r0);
         _mm_storeu_ps(a + 8 * j + 4, r1);
         _mm_storeu_ps(b + 8 * j, r2);
@@ -738,10 +748,23 @@ static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq)
     for (unsigned j = 0; j < nq; j++)
         for (unsigned m = 0; m < 2; m++)
             for (unsigned ch = 0; ch < 4; ch++) {
-                a[(2 * j + m) * 4 + ch] = o[ch][4 * j + m];
-                b[(2 * j + m) * 4 + ch] = o[ch][4 * j + 2 + m];
+                const unsigned la = 4 * j + m, lb = 4 * j + 2 + m;
+                a[(2 * j + m) * 4 + ch] = (killed >> la) & 1u ? clear[ch] : o[ch][la];
+                b[(2 * j + m) * 4 + ch] = (killed >> lb) & 1u ? clear[ch] : o[ch][lb];
             }
 #endif
+}
+
+/* The bits of lanes 4j..4j+3 of m as bytes 0/1: pixels 2j, 2j+1 of the upper
+ * image row (a) and of the lower one (b). */
+static void quad_rows_bits(uint8_t *a, uint8_t *b, ls_lanes m, unsigned nq)
+{
+    for (unsigned j = 0; j < nq; j++, m >>= 4) {
+        a[2 * j] = (uint8_t)(m & 1u);
+        a[2 * j + 1] = (uint8_t)((m >> 1) & 1u);
+        b[2 * j] = (uint8_t)((m >> 2) & 1u);
+        b[2 * j + 1] = (uint8_t)((m >> 3) & 1u);
+    }
 }
 
 /* v[0..n-1] = 0 (n a multiple of 4): SSE stores where there are (GCC makes a
@@ -986,27 +1009,26 @@ static void run_thread(worker *w, size_t t)
     /* The common case, whole quads from a quad boundary, every lane covered,
      * the quads on one quad row: lanes 4j, 4j+1 are the pixels x0 + 2j,
      * x0 + 2j + 1 of one image row, lanes 4j+2, 4j+3 of the other; copied row
-     * by row, then the killed lanes' pixels set as below (the same values as
-     * the loop below). */
+     * by row, the killed lanes' pixels with the clear colour (the same values
+     * as the loop below). */
     const size_t qx0 = (s0 / 4) % w->qw;
     if (n % 4 == 0 && s0 % 4 == 0 && covered == all && qx0 + n / 4 <= w->qw) {
         const unsigned nq = n / 4;
         const size_t pa = (size_t)w->py[0] * (size_t)W + (size_t)w->px[0];
         const size_t pb = (size_t)w->py[2] * (size_t)W + (size_t)w->px[2];
-        memset(r->killed + pa, 0, 2 * nq);
-        memset(r->killed + pb, 0, 2 * nq);
+        const ls_lanes k = killed & covered;
+        if (k) {
+            quad_rows_bits(r->killed + pa, r->killed + pb, k, nq);
+        } else {
+            memset(r->killed + pa, 0, 2 * nq);
+            memset(r->killed + pb, 0, 2 * nq);
+        }
         quad_rows_split(r->work + pa, r->work + pb, w->work, nq);
         for (unsigned i = 0; i < ntl; i++)
             quad_rows_rgba(r->target[tl[i]] + pa * 4, r->target[tl[i]] + pb * 4,
-                           w->out[tl[i]], nq);
+                           w->out[tl[i]], nq, k, job->clear);
         if (r->w)
             quad_rows_split(r->w + pa, r->w + pb, w->outw, nq);
-        LS_LANES_FOREACH(l, killed & covered) {
-            size_t pix = (size_t)w->py[l] * (size_t)W + (size_t)w->px[l];
-            r->killed[pix] = 1;
-            for (unsigned i = 0; i < ntl; i++)
-                memcpy(r->target[tl[i]] + pix * 4, job->clear, 4 * sizeof(float));
-        }
         return;
     }
     LS_LANES_FOREACH(l, covered) {
