@@ -758,6 +758,31 @@ static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq,
 #endif
 }
 
+/* quad_rows_rgba's inverse without kills: pixels 2j, 2j+1 of the upper
+ * image row (a) and of the lower one (b), 4 floats per pixel, into lanes
+ * 4j..4j+3 of o[ch][lane]. */
+static void rows_quad_rgba(r500_lanef *o, const float *a, const float *b, unsigned nq)
+{
+#if defined(__SSE__)
+    for (unsigned j = 0; j < nq; j++) {
+        __m128 r0 = _mm_loadu_ps(a + 8 * j), r1 = _mm_loadu_ps(a + 8 * j + 4);
+        __m128 r2 = _mm_loadu_ps(b + 8 * j), r3 = _mm_loadu_ps(b + 8 * j + 4);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r0..r3: channels 0..3 */
+        _mm_storeu_ps(&o[0][4 * j], r0);
+        _mm_storeu_ps(&o[1][4 * j], r1);
+        _mm_storeu_ps(&o[2][4 * j], r2);
+        _mm_storeu_ps(&o[3][4 * j], r3);
+    }
+#else
+    for (unsigned j = 0; j < nq; j++)
+        for (unsigned m = 0; m < 2; m++)
+            for (unsigned ch = 0; ch < 4; ch++) {
+                o[ch][4 * j + m] = a[(2 * j + m) * 4 + ch];
+                o[ch][4 * j + 2 + m] = b[(2 * j + m) * 4 + ch];
+            }
+#endif
+}
+
 /* The bits of lanes 4j..4j+3 of m as bytes 0/1: pixels 2j, 2j+1 of the upper
  * image row (a) and of the lower one (b). */
 static void quad_rows_bits(uint8_t *a, uint8_t *b, ls_lanes m, unsigned nq)
@@ -929,6 +954,15 @@ static void run_thread(worker *w, size_t t)
             }
             break;
         case R500_INPUT_IMAGE:
+            if (one_row && covered == all) {
+                /* whole quads inside the image: the pixels of each quad row
+                 * pair, as quad_rows_rgba writes them (the same values as
+                 * below) */
+                const float *ia = in->image + 4 * ((size_t)w->py[0] * (size_t)W + (size_t)w->px[0]);
+                const float *ib = in->image + 4 * ((size_t)w->py[2] * (size_t)W + (size_t)w->px[2]);
+                rows_quad_rgba(t, ia, ib, n / 4);
+                break;
+            }
             for (unsigned l = 0; l < n; l++) {
                 /* The image holds W×H pixels; an uncovered helper pixel
                  * (x = W or y = H) reads its nearest image pixel
