@@ -289,6 +289,38 @@ static void texkill_t1_run(r500_job *job, const float *img, int mode, r500_resul
     tx_run(job, res);
 }
 
+/* An image input reaches every pixel's lanes unchanged, whatever the
+ * thread's shape: OUT t1 of an image of distinct normal values (1 + 4 ×
+ * pixel + channel) gives the image back, at sizes and thread sizes whose
+ * threads are whole quads on one quad row (exec.c reads those two image
+ * rows at a time), span quad rows, or hold helper pixels past an odd edge. */
+static void test_image_input_reaches_lanes(void **state)
+{
+    (void)state;
+    static const int shapes[][3] = {{8, 4, 16}, {64, 2, 64}, {34, 6, 48}, {7, 5, 12},
+                                    {100, 3, 64}, {2, 2, 4}, {9, 9, 8}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        const int W = shapes[k][0], H = shapes[k][1];
+        tx_prog p = {.n = 0};
+        out_temp(&p, 1);
+        r500_job job;
+        tx_job(&job, &p, W, H, (unsigned)shapes[k][2]);
+        float *img = malloc(sizeof(float) * 4 * (size_t)(W * H));
+        assert_non_null(img);
+        for (int i = 0; i < 4 * W * H; i++)
+            img[i] = (float)(1 + i);
+        job.inputs[1].kind = R500_INPUT_IMAGE;
+        job.inputs[1].image = img;
+        r500_result res;
+        tx_run(&job, &res);
+        for (int i = 0; i < 4 * W * H; i++)
+            assert_true(res.target[0][i] == img[i]);
+        r500_result_free(&res);
+        r500_job_free(&job);
+        free(img);
+    }
+}
+
 /* TEXKILL of -0.0 (model option texkill-zero, docs/assumptions.md): t1 is
  * preloaded with (-0.0, +0.0, 1, 1) in the left half and (+0.0, ...) in the
  * right half; TEXKILL t1 kills nothing with "keep", the left half with
@@ -976,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_alu_result_if_and_write_inactive),
         cmocka_unit_test(test_loop_al_relative),
         cmocka_unit_test(test_texkill_and_clear),
+        cmocka_unit_test(test_image_input_reaches_lanes),
         cmocka_unit_test(test_texkill_negative_zero),
         cmocka_unit_test(test_texkill_special_values),
         cmocka_unit_test(test_tex_nop_and_unbound_sampler),
