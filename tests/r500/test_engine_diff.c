@@ -595,6 +595,49 @@ static void random_programs(int count, uint64_t seed)
             ran, strict, nan_payload_diffs);
 }
 
+/* Directed programs at the edges of rules the JIT proves statically (jit.c's
+ * sum_clean: a MAD x 1 c result that OMOD's rule would not change goes
+ * unclassified), NaN bits compared: temp[5] = c0 (-2^-126 and a NaN, which
+ * OMOD makes 0x7FFFFFFF); temp[6].r = temp[5].r + (2^-126 + 2^-149), which
+ * is 2^-149 and flushed to 0 — a constant below 2^-102, so it must be
+ * classified; temp[6].g = 0x7FFFFFFF + 1 (not classified: the NaN the sum
+ * returns is the canonical one); temp[6].b = -0x7FFFFFFF + 1 (a negated NaN:
+ * classified). */
+static const char directed_sum[] = ".const 0 0x80800000 0x7fc00001 0 0\n"
+                                   ".const 1 0x00800001 0x3f800000 0 0\n"
+                                   "src0.rgb = const[0] :\n"
+                                   "  temp[5].rg = MAD src0.rg0 src0.110 src0.000 ;\n"
+                                   "src0.rgb = temp[5], src1.rgb = const[1] :\n"
+                                   "  temp[6].rg = MAD src0.rg0 src0.110 src1.rg0 ;\n"
+                                   "src0.rgb = temp[5], src1.rgb = const[1] :\n"
+                                   "  temp[6].b = MAD -src0.00g src0.001 src1.00g ;\n"
+                                   "OUT\n"
+                                   "src0.rgb = temp[6] :\n"
+                                   "  out[0].rgb = MAD src0.rgb src0.111 src0.000 ;\n";
+
+static void directed_programs(void)
+{
+    static const struct {
+        const char *name, *src;
+    } progs[] = {{"directed-sum.fs.asm", directed_sum}};
+    for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
+        r500_job job;
+        r500_job_init(&job);
+        ls_diag d;
+        if (r500_job_load_mem(&job, progs[k].name, progs[k].src, strlen(progs[k].src), &d) !=
+            LS_OK) {
+            fprintf(stderr, "%s: %s\n", progs[k].name, d.msg);
+            fail();
+        }
+        job.width = 8;
+        job.height = 4;
+        job.thread_size = 16;
+        strict_nan = true;
+        diff_job(progs[k].name, &job);
+        r500_job_free(&job);
+    }
+}
+
 static void test_random(void **st)
 {
     (void)st;
@@ -603,6 +646,7 @@ static void test_random(void **st)
     const char *n = getenv("LOCKSTEP_DIFF_PROGRAMS");
     if (!n || !*n)
         n = getenv("LOCKSTEP_DIFF_PROGRAMS_DEFAULT");
+    directed_programs();
     random_programs(n && *n ? atoi(n) : 1000, 0x5eed0019u);
 #if R500_JIT_PLANTED
     /* a JIT built with a planted wrong rule (tests/r500/meson.build): the

@@ -24,6 +24,7 @@
  * single-precision operations, written out as alu.c writes them (no fusing,
  * no fast-math flags). */
 #include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,10 @@
 #include "../exec_internal.h"
 #include "jit.h"
 #include "llvm_setup.h"
+
+#ifndef R500_JIT_PLANTED
+#define R500_JIT_PLANTED 0
+#endif
 
 /* Lanes per block: one AVX-512 register, or two AVX2 registers (LLVM splits
  * the vectors for the host); a thread's RL lanes are whole blocks. */
@@ -65,6 +70,10 @@ typedef struct cg {
     unsigned nfnz;
     /* the host has AVX-512 DQ: OMOD's rule classifies with VFPCLASSPS */
     bool fpclass;
+    /* clean[t][ch]: every value temp t's channel ch holds is one OMOD's rule
+     * leaves as it is (temp_clean) */
+    bool clean[R500_NUM_TEMPS][4];
+    bool clean_on; /* sum_clean applies (CLEAN_REGS) */
     /* emit_inst's first try (zta_fast): products without the
      * zero-times-anything select, zta_skipped when one was left out */
     bool zta_fast, zta_skipped;
@@ -76,6 +85,22 @@ static bool const_fnz(const r500_job *job, unsigned idx, unsigned ch)
 {
     float v = job->consts[idx][ch];
     return v == v && v != 0.0f && v - v == 0.0f;
+}
+
+/* A constant channel is finite and 0 or of magnitude 2^-102 or more (the
+ * cache key holds these bits too: sum_clean). */
+static bool big_or_zero(float v)
+{
+    /* R500_JIT_PLANTED 5 (tests only): a wrong bound — every finite
+     * constant of 2^-126 or more, whose sum with a clean value can be
+     * denormal */
+    const float bound = R500_JIT_PLANTED == 5 ? 0x1p-126f : 0x1p-102f;
+    return v == 0.0f || (v - v == 0.0f && fabsf(v) >= bound);
+}
+
+static bool const_big(const r500_job *job, unsigned idx, unsigned ch)
+{
+    return big_or_zero(job->consts[idx][ch]);
 }
 
 static void fnz_note(cg *g, LLVMValueRef v)
@@ -343,9 +368,6 @@ static LLVMValueRef op2(cg *g, unsigned op, LLVMValueRef a, LLVMValueRef b, LLVM
     }
 }
 
-#ifndef R500_JIT_PLANTED
-#define R500_JIT_PLANTED 0
-#endif
 /* R500_JIT_PORTABLE (tests/r500/meson.build, r500/engine-diff-portable
  * only): no host-specific instructions (VFPCLASSPS), so that the portable
  * code is held to the interpreter on hosts that have them too */
@@ -687,6 +709,109 @@ static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool
     g->zta_fast = false;
 }
 
+static bool is_texkill(const r500_xinst *x);
+
+/* sum_clean's results go unclassified only while the temps kept in
+ * registers take at most this many vector registers (channels times
+ * blocks): with fewer branches LLVM schedules more instructions together,
+ * and where the temps already outnumber the registers the spills cost more
+ * than the classifications (bench/mandelbrot.frag, 33 registers: 1.1-1.3x
+ * the CPU time with it; 04_loop_const_large and 05_loop_uniform, 15 and 18
+ * registers: 0.87 and 0.94). */
+#define CLEAN_REGS 24u
+
+/* Which temp channels are clean: hold only values that OMOD's flush and NaN
+ * rule leaves as they are (0, a normal, an infinity or the NaN 0x7FFFFFFF)
+ * in every lane at every point of every thread. A temp starts at 0; one
+ * that is an input is not clean (its values are anyone's), nor is one a TEX
+ * instruction (the sampler's values), a write relative to aL (any temp) or
+ * an instruction without OMOD's rule (OMOD 7) writes; every other write is
+ * a result after the rule (and a clamp to [0, 1], which keeps it clean). */
+static void temp_clean(const r500_job *job, const r500_prog *p, bool clean[R500_NUM_TEMPS][4])
+{
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            clean[t][ch] = job->inputs[t].kind == R500_INPUT_NONE;
+    for (size_t i = p->start; i <= p->end; i++) {
+        const r500_xinst *x = &p->x[i];
+        if (x->type == R500_TYPE_FC || is_texkill(x))
+            continue;
+        if (x->type == R500_TYPE_TEX || x->fault[0]) {
+            const uint32_t *f = x->in.field;
+            if (x->type != R500_TYPE_TEX || f[R500_F_TEX_DST_ADDR_REL]) {
+                memset(clean, 0, R500_NUM_TEMPS * sizeof *clean);
+                return;
+            }
+            memset(clean[f[R500_F_TEX_DST_ADDR] & 127u], 0, sizeof *clean);
+            continue;
+        }
+        for (unsigned ch = 0; ch < 4; ch++) {
+            if (!((x->wmask >> ch) & 1))
+                continue;
+            const unsigned u = ch == 3;
+            if (x->addrd_rel[u]) {
+                memset(clean, 0, R500_NUM_TEMPS * sizeof *clean);
+                return;
+            }
+            if (x->omod[u] >= 7)
+                clean[x->addrd[u]][ch] = false;
+        }
+    }
+}
+
+/* An operand (sel, swz, mod) that is a constant (a swizzle constant, an
+ * inline float or a const channel const_big, not relative to aL) of
+ * magnitude 0 or 2^-102 or more, any modifier (*is_const), or a clean temp
+ * channel (temp_clean) not negated (a negated 0x7FFFFFFF is another NaN). */
+static bool addend_clean(const cg *g, const r500_xinst *x, unsigned sel, unsigned swz,
+                         unsigned mod, bool *is_const)
+{
+    *is_const = true;
+    if (swz >= 4 && swz <= 6)
+        return true; /* 0, 0.5, 1 */
+    if (swz > 3 || sel >= 3)
+        return false;
+    const r500_xsrc *s = &x->src[swz == 3][sel];
+    if (s->rel)
+        return false;
+    if (s->kind == R500_XSRC_INLINE)
+        return big_or_zero(r500_inline_float(s->index));
+    if (s->kind == R500_XSRC_CONST)
+        return const_big(g->job, s->index, swz);
+    *is_const = false;
+    return (mod == 0 || mod == 2) && g->clean[s->index][swz];
+}
+
+/* Channel ch of x is a MAD with a factor exactly 1 (operand_one) whose
+ * other factor and addend are clean (addend_clean), one of them a constant,
+ * and OMOD x1: then OMOD's rule leaves its result as it is, which needs no
+ * classification. Why: with x clean and a constant c, x + c is not
+ * denormal — where |x| lies within a factor 2 of |c| (|c| >= 2^-102) both
+ * are multiples of 2^-126, and so is their exact sum, 0 or at least the
+ * smallest normal; elsewhere it is more than |c| / 2; and x itself when c is
+ * 0 — and a NaN only when x is 0x7FFFFFFF, the only NaN operand, which the
+ * sum returns. */
+static bool sum_clean(const cg *g, const r500_xinst *x, unsigned ch)
+{
+    const unsigned u = ch == 3;
+    if (!g->clean_on || x->omod[u] != 0 || (u ? x->alpha_op : x->rgb_op) != 0)
+        return false;
+    const r500_xoperand *o = u ? x->alpha : x->rgb;
+    const unsigned c = u ? 0 : ch;
+    unsigned other;
+    if (operand_one(x, o[1].sel, o[1].swz[c], o[1].mod))
+        other = 0;
+    else if (operand_one(x, o[0].sel, o[0].swz[c], o[0].mod))
+        other = 1;
+    else
+        return false;
+    bool k1, k2;
+    if (!addend_clean(g, x, o[other].sel, o[other].swz[c], o[other].mod, &k1) ||
+        !addend_clean(g, x, o[2].sel, o[2].swz[c], o[2].mod, &k2))
+        return false;
+    return k1 || k2;
+}
+
 /* x over every block of the thread: the results of each block, OMOD's rule,
  * the clamp, then the writes. Without VFPCLASSPS block by block, with the
  * zero-times-anything selects (US_CONFIG) and OMOD's rule on the bits, which
@@ -723,6 +848,8 @@ static void emit_inst(cg *g, const r500_xinst *x)
              * the select applies there they keep the NaN product */
             if (!((x->live >> ch) & 1) || (!om && (!g->zta_skipped || R500_JIT_PLANTED == 4)))
                 continue;
+            if (om && sum_clean(g, x, ch))
+                continue; /* the rule is the identity on its results */
             LLVMValueRef cls =
                 LLVMBuildBitCast(g->b, fpclass(g, res[b][ch], om ? 0xa1 : 0x81), g->im, "");
             any = any ? LLVMBuildOr(g->b, any, cls, "") : cls;
@@ -1004,6 +1131,11 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     masks_sync(g, false);
     bool used[R500_NUM_TEMPS][4];
     g->regs = track_temps(p, used);
+    unsigned nused = 0;
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            nused += used[t][ch];
+    g->clean_on = g->regs && nused * g->nb <= CLEAN_REGS;
     memset(g->treg, 0, sizeof g->treg);
     if (g->regs)
         for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
@@ -1292,6 +1424,7 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
      * host (not in the planted variant 1, whose wrong threshold it cannot
      * express) */
     char *feat = LLVMGetHostCPUFeatures();
+    temp_clean(job, p, g.clean);
     g.fpclass = VW == 16 && R500_JIT_PLANTED != 1 && !R500_JIT_PORTABLE && feat &&
                 strstr(feat, "+avx512dq");
     LLVMDisposeMessage(feat);
@@ -1356,6 +1489,8 @@ typedef struct cache_key {
     r500_fc_state fc_state;     /* the FC registers (constants in the code) */
     uint32_t fco[13];           /* the FC options, field by field */
     uint32_t cfnz[R500_NUM_CONSTS * 4 / 32]; /* constant channels finite and non-zero (const_fnz) */
+    uint32_t cbig[R500_NUM_CONSTS * 4 / 32]; /* const_big */
+    uint64_t inputs[2];         /* bit t: temp t is an input (temp_clean) */
 } cache_key;
 
 typedef struct cache_entry {
@@ -1398,6 +1533,12 @@ static cache_key key_of(const r500_job *job, const r500_prog *p)
     for (unsigned i = 0; i < R500_NUM_CONSTS * 4; i++)
         if (const_fnz(job, i / 4, i % 4))
             k.cfnz[i / 32] |= 1u << (i % 32);
+    for (unsigned i = 0; i < R500_NUM_CONSTS * 4; i++)
+        if (const_big(job, i / 4, i % 4))
+            k.cbig[i / 32] |= 1u << (i % 32);
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        if (job->inputs[t].kind != R500_INPUT_NONE)
+            k.inputs[t / 64] |= (uint64_t)1 << (t % 64);
     return k;
 }
 
