@@ -615,11 +615,30 @@ static const char directed_sum[] = ".const 0 0x80800000 0x7fc00001 0 0\n"
                                    "src0.rgb = temp[6] :\n"
                                    "  out[0].rgb = MAD src0.rgb src0.111 src0.000 ;\n";
 
+/* A slot below the program's start that a jump reaches (US_CODE_ADDR 2..4,
+ * US_CODE_RANGE from 0) writes a denormal without OMOD's rule: temp[1] is
+ * not clean, and temp[2] = temp[1] + 0 (OMOD x1) must be flushed to 0. */
+static const char directed_below_start[] =
+    ".const 0 0x00200000 0 0 0\n"
+    "pre:\n"
+    "src0.rgb = const[0] :\n"
+    "  temp[1].r = MAD src0.r00 src0.100 src0.000 { RGB_OMOD=7 } ;\n"
+    "JUMP body\n"
+    "JUMP pre\n"
+    "body:\n"
+    "src0.rgb = temp[1] :\n"
+    "  temp[2].r = MAD src0.r00 src0.111 src0.000 ;\n"
+    "OUT\n"
+    "src0.rgb = temp[2] :\n"
+    "  out[0].rgb = MAX src0.rgb src0.rgb { RGB_OMOD=7 } ;\n";
+
 static void directed_programs(void)
 {
     static const struct {
         const char *name, *src;
-    } progs[] = {{"directed-sum.fs.asm", directed_sum}};
+        uint32_t code_addr, code_range; /* 0: as the assembler sets them */
+    } progs[] = {{"directed-sum.fs.asm", directed_sum, 0, 0},
+                 {"directed-below-start.fs.asm", directed_below_start, 0x00040002u, 0x00040000u}};
     for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
         r500_job job;
         r500_job_init(&job);
@@ -628,6 +647,10 @@ static void directed_programs(void)
             LS_OK) {
             fprintf(stderr, "%s: %s\n", progs[k].name, d.msg);
             fail();
+        }
+        if (progs[k].code_addr) {
+            job.regs.code_addr = progs[k].code_addr;
+            job.regs.code_range = progs[k].code_range;
         }
         job.width = 8;
         job.height = 4;

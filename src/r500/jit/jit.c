@@ -722,7 +722,9 @@ static bool is_texkill(const r500_xinst *x);
 
 /* Which temp channels are clean: hold only values that OMOD's flush and NaN
  * rule leaves as they are (0, a normal, an infinity or the NaN 0x7FFFFFFF)
- * in every lane at every point of every thread. A temp starts at 0; one
+ * in every lane at every point of every thread. Every slot counts, not only
+ * start..end: a jump may reach a slot below the start (US_CODE_RANGE bounds
+ * jumps, not US_CODE_ADDR), which the interpreter runs. A temp starts at 0; one
  * that is an input is not clean (its values are anyone's), nor is one a TEX
  * instruction (the sampler's values), a write relative to aL (any temp) or
  * an instruction without OMOD's rule (OMOD 7) writes; every other write is
@@ -732,7 +734,7 @@ static void temp_clean(const r500_job *job, const r500_prog *p, bool clean[R500_
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
             clean[t][ch] = job->inputs[t].kind == R500_INPUT_NONE;
-    for (size_t i = p->start; i <= p->end; i++) {
+    for (size_t i = 0; i < p->n; i++) {
         const r500_xinst *x = &p->x[i];
         if (x->type == R500_TYPE_FC || is_texkill(x))
             continue;
