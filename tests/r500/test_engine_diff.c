@@ -632,13 +632,69 @@ static const char directed_below_start[] =
     "src0.rgb = temp[2] :\n"
     "  out[0].rgb = MAX src0.rgb src0.rgb { RGB_OMOD=7 } ;\n";
 
+/* A thread of more than R500_LIMIT_CHECK (4096) instructions under a
+ * job-wide limit that never stops it (max-instructions 2^40): compiled code
+ * leaves the runs that cross a limit check to the interpreter, whose steps
+ * read the temps the compiled code kept in registers — so it must have
+ * stored them on that return (255 iterations of 21 instructions). */
+static const char directed_limit[] =
+    ".int 0 255 0 1\n"
+    "src0.rgb = temp[0] :\n"
+    "  temp[1].rg = MAD src0.rg0 src0.110 src0.000 ;\n"
+    "LOOP 0\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "    src0.rgb = temp[1], src1.rgb = float(24) :\n"
+    "      temp[1].rg = MAD src1.rr0 src0.110 src0.rg0 ;\n"
+    "ENDLOOP\n"
+    "OUT\n"
+    "src0.rgb = temp[1] :\n"
+    "  out[0].rgb = MAD src0.rg0 src0.110 src0.000 ;\n";
+
 static void directed_programs(void)
 {
     static const struct {
         const char *name, *src;
         uint32_t code_addr, code_range; /* 0: as the assembler sets them */
     } progs[] = {{"directed-sum.fs.asm", directed_sum, 0, 0},
-                 {"directed-below-start.fs.asm", directed_below_start, 0x00040002u, 0x00040000u}};
+                 {"directed-below-start.fs.asm", directed_below_start, 0x00040002u, 0x00040000u},
+                 {"directed-limit.fs.asm", directed_limit, 0, 0}};
     for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
         r500_job job;
         r500_job_init(&job);
@@ -655,6 +711,10 @@ static void directed_programs(void)
         job.width = 8;
         job.height = 4;
         job.thread_size = 16;
+        if (progs[k].src == directed_limit) {
+            job.inputs[0].kind = R500_INPUT_UV;
+            job.options.exec.max_instructions = (uint64_t)1 << 40;
+        }
         strict_nan = true;
         diff_job(progs[k].name, &job);
         r500_job_free(&job);

@@ -1160,7 +1160,20 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     LLVMAddIncoming(ret, &dslot, &dispatch, 1);
     masks_sync(g, true); /* into the local FC state, which leave gives back */
     rt_call(g, rt->leave, lv, 2);
-    regs_sync(g, true);
+    if (g->regs) {
+        /* past the end of the program the thread is done: no one reads its
+         * temps again (run_thread clears or loads them for the next thread;
+         * a trace or an observer runs no compiled code), so they are stored
+         * only when the interpreter goes on */
+        LLVMBasicBlockRef store = LLVMAppendBasicBlockInContext(g->ctx, fn, "store");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, fn, "done");
+        LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ret, ci32(g, (unsigned)p->end), ""),
+                        done, store);
+        LLVMPositionBuilderAtEnd(g->b, store);
+        regs_sync(g, true);
+        LLVMBuildBr(g->b, done);
+        LLVMPositionBuilderAtEnd(g->b, done);
+    }
     LLVMBuildRet(g->b, ret);
     /* stop: an FC fault (r500_jit_rt_fc recorded it); the counts given back,
      * the registers not stored (see below) */
