@@ -593,6 +593,7 @@ static bool step(worker *w, unsigned pc, unsigned *next_pc)
     const r500_xinst *x = &p->x[pc];
     const size_t t = ts->t;
     ls_diag d;
+    w->seg.temps_dirty = 1; /* an ALU or TEX instruction may write temps */
     if (ts->issued >= ts->watchdog) {
         ls_diag_set(&d, LS_ERR_FAULT, NULL, 0, 0,
                     "watchdog: thread %zu issued %llu instructions without finishing", t,
@@ -881,6 +882,8 @@ static void run_thread(worker *w, size_t t)
      * are cleared in every lane; no one reads or writes the lanes above clr
      * (zero since the worker was allocated). */
     const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
+    const bool dirty = w->seg.temps_dirty;
+    w->seg.temps_dirty = 0;
     for (unsigned r = 0; r < p->temps_used;) {
         const bool input = job->inputs[r].kind != R500_INPUT_NONE;
         if (input) {
@@ -894,13 +897,15 @@ static void run_thread(worker *w, size_t t)
             continue;
         }
         /* a stretch of written temps without an input: every lane of them
-         * in one call (the lanes above clr are zero anyway); the others are
-         * zero since the worker was allocated, as nothing writes them */
+         * in one call (the lanes above clr are zero anyway), unless nothing
+         * wrote temps since they were last cleared (compiled code that keeps
+         * them in registers and finishes the thread stores none); the others
+         * are zero since the worker was allocated, as nothing writes them */
         unsigned e = r;
         while (e < p->temps_used && p->temp_written[e] &&
                job->inputs[e].kind == R500_INPUT_NONE)
             e++;
-        if (e > r)
+        if (e > r && dirty)
             zero_floats(&w->temps[r][0][0], (e - r) * 4 * (size_t)RL);
         r = e > r ? e : r + 1;
     }

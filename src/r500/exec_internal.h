@@ -165,6 +165,11 @@ typedef struct r500_seg_ctx {
     uint32_t *work;             /* [RL] the thread's per-lane work counts (the worker's) */
     const r500_prog *p;
     const r500_fc_options *fco; /* the job's FC options */
+    /* 1: something wrote temps since run_thread last cleared them (an
+     * interpreter step, compiled code storing its register temps or running
+     * with every temp in memory); run_thread clears the written temps of
+     * the next thread only then */
+    uint32_t temps_dirty;
 } r500_seg_ctx;
 
 /* Lanes not stopped by a kill, and lanes active and not stopped (exec.c). */

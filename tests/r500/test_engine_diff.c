@@ -687,6 +687,24 @@ static const char directed_limit[] =
     "src0.rgb = temp[1] :\n"
     "  out[0].rgb = MAD src0.rg0 src0.110 src0.000 ;\n";
 
+/* Every temp in memory (an aL-relative temp source) and no instruction the
+ * interpreter steps: temp[2] is read before it is written, so each thread
+ * must find it 0 — run_thread clears it because the compiled code said it
+ * wrote temps (r500_seg_ctx.temps_dirty); one worker, two threads. */
+static const char directed_memory_temps[] =
+    ".int 0 1 0 1\n"
+    "src0.rgb = temp[2] :\n"
+    "  temp[3].rgb = MAD src0.rgb src0.111 src0.111 ;\n"
+    "src0.rgb = temp[3] :\n"
+    "  temp[2].rgb = MAD src0.rgb src0.111 src0.000 ;\n"
+    "LOOP 0\n"
+    "    src0.rgb = temp[1] :\n"
+    "      temp[1].r = MAD src0.rrr src0.111 src0.000 { RGB_ADDR0_REL=1 } ;\n"
+    "ENDLOOP\n"
+    "OUT\n"
+    "src0.rgb = temp[3] :\n"
+    "  out[0].rgb = MAD src0.rgb src0.111 src0.000 ;\n";
+
 static void directed_programs(void)
 {
     static const struct {
@@ -694,7 +712,8 @@ static void directed_programs(void)
         uint32_t code_addr, code_range; /* 0: as the assembler sets them */
     } progs[] = {{"directed-sum.fs.asm", directed_sum, 0, 0},
                  {"directed-below-start.fs.asm", directed_below_start, 0x00040002u, 0x00040000u},
-                 {"directed-limit.fs.asm", directed_limit, 0, 0}};
+                 {"directed-limit.fs.asm", directed_limit, 0, 0},
+                 {"directed-memory-temps.fs.asm", directed_memory_temps, 0, 0}};
     for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
         r500_job job;
         r500_job_init(&job);
@@ -711,6 +730,8 @@ static void directed_programs(void)
         job.width = 8;
         job.height = 4;
         job.thread_size = 16;
+        if (progs[k].src == directed_memory_temps)
+            job.workers = 1;
         if (progs[k].src == directed_limit) {
             job.inputs[0].kind = R500_INPUT_UV;
             job.options.exec.max_instructions = (uint64_t)1 << 40;

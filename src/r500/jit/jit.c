@@ -56,6 +56,7 @@ typedef struct cg {
     bool oom;
     /* the current function's arguments and block */
     LLVMValueRef temps, out, outw, consts, inl, pred, alu_res, active, alive, al, opt, blk;
+    LLVMValueRef seg; /* the function's r500_seg_ctx (the worker's, not the local copy) */
     /* temps in registers (regs): treg[temp][ch][block] is the alloca of a
      * tracked channel's block, NULL when untracked; else every temp access
      * goes to the worker's memory */
@@ -972,10 +973,20 @@ static LLVMValueRef const_bytes(cg *g, const void *bytes, size_t n)
 
 /* Registers <-> the worker's temps (around the interpreter's steps and at
  * the function's entry and exit). */
+/* run_thread's r500_seg_ctx.temps_dirty = 1: compiled code wrote temps */
+static void temps_dirty(cg *g)
+{
+    LLVMValueRef st = LLVMBuildStore(g->b, ci32(g, 1),
+                                     field_ptr(g, g->seg, offsetof(r500_seg_ctx, temps_dirty)));
+    LLVMSetAlignment(st, 4);
+}
+
 static void regs_sync(cg *g, bool to_memory)
 {
     if (!g->regs)
         return;
+    if (to_memory)
+        temps_dirty(g);
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
             for (unsigned b = 0; b < g->nb; b++) {
@@ -1110,6 +1121,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
         }
     /* entry: the context's pointers, the registers loaded */
     LLVMPositionBuilderAtEnd(g->b, entry);
+    g->seg = c;
     g->temps = ctx_field(g, c, offsetof(r500_seg_ctx, temps), g->ptr);
     g->out = ctx_field(g, c, offsetof(r500_seg_ctx, out), g->ptr);
     g->outw = ctx_field(g, c, offsetof(r500_seg_ctx, outw), g->ptr);
@@ -1133,6 +1145,8 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     masks_sync(g, false);
     bool used[R500_NUM_TEMPS][4];
     g->regs = track_temps(p, used);
+    if (!g->regs)
+        temps_dirty(g); /* every temp in memory: its instructions write them there */
     unsigned nused = 0;
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
