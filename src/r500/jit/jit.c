@@ -971,8 +971,6 @@ static LLVMValueRef const_bytes(cg *g, const void *bytes, size_t n)
     return gv;
 }
 
-/* Registers <-> the worker's temps (around the interpreter's steps and at
- * the function's entry and exit). */
 /* run_thread's r500_seg_ctx.temps_dirty = 1: compiled code wrote temps */
 static void temps_dirty(cg *g)
 {
@@ -981,6 +979,8 @@ static void temps_dirty(cg *g)
     LLVMSetAlignment(st, 4);
 }
 
+/* Registers <-> the worker's temps (around the interpreter's steps, at the
+ * function's entry and on a return to the interpreter). */
 static void regs_sync(cg *g, bool to_memory)
 {
     if (!g->regs)
@@ -1176,9 +1176,9 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     rt_call(g, rt->leave, lv, 2);
     if (g->regs) {
         /* past the end of the program the thread is done: no one reads its
-         * temps again (run_thread clears or loads them for the next thread;
-         * a trace or an observer runs no compiled code), so they are stored
-         * only when the interpreter goes on */
+         * temps again (a trace or an observer runs no compiled code), so
+         * they are stored only when the interpreter goes on — and the temps
+         * in memory stay as run_thread left them (temps_dirty) */
         LLVMBasicBlockRef store = LLVMAppendBasicBlockInContext(g->ctx, fn, "store");
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, fn, "done");
         LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ret, ci32(g, (unsigned)p->end), ""),
