@@ -671,6 +671,72 @@ static const char directed_memory_temps[] =
     "src0.rgb = temp[3] :\n"
     "  out[0].rgb = MAD src0.rgb src0.111 src0.000 ;\n";
 
+/* One program whose results depend on each model option compiled code holds
+ * as a constant (jit.c's model_options): RCP, RSQ and LN2 of 0 and -1, a
+ * TEXKILL of negative and one of -0 coordinates, instructions after a kill.
+ * directed_options runs it with each option flipped in turn through the
+ * caching engine too: the cache key must tell them apart, or a cached
+ * program compiled for another option gives other bits. */
+static const char directed_options_src[] =
+    ".const 0 0 0x80000000 -1 0.5\n"
+    ".const 1 0.5 0.5 0.5 -1\n"
+    "src0.a = const[0] :\n"
+    "  temp[1].a = RCP src0.r ;\n"
+    "src0.a = const[1] :\n"
+    "  temp[2].a = RSQ src0.a ;\n"
+    "src0.a = const[0] :\n"
+    "  temp[3].a = LN2 src0.r ;\n"
+    "src0.rgb = temp[0], src1.rgb = const[0], src2.rgb = const[1] :\n"
+    "  temp[4].rgb = MAD src0.rrr src1.bbb src2.rrr ;\n"
+    "src0.rgb = const[0] :\n"
+    "  temp[5].rgb = MAX src0.ggg src0.ggg ;\n"
+    "TEX\n"
+    "  temp[6].rgba = TEXKILL tex[0].rgba temp[4].rgba ;\n"
+    "src0.a = temp[1], src0.rgb = temp[1] :\n"
+    "  temp[7].rgb = MAD src0.aaa src0.111 src0.000 ;\n"
+    "src0.a = temp[2], src0.rgb = temp[2] :\n"
+    "  temp[7].g = MAD src0.0a0 src0.010 src0.000 ;\n"
+    "TEX\n"
+    "  temp[6].rgba = TEXKILL tex[0].rgba temp[5].rgba ;\n"
+    "src0.a = temp[3], src0.rgb = temp[3] :\n"
+    "  temp[7].b = MAD src0.00a src0.001 src0.000 ;\n"
+    "OUT\n"
+    "src0.a = temp[7], src0.rgb = temp[7] :\n"
+    "  out[0].a = MAX src0.1 src0.1 ,\n"
+    "  out[0].rgb = MAX src0.rgb src0.rgb ;\n";
+
+static void directed_options(void)
+{
+    static const char *const flip[][2] = {{NULL, NULL},
+                                          {"rcp-zero", "max"},
+                                          {"rsq-negative", "abs"},
+                                          {"ln2-zero", "-max"},
+                                          {"kill", "continue"},
+                                          {"texkill-zero", "kill"}};
+    for (size_t k = 0; k < sizeof flip / sizeof flip[0]; k++) {
+        r500_job job;
+        r500_job_init(&job);
+        ls_diag d;
+        assert_int_equal(r500_job_load_mem(&job, "directed-options.fs.asm", directed_options_src,
+                                           strlen(directed_options_src), &d),
+                         LS_OK);
+        if (flip[k][0])
+            assert_int_equal(r500_options_set(&job.options, flip[k][0], flip[k][1], &d), LS_OK);
+        job.width = 8;
+        job.height = 4;
+        job.thread_size = 16;
+        job.inputs[0].kind = R500_INPUT_UV;
+        char what[96];
+        snprintf(what, sizeof what, "directed-options.fs.asm (%s=%s)",
+                 flip[k][0] ? flip[k][0] : "defaults", flip[k][0] ? flip[k][1] : "");
+        strict_nan = true;
+        use_cache = true;
+        diff_job(what, &job);
+        use_cache = false;
+        r500_job_free(&job);
+    }
+}
+
 static void directed_programs(void)
 {
     static const struct {
@@ -717,6 +783,7 @@ static void test_random(void **st)
     if (!n || !*n)
         n = getenv("LOCKSTEP_DIFF_PROGRAMS_DEFAULT");
     directed_programs();
+    directed_options();
     random_programs(n && *n ? atoi(n) : 1000, 0x5eed0019u);
 #if R500_JIT_PLANTED
     /* a JIT built with a planted wrong rule (tests/r500/meson.build): the

@@ -958,6 +958,26 @@ static long fc_target(const r500_prog *p, size_t i)
     return (long)(f->jump_addr + (f->jump_global ? 0u : (p->fc_state.code_offset & 0x1ffu)));
 }
 
+/* The model options of o (docs/assumptions.md), without the limits (the
+ * watchdog, max-instructions, timeout: the thread's issue state holds
+ * them), every byte else 0: the options compiled code reads, as constants
+ * (emit_prog) and in the cache key. */
+static r500_exec_options model_options(const r500_exec_options *o)
+{
+    r500_exec_options m;
+    memset(&m, 0, sizeof m);
+    m.rcp_zero = o->rcp_zero;
+    m.rsq_negative = o->rsq_negative;
+    m.ln2_zero = o->ln2_zero;
+    m.clamp_nan = o->clamp_nan;
+    m.mad = o->mad;
+    m.kill = o->kill;
+    m.quad_top = o->quad_top;
+    m.pred_write = o->pred_write;
+    m.texkill_zero = o->texkill_zero;
+    return m;
+}
+
 /* A constant global holding n bytes (a C structure the inlined run-time
  * functions read: LLVM folds the reads). */
 static LLVMValueRef const_bytes(cg *g, const void *bytes, size_t n)
@@ -1127,13 +1147,17 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     g->outw = ctx_field(g, c, offsetof(r500_seg_ctx, outw), g->ptr);
     g->consts = ctx_field(g, c, offsetof(r500_seg_ctx, consts), g->ptr);
     g->inl = ctx_field(g, c, offsetof(r500_seg_ctx, inl), g->ptr);
-    g->opt = ctx_field(g, c, offsetof(r500_seg_ctx, opt), g->ptr);
+    /* the model options as a constant (model_options; the cache key holds
+     * them): the run-time functions' reads of them fold */
+    const r500_exec_options mo = model_options(&g->job->options.exec);
+    g->opt = const_bytes(g, &mo, sizeof mo);
     /* the context, issue state, counts and FC state in locals (rt.c) */
     LLVMValueRef cl = local_bytes(g, sizeof(r500_seg_ctx));
     LLVMValueRef fcp = local_bytes(g, sizeof(r500_jit_fc));
     LLVMValueRef ea[5] = {c, cl, local_bytes(g, sizeof(r500_thread_state)),
                           local_bytes(g, sizeof(r500_stats)), fcp};
     rt_call(g, rt->enter, ea, 5);
+    LLVMBuildStore(g->b, g->opt, field_ptr(g, cl, offsetof(r500_seg_ctx, opt)));
     LLVMValueRef lv[2] = {c, cl};
     /* a TEXKILL's coordinates (r500_jit_rt_kill) */
     LLVMValueRef kbuf = local_bytes(g, 4 * RL * sizeof(float));
@@ -1513,7 +1537,7 @@ unsigned r500_jit_segment_count(const r500_jit_program *jp)
  * at run time. */
 typedef struct cache_key {
     uint32_t ninst, start, end, code_offset, us_config;
-    uint32_t mad, clamp_nan, pred_write;
+    r500_exec_options exec;     /* the model options (model_options) */
     uint32_t nb;                /* blocks of VW lanes per thread (thread size) */
     r500_fc_state fc_state;     /* the FC registers (constants in the code) */
     uint32_t fco[13];           /* the FC options, field by field */
@@ -1546,9 +1570,8 @@ static cache_key key_of(const r500_job *job, const r500_prog *p)
     k.end = p->end;
     k.code_offset = p->fc_state.code_offset & 0x1ffu;
     k.us_config = (job->regs.us_config >> 1) & 1u;
-    k.mad = job->options.exec.mad;
-    k.clamp_nan = job->options.exec.clamp_nan;
-    k.pred_write = job->options.exec.pred_write;
+    const r500_exec_options mo = model_options(&job->options.exec);
+    memcpy(&k.exec, &mo, sizeof mo); /* with its padding's zeros */
     k.nb = (job->thread_size + VW - 1) / VW;
     k.fc_state = p->fc_state;
     const r500_fc_options *o = &job->options.fc;
