@@ -170,6 +170,10 @@ typedef struct r500_seg_ctx {
      * with every temp in memory); run_thread clears the written temps of
      * the next thread only then */
     uint32_t temps_dirty;
+    /* compiled code's local copy only (src/r500/jit/rt.c): the thread's
+     * issued count when the copy last took it, from which leaving derives
+     * the ALU count of the compiled runs */
+    uint64_t issued_base;
 } r500_seg_ctx;
 
 /* Lanes not stopped by a kill, and lanes active and not stopped (exec.c). */
@@ -228,28 +232,37 @@ static inline void r500_account(r500_seg_ctx *c, uint32_t count)
     ts->issued += count;
 }
 
-/* Announce a run of len instructions (n_alu ALU, n_out OUT, n_fc FC; ALU/OUT
- * first, at most one FC or TEXKILL, last — a TEXKILL's TEX count is added by
- * whoever applies it) about to be executed by compiled code: the
- * issue accounting of len single steps (only the last may change the active
- * mask), and c's al/active/alive for it. false: the run may not be taken
- * here (the watchdog or a job-wide limit check falls inside it); the
- * interpreter steps. Shared by exec.c (r500_exec_seg_begin) and the JIT's
- * compiled code (src/r500/jit/rt.c, inlined). */
-static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
-                                  uint32_t n_fc)
+/* The issue of a run of len instructions about to be executed by compiled
+ * code: the issue accounting of len single steps (only the last may change
+ * the active mask), and c's al/active/alive for it. false: the run may not
+ * be taken here (the watchdog or a job-wide limit check falls inside it);
+ * the interpreter steps. Shared by exec.c (r500_seg_begin) and the JIT's
+ * compiled code (src/r500/jit/rt.c, inlined), which derives its ALU and FC
+ * counts when it leaves. */
+static inline bool r500_seg_issue(r500_seg_ctx *c, uint32_t len)
 {
     r500_thread_state *ts = c->ts;
     if (ts->watchdog - ts->issued < len ||
         (ts->limited && ts->issued - ts->reported + len > R500_LIMIT_CHECK))
         return false;
     r500_account(c, len);
-    c->st->inst_alu += n_alu;
-    c->st->inst_out += n_out;
-    c->st->inst_fc += n_fc;
     c->al = c->fc->aL;
     c->active = r500_lanes_active(c->fc, c->opt);
     c->alive = r500_lanes_alive(c->fc, c->opt);
+    return true;
+}
+
+/* r500_seg_issue and the run's counts: n_alu ALU, n_out OUT, n_fc FC
+ * instructions (ALU/OUT first, at most one FC or TEXKILL, last — a TEXKILL's
+ * TEX count is added by whoever applies it). */
+static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
+                                  uint32_t n_fc)
+{
+    if (!r500_seg_issue(c, len))
+        return false;
+    c->st->inst_alu += n_alu;
+    c->st->inst_out += n_out;
+    c->st->inst_fc += n_fc;
     return true;
 }
 

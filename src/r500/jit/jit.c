@@ -1231,22 +1231,18 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
         LLVMValueRef np;
         size_t last = i;
         if (compilable(&p->x[i])) {
-            /* the run i..last */
-            unsigned len = 0, n_alu = 0, n_out = 0, n_fc = 0;
+            /* the run i..last: it ends at the first FC instruction or
+             * TEXKILL (rt.c's r500_jit_rt_kill counts it) */
+            unsigned len = 0, n_out = 0;
             for (size_t k = i; k <= p->end && compilable(&p->x[k]) && (k == i || !head[k]); k++) {
                 len++;
-                n_alu += p->x[k].type == R500_TYPE_ALU;
                 n_out += p->x[k].type == R500_TYPE_OUT;
                 last = k;
-                if (p->x[k].type == R500_TYPE_FC) {
-                    n_fc++;
+                if (p->x[k].type == R500_TYPE_FC || is_texkill(&p->x[k]))
                     break;
-                }
-                if (is_texkill(&p->x[k]))
-                    break; /* rt.c's r500_jit_rt_kill counts it */
             }
-            LLVMValueRef args[5] = {cl, ci32(g, len), ci32(g, n_alu), ci32(g, n_out), ci32(g, n_fc)};
-            LLVMValueRef ok = rt_call(g, rt->begin, args, 5);
+            LLVMValueRef args[3] = {cl, ci32(g, len), ci32(g, n_out)};
+            LLVMValueRef ok = rt_call(g, rt->begin, args, 3);
             LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
             LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
             LLVMValueRef si = ci32(g, (unsigned)i);

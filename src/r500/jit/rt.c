@@ -14,19 +14,23 @@
 #define R500_FC_STK(t) (((r500_jit_fc *)(t))->mem)
 #include "../fc.c"
 
-/* A run of compiled instructions is about to issue (exec_internal.h). */
-bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
-                       uint32_t n_fc);
+/* A run of len compiled instructions, n_out of them OUT, is about to issue
+ * (exec_internal.h's r500_seg_issue). The run's ALU and FC instructions are
+ * counted when the compiled code leaves (r500_jit_rt_leave): one add per
+ * run fewer. */
+bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_out);
 /* Execute the FC instruction in at slot pc as exec.c's step does after its
  * issue accounting: r500_fc_exec, the jump counts, a fault recorded for the
  * thread of the worker's context w (R500_SEG_STOP). The next slot. */
 uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in,
                         const r500_fc_state *st, const r500_fc_options *o, uint32_t pc);
 
-bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu, uint32_t n_out,
-                       uint32_t n_fc)
+bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_out)
 {
-    return r500_seg_begin(c, len, n_alu, n_out, n_fc);
+    if (!r500_seg_issue(c, len))
+        return false;
+    c->st->inst_out += n_out;
+    return true;
 }
 
 uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in,
@@ -37,6 +41,7 @@ uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in
     ls_diag d;
     if (r500_fc_exec(c->fc, in, st, o, pc, &next, &jumped, &d)) {
         r500_exec_seg_fault(w, pc, R500_FAULT_FC, &d);
+        c->st->inst_fc++; /* issued, neither taken nor not (leave) */
         return R500_SEG_STOP;
     }
     if (jumped)
@@ -65,7 +70,12 @@ void r500_jit_rt_kill(r500_seg_ctx *c, const float *v, uint32_t pred_sel, uint32
  * (which LLVM keeps in registers) while it runs: enter copies them in (cl,
  * tsl, fcl; stl counts from 0); leave gives back what compiled code changes
  * (before an interpreter step and on return); reenter takes the issue and FC
- * state again after a step. */
+ * state again after a step. Compiled runs count their OUT instructions
+ * (r500_jit_rt_begin), their TEXKILLs (r500_jit_rt_kill) and their FC
+ * instructions' jumps taken or not (r500_jit_rt_fc, and inst_fc the one
+ * that faulted); leave derives the FC count from those and the ALU count
+ * from the instructions issued since the copy took the thread's issue
+ * state (issued_base), all of which are ALU, OUT, TEX(KILL) and FC. */
 void r500_jit_rt_enter(r500_seg_ctx *c, r500_seg_ctx *cl, r500_thread_state *tsl,
                        r500_stats *stl, r500_jit_fc *fcl);
 void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl);
@@ -85,6 +95,7 @@ void r500_jit_rt_enter(r500_seg_ctx *c, r500_seg_ctx *cl, r500_thread_state *tsl
     cl->ts = tsl;
     cl->st = stl;
     cl->fc = &fcl->t;
+    cl->issued_base = tsl->issued;
 }
 
 void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
@@ -96,10 +107,12 @@ void r500_jit_rt_leave(r500_seg_ctx *c, r500_seg_ctx *cl)
     c->ts->work_mask = cl->ts->work_mask;
     c->ts->work_count = cl->ts->work_count;
     r500_stats *s = c->st, *l = cl->st;
-    s->inst_alu += l->inst_alu;
+    const uint64_t fc = l->inst_fc + l->fc_jumps_taken + l->fc_jumps_not_taken;
+    s->inst_alu += cl->ts->issued - cl->issued_base - fc - l->inst_out - l->inst_tex;
     s->inst_out += l->inst_out;
-    s->inst_fc += l->inst_fc;
+    s->inst_fc += fc;
     s->inst_tex += l->inst_tex;
+    cl->issued_base = cl->ts->issued;
     s->fc_jumps_taken += l->fc_jumps_taken;
     s->fc_jumps_not_taken += l->fc_jumps_not_taken;
     s->lane_slots_active += l->lane_slots_active;
@@ -112,6 +125,7 @@ void r500_jit_rt_reenter(r500_seg_ctx *c, r500_seg_ctx *cl)
 {
     *cl->ts = *c->ts;
     memcpy(cl->fc, c->fc, FC_REGS);
+    cl->issued_base = cl->ts->issued;
 }
 
 /* The transcendental ALPHA_OPs on a block of 16 lanes (rt_trans.h): the
