@@ -334,6 +334,28 @@ typedef struct fc_counting {
     r500_fc_thread *stk; /* R500_FC_STK of the thread */
 } fc_counting;
 
+/* DECR's wake: the pixels whose counters went below zero are active again
+ * and leave every branch, break and continue mask (the thread's and its
+ * loop frames'). */
+static void wake_lanes(ls_lanes *active, ls_lanes *branch, ls_lanes *brk, ls_lanes *cont,
+                       r500_fc_loop_frame *loop, unsigned loop_depth, ls_lanes wake)
+{
+    *branch &= ~wake;
+    *brk &= ~wake;
+    *cont &= ~wake;
+    for (unsigned k = 0; k < loop_depth; k++) {
+        loop[k].brk &= ~wake;
+        loop[k].cont &= ~wake;
+    }
+    *active |= wake;
+}
+
+/* branch_op's shortcut for threads without counters (1; 0 only in
+ * tests/r500/test_fc_shortcut.c, which compares the two) */
+#ifndef R500_FC_SHORTCUT
+#define R500_FC_SHORTCUT 1
+#endif
+
 /* INCR and DECR's counting (branch_op below). In the JIT's run-time bitcode
  * one function that the FC instructions call (jit_hints.h): inlined at every
  * FC instruction it took much of the compile time (docs/r500-jit.md, "Flow
@@ -359,14 +381,7 @@ R500_JIT_NOINLINE static ls_status counters_op(fc_counting *t, unsigned op, unsi
         const ls_lanes wake = scope & ~stay;
         counters_zero(pl, t->cbits, wake);
         counters_sub(pl, &t->cbits, stay, pop);
-        t->branch &= ~wake;
-        t->brk &= ~wake;
-        t->cont &= ~wake;
-        for (unsigned k = 0; k < t->loop_depth; k++) {
-            t->stk->loop[k].brk &= ~wake;
-            t->stk->loop[k].cont &= ~wake;
-        }
-        t->active |= wake;
+        wake_lanes(&t->active, &t->branch, &t->brk, &t->cont, t->stk->loop, t->loop_depth, wake);
     }
     return LS_OK;
 }
@@ -394,6 +409,30 @@ static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lane
         op == 2 ? t->active & ~t->killed & (jumped ? ~want : want) & t->lanes : 0;
     if (__builtin_expect(!scope && !disagree, 1))
         return LS_OK; /* no counter counts, no pixel leaves or wakes */
+    if (__builtin_expect(R500_FC_SHORTCUT && t->cbits == 0 && (op == 2 ? max >= 1 : pop >= 1),
+                         1)) {
+        /* Every counter is 0 (no plane), as in an IF/ELSE with no branch
+         * inside it: counters_op's result without its plane loops, so that
+         * compiled code, which inlines this, need not call it (the JIT
+         * leaves the other FC instructions that count to the interpreter:
+         * src/r500/jit/rt.c). INCR: no counter reaches max (>= 1); the
+         * scope's counters become 1 (one plane) and the disagreeing pixels'
+         * 0. DECR by pop >= 1: every counter of the scope is below pop, so
+         * each of its pixels wakes. tests/r500/test_fc_shortcut.c holds it
+         * to counters_op (R500_FC_SHORTCUT=0). */
+        if (op == 2) {
+            if (scope) {
+                R500_FC_STK(t)->cplane[0] = scope & ~disagree;
+                t->cbits = 1;
+            }
+            t->active &= ~disagree;
+            t->branch |= disagree;
+        } else {
+            wake_lanes(&t->active, &t->branch, &t->brk, &t->cont, R500_FC_STK(t)->loop,
+                       t->loop_depth, scope);
+        }
+        return LS_OK;
+    }
     fc_counting c = {.active = t->active, .branch = t->branch, .brk = t->brk, .cont = t->cont,
                      .scope = scope, .disagree = disagree, .cbits = t->cbits,
                      .loop_depth = t->loop_depth, .stk = R500_FC_STK(t)};

@@ -1241,8 +1241,14 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                 if (p->x[k].type == R500_TYPE_FC || is_texkill(&p->x[k]))
                     break;
             }
-            LLVMValueRef args[3] = {cl, ci32(g, len), ci32(g, n_out)};
-            LLVMValueRef ok = rt_call(g, rt->begin, args, 3);
+            /* the run's FC instruction counts or reads branch counters
+             * (rt.c's r500_jit_rt_begin) */
+            const r500_fc_inst *lf = &p->fc[last];
+            const bool counters = p->x[last].type == R500_TYPE_FC &&
+                                  (lf->b_op0 == 1 || lf->b_op0 == 2 || lf->b_op1 == 1 ||
+                                   lf->b_op1 == 2 || lf->b_else);
+            LLVMValueRef args[4] = {cl, ci32(g, len), ci32(g, n_out), ci32(g, counters)};
+            LLVMValueRef ok = rt_call(g, rt->begin, args, 4);
             LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
             LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
             LLVMValueRef si = ci32(g, (unsigned)i);
