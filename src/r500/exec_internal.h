@@ -188,17 +188,23 @@ static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_ex
 }
 
 /* Add count to the work of every lane in mask; the active lane-slots that
- * adds, for the caller's counts (exec.c's and compiled code's). In the JIT's
- * run-time bitcode one function that every run's accounting calls
- * (jit_hints.h): it works only when the active lanes change, and it is given
- * no pointer into the compiled code's locals, which LLVM then keeps in
- * registers. */
-R500_JIT_NOINLINE static inline uint64_t r500_flush_work(uint32_t *work, ls_lanes mask,
-                                                        uint32_t count)
+ * adds, for the caller's counts (exec.c's and compiled code's). */
+static inline uint64_t r500_flush_work(uint32_t *work, ls_lanes mask, uint32_t count)
 {
     if (!count)
         return 0;
     const uint64_t slots = (uint64_t)ls_lanes_count(mask) * count;
+#if defined(R500_JIT_BITCODE)
+    /* In the JIT's run-time bitcode, inlined into every run's accounting
+     * (where the active lanes may change): every lane, adding 0 outside the
+     * mask, 16 lanes per vector instruction and no branch, so that the
+     * compiled code neither loops nor calls here (a call would take every
+     * vector register from it) */
+    R500_JIT_VECTORISE_16
+    for (unsigned l = 0; l < R500_MAX_LANES; l++)
+        work[l] += count & (0u - (uint32_t)((mask >> l) & 1));
+    return slots;
+#endif
     if ((mask & (mask + 1)) == 0) {
         /* lanes 0..k-1 (the common case): one loop the compiler vectorises */
         for (unsigned l = 0, k = (unsigned)ls_lanes_count(mask); l < k; l++)

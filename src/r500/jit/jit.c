@@ -1369,19 +1369,18 @@ static const r500_llvm_sym rt_syms[] = {
     R500_LLVM_SYM(r500_alu_transcendental),
 };
 
-/* The paths of faults are rare: out of the way of the registers. The work
- * counts' update when the active lanes change (exec_internal.h's
- * r500_flush_work) and the branch counters' INCR/DECR arithmetic (fc.c's
- * counters_op) are one function each that the runs and FC instructions call
- * (jit_hints.h's R500_JIT_NOINLINE): inlined at every site they took
- * about two thirds of the compile time; called, they cost 0-7 % more
- * instructions run (docs/r500-jit.md). Every other function of rt.c is
- * inlined wherever it is called. */
+/* The paths of faults are rare: out of the way of the registers. The branch
+ * counters' INCR/DECR arithmetic with counter planes (fc.c's counters_op)
+ * is one function that FC instructions call (jit_hints.h's
+ * R500_JIT_NOINLINE): inlined at every site it took much of the compile
+ * time, and compiled FC instructions do not reach it (rt.c's
+ * r500_jit_rt_begin leaves those runs to the interpreter; docs/r500-jit.md).
+ * Every other function of rt.c is inlined wherever it is called. */
 static int rt_kind(const char *name)
 {
     static const char *const cold[] = {"fault", "r500_exec_seg_fault", "ls_diag_set",
                                        "r500_value_name", "r500_jit_rt_trans_slow"};
-    static const char *const outline[] = {"r500_flush_work", "counters_op"};
+    static const char *const outline[] = {"counters_op"};
     for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
         if (!strcmp(name, cold[i]))
             return R500_LLVM_FN_COLD;
