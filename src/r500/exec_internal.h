@@ -278,20 +278,27 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
  * the source swizzle) kill, and the kill itself — of the active lanes its
  * predicate (RGB_PRED_SEL/INV, as channel R) selects. Shared by exec.c's
  * tex_exec and the JIT's compiled code (src/r500/jit/rt.c). */
+/* As IEEE single bits, "< 0" is 0x80000001 (the smallest negative denormal)
+ * ..0xff800000 (-inf): not -0.0 (0x80000000) and no NaN; with
+ * texkill-zero=kill the range starts at -0.0. A value with bits u is below
+ * zero when u - lo <= span (unsigned): one compare, no branch. The JIT
+ * emits this compare with these two constants (src/r500/jit/jit.c,
+ * emit_texkill). */
+static inline uint32_t r500_texkill_lo(const r500_exec_options *o)
+{
+    return 0x80000001u - (o->texkill_zero == R500_TEXKILL_ZERO_KILL);
+}
+
+static inline uint32_t r500_texkill_span(const r500_exec_options *o)
+{
+    return 0xff800000u - r500_texkill_lo(o);
+}
+
 static inline ls_lanes r500_texkill_lanes(const float *const v[4], unsigned n,
                                           const r500_exec_options *o)
 {
-    /* As IEEE single bits, "< 0" is 0x80000001 (the smallest negative
-     * denormal) ..0xff800000 (-inf): not -0.0 (0x80000000) and no NaN; with
-     * texkill-zero=kill the range starts at -0.0. One unsigned compare per
-     * value and no branches, so that the loop vectorises. In the JIT's
-     * bitcode 16 lanes wide (jit_hints.h): the JIT lowers those vectors for
-     * its host (one AVX-512 compare per 16 lanes) instead of the SSE2 widths
-     * the bitcode's generic x86-64 target would pick. */
-    const uint32_t lo = 0x80000001u - (o->texkill_zero == R500_TEXKILL_ZERO_KILL);
-    const uint32_t span = 0xff800000u - lo;
+    const uint32_t lo = r500_texkill_lo(o), span = r500_texkill_span(o);
     ls_lanes kill = 0;
-    R500_JIT_VECTORISE_16
     for (unsigned l = 0; l < n; l++) {
         uint32_t a = 0;
         for (unsigned k = 0; k < 4; k++) {

@@ -615,6 +615,33 @@ static const char directed_sum[] = ".const 0 0x80800000 0x7fc00001 0 0\n"
                                    "src0.rgb = temp[6] :\n"
                                    "  out[0].rgb = MAD src0.rgb src0.111 src0.000 ;\n";
 
+/* Directed program at the edge of jit.c's select_clean (a MIN, MAX, CND or
+ * CMP of two clean operands with OMOD x1 goes unclassified), NaN bits
+ * compared: temp[5] = c0 through OMOD (-2^-126 and 0x7FFFFFFF); temp[1].r =
+ * 2^-149 without OMOD's rule (not clean). temp[6].r = MAX of temp[1].r
+ * (flushed to 0: classified), temp[6].g = CMP choosing -temp[5].g (a
+ * negated NaN, 0xFFFFFFFF, which the rule makes 0x7FFFFFFF: classified),
+ * temp[6].b = MIN of the constant 2^-149 (below 2^-102: classified, 0),
+ * temp[6].a = MAX of temp[5].r and 0 (clean: 0). */
+static const char directed_select[] = ".const 0 0x80800000 0x7fc00001 0 0\n"
+                                      ".const 1 0x00000001 0 0 0\n"
+                                      "src0.rgb = const[0] :\n"
+                                      "  temp[5].rg = MAD src0.rg0 src0.110 src0.000 ;\n"
+                                      "src0.rgb = const[1] :\n"
+                                      "  temp[1].r = MAD src0.r00 src0.100 src0.000 { RGB_OMOD=7 } ;\n"
+                                      "src0.rgb = temp[1] :\n"
+                                      "  temp[6].r = MAX src0.r00 src0.r00 ;\n"
+                                      "src0.rgb = temp[5] :\n"
+                                      "  temp[6].g = CMP -src0.0g0 -src0.0g0 src0.000 ;\n"
+                                      "src0.rgb = const[1] :\n"
+                                      "  temp[6].b = MIN src0.00r src0.00r ;\n"
+                                      "src0.a = temp[5] :\n"
+                                      "  temp[6].a = MAX src0.r src0.0 ;\n"
+                                      "OUT\n"
+                                      "src0.rgb = temp[6], src0.a = temp[6] :\n"
+                                      "  out[0].a = MAX src0.a src0.a ,\n"
+                                      "  out[0].rgb = MAX src0.rgb src0.rgb { RGB_OMOD=7 ALPHA_OMOD=7 } ;\n";
+
 /* A slot below the program's start that a jump reaches (US_CODE_ADDR 2..4,
  * US_CODE_RANGE from 0) writes a denormal without OMOD's rule: temp[1] is
  * not clean, and temp[2] = temp[1] + 0 (OMOD x1) must be flushed to 0. */
@@ -743,6 +770,7 @@ static void directed_programs(void)
         const char *name, *src;
         uint32_t code_addr, code_range; /* 0: as the assembler sets them */
     } progs[] = {{"directed-sum.fs.asm", directed_sum, 0, 0},
+                 {"directed-select.fs.asm", directed_select, 0, 0},
                  {"directed-below-start.fs.asm", directed_below_start, 0x00040002u, 0x00040000u},
                  {"directed-limit.fs.asm", directed_limit, 0, 0},
                  {"directed-memory-temps.fs.asm", directed_memory_temps, 0, 0}};

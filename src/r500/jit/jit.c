@@ -815,6 +815,25 @@ static bool sum_clean(const cg *g, const r500_xinst *x, unsigned ch)
     return k1 || k2;
 }
 
+/* Channel ch of x selects one of its first two operands (MIN, MAX, CND,
+ * CMP: op2), both clean (addend_clean: a clean temp not negated, or a
+ * constant of magnitude 0 or 2^-102 or more), with OMOD x1: its result is
+ * one of those values, which OMOD's rule leaves as they are. */
+static bool select_clean(const cg *g, const r500_xinst *x, unsigned ch)
+{
+    const unsigned u = ch == 3;
+    if (!g->regs || x->omod[u] != 0)
+        return false;
+    const unsigned op = u ? x->alpha_op : x->rgb_op;
+    if (u ? !(op == 2 || op == 3 || op == 5 || op == 6) : !(op == 4 || op == 5 || op == 7 || op == 8))
+        return false;
+    const r500_xoperand *o = u ? x->alpha : x->rgb;
+    const unsigned c = u ? 0 : ch;
+    bool k;
+    return addend_clean(g, x, o[0].sel, o[0].swz[c], o[0].mod, &k) &&
+           addend_clean(g, x, o[1].sel, o[1].swz[c], o[1].mod, &k);
+}
+
 /* x over every block of the thread: the results of each block, OMOD's rule,
  * the clamp, then the writes. Without VFPCLASSPS block by block, with the
  * zero-times-anything selects (US_CONFIG) and OMOD's rule on the bits, which
@@ -851,7 +870,7 @@ static void emit_inst(cg *g, const r500_xinst *x)
              * the select applies there they keep the NaN product */
             if (!((x->live >> ch) & 1) || (!om && (!g->zta_skipped || R500_JIT_PLANTED == 4)))
                 continue;
-            if (om && sum_clean(g, x, ch))
+            if (om && (sum_clean(g, x, ch) || select_clean(g, x, ch)))
                 continue; /* the rule is the identity on its results */
             LLVMValueRef cls =
                 LLVMBuildBitCast(g->b, fpclass(g, res[b][ch], om ? 0xa1 : 0x81), g->im, "");
@@ -1110,6 +1129,41 @@ static LLVMValueRef local_bytes(cg *g, size_t n)
     return a;
 }
 
+/* The TEXKILL x at the end of a run: the lanes whose coordinates (through
+ * the source swizzle) are below zero, by exec_internal.h's compare
+ * (r500_texkill_lo/_span: one unsigned compare of each value's bits), block
+ * by block into one lane mask; then the predicate bits to the FC state and
+ * rt.c's r500_jit_rt_kill (the slot after it is a head: the next run's
+ * r500_jit_rt_begin takes the new active lanes). Lanes past the thread's
+ * are outside the mask r500_texkill_apply kills in. */
+static void emit_texkill(cg *g, const r500_xinst *x, LLVMValueRef cl, LLVMValueRef kill_fn)
+{
+    const uint32_t *f = x->in.field;
+    const unsigned sw[4] = {f[R500_F_TEX_SRC_S_SWIZ], f[R500_F_TEX_SRC_T_SWIZ],
+                            f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
+    const r500_exec_options mo = model_options(&g->job->options.exec);
+    LLVMValueRef lo = splati(g, r500_texkill_lo(&mo)), span = splati(g, r500_texkill_span(&mo));
+    LLVMValueRef kill = LLVMConstInt(g->i64, 0, 0);
+    for (unsigned b = 0; b < g->nb; b++) {
+        set_block(g, b);
+        LLVMValueRef any = NULL;
+        for (unsigned k = 0; k < 4; k++) {
+            LLVMValueRef v = load8(g, temp_ptr(g, f[R500_F_TEX_SRC_ADDR], false, sw[k]));
+            LLVMValueRef u = LLVMBuildSub(g->b, LLVMBuildBitCast(g->b, v, g->v8i32, ""), lo, "");
+            LLVMValueRef hit = LLVMBuildICmp(g->b, LLVMIntULE, u, span, "");
+            any = any ? LLVMBuildOr(g->b, any, hit, "") : hit;
+        }
+        LLVMValueRef bits = LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, any, g->im, ""), g->i64, "");
+        if (b)
+            bits = LLVMBuildShl(g->b, bits, LLVMConstInt(g->i64, b * VW, 0), "");
+        kill = LLVMBuildOr(g->b, kill, bits, "");
+    }
+    masks_sync(g, true);
+    LLVMValueRef kargs[4] = {cl, kill, ci32(g, f[R500_F_RGB_PRED_SEL]),
+                             ci32(g, f[R500_F_RGB_PRED_INV])};
+    rt_call(g, kill_fn, kargs, 4);
+}
+
 /* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
  * r500_seg): one block per head; a head starts a run of compiled
  * instructions (ALU/OUT, ending at the first FC instruction, which rt.c's
@@ -1159,8 +1213,6 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     rt_call(g, rt->enter, ea, 5);
     LLVMBuildStore(g->b, g->opt, field_ptr(g, cl, offsetof(r500_seg_ctx, opt)));
     LLVMValueRef lv[2] = {c, cl};
-    /* a TEXKILL's coordinates (r500_jit_rt_kill) */
-    LLVMValueRef kbuf = local_bytes(g, 4 * RL * sizeof(float));
     /* the predicate bits and the ALU result in locals too (the FC unit
      * reads them: written back before FC instructions and steps) */
     g->fcp = fcp;
@@ -1263,30 +1315,8 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                     break;
                 emit_inst(g, &p->x[k]);
             }
-            if (is_texkill(&p->x[last])) {
-                /* the coordinates through the source swizzle into a local
-                 * [4][RL], the predicate bits to the FC state, then the kill
-                 * (the slot after it is a head: the next run's
-                 * r500_jit_rt_begin takes the new active lanes) */
-                const uint32_t *f = p->x[last].in.field;
-                const unsigned sw[4] = {f[R500_F_TEX_SRC_S_SWIZ], f[R500_F_TEX_SRC_T_SWIZ],
-                                        f[R500_F_TEX_SRC_R_SWIZ], f[R500_F_TEX_SRC_Q_SWIZ]};
-                for (unsigned k = 0; k < 4; k++)
-                    for (unsigned b = 0; b < g->nb; b++) {
-                        g->bi = b;
-                        g->blk = ci32(g, b * VW);
-                        LLVMValueRef v =
-                            load8(g, temp_ptr(g, f[R500_F_TEX_SRC_ADDR], false, sw[k]));
-                        LLVMValueRef off = ci32(g, k * RL + b * VW);
-                        LLVMValueRef st =
-                            LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, g->f32, kbuf, &off, 1, ""));
-                        LLVMSetAlignment(st, 4);
-                    }
-                masks_sync(g, true);
-                LLVMValueRef kargs[4] = {cl, kbuf, ci32(g, f[R500_F_RGB_PRED_SEL]),
-                                         ci32(g, f[R500_F_RGB_PRED_INV])};
-                rt_call(g, rt->kill, kargs, 4);
-            }
+            if (is_texkill(&p->x[last]))
+                emit_texkill(g, &p->x[last], cl, rt->kill);
             if (p->x[last].type != R500_TYPE_FC) {
                 size_t nx = last + 1;
                 if (nx <= p->end && head[nx]) {

@@ -59,16 +59,15 @@ uint32_t r500_jit_rt_fc(r500_seg_ctx *w, r500_seg_ctx *c, const r500_fc_inst *in
 }
 
 /* TEXKILL at the end of a run (its issue accounting is the run's, through
- * r500_jit_rt_begin): exec_internal.h's rule on the coordinates the compiled
- * code stored in v ([4][RL], after the source swizzle), the thread's active
- * lanes of the run. */
-void r500_jit_rt_kill(r500_seg_ctx *c, const float *v, uint32_t pred_sel, uint32_t pred_inv);
+ * r500_jit_rt_begin): the lanes whose coordinates are below zero, which the
+ * compiled code computed (exec_internal.h's r500_texkill_lo/_span compare
+ * on each block), killed where the thread's active lanes of the run and the
+ * predicate allow (exec_internal.h's r500_texkill_apply). */
+void r500_jit_rt_kill(r500_seg_ctx *c, uint64_t kill, uint32_t pred_sel, uint32_t pred_inv);
 
-void r500_jit_rt_kill(r500_seg_ctx *c, const float *v, uint32_t pred_sel, uint32_t pred_inv)
+void r500_jit_rt_kill(r500_seg_ctx *c, uint64_t kill, uint32_t pred_sel, uint32_t pred_inv)
 {
-    const float *vk[4] = {v, v + RL, v + 2 * RL, v + 3 * RL};
-    r500_texkill_apply(c->fc, r500_texkill_lanes(vk, c->ts->n, c->opt), c->active, pred_sel,
-                       pred_inv);
+    r500_texkill_apply(c->fc, kill, c->active, pred_sel, pred_inv);
     c->st->inst_tex++;
 }
 
