@@ -277,8 +277,10 @@ static inline bool r500_seg_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_alu,
  * docs/assumptions.md): the lanes 0..n-1 whose coordinates v[0..3] (after
  * the source swizzle) kill, and the kill itself — of the active lanes its
  * predicate (RGB_PRED_SEL/INV, as channel R) selects. Shared by exec.c's
- * tex_exec and the JIT's compiled code (src/r500/jit/rt.c). */
-/* As IEEE single bits, "< 0" is 0x80000001 (the smallest negative denormal)
+ * tex_exec and the JIT (its compiled code compares with r500_texkill_lo and
+ * _span; src/r500/jit/rt.c applies the kill).
+ *
+ * As IEEE single bits, "< 0" is 0x80000001 (the smallest negative denormal)
  * ..0xff800000 (-inf): not -0.0 (0x80000000) and no NaN; with
  * texkill-zero=kill the range starts at -0.0. A value with bits u is below
  * zero when u - lo <= span (unsigned): one compare, no branch. The JIT
