@@ -74,7 +74,6 @@ typedef struct cg {
     /* clean[t][ch]: every value temp t's channel ch holds is one OMOD's rule
      * leaves as it is (temp_clean) */
     bool clean[R500_NUM_TEMPS][4];
-    bool clean_on; /* sum_clean applies (CLEAN_REGS) */
     /* emit_inst's first try (zta_fast): products without the
      * zero-times-anything select, zta_skipped when one was left out */
     bool zta_fast, zta_skipped;
@@ -712,15 +711,6 @@ static void inst_results(cg *g, const r500_xinst *x, LLVMValueRef res[][4], bool
 
 static bool is_texkill(const r500_xinst *x);
 
-/* sum_clean's results go unclassified only while the temps kept in
- * registers take at most this many vector registers (channels times
- * blocks): with fewer branches LLVM schedules more instructions together,
- * and where the temps already outnumber the registers the spills cost more
- * than the classifications (bench/mandelbrot.frag, 33 registers: 1.1-1.3x
- * the CPU time with it; 04_loop_const_large and 05_loop_uniform, 15 and 18
- * registers: 0.87 and 0.94). */
-#define CLEAN_REGS 24u
-
 /* Which temp channels are clean: hold only values that OMOD's flush and NaN
  * rule leaves as they are (0, a normal, an infinity or the NaN 0x7FFFFFFF)
  * in every lane at every point of every thread. Every slot counts, not only
@@ -797,7 +787,7 @@ static bool addend_clean(const cg *g, const r500_xinst *x, unsigned sel, unsigne
 static bool sum_clean(const cg *g, const r500_xinst *x, unsigned ch)
 {
     const unsigned u = ch == 3;
-    if (!g->clean_on || x->omod[u] != 0 || (u ? x->alpha_op : x->rgb_op) != 0)
+    if (!g->regs || x->omod[u] != 0 || (u ? x->alpha_op : x->rgb_op) != 0)
         return false;
     const r500_xoperand *o = u ? x->alpha : x->rgb;
     const unsigned c = u ? 0 : ch;
@@ -1223,11 +1213,6 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     g->regs = track_temps(p, used);
     if (!g->regs)
         temps_dirty(g); /* every temp in memory: its instructions write them there */
-    unsigned nused = 0;
-    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
-        for (unsigned ch = 0; ch < 4; ch++)
-            nused += used[t][ch];
-    g->clean_on = g->regs && nused * g->nb <= CLEAN_REGS;
     memset(g->treg, 0, sizeof g->treg);
     if (g->regs)
         for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
