@@ -367,7 +367,10 @@ typedef struct worker {
     r500_lanef tex_in[4], tex_out[4], tex_dx[4], tex_dy[4];
     uint8_t quad[RL][4];
     int quad_key;           /* quad[] holds the table of (s0 % 4) * 128 + n; -1: none */
+    /* each lane's pixel; of a thread of whole quads on one quad row inside
+     * the image only lanes 0..3, unless lane_coords */
     int px[RL], py[RL];
+    bool lane_coords;       /* every lane's px, py are read: an observer or an input CLIP */
     uint32_t work[RL];
     uint8_t input_temps[R500_NUM_TEMPS]; /* the temps with an input, in order */
     unsigned ninputs;
@@ -832,11 +835,16 @@ static void run_thread(worker *w, size_t t)
     if (one_row) {
         const int x0 = (int)(2 * qx), yt = (int)(low_y ? 2 * qy : 2 * qy + 1);
         const int dy = low_y ? 1 : -1;
-        for (unsigned l = 0; l < n; l++) {
+        /* every lane inside the image: the first quad's lanes are all that
+         * the inputs and results read (the others follow from them), unless
+         * an input or observer reads each lane's (lane_coords) */
+        const bool inside = x0 + (int)(n / 2) <= W && (int)(2 * qy + 1) < H;
+        const unsigned nc = inside && !w->lane_coords ? 4 : n;
+        for (unsigned l = 0; l < nc; l++) {
             w->px[l] = x0 + (int)(2 * (l >> 2) + (l & 1));
             w->py[l] = yt + dy * (int)((l >> 1) & 1);
         }
-        if (x0 + (int)(n / 2) <= W && (int)(2 * qy + 1) < H)
+        if (inside)
             covered = all;
         else
             for (unsigned l = 0; l < n; l++)
@@ -878,8 +886,8 @@ static void run_thread(worker *w, size_t t)
     /* Registers: temps not preloaded start at 0; outputs start at 0. The ALU
      * computes whole blocks of 8 lanes, compiled code (src/r500/jit) blocks
      * of 16 of the thread size: an input's lanes above the thread, up to the
-     * thread size rounded up to 16, are cleared; written temps and outputs
-     * are cleared in every lane; no one reads or writes the lanes above clr
+     * thread size rounded up to 16, are cleared; written temps in every
+     * lane, outputs up to clr; no one reads or writes the lanes above clr
      * (zero since the worker was allocated). */
     const size_t clr = (size_t)((job->thread_size + 15u) & ~15u) * sizeof(float);
     const bool dirty = w->seg.temps_dirty;
@@ -913,7 +921,8 @@ static void run_thread(worker *w, size_t t)
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
         if (w->r->target[tgt])
-            zero_floats(&w->out[tgt][0][0], 4 * RL);
+            for (unsigned ch = 0; ch < 4; ch++)
+                memset(w->out[tgt][ch], 0, clr);
     if (w->r->w)
         memset(w->outw, 0, clr);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
@@ -1124,6 +1133,10 @@ static void *worker_main(void *arg)
     for (unsigned r = 0; r < R500_NUM_TEMPS; r++)
         if (w->job->inputs[r].kind != R500_INPUT_NONE)
             w->input_temps[w->ninputs++] = (uint8_t)r;
+    w->lane_coords = w->obs != NULL;
+    for (unsigned i = 0; i < w->ninputs; i++)
+        if (w->job->inputs[w->input_temps[i]].kind == R500_INPUT_CLIP)
+            w->lane_coords = true;
     /* Workers take chunks of consecutive threads from a shared counter: the
      * load stays balanced (escape-time loops vary a lot) and each worker
      * writes its own stretch of the images. Results do not depend on which
