@@ -1017,11 +1017,12 @@ static void run_thread(worker *w, size_t t)
     ts->limited = w->lim->max || w->lim->timed || w->lim->watchdog_stops;
     ts->work_mask = lanes_active(w) & covered;
     w->seg.nb = n;
+    w->seg.input_guard = 0;
     unsigned pc = p->start;
     const bool compiled = w->segs && !w->trace && !w->obs;
     while (pc <= p->end) {
         const r500_seg *sg = compiled ? &w->segs[pc] : NULL;
-        if (sg && sg->fn) {
+        if (sg && sg->fn && w->seg.input_guard != 2) {
             /* compiled code (an engine's, e.g. src/r500/jit) from this slot:
              * it runs ALU/OUT runs itself and every other instruction
              * through step (r500_exec_seg_step); it returns where the

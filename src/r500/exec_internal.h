@@ -170,6 +170,10 @@ typedef struct r500_seg_ctx {
      * with every temp in memory); run_thread clears the written temps of
      * the next thread only then */
     uint32_t temps_dirty;
+    /* the thread's inputs as compiled code's guard found them (0 not yet
+     * checked, 1 clean, 2 not: compiled code is not entered again in the
+     * thread); run_thread sets 0 per thread (src/r500/jit emit_guard) */
+    uint32_t input_guard;
     /* compiled code's local copy only (src/r500/jit/rt.c): the thread's
      * issued count when the copy last took it, from which leaving derives
      * the ALU count of the compiled runs */

@@ -642,6 +642,35 @@ static const char directed_select[] = ".const 0 0x80800000 0x7fc00001 0 0\n"
                                       "  out[0].a = MAX src0.a src0.a ,\n"
                                       "  out[0].rgb = MAX src0.rgb src0.rgb { RGB_OMOD=7 ALPHA_OMOD=7 } ;\n";
 
+/* Directed program for jit.c's input guard (an input's channel a rule takes
+ * as clean is classified on the thread's first entry), NaN bits compared:
+ * temp[0] is an input image whose second thread's pixels hold a denormal,
+ * a NaN other than 0x7FFFFFFF and 0x7FFFFFFF (input_guard_image); temp[1] =
+ * MAX of temp[0] with OMOD x1 (a select of input channels: unclassified
+ * where the guard found the thread clean, flushed to 0 or made 0x7FFFFFFF
+ * where not). */
+static const char directed_input_guard[] =
+    "src0.rgb = temp[0], src0.a = temp[0] :\n"
+    "  temp[1].a = MAX src0.a src0.a ,\n"
+    "  temp[1].rgb = MAX src0.rgb src0.rgb ;\n"
+    "OUT\n"
+    "src0.rgb = temp[1], src0.a = temp[1] :\n"
+    "  out[0].a = MAX src0.a src0.a ,\n"
+    "  out[0].rgb = MAX src0.rgb src0.rgb { RGB_OMOD=7 ALPHA_OMOD=7 } ;\n";
+
+/* directed_input_guard's 8x4 input: 0.25 * (k + 1) in channel k of every
+ * pixel, but in three pixels of the second thread (threads of 16 lanes:
+ * quads 4..7, image rows 2 and 3) a denormal, a NaN and 0x7FFFFFFF */
+static void input_guard_image(float img[8 * 4 * 4])
+{
+    for (int k = 0; k < 8 * 4 * 4; k++)
+        img[k] = 0.25f * (float)(k % 4 + 1);
+    const uint32_t odd[3] = {0x00000123u, 0xffc00005u, 0x7fffffffu};
+    const int at[3] = {4 * (2 * 8 + 5) + 0, 4 * (3 * 8 + 6) + 1, 4 * (2 * 8 + 1) + 3};
+    for (int k = 0; k < 3; k++)
+        memcpy(&img[at[k]], &odd[k], 4);
+}
+
 /* A slot below the program's start that a jump reaches (US_CODE_ADDR 2..4,
  * US_CODE_RANGE from 0) writes a denormal without OMOD's rule: temp[1] is
  * not clean, and temp[2] = temp[1] + 0 (OMOD x1) must be flushed to 0. */
@@ -773,7 +802,10 @@ static void directed_programs(void)
                  {"directed-select.fs.asm", directed_select, 0, 0},
                  {"directed-below-start.fs.asm", directed_below_start, 0x00040002u, 0x00040000u},
                  {"directed-limit.fs.asm", directed_limit, 0, 0},
-                 {"directed-memory-temps.fs.asm", directed_memory_temps, 0, 0}};
+                 {"directed-memory-temps.fs.asm", directed_memory_temps, 0, 0},
+                 {"directed-input-guard.fs.asm", directed_input_guard, 0, 0}};
+    float guard_img[8 * 4 * 4];
+    input_guard_image(guard_img);
     for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
         r500_job job;
         r500_job_init(&job);
@@ -792,6 +824,10 @@ static void directed_programs(void)
         job.thread_size = 16;
         if (progs[k].src == directed_memory_temps)
             job.workers = 1;
+        if (progs[k].src == directed_input_guard) {
+            job.inputs[0].kind = R500_INPUT_IMAGE;
+            job.inputs[0].image = guard_img;
+        }
         if (progs[k].src == directed_limit) {
             job.inputs[0].kind = R500_INPUT_UV;
             job.options.exec.max_instructions = (uint64_t)1 << 40;

@@ -72,8 +72,11 @@ typedef struct cg {
     /* the host has AVX-512 DQ: OMOD's rule classifies with VFPCLASSPS */
     bool fpclass;
     /* clean[t][ch]: every value temp t's channel ch holds is one OMOD's rule
-     * leaves as it is (temp_clean) */
+     * leaves as it is (temp_clean); an input's channel counts as clean when
+     * guarded: guard[t][ch], the input channels a rule took as clean, which
+     * the entry checks once per thread (emit_guard) */
     bool clean[R500_NUM_TEMPS][4];
+    bool guard[R500_NUM_TEMPS][4];
     /* emit_inst's first try (zta_fast): products without the
      * zero-times-anything select, zta_skipped when one was left out */
     bool zta_fast, zta_skipped;
@@ -715,16 +718,19 @@ static bool is_texkill(const r500_xinst *x);
  * rule leaves as they are (0, a normal, an infinity or the NaN 0x7FFFFFFF)
  * in every lane at every point of every thread. Every slot counts, not only
  * start..end: a jump may reach a slot below the start (US_CODE_RANGE bounds
- * jumps, not US_CODE_ADDR), which the interpreter runs. A temp starts at 0; one
- * that is an input is not clean (its values are anyone's), nor is one a TEX
- * instruction (the sampler's values), a write relative to aL (any temp) or
- * an instruction without OMOD's rule (OMOD 7) writes; every other write is
- * a result after the rule (and a clamp to [0, 1], which keeps it clean). */
-static void temp_clean(const r500_job *job, const r500_prog *p, bool clean[R500_NUM_TEMPS][4])
+ * jumps, not US_CODE_ADDR), which the interpreter runs. A temp starts at 0;
+ * one that is an input holds anyone's values: clean only with inputs (the
+ * thread's first entry into compiled code then checks the input channels a
+ * rule took as clean, emit_guard). No temp is clean that a TEX instruction
+ * (the sampler's values), a write relative to aL (any temp) or an
+ * instruction without OMOD's rule (OMOD 7) writes; every other write is a
+ * result after the rule (and a clamp to [0, 1], which keeps it clean). */
+static void temp_clean(const r500_job *job, const r500_prog *p, bool inputs,
+                       bool clean[R500_NUM_TEMPS][4])
 {
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
-            clean[t][ch] = job->inputs[t].kind == R500_INPUT_NONE;
+            clean[t][ch] = inputs || job->inputs[t].kind == R500_INPUT_NONE;
     for (size_t i = 0; i < p->n; i++) {
         const r500_xinst *x = &p->x[i];
         if (x->type == R500_TYPE_FC || is_texkill(x))
@@ -755,9 +761,10 @@ static void temp_clean(const r500_job *job, const r500_prog *p, bool clean[R500_
 /* An operand (sel, swz, mod) that is a constant (a swizzle constant, an
  * inline float or a const channel const_big, not relative to aL) of
  * magnitude 0 or 2^-102 or more, any modifier (*is_const), or a clean temp
- * channel (temp_clean) not negated (a negated 0x7FFFFFFF is another NaN). */
-static bool addend_clean(const cg *g, const r500_xinst *x, unsigned sel, unsigned swz,
-                         unsigned mod, bool *is_const)
+ * channel (temp_clean) not negated (a negated 0x7FFFFFFF is another NaN);
+ * an input's channel taken as clean is guarded (cg.guard). */
+static bool addend_clean(cg *g, const r500_xinst *x, unsigned sel, unsigned swz, unsigned mod,
+                         bool *is_const)
 {
     *is_const = true;
     if (swz >= 4 && swz <= 6)
@@ -772,7 +779,11 @@ static bool addend_clean(const cg *g, const r500_xinst *x, unsigned sel, unsigne
     if (s->kind == R500_XSRC_CONST)
         return const_big(g->job, s->index, swz);
     *is_const = false;
-    return (mod == 0 || mod == 2) && g->clean[s->index][swz];
+    if (!(mod == 0 || mod == 2) || !g->clean[s->index][swz])
+        return false;
+    if (g->job->inputs[s->index].kind != R500_INPUT_NONE)
+        g->guard[s->index][swz] = true;
+    return true;
 }
 
 /* Channel ch of x is a MAD with a factor exactly 1 (operand_one) whose
@@ -784,7 +795,7 @@ static bool addend_clean(const cg *g, const r500_xinst *x, unsigned sel, unsigne
  * smallest normal; elsewhere it is more than |c| / 2; and x itself when c is
  * 0 — and a NaN only when x is 0x7FFFFFFF, the only NaN operand, which the
  * sum returns. */
-static bool sum_clean(const cg *g, const r500_xinst *x, unsigned ch)
+static bool sum_clean(cg *g, const r500_xinst *x, unsigned ch)
 {
     const unsigned u = ch == 3;
     if (!g->regs || x->omod[u] != 0 || (u ? x->alpha_op : x->rgb_op) != 0)
@@ -809,7 +820,7 @@ static bool sum_clean(const cg *g, const r500_xinst *x, unsigned ch)
  * CMP: op2), both clean (addend_clean: a clean temp not negated, or a
  * constant of magnitude 0 or 2^-102 or more), with OMOD x1: its result is
  * one of those values, which OMOD's rule leaves as they are. */
-static bool select_clean(const cg *g, const r500_xinst *x, unsigned ch)
+static bool select_clean(cg *g, const r500_xinst *x, unsigned ch)
 {
     const unsigned u = ch == 3;
     if (!g->regs || x->omod[u] != 0)
@@ -1163,6 +1174,55 @@ static void emit_texkill(cg *g, const r500_xinst *x, LLVMValueRef cl, LLVMValueR
  * step the function goes on at the block of the next slot (the slot after,
  * the static target, or any head through the dispatch block); elsewhere it
  * returns to the interpreter. */
+/* The guard block, between the entry (registers loaded) and dispatch: when
+ * a rule took an input's channel as clean (cg.guard), the thread's first
+ * entry classifies those channels' registers (VFPCLASSPS: denormal or NaN,
+ * 0x7FFFFFFF too) and records the verdict in the worker's context
+ * (r500_seg_ctx.input_guard: 1 clean, 2 not); on 2 it returns the slot, and
+ * run_thread enters no compiled code for the rest of the thread. Every
+ * value such a channel holds later is one of those or a result a rule of
+ * temp_clean covers. */
+static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatch,
+                       LLVMValueRef dslot, LLVMBasicBlockRef exit, LLVMValueRef ret,
+                       LLVMValueRef slot)
+{
+    LLVMPositionBuilderAtEnd(g->b, guard);
+    bool any = false;
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            any = any || (g->guard[t][ch] && g->treg[t][ch][0]);
+    if (!any) {
+        LLVMAddIncoming(dslot, &slot, &guard, 1);
+        LLVMBuildBr(g->b, dispatch);
+        return;
+    }
+    LLVMValueRef fn = LLVMGetBasicBlockParent(guard);
+    LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, fn, "guard_check");
+    LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(g->ctx, fn, "guard_fail");
+    LLVMValueRef gp = field_ptr(g, g->seg, offsetof(r500_seg_ctx, input_guard));
+    LLVMValueRef v = LLVMBuildLoad2(g->b, g->i32, gp, "");
+    LLVMAddIncoming(dslot, &slot, &guard, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, ci32(g, 1), ""), dispatch, check);
+    LLVMPositionBuilderAtEnd(g->b, check);
+    LLVMValueRef bad = NULL;
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            for (unsigned b = 0; g->guard[t][ch] && b < g->nb; b++) {
+                LLVMValueRef r = g->treg[t][ch][b];
+                if (!r)
+                    continue;
+                LLVMValueRef cls = LLVMBuildBitCast(g->b, fpclass(g, load8(g, r), 0xa1), g->im, "");
+                bad = bad ? LLVMBuildOr(g->b, bad, cls, "") : cls;
+            }
+    LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntNE, bad, LLVMConstInt(g->im, 0, 0), "");
+    LLVMBuildStore(g->b, LLVMBuildSelect(g->b, c, ci32(g, 2), ci32(g, 1), ""), gp);
+    LLVMAddIncoming(dslot, &slot, &check, 1);
+    LLVMBuildCondBr(g->b, c, fail, dispatch);
+    LLVMPositionBuilderAtEnd(g->b, fail);
+    LLVMAddIncoming(ret, &slot, &fail, 1);
+    LLVMBuildBr(g->b, exit);
+}
+
 static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns *rt)
 {
     LLVMBasicBlockRef *blk = calloc(p->n + 1, sizeof *blk);
@@ -1220,11 +1280,13 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                 for (unsigned b = 0; used[t][ch] && b < g->nb; b++)
                     g->treg[t][ch][b] = LLVMBuildAlloca(g->b, g->v8f, "");
     regs_sync(g, false);
-    LLVMBuildBr(g->b, dispatch);
+    /* then the guard of the inputs taken as clean (emit_guard, once the
+     * program is emitted) */
+    LLVMBasicBlockRef guard = LLVMAppendBasicBlockInContext(g->ctx, fn, "guard");
+    LLVMBuildBr(g->b, guard);
     /* dispatch: to the head at a slot, else back to the interpreter */
     LLVMPositionBuilderAtEnd(g->b, dispatch);
     LLVMValueRef dslot = LLVMBuildPhi(g->b, g->i32, "slot");
-    LLVMAddIncoming(dslot, &slot, &entry, 1);
     LLVMValueRef sw = LLVMBuildSwitch(g->b, dslot, exit, nheads);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i])
@@ -1356,6 +1418,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             LLVMAddCase(s2, ci32(g, (unsigned)tg), blk[tg]);
     }
     free(blk);
+    emit_guard(g, guard, dispatch, dslot, exit, ret, slot);
 }
 
 struct r500_jit_program {
@@ -1493,9 +1556,10 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
      * host (not in the planted variant 1, whose wrong threshold it cannot
      * express) */
     char *feat = LLVMGetHostCPUFeatures();
-    temp_clean(job, p, g.clean);
     g.fpclass = VW == 16 && R500_JIT_PLANTED != 1 && !R500_JIT_PORTABLE && feat &&
                 strstr(feat, "+avx512dq");
+    /* the clean rules apply with VFPCLASSPS only, which the guard uses */
+    temp_clean(job, p, g.fpclass, g.clean);
     LLVMDisposeMessage(feat);
     emit_prog(&g, p, head, &rt);
     for (size_t i = p->start; i <= p->end; i++)
