@@ -77,6 +77,10 @@ typedef struct cg {
      * the entry checks once per thread (emit_guard) */
     bool clean[R500_NUM_TEMPS][4];
     bool guard[R500_NUM_TEMPS][4];
+    /* the function's entry block, and the constant channels, inline floats
+     * and swizzle constants loaded there once (entry_splat), by index */
+    LLVMBasicBlockRef entry_bb;
+    LLVMValueRef kconst[256 * 4], kinl[R500_ISPLAT_COUNT];
     /* emit_inst's first try (zta_fast): products without the
      * zero-times-anything select, zta_skipped when one was left out */
     bool zta_fast, zta_skipped;
@@ -173,10 +177,31 @@ static LLVMValueRef load_splat(cg *g, LLVMValueRef base, LLVMValueRef idx)
 {
     LLVMValueRef p = LLVMBuildGEP2(g->b, g->f32, base, &idx, 1, "");
     LLVMValueRef v = LLVMBuildLoad2(g->b, g->f32, p, "");
+    /* the job's constants and the inline floats do not change while a
+     * program runs */
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->ctx, "invariant.load", 14),
+                    LLVMMDNodeInContext(g->ctx, NULL, 0));
     LLVMValueRef vec = LLVMGetUndef(g->v8f);
     for (unsigned i = 0; i < VW; i++)
         vec = LLVMBuildInsertElement(g->b, vec, v, ci32(g, i), "");
     return vec;
+}
+
+/* load_splat of base[idx] (the constants or the inline floats; *slot caches
+ * it) in the function's entry block, once: a value every instruction that
+ * reads it shares, and what LLVM computes of such values alone it may
+ * compute once per entry, not once per instruction issued. */
+static LLVMValueRef entry_splat(cg *g, LLVMValueRef *slot, LLVMValueRef base, unsigned idx)
+{
+    if (*slot)
+        return *slot;
+    LLVMBuilderRef save = g->b;
+    g->b = LLVMCreateBuilderInContext(g->ctx);
+    LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(g->entry_bb));
+    *slot = load_splat(g, base, ci32(g, idx));
+    LLVMDisposeBuilder(g->b);
+    g->b = save;
+    return *slot;
 }
 
 /* The address of temp channel idx.ch (+ aL when rel) of the current block:
@@ -196,7 +221,8 @@ static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
         return load8(g, temp_ptr(g, s->index, s->rel, ch));
     case R500_XSRC_CONST:
         if (!s->rel) {
-            LLVMValueRef v = load_splat(g, g->consts, ci32(g, s->index * 4u + ch));
+            LLVMValueRef v = entry_splat(g, &g->kconst[(s->index * 4u + ch) & 1023u], g->consts,
+                                         s->index * 4u + ch);
             if (const_fnz(g->job, s->index, ch))
                 fnz_note(g, v);
             return v;
@@ -209,7 +235,7 @@ static LLVMValueRef addr_chan(cg *g, const r500_xsrc *s, unsigned ch)
             return load_splat(g, g->consts, off);
         }
     default: {
-        LLVMValueRef v = load_splat(g, g->inl, ci32(g, (unsigned)s->index * RL));
+        LLVMValueRef v = entry_splat(g, &g->kinl[s->index & 127u], g->inl, (unsigned)s->index * RL);
         float f = r500_inline_float(s->index);
         if (f == f && f != 0.0f && f - f == 0.0f)
             fnz_note(g, v);
@@ -223,14 +249,16 @@ static LLVMValueRef sel_chan(cg *g, const r500_xinst *x, unsigned sel, unsigned 
                              LLVMValueRef const srcp[4])
 {
     switch (swz) {
-    case 4: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
+    case 4:
+    case 7:
+        return entry_splat(g, &g->kinl[R500_ISPLAT_ZERO], g->inl, R500_ISPLAT_ZERO * RL);
     case 5:
     case 6: {
-        LLVMValueRef v = load_splat(g, g->inl, ci32(g, (swz == 5 ? R500_ISPLAT_HALF : R500_ISPLAT_ONE) * RL));
+        const unsigned k = swz == 5 ? R500_ISPLAT_HALF : R500_ISPLAT_ONE;
+        LLVMValueRef v = entry_splat(g, &g->kinl[k], g->inl, k * RL);
         fnz_note(g, v);
         return v;
     }
-    case 7: return load_splat(g, g->inl, ci32(g, R500_ISPLAT_ZERO * RL));
     default: break;
     }
     if (sel == 3)
@@ -1235,6 +1263,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
     LLVMValueRef fn = LLVMAddFunction(g->mod, "prog", pty);
     LLVMValueRef c = LLVMGetParam(fn, 0), slot = LLVMGetParam(fn, 1);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, fn, "entry");
+    g->entry_bb = entry;
     LLVMBasicBlockRef dispatch = LLVMAppendBasicBlockInContext(g->ctx, fn, "dispatch");
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(g->ctx, fn, "exit");
     unsigned nheads = 0;
