@@ -5,7 +5,10 @@
 # (llvmpipe); a markdown table of mean seconds per run / draw and speed-ups
 # (llvmpipe/jit, interp/jit: above 1 the JIT is faster).
 #   scripts/bench_mesa.sh [BUILD] [SIZES] [THREADS] [-- extra bench args]
-# e.g. scripts/bench_mesa.sh build "2048" "2"; BENCH_REPS=N (default 3)
+# e.g. scripts/bench_mesa.sh build "2048" "2"; BENCH_REPS=N (default 3);
+# BENCH_RUNS=M (default 1): each engine's `mesa bench` call M times, the
+# two engines' calls alternating, every figure the median of the M (on a
+# machine whose figures vary from run to run)
 set -u
 build=${1:-build}
 sizes=${2:-"1024 2048"}
@@ -28,14 +31,17 @@ done
 progs+=("$root/bench/mandelbrot.frag")
 status=0
 reps=${BENCH_REPS:-3}
+runs=${BENCH_RUNS:-1}
 # one table row per program, size and worker count: each engine's mean CPU
 # and wall seconds per run and llvmpipe's per draw, timed side by side in one
 # `mesa bench` call per engine (each also times llvmpipe; the row shows the
-# figures from the jit call, and interp's speed-up from the same-run pair).
-row() { # name size threads interp_out jit_out
+# figures from the jit call, and interp's speed-up from the same-run pair);
+# with BENCH_RUNS > 1 every figure and ratio is the median over the runs.
+row() { # name size threads then interp_out jit_out per run
   python3 - "$@" <<'PY'
-import re, sys
-name, size, thr, io, jo = sys.argv[1:6]
+import re, statistics, sys
+name, size, thr = sys.argv[1:4]
+outs = sys.argv[4:]
 def grab(t, eng):
     m = re.search(r"engine %s\): ([0-9.]+) s wall, ([0-9.]+) s CPU" % eng, t)
     return (float(m.group(2)), float(m.group(1))) if m else (None, None)
@@ -45,15 +51,25 @@ def lp(t):
 def comp(t):
     m = re.search(r"compiled once in ([0-9.]+) s", t)
     return float(m.group(1)) if m else None
-ic, iw = grab(io, "interp"); jc, jw = grab(jo, "jit"); lc, lw = lp(jo); cs = comp(jo)
+ratio = lambda a, b: None if not a or not b else a / b
+rows = []
+for io, jo in zip(outs[0::2], outs[1::2]):
+    ic, iw = grab(io, "interp"); jc, jw = grab(jo, "jit"); lc, lw = lp(jo); cs = comp(jo)
+    rows.append((ic, iw, jc, jw, cs, lc, lw, ratio(lc, jc), ratio(lw, jw), ratio(ic, jc),
+                 ratio(iw, jw)))
+def med(k):
+    v = [r[k] for r in rows if r[k] is not None]
+    return statistics.median(v) if v else None
+m = [med(k) for k in range(11)]
 f = lambda v: "-" if v is None else "%.3f" % v
-r = lambda a, b: "-" if not a or not b else "%.2f" % (a / b)
+g = lambda v: "-" if v is None else "%.2f" % v
 print("| %s | %s² | %s | %s / %s | %s / %s | %s | %s / %s | %s / %s | %s / %s |" % (
-    name, size, thr, f(ic), f(iw), f(jc), f(jw), f(cs), f(lc), f(lw),
-    r(lc, jc), r(lw, jw), r(ic, jc), r(iw, jw)))
+    name, size, thr, f(m[0]), f(m[1]), f(m[2]), f(m[3]), f(m[4]), f(m[5]), f(m[6]),
+    g(m[7]), g(m[8]), g(m[9]), g(m[10])))
 PY
 }
 echo "load: $(uptime)"
+[ "$runs" -gt 1 ] && echo "(every figure the median of $runs runs)"
 echo "| program | size | workers | interp CPU / wall s | jit CPU / wall s | jit compile s | llvmpipe CPU / wall s | llvmpipe/jit CPU / wall | interp/jit CPU / wall |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for f in "${progs[@]}"; do
@@ -67,11 +83,15 @@ for f in "${progs[@]}"; do
   fi
   for s in $sizes; do
     for t in $threads; do
-      io=$("$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps "$reps" --engine interp \
-           "${uni[@]}" "$@" 2>/dev/null) || status=1
-      jo=$("$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps "$reps" --engine jit \
-           "${uni[@]}" "$@" 2>/dev/null) || status=1
-      row "$(basename "$(dirname "$f")")/$(basename "$f")" "$s" "$t" "$io" "$jo"
+      pairs=()
+      for _ in $(seq "$runs"); do
+        io=$("$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps "$reps" --engine interp \
+             "${uni[@]}" "$@" 2>/dev/null) || status=1
+        jo=$("$ls" mesa bench "$f" --size "${s}x${s}" -j "$t" --reps "$reps" --engine jit \
+             "${uni[@]}" "$@" 2>/dev/null) || status=1
+        pairs+=("$io" "$jo")
+      done
+      row "$(basename "$(dirname "$f")")/$(basename "$f")" "$s" "$t" "${pairs[@]}"
     done
   done
 done

@@ -1193,15 +1193,6 @@ static void emit_texkill(cg *g, const r500_xinst *x, LLVMValueRef cl, LLVMValueR
     rt_call(g, kill_fn, kargs, 4);
 }
 
-/* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
- * r500_seg): one block per head; a head starts a run of compiled
- * instructions (ALU/OUT, ending at the first FC instruction, which rt.c's
- * r500_jit_rt_fc executes with fc.c's rules inlined, or at a TEXKILL, which
- * rt.c's r500_jit_rt_kill applies), or is an instruction the interpreter's
- * r500_exec_seg_step issues. After an FC instruction or a
- * step the function goes on at the block of the next slot (the slot after,
- * the static target, or any head through the dispatch block); elsewhere it
- * returns to the interpreter. */
 /* The guard block, between the entry (registers loaded) and dispatch: when
  * a rule took an input's channel as clean (cg.guard), the thread's first
  * entry classifies those channels' registers (VFPCLASSPS: denormal or NaN,
@@ -1218,7 +1209,7 @@ static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatc
     bool any = false;
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
-            any = any || (g->guard[t][ch] && g->treg[t][ch][0]);
+            any = any || g->guard[t][ch];
     if (!any) {
         LLVMAddIncoming(dslot, &slot, &guard, 1);
         LLVMBuildBr(g->b, dispatch);
@@ -1236,10 +1227,13 @@ static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatc
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
             for (unsigned b = 0; g->guard[t][ch] && b < g->nb; b++) {
+                /* the channel's register (one a compiled instruction
+                 * reads), else its memory */
+                g->bi = b;
+                g->blk = ci32(g, b * VW);
                 LLVMValueRef r = g->treg[t][ch][b];
-                if (!r)
-                    continue;
-                LLVMValueRef cls = LLVMBuildBitCast(g->b, fpclass(g, load8(g, r), 0xa1), g->im, "");
+                LLVMValueRef v = load8(g, r ? r : chan_ptr(g, g->temps, ci32(g, t * 4 + ch)));
+                LLVMValueRef cls = LLVMBuildBitCast(g->b, fpclass(g, v, 0xa1), g->im, "");
                 bad = bad ? LLVMBuildOr(g->b, bad, cls, "") : cls;
             }
     LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntNE, bad, LLVMConstInt(g->im, 0, 0), "");
@@ -1251,6 +1245,15 @@ static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatc
     LLVMBuildBr(g->b, exit);
 }
 
+/* Emit uint32_t prog(r500_seg_ctx *c, uint32_t slot) (exec_internal.h,
+ * r500_seg): one block per head; a head starts a run of compiled
+ * instructions (ALU/OUT, ending at the first FC instruction, which rt.c's
+ * r500_jit_rt_fc executes with fc.c's rules inlined, or at a TEXKILL, which
+ * rt.c's r500_jit_rt_kill applies), or is an instruction the interpreter's
+ * r500_exec_seg_step issues. After an FC instruction or a
+ * step the function goes on at the block of the next slot (the slot after,
+ * the static target, or any head through the dispatch block); elsewhere it
+ * returns to the interpreter. */
 static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns *rt)
 {
     LLVMBasicBlockRef *blk = calloc(p->n + 1, sizeof *blk);
