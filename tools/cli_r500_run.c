@@ -253,6 +253,7 @@ int cli_r500_run(cli_args *a)
     r500_job_init(&job);
     job.texture_loader.load = r500_texture_load_file; /* PNG / raw float32 files */
     job.trace_writes = cli_flag(a, "trace-writes");
+    job.work_image = cli_get(a, "work") != NULL;
     job.options.jit = cli_jit_ops(); /* a JSON job's "engine": "jit" */
     ls_diag d;
     ls_diag_clear(&d);

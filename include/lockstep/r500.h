@@ -169,6 +169,7 @@ typedef struct r500_job {
     unsigned workers;         /* host threads; 0 = one per online core */
     r500_options options;
     bool trace_writes;        /* the trace also lists the temps each instruction writes */
+    bool work_image;          /* fill r500_result.work (false, the default: work is NULL) */
     r500_texture_loader texture_loader; /* for texture file names; zero = none */
     ls_progress progress;     /* threads done / threads of the run (status.h); zero = none */
     /* NULL, or the result of an earlier run whose image buffers (target,
@@ -287,7 +288,8 @@ typedef struct r500_result {
     float *target[R500_NUM_TARGETS];
     float *w;                        /* W output per pixel; NULL when never written */
     uint8_t *killed;                 /* 1 = pixel killed (TEXKILL) */
-    uint32_t *work;                  /* instructions executed while the pixel was active */
+    uint32_t *work;                  /* instructions executed while the pixel was active;
+                                      * NULL unless the job's work_image */
     r500_stats stats;
     /* Faults, summarised: every faulted thread is counted by kind (their sum
      * is stats.faulted_threads); the first R500_FAULTS_KEPT by thread index

@@ -31,7 +31,8 @@ ls_status r500_job_apply(r500_job *job, const char *name, const char *value, ls_
 /* The work image of a result: RGB8, top row first (PNG order), one pixel per
  * result pixel, log-scaled heat ramp (black, blue, magenta, orange, yellow,
  * white) of the instructions executed while active; *max is the largest
- * count. rgb holds width*height*3 bytes. */
+ * count. rgb holds width*height*3 bytes. A result without a work image
+ * (r500_job.work_image false) gives the ramp's first colour, *max 0. */
 void r500_work_heatmap(const r500_result *r, uint8_t *rgb, uint32_t *max);
 
 #ifdef __cplusplus

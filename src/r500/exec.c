@@ -865,7 +865,8 @@ static void run_thread(worker *w, size_t t)
                 covered |= (ls_lanes)1 << l;
         }
     }
-    memset(w->work, 0, n * sizeof w->work[0]);
+    if (w->r->work)
+        memset(w->work, 0, n * sizeof w->work[0]);
     /* quad members (0 TL, 1 TR, 2 BL, 3 BR); a member in another thread
      * (N not a multiple of 4) reads the lane itself (assumptions.md). The
      * table depends only on s0 % 4 and n: kept while they stay. */
@@ -1075,7 +1076,8 @@ static void run_thread(worker *w, size_t t)
             memset(r->killed + pa, 0, 2 * nq);
             memset(r->killed + pb, 0, 2 * nq);
         }
-        quad_rows_split(r->work + pa, r->work + pb, w->work, nq);
+        if (r->work)
+            quad_rows_split(r->work + pa, r->work + pb, w->work, nq);
         for (unsigned i = 0; i < ntl; i++)
             quad_rows_rgba(r->target[tl[i]] + pa * 4, r->target[tl[i]] + pb * 4,
                            w->out[tl[i]], nq, k, job->clear);
@@ -1087,7 +1089,8 @@ static void run_thread(worker *w, size_t t)
         size_t pix = (size_t)w->py[l] * (size_t)W + (size_t)w->px[l];
         bool k = (killed >> l) & 1;
         r->killed[pix] = k;
-        r->work[pix] = w->work[l];
+        if (r->work)
+            r->work[pix] = w->work[l];
         for (unsigned i = 0; i < ntl; i++) {
             float *dst = r->target[tl[i]] + pix * 4;
             if (k) {
@@ -1127,7 +1130,8 @@ static void *worker_main(void *arg)
     w->seg.fc = &w->fc;
     w->seg.ts = &w->ts;
     w->seg.st = &w->st;
-    w->seg.work = w->work;
+    /* each lane's count only for a work image (job->work_image) */
+    w->seg.work = w->r->work ? w->work : NULL;
     w->seg.p = w->p;
     w->seg.fco = &w->job->options.fc;
     w->ninputs = 0;
@@ -1296,7 +1300,9 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         !(r->w = result_alloc(npix * sizeof(float), old ? (void **)&old->w : NULL)))
         oom = true;
     r->killed = result_alloc(npix, old ? (void **)&old->killed : NULL);
-    r->work = result_alloc(npix * sizeof(uint32_t), old ? (void **)&old->work : NULL);
+    if (job->work_image &&
+        !(r->work = result_alloc(npix * sizeof(uint32_t), old ? (void **)&old->work : NULL)))
+        oom = true;
     r->stats.thread_insts = calloc(nthreads, sizeof(uint64_t));
     r->stats.nthreads = nthreads;
     unsigned nw = job->workers;
@@ -1330,7 +1336,7 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         ucol[x] = ((float)x + 0.5f) / (float)job->width;
     for (int y = 0; vrow && y <= job->height; y++)
         vrow[y] = ((float)y + 0.5f) / (float)job->height;
-    oom = oom || !r->killed || !r->work || !r->stats.thread_insts || !ws || !ucol || !vrow;
+    oom = oom || !r->killed || !r->stats.thread_insts || !ws || !ucol || !vrow;
     for (unsigned i = 0; !oom && i < nw; i++) {
         ws[i] = aligned_alloc(64, (sizeof(worker) + 63) & ~(size_t)63);
         if (!ws[i]) {

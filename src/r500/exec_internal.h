@@ -191,13 +191,16 @@ static inline ls_lanes r500_lanes_active(const r500_fc_thread *fc, const r500_ex
     return fc->active & r500_lanes_alive(fc, o);
 }
 
-/* Add count to the work of every lane in mask; the active lane-slots that
- * adds, for the caller's counts (exec.c's and compiled code's). */
+/* Add count to the work of every lane in mask (work NULL: no work image,
+ * r500_job.work_image); the active lane-slots that adds, for the caller's
+ * counts (exec.c's and compiled code's). */
 static inline uint64_t r500_flush_work(uint32_t *work, ls_lanes mask, uint32_t count)
 {
     if (!count)
         return 0;
     const uint64_t slots = (uint64_t)ls_lanes_count(mask) * count;
+    if (!work)
+        return slots;
 #if defined(R500_JIT_BITCODE)
     /* In the JIT's run-time bitcode, inlined into every run's accounting
      * (where the active lanes may change): every lane, adding 0 outside the

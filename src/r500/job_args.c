@@ -169,7 +169,7 @@ void r500_work_heatmap(const r500_result *r, uint8_t *rgb, uint32_t *maxw)
 {
     size_t npix = (size_t)r->width * (size_t)r->height;
     uint32_t mx = 0;
-    for (size_t i = 0; i < npix; i++)
+    for (size_t i = 0; r->work && i < npix; i++)
         if (r->work[i] > mx)
             mx = r->work[i];
     *maxw = mx;

@@ -32,6 +32,32 @@ run r500 run "$mandel" --size 16x8 --input t0=uv -o -
 run r500 run "$mandel" --size 8x8 --input t0=uv --stats - -q
 [ $rc -eq 0 ] && grep -q '"inst_alu"\|"alu"\|{' out || bad "r500 run --stats -: rc=$rc"
 [ -z "$err" ] || bad "r500 run -q printed on stderr: $err"
+# --work: the heat map of per-pixel work (the job asks for the work image);
+# Mandelbrot's escape counts differ, so its pixels must too
+run r500 run "$mandel" --size 32x32 --input t0=uv --work - -q
+[ $rc -eq 0 ] && is_png out || bad "r500 run --work -: rc=$rc, stdout is not a PNG ($err)"
+python3 -c '
+import sys, zlib, struct
+d = open(sys.argv[1], "rb").read()
+i, idat, w = 8, b"", 0
+while i < len(d):
+    n, t = struct.unpack(">I4s", d[i:i + 8])
+    if t == b"IHDR": w = struct.unpack(">I", d[i + 8:i + 12])[0]
+    if t == b"IDAT": idat += d[i + 8:i + 8 + n]
+    i += 12 + n
+raw, bpp, prev, px = zlib.decompress(idat), 3, None, set()
+for r in range(len(raw) // (3 * w + 1)):
+    f, row = raw[r * (3 * w + 1)], bytearray(raw[r * (3 * w + 1) + 1:(r + 1) * (3 * w + 1)])
+    up = prev or bytearray(len(row))
+    for k in range(len(row)):
+        a, b, c = row[k - bpp] if k >= bpp else 0, up[k], up[k - bpp] if k >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        row[k] = (row[k] + [0, a, b, (a + b) // 2, pr][f]) & 255
+    px |= {bytes(row[k:k + 3]) for k in range(0, len(row), 3)}
+    prev = row
+sys.exit(0 if len(px) > 1 else 1)
+' out || bad "r500 run --work: the heat map is one colour"
 run r500 run "$mandel" --size 8x8 -o - --stats -
 [ $rc -eq 2 ] && [[ $err == *"only one output"* ]] || bad "two outputs to stdout: rc=$rc $err"
 run pp5 render "$SRC/examples/pp5/triangle.scene" -o - -q

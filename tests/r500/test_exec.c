@@ -124,6 +124,14 @@ static void test_alu_result_if_and_write_inactive(void **state)
     assert_int_equal(res.work[0], 3);
     assert_int_equal(res.work[7], 6);
     r500_result_free(&res);
+    /* without a work image (r500_job.work_image false): no per-pixel counts,
+     * the same statistics */
+    job.work_image = false;
+    tx_run(&job, &res);
+    assert_null(res.work);
+    assert_int_equal(res.stats.lane_slots_active, 3 * 16 + 3 * 8);
+    assert_true(tx_px(&res, 0, 7, 0, 1) == 1.0f);
+    r500_result_free(&res);
     r500_job_free(&job);
 }
 
@@ -949,6 +957,7 @@ static void test_mandelbrot_demo(void **state)
     job.width = 48;
     job.height = 32;
     job.workers = 2;
+    job.work_image = true;
     r500_result res;
     tx_run(&job, &res);
     assert_int_equal(res.nfaults, 0);

@@ -55,6 +55,7 @@ static inline void tx_job(r500_job *job, const tx_prog *p, int w, int h, unsigne
     job->height = h;
     job->thread_size = thread;
     job->workers = 1;
+    job->work_image = true; /* the tests read work counts */
 }
 
 static inline void tx_run(const r500_job *job, r500_result *r)
