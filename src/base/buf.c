@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 void ls_buf_init(ls_buf *b)
 {
@@ -91,4 +94,19 @@ bool ls_read_file(const char *path, ls_buf *out)
     if (ok && !out->data)
         ls_buf_append(out, "", 0); /* empty file: still a valid, empty string */
     return ok;
+}
+
+void *ls_alloc_image(size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (n >= huge) {
+        const size_t len = (n + huge - 1) & ~(huge - 1);
+        void *p = aligned_alloc(huge, len);
+        if (p)
+            madvise(p, len, MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return malloc(n ? n : 1);
 }

@@ -35,7 +35,7 @@ ls_status mesa_read_rawf(const char *path, int w, int h, float **rgba, ls_diag *
         return ls_diag_set(d, LS_ERR_PARSE, path, 0, 0, "%zu bytes, expected %zu (%dx%d RGBA float32)",
                            b.len, want, w, h);
     }
-    *rgba = malloc(want);
+    *rgba = ls_alloc_image(want); /* read on every run (varyings) */
     if (!*rgba) {
         ls_buf_free(&b);
         return ls_diag_set(d, LS_ERR_NOMEM, path, 0, 0, "out of memory");

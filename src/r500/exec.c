@@ -16,9 +16,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
@@ -1248,20 +1245,9 @@ static void *result_alloc(size_t n, void **old)
         *old = NULL;
         return p;
     }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* an image of 2 MB or more in 2 MB pages where the kernel gives them on
-     * request (transparent huge pages, "madvise"): fewer page faults on its
-     * first writes and fewer TLB misses on every run's (05_loop_uniform at
-     * 2048², 2 workers: 0.95 of the CPU time) */
-    const size_t huge = (size_t)2 << 20;
-    if (n >= huge) {
-        void *p = aligned_alloc(huge, (n + huge - 1) & ~(huge - 1));
-        if (p)
-            madvise(p, (n + huge - 1) & ~(huge - 1), MADV_HUGEPAGE);
-        return p;
-    }
-#endif
-    return malloc(n ? n : 1);
+    /* result images of 2 MB or more in 2 MB pages (05_loop_uniform at 2048²,
+     * 2 workers: 0.95 of the CPU time) */
+    return ls_alloc_image(n);
 }
 
 ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg *segs,
