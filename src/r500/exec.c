@@ -367,6 +367,10 @@ typedef struct worker {
     /* each lane's pixel; of a thread of whole quads on one quad row inside
      * the image only lanes 0..3, unless lane_coords */
     int px[RL], py[RL];
+    /* a thread of whole quads from a quad boundary: its runs of quads on one
+     * quad row (lanes run_l0[i] .. + 4 run_nq[i]); none otherwise */
+    unsigned nruns;
+    uint8_t run_l0[RL / 4 + 1], run_nq[RL / 4 + 1];
     bool lane_coords;       /* every lane's px, py are read: an observer or an input CLIP */
     uint32_t work[RL];
     uint8_t input_temps[R500_NUM_TEMPS]; /* the temps with an input, in order */
@@ -727,14 +731,17 @@ static void quad_rows_split(void *a, void *b, const void *lanes, unsigned nq)
  * a lane whose bit is set in killed gets the colour clear instead. On SSE
  * hosts a 4×4 transpose per quad (four loads, four stores); elsewhere the
  * same values one by one. */
-static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq,
+static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned l0, unsigned nq,
                            ls_lanes killed, const float clear[4])
 {
+    /* lanes l0 + 4j .. (l0 a multiple of 4) */
+    const float *o0 = &o[0][l0], *o1 = &o[1][l0], *o2 = &o[2][l0], *o3 = &o[3][l0];
+    killed >>= l0;
 #if defined(__SSE__)
     const __m128 c = _mm_loadu_ps(clear);
     for (unsigned j = 0; j < nq; j++) {
-        __m128 r0 = _mm_loadu_ps(&o[0][4 * j]), r1 = _mm_loadu_ps(&o[1][4 * j]);
-        __m128 r2 = _mm_loadu_ps(&o[2][4 * j]), r3 = _mm_loadu_ps(&o[3][4 * j]);
+        __m128 r0 = _mm_loadu_ps(o0 + 4 * j), r1 = _mm_loadu_ps(o1 + 4 * j);
+        __m128 r2 = _mm_loadu_ps(o2 + 4 * j), r3 = _mm_loadu_ps(o3 + 4 * j);
         _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r0..r3: lanes 4j..4j+3 */
         const unsigned k = (unsigned)(killed >> (4 * j)) & 15u;
         if (k) {
@@ -749,12 +756,13 @@ static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq,
         _mm_storeu_ps(b + 8 * j + 4, r3);
     }
 #else
+    const float *oc[4] = {o0, o1, o2, o3};
     for (unsigned j = 0; j < nq; j++)
         for (unsigned m = 0; m < 2; m++)
             for (unsigned ch = 0; ch < 4; ch++) {
                 const unsigned la = 4 * j + m, lb = 4 * j + 2 + m;
-                a[(2 * j + m) * 4 + ch] = (killed >> la) & 1u ? clear[ch] : o[ch][la];
-                b[(2 * j + m) * 4 + ch] = (killed >> lb) & 1u ? clear[ch] : o[ch][lb];
+                a[(2 * j + m) * 4 + ch] = (killed >> la) & 1u ? clear[ch] : oc[ch][la];
+                b[(2 * j + m) * 4 + ch] = (killed >> lb) & 1u ? clear[ch] : oc[ch][lb];
             }
 #endif
 }
@@ -762,24 +770,28 @@ static void quad_rows_rgba(float *a, float *b, const r500_lanef *o, unsigned nq,
 /* quad_rows_rgba's inverse without kills: pixels 2j, 2j+1 of the upper
  * image row (a) and of the lower one (b), 4 floats per pixel, into lanes
  * 4j..4j+3 of o[ch][lane]. */
-static void rows_quad_rgba(r500_lanef *o, const float *a, const float *b, unsigned nq)
+static void rows_quad_rgba(r500_lanef *o, unsigned l0, const float *a, const float *b,
+                           unsigned nq)
 {
+    /* lanes l0 + 4j .. (l0 a multiple of 4) */
+    float *o0 = &o[0][l0], *o1 = &o[1][l0], *o2 = &o[2][l0], *o3 = &o[3][l0];
 #if defined(__SSE__)
     for (unsigned j = 0; j < nq; j++) {
         __m128 r0 = _mm_loadu_ps(a + 8 * j), r1 = _mm_loadu_ps(a + 8 * j + 4);
         __m128 r2 = _mm_loadu_ps(b + 8 * j), r3 = _mm_loadu_ps(b + 8 * j + 4);
         _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r0..r3: channels 0..3 */
-        _mm_storeu_ps(&o[0][4 * j], r0);
-        _mm_storeu_ps(&o[1][4 * j], r1);
-        _mm_storeu_ps(&o[2][4 * j], r2);
-        _mm_storeu_ps(&o[3][4 * j], r3);
+        _mm_storeu_ps(o0 + 4 * j, r0);
+        _mm_storeu_ps(o1 + 4 * j, r1);
+        _mm_storeu_ps(o2 + 4 * j, r2);
+        _mm_storeu_ps(o3 + 4 * j, r3);
     }
 #else
+    float *oc[4] = {o0, o1, o2, o3};
     for (unsigned j = 0; j < nq; j++)
         for (unsigned m = 0; m < 2; m++)
             for (unsigned ch = 0; ch < 4; ch++) {
-                o[ch][4 * j + m] = a[(2 * j + m) * 4 + ch];
-                o[ch][4 * j + 2 + m] = b[(2 * j + m) * 4 + ch];
+                oc[ch][4 * j + m] = a[(2 * j + m) * 4 + ch];
+                oc[ch][4 * j + 2 + m] = b[(2 * j + m) * 4 + ch];
             }
 #endif
 }
@@ -823,7 +835,13 @@ static void run_thread(worker *w, size_t t)
      * per row; quad-top: which image row is the quad's "top" row for
      * MDH/MDV */
     size_t q = s0 / 4;
-    unsigned qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
+    unsigned qx, qy;
+    if (q <= UINT32_MAX) { /* a 32-bit division where it does (it costs less) */
+        qx = (uint32_t)q % w->qw, qy = (uint32_t)q / w->qw;
+    } else {
+        qx = (unsigned)(q % w->qw), qy = (unsigned)(q / w->qw);
+    }
+    const unsigned qx_first = qx;
     const bool low_y = job->options.exec.quad_top == R500_QUAD_TOP_LOW_Y;
     /* whole quads from a quad boundary on one quad row (the common case):
      * lane l is pixel (2 qx + 2 (l / 4) + l % 2, top or bottom row by bit 1
@@ -860,6 +878,19 @@ static void run_thread(worker *w, size_t t)
             w->py[l] = (int)(low_y ? 2 * qy + row : 2 * qy + 1 - row);
             if (w->px[l] < W && w->py[l] < H)
                 covered |= (ls_lanes)1 << l;
+        }
+    }
+    /* the runs of quads on one quad row of a thread of whole quads from a
+     * quad boundary: the first from quad qx on, then from quad 0 of each
+     * following quad row */
+    w->nruns = 0;
+    if (one_row) {
+        w->run_l0[0] = 0, w->run_nq[0] = (uint8_t)(n / 4), w->nruns = 1;
+    } else if (n % 4 == 0 && s0 % 4 == 0) {
+        for (unsigned l = 0, x = qx_first; l < n; x = 0) {
+            const unsigned nq = w->qw - x < (n - l) / 4 ? w->qw - x : (n - l) / 4;
+            w->run_l0[w->nruns] = (uint8_t)l, w->run_nq[w->nruns++] = (uint8_t)nq;
+            l += 4 * nq;
         }
     }
     if (w->r->work)
@@ -966,13 +997,16 @@ static void run_thread(worker *w, size_t t)
             }
             break;
         case R500_INPUT_IMAGE:
-            if (one_row && covered == all) {
+            if (w->nruns && covered == all) {
                 /* whole quads inside the image: the pixels of each quad row
-                 * pair, as quad_rows_rgba writes them (the same values as
-                 * below) */
-                const float *ia = in->image + 4 * ((size_t)w->py[0] * (size_t)W + (size_t)w->px[0]);
-                const float *ib = in->image + 4 * ((size_t)w->py[2] * (size_t)W + (size_t)w->px[2]);
-                rows_quad_rgba(t, ia, ib, n / 4);
+                 * pair of each run, as quad_rows_rgba writes them (the same
+                 * values as below) */
+                for (unsigned i = 0; i < w->nruns; i++) {
+                    const unsigned l0 = w->run_l0[i];
+                    const float *ia = in->image + 4 * ((size_t)w->py[l0] * (size_t)W + (size_t)w->px[l0]);
+                    const float *ib = in->image + 4 * ((size_t)w->py[l0 + 2] * (size_t)W + (size_t)w->px[l0 + 2]);
+                    rows_quad_rgba(t, l0, ia, ib, w->run_nq[i]);
+                }
                 break;
             }
             for (unsigned l = 0; l < n; l++) {
@@ -1056,30 +1090,32 @@ static void run_thread(worker *w, size_t t)
         if (r->target[tgt])
             tl[ntl++] = tgt;
     const ls_lanes killed = w->fc.killed;
-    /* The common case, whole quads from a quad boundary, every lane covered,
-     * the quads on one quad row: lanes 4j, 4j+1 are the pixels x0 + 2j,
-     * x0 + 2j + 1 of one image row, lanes 4j+2, 4j+3 of the other; copied row
-     * by row, the killed lanes' pixels with the clear colour (the same values
-     * as the loop below). */
-    const size_t qx0 = (s0 / 4) % w->qw;
-    if (n % 4 == 0 && s0 % 4 == 0 && covered == all && qx0 + n / 4 <= w->qw) {
-        const unsigned nq = n / 4;
-        const size_t pa = (size_t)w->py[0] * (size_t)W + (size_t)w->px[0];
-        const size_t pb = (size_t)w->py[2] * (size_t)W + (size_t)w->px[2];
+    /* The common case, whole quads from a quad boundary, every lane covered:
+     * in each run of quads on one quad row (the thread's first quad row, the
+     * next), lanes 4j, 4j+1 are the pixels x0 + 2j, x0 + 2j + 1 of one image
+     * row, lanes 4j+2, 4j+3 of the other; copied row by row, the killed
+     * lanes' pixels with the clear colour (the same values as the loop
+     * below). */
+    if (w->nruns && covered == all) {
         const ls_lanes k = killed & covered;
-        if (k) {
-            quad_rows_bits(r->killed + pa, r->killed + pb, k, nq);
-        } else {
-            memset(r->killed + pa, 0, 2 * nq);
-            memset(r->killed + pb, 0, 2 * nq);
+        for (unsigned ri = 0; ri < w->nruns; ri++) {
+            const unsigned l0 = w->run_l0[ri], nq = w->run_nq[ri];
+            const size_t pa = (size_t)w->py[l0] * (size_t)W + (size_t)w->px[l0];
+            const size_t pb = (size_t)w->py[l0 + 2] * (size_t)W + (size_t)w->px[l0 + 2];
+            if (k >> l0) {
+                quad_rows_bits(r->killed + pa, r->killed + pb, k >> l0, nq);
+            } else {
+                memset(r->killed + pa, 0, 2 * nq);
+                memset(r->killed + pb, 0, 2 * nq);
+            }
+            if (r->work)
+                quad_rows_split(r->work + pa, r->work + pb, w->work + l0, nq);
+            for (unsigned i = 0; i < ntl; i++)
+                quad_rows_rgba(r->target[tl[i]] + pa * 4, r->target[tl[i]] + pb * 4,
+                               w->out[tl[i]], l0, nq, k, job->clear);
+            if (r->w)
+                quad_rows_split(r->w + pa, r->w + pb, w->outw + l0, nq);
         }
-        if (r->work)
-            quad_rows_split(r->work + pa, r->work + pb, w->work, nq);
-        for (unsigned i = 0; i < ntl; i++)
-            quad_rows_rgba(r->target[tl[i]] + pa * 4, r->target[tl[i]] + pb * 4,
-                           w->out[tl[i]], nq, k, job->clear);
-        if (r->w)
-            quad_rows_split(r->w + pa, r->w + pb, w->outw, nq);
         return;
     }
     LS_LANES_FOREACH(l, covered) {
