@@ -530,10 +530,8 @@ static int mesa_cmd(cli_args *a, enum mesa_mode mode)
         mesa_r300_bench_result bench;
         if (mode == MODE_BENCH)
             st = mesa_r300_bench(&c, frag, &rj, (unsigned)reps, (unsigned)threads, &bench, &d);
-        else {
-            rj.work_image = cli_get(a, "work") != NULL;
+        else
             st = r500_run(&rj, &r, cli_get(a, "trace") ? &tbuf : NULL, &d);
-        }
         if (st != LS_OK) {
             rc = cli_report(a, &d);
         } else if (mode == MODE_BENCH) {
