@@ -203,7 +203,10 @@ ls_status r500_fc_options_set(r500_fc_options *o, const char *name, const char *
 
 void r500_fc_thread_init(r500_fc_thread *t, unsigned n, ls_lanes covered)
 {
-    memset(t, 0, offsetof(r500_fc_thread, loop)); /* the stacks are empty */
+    /* the stacks are empty; every field before them 0 (ls_zero16: their
+     * size is a multiple of 16 bytes) */
+    _Static_assert(offsetof(r500_fc_thread, loop) % 16 == 0, "r500_fc_thread layout");
+    ls_zero16(t, offsetof(r500_fc_thread, loop));
     if (n < 1)
         n = 1;
     if (n > R500_FC_MAX_LANES)
