@@ -577,7 +577,8 @@ static void trace_writes(worker *w, size_t t, unsigned pc, ls_lanes act)
  * (exec_internal.h). */
 static void flush_work(worker *w, ls_lanes mask, uint32_t count)
 {
-    w->st.lane_slots_active += r500_flush_work(w->work, mask, count);
+    /* the lanes' counts only for a work image (seg.work NULL without) */
+    w->st.lane_slots_active += r500_flush_work(w->seg.work, mask, count);
 }
 
 /* Issue accounting of count instructions under the current active mask. */
