@@ -17,7 +17,16 @@ static inline ls_lanes ls_lanes_first(unsigned n)
 
 static inline unsigned ls_lanes_count(ls_lanes m)
 {
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
     return (unsigned)__builtin_popcountll(m);
+#else
+    /* x86 without POPCNT in the target (the default x86-64): the builtin
+     * would be a call into libgcc; the same count in a few instructions */
+    m = m - ((m >> 1) & 0x5555555555555555u);
+    m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)((m * 0x0101010101010101u) >> 56);
+#endif
 }
 
 static inline bool ls_lanes_has(ls_lanes m, unsigned lane)

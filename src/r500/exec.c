@@ -348,7 +348,8 @@ typedef struct worker {
     atomic_size_t *next;    /* shared: first thread not yet handed out */
     atomic_size_t *done;    /* shared: threads finished (job->progress) */
     bool reports;           /* this worker runs on the caller's thread: it calls job->progress */
-    size_t chunk;           /* threads taken per grab (consecutive: no false sharing) */
+    unsigned nw;            /* workers */
+    size_t chunk_min, chunk_max; /* threads taken per grab (grab_threads) */
     size_t nthreads, total_lanes;
     unsigned qw;            /* quads per row */
     const float *ucol, *vrow; /* (x + 0.5) / W for x = 0..W, (y + 0.5) / H for y = 0..H */
@@ -950,9 +951,13 @@ static void run_thread(worker *w, size_t t)
     /* a render target no instruction writes has no result image and stays
      * 0 in every thread */
     for (unsigned tgt = 0; tgt < R500_NUM_TARGETS; tgt++)
-        if (w->r->target[tgt])
-            for (unsigned ch = 0; ch < 4; ch++)
-                memset(w->out[tgt][ch], 0, clr);
+        if (w->r->target[tgt]) {
+            if (clr >= (RL * sizeof(float) * 3) / 4) /* the four channels in one call */
+                memset(w->out[tgt], 0, 3 * sizeof w->out[tgt][0] + clr);
+            else
+                for (unsigned ch = 0; ch < 4; ch++)
+                    memset(w->out[tgt][ch], 0, clr);
+        }
     if (w->r->w)
         memset(w->outw, 0, clr);
     /* Inputs: temps preloaded before instruction 0 (mesa-capture.md §4);
@@ -1142,6 +1147,30 @@ static void run_thread(worker *w, size_t t)
     }
 }
 
+/* The next chunk of consecutive threads [*t0, *t1) for w; false: none left.
+ * Guided: a quarter of the remaining threads' share per worker, between
+ * chunk_min and chunk_max — long stretches of consecutive threads while
+ * much is left (each worker reads and writes long runs of image rows: at
+ * 2048², two workers, 0.8-0.9 of the CPU time of 1024-lane grabs), short
+ * ones at the end so that the workers finish together. */
+static bool grab_threads(worker *w, size_t *t0, size_t *t1)
+{
+    size_t t = atomic_load_explicit(w->next, memory_order_relaxed), c;
+    do {
+        if (t >= w->nthreads)
+            return false;
+        c = (w->nthreads - t) / (4 * (size_t)w->nw);
+        c = c > w->chunk_max ? w->chunk_max : c < w->chunk_min ? w->chunk_min : c;
+        if (c < 1)
+            c = 1;
+        if (c > w->nthreads - t)
+            c = w->nthreads - t;
+    } while (!atomic_compare_exchange_weak(w->next, &t, t + c));
+    *t0 = t;
+    *t1 = t + c;
+    return true;
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -1183,15 +1212,16 @@ static void *worker_main(void *arg)
     for (;;) {
         if (atomic_load_explicit(&w->lim->stop, memory_order_relaxed) != STOP_NONE)
             break;
-        size_t t0 = atomic_fetch_add(w->next, w->chunk);
-        if (t0 >= w->nthreads)
+        size_t t0, t1;
+        if (!grab_threads(w, &t0, &t1))
             break;
-        size_t t1 = t0 + w->chunk < w->nthreads ? t0 + w->chunk : w->nthreads;
         for (size_t t = t0; t < t1; t++)
             run_thread(w, t);
-        size_t done = atomic_fetch_add(w->done, t1 - t0) + (t1 - t0);
-        if (w->reports)
-            w->job->progress.report(w->job->progress.ctx, done, w->nthreads);
+        if (w->job->progress.report) { /* only what progress reports reads it */
+            size_t done = atomic_fetch_add(w->done, t1 - t0) + (t1 - t0);
+            if (w->reports)
+                w->job->progress.report(w->job->progress.ctx, done, w->nthreads);
+        }
     }
     return NULL;
 }
@@ -1342,15 +1372,16 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     worker **ws = calloc(nw, sizeof *ws);
     run_limits lim;
     limits_init(&lim, &job->options.exec);
-    atomic_size_t next, done;
-    atomic_init(&next, 0);
-    atomic_init(&done, 0);
-    /* about 1024 pixels per grab, and at least 8 grabs per worker */
-    size_t chunk = 1024 / job->thread_size;
-    if (chunk > nthreads / (8 * (size_t)nw))
-        chunk = nthreads / (8 * (size_t)nw);
-    if (chunk < 1)
-        chunk = 1;
+    /* the counters the workers share, each on its own cache line */
+    struct {
+        _Alignas(64) atomic_size_t next;
+        _Alignas(64) atomic_size_t done;
+        char pad[64 - sizeof(atomic_size_t)];
+    } sh;
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.done, 0);
+    /* grab_threads' chunk sizes: 1024 to 65536 lanes */
+    size_t chunk_min = 1024 / job->thread_size, chunk_max = 65536 / job->thread_size;
     /* the inputs' coordinates per column and row (helper pixels reach x = W,
      * y = H), computed once */
     float *ucol = malloc(((size_t)job->width + 1) * sizeof *ucol);
@@ -1375,10 +1406,12 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
         w->r = r;
         w->trace = trace;
         w->obs = obs;
-        w->next = &next;
-        w->done = &done;
+        w->next = &sh.next;
+        w->done = &sh.done;
         w->reports = i == 0 && job->progress.report; /* ws[0] runs on this thread */
-        w->chunk = chunk;
+        w->nw = nw;
+        w->chunk_min = chunk_min;
+        w->chunk_max = chunk_max;
         w->nthreads = nthreads;
         w->total_lanes = total;
         w->qw = qw;
@@ -1408,10 +1441,10 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     for (unsigned i = 1; all_started && i < nw; i++)
         all_started = started[i];
     if (job->progress.report && all_started)
-        while (atomic_load(&done) < nthreads && atomic_load(&lim.stop) == STOP_NONE) {
+        while (atomic_load(&sh.done) < nthreads && atomic_load(&lim.stop) == STOP_NONE) {
             struct timespec nap = {0, 50 * 1000 * 1000};
             nanosleep(&nap, NULL);
-            job->progress.report(job->progress.ctx, atomic_load(&done), nthreads);
+            job->progress.report(job->progress.ctx, atomic_load(&sh.done), nthreads);
         }
     /* A worker that could not be started runs here, on this thread. */
     for (unsigned i = 1; i < nw; i++) {
