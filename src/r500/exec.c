@@ -1380,8 +1380,12 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     } sh;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
-    /* grab_threads' chunk sizes: 1024 to 65536 lanes */
+    /* grab_threads' chunk sizes: 1024 to 65536 lanes, and the smallest one
+     * at most an eighth of each worker's share (a small job of long threads
+     * is still shared out) */
     size_t chunk_min = 1024 / job->thread_size, chunk_max = 65536 / job->thread_size;
+    if (chunk_min > nthreads / (8 * (size_t)nw))
+        chunk_min = nthreads / (8 * (size_t)nw);
     /* the inputs' coordinates per column and row (helper pixels reach x = W,
      * y = H), computed once */
     float *ucol = malloc(((size_t)job->width + 1) * sizeof *ucol);
