@@ -1378,11 +1378,11 @@ ls_status r500_exec_run(const r500_job *job, const r500_prog *pp, const r500_seg
     worker **ws = calloc(nw, sizeof *ws);
     run_limits lim;
     limits_init(&lim, &job->options.exec);
-    /* the counters the workers share, each on its own cache line */
+    /* the counters the workers share, each on its own cache line (the
+     * struct's size is a multiple of its alignment) */
     struct {
         _Alignas(64) atomic_size_t next;
         _Alignas(64) atomic_size_t done;
-        char pad[64 - sizeof(atomic_size_t)];
     } sh;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
