@@ -1221,7 +1221,10 @@ static void *worker_main(void *arg)
         size_t t0, t1;
         if (!grab_threads(w, &t0, &t1))
             break;
-        for (size_t t = t0; t < t1; t++)
+        /* a job-wide stop (limits) is seen between threads too: a chunk
+         * may hold many */
+        for (size_t t = t0;
+             t < t1 && atomic_load_explicit(&w->lim->stop, memory_order_relaxed) == STOP_NONE; t++)
             run_thread(w, t);
         if (w->job->progress.report) { /* only what progress reports reads it */
             size_t done = atomic_fetch_add(w->done, t1 - t0) + (t1 - t0);
