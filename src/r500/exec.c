@@ -1064,6 +1064,7 @@ static void run_thread(worker *w, size_t t)
     w->seg.input_guard = 0;
     unsigned pc = p->start;
     const bool compiled = w->segs && !w->trace && !w->obs;
+    w->seg.first = 1; /* until compiled code or a step has run */
     while (pc <= p->end) {
         const r500_seg *sg = compiled ? &w->segs[pc] : NULL;
         if (sg && sg->fn && w->seg.input_guard != 2) {
@@ -1073,6 +1074,7 @@ static void run_thread(worker *w, size_t t)
              * interpreter goes on (a slot it cannot enter, or one whose run
              * the watchdog or a limit check stops) */
             uint32_t np = sg->fn(&w->seg, pc);
+            w->seg.first = 0;
             if (np == R500_SEG_STOP)
                 break;
             if (np != pc) {
@@ -1080,6 +1082,7 @@ static void run_thread(worker *w, size_t t)
                 continue;
             }
         }
+        w->seg.first = 0;
         if (!step(w, pc, &pc))
             break;
     }

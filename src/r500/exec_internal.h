@@ -174,6 +174,10 @@ typedef struct r500_seg_ctx {
      * checked, 1 clean, 2 not: compiled code is not entered again in the
      * thread); run_thread sets 0 per thread (src/r500/jit emit_guard) */
     uint32_t input_guard;
+    /* 1: compiled code is entered at the thread's first instruction with
+     * the temps as run_thread prepared them (every temp without an input
+     * 0); run_thread sets it for its first call only */
+    uint32_t first;
     /* compiled code's local copy only (src/r500/jit/rt.c): the thread's
      * issued count when the copy last took it, from which leaving derives
      * the ALU count of the compiled runs */

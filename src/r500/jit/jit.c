@@ -1073,6 +1073,40 @@ static void regs_sync(cg *g, bool to_memory)
             }
 }
 
+/* The registers at a thread's first entry (r500_seg_ctx.first): an input's
+ * channels from the temps, every other tracked channel 0 — one value, the
+ * inline floats' zero row, which nothing writes, so that LLVM keeps one
+ * register for all of them, not one each. */
+static void regs_first(cg *g)
+{
+    if (!g->regs)
+        return;
+    LLVMValueRef zero = NULL;
+    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            for (unsigned b = 0; b < g->nb; b++) {
+                LLVMValueRef r = g->treg[t][ch][b];
+                if (!r)
+                    continue;
+                g->bi = b;
+                g->blk = ci32(g, b * VW);
+                LLVMValueRef v;
+                if (g->job->inputs[t].kind != R500_INPUT_NONE) {
+                    v = load8(g, chan_ptr(g, g->temps, ci32(g, t * 4 + ch)));
+                } else {
+                    if (!zero) {
+                        LLVMValueRef idx = ci32(g, R500_ISPLAT_ZERO * RL);
+                        zero = load8(g, LLVMBuildGEP2(g->b, g->f32, g->inl, &idx, 1, ""));
+                        LLVMSetMetadata(zero,
+                                        LLVMGetMDKindIDInContext(g->ctx, "invariant.load", 14),
+                                        LLVMMDNodeInContext(g->ctx, NULL, 0));
+                    }
+                    v = zero;
+                }
+                LLVMBuildStore(g->b, v, r);
+            }
+}
+
 static void track_src(const r500_xinst *x, unsigned sel, unsigned swz, bool used[][4])
 {
     if (swz >= 4 || sel >= 3)
@@ -1193,7 +1227,7 @@ static void emit_texkill(cg *g, const r500_xinst *x, LLVMValueRef cl, LLVMValueR
     rt_call(g, kill_fn, kargs, 4);
 }
 
-/* The guard block, between the entry (registers loaded) and dispatch: when
+/* The guard block, between the entry and the registers' loading: when
  * a rule took an input's channel as clean (cg.guard), the thread's first
  * entry classifies those channels' registers (VFPCLASSPS: denormal or NaN,
  * 0x7FFFFFFF too) and records the verdict in the worker's context
@@ -1201,9 +1235,8 @@ static void emit_texkill(cg *g, const r500_xinst *x, LLVMValueRef cl, LLVMValueR
  * run_thread enters no compiled code for the rest of the thread. Every
  * value such a channel holds later is one of those or a result a rule of
  * temp_clean covers. */
-static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatch,
-                       LLVMValueRef dslot, LLVMBasicBlockRef exit, LLVMValueRef ret,
-                       LLVMValueRef slot)
+static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef enter,
+                       LLVMBasicBlockRef exit0)
 {
     LLVMPositionBuilderAtEnd(g->b, guard);
     bool any = false;
@@ -1211,8 +1244,7 @@ static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatc
         for (unsigned ch = 0; ch < 4; ch++)
             any = any || g->guard[t][ch];
     if (!any) {
-        LLVMAddIncoming(dslot, &slot, &guard, 1);
-        LLVMBuildBr(g->b, dispatch);
+        LLVMBuildBr(g->b, enter);
         return;
     }
     LLVMValueRef fn = LLVMGetBasicBlockParent(guard);
@@ -1220,29 +1252,25 @@ static void emit_guard(cg *g, LLVMBasicBlockRef guard, LLVMBasicBlockRef dispatc
     LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(g->ctx, fn, "guard_fail");
     LLVMValueRef gp = field_ptr(g, g->seg, offsetof(r500_seg_ctx, input_guard));
     LLVMValueRef v = LLVMBuildLoad2(g->b, g->i32, gp, "");
-    LLVMAddIncoming(dslot, &slot, &guard, 1);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, ci32(g, 1), ""), dispatch, check);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, ci32(g, 1), ""), enter, check);
     LLVMPositionBuilderAtEnd(g->b, check);
     LLVMValueRef bad = NULL;
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
             for (unsigned b = 0; g->guard[t][ch] && b < g->nb; b++) {
-                /* the channel's register (one a compiled instruction
-                 * reads), else its memory */
+                /* the channel in memory (the registers are loaded after
+                 * the guard) */
                 g->bi = b;
                 g->blk = ci32(g, b * VW);
-                LLVMValueRef r = g->treg[t][ch][b];
-                LLVMValueRef v = load8(g, r ? r : chan_ptr(g, g->temps, ci32(g, t * 4 + ch)));
+                LLVMValueRef v = load8(g, chan_ptr(g, g->temps, ci32(g, t * 4 + ch)));
                 LLVMValueRef cls = LLVMBuildBitCast(g->b, fpclass(g, v, 0xa1), g->im, "");
                 bad = bad ? LLVMBuildOr(g->b, bad, cls, "") : cls;
             }
     LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntNE, bad, LLVMConstInt(g->im, 0, 0), "");
     LLVMBuildStore(g->b, LLVMBuildSelect(g->b, c, ci32(g, 2), ci32(g, 1), ""), gp);
-    LLVMAddIncoming(dslot, &slot, &check, 1);
-    LLVMBuildCondBr(g->b, c, fail, dispatch);
+    LLVMBuildCondBr(g->b, c, fail, enter);
     LLVMPositionBuilderAtEnd(g->b, fail);
-    LLVMAddIncoming(ret, &slot, &fail, 1);
-    LLVMBuildBr(g->b, exit);
+    LLVMBuildBr(g->b, exit0);
 }
 
 /* Whether slot i lies between a LOOP or REP and its end in address order
@@ -1368,14 +1396,35 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             for (unsigned ch = 0; ch < 4; ch++)
                 for (unsigned b = 0; used[t][ch] && b < g->nb; b++)
                     g->treg[t][ch][b] = LLVMBuildAlloca(g->b, g->v8f, "");
-    regs_sync(g, false);
     /* then the guard of the inputs taken as clean (emit_guard, once the
-     * program is emitted) */
+     * program is emitted), then the registers: at a thread's first entry
+     * (first) as run_thread prepared the temps (regs_first), else loaded
+     * from the temps (land) */
     LLVMBasicBlockRef guard = LLVMAppendBasicBlockInContext(g->ctx, fn, "guard");
+    LLVMBasicBlockRef enter = LLVMAppendBasicBlockInContext(g->ctx, fn, "enter");
+    LLVMBasicBlockRef first = LLVMAppendBasicBlockInContext(g->ctx, fn, "first");
+    LLVMBasicBlockRef land = LLVMAppendBasicBlockInContext(g->ctx, fn, "land");
+    /* a path on which the registers were never loaded returns without
+     * storing them */
+    LLVMBasicBlockRef exit0 = LLVMAppendBasicBlockInContext(g->ctx, fn, "exit0");
     LLVMBuildBr(g->b, guard);
+    LLVMPositionBuilderAtEnd(g->b, enter);
+    LLVMValueRef fv = ctx_field(g, c, offsetof(r500_seg_ctx, first), g->i32);
+    LLVMValueRef is_first = LLVMBuildAnd(
+        g->b, LLVMBuildICmp(g->b, LLVMIntNE, fv, ci32(g, 0), ""),
+        LLVMBuildICmp(g->b, LLVMIntEQ, slot, ci32(g, (unsigned)p->start), ""), "");
+    LLVMBuildCondBr(g->b, is_first, first, land);
+    LLVMPositionBuilderAtEnd(g->b, first);
+    regs_first(g);
+    LLVMBuildBr(g->b, dispatch);
+    LLVMPositionBuilderAtEnd(g->b, land);
+    regs_sync(g, false);
+    LLVMBuildBr(g->b, dispatch);
     /* dispatch: to the head at a slot, else back to the interpreter */
     LLVMPositionBuilderAtEnd(g->b, dispatch);
     LLVMValueRef dslot = LLVMBuildPhi(g->b, g->i32, "slot");
+    LLVMAddIncoming(dslot, &slot, &first, 1);
+    LLVMAddIncoming(dslot, &slot, &land, 1);
     LLVMValueRef sw = LLVMBuildSwitch(g->b, dslot, exit, nheads);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i])
@@ -1401,6 +1450,10 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
         LLVMPositionBuilderAtEnd(g->b, done);
     }
     LLVMBuildRet(g->b, ret);
+    LLVMPositionBuilderAtEnd(g->b, exit0);
+    masks_sync(g, true);
+    rt_call(g, rt->leave, lv, 2);
+    LLVMBuildRet(g->b, slot);
     /* stop: an FC fault (r500_jit_rt_fc recorded it); the counts given back,
      * the registers not stored (see below) */
     LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->ctx, fn, "stop");
@@ -1503,7 +1556,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             LLVMAddCase(s2, ci32(g, (unsigned)tg), blk[tg]);
     }
     free(blk);
-    emit_guard(g, guard, dispatch, dslot, exit, ret, slot);
+    emit_guard(g, guard, enter, exit0);
 }
 
 struct r500_jit_program {
