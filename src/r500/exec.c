@@ -1067,7 +1067,7 @@ static void run_thread(worker *w, size_t t)
     w->seg.first = 1; /* until compiled code or a step has run */
     while (pc <= p->end) {
         const r500_seg *sg = compiled ? &w->segs[pc] : NULL;
-        if (sg && sg->fn && w->seg.input_guard != 2) {
+        if (sg && sg->fn && w->seg.input_guard != 2 && !(sg->counting && w->fc.cbits)) {
             /* compiled code (an engine's, e.g. src/r500/jit) from this slot:
              * it runs ALU/OUT runs itself and every other instruction
              * through step (r500_exec_seg_step); it returns where the

@@ -353,6 +353,11 @@ void r500_exec_seg_fault(r500_seg_ctx *c, uint32_t pc, r500_fault_kind kind, con
 #define R500_SEG_STOP 0xffffffffu
 typedef struct r500_seg {
     uint32_t (*fn)(r500_seg_ctx *c, uint32_t slot);
+    /* fn does not take the run at this slot while a counter of the thread
+     * is non-zero (r500_fc_thread.cbits): its FC instruction counts branch
+     * counters (src/r500/jit/rt.c, r500_jit_rt_begin); run_thread steps it
+     * then without entering */
+    bool counting;
 } r500_seg;
 
 /* r500_seg_begin for ALU/OUT runs (n_alu ALU, the rest OUT). */

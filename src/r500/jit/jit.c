@@ -1339,7 +1339,8 @@ static void emit_run(cg *g, const r500_prog *p, LLVMValueRef fn, size_t i, size_
  * step the function goes on at the block of the next slot (the slot after,
  * the static target, or any head through the dispatch block); elsewhere it
  * returns to the interpreter. */
-static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns *rt)
+static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns *rt,
+                      bool *counting)
 {
     LLVMBasicBlockRef *blk = calloc(p->n + 1, sizeof *blk);
     if (!blk) {
@@ -1488,6 +1489,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             const bool counters = p->x[last].type == R500_TYPE_FC &&
                                   (lf->b_op0 == 1 || lf->b_op0 == 2 || lf->b_op1 == 1 ||
                                    lf->b_op1 == 2 || lf->b_else);
+            counting[i] = counters;
             LLVMValueRef args[4] = {cl, ci32(g, len), ci32(g, n_out), ci32(g, counters)};
             LLVMValueRef ok = rt_call(g, rt->begin, args, 4);
             LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->ctx, fn, "");
@@ -1699,13 +1701,18 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
     /* the clean rules apply with VFPCLASSPS only, which the guard uses */
     temp_clean(job, p, g.fpclass, g.clean);
     LLVMDisposeMessage(feat);
-    emit_prog(&g, p, head, &rt);
+    bool *counting = calloc(p->n + 1, 1);
+    if (!counting)
+        g.oom = true;
+    else
+        emit_prog(&g, p, head, &rt, counting);
     for (size_t i = p->start; i <= p->end; i++)
         if (head[i] && compilable(&p->x[i]))
             jp->nsegs++;
     LLVMDisposeBuilder(g.b);
     if (g.oom) {
         free(head);
+        free(counting);
         r500_llvm_close(&u);
         r500_jit_program_free(jp);
         return ls_diag_set(d, LS_ERR_NOMEM, NULL, 0, 0, "out of memory");
@@ -1714,8 +1721,10 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
     ls_status st = r500_llvm_finish(&u, "prog", &jp->jit, &addr, d);
     for (size_t i = p->start; st == LS_OK && i <= p->end; i++)
         if (head[i])
-            jp->segs[i].fn = (uint32_t(*)(r500_seg_ctx *, uint32_t))(uintptr_t)addr;
+            jp->segs[i] = (r500_seg){(uint32_t(*)(r500_seg_ctx *, uint32_t))(uintptr_t)addr,
+                                     counting[i]};
     free(head);
+    free(counting);
     if (st) {
         r500_jit_program_free(jp);
         return st;
