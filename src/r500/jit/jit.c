@@ -84,6 +84,9 @@ typedef struct cg {
     /* emit_inst's first try (zta_fast): products without the
      * zero-times-anything select, zta_skipped when one was left out */
     bool zta_fast, zta_skipped;
+    /* FC instructions that count run compiled whatever the counters
+     * (counting_compiled) */
+    bool counting_ok;
 } cg;
 
 /* A constant channel's value is finite and non-zero (the cache key holds
@@ -1486,7 +1489,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
             /* the run's FC instruction counts or reads branch counters
              * (rt.c's r500_jit_rt_begin) */
             const r500_fc_inst *lf = &p->fc[last];
-            const bool counters = p->x[last].type == R500_TYPE_FC &&
+            const bool counters = !g->counting_ok && p->x[last].type == R500_TYPE_FC &&
                                   (lf->b_op0 == 1 || lf->b_op0 == 2 || lf->b_op1 == 1 ||
                                    lf->b_op1 == 2 || lf->b_else);
             counting[i] = counters;
@@ -1590,22 +1593,49 @@ static const r500_llvm_sym rt_syms[] = {
 /* The paths of faults are rare: out of the way of the registers. The branch
  * counters' INCR/DECR arithmetic with counter planes (fc.c's counters_op)
  * is one function that FC instructions call (jit_hints.h's
- * R500_JIT_NOINLINE): inlined at every site it took much of the compile
- * time, and compiled FC instructions do not reach it (rt.c's
- * r500_jit_rt_begin leaves those runs to the interpreter; docs/r500-jit.md).
- * Every other function of rt.c is inlined wherever it is called. */
-static int rt_kind(const char *name)
+ * R500_JIT_NOINLINE), which compiled FC instructions do not reach (rt.c's
+ * r500_jit_rt_begin leaves those runs to the interpreter while a counter is
+ * non-zero; docs/r500-jit.md) — in a program with a loop. In a program
+ * without one (counting_compiled) it is inlined at every FC instruction
+ * that counts and those runs stay compiled. Every other function of rt.c is
+ * inlined wherever it is called. */
+static int rt_kind_of(const char *name, bool counting_compiled)
 {
     static const char *const cold[] = {"fault", "r500_exec_seg_fault", "ls_diag_set",
                                        "r500_value_name", "r500_jit_rt_trans_slow"};
-    static const char *const outline[] = {"counters_op"};
     for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
         if (!strcmp(name, cold[i]))
             return R500_LLVM_FN_COLD;
-    for (size_t i = 0; i < sizeof outline / sizeof outline[0]; i++)
-        if (!strcmp(name, outline[i]))
-            return R500_LLVM_FN_OUTLINE;
+    if (!strcmp(name, "counters_op"))
+        return counting_compiled ? R500_LLVM_FN_INLINE : R500_LLVM_FN_OUTLINE;
     return R500_LLVM_FN_INLINE;
+}
+
+static int rt_kind(const char *name)
+{
+    return rt_kind_of(name, false);
+}
+
+static int rt_kind_counting(const char *name)
+{
+    return rt_kind_of(name, true);
+}
+
+/* Whether a program's FC instructions that count branch counters run
+ * compiled with counters_op inlined (rt_kind_of): when it has no LOOP or
+ * REP. In a loop the inlined copies, on paths a uniform thread never
+ * takes, still cost the loop's registers (median CPU of alternating runs
+ * at 2048², two workers: 10_nested_loops 1.07, Mandelbrot 1.06, with the
+ * runs left to the interpreter as before); without one they save a
+ * diverging thread's trips through the interpreter (12_while_data_dependent,
+ * r300's unrolled loop: 0.86) for about twice the compile time. */
+static bool counting_compiled(const r500_prog *p)
+{
+    for (size_t i = p->start; i <= p->end; i++)
+        if (p->x[i].type == R500_TYPE_FC &&
+            (p->fc[i].op == R500_FC_LOOP || p->fc[i].op == R500_FC_REP))
+            return false;
+    return true;
 }
 
 /* The embedded bitcode of rt.c (generated: r500_jit_rt_bc.c). */
@@ -1619,11 +1649,12 @@ static const char *const rt_need[] = {"r500_jit_rt_begin", "r500_jit_rt_fc", "r5
                                       "r500_jit_rt_trans", "r500_jit_rt_kill", NULL};
 
 /* rt.c's bitcode as llvm_setup.c loads it (its length is known at link time). */
-static r500_llvm_bitcode rt_bitcode(void)
+static r500_llvm_bitcode rt_bitcode(bool counting)
 {
     return (r500_llvm_bitcode){.who = "jit", .bytes = r500_jit_rt_bc, .len = r500_jit_rt_bc_len,
-                               .source = "rt.c", .kind = rt_kind, .need = rt_need,
-                               .syms = rt_syms, .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
+                               .source = "rt.c", .kind = counting ? rt_kind_counting : rt_kind,
+                               .need = rt_need, .syms = rt_syms,
+                               .nsyms = sizeof rt_syms / sizeof rt_syms[0]};
 }
 
 /* r500_jit_compile; perf: make the code visible to perf (r500_llvm_unit). */
@@ -1660,7 +1691,8 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
                 head[t] = true;
         }
     }
-    const r500_llvm_bitcode bc = rt_bitcode();
+    const bool counting_ok = counting_compiled(p);
+    const r500_llvm_bitcode bc = rt_bitcode(counting_ok);
     r500_llvm_unit u;
     if (r500_llvm_open(&u, &bc, d)) {
         free(head);
@@ -1691,6 +1723,7 @@ static ls_status compile(const r500_job *job, const r500_prog *p, bool perf,
     LLVMTypeRef tp[3] = {g.i32, g.f32, g.ptr};
     g.trans_ty = LLVMFunctionType(g.f32, tp, 3, 0);
     g.job = job;
+    g.counting_ok = counting_ok;
     g.nb = (job->thread_size + VW - 1) / VW;
     /* VFPCLASSPS for OMOD's rule: a 512-bit block and AVX-512 DQ on this
      * host (not in the planted variant 1, whose wrong threshold it cannot
