@@ -1050,40 +1050,20 @@ static void temps_dirty(cg *g)
     LLVMSetAlignment(st, 4);
 }
 
-/* Registers <-> the worker's temps (around the interpreter's steps, at the
- * function's entry and on a return to the interpreter). */
-static void regs_sync(cg *g, bool to_memory)
-{
-    if (!g->regs)
-        return;
-    if (to_memory)
-        temps_dirty(g);
-    for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
-        for (unsigned ch = 0; ch < 4; ch++)
-            for (unsigned b = 0; b < g->nb; b++) {
-                LLVMValueRef r = g->treg[t][ch][b];
-                if (!r)
-                    continue;
-                g->bi = b;
-                g->blk = ci32(g, b * VW);
-                LLVMValueRef m = chan_ptr(g, g->temps, ci32(g, t * 4 + ch));
-                if (to_memory) {
-                    LLVMValueRef st = LLVMBuildStore(g->b, load8(g, r), m);
-                    LLVMSetAlignment(st, 4);
-                } else {
-                    LLVMBuildStore(g->b, load8(g, m), r);
-                }
-            }
-}
+/* How regs_sync moves the registers: to the worker's temps (before an
+ * interpreter step and on a return to the interpreter), from them (after a
+ * step and at an entry), or at a thread's first entry (r500_seg_ctx.first):
+ * an input's channels from the temps, every other tracked channel 0 — one
+ * value, the inline floats' zero row, which nothing writes, so that LLVM
+ * keeps one register for all of them, not one each. */
+enum regs_way { REGS_STORE, REGS_LOAD, REGS_FIRST };
 
-/* The registers at a thread's first entry (r500_seg_ctx.first): an input's
- * channels from the temps, every other tracked channel 0 — one value, the
- * inline floats' zero row, which nothing writes, so that LLVM keeps one
- * register for all of them, not one each. */
-static void regs_first(cg *g)
+static void regs_sync(cg *g, enum regs_way way)
 {
     if (!g->regs)
         return;
+    if (way == REGS_STORE)
+        temps_dirty(g);
     LLVMValueRef zero = NULL;
     for (unsigned t = 0; t < R500_NUM_TEMPS; t++)
         for (unsigned ch = 0; ch < 4; ch++)
@@ -1093,9 +1073,12 @@ static void regs_first(cg *g)
                     continue;
                 g->bi = b;
                 g->blk = ci32(g, b * VW);
-                LLVMValueRef v;
-                if (g->job->inputs[t].kind != R500_INPUT_NONE) {
-                    v = load8(g, chan_ptr(g, g->temps, ci32(g, t * 4 + ch)));
+                LLVMValueRef m = chan_ptr(g, g->temps, ci32(g, t * 4 + ch));
+                if (way == REGS_STORE) {
+                    LLVMValueRef st = LLVMBuildStore(g->b, load8(g, r), m);
+                    LLVMSetAlignment(st, 4);
+                } else if (way == REGS_LOAD || g->job->inputs[t].kind != R500_INPUT_NONE) {
+                    LLVMBuildStore(g->b, load8(g, m), r);
                 } else {
                     if (!zero) {
                         LLVMValueRef idx = ci32(g, R500_ISPLAT_ZERO * RL);
@@ -1104,9 +1087,8 @@ static void regs_first(cg *g)
                                         LLVMGetMDKindIDInContext(g->ctx, "invariant.load", 14),
                                         LLVMMDNodeInContext(g->ctx, NULL, 0));
                     }
-                    v = zero;
+                    LLVMBuildStore(g->b, zero, r);
                 }
-                LLVMBuildStore(g->b, v, r);
             }
 }
 
@@ -1402,7 +1384,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
                     g->treg[t][ch][b] = LLVMBuildAlloca(g->b, g->v8f, "");
     /* then the guard of the inputs taken as clean (emit_guard, once the
      * program is emitted), then the registers: at a thread's first entry
-     * (first) as run_thread prepared the temps (regs_first), else loaded
+     * (first) as run_thread prepared the temps (REGS_FIRST), else loaded
      * from the temps (land) */
     LLVMBasicBlockRef guard = LLVMAppendBasicBlockInContext(g->ctx, fn, "guard");
     LLVMBasicBlockRef enter = LLVMAppendBasicBlockInContext(g->ctx, fn, "enter");
@@ -1419,10 +1401,10 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
         LLVMBuildICmp(g->b, LLVMIntEQ, slot, ci32(g, (unsigned)p->start), ""), "");
     LLVMBuildCondBr(g->b, is_first, first, land);
     LLVMPositionBuilderAtEnd(g->b, first);
-    regs_first(g);
+    regs_sync(g, REGS_FIRST);
     LLVMBuildBr(g->b, dispatch);
     LLVMPositionBuilderAtEnd(g->b, land);
-    regs_sync(g, false);
+    regs_sync(g, REGS_LOAD);
     LLVMBuildBr(g->b, dispatch);
     /* dispatch: to the head at a slot, else back to the interpreter */
     LLVMPositionBuilderAtEnd(g->b, dispatch);
@@ -1449,7 +1431,7 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
         LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ret, ci32(g, (unsigned)p->end), ""),
                         done, store);
         LLVMPositionBuilderAtEnd(g->b, store);
-        regs_sync(g, true);
+        regs_sync(g, REGS_STORE);
         LLVMBuildBr(g->b, done);
         LLVMPositionBuilderAtEnd(g->b, done);
     }
@@ -1543,10 +1525,10 @@ static void emit_prog(cg *g, const r500_prog *p, const bool *head, const rt_fns 
         } else {
             masks_sync(g, true);
             rt_call(g, rt->leave, lv, 2);
-            regs_sync(g, true);
+            regs_sync(g, REGS_STORE);
             LLVMValueRef args[2] = {c, ci32(g, (unsigned)i)};
             np = LLVMBuildCall2(g->b, step_ty, step_fn, args, 2, "");
-            regs_sync(g, false);
+            regs_sync(g, REGS_LOAD);
             rt_call(g, rt->reenter, lv, 2);
             masks_sync(g, false);
         }
