@@ -359,11 +359,13 @@ static void wake_lanes(ls_lanes *active, ls_lanes *branch, ls_lanes *brk, ls_lan
 #define R500_FC_SHORTCUT 1
 #endif
 
-/* INCR and DECR's counting (branch_op below). In the JIT's run-time bitcode
- * one function that the FC instructions call (jit_hints.h): inlined at every
- * FC instruction it took much of the compile time (docs/r500-jit.md, "Flow
- * control"). It takes a copy of the thread's fields, so that the compiled
- * code's copy of the thread stays in registers. */
+/* INCR and DECR's counting (branch_op below). In the JIT's run-time bitcode,
+ * in a program with a loop, one function that the FC instructions call
+ * (jit_hints.h), which compiled code seldom reaches; inlined at every FC
+ * instruction that counts in a program without one (jit.c's
+ * counting_compiled; docs/r500-jit.md, "Flow control"). It takes a copy of
+ * the thread's fields, so that the compiled code's copy of the thread stays
+ * in registers. */
 R500_JIT_NOINLINE static ls_status counters_op(fc_counting *t, unsigned op, unsigned pop,
                                               unsigned max, unsigned pc, unsigned fc_op,
                                               ls_diag *d)
@@ -416,9 +418,9 @@ static ls_status branch_op(r500_fc_thread *t, unsigned op, unsigned pop, ls_lane
                          1)) {
         /* Every counter is 0 (no plane), as in an IF/ELSE with no branch
          * inside it: counters_op's result without its plane loops, so that
-         * compiled code, which inlines this, need not call it (the JIT
-         * leaves the other FC instructions that count to the interpreter:
-         * src/r500/jit/rt.c). INCR: no counter reaches max (>= 1); the
+         * compiled code, which inlines this, need not call it (in a program
+         * with a loop the JIT leaves the other FC instructions that count
+         * to the interpreter: src/r500/jit/rt.c). INCR: no counter reaches max (>= 1); the
          * scope's counters become 1 (one plane) and the disagreeing pixels'
          * 0. DECR by pop >= 1: every counter of the scope is below pop, so
          * each of its pixels wakes. tests/r500/test_fc_shortcut.c holds it

@@ -8,7 +8,8 @@
 #define LOCKSTEP_R500_JIT_HINTS_H
 
 #if defined(__clang__) && defined(R500_JIT_BITCODE)
-/* one function that its call sites call (jit.c's rt_kind keeps it so) */
+/* one function that its call sites call (jit.c's rt_kind_of keeps it so in
+ * a program with a loop; inlined in one without) */
 #define R500_JIT_NOINLINE __attribute__((noinline))
 /* the loop stays a loop */
 #define R500_JIT_NO_UNROLL _Pragma("clang loop unroll(disable)")

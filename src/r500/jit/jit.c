@@ -1575,9 +1575,10 @@ static const r500_llvm_sym rt_syms[] = {
 /* The paths of faults are rare: out of the way of the registers. The branch
  * counters' INCR/DECR arithmetic with counter planes (fc.c's counters_op)
  * is one function that FC instructions call (jit_hints.h's
- * R500_JIT_NOINLINE), which compiled FC instructions do not reach (rt.c's
- * r500_jit_rt_begin leaves those runs to the interpreter while a counter is
- * non-zero; docs/r500-jit.md) — in a program with a loop. In a program
+ * R500_JIT_NOINLINE), which compiled FC instructions reach only by a DECR
+ * by 0 (rt.c's r500_jit_rt_begin leaves the runs that count to the
+ * interpreter while a counter is non-zero, fc.c's branch_op shortcut the
+ * others; docs/r500-jit.md) — in a program with a loop. In a program
  * without one (counting_compiled) it is inlined at every FC instruction
  * that counts and those runs stay compiled. Every other function of rt.c is
  * inlined wherever it is called. */

@@ -18,11 +18,13 @@
  * (exec_internal.h's r500_seg_issue). The run's ALU and FC instructions are
  * counted when the compiled code leaves (r500_jit_rt_leave): one add per
  * run fewer. counters: the run ends with an FC instruction that counts
- * branch counters (B_OP INCR or DECR) or reads them (B_ELSE); while any
- * pixel of the thread has a non-zero counter (cbits), such a run is left
- * to the interpreter, so that in the compiled FC instruction no counter
- * plane exists: fc.c's rules then need no call (branch_op), around which
- * every vector register would be saved. */
+ * branch counters (B_OP INCR or DECR) or reads them (B_ELSE) in a program
+ * with a loop (jit.c's counting_compiled: in one without, counters_op is
+ * inlined and counters is 0); while any pixel of the thread has a non-zero
+ * counter (cbits), such a run is left to the interpreter, so that in the
+ * compiled FC instruction no counter plane exists: fc.c's rules then need
+ * no call (branch_op), around which every vector register would be
+ * saved. */
 bool r500_jit_rt_begin(r500_seg_ctx *c, uint32_t len, uint32_t n_out, uint32_t counters);
 /* Execute the FC instruction in at slot pc as exec.c's step does after its
  * issue accounting: r500_fc_exec, the jump counts, a fault recorded for the
