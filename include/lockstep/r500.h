@@ -350,10 +350,10 @@ typedef struct r500_timing {
     double compile; /* engine jit: compile seconds of the untimed warm-up run */
 } r500_timing;
 /* Run the job reps times (>= 1) and return the mean times; r holds the last
- * run's result (the caller frees it, also on error). With engine jit one
- * untimed run comes first (it compiles; an engine with a compile cache does
- * not compile again in the timed runs, as llvmpipe's warm-up draw compiles
- * its shader). Each run writes into the images of the run before it
+ * run's result (the caller frees it, also on error). One untimed run comes
+ * first, with either engine, as llvmpipe draws once before it is timed (the
+ * JIT compiles there; an engine with a compile cache does not compile again
+ * in the timed runs). Each run writes into the images of the run before it
  * (r500_job.recycle), as llvmpipe's draws go to one framebuffer. */
 ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, r500_result *r,
                          ls_diag *d);

@@ -21,12 +21,14 @@ ls_status r500_run_timed(const r500_job *job, unsigned reps, r500_timing *mean, 
     if (reps < 1)
         reps = 1;
     double wall = 0, cpu = 0;
-    if (r500_engine_pick(&job->options, (size_t)job->width * job->height) == R500_ENGINE_JIT) {
-        ls_status st = r500_run(job, r, NULL, d);
-        if (st != LS_OK)
-            return st;
-        mean->compile = r->stats.compile_seconds;
-    }
+    /* one untimed run first, for either engine, as llvmpipe draws once
+     * before it is timed: the JIT compiles there, and the images the timed
+     * runs write into exist (the first timed run would otherwise also pay
+     * for the kernel's zeroing of fresh pages) */
+    ls_status st0 = r500_run(job, r, NULL, d);
+    if (st0 != LS_OK)
+        return st0;
+    mean->compile = r->stats.compile_seconds;
     /* each repetition writes into the images of the one before (as
      * llvmpipe's draws go to the same framebuffer): r500_job.recycle */
     r500_job j = *job;
