@@ -3,7 +3,8 @@
 # bench`, docs/mesa.md): the corpus loop programs and bench/mandelbrot.frag at
 # 1024² and 2048², on 1 and 2 workers (lockstep) / rasteriser threads
 # (llvmpipe); a markdown table of mean seconds per run / draw and speed-ups
-# (llvmpipe/jit, interp/jit: above 1 the JIT is faster).
+# (llvmpipe/jit, interp/jit: above 1 the JIT is faster), then the memory
+# floor of each size and thread count (bench/bench_copy).
 #   scripts/bench_mesa.sh [BUILD] [SIZES] [THREADS] [-- extra bench args]
 # e.g. scripts/bench_mesa.sh build "2048" "2"; BENCH_REPS=N (default 3);
 # BENCH_RUNS=M (default 1): each engine's `mesa bench` call M times, the
@@ -95,4 +96,13 @@ for f in "${progs[@]}"; do
     done
   done
 done
+# the memory floor: copying the varying image into the render target, which a
+# run cannot do in less (bench/bench_copy.c; docs/r500-jit.md "Speed")
+if [ -x "$build/bench/bench_copy" ]; then
+  for s in $sizes; do
+    for t in $threads; do
+      "$build/bench/bench_copy" --size "$s" --threads "$t" --reps 20 || status=1
+    done
+  done
+fi
 exit $status
