@@ -96,8 +96,9 @@ for f in "${progs[@]}"; do
     done
   done
 done
-# the memory floor: copying the varying image into the render target, which a
-# run cannot do in less (bench/bench_copy.c; docs/r500-jit.md "Speed")
+# the memory floor: copying an image the size of the varying image into one
+# the size of the render target, which a run that reads a varying cannot do
+# in less (bench/bench_copy.c; docs/r500-jit.md "Speed")
 if [ -x "$build/bench/bench_copy" ]; then
   for s in $sizes; do
     for t in $threads; do
