@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     long size = 2048, reps = 10, threads = sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1)
         threads = 1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
         if (ok && !strcmp(o, "--size"))
@@ -101,7 +101,6 @@ int main(int argc, char **argv)
                     i, o, v ? " " : "", v ? v : "");
             return 2;
         }
-        i++;
     }
     const size_t rows = (size_t)size, row = (size_t)size * 4 * sizeof(float);
     char *src = image_alloc(rows * row), *dst = image_alloc(rows * row);
